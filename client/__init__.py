@@ -1,0 +1,1 @@
+"""cardparty.client: the ``cardparty`` command line and the terminal client."""

@@ -1,0 +1,199 @@
+"""The small immutable values that cross the game contract.
+
+Owns: Move, Zone, Deadline, Result, Setting, GameInfo, VariantInfo and the seat constants.
+These are what a rules plugin returns from its hooks (see ``hookspecs``) and what the table
+driver, the bots, the host and the client pass around. They are plain data so that msgpack can
+carry them and a client that has never seen a game can still show it.
+
+Must not know about: any particular game, sockets, terminals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: The seat of the host itself. Timeout moves (a Pika warning running out, an idle turn) are
+#: played by SYSTEM, never by a player: time enters the engine only as such moves.
+SYSTEM = -1
+
+#: ``Zone.seen_by`` values besides a seat number.
+PUBLIC = -1
+NOBODY = -2
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One thing a seat may do: a kind, the cards in play order, and the choice it carries.
+
+    ``choice`` is a suit, a colour, a target seat (as a string), a mode or a number as a string;
+    keeping it one string keeps moves hashable and trivially serialisable. The label is for
+    people and does not take part in equality: a client may send a move without it.
+    """
+
+    kind: str
+    cards: tuple[str, ...] = ()
+    choice: str | None = None
+    label: str = field(default="", compare=False)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The msgpack-ready form used in views, saves and the protocol."""
+        return {"kind": self.kind, "cards": list(self.cards), "choice": self.choice,
+                "label": self.label}
+
+    @classmethod
+    def from_wire(cls, data: Any) -> Move:
+        """Rebuild a move from untrusted data; raises ValueError with the reason."""
+        if not isinstance(data, dict):
+            raise ValueError("a move must be a map")
+        kind = data.get("kind")
+        cards = data.get("cards", [])
+        choice = data.get("choice")
+        label = data.get("label", "")
+        if not isinstance(kind, str) or not 0 < len(kind) <= 32:
+            raise ValueError("a move needs a kind (a short string)")
+        if not isinstance(cards, list | tuple) or len(cards) > 64:
+            raise ValueError("a move's cards must be a list of at most 64 card codes")
+        if not all(isinstance(c, str) and 0 < len(c) <= 4 for c in cards):
+            raise ValueError("every card in a move must be a card code")
+        if choice is not None and (not isinstance(choice, str) or len(choice) > 32):
+            raise ValueError("a move's choice must be a short string or nothing")
+        if not isinstance(label, str):
+            label = ""
+        return cls(kind, tuple(cards), choice, label[:200])
+
+    def same(self, other: Move) -> bool:
+        """Equal as moves (kind, cards in order, choice); the label is ignored."""
+        return (self.kind == other.kind and self.cards == other.cards
+                and self.choice == other.choice)
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """Where some cards are, and who may see them.
+
+    ``seen_by`` is PUBLIC, NOBODY, or the one seat that may see the cards (its hand, its own
+    discards). The random-simulation checker uses zones to account for every card and to prove
+    that no view shows a card its seat may not see.
+    """
+
+    name: str
+    cards: tuple[str, ...] | list[str]
+    seen_by: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A timer the host owns: when ``seconds`` pass with the state unchanged, the host plays
+    ``move`` as SYSTEM. ``seat`` is whom the timer concerns (shown as a countdown)."""
+
+    name: str
+    seat: int
+    seconds: float
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The outcome once a game is over.
+
+    ``places[s]`` is seat s's place, 1 the best, as a competition ranking: tied seats share a
+    place and the next place skips (1, 1, 3). ``scores`` when the game keeps a score.
+    ``next_dealer`` when the rules say who deals the next round (the loser in Pikáč).
+    """
+
+    places: tuple[int, ...]
+    scores: tuple[int, ...] | None = None
+    next_dealer: int | None = None
+    summary: str = ""
+    #: How the game ended, for statistics: "finished", or a game's own word ("draw agreed",
+    #: "closed" when a Pika round is closed by PI-6).
+    outcome: str = "finished"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"places": list(self.places),
+                "scores": None if self.scores is None else list(self.scores),
+                "next_dealer": self.next_dealer, "summary": self.summary,
+                "outcome": self.outcome}
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    """One table setting a game offers, with its default and bounds.
+
+    ``kind`` is "int", "float", "bool", "choice" or "cards". Bounds are inclusive.
+    """
+
+    default: Any
+    kind: str = "int"
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+    def check(self, name: str, value: Any) -> Any:
+        """The value, normalised, or ValueError naming the setting and what it accepts."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"setting {name} must be true or false")
+            return value
+        if self.kind in ("int", "float"):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"setting {name} must be a number")
+            if self.kind == "int" and value != int(value):
+                raise ValueError(f"setting {name} must be a whole number")
+            value = int(value) if self.kind == "int" else float(value)
+            if (self.min is not None and value < self.min) or (
+                    self.max is not None and value > self.max):
+                raise ValueError(f"setting {name} must be between {self.min} and {self.max}")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ValueError(f"setting {name} must be one of {', '.join(self.choices)}")
+            return value
+        if self.kind == "cards":
+            if value is None:
+                return None
+            if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
+                raise ValueError(f"setting {name} must be a list of card codes")
+            return list(value)
+        raise ValueError(f"setting {name} has an unknown kind {self.kind}")
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"default": self.default, "kind": self.kind, "min": self.min, "max": self.max,
+                "choices": list(self.choices), "help": self.help}
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What discovery learns of a game: enough to list it and to open a table for it."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    settings: dict[str, Setting] = field(default_factory=dict)
+    summary: str = ""
+    #: A bound on moves per game, used by the random-simulation checker ("the game ends").
+    max_moves: int = 10_000
+    #: The full deck (for the checker: every card accounted for exactly once).
+    deck: tuple[str, ...] = ()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "min_players": self.min_players,
+                "max_players": self.max_players, "summary": self.summary,
+                "settings": {k: s.to_wire() for k, s in self.settings.items()}}
+
+
+@dataclass(frozen=True, slots=True)
+class VariantInfo:
+    """A house-rule plugin: which game it changes and how, in one line."""
+
+    id: str
+    game: str
+    name: str
+    description: str = ""
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "name": self.name,
+                "description": self.description}

@@ -1,0 +1,194 @@
+"""Every hook of the cardparty game contract, in one place.
+
+Read this file to know what a game must provide. A game is a module (or object) registered
+under the entry-point group ``cardparty.games``; it implements the discovery hook
+``cardparty_game_info`` and the rule hooks below. A house-rule variant is a module registered the
+same way that implements ``cardparty_variant_info`` and wraps rule hooks with
+``@hookimpl(wrapper=True)`` to change what the base game does.
+
+Each table has a PluginManager of its own (``cardparty.core.table``) holding the game's rules
+plugin and the variants chosen for that table, so a variant never leaks into another table.
+
+Conventions every rule hook follows:
+
+- **State** is the game's own object. The driver never looks inside it; it only passes it back.
+  ``apply_move`` changes it in place (the driver clones first when it needs the old one).
+- **Pure and deterministic**: the only randomness is the ``rng`` argument (a seeded
+  ``random.Random``); the only time is SYSTEM's timeout moves. A game replays exactly from its
+  seed and its move log.
+- **Seats** are 0..n-1 in clockwise order; ``SYSTEM`` (-1) is the host.
+- **Cards** are the codes of ``cardparty.core.cards``; a hand is a list (two-deck games repeat
+  codes).
+- Rule hooks are ``firstresult``: the game answers, a variant wraps.
+
+Must not know about: sockets, terminals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+from cardparty.core.contract import Deadline, GameInfo, Move, Result, VariantInfo, Zone
+
+PROJECT = "cardparty"
+ENTRY_POINT_GROUP = "cardparty.games"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+State = Any
+
+
+# --- discovery -------------------------------------------------------------------------------
+
+@hookspec
+def cardparty_game_info() -> GameInfo:
+    """The game this plugin provides: id, name, player range, settings with defaults and bounds.
+
+    Collected from every installed plugin (not firstresult). A variant-only plugin does not
+    implement it. The table setting ``deck`` (an explicit card order, top first) is added by the
+    driver for every game; do not declare it.
+    """
+
+
+@hookspec
+def cardparty_variant_info() -> VariantInfo:
+    """The house-rule variant this plugin provides, and the game id it applies to.
+
+    Collected from every installed plugin. A game-only plugin does not implement it.
+    """
+
+
+# --- rules -----------------------------------------------------------------------------------
+
+@hookspec(firstresult=True)
+def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) -> State:
+    """A new game for ``players`` seats: shuffle (or take ``settings["deck"]``), deal, start.
+
+    ``settings`` is complete: every declared setting with its default filled in and checked
+    against its bounds, plus ``deck`` (None, or the card order to use: see
+    ``cards.ordered_deck``).
+    """
+
+
+@hookspec(firstresult=True)
+def cardparty_to_move(state: State) -> tuple[int, ...]:
+    """The seats that may move now: usually the one whose turn it is, sometimes several (a
+    swap phase where everybody gets ready, a Pika call outside one's turn). Empty when over.
+
+    SYSTEM is never listed here; its moves are the deadlines' moves.
+    """
+
+
+@hookspec(firstresult=True)
+def cardparty_legal_moves(state: State, seat: int) -> list[Move]:
+    """Every move ``seat`` may make now, each with a label. Must not change ``state``.
+
+    Empty when ``seat`` may not move. For ``seat == SYSTEM``: the timeout moves that may be
+    played now. The list must stay small: where the order of several cards could explode
+    (eight cards of one rank), list representative orders and let ``cardparty_refusal`` accept
+    the others.
+    """
+
+
+@hookspec(firstresult=True)
+def cardparty_refusal(state: State, seat: int, move: Move) -> str | None:
+    """Why ``move`` is illegal for ``seat`` now, in words a player understands; None if legal.
+
+    The driver calls this for every move that is not literally one of the listed legal moves,
+    so it is the authority on legality. A game whose legal list is complete may answer with
+    ``cardparty.core.table.refusal_by_listing``. Must not change ``state``.
+    """
+
+
+@hookspec(firstresult=True)
+def cardparty_apply_move(state: State, seat: int, move: Move, rng: random.Random
+                         ) -> list[dict[str, Any]]:
+    """Play a legal ``move`` for ``seat``, changing ``state`` in place; return the events.
+
+    Events are data (msgpack-ready dicts): ``type``, ``seat``, and what happened (``cards``,
+    ``count``, ``choice``...). An event that carries cards only ``seat`` may see sets
+    ``"private": True``; the driver shows the others only ``count``. Narration is made from
+    events in ``cardparty.core.narrate``.
+    """
+
+
+@hookspec(firstresult=True)
+def cardparty_view(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may know (None: a spectator), built field by field, never by copying the
+    state and deleting secrets.
+
+    Keys (see docs/protocol.md): ``phase``, ``turn``, ``direction``, ``players`` (one map per
+    seat: ``count``, ``status``, ``place``, ``zones``), ``hand`` (this seat's cards, in the
+    player's own order), ``zones`` (public zones: a list of codes where visible, an int count
+    where not), ``counters`` (named values to show). The driver adds ``game``, ``version``,
+    ``seat``, names, ``moves`` and ``deadlines``.
+    """
+
+
+@hookspec(firstresult=True)
+def cardparty_zones(state: State) -> list[Zone]:
+    """Every card of the game, zone by zone, with who may see each zone.
+
+    The multiset of all zones' cards is the deck, always: the random-simulation checker holds
+    the game to it after every move, and checks every view against the zones its seat may see.
+    """
+
+
+@hookspec(firstresult=True)
+def cardparty_deadlines(state: State) -> list[Deadline]:
+    """The timers running now (a Pika warning). The host plays a deadline's move as SYSTEM
+    when it runs out; a bot-only simulation may play it at any point it is listed."""
+
+
+@hookspec(firstresult=True)
+def cardparty_result(state: State) -> Result | None:
+    """The places (and scores) once the game is over; None while it goes on."""
+
+
+@hookspec(firstresult=True)
+def cardparty_determinize(state: State, seat: int, rng: random.Random) -> State:
+    """A full state consistent with everything ``seat`` can see, the unseen cards redealt at
+    random: what a bot may search over without cheating. Returns a new state."""
+
+
+@hookspec(firstresult=True)
+def cardparty_save(state: State) -> dict[str, Any]:
+    """The whole state as msgpack-ready data (maps, lists, strings, ints, bools, None)."""
+
+
+@hookspec(firstresult=True)
+def cardparty_restore(data: dict[str, Any]) -> State:
+    """The state ``cardparty_save`` wrote, rebuilt. restore(save(s)) behaves exactly as s."""
+
+
+@hookspec(firstresult=True)
+def cardparty_clone(state: State) -> State:
+    """A fast independent copy of ``state``. Optional: without it the driver clones through
+    save and restore."""
+
+
+@hookspec(firstresult=True)
+def cardparty_reorder(state: State, seat: int, order: list[str]) -> str | None:
+    """Put ``seat``'s hand in the player's own ``order`` (a permutation of the hand). Returns
+    None when done, or the reason it was refused. Optional; changes nothing but the order."""
+
+
+@hookspec(firstresult=True)
+def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
+    """One event in words ("Eva plays K♣ and sends 12 cards to Petr"). Optional: without it,
+    ``cardparty.core.narrate`` describes events generically."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
+                       rng: random.Random, level: str) -> Move | None:
+    """The game's own bot policy: one of ``moves``, or None to leave the choice to chance.
+
+    Optional. ``view()`` builds the seat's view (only what the seat may know; call it only when
+    needed, it costs time on the simulation's hot path). ``level`` is "random" or "basic";
+    answer None for "random" unless the game cannot end otherwise (a draw offer after a long
+    stretch without progress)."""

@@ -1,0 +1,50 @@
+"""Events in words: the one place narration is made ("Eva plays K♣ and sends 12 cards to Petr").
+
+A game may describe its own events (``cardparty_describe``); everything else gets a generic
+sentence from the event's fields, so a client can narrate a game it has never seen.
+
+Must not know about: sockets, terminals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardparty.core.cards import pretty_all
+from cardparty.core.contract import SYSTEM
+
+
+def seat_name(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "the table" if seat in (None, SYSTEM) else str(seat)
+
+
+def generic(event: dict[str, Any], names: Sequence[str], ascii_only: bool = False) -> str:
+    """A plain sentence for any event: who, what kind, which cards or how many."""
+    who = seat_name(names, event.get("seat"))
+    kind = str(event.get("type", "event")).replace("_", " ")
+    text = event.get("text")
+    if isinstance(text, str) and text:
+        return f"{who}: {text}"
+    parts = [who, kind]
+    cards = event.get("cards")
+    if cards:
+        parts.append(pretty_all(cards, ascii_only))
+    elif event.get("count") is not None:
+        n = event["count"]
+        parts.append(f"{n} card{'s' if n != 1 else ''}")
+    if event.get("choice") is not None:
+        parts.append(f"({event['choice']})")
+    return " ".join(parts)
+
+
+def describe(event: dict[str, Any], names: Sequence[str], hook: Any = None,
+             ascii_only: bool = False) -> str:
+    """``event`` in words, by the game's own hook when it has one."""
+    if hook is not None:
+        said = hook.cardparty_describe(event=event, names=list(names))
+        if said:
+            return said
+    return generic(event, names, ascii_only)

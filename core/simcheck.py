@@ -1,0 +1,194 @@
+"""The random-simulation checker every game runs (in the spirit of OpenSpiel's random-sim test).
+
+Over many seeded bot games it checks, after every move:
+
+- every card is accounted for exactly once: the zones hold the deck, no more, no less;
+- no view of a seat holds a card that seat may not see (other hands, blind cards, the stock):
+  the cards in the view are a sub-multiset of the zones visible to it; a spectator sees only
+  public zones;
+- events that are not private carry only cards that are public before or after the move;
+- the move the bot chose, being listed as legal, is also accepted by ``cardparty_refusal``
+  (the listing and the refusal agree);
+- save and restore round-trip: the restored table saves to the same bytes and shows every seat
+  the same view;
+- now and then, ``determinize`` for a seat keeps that seat's view and the deck;
+
+and at the end: the game ended within its bound, its places are a competition ranking of the
+seats, and replaying the seed and journal reaches the same state.
+
+A failure raises SimulationFailure with the game, seed and move number: a failing seed is a
+bug to fix, then a scenario test.
+
+Must not know about: any particular game, sockets, terminals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from cardparty.core.contract import PUBLIC, Move, Result
+from cardparty.core.discovery import load_catalog
+from cardparty.core.simulate import SimulationFailure, SimulationReport, simulate
+from cardparty.core.table import Table
+
+
+def view_cards(view: dict[str, Any]) -> Counter[str]:
+    """Every card code a view shows: hand, public zones, and each player's zones."""
+    found: Counter[str] = Counter(view.get("hand", ()))
+    for zone in view.get("zones", {}).values():
+        if isinstance(zone, list):
+            found.update(zone)
+    for player in view.get("players", ()):
+        for zone in player.get("zones", {}).values():
+            if isinstance(zone, list):
+                found.update(zone)
+    return found
+
+
+def visible_cards(table: Table, seat: int | None) -> Counter[str]:
+    """The multiset of cards ``seat`` may see (None: public cards only)."""
+    seen: Counter[str] = Counter()
+    for zone in table.zones():
+        if zone.seen_by == PUBLIC or (seat is not None and zone.seen_by == seat):
+            seen.update(zone.cards)
+    return seen
+
+
+def all_cards(table: Table) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for zone in table.zones():
+        total.update(zone.cards)
+    return total
+
+
+def is_competition_ranking(places: Iterable[int]) -> bool:
+    """1, 1, 3 is; 1, 2, 2 is; 1, 3 and 2, 2 are not."""
+    places = list(places)
+    return all(p == 1 + sum(q < p for q in places) for p in places)
+
+
+def _stable(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "events"}
+
+
+class InvariantChecker:
+    """The per-move checks, as an ``after_move`` callback for ``simulate``."""
+
+    def __init__(self, deck: Counter[str] | None, determinize_every: int = 7,
+                 save_every: int = 1) -> None:
+        self.deck = deck
+        self.determinize_every = determinize_every
+        self.save_every = save_every
+        self.public_before: Counter[str] = Counter()
+        self.deck_now: Counter[str] = Counter()
+        self.rng = random.Random(0)
+
+    def start(self, table: Table) -> None:
+        total = all_cards(table)
+        if self.deck is not None and total != self.deck:
+            self.fail(table, 0, f"the deal does not hold the deck: {_diff(total, self.deck)}")
+        self.deck_now = total
+        self.public_before = visible_cards(table, None)
+        self.check_views(table, 0)
+
+    def fail(self, table: Table, move_no: int, message: str) -> None:
+        raise SimulationFailure(table.game, table.players, table.seed, move_no, message,
+                                table.variant_ids)
+
+    def after_move(self, table: Table, seat: int, move: Move, events: list[dict[str, Any]]
+                   ) -> None:
+        n = len(table.journal)
+        total = all_cards(table)
+        if total != self.deck_now:
+            self.fail(table, n, f"cards created or lost: {_diff(total, self.deck_now)}")
+        public_after = visible_cards(table, None)
+        for event in events:
+            if event.get("private"):
+                if event.get("seat") is None:
+                    self.fail(table, n, f"a private event names no seat: {event}")
+                continue
+            shown = Counter(event.get("cards", ()))
+            hidden = shown - (self.public_before | public_after)
+            if hidden:
+                self.fail(table, n, f"event {event.get('type')} shows hidden cards "
+                                    f"{sorted(hidden.elements())}")
+        self.public_before = public_after
+        self.check_views(table, n)
+        if self.save_every and n % self.save_every == 0:
+            self.check_save(table, n)
+        if self.determinize_every and n % self.determinize_every == 0:
+            self.check_determinize(table, n)
+
+    def check_views(self, table: Table, n: int) -> None:
+        for seat in [None, *range(table.players)]:
+            view = table.view(seat)
+            leaked = view_cards(view) - visible_cards(table, seat)
+            if leaked:
+                who = "a spectator" if seat is None else f"seat {seat}"
+                self.fail(table, n, f"the view of {who} shows cards it may not see: "
+                                    f"{sorted(leaked.elements())}")
+            for m in view["moves"]:
+                if not isinstance(m["label"], str) or not m["label"]:
+                    self.fail(table, n, f"move {m} has no label")
+        for seat in table.to_move():
+            for move in table.legal_moves(seat)[:64]:
+                reason = table.hook.cardparty_refusal(state=table.state, seat=seat, move=move)
+                if reason is not None:
+                    self.fail(table, n, f"listed move {move.label!r} of seat {seat} is refused: "
+                                        f"{reason}")
+
+    def check_save(self, table: Table, n: int) -> None:
+        blob = table.save()
+        twin = Table.restore(blob)
+        if twin.save() != blob:
+            self.fail(table, n, "save -> restore -> save changed the bytes")
+        seat = n % (table.players + 1) - 1          # each seat in turn, SYSTEM for spectators
+        shown = None if seat < 0 else seat
+        if _stable(twin.view(shown)) != _stable(table.view(shown)):
+            self.fail(table, n, f"the restored table shows seat {shown} another view")
+
+    def check_determinize(self, table: Table, n: int) -> None:
+        if table.result() is not None:
+            return
+        for seat in range(table.players):
+            det = table.determinize(seat, self.rng)
+            if det is None:
+                return
+            twin = table.clone()
+            twin.state = det
+            if _stable(twin.view(seat)) != _stable(table.view(seat)):
+                self.fail(table, n, f"determinize for seat {seat} changed its view")
+            if all_cards(twin) != self.deck_now:
+                self.fail(table, n, f"determinize for seat {seat} did not keep the deck")
+
+    def finish(self, table: Table, result: Result) -> None:
+        n = len(table.journal)
+        if len(result.places) != table.players or not is_competition_ranking(result.places):
+            self.fail(table, n, f"places {result.places} are not a ranking of the seats")
+        replayed = Table.replay(table.game, table.players, table.seed,
+                                table.journal, table.settings, table.variant_ids, table.names)
+        if replayed.hook.cardparty_save(state=replayed.state) != table.hook.cardparty_save(
+                state=table.state):
+            self.fail(table, n, "replaying the seed and journal reached another state")
+
+
+def _diff(got: Counter[str], want: Counter[str]) -> str:
+    extra = sorted((got - want).elements())
+    missing = sorted((want - got).elements())
+    return f"extra {extra}, missing {missing}"
+
+
+def check_random_games(game: str, players: int, games: int, seed: int = 0,
+                       variants: Iterable[str] = (), settings: dict[str, Any] | None = None,
+                       determinize_every: int = 7, save_every: int = 1) -> SimulationReport:
+    """Play ``games`` seeded random games with every invariant checked; the report on success.
+
+    Raises SimulationFailure (game, seed, move number, what broke) on the first violation.
+    """
+    info = load_catalog().game(game)
+    deck = Counter(info.deck) if info.deck else None
+    checker = InvariantChecker(deck, determinize_every, save_every)
+    return simulate(game, players, games, seed, variants, settings, observer=checker)

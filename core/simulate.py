@@ -1,0 +1,139 @@
+"""Bot-only games through the embedding API: the simulator behind ``cardparty simulate``,
+the benchmarks and the random-simulation checker.
+
+Who acts next is drawn at random among the seats that may move, plus SYSTEM while a deadline
+runs: in a bot-only game a timer may run out at any point it is listed, which exercises every
+interleaving of calls and timeouts that real time could produce.
+
+Must not know about: sockets, terminals.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cardparty.core.bots import Bot, PolicyBot
+from cardparty.core.contract import SYSTEM, Move, Result
+from cardparty.core.table import Table
+
+
+class SimulationFailure(AssertionError):
+    """A rule or invariant failed; carries what is needed to replay it."""
+
+    def __init__(self, game: str, players: int, seed: int, move_no: int, message: str,
+                 variants: tuple[str, ...] = ()) -> None:
+        self.game, self.players, self.seed, self.move_no = game, players, seed, move_no
+        self.variants = variants
+        extra = f" variants={','.join(variants)}" if variants else ""
+        super().__init__(f"{game} players={players} seed={seed}{extra} move {move_no}: "
+                         f"{message}")
+
+
+def next_actor(table: Table, rng: random.Random) -> int | None:
+    """A seat that may move now, or SYSTEM when a deadline runs; None when nobody can."""
+    actors = list(table.to_move())
+    if table.deadlines():
+        actors.append(SYSTEM)
+    if not actors:
+        return None
+    return actors[rng.randrange(len(actors))] if len(actors) > 1 else actors[0]
+
+
+class Observer(Protocol):
+    """Watches a simulated game: the invariant checker is one."""
+
+    def start(self, table: Table) -> None: ...
+
+    def after_move(self, table: Table, seat: int, move: Move,
+                   events: list[dict[str, Any]]) -> None: ...
+
+    def finish(self, table: Table, result: Result) -> None: ...
+
+
+def play_out(table: Table, rng: random.Random, bot: Bot | None = None,
+             observer: Observer | None = None) -> Result:
+    """Play ``table`` to its end with ``bot`` in every seat; return the result.
+
+    ``observer`` sees the start, every move and the end. Raises SimulationFailure if the game
+    does not end within its ``max_moves`` or nobody can move.
+    """
+    bot = bot or PolicyBot("random")
+    if observer is not None:
+        observer.start(table)
+    limit = table.info.max_moves
+    moves = 0
+    while True:
+        result = table.result()
+        if result is not None:
+            if observer is not None:
+                observer.finish(table, result)
+            return result
+        seat = next_actor(table, rng)
+        if seat is None:
+            raise SimulationFailure(table.game, table.players, table.seed, moves,
+                                    "nobody can move but the game is not over",
+                                    table.variant_ids)
+        move = bot.choose(table, seat, rng)
+        events = table.play(seat, move)
+        moves += 1
+        if observer is not None:
+            observer.after_move(table, seat, move, events)
+        if moves > limit:
+            raise SimulationFailure(table.game, table.players, table.seed, moves,
+                                    f"the game did not end within {limit} moves",
+                                    table.variant_ids)
+
+
+@dataclass
+class SimulationReport:
+    game: str
+    players: int
+    games: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+    places: list[list[int]] = field(default_factory=list)
+    outcomes: dict[str, int] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "players": self.players, "games": self.games,
+            "moves": self.moves, "seconds": round(self.seconds, 4),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            "moves_per_second": round(self.moves / self.seconds, 1) if self.seconds else None,
+            "average_length": round(self.moves / self.games, 2) if self.games else None,
+            "places": self.places, "outcomes": self.outcomes,
+        }
+
+
+def simulate(game: str, players: int, games: int, seed: int, variants: Iterable[str] = (),
+             settings: dict[str, Any] | None = None, observer: Observer | None = None,
+             ) -> SimulationReport:
+    """Play ``games`` bot games, seeds ``seed``, ``seed + 1``, ...; gather places per seat.
+
+    Any exception inside a game becomes a SimulationFailure naming the seed and move number.
+    """
+    variants = tuple(variants)
+    report = SimulationReport(game, players, places=[[0] * players for _ in range(players)])
+    start = time.perf_counter()
+    for g in range(games):
+        game_seed = seed + g
+        table = Table(game, players, settings, variants, seed=game_seed)
+        rng = random.Random(game_seed ^ 0x5EED)
+        try:
+            result = play_out(table, rng, observer=observer)
+        except SimulationFailure:
+            raise
+        except Exception as exc:
+            raise SimulationFailure(game, players, game_seed, len(table.journal) + 1,
+                                    f"{type(exc).__name__}: {exc}", variants) from exc
+        report.games += 1
+        report.moves += len(table.journal)
+        for s, place in enumerate(result.places):
+            report.places[s][place - 1] += 1
+        report.outcomes[result.outcome] = report.outcomes.get(result.outcome, 0) + 1
+    report.seconds = time.perf_counter() - start
+    return report

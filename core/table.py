@@ -1,0 +1,308 @@
+"""The embedding API: one table of one game, driven without any network.
+
+The host node, the bots, the simulator, the benchmarks and the tests all go through this class;
+nothing reaches into a plugin's internals. A table owns a PluginManager of its own holding the
+game's rules plugin and the variant plugins chosen for it, the game state, a seeded RNG and the
+journal (the list of moves played, which with the seed replays the game exactly).
+
+How one move flows: ``play(seat, move)`` -> accept it if it is one of the seat's listed legal
+moves, else ask ``cardparty_refusal`` (a refusal raises IllegalMove and changes nothing) ->
+``cardparty_apply_move`` changes the state and returns events -> the journal records the move,
+the version goes up, the events are kept for whoever asks.
+
+Must not know about: sockets, terminals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgpack
+import pluggy
+from cardparty.core import hookspecs
+from cardparty.core.contract import SYSTEM, Deadline, GameInfo, Move, Result, Setting, Zone
+from cardparty.core.discovery import Catalog, load_catalog
+from cardparty.core.rng import fresh_seed, new_rng, rng_from_state, rng_state
+
+SAVE_FORMAT = 1
+DECK_SETTING = Setting(default=None, kind="cards",
+                       help="explicit card order, top first, instead of shuffling")
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse. ``str()`` names the move and the reason."""
+
+    def __init__(self, move: Move, reason: str, seat: int | None = None) -> None:
+        self.move = move
+        self.reason = reason
+        self.seat = seat
+        shown = move.label or f"{move.kind} {' '.join(move.cards)}".strip()
+        if move.choice is not None and not move.label:
+            shown += f" ({move.choice})"
+        super().__init__(f"illegal move {shown!r}: {reason}")
+
+
+class TableError(ValueError):
+    """A table could not be opened or restored: unknown game, bad setting, corrupt save."""
+
+
+def refusal_by_listing(legal: Sequence[Move], move: Move) -> str | None:
+    """A ``cardparty_refusal`` for games whose legal-move list is complete."""
+    for m in legal:
+        if m.same(move):
+            return None
+    if not legal:
+        return "it is not your turn"
+    return "that move is not allowed now"
+
+
+_MANAGERS: dict[tuple[int, str, tuple[str, ...]], pluggy.PluginManager] = {}
+
+
+def rules_manager(catalog: Catalog, game: str, variants: tuple[str, ...],
+                  plugins: tuple[Any, ...]) -> pluggy.PluginManager:
+    """The PluginManager holding ``game``'s rules plugin and exactly ``variants``, in order.
+
+    Building a manager costs milliseconds (pluggy inspects every hook), which a simulator
+    opening thousands of tables cannot pay per table. A manager holds no game state and is never
+    changed after it is built, so every table of the same game with the same variants shares
+    one; a table with other variants gets another, so a variant never reaches a table that did
+    not choose it.
+    """
+    key = (id(catalog), game, variants)
+    pm = _MANAGERS.get(key)
+    if pm is None:
+        pm = pluggy.PluginManager(hookspecs.PROJECT)
+        pm.add_hookspecs(hookspecs)
+        for name, plugin in zip((game, *variants), plugins, strict=True):
+            pm.register(plugin, name=name)
+        _MANAGERS[key] = pm
+    return pm
+
+
+def complete_settings(info: GameInfo, given: dict[str, Any] | None) -> dict[str, Any]:
+    """Every declared setting, defaults filled in and bounds checked, plus ``deck``."""
+    given = dict(given or {})
+    declared = {**info.settings, "deck": DECK_SETTING}
+    unknown = set(given) - set(declared)
+    if unknown:
+        raise TableError(f"unknown setting {sorted(unknown)[0]!r} for {info.id} "
+                         f"(settings: {', '.join(sorted(declared))})")
+    out: dict[str, Any] = {}
+    for name, setting in declared.items():
+        try:
+            out[name] = setting.check(name, given[name]) if name in given else setting.default
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
+    return out
+
+
+class Table:
+    """One game at one table. See the module docstring for how a move flows."""
+
+    def __init__(self, game: str, players: int, settings: dict[str, Any] | None = None,
+                 variants: Iterable[str] = (), seed: int | None = None,
+                 names: Sequence[str] | None = None, catalog: Catalog | None = None,
+                 _state: Any = None) -> None:
+        catalog = catalog or load_catalog()
+        try:
+            self.info = catalog.game(game)
+            self.variant_ids = tuple(variants)
+            variant_plugins = [catalog.plugins[catalog.variant(game, v).id]
+                               for v in self.variant_ids]
+        except KeyError as exc:
+            raise TableError(exc.args[0]) from None
+        if len(set(self.variant_ids)) != len(self.variant_ids):
+            raise TableError("a variant is named twice")
+        if not self.info.min_players <= players <= self.info.max_players:
+            raise TableError(f"{self.info.name} is for {self.info.min_players} to "
+                             f"{self.info.max_players} players, not {players}")
+        self.game = game
+        self.players = players
+        self.settings = complete_settings(self.info, settings)
+        self.seed = fresh_seed() if seed is None else seed
+        self.names = list(names) if names else [f"Player {i + 1}" for i in range(players)]
+        if len(self.names) != players:
+            raise TableError("one name per seat is needed")
+        self.pm = rules_manager(catalog, game, self.variant_ids,
+                                (catalog.plugins[game], *variant_plugins))
+        self.hook = self.pm.hook
+        self.journal: list[tuple[int, Move]] = []
+        self.events: list[dict[str, Any]] = []
+        self.version = 0
+        self._legal_cache: dict[int, list[Move]] = {}
+        if _state is not None:
+            self.rng = random.Random()
+            self.state = _state
+            return
+        self.rng = new_rng(self.seed)
+        try:
+            self.state = self.hook.cardparty_setup(settings=self.settings, players=players,
+                                                   rng=self.rng)
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
+
+    # --- asking ---------------------------------------------------------------------------
+
+    def to_move(self) -> tuple[int, ...]:
+        """The seats that may move now (empty once the game is over)."""
+        return tuple(self.hook.cardparty_to_move(state=self.state))
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every move ``seat`` may make now, labelled. SYSTEM gets the timeout moves."""
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = self.hook.cardparty_legal_moves(state=self.state, seat=seat)
+            self._legal_cache[seat] = cached
+        return cached
+
+    def refusal(self, seat: int, move: Move) -> str | None:
+        """Why ``move`` is illegal for ``seat`` now, or None."""
+        for m in self.legal_moves(seat):
+            if m.same(move):
+                return None
+        if seat != SYSTEM and seat not in self.to_move():
+            if not 0 <= seat < self.players:
+                return f"there is no seat {seat}"
+            return "it is not your turn"
+        return self.hook.cardparty_refusal(state=self.state, seat=seat, move=move)
+
+    def deadlines(self) -> list[Deadline]:
+        return self.hook.cardparty_deadlines(state=self.state) or []
+
+    def result(self) -> Result | None:
+        return self.hook.cardparty_result(state=self.state)
+
+    def zones(self) -> list[Zone]:
+        return self.hook.cardparty_zones(state=self.state)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The generic view of ``seat`` (None: a spectator): the game's part plus the driver's
+        (game, version, seat, names, legal moves with ids, deadlines, result)."""
+        view = self.hook.cardparty_view(state=self.state, seat=seat)
+        view["game"] = self.game
+        view["variants"] = list(self.variant_ids)
+        view["version"] = self.version
+        view["seat"] = seat
+        for i, p in enumerate(view.get("players", ())):
+            p["name"] = self.names[i]
+        moves = self.legal_moves(seat) if seat is not None else []
+        view["moves"] = [{"id": i, **m.to_wire()} for i, m in enumerate(moves)]
+        view["deadlines"] = [{"name": d.name, "seat": d.seat, "seconds": d.seconds}
+                             for d in self.deadlines()]
+        result = self.result()
+        view["result"] = None if result is None else result.to_wire()
+        return view
+
+    def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+        """Events from index ``since`` as ``seat`` may see them: private cards of other seats
+        become a count."""
+        return [redact_event(e, seat) for e in self.events[since:]]
+
+    # --- acting ---------------------------------------------------------------------------
+
+    def play(self, seat: int, move: Move) -> list[dict[str, Any]]:
+        """Play ``move`` for ``seat``; return its events. Raises IllegalMove (with the reason)
+        and leaves the table unchanged if the rules refuse it."""
+        reason = self.refusal(seat, move)
+        if reason is not None:
+            raise IllegalMove(move, reason, seat)
+        return self._apply(seat, move)
+
+    def _apply(self, seat: int, move: Move) -> list[dict[str, Any]]:
+        events = self.hook.cardparty_apply_move(state=self.state, seat=seat, move=move,
+                                                rng=self.rng)
+        self.journal.append((seat, move))
+        self.version += 1
+        self._legal_cache.clear()
+        if events:
+            self.events.extend(events)
+        return events
+
+    def reorder(self, seat: int, order: list[str]) -> None:
+        """Put ``seat``'s hand in the player's own order (PI-14); changes nothing else."""
+        reason = self.hook.cardparty_reorder(state=self.state, seat=seat, order=list(order))
+        if reason is not None:
+            raise IllegalMove(Move("reorder", tuple(order)), reason, seat)
+        self._legal_cache.clear()
+        self.version += 1
+
+    def determinize(self, seat: int, rng: random.Random) -> Any:
+        """A full state consistent with ``seat``'s view, for bots that search."""
+        return self.hook.cardparty_determinize(state=self.state, seat=seat, rng=rng)
+
+    def clone(self) -> Table:
+        """An independent table at the same point (state, rng, journal, version)."""
+        state = self.hook.cardparty_clone(state=self.state)
+        if state is None:
+            state = self.hook.cardparty_restore(data=self.hook.cardparty_save(state=self.state))
+        twin = Table(self.game, self.players, self.settings, self.variant_ids, self.seed,
+                     self.names, _state=state)
+        twin.rng.setstate(self.rng.getstate())
+        twin.journal = list(self.journal)
+        twin.events = list(self.events)
+        twin.version = self.version
+        return twin
+
+    # --- saving ---------------------------------------------------------------------------
+
+    def save(self) -> bytes:
+        """The whole table as msgpack: restore() gives back an identical table."""
+        return msgpack.packb({
+            "format": SAVE_FORMAT, "game": self.game, "players": self.players,
+            "settings": self.settings, "variants": list(self.variant_ids), "seed": self.seed,
+            "names": self.names, "version": self.version,
+            "journal": [[s, m.kind, list(m.cards), m.choice] for s, m in self.journal],
+            "rng": rng_state(self.rng),
+            "state": self.hook.cardparty_save(state=self.state),
+        }, use_bin_type=True)
+
+    @classmethod
+    def restore(cls, blob: bytes, catalog: Catalog | None = None) -> Table:
+        """The table ``save()`` wrote. Raises TableError (one line) for a corrupt save."""
+        try:
+            data = msgpack.unpackb(blob, raw=False, strict_map_key=False)
+            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+                raise TableError("not a cardparty table save (or from another version)")
+            catalog = catalog or load_catalog()
+            game = data["game"]
+            plugin_pm = rules_manager(catalog, game, (), (catalog.plugins[game],))
+            state = plugin_pm.hook.cardparty_restore(data=data["state"])
+            table = cls(data["game"], data["players"], data["settings"], data["variants"],
+                        data["seed"], data["names"], catalog=catalog, _state=state)
+            table.rng = rng_from_state(data["rng"])
+            table.journal = [(s, Move(k, tuple(c), ch)) for s, k, c, ch in data["journal"]]
+            table.version = data["version"]
+            return table
+        except TableError:
+            raise
+        except Exception as exc:
+            raise TableError(f"corrupt table save: {type(exc).__name__}: {exc}") from None
+
+    @classmethod
+    def replay(cls, game: str, players: int, seed: int, journal: Iterable[tuple[int, Move]],
+               settings: dict[str, Any] | None = None, variants: Iterable[str] = (),
+               names: Sequence[str] | None = None) -> Table:
+        """Rebuild a table from its seed and journal (each move re-checked as it is played)."""
+        table = cls(game, players, settings, variants, seed, names)
+        for seat, move in journal:
+            table.play(seat, move)
+        return table
+
+
+def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """``event`` as ``seat`` may see it: a private event of another seat shows a count only."""
+    if not event.get("private") or event.get("seat") == seat:
+        return event
+    out = {k: v for k, v in event.items() if k != "cards"}
+    out["count"] = len(event.get("cards", ()))
+    return out
+
+
+def open_table(game: str, players: int, settings: dict[str, Any] | None = None,
+               variants: Iterable[str] = (), seed: int | None = None,
+               names: Sequence[str] | None = None) -> Table:
+    """Open a table for ``game`` (the embedding API's front door)."""
+    return Table(game, players, settings, variants, seed, names)

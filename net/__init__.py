@@ -1,0 +1,1 @@
+"""cardparty.net: the wire protocol, the host node, the client session, LAN discovery."""

@@ -1,0 +1,1 @@
+"""cardparty.plugins: one package per built-in game. Each only implements hooks."""

@@ -1,0 +1,516 @@
+"""Pika: an Uno-like shedding game with +2/+4 stacking and a timed «Pika!» call.
+
+The rules are docs/rules/pika.md (ids PI-1 ... PI-15); every function here cites the ids it
+implements. This module only implements hooks of ``cardparty.core.hookspecs``.
+
+Moves:
+  play (card,) choice=None | "R" | "pika" | "R pika" -- a colour for a black card, "pika" when
+      the play leaves one card and the call comes with it (PI-10)
+  draw -- no playable card: draw one (PI-5)        keep -- do not play the card just drawn
+  take -- take the accumulated +2/+4 count (PI-9)   call -- «Pika!» during the warning
+  timeout choice=seat -- SYSTEM: that seat's warning ran out (PI-10)
+
+Must not know about: sockets, terminals, other games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardparty.core import stock as stockpile
+from cardparty.core.cards import COLOUR_NAME, PIKA_COLOURS, ordered_deck, pika_deck
+from cardparty.core.contract import (
+    NOBODY,
+    PUBLIC,
+    SYSTEM,
+    Deadline,
+    GameInfo,
+    Move,
+    Result,
+    Setting,
+    Zone,
+)
+from cardparty.core.hookspecs import hookimpl
+from cardparty.core.narrate import seat_name
+from cardparty.core.turns import next_seat
+from cardparty.plugins.pika.state import PikaState
+
+GAME_ID = "pika"
+DECK = tuple(pika_deck())
+BLACK = ("W", "W+4")
+DRAWS = {"+2": 2, "W+4": 4}
+
+SUMMARY = """Pika: shed your hand. Match the top card's colour or number/symbol; black cards
+(Wild, +4) always fit and name a colour. Block skips the next player, Reverse turns the table
+(with two players it blocks). +2 and +4 stack: chain one or take the whole count. With one card
+left, call «Pika!» before the warning runs out or draw 2. Going out wins, unless on a +2/+4 that
+comes back to you."""
+
+
+def colour_of(card: str) -> str | None:
+    return None if card in BLACK else card[0]
+
+
+def symbol_of(card: str) -> str:
+    return card if card in BLACK else card[1:]
+
+
+def is_number(card: str) -> bool:
+    return card not in BLACK and card[1:].isdigit()
+
+
+def is_draw_card(card: str) -> bool:
+    return card == "W+4" or card.endswith("+2")
+
+
+# --- discovery -------------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_game_info() -> GameInfo:
+    return GameInfo(
+        id=GAME_ID, name="Pika", min_players=2, max_players=4,  # PI-2
+        settings={
+            "hand_size": Setting(7, "int", 2, 15, help="cards dealt to each player (PI-3)"),
+            "warning": Setting(3.0, "float", 0.5, 30.0,
+                               help="seconds to call «Pika!» with one card left (PI-10)"),
+            "dealer": Setting(-1, "int", -1, 3, help="the dealer's seat; -1: drawn at random"),
+        },
+        summary=SUMMARY, max_moves=20_000, deck=DECK)
+
+
+# --- setup (PI-1, PI-3) ----------------------------------------------------------------------
+
+@hookimpl
+def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) -> PikaState:
+    """PI-3: deal ``hand_size`` each (seat 0 takes the first cards of the deck order, then seat
+    1...), turn the pile's first card; a card that is not a number goes under the stock and the
+    next is turned. The player after the dealer starts, clockwise."""
+    size = settings["hand_size"]
+    if players * size + 1 > len(DECK):
+        raise ValueError(f"{players} hands of {size} cards do not fit in the deck")
+    dealer = settings["dealer"]
+    if dealer >= players:
+        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
+    if dealer < 0:
+        dealer = rng.randrange(players)
+    deck = ordered_deck(DECK, settings["deck"], rng)
+    state = PikaState.__new__(PikaState)
+    state.n = players
+    state.hands = [deck[s * size:(s + 1) * size] for s in range(players)]
+    state.stock = deck[players * size:][::-1]
+    state.pile = []
+    for _ in range(len(state.stock)):
+        card = state.stock.pop()
+        if is_number(card):
+            state.pile.append(card)
+            break
+        state.stock.insert(0, card)
+    state.turn = (dealer + 1) % players
+    state.direction = 1
+    state.colour = state.pile[-1][0]
+    state.pending = 0
+    state.pending_kind = ""
+    state.drawn = None
+    state.idle = 0
+    state.out_pending = []
+    state.warned = []
+    state.places = None
+    state.outcome = ""
+    state.dealer = dealer
+    state.warning_seconds = float(settings["warning"])
+    return state
+
+
+# --- legality (PI-4, PI-5, PI-9, PI-10) ------------------------------------------------------
+
+def fits(state: PikaState, card: str) -> bool:
+    """PI-4 and PI-9: may ``card`` go on the pile now?"""
+    if state.pending:
+        if card == "W+4":
+            return True                      # any +4 chains (PI-9, and the Decision on +2)
+        if not card.endswith("+2"):
+            return False
+        return state.pending_kind == "+2" or card[0] == state.colour
+    if card in BLACK:
+        return True
+    top = state.pile[-1]
+    return card[0] == state.colour or (top not in BLACK and card[1:] == top[1:])
+
+
+def refusal_to_play(state: PikaState, seat: int, card: str) -> str | None:
+    """Why ``seat`` may not play ``card`` now, in words; None if it may."""
+    if card not in state.hands[seat]:
+        return f"{card} is not in your hand"
+    if state.drawn is not None and card != state.drawn:
+        return "after drawing you may play only the card you drew"
+    if fits(state, card):
+        return None
+    if state.pending:
+        if state.pending_kind == "+4" and card.endswith("+2"):
+            return (f"on a pending +4 only a +2 of the named colour "
+                    f"({COLOUR_NAME[state.colour]}) or a +4 may chain")
+        return f"a +{state.pending} draw is pending: chain a +2 or +4, or take the cards"
+    return (f"{card} matches neither the colour in force ({COLOUR_NAME[state.colour]}) "
+            f"nor the top card {state.pile[-1]}")
+
+
+def _play_moves(state: PikaState, seat: int, card: str) -> list[Move]:
+    call = len(state.hands[seat]) == 2
+    colours: tuple[str | None, ...] = tuple(PIKA_COLOURS) if card in BLACK else (None,)
+    moves = []
+    for colour in colours:
+        named = f" naming {COLOUR_NAME[colour]}" if colour else ""
+        moves.append(Move("play", (card,), colour, f"play {card}{named}"))
+        if call:
+            choice = f"{colour} pika" if colour else "pika"
+            moves.append(Move("play", (card,), choice, f"play {card}{named} and call Pika!"))
+    return moves
+
+
+@hookimpl
+def cardparty_to_move(state: PikaState) -> tuple[int, ...]:
+    if state.places is not None:
+        return ()
+    if not state.warned:
+        return (state.turn,)
+    return (state.turn, *(s for s in state.warned if s != state.turn))
+
+
+@hookimpl
+def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
+    if state.places is not None:
+        return []
+    if seat == SYSTEM:
+        return [Move("timeout", (), str(s), f"Pika warning of seat {s} runs out")
+                for s in state.warned]
+    moves: list[Move] = []
+    if seat in state.warned:
+        moves.append(Move("call", (), None, "call Pika!"))
+    if seat != state.turn:
+        return moves
+    hand = state.hands[seat]
+    if state.drawn is not None:                                        # PI-5
+        moves += _play_moves(state, seat, state.drawn)
+        moves.append(Move("keep", (), None, f"keep {state.drawn}"))
+        return moves
+    seen: set[str] = set()
+    playable = False
+    for card in hand:
+        if card not in seen:
+            seen.add(card)
+            if fits(state, card):
+                playable = True
+                moves += _play_moves(state, seat, card)
+    if state.pending:                                                  # PI-9
+        moves.append(Move("take", (), None, f"take {state.pending} cards"))
+    elif not playable:
+        moves.append(Move("draw", (), None, "draw a card"))            # PI-5 Decision
+    return moves
+
+
+@hookimpl
+def cardparty_refusal(state: PikaState, seat: int, move: Move) -> str | None:
+    """The reason in words for any move that is not listed (the listing is complete)."""
+    if state.places is not None:
+        return "the round is over"
+    kind = move.kind
+    if kind == "timeout":
+        return None if seat == SYSTEM and move.choice in {str(s) for s in state.warned} \
+            else "no such warning is running"
+    if kind == "call":
+        if len(state.hands[seat]) != 1:
+            return "you may call Pika only with one card left"
+        return "you have already called" if seat not in state.warned else None
+    if seat != state.turn:
+        return "it is not your turn"
+    if kind == "play":
+        if len(move.cards) != 1:
+            return "Pika is played one card at a time"
+        card = move.cards[0]
+        reason = refusal_to_play(state, seat, card)
+        if reason:
+            return reason
+        parts = (move.choice or "").split()
+        colour = parts[0] if parts and parts[0] != "pika" else None
+        if card in BLACK and colour not in PIKA_COLOURS:
+            return f"{card} must name a colour (R, Y, G or B)"
+        if card not in BLACK and colour is not None:
+            return f"{card} does not name a colour"
+        if "pika" in parts and len(state.hands[seat]) != 2:
+            return "you may call Pika only when this play leaves you one card"
+        return None
+    if kind == "draw":
+        if state.pending:
+            return f"a +{state.pending} draw is pending: chain or take it"
+        if state.drawn is not None:
+            return "you have drawn already this turn"
+        if any(fits(state, c) for c in state.hands[seat]):
+            return "you may not draw while you hold a playable card (PI-5)"
+        return None
+    if kind == "take":
+        return "there is nothing to take" if not state.pending else None
+    if kind == "keep":
+        return "you have not drawn a playable card" if state.drawn is None else None
+    return f"Pika has no move {kind!r}"
+
+
+# --- applying a move -------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_apply_move(state: PikaState, seat: int, move: Move, rng: random.Random
+                         ) -> list[dict[str, Any]]:
+    kind = move.kind
+    events: list[dict[str, Any]] = []
+    if kind == "timeout":                                              # PI-10 penalty
+        who = int(move.choice or "0")
+        state.warned.remove(who)
+        drawn = _draw(state, who, 2, rng, events)
+        events.append({"type": "penalty", "seat": who, "cards": drawn, "private": True})
+    elif kind == "call":
+        state.warned.remove(seat)
+        events.append({"type": "call", "seat": seat})
+    elif kind == "play":
+        _play(state, seat, move, events)
+    elif kind == "draw":
+        drawn = _draw(state, seat, 1, rng, events)
+        events.append({"type": "draw", "seat": seat, "cards": drawn, "private": True})
+        if drawn and fits(state, drawn[0]):
+            state.drawn = drawn[0]
+            state.idle = 0
+        else:
+            _end_turn(state, moved=bool(drawn))
+    elif kind == "keep":
+        events.append({"type": "keep", "seat": seat})
+        state.drawn = None
+        _end_turn(state, moved=True)
+    elif kind == "take":                                               # PI-9, PI-11
+        count = state.pending
+        drawn = _draw(state, seat, count, rng, events)
+        events.append({"type": "take", "seat": seat, "cards": drawn, "private": True,
+                       "owed": count})
+        state.pending = 0
+        state.pending_kind = ""
+        if seat in state.out_pending:
+            state.out_pending.remove(seat)                             # back in: plays on
+        if state.out_pending:
+            _finish(state, "finished")
+        else:
+            _end_turn(state, moved=True)
+    _void_warnings(state)
+    if state.places is not None:
+        events.append({"type": "over", "seat": None, "places": list(state.places)})
+    return events
+
+
+def _draw(state: PikaState, seat: int, n: int, rng: random.Random,
+          events: list[dict[str, Any]]) -> list[str]:
+    """PI-6: draw from the stock, refilling it from the pile under its top card."""
+    before = len(state.stock)
+    drawn = stockpile.draw(state.stock, state.pile, n, rng)
+    if len(drawn) > before:
+        events.append({"type": "reshuffle", "seat": None})
+    state.hands[seat].extend(drawn)
+    return drawn
+
+
+def _play(state: PikaState, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
+    card = move.cards[0]
+    parts = (move.choice or "").split()
+    colour = parts[0] if card in BLACK else card[0]
+    hand = state.hands[seat]
+    hand.remove(card)
+    state.pile.append(card)
+    state.colour = colour
+    state.drawn = None
+    state.idle = 0
+    events.append({"type": "play", "seat": seat, "cards": [card],
+                   "choice": colour if card in BLACK else None})
+    if "pika" in parts:
+        events.append({"type": "call", "seat": seat})
+    elif len(hand) == 1:
+        state.warned.append(seat)                                      # PI-10
+    n = state.n
+    playing = [True] * n
+    sym = symbol_of(card)
+    if sym in ("+2", "W+4"):                                           # PI-8, PI-9
+        state.pending += DRAWS["W+4" if card == "W+4" else "+2"]
+        state.pending_kind = "+4" if card == "W+4" else "+2"
+        if not hand:
+            state.out_pending.append(seat)                             # PI-11
+        state.turn = next_seat(seat, state.direction, playing)
+        return
+    if not hand:                                                       # PI-11: out, wins
+        _finish(state, "finished")
+        return
+    steps = 1
+    if sym == "S" or (sym == "V" and n == 2):                          # PI-7, PI-15
+        steps = 2
+        events.append({"type": "skip", "seat": next_seat(seat, state.direction, playing)})
+    elif sym == "V":
+        state.direction = -state.direction
+        events.append({"type": "reverse", "seat": seat})
+    state.turn = next_seat(seat, state.direction, playing, steps)
+
+
+def _end_turn(state: PikaState, moved: bool) -> None:
+    """The turn passes; PI-6: a full round of turns with no card moved closes the round."""
+    state.drawn = None
+    state.idle = 0 if moved else state.idle + 1
+    if state.idle >= state.n:
+        _finish(state, "closed")
+        return
+    state.turn = next_seat(state.turn, state.direction, [True] * state.n)
+
+
+def _void_warnings(state: PikaState) -> None:
+    """PI-10: a warning is void once the warned hand is no longer exactly one card."""
+    if state.warned:
+        state.warned = [s for s in state.warned if len(state.hands[s]) == 1]
+    if state.places is not None:
+        state.warned = []
+
+
+def _finish(state: PikaState, outcome: str) -> None:
+    """PI-11, PI-12, PI-13: places by cards in hand, fewest first, ties sharing a place (a
+    player who went out has none, so he is first)."""
+    counts = [len(h) for h in state.hands]
+    state.places = [1 + sum(c < mine for c in counts) for mine in counts]
+    state.outcome = outcome
+    state.pending = 0
+    state.pending_kind = ""
+
+
+# --- what players see ------------------------------------------------------------------------
+
+def _status(state: PikaState, seat: int) -> str:
+    if state.places is not None:
+        return "finished"
+    if seat in state.out_pending:
+        return "out on a draw card"
+    if seat == state.turn:
+        return "to play"
+    return "warned" if seat in state.warned else "waiting"
+
+
+@hookimpl
+def cardparty_view(state: PikaState, seat: int | None) -> dict[str, Any]:
+    over = state.places is not None
+    counters: dict[str, Any] = {"colour": COLOUR_NAME[state.colour],
+                                "direction": "clockwise" if state.direction == 1
+                                else "counter-clockwise"}
+    if state.pending:
+        counters["pending draw"] = state.pending
+    return {
+        "phase": "over" if over else "play",
+        "turn": None if over else state.turn,
+        "direction": state.direction,
+        "players": [{"count": len(state.hands[s]), "status": _status(state, s),
+                     "place": None if not over else state.places[s],  # type: ignore[index]
+                     "zones": {}} for s in range(state.n)],
+        "hand": list(state.hands[seat]) if seat is not None else [],
+        "zones": {"pile": [state.pile[-1]], "stock": len(state.stock),
+                  "pile size": len(state.pile)},
+        "counters": counters,
+        "drawn": state.drawn if seat == state.turn else None,
+    }
+
+
+@hookimpl
+def cardparty_zones(state: PikaState) -> list[Zone]:
+    zones = [Zone(f"hand {s}", state.hands[s], s) for s in range(state.n)]
+    zones.append(Zone("stock", state.stock, NOBODY))
+    zones.append(Zone("pile", state.pile, PUBLIC))
+    return zones
+
+
+@hookimpl
+def cardparty_deadlines(state: PikaState) -> list[Deadline]:
+    return [Deadline("pika", s, state.warning_seconds,
+                     Move("timeout", (), str(s), f"Pika warning of seat {s} runs out"))
+            for s in state.warned]
+
+
+@hookimpl
+def cardparty_result(state: PikaState) -> Result | None:
+    if state.places is None:
+        return None
+    winners = [s for s, p in enumerate(state.places) if p == 1]
+    how = "closed: fewest cards" if state.outcome == "closed" else "out of cards"
+    return Result(places=tuple(state.places),
+                  scores=tuple(len(h) for h in state.hands),
+                  summary=f"seat {', '.join(map(str, winners))} won ({how})",
+                  outcome=state.outcome)
+
+
+# --- bots, saving ----------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_determinize(state: PikaState, seat: int, rng: random.Random) -> PikaState:
+    """Redeal every card ``seat`` cannot see (other hands, the stock), keeping their sizes."""
+    twin = state.copy()
+    unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]] + twin.stock
+    rng.shuffle(unseen)
+    i = 0
+    for s in range(state.n):
+        if s != seat:
+            k = len(state.hands[s])
+            twin.hands[s] = unseen[i:i + k]
+            i += k
+    twin.stock = unseen[i:]
+    return twin
+
+
+@hookimpl
+def cardparty_save(state: PikaState) -> dict[str, Any]:
+    return state.to_data()
+
+
+@hookimpl
+def cardparty_restore(data: dict[str, Any]) -> PikaState:
+    return PikaState.from_data(data)
+
+
+@hookimpl
+def cardparty_clone(state: PikaState) -> PikaState:
+    return state.copy()
+
+
+@hookimpl
+def cardparty_reorder(state: PikaState, seat: int, order: list[str]) -> str | None:
+    """PI-14: a player may put his own hand in any order; nothing else changes."""
+    if sorted(order) != sorted(state.hands[seat]):
+        return "the new order must hold exactly the cards of your hand"
+    state.hands[seat] = list(order)
+    return None
+
+
+@hookimpl
+def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
+    who = seat_name(names, event.get("seat"))
+    kind = event.get("type")
+    if kind == "play":
+        card = event["cards"][0]
+        named = f" and names {COLOUR_NAME[event['choice']]}" if event.get("choice") else ""
+        return f"{who} plays {card}{named}"
+    if kind in ("draw", "take", "penalty"):
+        n = len(event["cards"]) if "cards" in event else event.get("count", 0)
+        shown = f" ({' '.join(event['cards'])})" if event.get("cards") else ""
+        what = {"draw": "draws", "take": "takes the pending draw:",
+                "penalty": "forgot to call Pika and draws"}[kind]
+        return f"{who} {what} {n} card{'s' if n != 1 else ''}{shown}"
+    if kind == "call":
+        return f"{who} calls «Pika!»"
+    if kind == "skip":
+        return f"{who} is blocked"
+    if kind == "reverse":
+        return "the direction turns"
+    if kind == "keep":
+        return f"{who} keeps the drawn card"
+    if kind == "reshuffle":
+        return "the pile is shuffled into a new stock"
+    if kind == "over":
+        order = sorted(range(len(event["places"])), key=lambda s: event["places"][s])
+        return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
+                                          for s in order)
+    return None
