@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any
 
 import pluggy
+
 from cardparty.core import hookspecs
 from cardparty.core.contract import GameInfo, VariantInfo
 

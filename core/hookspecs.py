@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pluggy
+
 from cardparty.core.contract import Deadline, GameInfo, Move, Result, VariantInfo, Zone
 
 PROJECT = "cardparty"

@@ -21,6 +21,7 @@ from typing import Any
 
 import msgpack
 import pluggy
+
 from cardparty.core import hookspecs
 from cardparty.core.contract import SYSTEM, Deadline, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.discovery import Catalog, load_catalog

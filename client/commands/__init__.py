@@ -1,0 +1,1 @@
+"""One module per ``cardparty`` subcommand: ``add_parser(subparsers)`` sets ``run``."""
