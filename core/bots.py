@@ -47,6 +47,8 @@ class PolicyBot:
 
     def choose(self, table: Table, seat: int, rng: random.Random) -> Move:
         moves = table.legal_moves(seat)
+        if self.level == "random" and not table.pm.hook.cardparty_bot_move.get_hookimpls():
+            return moves[rng.randrange(len(moves))]
         chosen = table.hook.cardparty_bot_move(view=lambda: table.view(seat), moves=moves,
                                                rng=rng, level=self.level)
         if chosen is None:

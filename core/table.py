@@ -59,11 +59,35 @@ def refusal_by_listing(legal: Sequence[Move], move: Move) -> str | None:
     return "that move is not allowed now"
 
 
-_MANAGERS: dict[tuple[int, str, tuple[str, ...]], pluggy.PluginManager] = {}
+_MANAGERS: dict[tuple[int, str, tuple[str, ...]], tuple[pluggy.PluginManager, DirectHooks]] = {}
+
+
+class DirectHooks:
+    """The rule hooks of one manager, each resolved once into the cheapest correct callable.
+
+    A hook with exactly one implementation, no wrapper, taking every argument of its spec, is
+    the implementation's own function: that is all pluggy would call, without its per-call
+    bookkeeping (which costs more than a Pika move). Any other hook (a variant's wrapper, an
+    implementation taking fewer arguments, none at all) stays pluggy's caller, so wrappers
+    behave exactly as pluggy defines. Call with keyword arguments, as with ``pm.hook``.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager) -> None:
+        for name in dir(hookspecs):
+            if not name.startswith("cardparty_"):
+                continue
+            caller = getattr(pm.hook, name)
+            impls = caller.get_hookimpls()
+            spec_args = tuple(caller.spec.argnames) if caller.spec else ()
+            direct: Any = caller
+            if len(impls) == 1 and not impls[0].wrapper and not impls[0].hookwrapper \
+                    and tuple(impls[0].argnames) == spec_args:
+                direct = impls[0].function
+            setattr(self, name, direct)
 
 
 def rules_manager(catalog: Catalog, game: str, variants: tuple[str, ...],
-                  plugins: tuple[Any, ...]) -> pluggy.PluginManager:
+                  plugins: tuple[Any, ...]) -> tuple[pluggy.PluginManager, DirectHooks]:
     """The PluginManager holding ``game``'s rules plugin and exactly ``variants``, in order.
 
     Building a manager costs milliseconds (pluggy inspects every hook), which a simulator
@@ -73,14 +97,14 @@ def rules_manager(catalog: Catalog, game: str, variants: tuple[str, ...],
     not choose it.
     """
     key = (id(catalog), game, variants)
-    pm = _MANAGERS.get(key)
-    if pm is None:
+    found = _MANAGERS.get(key)
+    if found is None:
         pm = pluggy.PluginManager(hookspecs.PROJECT)
         pm.add_hookspecs(hookspecs)
         for name, plugin in zip((game, *variants), plugins, strict=True):
             pm.register(plugin, name=name)
-        _MANAGERS[key] = pm
-    return pm
+        found = _MANAGERS[key] = (pm, DirectHooks(pm))
+    return found
 
 
 def complete_settings(info: GameInfo, given: dict[str, Any] | None) -> dict[str, Any]:
@@ -127,9 +151,8 @@ class Table:
         self.names = list(names) if names else [f"Player {i + 1}" for i in range(players)]
         if len(self.names) != players:
             raise TableError("one name per seat is needed")
-        self.pm = rules_manager(catalog, game, self.variant_ids,
-                                (catalog.plugins[game], *variant_plugins))
-        self.hook = self.pm.hook
+        self.pm, self.hook = rules_manager(catalog, game, self.variant_ids,
+                                           (catalog.plugins[game], *variant_plugins))
         self.journal: list[tuple[int, Move]] = []
         self.events: list[dict[str, Any]] = []
         self.version = 0
@@ -269,8 +292,8 @@ class Table:
                 raise TableError("not a cardparty table save (or from another version)")
             catalog = catalog or load_catalog()
             game = data["game"]
-            plugin_pm = rules_manager(catalog, game, (), (catalog.plugins[game],))
-            state = plugin_pm.hook.cardparty_restore(data=data["state"])
+            _, hooks = rules_manager(catalog, game, (), (catalog.plugins[game],))
+            state = hooks.cardparty_restore(data=data["state"])
             table = cls(data["game"], data["players"], data["settings"], data["variants"],
                         data["seed"], data["names"], catalog=catalog, _state=state)
             table.rng = rng_from_state(data["rng"])
