@@ -211,17 +211,23 @@ def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
 
 @hookimpl
 def cardparty_refusal(state: PikaState, seat: int, move: Move) -> str | None:
-    """The reason in words for any move that is not listed (the listing is complete)."""
+    """The listing is complete: a listed move is legal, any other gets its reason in words."""
+    if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
+        return None
+    return _reason(state, seat, move) or "that move is not allowed now"
+
+
+def _reason(state: PikaState, seat: int, move: Move) -> str | None:
+    """Why an unlisted move is refused, as precisely as the rules can say it."""
     if state.places is not None:
         return "the round is over"
     kind = move.kind
     if kind == "timeout":
-        return None if seat == SYSTEM and move.choice in {str(s) for s in state.warned} \
-            else "no such warning is running"
+        return "no such warning is running"
     if kind == "call":
         if len(state.hands[seat]) != 1:
             return "you may call Pika only with one card left"
-        return "you have already called" if seat not in state.warned else None
+        return "you have already called"
     if seat != state.turn:
         return "it is not your turn"
     if kind == "play":
@@ -232,26 +238,21 @@ def cardparty_refusal(state: PikaState, seat: int, move: Move) -> str | None:
         if reason:
             return reason
         parts = (move.choice or "").split()
-        colour = parts[0] if parts and parts[0] != "pika" else None
-        if card in BLACK and colour not in PIKA_COLOURS:
-            return f"{card} must name a colour (R, Y, G or B)"
-        if card not in BLACK and colour is not None:
-            return f"{card} does not name a colour"
         if "pika" in parts and len(state.hands[seat]) != 2:
             return "you may call Pika only when this play leaves you one card"
-        return None
+        if card in BLACK:
+            return f"{card} must name a colour (R, Y, G or B)"
+        return f"{card} does not name a colour"
     if kind == "draw":
         if state.pending:
             return f"a +{state.pending} draw is pending: chain or take it"
         if state.drawn is not None:
             return "you have drawn already this turn"
-        if any(fits(state, c) for c in state.hands[seat]):
-            return "you may not draw while you hold a playable card (PI-5)"
-        return None
+        return "you may not draw while you hold a playable card (PI-5)"
     if kind == "take":
-        return "there is nothing to take" if not state.pending else None
+        return "there is nothing to take"
     if kind == "keep":
-        return "you have not drawn a playable card" if state.drawn is None else None
+        return "you have not drawn a playable card"
     return f"Pika has no move {kind!r}"
 
 
