@@ -1,0 +1,202 @@
+"""The full-screen prompt-toolkit application: the layout, the key bindings, and the bridge that
+brings the link's messages (from any thread) onto the screen's event loop.
+
+The screen is drawn from the controller's state by ``render``; every key goes to
+``Controller.key`` by its prompt-toolkit name. An 80x24 terminal is enough: the event log takes
+whatever height is left. Redraws happen on every message and key, and four times a second while
+a deadline counts down.
+
+Must not know about: game rules, the wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.widgets import Frame
+
+from cardparty.client.controller import Controller
+from cardparty.client.link import Message
+from cardparty.client.render import Renderer
+from cardparty.client.theme import STYLE, glyphs, no_color
+
+#: Keys bound by name; everything else arrives through Keys.Any as the typed character.
+NAMED_KEYS = {
+    "enter": "enter", "c-m": "enter", "c-j": "enter", "escape": "escape", "up": "up",
+    "down": "down", "left": "left", "right": "right", "s-left": "s-left",
+    "s-right": "s-right", "tab": "tab", "s-tab": "s-tab", "backspace": "backspace",
+    "c-h": "backspace", "c-c": "c-c", "c-q": "c-q", "c-u": "c-u", "space": "space",
+    "home": "home", "end": "end", "pageup": "pageup", "pagedown": "pagedown", "delete": "delete",
+}
+
+
+class Inbox:
+    """Messages from the link, handed to the event loop thread-safely; those that arrive
+    before the loop runs wait here."""
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+        self.app: Application[Any] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.pending: list[Message] = []
+        self.lock = threading.Lock()
+        self.on_applied: Callable[[Message], None] | None = None
+
+    def deliver(self, msg: Message) -> None:
+        with self.lock:
+            loop = self.loop
+            if loop is None:
+                self.pending.append(msg)
+                return
+        with contextlib.suppress(RuntimeError):  # a closed loop: the application is gone
+            loop.call_soon_threadsafe(self._apply, msg)
+
+    def bind(self, app: Application[Any]) -> None:
+        """Called once the loop runs: from now on messages go straight onto it."""
+        self.app = app
+        with self.lock:
+            self.loop = asyncio.get_running_loop()
+            pending, self.pending = self.pending, []
+        for msg in pending:
+            self._apply(msg)
+
+    def _apply(self, msg: Message) -> None:
+        self.controller.receive(msg)
+        if self.app is not None:
+            self.app.invalidate()
+        if self.on_applied is not None:
+            self.on_applied(msg)
+
+
+def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool = True,
+              input: Input | None = None, output: Output | None = None
+              ) -> tuple[Application[Any], Inbox]:
+    """The application drawing ``controller``, and the inbox its link must deliver to."""
+    c = controller
+    inbox = Inbox(c)
+
+    def click(index: int) -> None:
+        c.key_click(index)
+
+    r = Renderer(c, glyphs(ascii_only), ascii_only, on_card_click=click)
+
+    def text(fn: Callable[[], Any]) -> FormattedTextControl:
+        def get() -> Any:
+            try:
+                return fn()
+            except Exception as exc:  # a drawing bug shows as a line, never a traceback
+                return [("class:error", f" (could not draw: {type(exc).__name__}: {exc})")]
+        return FormattedTextControl(get, focusable=False, show_cursor=False)
+
+    screen = lambda name: Condition(lambda: c.screen == name)  # noqa: E731
+    log_window: Window
+
+    def log_text() -> Any:
+        info = log_window.render_info
+        return r.log(info.window_height if info is not None else 8)
+
+    log_window = Window(text(log_text), wrap_lines=False)
+    table_body = HSplit([
+        Window(text(r.players), height=lambda: Dimension.exact(max(1, len(c.table.players)))),
+        Window(text(r.zones), height=lambda: Dimension.exact(
+            2 if c.table.view.get("counters") else 1), wrap_lines=True),
+        Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),
+        log_window,
+        Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),
+        Window(text(r.hand), wrap_lines=True, height=Dimension(min=1, max=4),
+               dont_extend_height=True),
+        Window(text(r.actions), wrap_lines=True, height=Dimension(min=1, max=4),
+               dont_extend_height=True),
+    ])
+    body = HSplit([
+        Window(text(r.title), height=1),
+        ConditionalContainer(Window(text(r.banner), height=1),
+                             filter=Condition(lambda: bool(c.banner))),
+        ConditionalContainer(Window(text(r.start)), filter=screen("start")),
+        ConditionalContainer(Window(text(r.lobby)), filter=screen("lobby")),
+        ConditionalContainer(table_body, filter=screen("table")),
+        Window(text(r.status), height=1),
+    ])
+    floats = [
+        Float(ConditionalContainer(
+            Frame(Window(text(r.over), width=60)),
+            filter=Condition(lambda: c.screen == "table" and c.table.over and not c.help
+                             and c.dialog is None))),
+        Float(ConditionalContainer(
+            Frame(Window(text(r.help), width=76, wrap_lines=True)),
+            filter=Condition(lambda: c.help))),
+        Float(ConditionalContainer(
+            Frame(Window(text(r.dialog), width=Dimension(max=70), wrap_lines=True),
+                  style="class:dialog"),
+            filter=Condition(lambda: c.dialog is not None and not c.help))),
+    ]
+    root = FloatContainer(content=body, floats=floats)
+
+    kb = KeyBindings()
+
+    def bind(key: str, name: str) -> None:
+        @kb.add(key, eager=True)
+        def _(event: Any) -> None:
+            c.key(name)
+
+    for key, name in NAMED_KEYS.items():
+        try:
+            bind(key, name)
+        except ValueError:
+            continue
+
+    @kb.add(Keys.Any)
+    def _(event: Any) -> None:
+        data = event.data or ""
+        if len(data) == 1 and data.isprintable():
+            c.key(data)
+
+    color_depth = ColorDepth.MONOCHROME if no_color() else None
+    app: Application[Any] = Application(
+        layout=Layout(root), key_bindings=kb, style=STYLE, full_screen=True,
+        mouse_support=mouse, refresh_interval=0.25, input=input, output=output,
+        color_depth=color_depth, before_render=None)
+    app.ttimeoutlen = 0.05
+    app.timeoutlen = 0.05
+
+    def on_exit() -> None:
+        if app.is_running and not app.future.done():
+            app.exit()
+
+    c.on_exit = on_exit
+    c.on_change = app.invalidate
+    c.deliver = inbox.deliver
+    return app, inbox
+
+
+async def run_async(app: Application[Any], inbox: Inbox,
+                    start: Callable[[], None] | None = None) -> None:
+    """Run ``app`` until the player quits; ``start`` (the link's start) runs once the loop
+    is up, so that no message is lost."""
+
+    def pre_run() -> None:
+        inbox.bind(app)
+        if start is not None:
+            start()
+
+    await app.run_async(pre_run=pre_run)

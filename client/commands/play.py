@@ -1,0 +1,42 @@
+"""``cardparty play``: a game against bots in this terminal, with no set-up.
+
+Starts a host node in this process on 127.0.0.1 (an ephemeral port), opens a table of the
+chosen game with bots in the empty seats, and connects the terminal client to it: no other
+machine, no address to type. ``make play`` runs exactly this.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+from typing import Any
+
+from cardparty.core.bots import LEVELS
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="play a game against bots in this terminal (no set-up)")
+    p.add_argument("--game", default="pika", help="game id (see 'cardparty games'; default pika)")
+    p.add_argument("--players", type=int, default=None,
+                   help="players at the table, you included (default: the game's most)")
+    p.add_argument("--bots", default="basic", choices=LEVELS, help="bot level (default basic)")
+    p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--seed", type=int, default=None, help="deal seed (a replayable game)")
+    p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
+    p.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+    p.set_defaults(run=run)
+
+
+def default_name() -> str:
+    try:
+        return getpass.getuser() or "You"
+    except Exception:
+        return "You"
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardparty.client.launch import play_against_bots
+
+    return play_against_bots(game=args.game, players=args.players, bots=args.bots,
+                             name=args.name or default_name(), seed=args.seed,
+                             ascii_only=args.ascii, mouse=not args.no_mouse)

@@ -1,0 +1,188 @@
+"""The small modal pieces of the client: a list of choices, a one-line text field, and the
+form that creates a table from a game's metadata (settings with defaults and bounds, variants).
+
+They hold state and answer keys; they draw nothing (``render`` draws them) and know no rules:
+a choice dialog offers whatever values it is given (the choices the listed moves carry).
+
+Must not know about: game rules, terminals, the wire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Keys a text field takes as typed text (prompt-toolkit names longer keys: "left", "c-a"...).
+PRINTABLE_LIMIT = 1
+
+
+@dataclass
+class Choice:
+    """Pick one of ``options`` (label, value) with up/down and Enter, or its number key."""
+
+    title: str
+    options: list[tuple[str, Any]]
+    on_pick: Callable[[Any], None]
+    cursor: int = 0
+
+    def key(self, name: str) -> bool:
+        """Handle ``name``; True when the dialog is finished (picked or cancelled)."""
+        n = len(self.options)
+        if name in ("up", "s-tab", "k"):
+            self.cursor = (self.cursor - 1) % n
+        elif name in ("down", "tab", "j"):
+            self.cursor = (self.cursor + 1) % n
+        elif name == "enter":
+            self.on_pick(self.options[self.cursor][1])
+            return True
+        elif name in ("escape", "q"):
+            return True
+        elif name.isdigit() and 1 <= int(name) <= min(n, 9):
+            self.on_pick(self.options[int(name) - 1][1])
+            return True
+        return False
+
+
+@dataclass
+class TextField:
+    """A one-line text field: printable keys type, backspace deletes, Enter submits."""
+
+    prompt: str
+    on_submit: Callable[[str], None]
+    text: str = ""
+    limit: int = 200
+
+    def key(self, name: str) -> bool:
+        if name == "enter":
+            self.on_submit(self.text.strip())
+            return True
+        if name == "escape":
+            return True
+        type_key(self, name)
+        return False
+
+
+def type_key(fld: Any, name: str) -> bool:
+    """Edit ``fld.text`` with ``name``; True if the key was a text key."""
+    if name == "backspace":
+        fld.text = fld.text[:-1]
+        return True
+    if name == "c-u":
+        fld.text = ""
+        return True
+    if name == "space":
+        name = " "
+    if len(name) == PRINTABLE_LIMIT and name.isprintable() and len(fld.text) < fld.limit:
+        fld.text += name
+        return True
+    return False
+
+
+@dataclass
+class Row:
+    """One line of the create-table form."""
+
+    key: str              # "game", "players", "mode", "setting:<name>", "variant:<id>", "create"
+    label: str
+    value: Any = None
+    kind: str = "int"     # int, float, bool, choice, action
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[Any, ...] = ()
+    help: str = ""
+
+
+@dataclass
+class CreateForm:
+    """Create a table: game, player count, mode, every setting the game declares (with its
+    default and bounds) and every variant the host offers for it.
+
+    ``games`` are the host's game descriptions (``GameInfo.to_wire()`` plus ``variants``)."""
+
+    games: list[dict[str, Any]]
+    on_create: Callable[[dict[str, Any]], None]
+    modes: tuple[str, ...] = ("friends", "open")
+    rows: list[Row] = field(default_factory=list)
+    cursor: int = 0
+    game_index: int = 0
+
+    def __post_init__(self) -> None:
+        self._build()
+
+    @property
+    def game(self) -> dict[str, Any]:
+        return self.games[self.game_index]
+
+    def _build(self) -> None:
+        g = self.game
+        rows = [Row("game", "Game", g.get("name", g["id"]), "choice",
+                    choices=tuple(x.get("name", x["id"]) for x in self.games)),
+                Row("players", "Players", int(g["max_players"]), "int",
+                    g["min_players"], g["max_players"]),
+                Row("mode", "Mode", self.modes[0], "choice", choices=self.modes)]
+        for name, s in sorted((g.get("settings") or {}).items()):
+            if s.get("kind") not in ("int", "float", "bool", "choice"):
+                continue
+            rows.append(Row(f"setting:{name}", name.replace("_", " "), s.get("default"),
+                            s["kind"], s.get("min"), s.get("max"),
+                            tuple(s.get("choices") or ()), s.get("help", "")))
+        for v in g.get("variants") or ():
+            rows.append(Row(f"variant:{v['id']}", f"variant {v.get('name', v['id'])}", False,
+                            "bool", help=v.get("description", "")))
+        rows.append(Row("create", "[ Create the table ]", kind="action"))
+        self.rows = rows
+        self.cursor = min(self.cursor, len(rows) - 1)
+
+    def key(self, name: str) -> bool:
+        row = self.rows[self.cursor]
+        if name in ("up", "s-tab"):
+            self.cursor = (self.cursor - 1) % len(self.rows)
+        elif name in ("down", "tab"):
+            self.cursor = (self.cursor + 1) % len(self.rows)
+        elif name in ("left", "right", "space", "-", "+"):
+            self._step(row, -1 if name in ("left", "-") else 1)
+        elif name == "enter":
+            if row.kind == "action":
+                self.on_create(self.request())
+                return True
+            self.cursor = (self.cursor + 1) % len(self.rows)
+        elif name == "escape":
+            return True
+        return False
+
+    def _step(self, row: Row, sign: int) -> None:
+        if row.kind == "bool":
+            row.value = not row.value
+        elif row.kind == "choice" and row.choices:
+            i = row.choices.index(row.value) if row.value in row.choices else 0
+            row.value = row.choices[(i + sign) % len(row.choices)]
+            if row.key == "game":
+                self.game_index = i = (i + sign) % len(self.games)
+                self._build()
+        elif row.kind in ("int", "float"):
+            step = 1 if row.kind == "int" else 0.5
+            value = (row.value if isinstance(row.value, int | float) else 0) + sign * step
+            if row.min is not None:
+                value = max(value, row.min)
+            if row.max is not None:
+                value = min(value, row.max)
+            row.value = int(value) if row.kind == "int" else round(float(value), 2)
+
+    def request(self) -> dict[str, Any]:
+        """The ``create`` request: only settings that differ from their defaults are sent."""
+        g = self.game
+        out: dict[str, Any] = {"game": g["id"], "settings": {}, "variants": []}
+        declared = g.get("settings") or {}
+        for row in self.rows:
+            if row.key == "players":
+                out["players"] = row.value
+            elif row.key == "mode":
+                out["mode"] = row.value
+            elif row.key.startswith("setting:"):
+                name = row.key.split(":", 1)[1]
+                if row.value != declared[name].get("default"):
+                    out["settings"][name] = row.value
+            elif row.key.startswith("variant:") and row.value:
+                out["variants"].append(row.key.split(":", 1)[1])
+        return out

@@ -1,0 +1,61 @@
+"""What the screens talk to: a *link* to wherever the tables are.
+
+The application never touches sockets. It talks to one object with the small interface below:
+messages come in (lobby listings, a seat's generic view with its events, one-line errors, chat,
+the connection's state) through the ``deliver`` callback given to ``start``; requests go out
+(a move chosen among the view's listed moves, a new hand order, chat, lobby requests).
+
+Two links exist: ``net_link.NetLink`` adapts the client session of ``cardparty.net`` (a real
+host, in this process or across the LAN), and ``local_link.LocalLink`` drives a table of the
+embedding API in-process (tests and the render benchmark). Only the adapter knows the wire.
+
+Messages into the client are plain dicts with a ``type``:
+
+- ``{"type": "status", "state": "connecting"|"connected"|"disconnected"|"reconnecting",
+  "text": str}``: the connection to the host.
+- ``{"type": "welcome", "name": str, "host": str}``: the host accepted us under ``name``.
+- ``{"type": "lobby", "tables": [table...], "games": [game info...]}``: every table (``id``,
+  ``game``, ``players``, ``seats`` (names, None where free, "bot ..." for bots), ``mode``,
+  ``status``, ``ready``) and every game the host offers (``GameInfo.to_wire()`` plus
+  ``variants``).
+- ``{"type": "view", "table": id, "view": view, "events": [event...]}``: our seat's view of a
+  table (DESIGN "Views are generic"), and what happened since the last one.
+- ``{"type": "error", "text": str}``: one line, shown as it is.
+- ``{"type": "chat", "from": str, "text": str}``; ``{"type": "invite", "from": str,
+  "table": id}``; ``{"type": "left"}``: we are back in the lobby.
+
+Must not know about: game rules, terminals, the wire format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+Message = dict[str, Any]
+Deliver = Callable[[Message], None]
+
+
+class Link(Protocol):
+    """Everything the application asks of a connection. Methods never raise for the host's
+    reasons: a refusal comes back as an ``error`` message."""
+
+    def start(self, deliver: Deliver) -> None:
+        """Begin; ``deliver`` may be called from any thread."""
+
+    def close(self) -> None:
+        """Stop and release everything; safe to call twice."""
+
+    def send_move(self, table: Any, move: dict[str, Any]) -> None:
+        """Play ``move`` (``kind``, ``cards`` in play order, ``choice``) at ``table``."""
+
+    def reorder(self, table: Any, order: list[str]) -> None:
+        """Our hand in this new order (a permutation of it)."""
+
+    def chat(self, table: Any, text: str) -> None:
+        """Say ``text`` at ``table`` (None: the lobby)."""
+
+    def request(self, action: str, **args: Any) -> None:
+        """A lobby request: ``create`` (game, players, settings, variants, mode), ``sit``
+        (table, seat), ``spectate`` (table), ``add_bot`` (table, level), ``ready`` (table),
+        ``invite`` (table, user), ``leave`` (table), ``again`` (table)."""

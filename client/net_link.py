@@ -1,0 +1,290 @@
+"""The link to a real host: a thin adapter from the screens' ``Link`` onto
+``cardparty.net.session.Session`` (docs/protocol.md).
+
+It turns the host's pushed messages into the client's messages (``link``): views with their
+events and the host's timers as countdowns (a timer's ``remaining`` is the truth: a Pika warning
+that started two moves ago has less left than its full length), table summaries into the lobby
+list, the session's ``connection`` lost/restored into the connection banner, and any refused
+request into one line. Requests go out as futures: the screen never waits on the network.
+
+The lobby is polled every two seconds (``tables``), since a host pushes table changes only to
+the players at that table. ``autoplay`` makes the link set up a table against bots by itself
+once welcomed (``cardparty play``): create, sit, bots in the empty seats, ready.
+
+Must not know about: game rules, terminals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from concurrent.futures import Future
+from typing import Any
+
+from cardparty.client.link import Deliver, Message
+from cardparty.net.session import Session, SessionError
+
+LOBBY_POLL = 2.0
+
+
+def seat_label(seat: dict[str, Any]) -> str | None:
+    """One seat of a table summary as the lobby shows it."""
+    kind = seat.get("kind")
+    if kind == "empty":
+        return None
+    name = str(seat.get("name") or "?")
+    if kind == "bot":
+        return f"{name} (bot)" if "bot" not in name.lower() else name
+    marks = ""
+    if seat.get("ready"):
+        marks += " ready"
+    if seat.get("connected") is False:
+        marks += " away"
+    return name + (f" ({marks.strip()})" if marks else "")
+
+
+def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
+    seats = [seat_label(s) for s in summary.get("seats") or ()]
+    return {"id": summary.get("id"), "game": summary.get("game"),
+            "players": summary.get("players"), "seats": seats,
+            "mode": summary.get("mode") or ("practice" if summary.get("title") == "practice"
+                                            else "open"),
+            "status": summary.get("status"), "title": summary.get("title", ""),
+            "summary": summary}
+
+
+def view_message(msg: dict[str, Any]) -> Message:
+    """A host ``view`` as the client's view message: the host's timers replace the game's
+    deadlines (with the seconds really left), and who is away shows in the player's status."""
+    view = dict(msg.get("view") or {})
+    timers = msg.get("timers")
+    if isinstance(timers, list):
+        view["deadlines"] = [{"name": t.get("name"), "seat": t.get("seat"),
+                              "seconds": t.get("remaining", t.get("seconds", 0))}
+                             for t in timers if isinstance(t, dict)]
+    away = msg.get("players")
+    if isinstance(away, list) and isinstance(view.get("players"), list):
+        players = []
+        for p, a in zip(view["players"], away + [{}] * len(view["players"]), strict=False):
+            p = dict(p)
+            if isinstance(a, dict):
+                if a.get("connected") is False:
+                    p["status"] = "disconnected"
+                elif a.get("standin"):
+                    p["status"] = f"{p.get('status', '')} (bot stands in)".strip()
+            players.append(p)
+        view["players"] = players
+    return {"type": "view", "table": msg.get("table"), "view": view,
+            "events": list(msg.get("events") or [])}
+
+
+class NetLink:
+    """See the module docstring. ``address`` as for ``Session`` ("host", "host:port")."""
+
+    def __init__(self, address: str, name: str, *, autoplay: dict[str, Any] | None = None,
+                 session_factory: Any = Session) -> None:
+        self.address = address
+        self.name = name
+        self.autoplay = autoplay
+        self.deliver: Deliver = lambda msg: None
+        self.session: Session = session_factory(address, name, on_message=self._pushed)
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.games: list[dict[str, Any]] = []
+        self.closed = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.my_tables: dict[str, dict[str, Any]] = {}
+
+    # --- Link -------------------------------------------------------------------------------
+
+    def start(self, deliver: Deliver) -> None:
+        self.deliver = deliver
+        deliver({"type": "status", "state": "connecting",
+                 "text": f"connecting to {self.address}..."})
+        self.thread = threading.Thread(target=self._run, name="cardparty-client-link",
+                                       daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        if self.closed.is_set():
+            return
+        self.closed.set()
+        with contextlib.suppress(Exception):
+            self.session.close()
+
+    def send_move(self, table: Any, move: dict[str, Any]) -> None:
+        self._future(self.session.send_move(table, move), quiet={"stale"})
+
+    def reorder(self, table: Any, order: list[str]) -> None:
+        self._send("reorder", table=table, order=list(order))
+
+    def chat(self, table: Any, text: str) -> None:
+        if table is None:
+            self.deliver({"type": "error", "text": "chat happens at a table: sit or spectate"})
+            return
+        self._send("chat", table=table, text=text[:500])
+
+    def request(self, action: str, **args: Any) -> None:
+        table = args.get("table")
+        if action == "create":
+            self._create(args)
+        elif action == "sit":
+            self._send("sit", table=table, seat=args.get("seat"))
+        elif action == "spectate":
+            self._send("watch", table=table)
+        elif action == "add_bot":
+            self._send("bots", table=table, count=1, level=args.get("level", "basic"))
+        elif action == "ready":
+            self._send("ready", table=table, ready=True)
+        elif action == "leave":
+            fut = self.session.send("leave", table=table)
+            fut.add_done_callback(lambda f: self._poll_tables())
+        elif action == "again":
+            self._again(table)
+        elif action == "invite":
+            self.deliver({"type": "error", "text": "this host's protocol (v1) has no "
+                          f"invitations: tell {args.get('user')} the table id, {table}"})
+        else:
+            self.deliver({"type": "error", "text": f"unknown request {action}"})
+
+    # --- requests ---------------------------------------------------------------------------
+
+    def _send(self, kind: str, **fields: Any) -> Future[dict[str, Any]] | None:
+        try:
+            fut = self.session.send(kind, **fields)
+        except SessionError as exc:
+            self.deliver({"type": "error", "text": exc.message})
+            return None
+        self._future(fut)
+        return fut
+
+    def _future(self, fut: Future[dict[str, Any]], quiet: set[str] | None = None) -> None:
+        def done(f: Future[dict[str, Any]]) -> None:
+            exc = f.exception()
+            if isinstance(exc, SessionError):
+                if exc.code not in (quiet or set()):
+                    self.deliver({"type": "error", "text": exc.message})
+            elif exc is not None:
+                self.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
+            else:
+                self._poll_tables()
+        fut.add_done_callback(done)
+
+    def _create(self, args: dict[str, Any], bots: str | None = None) -> None:
+        """Create, then sit the creator (a player who creates a table means to play at it);
+        with ``bots``, fill the other seats with bots and say ready."""
+        def work() -> None:
+            try:
+                summary = self.session.create(args["game"], int(args["players"]),
+                                              args.get("settings") or {},
+                                              args.get("variants") or [],
+                                              title=args.get("title", ""))
+                tid = summary["id"]
+                self.my_tables[tid] = dict(args)
+                self.session.sit(tid)
+                if bots:
+                    self.session.add_bots(tid, None, bots)
+                    self.session.ready(tid)
+            except SessionError as exc:
+                self.deliver({"type": "error", "text": exc.message})
+            except Exception as exc:
+                self.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
+            self._poll_tables()
+        threading.Thread(target=work, daemon=True).start()
+
+    def _again(self, table: Any) -> None:
+        """Another round: a new table like this one. Bots take the seats bots held; the other
+        players are told the new table's id in this table's chat."""
+        old = self.tables.get(table) or {}
+        summary = old.get("summary") or {}
+        args = self.my_tables.get(table) or {
+            "game": summary.get("game"), "players": summary.get("players"),
+            "settings": {k: v for k, v in (summary.get("settings") or {}).items()
+                         if k != "deck"},
+            "variants": summary.get("variants") or []}
+        if not args.get("game"):
+            self.deliver({"type": "error", "text": "the table is not known any more"})
+            return
+        seats = summary.get("seats") or []
+        humans = [s for s in seats if s.get("kind") == "human"]
+        bots = "basic" if len(humans) <= 1 else None
+        self._create({k: args[k] for k in ("game", "players", "settings", "variants", "title")
+                      if k in args}, bots=bots)
+        if not bots:
+            with contextlib.suppress(SessionError):
+                self.session.send("chat", table=table,
+                                  text="another round: a new table is in the lobby")
+        self.deliver({"type": "left"})
+
+    # --- the session's thread and pushed messages -------------------------------------------
+
+    def _run(self) -> None:
+        while not self.closed.is_set():
+            try:
+                welcome = self.session.connect(timeout=3.0)
+                break
+            except SessionError:
+                self.deliver({"type": "status", "state": "reconnecting",
+                              "text": f"no cardparty host answers at {self.address}: "
+                                      "still trying"})
+        else:
+            return
+        self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
+                      "host": welcome.get("host", self.address)})
+        self.deliver({"type": "status", "state": "connected", "text": ""})
+        with contextlib.suppress(SessionError):
+            self.games = self.session.games()
+        self._poll_tables(wait=True)
+        if self.autoplay:
+            self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
+        while not self.closed.wait(LOBBY_POLL):
+            if self.session.connected:
+                self._poll_tables(wait=True)
+
+    def _poll_tables(self, wait: bool = False) -> None:
+        if self.closed.is_set() or not self.session.connected:
+            return
+        try:
+            fut = self.session.send("tables")
+        except SessionError:
+            return
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            if f.exception() is None:
+                self._lobby(f.result().get("tables") or [])
+
+        fut.add_done_callback(done)
+        if wait:
+            with contextlib.suppress(Exception):
+                fut.result(5.0)
+
+    def _lobby(self, summaries: list[dict[str, Any]]) -> None:
+        rows = [lobby_row(s) for s in summaries if isinstance(s, dict)]
+        self.tables = {r["id"]: r for r in rows}
+        self.deliver({"type": "lobby", "tables": rows, "games": self.games})
+
+    def _pushed(self, msg: dict[str, Any]) -> None:
+        """A message the host pushed (on the session's thread): translate and pass on."""
+        kind = msg.get("type")
+        if kind == "view":
+            self.deliver(view_message(msg))
+        elif kind == "table":
+            row = lobby_row(msg.get("table") or {})
+            self.tables[row["id"]] = row
+            self.deliver({"type": "lobby", "tables": list(self.tables.values()),
+                          "games": self.games})
+        elif kind == "chat":
+            self.deliver({"type": "chat", "from": msg.get("name", "?"),
+                          "text": msg.get("text", ""), "table": msg.get("table")})
+        elif kind == "error":
+            if msg.get("code") != "stale":
+                self.deliver({"type": "error", "text": str(msg.get("message") or "error")})
+        elif kind == "connection":
+            if msg.get("state") == "lost":
+                self.deliver({"type": "status", "state": "reconnecting",
+                              "text": f"the host at {self.address} is gone: reconnecting..."})
+            else:
+                self.deliver({"type": "status", "state": "connected",
+                              "text": "reconnected to the host"})
+        elif kind == "closed":
+            self.deliver({"type": "status", "state": "disconnected",
+                          "text": "the connection is closed"})

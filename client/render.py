@@ -1,0 +1,375 @@
+"""The controller's state as styled text: one function per region of the screen.
+
+Each function returns prompt-toolkit fragments ``(style, text[, mouse handler])`` built straight
+from the generic view (players, zones, counters, moves with labels, deadlines): whatever the
+view names is shown, in the order it comes, so a game never seen before still shows fully.
+This is the client's render path; ``bench/client_render.py`` holds it to 20 ms per view.
+
+Must not know about: game rules, the wire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cardparty.client.controller import Controller
+from cardparty.client.dialog import Choice, CreateForm, TextField
+from cardparty.client.theme import Glyphs, card_class
+from cardparty.core.cards import pretty
+
+Fragments = list[tuple[Any, ...]]
+
+KEYS_TABLE = [
+    ("left right", "move along your hand"),
+    ("space", "select a card (selection order = play order)"),
+    ("Enter", "play the selection, or the card at the cursor"),
+    ("click", "select a card with the mouse"),
+    ("Tab S-Tab", "step through your legal moves; Enter plays it"),
+    ("1-9", "moves without cards (draw, take, ...): bottom line"),
+    ("p", "call (Pika!); with a card chosen: play it and call"),
+    ("< >", "move the card at the cursor (also Shift-arrows)"),
+    ("o", "sort your hand by suit or colour"),
+    ("Esc", "clear the selection; close a dialog"),
+    ("t", "chat"),
+    ("n l", "round over: play again / back to the lobby"),
+    ("q", "leave the table    Ctrl-C: quit"),
+]
+KEYS_LOBBY = [
+    ("up down", "choose a table"),
+    ("Enter", "sit at the table"),
+    ("s", "spectate the table"),
+    ("c", "create a table (game, players, mode, settings, variants)"),
+    ("b", "add a bot to the table"),
+    ("r", "ready"),
+    ("i", "invite a player by username"),
+    ("l", "leave the table"),
+    ("t", "chat"),
+    ("q", "quit    Ctrl-C: quit at once"),
+]
+
+
+class Renderer:
+    """Draws a ``Controller``; ``ascii_only`` for terminals without Unicode."""
+
+    def __init__(self, c: Controller, glyphs: Glyphs, ascii_only: bool = False,
+                 on_card_click: Callable[[int], None] | None = None) -> None:
+        self.c = c
+        self.g = glyphs
+        self.ascii = ascii_only
+        self.on_card_click = on_card_click
+
+    # --- small pieces -----------------------------------------------------------------------
+
+    def card(self, code: str, extra: str = "") -> tuple[str, str]:
+        return (f"class:{card_class(code)} {extra}".strip(), pretty(code, self.ascii))
+
+    def cards(self, codes: list[str], limit: int = 12) -> Fragments:
+        out: Fragments = []
+        if len(codes) > limit:
+            out.append(("class:dim", self.g.more))
+            codes = codes[-limit:]
+        for i, code in enumerate(codes):
+            if i:
+                out.append(("", " "))
+            out.append(self.card(str(code)))
+        return out
+
+    def zone_value(self, value: Any) -> Fragments:
+        if isinstance(value, list | tuple):
+            if not value:
+                return [("class:dim", "empty")]
+            return self.cards([str(v) for v in value])
+        if value is None:
+            return [("class:dim", "-")]
+        return [("", str(value))]
+
+    # --- top and bottom lines -----------------------------------------------------------------
+
+    def title(self) -> Fragments:
+        c = self.c
+        if c.screen == "start":
+            text = " cardparty"
+        elif c.screen == "lobby":
+            text = f" cardparty · lobby · {c.name or '?'} at {c.host or '?'}"
+        else:
+            v = c.table.view
+            game = self.game_name(str(v.get("game", "?")))
+            me = c.name or f"seat {c.table.seat}"
+            who = "spectating" if c.table.seat is None else f"you: {me}"
+            text = f" {game} · table {c.table_id} · {who}"
+            if c.table.moves and not c.table.over:
+                text += " · YOUR MOVE"
+        if self.ascii:
+            text = text.replace("·", "|")
+        return [("class:title", text.ljust(200))]
+
+    def game_name(self, game_id: str) -> str:
+        for g in self.c.games:
+            if g.get("id") == game_id:
+                return str(g.get("name") or game_id)
+        return game_id
+
+    def banner(self) -> Fragments:
+        if not self.c.banner:
+            return []
+        return [("class:banner", f" {self.g.warn} {self.c.banner} ".ljust(200))]
+
+    def status(self) -> Fragments:
+        c = self.c
+        if c.error:
+            return [("class:error", f" {c.error}")]
+        if c.notice:
+            return [("class:notice", f" {c.notice}")]
+        if c.screen == "table":
+            return [("class:dim", " ? help · Tab: your moves · Enter: play · q: leave")]
+        if c.screen == "lobby":
+            return [("class:dim", " ? help · c: create · Enter: sit · s: spectate · "
+                     "b: bot · r: ready · i: invite · q: quit")]
+        return [("class:dim", " Enter: connect · Tab: next field · Ctrl-C: quit")]
+
+    # --- the table ----------------------------------------------------------------------------
+
+    def players(self) -> Fragments:
+        tm = self.c.table
+        v = tm.view
+        out: Fragments = []
+        turn = v.get("turn")
+        clocks: dict[Any, list[tuple[dict[str, Any], float]]] = {}
+        for d, left in tm.deadlines():
+            clocks.setdefault(d.get("seat"), []).append((d, left))
+        for i, p in enumerate(tm.players):
+            mark = self.g.turn if i == turn else " "
+            name = str(p.get("name", f"seat {i}"))
+            me = i == tm.seat
+            style = "class:me" if me else ("class:turn" if i == turn else "")
+            out.append((style, f" {mark} {name[:16]:<16}"))
+            count = p.get("count")
+            if count is not None:
+                out.append(("", f" {count:>2} card{'s' if count != 1 else ' '}"))
+            status = p.get("status")
+            if status:
+                out.append(("class:turn" if i == turn else "class:dim", f"  {status}"))
+            if p.get("place") is not None:
+                out.append(("class:warn", f"  place {p['place']}"))
+            if me:
+                out.append(("class:dim", "  (you)"))
+            for zname, zval in (p.get("zones") or {}).items():
+                out.append(("class:dim", f"  {zname}: "))
+                out += self.zone_value(zval)
+            for d, left in clocks.get(i, ()):
+                out.append(("class:warn", f"  {self.g.clock} {d.get('name', '')} {left:.1f}s"))
+            out.append(("", "\n"))
+        return out
+
+    def zones(self) -> Fragments:
+        v = self.c.table.view
+        out: Fragments = [("", " ")]
+        for i, (name, value) in enumerate((v.get("zones") or {}).items()):
+            if i:
+                out.append(("class:dim", self.g.sep))
+            out.append(("class:dim", f"{name}: "))
+            out += self.zone_value(value)
+        counters = v.get("counters") or {}
+        if counters:
+            out.append(("", "\n "))
+            for i, (name, value) in enumerate(counters.items()):
+                if i:
+                    out.append(("class:dim", self.g.sep))
+                out.append(("class:dim", f"{name}: "))
+                out.append(("class:turn", str(value)))
+        return out
+
+    def log(self, height: int) -> Fragments:
+        lines = list(self.c.table.log)[-max(1, height):]
+        out: Fragments = []
+        for line in lines:
+            style = "class:chat" if line.startswith("<") else ""
+            out.append((style, f" {line}\n"))
+        return out
+
+    def hand(self) -> Fragments:
+        tm = self.c.table
+        if tm.seat is None:
+            return [("class:dim", " spectating: no hand")]
+        out: Fragments = [("class:heading", "Hand"), ("", " ")]
+        legal = tm.legal_codes()
+        for i, code in enumerate(tm.hand):
+            extra = "legal" if code in legal else "illegal"
+            if i in tm.selection:
+                extra += " selected"
+                out.append(("class:selected", f"{tm.selection.index(i) + 1}:"))
+            if i == tm.cursor:
+                extra += " cursor"
+            style, text = self.card(code, f"class:{extra.replace(' ', ' class:')}")
+            handler = self._click(i)
+            out.append((style, f"{text}", handler) if handler else (style, text))
+            out.append(("", " "))
+        if not tm.hand:
+            out.append(("class:dim", "(no cards)"))
+        return out
+
+    def _click(self, index: int) -> Callable[[Any], Any] | None:
+        if self.on_card_click is None:
+            return None
+        callback = self.on_card_click
+
+        def handler(event: Any) -> Any:
+            from prompt_toolkit.mouse_events import MouseEventType
+            if event.event_type == MouseEventType.MOUSE_UP:
+                callback(index)
+                return None
+            return NotImplemented
+
+        return handler
+
+    def actions(self) -> Fragments:
+        tm = self.c.table
+        out: Fragments = []
+        me = tm.seat
+        for d, left in tm.deadlines():
+            if d.get("seat") == me:
+                out.append(("class:warn", f" {self.g.warn} {d.get('name', 'deadline')} "
+                            f"{left:.1f}s"))
+                if any(m["kind"] == "call" for m in tm.moves):
+                    out.append(("class:warn", " - press p to call!"))
+                out.append(("", "\n"))
+        hint = tm.suggested()
+        if hint is not None:
+            out.append(("class:notice", f" Enter: {hint.get('label') or hint['kind']}\n"))
+        groups = tm.action_groups()
+        if groups:
+            out.append(("", " "))
+            for n, (kind, moves) in enumerate(groups[:9], 1):
+                label = moves[0].get("label") or kind if len(moves) == 1 else \
+                    f"{kind} ({len(moves)} choices)"
+                out.append(("class:key", f"{n}"))
+                out.append(("", f" {label}  "))
+        elif tm.moves and not tm.over:
+            out.append(("class:dim", " your move: choose cards, Enter to play"))
+        elif not tm.over and tm.seat is not None:
+            turn = tm.view.get("turn")
+            names = tm.names
+            if isinstance(turn, int) and 0 <= turn < len(names):
+                out.append(("class:dim", f" waiting for {names[turn]}"))
+        return out
+
+    def over(self) -> Fragments:
+        tm = self.c.table
+        result = tm.view.get("result") or {}
+        names = tm.names
+        places = result.get("places") or [p.get("place") for p in tm.players]
+        scores = result.get("scores")
+        out: Fragments = [("class:heading", "Round over"), ("", "\n\n")]
+        order = sorted(range(len(names)), key=lambda s: (places[s] or 99, s))
+        for s in order:
+            style = "class:me" if s == tm.seat else ""
+            line = f" {places[s] or '-'}. {names[s]:<18}"
+            if scores is not None and s < len(scores):
+                line += f" score {scores[s]}"
+            out.append((style, line + "\n"))
+        if result.get("summary"):
+            out.append(("class:dim", f"\n {result['summary']}\n"))
+        out.append(("", "\n "))
+        out.append(("class:key", "n"))
+        out.append(("", " play again   "))
+        out.append(("class:key", "l"))
+        out.append(("", " back to the lobby"))
+        return out
+
+    # --- overlays -----------------------------------------------------------------------------
+
+    def dialog(self) -> Fragments:
+        d = self.c.dialog
+        if isinstance(d, Choice):
+            out: Fragments = [("class:heading", d.title), ("", "\n")]
+            for i, (label, _) in enumerate(d.options):
+                style = "class:dialog.cursor" if i == d.cursor else ""
+                num = f"{i + 1}" if i < 9 else " "
+                out.append((style, f" {num} {label} \n"))
+            out.append(("class:dim", " up/down, Enter; Esc: cancel"))
+            return out
+        if isinstance(d, TextField):
+            return [("", d.prompt), ("class:turn", d.text), ("class:cursor", " ")]
+        if isinstance(d, CreateForm):
+            return self.create_form(d)
+        return []
+
+    def create_form(self, f: CreateForm) -> Fragments:
+        out: Fragments = [("class:heading", "Create a table"), ("", "\n")]
+        for i, row in enumerate(f.rows):
+            style = "class:dialog.cursor" if i == f.cursor else ""
+            if row.kind == "action":
+                out.append((style, f" {row.label} \n"))
+                continue
+            value = ("yes" if row.value else "no") if row.kind == "bool" else row.value
+            bounds = ""
+            if row.kind in ("int", "float") and row.min is not None:
+                bounds = f" ({row.min:g}-{row.max:g})" if row.max is not None else ""
+            out.append((style, f" {row.label:<22} < {value} >{bounds} \n"))
+        row = f.rows[f.cursor]
+        if row.help:
+            out.append(("class:dim", f" {row.help[:70]}\n"))
+        out.append(("class:dim", " up/down: field · left/right: change · Enter on Create"))
+        return out
+
+    def help(self) -> Fragments:
+        """Page 1: the keys; page 2 (``?`` again at a table): the game's rules in short."""
+        c = self.c
+        if c.help == 2:
+            game = str(c.table.view.get("game", ""))
+            summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
+            text = " ".join(str(summary or "The host sent no summary of this game.").split())
+            return [("class:heading", f"{self.game_name(game)}: the rules in short"),
+                    ("", f"\n{text}\n"), ("class:dim", "\nany key closes this help")]
+        keys = KEYS_LOBBY if c.screen == "lobby" else KEYS_TABLE
+        out: Fragments = [("class:heading", "Keys"), ("", "\n")]
+        for k, what in keys:
+            out.append(("class:key", f" {k:<10}"))
+            out.append(("", f" {what}\n"))
+        more = "? again: the rules of this game; " if c.screen == "table" else ""
+        out.append(("class:dim", f" {more}any other key closes this help"))
+        return out
+
+    # --- the other screens ----------------------------------------------------------------------
+
+    def start(self) -> Fragments:
+        f = self.c.start
+        out: Fragments = [("class:heading", "Join a cardparty host"), ("", "\n\n")]
+        for row, (label, value) in enumerate((("Your name", f.name),
+                                              ("Host address", f.address))):
+            active = row == f.row
+            out.append(("class:turn" if active else "", f" {label:<14}"))
+            out.append(("class:cursor" if active else "", f" {value} "))
+            out.append(("", "\n"))
+        out.append(("", "\n"))
+        out.append(("class:heading", "Hosts on this network"))
+        out.append(("", "\n"))
+        if f.hosts:
+            for label, address in f.hosts:
+                out.append(("", f"   {label}  {address}\n"))
+        else:
+            out.append(("class:dim", "   (none found: type the host's address, e.g. "
+                        "192.168.1.20:5555)\n"))
+        return out
+
+    def lobby(self) -> Fragments:
+        c = self.c
+        out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
+                                            f"{'Mode':<9}{'Status':<12}"), ("", "\n")]
+        if not c.tables:
+            out.append(("class:dim", " no tables yet: press c to create one\n"))
+        for i, t in enumerate(c.tables):
+            seats = t.get("seats") or []
+            shown = ", ".join(str(s) if s else "(free)" for s in seats)
+            if len(shown) > 32:
+                shown = shown[:31] + self.g.more[:1]
+            style = "class:dialog.cursor" if i == c.lobby_cursor else ""
+            line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
+                    f"{shown:<34}{str(t.get('mode', '')):<9}{str(t.get('status', '')):<12}")
+            out.append((style, line + "\n"))
+        if c.lobby_chat:
+            out.append(("", "\n"))
+            for line in list(c.lobby_chat)[-5:]:
+                out.append(("class:chat", f" {line}\n"))
+        return out

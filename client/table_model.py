@@ -1,0 +1,299 @@
+"""One table as the player sees it: the last view, the hand in the player's order, the cursor,
+the selected cards (in the order they will be played), the event log and the countdowns.
+
+It turns the player's keys into one of the moves the view lists: the selected cards and Enter
+map onto a listed move with exactly those cards (or, for a multi-card play, the listed moves with
+the same cards, sent in the chosen order); when several listed moves share those cards they
+differ by the choice they carry, and the player picks one in a dialog. Moves without cards
+(draw, take, a hand size, ...) are grouped by kind on number keys. The client never decides
+legality: a move that matches nothing listed is still sent, and the host's refusal, in words,
+comes back as one line.
+
+Must not know about: any game's rules, terminals, the wire.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardparty.core.narrate import generic
+
+MoveDict = dict[str, Any]
+LOG_LINES = 300
+
+
+@dataclass
+class Outcome:
+    """What a key asks for: send ``move``, or choose among ``options`` under ``title``, or
+    just say ``message``."""
+
+    move: MoveDict | None = None
+    options: list[MoveDict] = field(default_factory=list)
+    title: str = ""
+    message: str = ""
+
+
+def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
+    """The move to send: kind, cards (in play order), choice; the id and label stay home."""
+    return {"kind": move["kind"], "cards": list(move["cards"] if cards is None else cards),
+            "choice": move.get("choice")}
+
+
+@dataclass
+class TableModel:
+    """See the module docstring. ``describe`` narrates an event (the game's own words when the
+    game is installed here, else the generic sentence)."""
+
+    table: Any = None
+    view: dict[str, Any] = field(default_factory=dict)
+    received: float = 0.0
+    hand: list[str] = field(default_factory=list)
+    cursor: int = 0
+    selection: list[int] = field(default_factory=list)
+    suggestion: int | None = None
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    describe: Callable[[dict[str, Any], list[str]], str] | None = None
+
+    # --- what the view says -------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        return self.view.get("seat")
+
+    @property
+    def names(self) -> list[str]:
+        return [str(p.get("name", f"seat {i}")) for i, p in enumerate(self.players)]
+
+    @property
+    def players(self) -> list[dict[str, Any]]:
+        return list(self.view.get("players") or [])
+
+    @property
+    def moves(self) -> list[MoveDict]:
+        return list(self.view.get("moves") or [])
+
+    @property
+    def over(self) -> bool:
+        return self.view.get("result") is not None or self.view.get("phase") == "over"
+
+    def legal_codes(self) -> set[str]:
+        """Cards that appear in some listed move: highlighted in the hand."""
+        return {c for m in self.moves for c in m.get("cards") or ()}
+
+    def action_groups(self) -> list[tuple[str, list[MoveDict]]]:
+        """Moves without cards, grouped by kind in the order listed: the number keys."""
+        groups: dict[str, list[MoveDict]] = {}
+        for m in self.moves:
+            if not m.get("cards"):
+                groups.setdefault(m["kind"], []).append(m)
+        return list(groups.items())
+
+    def deadlines(self, now: float | None = None) -> list[tuple[dict[str, Any], float]]:
+        """Each running deadline with the seconds left, counted from when the view came."""
+        now = time.monotonic() if now is None else now
+        out = []
+        for d in self.view.get("deadlines") or ():
+            try:
+                left = max(0.0, float(d.get("seconds", 0)) - (now - self.received))
+            except (TypeError, ValueError):
+                continue
+            out.append((d, left))
+        return out
+
+    # --- a new view arrives -------------------------------------------------------------
+
+    def apply(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+              table: Any = None) -> None:
+        """Take a view (and the events since the last one) as the new truth."""
+        old_hand = self.hand
+        self.view = view
+        self.table = table if table is not None else self.table
+        self.received = time.monotonic()
+        hand = [str(c) for c in view.get("hand") or ()]
+        if hand != old_hand:
+            self.selection = []
+            self.suggestion = None
+        self.hand = hand
+        self.cursor = max(0, min(self.cursor, len(hand) - 1))
+        if self.suggestion is not None and self.suggestion >= len(self.moves):
+            self.suggestion = None
+        for event in events or ():
+            self.log.append(self.narrate(event))
+
+    def narrate(self, event: dict[str, Any]) -> str:
+        text = event.get("text")
+        if isinstance(text, str) and text:
+            return text
+        if self.describe is not None:
+            try:
+                said = self.describe(event, self.names)
+                if said:
+                    return said
+            except Exception:  # a game's narration must never break the screen
+                pass
+        return generic(event, self.names)
+
+    # --- keys on the hand ---------------------------------------------------------------
+
+    def move_cursor(self, step: int) -> None:
+        if self.hand:
+            self.cursor = (self.cursor + step) % len(self.hand)
+        self.suggestion = None
+
+    def toggle(self, index: int | None = None) -> None:
+        """Select or unselect a card; selection order is play order."""
+        i = self.cursor if index is None else index
+        if not 0 <= i < len(self.hand):
+            return
+        self.cursor = i
+        if i in self.selection:
+            self.selection.remove(i)
+        else:
+            self.selection.append(i)
+        self.suggestion = None
+
+    def clear(self) -> None:
+        self.selection = []
+        self.suggestion = None
+
+    def shift(self, step: int) -> list[str] | None:
+        """Move the card under the cursor one place (PI-14: a player orders his own hand);
+        returns the new order to send, or None if nothing moved."""
+        i, j = self.cursor, self.cursor + step
+        if not (0 <= i < len(self.hand) and 0 <= j < len(self.hand)):
+            return None
+        self.hand[i], self.hand[j] = self.hand[j], self.hand[i]
+        remap = {i: j, j: i}
+        self.selection = [remap.get(k, k) for k in self.selection]
+        self.cursor = j
+        return list(self.hand)
+
+    def sort_hand(self) -> list[str] | None:
+        """Group the hand by suit or colour, then rank (an order only: no rule involved)."""
+        order = sorted(self.hand, key=_sort_key)
+        if order == self.hand:
+            return None
+        self.hand = order
+        self.selection = []
+        self.suggestion = None
+        return list(order)
+
+    def suggest(self, step: int = 1) -> str:
+        """Tab: step through the listed moves; the suggested move's cards become the
+        selection and Enter plays exactly it. Returns its label."""
+        moves = self.moves
+        if not moves:
+            self.suggestion = None
+            return ""
+        if self.suggestion is None:
+            self.suggestion = 0 if step > 0 else len(moves) - 1
+        else:
+            self.suggestion = (self.suggestion + step) % len(moves)
+        move = moves[self.suggestion]
+        self.selection = self._indexes_of(list(move.get("cards") or ()))
+        if self.selection:
+            self.cursor = self.selection[0]
+        return str(move.get("label") or move["kind"])
+
+    def _indexes_of(self, cards: list[str]) -> list[int]:
+        used: list[int] = []
+        for c in cards:
+            for i, h in enumerate(self.hand):
+                if h == c and i not in used:
+                    used.append(i)
+                    break
+        return used
+
+    def suggested(self) -> MoveDict | None:
+        if self.suggestion is None or self.suggestion >= len(self.moves):
+            return None
+        return self.moves[self.suggestion]
+
+    # --- from keys to a move ------------------------------------------------------------
+
+    def chosen_cards(self) -> list[str]:
+        if self.selection:
+            return [self.hand[i] for i in self.selection if i < len(self.hand)]
+        if 0 <= self.cursor < len(self.hand):
+            return [self.hand[self.cursor]]
+        return []
+
+    def candidates(self, cards: list[str]) -> list[MoveDict]:
+        """Listed moves with exactly ``cards`` in this order; else listed moves with the same
+        cards in another order, to be sent in the player's order (the host decides)."""
+        exact = [m for m in self.moves if list(m.get("cards") or ()) == cards]
+        if exact:
+            return exact
+        same = sorted(cards)
+        out: list[MoveDict] = []
+        seen: set[tuple[str, Any]] = set()
+        for m in self.moves:
+            if sorted(m.get("cards") or ()) == same and (m["kind"], m.get("choice")) not in seen:
+                seen.add((m["kind"], m.get("choice")))
+                out.append({**m, "cards": list(cards)})
+        return out
+
+    def enter(self) -> Outcome:
+        """Enter: the suggested move, or the selected cards (the cursor's card if none)."""
+        if self.over:
+            return Outcome(message="the round is over")
+        hint = self.suggested()
+        if hint is not None:
+            cards = list(hint.get("cards") or ())
+            if [self.hand[i] for i in self.selection if i < len(self.hand)] == cards:
+                return Outcome(move=wire_move(hint))
+        cards = self.chosen_cards()
+        if not cards:
+            groups = self.action_groups()
+            if len(groups) == 1:
+                return self.action(1)
+            return Outcome(message="no card chosen")
+        found = self.candidates(cards)
+        if not found:
+            kinds = [m["kind"] for m in self.moves if m.get("cards")]
+            kind = max(set(kinds), key=kinds.count) if kinds else "play"
+            return Outcome(move={"kind": kind, "cards": cards, "choice": None})
+        return self._one_or_choose(found, f"How to play {' '.join(cards)}?")
+
+    def action(self, number: int) -> Outcome:
+        """Number key: the n-th group of moves without cards."""
+        groups = self.action_groups()
+        if not 1 <= number <= len(groups):
+            return Outcome(message=f"no action {number}")
+        kind, moves = groups[number - 1]
+        return self._one_or_choose(moves, f"Choose: {kind}")
+
+    def call(self) -> Outcome:
+        """The call key (Pika's «Pika!»): a listed move of kind ``call``; with cards chosen,
+        the listed plays of those cards whose label carries the call."""
+        calls = [m for m in self.moves if m["kind"] == "call" and not m.get("cards")]
+        if calls:
+            return self._one_or_choose(calls, "Call")
+        cards = self.chosen_cards()
+        with_call = [m for m in self.candidates(cards) if "call" in str(m.get("label", ""))]
+        if with_call:
+            return self._one_or_choose(with_call, f"Play {' '.join(cards)} and call")
+        return Outcome(message="nothing to call now")
+
+    def _one_or_choose(self, moves: list[MoveDict], title: str) -> Outcome:
+        if len(moves) == 1:
+            return Outcome(move=wire_move(moves[0]))
+        return Outcome(options=moves, title=title)
+
+
+_FRENCH_RANKS = "23456789TJQKA"
+_SUIT_ORDER = "SHCD"
+
+
+def _sort_key(code: str) -> tuple[int, str, int, str]:
+    """French cards by suit then rank; other codes (Pika) by colour then symbol."""
+    if len(code) == 2 and code[0] in _FRENCH_RANKS and code[1] in _SUIT_ORDER:
+        return (0, str(_SUIT_ORDER.index(code[1])), _FRENCH_RANKS.index(code[0]), code)
+    if code[:1] in "RYGB" and len(code) > 1:
+        rest = code[1:]
+        return (1, code[0], int(rest) if rest.isdigit() else 20 + len(rest), code)
+    return (2, code, 0, code)

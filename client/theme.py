@@ -1,0 +1,82 @@
+"""How things look: the style classes, card colours from card codes, and the glyphs that
+``--ascii`` replaces.
+
+Card colours come from the codes of ``cardparty.core.cards`` (a French card's suit, a Pika
+card's colour letter), which every game shares; nothing here knows a rule. With ``NO_COLOR``
+set, prompt-toolkit drops colours and the styles keep only bold, underline and reverse, which
+still tell the legal cards, the cursor and the selection apart.
+
+Must not know about: game rules, the wire.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from prompt_toolkit.styles import Style
+
+from cardparty.core.cards import RANKS, SUITS
+
+STYLE = Style.from_dict({
+    "title": "reverse bold",
+    "banner": "bg:ansired fg:ansiwhite bold",
+    "error": "fg:ansired bold",
+    "notice": "fg:ansicyan",
+    "dim": "fg:ansibrightblack",
+    "turn": "bold",
+    "me": "fg:ansicyan bold",
+    "warn": "fg:ansiyellow bold",
+    "card.red": "fg:ansired",
+    "card.yellow": "fg:ansiyellow",
+    "card.green": "fg:ansigreen",
+    "card.blue": "fg:ansiblue",
+    "card.black": "fg:ansimagenta",
+    "card.plain": "",
+    "legal": "bold underline",
+    "illegal": "",
+    "cursor": "reverse",
+    "selected": "bold",
+    "dialog": "bg:ansiblue fg:ansiwhite",
+    "dialog.cursor": "reverse bold",
+    "heading": "bold underline",
+    "key": "bold fg:ansiyellow",
+    "chat": "fg:ansigreen",
+})
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """Markers drawn around the screen; ``ascii`` ones for terminals without Unicode."""
+
+    turn: str = "▶"
+    sep: str = " · "
+    rule: str = "─"
+    clock: str = "⏱"
+    warn: str = "⚠"
+    more: str = "…"
+
+
+UNICODE = Glyphs()
+ASCII = Glyphs(turn=">", sep=" | ", rule="-", clock="T-", warn="!!", more="...")
+
+
+def glyphs(ascii_only: bool) -> Glyphs:
+    return ASCII if ascii_only else UNICODE
+
+
+def no_color() -> bool:
+    """The NO_COLOR convention (https://no-color.org): set and not empty."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+_PIKA = {"R": "card.red", "Y": "card.yellow", "G": "card.green", "B": "card.blue"}
+
+
+def card_class(code: str) -> str:
+    """The colour class of a card code: a French card by suit, a Pika card by colour."""
+    if len(code) == 2 and code[0] in RANKS and code[1] in SUITS:
+        return "card.red" if code[1] in "HD" else "card.plain"
+    if code == "X" or code.startswith("W"):
+        return "card.black"
+    return _PIKA.get(code[:1], "card.plain")
