@@ -1,0 +1,331 @@
+"""The wire protocol: message types, the msgpack codec with its limits, and the schema check.
+
+Owns: PROTOCOL (the version every message carries), the size and decode limits, the table of
+message types a client may send with each field's type and bounds (``REQUESTS``), the error
+codes (``ERRORS``), and ``encode``/``decode``/``check_request``. docs/protocol.md documents
+every message and field; this module is its executable form and the two must agree.
+
+Every message on the wire is ONE ZeroMQ frame holding ONE msgpack map with at least
+``type`` (a short string) and ``v`` (the protocol version). Untrusted input is bounded twice:
+ZeroMQ drops a frame larger than HARD_FRAME before it reaches Python (``zmq.MAXMSGSIZE``), a
+frame larger than MAX_FRAME is answered ``too_big`` unread, and
+msgpack is told the largest string, array and map it may build; ext types (msgpack's
+extension escape hatch, e.g. timestamps) and binary blobs are refused from clients outright.
+Anything malformed, unknown or out of bounds becomes a ProtocolError with an error code and a
+sentence, which the host sends back as an ``error`` message: a bad message costs the sender
+one reply and never the host.
+
+Must not know about: any particular game, sockets (the host and the session own those),
+terminals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+#: The protocol version: every message carries it as ``v``. A host refuses any other.
+PROTOCOL = 1
+
+#: The largest frame a host reads from a client; a larger one gets a ``too_big`` reply.
+MAX_FRAME = 64 * 1024
+#: ZeroMQ's MAXMSGSIZE on the host: a frame larger than this drops the connection unread.
+HARD_FRAME = 1024 * 1024
+#: The largest frame a client accepts from a host (views of big games, lists of tables).
+MAX_HOST_FRAME = 4 * 1024 * 1024
+
+#: msgpack limits for frames from clients: nothing in a request needs more.
+CLIENT_LIMITS: dict[str, int] = {
+    "max_buffer_size": MAX_FRAME, "max_str_len": 4096, "max_bin_len": 256,
+    "max_array_len": 256, "max_map_len": 64, "max_ext_len": 0,
+}
+#: msgpack limits for frames from a host: trusted more, still bounded.
+HOST_LIMITS: dict[str, int] = {
+    "max_buffer_size": MAX_HOST_FRAME, "max_str_len": 1024 * 1024, "max_bin_len": 0,
+    "max_array_len": 64 * 1024, "max_map_len": 4096, "max_ext_len": 0,
+}
+
+#: Every error code a host may send, with what it means (docs/protocol.md lists them too).
+ERRORS: dict[str, str] = {
+    "malformed": "the frame is not one msgpack map (or uses ext types, or is too deep)",
+    "too_big": "the frame is larger than the host accepts",
+    "frames": "a message must be exactly one frame",
+    "version": "the message's protocol version is not the host's",
+    "unknown_type": "no such message type",
+    "bad_field": "a field is missing, of the wrong type, or out of bounds",
+    "hello_first": "this connection has not said hello (or the host restarted)",
+    "no_game": "no such game or variant is installed",
+    "bad_table": "the table cannot be opened with these players, settings or variants",
+    "no_table": "no such table",
+    "no_seat": "no such seat, or no free seat",
+    "seat_taken": "that seat is taken",
+    "not_seated": "you have no seat at that table",
+    "seated": "you already have a seat at that table",
+    "not_open": "the table is no longer taking seats or bots (the game started)",
+    "not_full": "the game cannot start: seats are empty",
+    "not_ready": "the game cannot start: a seated player is not ready",
+    "not_playing": "the table is not playing (not started, over, or broken)",
+    "stale": "the move was made on an old view: the table has moved on",
+    "no_move": "no move with that id in your list",
+    "illegal": "the rules refuse the move (the message says why)",
+    "game_failed": "the game's rules plugin failed; the table is stopped",
+    "busy": "the host has too many tables or players",
+    "internal": "the host failed on this request (a bug); nothing was done",
+}
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be accepted: ``code`` (one of ERRORS) and a sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in ERRORS, code
+        self.code = code
+        self.message = message
+        super().__init__(f"{code}: {message}")
+
+
+# --- the codec -------------------------------------------------------------------------------
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as one frame. Adds ``v`` when missing."""
+    if "v" not in message:
+        message = {**message, "v": PROTOCOL}
+    return msgpack.packb(message, use_bin_type=True)
+
+
+def message(type_: str, **fields: Any) -> dict[str, Any]:
+    """A message map: ``{"type": type_, "v": PROTOCOL, **fields}``."""
+    return {"type": type_, "v": PROTOCOL, **fields}
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError("ext types are not accepted")
+
+
+def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]:
+    """The map in ``frame``, checked for size, shape, ``type`` and ``v``; ProtocolError if not.
+
+    ``limits`` defaults to CLIENT_LIMITS (the host decoding a client's frame).
+    """
+    limits = CLIENT_LIMITS if limits is None else limits
+    most = limits["max_buffer_size"]
+    if len(frame) > most:
+        raise ProtocolError("too_big", f"a frame may hold at most {most} bytes, this one "
+                                       f"holds {len(frame)}")
+    try:
+        data = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True,
+                               ext_hook=_refuse_ext, timestamp=0,
+                               **{k: v for k, v in limits.items() if k != "max_buffer_size"})
+    except Exception as exc:  # msgpack raises many types for bad input; all mean the same
+        raise ProtocolError("malformed", f"not a msgpack message ({type(exc).__name__})"
+                            ) from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", "a message must be a msgpack map")
+    kind = data.get("type")
+    if not isinstance(kind, str) or not 0 < len(kind) <= 32:
+        raise ProtocolError("bad_field", "a message needs a type (a short string)")
+    if data.get("v") != PROTOCOL:
+        raise ProtocolError("version", f"this host speaks protocol {PROTOCOL}, "
+                                       f"the message says {data.get('v')!r}")
+    return data
+
+
+# --- the schema of client requests ---------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of a request: a check (value -> normalised value or ValueError) and whether
+    the field must be present."""
+
+    check: Callable[[Any], Any]
+    required: bool = False
+    default: Any = None
+
+
+def text(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or not min_len <= len(value) <= max_len:
+            raise ValueError(f"must be a string of {min_len} to {max_len} characters")
+        return value
+    return check
+
+
+def integer(lo: int, hi: int, nullable: bool = False) -> Callable[[Any], Any]:
+    def check(value: Any) -> int | None:
+        if value is None and nullable:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"must be a whole number from {lo} to {hi}")
+        return value
+    return check
+
+
+def number(lo: float, hi: float, nullable: bool = False) -> Callable[[Any], Any]:
+    def check(value: Any) -> float | None:
+        if value is None and nullable:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                lo <= value <= hi):
+            raise ValueError(f"must be a number from {lo} to {hi}")
+        return float(value)
+    return check
+
+
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("must be true or false")
+    return value
+
+
+def strings(max_items: int, max_len: int) -> Callable[[Any], Any]:
+    def check(value: Any) -> list[str]:
+        if not isinstance(value, list) or len(value) > max_items or not all(
+                isinstance(s, str) and 0 < len(s) <= max_len for s in value):
+            raise ValueError(f"must be a list of at most {max_items} short strings")
+        return value
+    return check
+
+
+def plain_map(max_items: int) -> Callable[[Any], Any]:
+    def check(value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict) or len(value) > max_items:
+            raise ValueError(f"must be a map of at most {max_items} entries")
+        return value
+    return check
+
+
+def request_id(value: Any) -> int | str:
+    if isinstance(value, bool) or not (
+            (isinstance(value, int) and 0 <= value < 2**63)
+            or (isinstance(value, str) and 0 < len(value) <= 64)):
+        raise ValueError("must be a whole number or a short string")
+    return value
+
+
+def move_field(value: Any) -> int | dict[str, Any]:
+    """A move: its id in the view's ``moves`` list, or a full move map (Move.from_wire)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 100_000:
+        return value
+    if isinstance(value, dict) and len(value) <= 8:
+        return value
+    raise ValueError("must be a move id (a whole number) or a move map")
+
+
+def bytes_or_text(value: Any) -> Any:
+    if not isinstance(value, bytes | str) or len(value) > 128:
+        raise ValueError("must be a short string or byte string")
+    return value
+
+
+def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``check``, or -1: "the host's default"."""
+    def either(value: Any) -> Any:
+        if value == -1 and not isinstance(value, bool):
+            return -1.0
+        return check(value)
+    return either
+
+
+def rid_of(data: Any) -> Any:
+    """The request id of a decoded message if it has a valid one (for an error reply to a
+    message that fails the schema), else None."""
+    if isinstance(data, dict) and "rid" in data:
+        try:
+            return request_id(data["rid"])
+        except ValueError:
+            return None
+    return None
+
+
+TABLE_ID = Field(text(16, 1), required=True)
+NAME = text(32, 1)
+
+#: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
+REQUESTS: dict[str, dict[str, Field]] = {
+    "hello": {"name": Field(NAME, required=True), "token": Field(text(64, 1)),
+              "key": Field(bytes_or_text), "client": Field(text(64))},
+    "ping": {"at": Field(number(0, 1e12))},
+    "bye": {},
+    "games": {},
+    "tables": {},
+    "create": {"game": Field(text(32, 1), required=True),
+               "players": Field(integer(1, 16), required=True),
+               "settings": Field(plain_map(32), default={}),
+               "variants": Field(strings(16, 64), default=[]),
+               "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
+               "bot_delay": Field(or_default(number(0, 10)), default=-1.0),
+               "title": Field(text(64), default="")},
+    "sit": {"table": TABLE_ID, "seat": Field(integer(0, 15, nullable=True))},
+    "leave": {"table": TABLE_ID},
+    "bots": {"table": TABLE_ID, "count": Field(integer(1, 16, nullable=True)),
+             "level": Field(text(16, 1), default="basic")},
+    "ready": {"table": TABLE_ID, "ready": Field(boolean, default=True)},
+    "start": {"table": TABLE_ID},
+    "watch": {"table": TABLE_ID},
+    "snapshot": {"table": TABLE_ID},
+    "move": {"table": TABLE_ID, "move": Field(move_field, required=True),
+             "version": Field(integer(0, 2**62, nullable=True))},
+    "reorder": {"table": TABLE_ID, "order": Field(strings(128, 8), required=True)},
+    "chat": {"table": TABLE_ID, "text": Field(text(500, 1), required=True)},
+}
+
+#: Requests whose ``rid`` is required (a move must be answerable exactly once).
+RID_REQUIRED = frozenset({"move"})
+
+
+def check_request(data: dict[str, Any]) -> dict[str, Any]:
+    """A decoded client message checked against REQUESTS: a new map holding ``type``,
+    ``rid`` (or None) and every declared field (defaults filled in). ProtocolError if not.
+
+    Unknown extra fields are ignored (a newer client may send more; additive changes only).
+    """
+    kind = data["type"]
+    spec = REQUESTS.get(kind)
+    if spec is None:
+        raise ProtocolError("unknown_type", f"no message type {kind!r} "
+                                            f"(requests: {', '.join(sorted(REQUESTS))})")
+    out: dict[str, Any] = {"type": kind, "rid": None}
+    if "rid" in data:
+        try:
+            out["rid"] = request_id(data["rid"])
+        except ValueError as exc:
+            raise ProtocolError("bad_field", f"{kind}: field rid {exc}") from None
+    elif kind in RID_REQUIRED:
+        raise ProtocolError("bad_field", f"{kind}: field rid is required")
+    for name, field_ in spec.items():
+        if name not in data:
+            if field_.required:
+                raise ProtocolError("bad_field", f"{kind}: field {name} is required")
+            out[name] = field_.default
+            continue
+        try:
+            out[name] = field_.check(data[name])
+        except ValueError as exc:
+            raise ProtocolError("bad_field", f"{kind}: field {name} {exc}") from None
+    return out
+
+
+def error(code: str, text_: str, rid: Any = None, about: str | None = None,
+          table: str | None = None) -> dict[str, Any]:
+    """The ``error`` reply: a code from ERRORS and one line of words."""
+    out = message("error", code=code, message=text_, rid=rid, about=about)
+    if table is not None:
+        out["table"] = table
+    return out
+
+
+def parse_address(address: str, default_port: int) -> str:
+    """``host``, ``host:port`` or ``tcp://host:port`` as a ZeroMQ tcp endpoint."""
+    address = address.strip()
+    if address.startswith("tcp://"):
+        return address
+    if address.count(":") == 1:
+        return f"tcp://{address}"
+    return f"tcp://{address}:{default_port}"
+
+
+#: The port a host listens on when none is given.
+DEFAULT_PORT = 7770

@@ -1,0 +1,461 @@
+"""The client side of the wire: one Session is one player's connection to one host.
+
+Owns: the DEALER socket and the thread that drives it, hello/welcome and the session token,
+requests with replies (futures keyed by request id), the stream of pushed messages (views,
+table updates, chat, unsolicited errors, connection changes), heartbeats, and automatic
+reconnect with backoff and resume.
+
+Patterns (zguide):
+- **Paranoid Pirate** for liveness: any message from the host counts as a heartbeat; when the
+  session has sent nothing for one heartbeat interval it sends ``ping`` (the host answers
+  ``pong``). When nothing arrives for ``liveness`` intervals the host is taken for gone: the
+  session says so (``connection``/``lost``), drops the socket, and reconnects with exponential
+  backoff (a fresh DEALER with the same routing id, so the host's ROUTER_HANDOVER hands the old
+  route over), says hello again with its token and, when welcomed, says ``restored``.
+- **Clone** for state: every view carries its table ``version`` and ``prev``, the version of the
+  previous view this client was sent; a view whose ``prev`` is not the last version seen means
+  something was missed, and the session asks for a ``snapshot``. Requests still unanswered when
+  the connection was lost are sent again with the same request id: the host answers a repeated
+  id from its memory instead of acting twice.
+
+Threading: the socket lives on one background thread; every public method is safe to call from
+any other thread. Incoming pushed messages go to ``on_message(msg)`` when given (called on the
+session's thread: keep it short, e.g. ``loop.call_soon_threadsafe`` into asyncio), otherwise
+into ``inbox`` (a ``queue.Queue``; ``next_message(timeout)`` reads it). Requests return
+``concurrent.futures.Future`` objects (``send``; ``asyncio.wrap_future`` makes them awaitable)
+or block for the reply (``request`` and the named helpers), raising SessionError for an
+``error`` reply.
+
+Must not know about: any particular game, terminals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import random
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any
+
+import zmq
+
+from cardparty.core.contract import Move
+from cardparty.net.protocol import (
+    DEFAULT_PORT,
+    HOST_LIMITS,
+    MAX_HOST_FRAME,
+    ProtocolError,
+    decode,
+    encode,
+    message,
+    parse_address,
+)
+
+#: Message types the session puts in ``inbox`` (or hands to ``on_message``).
+PUSHED = ("view", "table", "chat", "error", "connection", "ok", "closed")
+
+
+class SessionError(Exception):
+    """An ``error`` reply (``code`` from protocol.ERRORS, ``message`` in words), or a session
+    failure: ``unreachable`` (no welcome in time), ``closed`` (the session was closed),
+    ``timeout`` (no reply in time)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(f"{message} ({code})")
+
+
+class Session:
+    """One player's connection to a host. See the module docstring for threads and patterns.
+
+    ``address`` is ``host``, ``host:port`` or ``tcp://host:port``. ``token`` resumes an earlier
+    session (the same seats and views) after this process or the host restarted.
+    """
+
+    def __init__(self, address: str, name: str, *, token: str | None = None,
+                 on_message: Callable[[dict[str, Any]], None] | None = None,
+                 reconnect: bool = True, backoff: tuple[float, float] = (0.05, 2.0),
+                 request_timeout: float = 10.0, client: str = "cardparty") -> None:
+        self.address = parse_address(address, DEFAULT_PORT)
+        self.name = name
+        self.token = token
+        self.on_message = on_message
+        self.reconnect = reconnect
+        self.backoff = backoff
+        self.request_timeout = request_timeout
+        self.client = client
+        #: Pushed messages when no ``on_message`` is given.
+        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        #: The last view message per table id (what the client should show now).
+        self.views: dict[str, dict[str, Any]] = {}
+        #: The welcome message of the current connection (host name, player, heartbeat).
+        self.welcome: dict[str, Any] | None = None
+        self.connected = False
+        self.heartbeat = 1.0
+        self.liveness = 3
+        self._ctx = zmq.Context.instance()
+        self._routing_id = b"c" + os.urandom(15)
+        self._lock = threading.Lock()
+        self._pending: dict[Any, tuple[dict[str, Any], Future[dict[str, Any]]]] = {}
+        self._outq: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._next_rid = random.getrandbits(40) << 20
+        self._thread: threading.Thread | None = None
+        self._running = False
+        self._welcomed = threading.Event()
+        self._closed = False
+
+    # --- life ------------------------------------------------------------------------------
+
+    def connect(self, timeout: float = 5.0) -> dict[str, Any]:
+        """Say hello and wait for the welcome; start the session's thread. Returns the welcome
+        message. SessionError ``unreachable`` when no welcome comes within ``timeout``."""
+        if self._thread is None:
+            self._running = True
+            self._thread = threading.Thread(target=self._run, name="cardparty-session",
+                                            daemon=True)
+            self._thread.start()
+        if not self._welcomed.wait(timeout):
+            raise SessionError("unreachable", f"no cardparty host answered at {self.address}")
+        assert self.welcome is not None
+        return self.welcome
+
+    def close(self) -> None:
+        """Say bye and stop (seats stay the player's until the host times them out)."""
+        if self._running and self.connected:
+            with contextlib.suppress(SessionError):
+                self._enqueue(message("bye"))
+            time.sleep(0.01)
+        self._stop()
+
+    def abort(self) -> None:
+        """Stop at once without a word to the host, as if the process had been killed."""
+        self._stop()
+
+    def _stop(self) -> None:
+        self._running = False
+        self._closed = True
+        self._wake()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(5)
+        with self._lock:
+            pending = list(self._pending.values())
+            self._pending.clear()
+        for _, fut in pending:
+            if not fut.done():
+                fut.set_exception(SessionError("closed", "the session was closed"))
+
+    def __enter__(self) -> Session:
+        self.connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- requests --------------------------------------------------------------------------
+
+    def send(self, type_: str, **fields: Any) -> Future[dict[str, Any]]:
+        """Send a request; the future holds the reply, or SessionError for an error reply.
+        A request id (``rid``) is added unless given."""
+        if self._closed:
+            raise SessionError("closed", "the session was closed")
+        msg = message(type_, **fields)
+        fut: Future[dict[str, Any]] = Future()
+        with self._lock:
+            if msg.get("rid") is None:
+                self._next_rid += 1
+                msg["rid"] = self._next_rid
+            self._pending[msg["rid"]] = (msg, fut)
+        if self.connected:
+            self._enqueue(msg)
+        return fut
+
+    def request(self, type_: str, timeout: float | None = None, **fields: Any
+                ) -> dict[str, Any]:
+        """Send a request and wait for its reply (SessionError for an error reply)."""
+        fut = self.send(type_, **fields)
+        try:
+            return fut.result(timeout or self.request_timeout)
+        except TimeoutError:
+            raise SessionError("timeout", f"no reply to {type_} in time") from None
+
+    def games(self) -> list[dict[str, Any]]:
+        """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
+        return self.request("games")["games"]
+
+    def tables(self) -> list[dict[str, Any]]:
+        """The host's tables, each a table summary (docs/protocol.md, "table")."""
+        return self.request("tables")["tables"]
+
+    def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
+               variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,
+               bot_delay: float = -1.0, title: str = "") -> dict[str, Any]:
+        """Open a table; returns its summary (``id`` is what others join by). ``idle``: the
+        idle-turn timeout in seconds (None: never; -1: the host's default); ``bot_delay``:
+        seconds a bot waits before it moves (-1: the host's default)."""
+        return self.request("create", game=game, players=players, settings=settings or {},
+                            variants=list(variants), idle=idle, bot_delay=bot_delay,
+                            title=title)["table"]
+
+    def sit(self, table: str, seat: int | None = None) -> int:
+        """Take ``seat`` (None: the first free one) at ``table``; returns the seat."""
+        return self.request("sit", table=table, seat=seat)["seat"]
+
+    def leave(self, table: str) -> None:
+        """Give up the seat (before the game starts) or stop watching."""
+        self.request("leave", table=table)
+
+    def add_bots(self, table: str, count: int | None = None, level: str = "basic") -> None:
+        """Seat host bots in ``count`` empty seats (None: all of them)."""
+        self.request("bots", table=table, count=count, level=level)
+
+    def ready(self, table: str, ready: bool = True) -> None:
+        """Say ready; the game starts by itself once every seat is taken and all are ready."""
+        self.request("ready", table=table, ready=ready)
+
+    def start(self, table: str) -> None:
+        """Start now (every seat must be taken; every seated player counts as ready)."""
+        self.request("start", table=table)
+
+    def watch(self, table: str) -> dict[str, Any]:
+        """Watch as a spectator; returns the first view message (also pushed to the inbox)."""
+        return self.request("watch", table=table)
+
+    def snapshot(self, table: str) -> dict[str, Any]:
+        """A fresh full view message of ``table`` (also pushed to the inbox)."""
+        return self.request("snapshot", table=table)
+
+    def send_move(self, table: str, move: int | dict[str, Any] | Move,
+                  version: int | None = None) -> Future[dict[str, Any]]:
+        """Send a move without waiting: ``move`` is an id from the view's ``moves`` list (then
+        ``version`` is required: the view's version), a move map, or a Move. The future holds
+        ``ok`` (with the new ``version``) or raises SessionError (``stale``, ``illegal``...)."""
+        if isinstance(move, Move):
+            move = move.to_wire()
+        if version is None:
+            view = self.views.get(table)
+            version = None if view is None else view["version"]
+        return self.send("move", table=table, move=move, version=version)
+
+    def move(self, table: str, move: int | dict[str, Any] | Move,
+             version: int | None = None) -> dict[str, Any]:
+        """``send_move`` and wait for the reply."""
+        fut = self.send_move(table, move, version)
+        try:
+            return fut.result(self.request_timeout)
+        except TimeoutError:
+            raise SessionError("timeout", "no reply to move in time") from None
+
+    def reorder(self, table: str, order: list[str]) -> None:
+        """Put your hand in your own order (a permutation of it)."""
+        self.request("reorder", table=table, order=list(order))
+
+    def chat(self, table: str, text: str) -> None:
+        """Say something to everybody at ``table`` (players and spectators)."""
+        self.request("chat", table=table, text=text)
+
+    def next_message(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next pushed message from ``inbox``, or None after ``timeout`` seconds."""
+        try:
+            return self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    # --- the session's thread --------------------------------------------------------------
+
+    def _enqueue(self, msg: dict[str, Any]) -> None:
+        self._outq.put(msg)
+        self._wake()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            self._wake_w.send(b"x")
+
+    def _deliver(self, msg: dict[str, Any]) -> None:
+        if self.on_message is not None:
+            try:
+                self.on_message(msg)
+            except Exception:  # the application's callback must not kill the session
+                import traceback
+                traceback.print_exc()
+        else:
+            self.inbox.put(msg)
+
+    def _socket(self) -> zmq.Socket:
+        sock = self._ctx.socket(zmq.DEALER)
+        sock.setsockopt(zmq.ROUTING_ID, self._routing_id)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_HOST_FRAME)
+        sock.setsockopt(zmq.IMMEDIATE, 1)
+        sock.connect(self.address)
+        return sock
+
+    def _hello(self, sock: zmq.Socket) -> None:
+        hello = message("hello", name=self.name, client=self.client)
+        if self.token:
+            hello["token"] = self.token
+        sock.send(encode(hello), zmq.NOBLOCK)
+
+    def _run(self) -> None:
+        sock = self._socket()
+        poller = zmq.Poller()
+        poller.register(sock, zmq.POLLIN)
+        poller.register(self._wake_r.fileno(), zmq.POLLIN)
+        now = time.monotonic()
+        last_recv = now
+        last_sent = now
+        backoff = self.backoff[0]
+        next_hello = now
+        try:
+            while self._running:
+                now = time.monotonic()
+                if not self.connected and now >= next_hello:
+                    with contextlib.suppress(zmq.Again):
+                        self._hello(sock)
+                    next_hello = now + backoff
+                    last_sent = now
+                if self.connected:
+                    wait = max(0.0, last_sent + self.heartbeat - now)
+                    wait = min(wait, max(0.0, last_recv + self.heartbeat * self.liveness - now))
+                else:
+                    wait = max(0.0, next_hello - now)
+                events = dict(poller.poll(max(1, int(wait * 1000) + 1)))
+                if self._wake_r.fileno() in events:
+                    with contextlib.suppress(BlockingIOError):
+                        self._wake_r.recv(4096)
+                if not self._running:
+                    break
+                if sock in events:
+                    while True:
+                        try:
+                            frame = sock.recv(zmq.NOBLOCK)
+                        except zmq.Again:
+                            break
+                        last_recv = time.monotonic()
+                        backoff = self.backoff[0]
+                        self._incoming(frame, sock)
+                now = time.monotonic()
+                if self.connected:
+                    while True:
+                        try:
+                            msg = self._outq.get_nowait()
+                        except queue.Empty:
+                            break
+                        try:
+                            sock.send(encode(msg), zmq.NOBLOCK)
+                            last_sent = now
+                        except zmq.Again:
+                            self._outq.put(msg)
+                            break
+                    if now - last_recv > self.heartbeat * self.liveness:
+                        # Paranoid Pirate: the host is gone; reconnect with a fresh socket.
+                        self.connected = False
+                        self._welcomed.clear()
+                        self._deliver(message("connection", state="lost"))
+                        if not self.reconnect:
+                            break
+                        poller.unregister(sock)
+                        sock.close(0)
+                        sock = self._socket()
+                        poller.register(sock, zmq.POLLIN)
+                        backoff = min(backoff * 2, self.backoff[1])
+                        next_hello = now + backoff
+                        last_recv = now
+                    elif now - last_sent >= self.heartbeat:
+                        with contextlib.suppress(zmq.Again):
+                            sock.send(encode(message("ping")), zmq.NOBLOCK)
+                        last_sent = now
+                elif now - last_recv > max(self.heartbeat * self.liveness, backoff * 2):
+                    # No welcome in time: start over on a fresh socket, waiting longer each time.
+                    poller.unregister(sock)
+                    sock.close(0)
+                    sock = self._socket()
+                    poller.register(sock, zmq.POLLIN)
+                    backoff = min(backoff * 2, self.backoff[1])
+                    next_hello = now
+                    last_recv = now
+        finally:
+            self.connected = False
+            sock.close(0)
+            with contextlib.suppress(OSError):
+                self._wake_r.close()
+                self._wake_w.close()
+
+    def _incoming(self, frame: bytes, sock: zmq.Socket) -> None:
+        try:
+            msg = decode(frame, HOST_LIMITS)
+        except ProtocolError as exc:
+            self._deliver(message("error", code=exc.code, message=f"from the host: {exc.message}",
+                                  rid=None, about=None))
+            return
+        kind = msg["type"]
+        if kind == "welcome":
+            self._welcomed_by(msg, sock)
+            return
+        if kind == "pong":
+            return
+        if kind == "error" and msg.get("code") == "hello_first":
+            # The host forgot us (it restarted): say hello again with the token.
+            if self.connected:
+                self.connected = False
+                self._welcomed.clear()
+                self._deliver(message("connection", state="lost"))
+            with contextlib.suppress(zmq.Again):
+                self._hello(sock)
+            return
+        if kind == "view":
+            self._view(msg)
+        rid = msg.get("rid")
+        fut = None
+        if rid is not None:
+            with self._lock:
+                entry = self._pending.pop(rid, None)
+            if entry is not None:
+                fut = entry[1]
+        if fut is not None:
+            if kind == "error":
+                fut.set_exception(SessionError(msg.get("code", "error"),
+                                               msg.get("message", "")))
+            else:
+                fut.set_result(msg)
+            if kind != "view":
+                return
+        if kind == "pong" or kind in ("games", "tables", "seated") and fut is None:
+            return
+        self._deliver(msg)
+
+    def _view(self, msg: dict[str, Any]) -> None:
+        table = msg.get("table")
+        last = self.views.get(table)
+        if (last is not None and not msg.get("snapshot")
+                and msg.get("prev") != last.get("version")):
+            # Clone: a view went missing; ask for the whole picture again.
+            self._outq.put(message("snapshot", table=table))
+        if last is None or msg.get("version", 0) >= last.get("version", 0) or msg.get(
+                "snapshot"):
+            self.views[table] = msg
+
+    def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket) -> None:
+        first = self.welcome is None
+        self.welcome = msg
+        self.token = msg.get("token", self.token)
+        self.heartbeat = float(msg.get("heartbeat", self.heartbeat))
+        self.liveness = int(msg.get("liveness", self.liveness))
+        self.connected = True
+        # Resend every request still unanswered, with its request id: the host answers a
+        # repeated id from memory and never acts twice.
+        with self._lock:
+            pending = [m for m, _ in self._pending.values()]
+        for m in pending:
+            self._outq.put(m)
+        self._welcomed.set()
+        if not first:
+            self._deliver(message("connection", state="restored",
+                                  resumed=bool(msg.get("resumed"))))
