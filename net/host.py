@@ -190,7 +190,11 @@ class Host:
 
     # --- life ------------------------------------------------------------------------------
 
-    def _open_socket(self) -> None:
+    def listen(self) -> str:
+        """Bind the ROUTER socket now (``run`` does it when not done) and return the bound
+        address, e.g. ``tcp://127.0.0.1:54321``."""
+        if self._sock is not None:
+            return self.address
         sock = self._ctx.socket(zmq.ROUTER)
         sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
         sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
@@ -204,6 +208,7 @@ class Host:
         self.address = sock.getsockopt_string(zmq.LAST_ENDPOINT)
         self.port = int(self.address.rsplit(":", 1)[1]) if "tcp://" in self.address else 0
         self._sock = sock
+        return self.address
 
     def start(self, timeout: float = 5.0) -> str:
         """Bind, run on a background thread, and return the bound address."""
@@ -239,7 +244,7 @@ class Host:
 
     def run(self) -> None:
         """The receive loop: requests, then due timers, then liveness, until ``stop()``."""
-        self._open_socket()
+        self.listen()
         self._bound.set()
         sock = self._sock
         assert sock is not None
@@ -459,7 +464,7 @@ class Host:
                 raise ProtocolError("no_game", exc.args[0]) from None
         players = req["players"]
         try:
-            table = Table(game, players, req["settings"], req["variants"],
+            table = Table(game, players, req["settings"], req["variants"], seed=req["seed"],
                           names=[f"Seat {i + 1}" for i in range(players)],
                           catalog=self.catalog)
         except TableError as exc:

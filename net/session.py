@@ -196,13 +196,15 @@ class Session:
 
     def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
                variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,
-               bot_delay: float = -1.0, title: str = "") -> dict[str, Any]:
+               bot_delay: float = -1.0, title: str = "", seed: int | None = None
+               ) -> dict[str, Any]:
         """Open a table; returns its summary (``id`` is what others join by). ``idle``: the
         idle-turn timeout in seconds (None: never; -1: the host's default); ``bot_delay``:
-        seconds a bot waits before it moves (-1: the host's default)."""
+        seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
+        seed (a replayable game; None: a fresh one)."""
         return self.request("create", game=game, players=players, settings=settings or {},
                             variants=list(variants), idle=idle, bot_delay=bot_delay,
-                            title=title)["table"]
+                            title=title, seed=seed)["table"]
 
     def sit(self, table: str, seat: int | None = None) -> int:
         """Take ``seat`` (None: the first free one) at ``table``; returns the seat."""

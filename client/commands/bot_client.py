@@ -1,0 +1,109 @@
+"""``cardparty bot-client``: a bot that plays one table over the network until its result.
+
+It connects to a host like any player, creates a table (``--create``) or joins one by its id
+(``--table``), takes a seat, says ready, and plays with the game's bot policy
+(``cardparty.net.netbot``) until the game ends, riding out a host that goes away and comes
+back. Then it prints the places per seat. ``--json`` makes every printed line one JSON object:
+``{"table": ID}`` on creating a table, ``{"table": ID, "seat": S, "token": T}`` once seated
+(the token resumes this seat with ``--token``), and at the end the result with ``places``.
+For tests, load, and LAN parties short of players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from cardparty.core.bots import LEVELS
+
+
+def setting(text: str) -> tuple[str, Any]:
+    """NAME=VALUE, the value read as JSON when it parses (numbers, true, lists), else text."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"a setting is NAME=VALUE, not {text!r}")
+    name, value = text.split("=", 1)
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("bot-client", help="play one table as a bot over the network")
+    p.add_argument("--connect", required=True, metavar="ADDR",
+                   help="the host: host, host:port or tcp://host:port")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--create", metavar="GAME", help="open a table of GAME")
+    what.add_argument("--table", metavar="T", help="join table T (its id)")
+    p.add_argument("--players", type=int, help="seats at the new table (with --create)")
+    p.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="a variant for the new table (repeatable)")
+    p.add_argument("--setting", action="append", default=[], type=setting,
+                   metavar="NAME=VALUE", help="a setting for the new table (repeatable)")
+    p.add_argument("--fill-bots", action="store_true",
+                   help="fill the new table's other seats with host bots")
+    p.add_argument("--seat", type=int, default=None, help="the seat to take (default: first free)")
+    p.add_argument("--name", default=None, help="the bot's name (default Bot-<n>)")
+    p.add_argument("--level", default="basic", choices=LEVELS, help="bot level")
+    p.add_argument("--token", default=None, help="resume an earlier session's seat")
+    p.add_argument("--timeout", type=float, default=None, metavar="S",
+                   help="give up after S seconds (default: never)")
+    p.add_argument("--seed", type=int, default=None, help="the bot's own random seed")
+    p.add_argument("--json", action="store_true", help="print one JSON object per line")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardparty.net.netbot import BotGone, play_table
+    from cardparty.net.session import Session, SessionError
+
+    if args.create and not args.players:
+        print("cardparty bot-client: error: --create needs --players", file=sys.stderr)
+        return 2
+
+    def say(obj: dict[str, Any], words: str) -> None:
+        print(json.dumps(obj) if args.json else words, flush=True)
+
+    rng = random.Random(args.seed)
+    name = args.name or f"Bot-{rng.randrange(1000, 10000)}"
+    session = Session(args.connect, name, token=args.token, client="cardparty bot-client")
+    try:
+        session.connect(timeout=10.0)
+        welcome = session.welcome or {}
+        table = args.table
+        if args.create:
+            summary = session.create(args.create, args.players, dict(args.setting),
+                                     args.variant)
+            table = summary["id"]
+            say({"table": table}, f"table {table}")
+        seat = None
+        if welcome.get("resumed") and table is not None:
+            for t in session.tables():
+                if t["id"] == table:
+                    seat = next((s["seat"] for s in t["seats"]
+                                 if s["player"] == welcome.get("player")), None)
+        if seat is None:
+            seat = session.sit(table, args.seat)
+            if args.fill_bots:
+                try:
+                    session.add_bots(table)
+                except SessionError as exc:
+                    if exc.code != "no_seat":
+                        raise
+            session.ready(table)
+        say({"table": table, "seat": seat, "token": session.token},
+            f"seat {seat} at table {table} (resume with --token {session.token})")
+        result = play_table(session, table, level=args.level, rng=rng, timeout=args.timeout)
+    except (SessionError, BotGone) as exc:
+        print(f"cardparty bot-client: error: {exc}", file=sys.stderr)
+        session.abort()
+        return 1
+    session.close()
+    places = result["places"]
+    say({"table": table, "seat": seat, "places": places, "result": result},
+        "places: " + ", ".join(f"seat {i}: {p}" for i, p in enumerate(places))
+        + (f" ({result['summary']})" if result.get("summary") else ""))
+    return 0

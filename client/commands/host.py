@@ -1,0 +1,63 @@
+"""``cardparty host``: run a headless host node in the foreground and print its address.
+
+Everything it serves is ``cardparty.net.host.Host``; this module only reads the command line,
+prints one line, and stops the host cleanly on Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from typing import Any
+
+from cardparty.net.protocol import DEFAULT_PORT
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("host", help="run a host node for tables on this machine")
+    p.add_argument("--bind", default="0.0.0.0",
+                   help="address to listen on (default 0.0.0.0: every interface)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--name", default="cardparty", help="the host's name shown to players")
+    p.add_argument("--data", default=None, metavar="DIR",
+                   help="keep live tables in DIR/host.sqlite3 and reload them on start")
+    p.add_argument("--heartbeat", type=float, default=1.0,
+                   help="heartbeat interval in seconds (default 1)")
+    p.add_argument("--idle", type=float, default=120.0,
+                   help="default idle-turn timeout in seconds before a bot plays for an "
+                        "absent player (default 120; 0: never)")
+    p.add_argument("--bot-delay", type=float, default=0.0,
+                   help="seconds a host bot waits before moving (default 0)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardparty.net.host import Host
+
+    if not 0 <= args.port <= 65535:
+        print(f"cardparty host: error: port {args.port} is not a TCP port", file=sys.stderr)
+        return 2
+    if args.heartbeat <= 0:
+        print("cardparty host: error: --heartbeat must be positive", file=sys.stderr)
+        return 2
+    bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
+    host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
+                idle=args.idle or None, bot_delay=args.bot_delay)
+
+    def stop(*_: object) -> None:
+        host.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        host.listen()
+    except Exception as exc:
+        print(f"cardparty host: error: cannot listen on {bind}:{args.port}: {exc}",
+              file=sys.stderr)
+        return 1
+    tables = f", {len(host.tables)} tables restored" if host.tables else ""
+    print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
+    host.run()
+    return 0
