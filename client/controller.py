@@ -83,6 +83,8 @@ class Controller:
         self.help = 0
         self.lobby_chat: deque[str] = deque(maxlen=100)
         self.quit = False
+        #: Bugs caught on the way to the screen (kept for tests; the player sees one line).
+        self.failures: list[Exception] = []
         #: Tables this player walked away from: their views no longer take the screen.
         self.left_tables: set[Any] = set()
         self.sent_at = 0.0
@@ -104,6 +106,7 @@ class Controller:
         try:
             self._receive(msg)
         except Exception as exc:  # the screen must survive anything a host sends
+            self.failures.append(exc)
             self.error = f"could not show a message from the host: {type(exc).__name__}: {exc}"
 
     def _receive(self, msg: Message) -> None:
@@ -140,7 +143,7 @@ class Controller:
             if self.screen in ("lobby", "start"):
                 self.screen = "table"
         elif kind == "error":
-            self.error = str(msg.get("text") or "error")
+            self.error = " ".join(str(msg.get("text") or "error").split())[:300]
         elif kind == "chat":
             line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
             if self.screen == "table" and msg.get("table", self.table_id) == self.table_id:
@@ -177,6 +180,7 @@ class Controller:
         try:
             self._key(name)
         except Exception as exc:  # no traceback ever reaches the screen
+            self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
 
     def _key(self, name: str) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice, CreateForm, TextField
-from cardparty.client.theme import Glyphs, card_class
+from cardparty.client.theme import Glyphs, card_class, to_ascii
 from cardparty.core.cards import pretty
 
 Fragments = list[tuple[Any, ...]]
@@ -47,6 +47,21 @@ KEYS_LOBBY = [
     ("t", "chat"),
     ("q", "quit    Ctrl-C: quit at once"),
 ]
+
+
+def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
+    """In ``--ascii`` mode every text a region draws (host messages, narration, names) is
+    spelled in ASCII."""
+
+    def draw(self: Renderer, *args: Any) -> Fragments:
+        out = method(self, *args)
+        if not self.ascii:
+            return out
+        return [(f[0], to_ascii(f[1]), *f[2:]) for f in out]
+
+    draw.__name__ = method.__name__
+    draw.__doc__ = method.__doc__
+    return draw
 
 
 class Renderer:
@@ -86,6 +101,7 @@ class Renderer:
 
     # --- top and bottom lines -----------------------------------------------------------------
 
+    @asciified
     def title(self) -> Fragments:
         c = self.c
         if c.screen == "start":
@@ -110,11 +126,13 @@ class Renderer:
                 return str(g.get("name") or game_id)
         return game_id
 
+    @asciified
     def banner(self) -> Fragments:
         if not self.c.banner:
             return []
         return [("class:banner", f" {self.g.warn} {self.c.banner} ".ljust(200))]
 
+    @asciified
     def status(self) -> Fragments:
         c = self.c
         if c.error:
@@ -122,14 +140,17 @@ class Renderer:
         if c.notice:
             return [("class:notice", f" {c.notice}")]
         if c.screen == "table":
-            return [("class:dim", " ? help · Tab: your moves · Enter: play · q: leave")]
-        if c.screen == "lobby":
-            return [("class:dim", " ? help · c: create · Enter: sit · s: spectate · "
-                     "b: bot · r: ready · i: invite · q: quit")]
-        return [("class:dim", " Enter: connect · Tab: next field · Ctrl-C: quit")]
+            parts = ("? help", "Tab: your moves", "Enter: play", "q: leave")
+        elif c.screen == "lobby":
+            parts = ("? help", "c: create", "Enter: sit", "s: spectate", "b: bot", "r: ready",
+                     "i: invite", "q: quit")
+        else:
+            parts = ("Enter: connect", "Tab: next field", "Ctrl-C: quit")
+        return [("class:dim", " " + self.g.sep.join(parts))]
 
     # --- the table ----------------------------------------------------------------------------
 
+    @asciified
     def players(self) -> Fragments:
         tm = self.c.table
         v = tm.view
@@ -162,6 +183,7 @@ class Renderer:
             out.append(("", "\n"))
         return out
 
+    @asciified
     def zones(self) -> Fragments:
         v = self.c.table.view
         out: Fragments = [("", " ")]
@@ -180,6 +202,7 @@ class Renderer:
                 out.append(("class:turn", str(value)))
         return out
 
+    @asciified
     def log(self, height: int) -> Fragments:
         lines = list(self.c.table.log)[-max(1, height):]
         out: Fragments = []
@@ -188,6 +211,7 @@ class Renderer:
             out.append((style, f" {line}\n"))
         return out
 
+    @asciified
     def hand(self) -> Fragments:
         tm = self.c.table
         if tm.seat is None:
@@ -223,6 +247,7 @@ class Renderer:
 
         return handler
 
+    @asciified
     def actions(self) -> Fragments:
         tm = self.c.table
         out: Fragments = []
@@ -254,6 +279,7 @@ class Renderer:
                 out.append(("class:dim", f" waiting for {names[turn]}"))
         return out
 
+    @asciified
     def over(self) -> Fragments:
         tm = self.c.table
         result = tm.view.get("result") or {}
@@ -279,6 +305,7 @@ class Renderer:
 
     # --- overlays -----------------------------------------------------------------------------
 
+    @asciified
     def dialog(self) -> Fragments:
         d = self.c.dialog
         if isinstance(d, Choice):
@@ -313,6 +340,7 @@ class Renderer:
         out.append(("class:dim", " up/down: field · left/right: change · Enter on Create"))
         return out
 
+    @asciified
     def help(self) -> Fragments:
         """Page 1: the keys; page 2 (``?`` again at a table): the game's rules in short."""
         c = self.c
@@ -333,6 +361,7 @@ class Renderer:
 
     # --- the other screens ----------------------------------------------------------------------
 
+    @asciified
     def start(self) -> Fragments:
         f = self.c.start
         out: Fragments = [("class:heading", "Join a cardparty host"), ("", "\n\n")]
@@ -353,6 +382,7 @@ class Renderer:
                         "192.168.1.20:5555)\n"))
         return out
 
+    @asciified
     def lobby(self) -> Fragments:
         c = self.c
         out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"

@@ -140,8 +140,12 @@ class TableModel:
     # --- keys on the hand ---------------------------------------------------------------
 
     def move_cursor(self, step: int) -> None:
+        """Arrow keys. A selection that Tab made goes with its suggestion: the player is
+        choosing by hand now."""
         if self.hand:
             self.cursor = (self.cursor + step) % len(self.hand)
+        if self.suggestion is not None:
+            self.selection = []
         self.suggestion = None
 
     def toggle(self, index: int | None = None) -> None:

@@ -12,6 +12,7 @@ Must not know about: game rules, the wire.
 from __future__ import annotations
 
 import os
+import unicodedata
 from dataclasses import dataclass
 
 from prompt_toolkit.styles import Style
@@ -68,6 +69,24 @@ def glyphs(ascii_only: bool) -> Glyphs:
 def no_color() -> bool:
     """The NO_COLOR convention (https://no-color.org): set and not empty."""
     return bool(os.environ.get("NO_COLOR"))
+
+
+_ASCII_MAP = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c", "«": '"', "»": '"',
+                            "·": "|", "…": "...", "─": "-", "▶": ">", "⏱": "T-", "⚠": "!!",
+                            "—": "-", "–": "-", "’": "'", "“": '"', "”": '"', "á": "a",
+                            "č": "c", "Á": "A", "Č": "C"})
+
+
+def to_ascii(text: str) -> str:
+    """``text`` for a terminal without Unicode: symbols spelled out, accents dropped."""
+    if text.isascii():
+        return text
+    text = text.translate(_ASCII_MAP)
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch if ch.isascii() else "?" for ch in decomposed
+                   if not unicodedata.combining(ch))
 
 
 _PIKA = {"R": "card.red", "Y": "card.yellow", "G": "card.green", "B": "card.blue"}

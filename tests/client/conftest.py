@@ -1,0 +1,18 @@
+"""Fixtures for the client's tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from clientkit import pika_link, wired
+
+from cardparty.client.controller import Controller
+from cardparty.client.local_link import LocalLink
+
+
+@pytest.fixture
+def opening() -> Iterator[tuple[Controller, LocalLink]]:
+    link = pika_link()
+    yield wired(link), link
+    link.close()
