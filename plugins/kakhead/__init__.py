@@ -1,0 +1,1 @@
+"""Kakhead (Shithead/Palace): the rules plugin (``rules``) and its house-rule variants."""

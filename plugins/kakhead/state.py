@@ -1,0 +1,71 @@
+"""Kakhead's game state: plain fields, copied cheaply, saved as a map.
+
+Must not know about: the rules (``rules``), sockets, terminals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FIELDS = ("n", "dealer", "phase", "hands", "faceup", "blind", "stock", "pile", "burned",
+          "ready", "swaps", "turn", "direction", "force_count", "finished", "idle",
+          "offer_at", "offer_by", "offer_yes", "outcome", "four_across")
+
+
+class KakheadState:
+    """Everything about one Kakhead game.
+
+    The pile's top is ``pile[-1]``, the stock's top is ``stock[-1]``. ``hands[s]`` is in the
+    player's own order; ``blind[s]`` are face down (KH-3) and nobody, the owner included, may
+    see them until one is turned (KH-8).
+    """
+
+    __slots__ = FIELDS
+
+    n: int
+    dealer: int
+    phase: str                   # "swap" (KH-3), "play", "over"
+    hands: list[list[str]]
+    faceup: list[list[str]]
+    blind: list[list[str]]
+    stock: list[str]
+    pile: list[str]
+    burned: list[str]            # out of the game (KH-9 10, KH-10)
+    ready: list[bool]            # KH-3: said ready in the swap phase
+    swaps: list[int]             # swaps made so far in the swap phase (bounded, KH-3)
+    turn: int
+    direction: int               # 1 clockwise, -1 after an odd number of K-A-Ks (KH-9)
+    force_count: int             # cards in the play that set the card in force (8s, KH-9)
+    finished: list[int]          # seats in finishing order (KH-11)
+    idle: int                    # moves since the game last made progress (KH-12)
+    offer_at: int                # the idle count from which a draw may be offered (KH-12)
+    offer_by: int                # the seat offering a draw now, -1 when none (KH-12)
+    offer_yes: list[int]         # seats that accepted the running offer
+    outcome: str                 # "" while playing, "finished" or "draw agreed"
+    four_across: bool            # house rule: four in a row across plays burns (variant)
+
+    def copy(self) -> KakheadState:
+        twin = KakheadState.__new__(KakheadState)
+        for name in FIELDS:
+            setattr(twin, name, getattr(self, name))
+        twin.hands = [list(h) for h in self.hands]
+        twin.faceup = [list(h) for h in self.faceup]
+        twin.blind = [list(h) for h in self.blind]
+        twin.stock = list(self.stock)
+        twin.pile = list(self.pile)
+        twin.burned = list(self.burned)
+        twin.ready = list(self.ready)
+        twin.swaps = list(self.swaps)
+        twin.finished = list(self.finished)
+        twin.offer_yes = list(self.offer_yes)
+        return twin
+
+    def to_data(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in FIELDS}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> KakheadState:
+        state = cls.__new__(cls)
+        for name in FIELDS:
+            setattr(state, name, data[name])
+        return state.copy()
