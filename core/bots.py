@@ -33,6 +33,19 @@ class RandomBot:
         return moves[rng.randrange(len(moves))]
 
 
+_HAS_POLICY: dict[int, bool] = {}
+
+
+def has_policy(table: Table) -> bool:
+    """Whether the table's game (or a variant) implements ``cardparty_bot_move`` (asked once
+    per plugin manager: managers never change)."""
+    known = _HAS_POLICY.get(id(table.pm))
+    if known is None:
+        known = _HAS_POLICY[id(table.pm)] = bool(
+            table.pm.hook.cardparty_bot_move.get_hookimpls())
+    return known
+
+
 class PolicyBot:
     """The game's own bot policy (``cardparty_bot_move``) at a level, random where it has none.
 
@@ -47,7 +60,7 @@ class PolicyBot:
 
     def choose(self, table: Table, seat: int, rng: random.Random) -> Move:
         moves = table.legal_moves(seat)
-        if self.level == "random" and not table.pm.hook.cardparty_bot_move.get_hookimpls():
+        if self.level == "random" and not has_policy(table):
             return moves[rng.randrange(len(moves))]
         chosen = table.hook.cardparty_bot_move(view=lambda: table.view(seat), moves=moves,
                                                rng=rng, level=self.level)

@@ -35,12 +35,14 @@ class SimulationFailure(AssertionError):
 
 def next_actor(table: Table, rng: random.Random) -> int | None:
     """A seat that may move now, or SYSTEM when a deadline runs; None when nobody can."""
-    actors = list(table.to_move())
+    actors = table.to_move()
     if table.deadlines():
-        actors.append(SYSTEM)
+        actors = (*actors, SYSTEM)
+    if len(actors) == 1:
+        return actors[0]
     if not actors:
         return None
-    return actors[rng.randrange(len(actors))] if len(actors) > 1 else actors[0]
+    return actors[rng.randrange(len(actors))]
 
 
 class Observer(Protocol):

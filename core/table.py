@@ -184,7 +184,11 @@ class Table:
 
     def refusal(self, seat: int, move: Move) -> str | None:
         """Why ``move`` is illegal for ``seat`` now, or None."""
-        for m in self.legal_moves(seat):
+        legal = self.legal_moves(seat)
+        for m in legal:                      # a bot's choice is one of these very objects
+            if m is move:
+                return None
+        for m in legal:
             if m.same(move):
                 return None
         if seat != SYSTEM and seat not in self.to_move():

@@ -155,8 +155,7 @@ def refusal_to_play(state: PikaState, seat: int, card: str) -> str | None:
             f"nor the top card {state.pile[-1]}")
 
 
-def _play_moves(state: PikaState, seat: int, card: str) -> list[Move]:
-    call = len(state.hands[seat]) == 2
+def _build_play_moves(card: str, call: bool) -> tuple[Move, ...]:
     colours: tuple[str | None, ...] = tuple(PIKA_COLOURS) if card in BLACK else (None,)
     moves = []
     for colour in colours:
@@ -165,7 +164,20 @@ def _play_moves(state: PikaState, seat: int, card: str) -> list[Move]:
         if call:
             choice = f"{colour} pika" if colour else "pika"
             moves.append(Move("play", (card,), choice, f"play {card}{named} and call Pika!"))
-    return moves
+    return tuple(moves)
+
+
+#: Moves are immutable, so every play move of the deck is built once, not on every turn.
+PLAY_MOVES = {(card, call): _build_play_moves(card, call) for card in set(DECK)
+              for call in (False, True)}
+CALL = Move("call", (), None, "call Pika!")
+DRAW = Move("draw", (), None, "draw a card")
+
+
+def _play_moves(state: PikaState, seat: int, card: str) -> tuple[Move, ...]:
+    """The ways to play ``card``: a colour for a black card, with the call when it leaves one
+    card (PI-8, PI-10)."""
+    return PLAY_MOVES[card, len(state.hands[seat]) == 2]
 
 
 @hookimpl
@@ -186,7 +198,7 @@ def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
                 for s in state.warned]
     moves: list[Move] = []
     if seat in state.warned:
-        moves.append(Move("call", (), None, "call Pika!"))
+        moves.append(CALL)
     if seat != state.turn:
         return moves
     hand = state.hands[seat]
@@ -194,18 +206,28 @@ def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
         moves += _play_moves(state, seat, state.drawn)
         moves.append(Move("keep", (), None, f"keep {state.drawn}"))
         return moves
-    seen: set[str] = set()
+    call = len(hand) == 2
     playable = False
-    for card in hand:
-        if card not in seen:
-            seen.add(card)
-            if fits(state, card):
+    # ``fits`` inlined: this loop is the hottest code of a Pika playout. dict.fromkeys keeps
+    # the hand's order, so the listing (and a seeded bot's choice) is the same in any process.
+    colour = state.colour
+    if state.pending:
+        any_plus2 = state.pending_kind == "+2"
+        for card in dict.fromkeys(hand):
+            if card == "W+4" or (card.endswith("+2") and (any_plus2 or card[0] == colour)):
                 playable = True
-                moves += _play_moves(state, seat, card)
+                moves += PLAY_MOVES[card, call]
+    else:
+        top = state.pile[-1]
+        top_symbol = None if top in BLACK else top[1:]
+        for card in dict.fromkeys(hand):
+            if card in BLACK or card[0] == colour or card[1:] == top_symbol:
+                playable = True
+                moves += PLAY_MOVES[card, call]
     if state.pending:                                                  # PI-9
         moves.append(Move("take", (), None, f"take {state.pending} cards"))
     elif not playable:
-        moves.append(Move("draw", (), None, "draw a card"))            # PI-5 Decision
+        moves.append(DRAW)                                             # PI-5 Decision
     return moves
 
 
@@ -427,6 +449,8 @@ def cardparty_zones(state: PikaState) -> list[Zone]:
 
 @hookimpl
 def cardparty_deadlines(state: PikaState) -> list[Deadline]:
+    if not state.warned:
+        return []
     return [Deadline("pika", s, state.warning_seconds,
                      Move("timeout", (), str(s), f"Pika warning of seat {s} runs out"))
             for s in state.warned]
