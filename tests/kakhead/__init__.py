@@ -1,0 +1,1 @@
+"""Tests of the Kakhead rules plugin (docs/rules/kakhead.md)."""
