@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any
 
 from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import Controller
@@ -44,9 +43,10 @@ def run_client(controller: Controller, link: Link | None, *, ascii_only: bool = 
 
 
 def play_against_bots(game: str = "pika", players: int | None = None, bots: str = "basic",
-                      name: str = "You", seed: int | None = None, ascii_only: bool = False,
-                      mouse: bool = True) -> int:
-    """``cardparty play``: one table of ``game``, this player in seat 0, bots elsewhere."""
+                      name: str = "You", ascii_only: bool = False,
+                      mouse: bool = True, bot_delay: float = 0.6) -> int:
+    """``cardparty play``: a host in this process on 127.0.0.1, one table of ``game`` with
+    this player and bots in the other seats, and the client connected to it."""
     catalog = load_catalog()
     try:
         info = catalog.game(game)
@@ -63,9 +63,37 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     except LaunchError as exc:
         print(f"cardparty play: {exc}", file=sys.stderr)
         return 1
-    link: Any
-    from cardparty.client.local_link import LocalLink
-    link = LocalLink(game, n, 0, seed=seed if seed is not None else 1, name=name,
-                     bot_level=bots)
-    controller = Controller(link, name=name, address="in-process", describe=describer)
-    return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
+    from cardparty.client.net_link import NetLink
+    from cardparty.net.host import Host
+
+    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog)
+    address = host.start()
+    autoplay = {"game": game, "players": n, "settings": {}, "variants": [],
+                "bots": bots, "bot_delay": bot_delay, "title": "practice"}
+    link = NetLink(address, name, autoplay=autoplay)
+    controller = Controller(link, name=name, address="this machine", describe=describer)
+    try:
+        return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
+    finally:
+        host.stop()
+
+
+def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True) -> int:
+    """``cardparty join``: the start screen, or straight to ``address`` when given."""
+    try:
+        check_terminal()
+    except LaunchError as exc:
+        print(f"cardparty join: {exc}", file=sys.stderr)
+        return 1
+    from cardparty.client.net_link import NetLink
+
+    def connect(who: str, where: str) -> Link:
+        return NetLink(where, who)
+
+    if address:
+        link = NetLink(address, name)
+        controller = Controller(link, name=name, address=address, connect=connect,
+                                describe=describer)
+        return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
+    controller = Controller(None, name=name, connect=connect, describe=describer)
+    return run_client(controller, None, ascii_only=ascii_only, mouse=mouse)

@@ -177,7 +177,8 @@ class NetLink:
                 summary = self.session.create(args["game"], int(args["players"]),
                                               args.get("settings") or {},
                                               args.get("variants") or [],
-                                              title=args.get("title", ""))
+                                              title=args.get("title", ""),
+                                              bot_delay=float(args.get("bot_delay", -1.0)))
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 self.session.sit(tid)
@@ -207,8 +208,8 @@ class NetLink:
         seats = summary.get("seats") or []
         humans = [s for s in seats if s.get("kind") == "human"]
         bots = "basic" if len(humans) <= 1 else None
-        self._create({k: args[k] for k in ("game", "players", "settings", "variants", "title")
-                      if k in args}, bots=bots)
+        keep = ("game", "players", "settings", "variants", "title", "bot_delay")
+        self._create({k: args[k] for k in keep if k in args}, bots=bots)
         if not bots:
             with contextlib.suppress(SessionError):
                 self.session.send("chat", table=table,

@@ -260,8 +260,10 @@ class Renderer:
                     out.append(("class:warn", " - press p to call!"))
                 out.append(("", "\n"))
         hint = tm.suggested()
-        if hint is not None:
-            out.append(("class:notice", f" Enter: {hint.get('label') or hint['kind']}\n"))
+        if hint is not None and tm.suggestion is not None:
+            out.append(("class:notice", f" Enter: {hint.get('label') or hint['kind']}"))
+            out.append(("class:dim", f"  (move {tm.suggestion + 1} of {len(tm.moves)}, "
+                                     "Tab: next)\n"))
         groups = tm.action_groups()
         if groups:
             out.append(("", " "))

@@ -85,10 +85,14 @@ class TableModel:
         return {c for m in self.moves for c in m.get("cards") or ()}
 
     def action_groups(self) -> list[tuple[str, list[MoveDict]]]:
-        """Moves without cards, grouped by kind in the order listed: the number keys."""
+        """Moves the hand cannot express, grouped by kind in the order listed: the number
+        keys. These are moves without cards (draw, take, a hand size...) and moves whose cards
+        are none of the hand's (cards played from a face-up row)."""
         groups: dict[str, list[MoveDict]] = {}
+        hand = set(self.hand)
         for m in self.moves:
-            if not m.get("cards"):
+            cards = m.get("cards") or ()
+            if not any(c in hand for c in cards):
                 groups.setdefault(m["kind"], []).append(m)
         return list(groups.items())
 
@@ -239,7 +243,15 @@ class TableModel:
             if sorted(m.get("cards") or ()) == same and (m["kind"], m.get("choice")) not in seen:
                 seen.add((m["kind"], m.get("choice")))
                 out.append({**m, "cards": list(cards)})
-        return out
+        if out:
+            return out
+        # The chosen cards followed by cards from outside the hand (a hand card swapped for
+        # a face-up one): the listed moves that complete them.
+        n = len(cards)
+        hand = set(self.hand)
+        return [m for m in self.moves
+                if list(m.get("cards") or ())[:n] == cards and len(m.get("cards") or ()) > n
+                and not any(c in hand for c in list(m["cards"])[n:])]
 
     def enter(self) -> Outcome:
         """Enter: the suggested move, or the selected cards (the cursor's card if none)."""

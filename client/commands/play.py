@@ -21,7 +21,8 @@ def add_parser(sub: Any) -> None:
                    help="players at the table, you included (default: the game's most)")
     p.add_argument("--bots", default="basic", choices=LEVELS, help="bot level (default basic)")
     p.add_argument("--name", default=None, help="your name at the table")
-    p.add_argument("--seed", type=int, default=None, help="deal seed (a replayable game)")
+    p.add_argument("--bot-delay", type=float, default=0.6,
+                   help="seconds a bot waits before it moves, so you can follow (default 0.6)")
     p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
     p.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
     p.set_defaults(run=run)
@@ -38,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
     from cardparty.client.launch import play_against_bots
 
     return play_against_bots(game=args.game, players=args.players, bots=args.bots,
-                             name=args.name or default_name(), seed=args.seed,
-                             ascii_only=args.ascii, mouse=not args.no_mouse)
+                             name=args.name or default_name(), ascii_only=args.ascii,
+                             mouse=not args.no_mouse, bot_delay=max(0.0, args.bot_delay))

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from clientkit import pika_link, wired
 
 from cardparty.client.controller import Controller
 from cardparty.client.local_link import LocalLink
+from tests.client.clientkit import pika_link, wired
 
 
 @pytest.fixture

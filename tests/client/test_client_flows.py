@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 
-from clientkit import pika_link, wired
-
 from cardparty.client.controller import Controller
 from cardparty.client.local_link import LocalLink
 from cardparty.client.render import Renderer
 from cardparty.client.theme import ASCII, UNICODE
+from tests.client.clientkit import pika_link, wired
 
 
 def text_of(fragments: list[tuple]) -> str:

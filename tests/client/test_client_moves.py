@@ -4,12 +4,11 @@ order. Real Pika views from the embedding API; no mocks."""
 
 from __future__ import annotations
 
-from clientkit import pika_link, wired
-
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice
 from cardparty.client.local_link import LocalLink
 from cardparty.client.table_model import TableModel
+from tests.client.clientkit import pika_link, wired
 
 
 def keys(c: Controller, *names: str) -> None:

@@ -1,0 +1,30 @@
+"""``cardparty join [ADDRESS]``: the terminal client for a host on the LAN.
+
+Without an address it opens the start screen (your name, the host's address); with one it
+connects at once. ADDRESS is ``host``, ``host:port`` or ``tcp://host:port`` (default port
+7770).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from cardparty.client.commands.play import default_name
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("join", help="join a host on the LAN with the terminal client")
+    p.add_argument("address", nargs="?", default=None,
+                   help="the host's address, e.g. 192.168.1.20 or 192.168.1.20:7770")
+    p.add_argument("--name", default=None, help="your name at the host")
+    p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
+    p.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cardparty.client.launch import join
+
+    name = args.name or ("" if args.address is None else default_name())
+    return join(args.address, name, ascii_only=args.ascii, mouse=not args.no_mouse)

@@ -1,0 +1,107 @@
+"""The client against a real host node on 127.0.0.1 (``cardparty.net.host.Host`` in this
+process): two players meet in the lobby, create a table with the form, add a bot, get ready
+and play a round to its end by keys; a host that disappears is reported and the client
+resumes by itself when it comes back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from cardparty.client.controller import Controller
+from cardparty.client.dialog import CreateForm
+from cardparty.client.net_link import NetLink
+from cardparty.client.words import describer
+from cardparty.net.host import Host
+from tests.client.clientkit import Pump, choose_by_keys, form_pick
+
+
+@pytest.fixture
+def host() -> Iterator[Host]:
+    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
+    h.start()
+    yield h
+    h.stop()
+
+
+def player(address: str, name: str) -> tuple[Controller, Pump]:
+    c = Controller(None, describe=describer,
+                   connect=lambda who, where: NetLink(where, who))
+    pump = Pump(c)
+    for k in name:
+        c.key(k)
+    c.key("tab")
+    for _ in range(20):
+        c.key("backspace")
+    for k in address:
+        c.key(k)
+    c.key("enter")
+    return c, pump
+
+
+def play_round(players: list[tuple[Controller, Pump]], timeout: float = 60.0) -> None:
+    import random
+    import time
+    rng = random.Random(3)
+    end = time.monotonic() + timeout
+    while not all(c.screen == "table" and c.table.over for c, _ in players):
+        assert time.monotonic() < end, (
+            f"the round did not end: {[(c.screen, c.error, c.table.view) for c, _ in players]}")
+        for c, pump in players:
+            pump.pump(0.01)
+            if c.screen != "table" or c.table.over:
+                continue
+            choose_by_keys(c, rng)
+            assert c.failures == []
+
+
+def test_two_players_meet_in_the_lobby_and_play_a_round_with_a_bot(host: Host) -> None:
+    eva, pe = player(host.address, "Eva")
+    petr, pp = player(host.address, "Petr")
+    pe.until(lambda: eva.connection == "connected" and eva.games)
+    assert eva.screen == "lobby" and eva.name == "Eva"
+    eva.key("c")
+    form = eva.dialog
+    assert isinstance(form, CreateForm)
+    assert [r.key for r in form.rows][:3] == ["game", "players", "mode"]
+    form_pick(eva, "game", "Pika")
+    form_pick(eva, "players", 3)
+    form_pick(eva, "setting:hand_size", 4)
+    assert form.request()["settings"] == {"hand_size": 4}
+    form.cursor = len(form.rows) - 1
+    eva.key("enter")
+    pe.until(lambda: any(t["seats"][0] == "Eva" for t in eva.tables))
+    pp.until(lambda: len(petr.tables) == 1)
+    petr.key("enter")                                        # sit at the chosen table
+    pe.until(lambda: any(s and s.startswith("Petr") for s in eva.tables[0]["seats"]))
+    eva.key("b")                                             # a bot in the last seat
+    pe.until(lambda: eva.tables[0]["seats"][2] is not None)
+    eva.key("r")
+    petr.key("r")
+    pe.until(lambda: eva.screen == "table")
+    pp.until(lambda: petr.screen == "table")
+    assert {eva.table.seat, petr.table.seat} == {0, 1}
+    play_round([(eva, pe), (petr, pp)])
+    assert eva.table.view["result"] == petr.table.view["result"]
+    for c, _ in ((eva, pe), (petr, pp)):
+        c.exit()
+
+
+def test_a_client_whose_host_disappears_says_so_and_resumes_when_it_returns() -> None:
+    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
+    address = h.start()
+    port = h.port
+    eva, pe = player(address, "Eva")
+    try:
+        pe.until(lambda: eva.connection == "connected")
+        h.stop()
+        pe.until(lambda: eva.connection == "reconnecting", timeout=10)
+        assert "gone" in eva.banner
+        h = Host(f"tcp://127.0.0.1:{port}", "test host", heartbeat=0.2, idle=None)
+        h.start()
+        pe.until(lambda: eva.connection == "connected", timeout=15)
+        assert eva.banner == ""
+    finally:
+        eva.exit()
+        h.stop()
