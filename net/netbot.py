@@ -49,11 +49,11 @@ def choose(view: dict[str, Any], rng: random.Random, level: str = "basic") -> in
 
 def play_table(session: Session, table: str, *, level: str = "basic",
                rng: random.Random | None = None, timeout: float | None = None,
-               on_message: Any = None) -> dict[str, Any]:
+               on_message: Any = None, delay: float = 0.0) -> dict[str, Any]:
     """Play our seat at ``table`` until the game is over; return the result map (``places``,
     ``scores``, ...). The session must be connected and seated (or resumed). BotGone if the
     table vanishes or breaks, or ``timeout`` seconds pass. ``on_message`` sees every pushed
-    message (tests record them)."""
+    message (tests record them). ``delay``: seconds to think before each move."""
     rng = rng or random.Random()
     deadline = None if timeout is None else time.monotonic() + timeout
     latest: dict[str, Any] | None = session.views.get(table)
@@ -97,6 +97,8 @@ def play_table(session: Session, table: str, *, level: str = "basic",
             inflight = None
         if (inflight is None and latest is not None and latest["view"]["moves"]
                 and latest["version"] != moved_on and session.connected):
+            if delay:
+                time.sleep(delay)
             moved_on = latest["version"]
             inflight = session.send_move(table, choose(latest["view"], rng, level),
                                          latest["version"])

@@ -51,6 +51,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--token", default=None, help="resume an earlier session's seat")
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="give up after S seconds (default: never)")
+    p.add_argument("--delay", type=float, default=0.0, metavar="S",
+                   help="seconds to think before each move (default 0)")
     p.add_argument("--seed", type=int, default=None, help="the bot's own random seed")
     p.add_argument("--json", action="store_true", help="print one JSON object per line")
     p.set_defaults(run=run)
@@ -96,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
             session.ready(table)
         say({"table": table, "seat": seat, "token": session.token},
             f"seat {seat} at table {table} (resume with --token {session.token})")
-        result = play_table(session, table, level=args.level, rng=rng, timeout=args.timeout)
+        result = play_table(session, table, level=args.level, rng=rng, timeout=args.timeout,
+                            delay=args.delay)
     except (SessionError, BotGone) as exc:
         print(f"cardparty bot-client: error: {exc}", file=sys.stderr)
         session.abort()
