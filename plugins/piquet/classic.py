@@ -1,0 +1,87 @@
+"""The classic laws of Piquet (the Portland Club's, after Cavendish), as a variant plugin.
+
+PQ-16: elder exchanges 1 to 5 cards and younger 1 up to all that is left; the point needs no
+4 cards; the winner of a category scores every combination he holds of it; four of a kind
+(quatorze) scores 14; the match is a Rubicon partie of six deals. Everything else is the base
+game's (``rules``): this module installs the classic ``Laws`` in the state when a table is
+set up, and turns the partie's totals into the Rubicon count at its end. Because the laws
+travel in the state, a saved table keeps them.
+
+Must not know about: sockets, terminals, other games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator
+from typing import Any
+
+from cardparty.core.contract import Move, Result, VariantInfo
+from cardparty.core.hookspecs import hookimpl
+from cardparty.plugins.piquet.state import Laws, PiquetState
+
+VARIANT_ID = "piquet-classic"
+CLASSIC = Laws(elder_min=1, elder_max=5, younger_forced=False, point_min=1,
+               every_combination=True, quatorze=14, rubicon=True)
+PARTIE = 6          # PQ-16: a Rubicon partie is six deals, each player dealing three
+RUBICON = 100
+
+
+@hookimpl
+def cardparty_variant_info() -> VariantInfo:
+    return VariantInfo(VARIANT_ID, "piquet", "Classic laws (Portland Club)",
+                       "exchange 1-5, no point minimum, the winner scores all his sequences "
+                       "and sets, quatorze 14, Rubicon partie of six deals")
+
+
+def rubicon_count(totals: list[int]) -> tuple[int, int]:
+    """PQ-16: what the partie is worth to each seat (zero-sum). The winner scores the
+    difference plus 100; if the loser has not reached 100 he is rubiconed and the winner scores
+    the sum plus 100. Equal totals: a drawn partie, worth nothing."""
+    a, b = totals
+    if a == b:
+        return (0, 0)
+    high, low = max(a, b), min(a, b)
+    worth = (high + low if low < RUBICON else high - low) + RUBICON
+    return (worth, -worth) if a > b else (-worth, worth)
+
+
+@hookimpl(wrapper=True)
+def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
+                    ) -> Generator[None, PiquetState, PiquetState]:
+    """Install the classic laws and the six-deal partie (``target`` does not apply; a table
+    that sets ``deals`` plays that many deals instead, Rubicon-counted, e.g. one for tests)."""
+    state = yield
+    state.laws = CLASSIC
+    state.deals_limit = settings["deals"] or PARTIE
+    return state
+
+
+@hookimpl(wrapper=True)
+def cardparty_apply_move(state: PiquetState, seat: int, move: Move, rng: random.Random
+                         ) -> Generator[None, list[dict[str, Any]], list[dict[str, Any]]]:
+    """At the end of the partie, tell both players what it is worth (PQ-16)."""
+    events = yield
+    if state.places is not None and events and events[-1].get("type") == "over":
+        count = rubicon_count(state.totals)
+        low = min(state.totals)
+        how = "rubiconed: sum" if low < RUBICON else "difference"
+        text = ("partie drawn" if count[0] == 0 else
+                f"partie to seat {0 if count[0] > 0 else 1}: {max(count)} "
+                f"({how} + {RUBICON})")
+        events.append({"type": "partie", "seat": None,
+                       "scores": list(count), "text": text})
+    return events
+
+
+@hookimpl(wrapper=True)
+def cardparty_result(state: PiquetState) -> Generator[None, Result | None, Result | None]:
+    """The places stay the base game's (the higher total wins); the scores become the
+    Rubicon count."""
+    result = yield
+    if result is None:
+        return None
+    count = rubicon_count(state.totals)
+    return Result(places=result.places, scores=count,
+                  summary=f"{result.summary}; Rubicon count {count[0]} / {count[1]}",
+                  outcome=result.outcome)

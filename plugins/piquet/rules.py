@@ -1,0 +1,803 @@
+"""Piquet for two, as the Czech source plays it: the rules plugin.
+
+The rules are docs/rules/piquet.md (ids PQ-1 ... PQ-16); every function here cites the ids it
+implements. This module only implements hooks of ``cardparty.core.hookspecs``; what a hand
+declares and how pique and repique follow from the score log is ``scoring``.
+
+A table is a whole match (to 101 by default, PQ-15); the next deal is dealt as soon as a deal
+ends. The points where the classic laws differ (PQ-16) are read from ``state.laws`` (see
+``state.Laws``), which the ``classic`` variant replaces.
+
+Moves:
+  discard (card,)  -- PQ-3: lay one card of the hand aside; the last one the law allows takes
+                      the talon cards at once
+  take             -- PQ-3: stop discarding (once the law allows) and take as many from the talon
+  play (card,)     -- lead or follow (PQ-11)
+  play (c1, c2...) -- PQ-12: lead a run of cards that cannot lose; the opponent follows each
+  deal             -- PQ-1: the next dealer deals the next hand, once the deal's story is read
+
+Must not know about: sockets, terminals, other games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck
+from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Setting, Zone
+from cardparty.core.hookspecs import hookimpl
+from cardparty.core.narrate import seat_name
+from cardparty.plugins.piquet import scoring
+from cardparty.plugins.piquet.scoring import (
+    BONUSES,
+    DECLARATION,
+    ORDER,
+    PIQUE,
+    PREMIUM,
+    REPIQUE,
+    SUITS,
+    beats,
+    bonus_due,
+    decide,
+    is_carte_blanche,
+    point_of,
+    sequences_of,
+    sets_of,
+)
+from cardparty.plugins.piquet.state import Laws, PiquetState
+
+GAME_ID = "piquet"
+DECK = tuple(piquet_deck())
+HAND = 12
+#: PQ-15 Decision: after this many further deals with equal totals past the target, the
+#: match is drawn (it bounds the match; equal totals deal after deal are all but impossible).
+EXTRA_DEALS = 10
+#: Every deal scores at least 13 (12 leads and the last trick, PQ-13), so a match to at most
+#: 300 is decided by deal 47, plus the deals that equal totals add.
+MAX_DEALS = 47 + EXTRA_DEALS
+#: A deal is the deal itself, at most 24 plays and two exchanges of at most 8 discards and a
+#: take each.
+MAX_MOVES = MAX_DEALS * 43
+DEAL = Move("deal", (), None, "deal the next hand")
+
+SUMMARY = """Piquet for two with 32 cards. Each takes 12; elder exchanges 3 to 5 cards with the
+first talon, the dealer takes the rest. The engine declares point, sequence and set (one of
+each scores, for the better holding); then twelve tricks, following suit, no trumps: 1 for
+each card led and each trick won as second player, 1 more for the last trick, 10 for most
+tricks, 40 for all. 30 from declarations alone before the opponent scores: repique (+60);
+elder's 30 with play points: pique (+30). First to 101."""
+
+
+# --- discovery -------------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_game_info() -> GameInfo:
+    return GameInfo(
+        id=GAME_ID, name="Piquet", min_players=2, max_players=2,          # PQ-1
+        settings={
+            "target": Setting(101, "int", 30, 300,
+                              help="points that win the match: 100, 101 or 300 (PQ-15)"),
+            "deals": Setting(0, "int", 0, 24,
+                             help="play an agreed number of deals, summed, instead of to the "
+                                  "target; 1 plays a single deal (PQ-15)"),
+            "premiums": Setting(False, "bool",
+                                help="with an agreed number of deals: 200 / 100 / 300 more "
+                                     "for a repique / pique / capot (PQ-15)"),
+            "carte_blanche": Setting(True, "bool",
+                                     help="a hand without K, Q, J scores 10 (PQ-4)"),
+            "carte_rouge": Setting(False, "bool",
+                                   help="every card of a hand scoring in declarations while "
+                                        "the opponent scores none: 20 (PQ-15)"),
+            "last_trick": Setting(2, "int", 2, 3,
+                                  help="what the last trick is worth in all: 2, or 3 (PQ-13, "
+                                       "PQ-15)"),
+            "dealer": Setting(-1, "int", -1, 1, help="the first dealer; -1: drawn at random"),
+        },
+        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
+
+
+# --- setup and the deal (PQ-1, PQ-2, PQ-4) ---------------------------------------------------
+
+@hookimpl
+def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
+                    ) -> PiquetState:
+    """PQ-1: the first dealer at random (or the ``dealer`` setting), then alternately.
+
+    The ``deck`` setting is read as elder's 12 cards, the dealer's 12, then talon 1 (5 cards,
+    top first) and talon 2 (3, top first); it orders the first deal only.
+    """
+    if players != 2:
+        raise ValueError("Piquet is for two players")
+    if settings["premiums"] and not settings["deals"]:
+        raise ValueError("setting premiums needs an agreed number of deals (setting deals)")
+    dealer = settings["dealer"]
+    if dealer < 0:
+        dealer = rng.randrange(2)
+    state = PiquetState.__new__(PiquetState)
+    state.laws = Laws()
+    state.target = settings["target"]
+    state.deals_limit = settings["deals"]
+    state.premiums = settings["premiums"]
+    state.carte_blanche = settings["carte_blanche"]
+    state.carte_rouge = settings["carte_rouge"]
+    state.last_bonus = settings["last_trick"] - 1
+    state.totals = [0, 0]
+    state.deal_no = 0
+    state.dealer = dealer
+    state.extra = 0
+    state.places = None
+    state.outcome = ""
+    state.last_deal = []
+    events: list[dict[str, Any]] = []
+    new_deal(state, ordered_deck(DECK, settings["deck"], rng), events)
+    state.news = events
+    return state
+
+
+def new_deal(state: PiquetState, deck: list[str], events: list[dict[str, Any]]) -> None:
+    """PQ-2: 12 cards each, 5 to the first talon, 3 to the second; elder (the dealer's
+    opponent) is to exchange. PQ-4: elder announces carte blanche before his exchange."""
+    state.deal_no += 1
+    dealer = state.dealer
+    elder = 1 - dealer
+    hands: list[list[str]] = [[], []]
+    hands[elder] = deck[:HAND]
+    hands[dealer] = deck[HAND:2 * HAND]
+    state.hands = hands
+    state.talon1 = deck[2 * HAND:2 * HAND + 5]
+    state.talon2 = deck[2 * HAND + 5:]
+    state.left = []
+    state.discards = [[], []]
+    state.taken = 0
+    state.shown = [[], []]
+    state.trick = []
+    state.leader = elder
+    state.run = []
+    state.won = [[], []]
+    state.tricks = [0, 0]
+    state.decl = [0, 0]
+    state.deal_points = [0, 0]
+    state.bonus = ""
+    state.blanche = -1
+    state.log = []
+    state.phase = "exchange"
+    state.turn = elder
+    events.append({"type": "deal", "seat": dealer, "deal": state.deal_no})
+    if state.carte_blanche and is_carte_blanche(hands[elder]):
+        score(state, elder, "carte blanche", 10, "carte blanche (no king, queen or jack)",
+              events)
+
+
+def elder_of(state: PiquetState) -> int:
+    return 1 - state.dealer
+
+
+# --- scoring: every point is an entry of the log and an event (PQ-9, PQ-10) -----------------
+
+def score(state: PiquetState, seat: int, category: str, points: int, text: str,
+          events: list[dict[str, Any]], **detail: Any) -> None:
+    """Record ``points`` for ``seat`` in ``category``: the deal's log, the match total, and an
+    event both players see. Then PQ-10: a repique or pique this score has just earned is
+    recorded right after it (with its premium when the table plays premiums, PQ-15)."""
+    state.log.append((seat, category, points, text))
+    state.totals[seat] += points
+    if category not in BONUSES:
+        state.deal_points[seat] += points
+        if category in DECLARATION:
+            state.decl[seat] += points
+            if category == "carte blanche":
+                state.blanche = seat
+    event = {"type": "score", "seat": seat, "category": category, "points": points,
+             "text": text}
+    if detail:
+        event.update(detail)
+    events.append(event)
+    kind = bonus_due(seat, category, state.decl, state.deal_points, state.bonus, state.blanche)
+    if kind:
+        state.bonus = kind
+        extra = REPIQUE if kind == "repique" else PIQUE
+        score(state, seat, kind, extra, f"{kind}: 30 counts {30 + extra}", events)
+        if state.premiums:
+            score(state, seat, "premium", PREMIUM[kind], f"premium for the {kind}", events)
+
+
+# --- the exchange (PQ-3, PQ-16) --------------------------------------------------------------
+
+def exchange_bounds(state: PiquetState, seat: int) -> tuple[int, int]:
+    """PQ-3: how many cards ``seat`` may discard, (least, most).
+
+    Elder: 3 to 5 (classic: 1 to 5) from the first talon. The dealer: exactly what elder left
+    plus the 3 of the second talon (classic: 1 up to all that is left)."""
+    laws = state.laws
+    if seat != state.dealer:
+        most = min(laws.elder_max, len(state.talon1))
+        return min(laws.elder_min, most), most
+    available = len(state.talon1) + len(state.talon2)
+    if laws.younger_forced:
+        return available, available
+    return min(1, available), available
+
+
+def _take_label(state: PiquetState, seat: int, count: int) -> str:
+    return f"take {count} card{'s' if count != 1 else ''} from the talon"
+
+
+def _exchange_moves(state: PiquetState, seat: int) -> list[Move]:
+    done = len(state.discards[seat])
+    least, most = exchange_bounds(state, seat)
+    moves: list[Move] = []
+    if done < most:
+        tail = "" if done + 1 < most else f" and take {most} from the talon"
+        moves = [Move("discard", (c,), None, f"discard {c}{tail}") for c in state.hands[seat]]
+    if least <= done < most:
+        moves.append(Move("take", (), None, _take_label(state, seat, done)))
+    return moves
+
+
+def _discard(state: PiquetState, seat: int, card: str, events: list[dict[str, Any]]) -> None:
+    """PQ-3: a discard is final; each player sees his own, the opponent only their number."""
+    most = exchange_bounds(state, seat)[1]
+    state.hands[seat].remove(card)
+    state.discards[seat].append(card)
+    events.append({"type": "discard", "seat": seat, "cards": [card], "private": True})
+    if len(state.discards[seat]) >= most:
+        _take(state, seat, events)
+
+
+def _take(state: PiquetState, seat: int, events: list[dict[str, Any]]) -> None:
+    """PQ-3: take as many cards as discarded, from the top. Elder takes from the first talon;
+    the dealer from what elder left of it, then the second talon. A card nobody takes is
+    seen by nobody (classic only). Then PQ-4 for the dealer, or PQ-5..PQ-9 and the play."""
+    count = len(state.discards[seat])
+    hand = state.hands[seat]
+    if seat != state.dealer:
+        got = state.talon1[:count]
+        state.talon1 = state.talon1[count:]
+        state.taken = count
+        hand.extend(got)
+        events.append({"type": "take", "seat": seat, "cards": got, "private": True})
+        state.turn = state.dealer
+        if state.carte_blanche and is_carte_blanche(state.hands[state.dealer]):
+            score(state, state.dealer, "carte blanche", 10,
+                  "carte blanche (no king, queen or jack)", events)
+        return
+    pool = state.talon1 + state.talon2
+    got = pool[:count]
+    state.left = pool[count:]
+    state.talon1 = []
+    state.talon2 = []
+    hand.extend(got)
+    events.append({"type": "take", "seat": seat, "cards": got, "private": True})
+    if state.left:
+        events.append({"type": "leave", "seat": seat, "count": len(state.left)})
+    declare(state, events)
+    state.phase = "play"
+    state.turn = state.leader = elder_of(state)
+
+
+# --- declarations (PQ-5 ... PQ-9, PQ-15 carte rouge) -----------------------------------------
+
+def holdings(state: PiquetState) -> dict[str, list[list[scoring.Combo]]]:
+    """What each hand holds in each category, best first (PQ-6, PQ-7, PQ-8)."""
+    laws = state.laws
+    points = []
+    for hand in state.hands:
+        best = point_of(hand, laws.point_min)
+        points.append([best] if best else [])
+    return {"point": points,
+            "sequence": [sequences_of(h) for h in state.hands],
+            "set": [sets_of(h, laws.quatorze) for h in state.hands]}
+
+
+def declare(state: PiquetState, events: list[dict[str, Any]]) -> None:
+    """PQ-9: the engine declares for both, point, sequence and set in that order. PQ-5: in
+    each only the better holding scores (one combination; classic: all of the winner's);
+    equal holdings score nothing. The scoring combinations are shown (their cards become
+    public) and both players are told what each was. No sinking (Decision)."""
+    held = holdings(state)
+    used: list[set[str]] = [set(), set()]
+    for category in ("point", "sequence", "set"):
+        verdict = decide(category, held[category], state.laws.every_combination)
+        if verdict.winner is None:
+            events.append({"type": "declare", "seat": None, "category": category,
+                           "equal": verdict.equal, "text": _no_score_text(verdict)})
+            continue
+        seat = verdict.winner
+        for combo in verdict.scored:
+            _show(state, seat, combo.cards)
+            used[seat].update(combo.cards)
+            score(state, seat, category, combo.points, combo.text, events,
+                  cards=list(combo.cards), combination=combo.detail)
+    if state.carte_rouge:
+        for seat in (elder_of(state), state.dealer):
+            if state.decl[seat] and not state.decl[1 - seat] and \
+                    used[seat].issuperset(state.hands[seat]):
+                score(state, seat, "carte rouge",
+                      20, "carte rouge (every card scores in a declaration)", events)
+
+
+def _no_score_text(verdict: scoring.Verdict) -> str:
+    if verdict.equal:
+        assert verdict.best[0] is not None
+        return f"equal {verdict.category}s ({verdict.best[0].text}): nobody scores"
+    return f"nobody holds a {verdict.category}"
+
+
+def _show(state: PiquetState, seat: int, cards: tuple[str, ...]) -> None:
+    shown = state.shown[seat]
+    for c in cards:
+        if c not in shown:
+            shown.append(c)
+
+
+# --- the play (PQ-11 ... PQ-14) ----------------------------------------------------------------
+
+def sure_winners(state: PiquetState, seat: int) -> list[str]:
+    """PQ-12: the cards of ``seat``'s hand that cannot lose a trick, judged from what he can
+    see: every higher card of the suit is in his hand, among his discards, or played."""
+    known = set(state.hands[seat])
+    known.update(state.discards[seat])
+    known.update(state.won[0])
+    known.update(state.won[1])
+    known.update(state.trick)
+    high = {"S": -1, "H": -1, "D": -1, "C": -1}
+    for c in DECK:
+        if c not in known:
+            r = ORDER[c[0]]
+            if r > high[c[1]]:
+                high[c[1]] = r
+    return [c for c in state.hands[seat] if ORDER[c[0]] > high[c[1]]]
+
+
+def _run_moves(state: PiquetState, seat: int) -> list[Move]:
+    """PQ-12: the runs listed: each suit's sure winners, and all of them. Any other order or
+    subset of sure winners is accepted too (``cardparty_refusal``)."""
+    sure = sure_winners(state, seat)
+    if len(sure) < 2:
+        return []
+    sure.sort(key=lambda c: (SUITS.index(c[1]), -ORDER[c[0]]))
+    runs: list[tuple[str, ...]] = []
+    for s in SUITS:
+        group = tuple(c for c in sure if c[1] == s)
+        if len(group) >= 2:
+            runs.append(group)
+    whole = tuple(sure)
+    if whole not in runs:
+        runs.append(whole)
+    return [Move("play", run, None, "lead the run " + " ".join(run)) for run in runs]
+
+
+def _lead(state: PiquetState, seat: int, card: str, events: list[dict[str, Any]]) -> None:
+    """PQ-13: the leader scores 1 for every card he leads."""
+    state.trick = [card]
+    state.leader = seat
+    state.turn = 1 - seat
+    events.append({"type": "play", "seat": seat, "cards": [card], "lead": True})
+    score(state, seat, "lead", 1, "lead", events)
+
+
+def _resolve(state: PiquetState, events: list[dict[str, Any]]) -> None:
+    """PQ-11: the higher card of the suit led wins; PQ-13: the second player scores 1 for a
+    trick he wins, the last trick 1 more (2 as a table option); the winner leads next."""
+    lead, follow = state.trick
+    leader = state.leader
+    winner = 1 - leader if beats(follow, lead) else leader
+    events.append({"type": "trick", "seat": winner, "cards": [lead, follow]})
+    if winner != leader:
+        score(state, winner, "trick", 1, "trick won", events)
+    state.won[winner] += state.trick
+    state.tricks[winner] += 1
+    state.trick = []
+    if state.run:
+        _lead(state, leader, state.run.pop(0), events)      # a run card cannot lose (PQ-12)
+    elif not state.hands[0] and not state.hands[1]:
+        score(state, winner, "last trick", state.last_bonus, "last trick", events)
+        _end_deal(state, events)
+    else:
+        state.turn = winner
+
+
+def _play(state: PiquetState, seat: int, cards: tuple[str, ...],
+          events: list[dict[str, Any]]) -> None:
+    hand = state.hands[seat]
+    shown = state.shown[seat]
+    for c in cards:
+        hand.remove(c)
+        if shown and c in shown:
+            shown.remove(c)
+    if not state.trick:
+        if len(cards) > 1:
+            state.run = list(cards[1:])
+            events.append({"type": "run", "seat": seat, "cards": list(cards)})
+        _lead(state, seat, cards[0], events)
+        return
+    state.trick.append(cards[0])
+    events.append({"type": "play", "seat": seat, "cards": [cards[0]]})
+    _resolve(state, events)
+
+
+# --- the end of a deal and of the match (PQ-14, PQ-15) ---------------------------------------
+
+def _end_deal(state: PiquetState, events: list[dict[str, Any]]) -> None:
+    """PQ-14: 7 tricks or more score 10, all 12 (capot) 40 instead, 6-6 nothing. Then the
+    narrative of the deal, and PQ-15: the match ends, or the other player is to deal next
+    (his ``deal`` move; the tricks stay on the table until then, so players can read the
+    deal's story first)."""
+    for seat in (elder_of(state), state.dealer):
+        won = state.tricks[seat]
+        if won == HAND:
+            score(state, seat, "capot", 40, "capot (all twelve tricks)", events)
+            if state.premiums:
+                score(state, seat, "premium", PREMIUM["capot"], "premium for the capot", events)
+        elif won >= 7:
+            score(state, seat, "cards", 10, f"the cards ({won} tricks)", events)
+    if state.tricks[0] == state.tricks[1]:
+        events.append({"type": "declare", "seat": None, "category": "cards", "equal": True,
+                       "text": "six tricks each: the cards are divided, nobody scores"})
+    state.last_deal = [list(e) for e in state.log]
+    events.append({"type": "deal_over", "seat": None, "deal": state.deal_no,
+                   "log": [list(e) for e in state.log], "tricks": list(state.tricks),
+                   "points": deal_totals(state.log), "totals": list(state.totals)})
+    if match_over(state):
+        finish(state, events)
+        return
+    state.phase = "scored"
+    state.dealer = 1 - state.dealer
+    state.turn = state.dealer
+
+
+def deal_totals(log: list[Any]) -> list[int]:
+    """Each seat's points in one deal's log."""
+    out = [0, 0]
+    for entry in log:
+        out[entry[0]] += entry[2]
+    return out
+
+
+def match_over(state: PiquetState) -> bool:
+    """PQ-15: an agreed number of deals ends the match when played; otherwise the first to
+    the target wins, checked at the end of a deal; past it with equal totals, another deal
+    (Decision: at most ``EXTRA_DEALS`` more, then the match is drawn)."""
+    if state.deals_limit:
+        return state.deal_no >= state.deals_limit
+    if max(state.totals) < state.target:
+        return False
+    if state.totals[0] != state.totals[1]:
+        return True
+    if state.extra >= EXTRA_DEALS:
+        return True
+    state.extra += 1
+    return False
+
+
+def finish(state: PiquetState, events: list[dict[str, Any]]) -> None:
+    """The match is over: the higher total wins; equal totals share the first place."""
+    a, b = state.totals
+    state.places = [1 if a >= b else 2, 1 if b >= a else 2]
+    state.outcome = "finished" if a != b else "drawn"
+    state.phase = "over"
+    events.append({"type": "over", "seat": None, "places": list(state.places),
+                   "totals": list(state.totals)})
+
+
+# --- hooks: turn, legality, applying ---------------------------------------------------------
+
+@hookimpl
+def cardparty_to_move(state: PiquetState) -> tuple[int, ...]:
+    return () if state.places is not None else (state.turn,)
+
+
+@hookimpl
+def cardparty_legal_moves(state: PiquetState, seat: int) -> list[Move]:
+    if state.places is not None or seat != state.turn:
+        return []
+    if state.phase == "exchange":
+        return _exchange_moves(state, seat)
+    if state.phase == "scored":
+        return [DEAL]
+    hand = state.hands[seat]
+    if state.trick:                                                      # PQ-11
+        suit = state.trick[0][1]
+        follow = [c for c in hand if c[1] == suit] or hand
+        return [Move("play", (c,), None, "play " + c) for c in follow]
+    moves = [Move("play", (c,), None, "lead " + c) for c in hand]
+    moves += _run_moves(state, seat)                                     # PQ-12
+    return moves
+
+
+@hookimpl
+def cardparty_refusal(state: PiquetState, seat: int, move: Move) -> str | None:
+    """The reason in words for any move the listing does not hold (runs in other orders are
+    legal and not all listed)."""
+    if state.places is not None:
+        return "the match is over"
+    if seat != state.turn:
+        return "it is not your turn"
+    hand = state.hands[seat]
+    kind = move.kind
+    if state.phase == "scored":
+        return None if kind == "deal" else "the deal is over: the dealer deals the next one"
+    if kind == "deal":
+        return "the deal is still being played"
+    if state.phase == "exchange":
+        done = len(state.discards[seat])
+        least, most = exchange_bounds(state, seat)
+        if kind == "discard":
+            if len(move.cards) != 1:
+                return "discard one card at a time"
+            if move.cards[0] not in hand:
+                return f"{move.cards[0]} is not in your hand"
+            return None if done < most else f"you may discard at most {most} cards"
+        if kind == "take":
+            if done >= least:
+                return None
+            if least == most:
+                return f"you must discard {most} cards, as many as the talon holds for you (PQ-3)"
+            return f"discard at least {least} cards before taking (PQ-3)"
+        if kind == "play":
+            return "the exchange comes first: discard, then take from the talon"
+        return f"Piquet has no move {kind!r}"
+    if kind in ("discard", "take"):
+        return "the exchange is over"
+    if kind != "play":
+        return f"Piquet has no move {kind!r}"
+    cards = move.cards
+    if not cards:
+        return "name the card to play"
+    for c in cards:
+        if c not in hand:
+            return f"{c} is not in your hand"
+    if state.trick:
+        if len(cards) != 1:
+            return "follow with one card; only the leader may lead a run (PQ-12)"
+        suit = state.trick[0][1]
+        if cards[0][1] != suit and any(c[1] == suit for c in hand):
+            return f"you must follow suit: you hold {SUIT_NAME[suit]} (PQ-11)"
+        return None
+    if len(cards) > 1:
+        if len(set(cards)) != len(cards):
+            return "a card is named twice"
+        sure = sure_winners(state, seat)
+        for c in cards:
+            if c not in sure:
+                return f"{c} could lose a trick: a run may hold only cards that cannot (PQ-12)"
+    return None
+
+
+@hookimpl
+def cardparty_apply_move(state: PiquetState, seat: int, move: Move, rng: random.Random
+                         ) -> list[dict[str, Any]]:
+    events = state.news
+    if events:
+        state.news = []
+    else:
+        events = []
+    kind = move.kind
+    if kind == "play":
+        _play(state, seat, move.cards, events)
+    elif kind == "discard":
+        _discard(state, seat, move.cards[0], events)
+    elif kind == "take":
+        _take(state, seat, events)
+    else:
+        new_deal(state, ordered_deck(DECK, None, rng), events)         # PQ-1, PQ-2
+    return events
+
+
+# --- what players see ------------------------------------------------------------------------
+
+def _status(state: PiquetState, seat: int) -> str:
+    if state.places is not None:
+        return "won" if state.places[seat] == 1 and state.outcome == "finished" else (
+            "drew" if state.outcome == "drawn" else "lost")
+    if seat != state.turn:
+        return "waiting"
+    if state.phase == "exchange":
+        return "to exchange"
+    if state.phase == "scored":
+        return "to deal"
+    return "to play" if state.trick else "to lead"
+
+
+def _log_entries(log: list[Any]) -> list[dict[str, Any]]:
+    return [{"seat": e[0], "category": e[1], "points": e[2], "text": e[3]} for e in log]
+
+
+@hookimpl
+def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
+    """Built field by field: the own hand and own discards; of the opponent only the cards his
+    declarations showed (PQ-9) and counts; the talons as counts (PQ-3)."""
+    over = state.places is not None
+    elder = elder_of(state)
+    players = []
+    for s in (0, 1):
+        hand = state.hands[s]
+        shown = state.shown[s]
+        players.append({
+            "count": len(hand), "status": _status(state, s),
+            "place": state.places[s] if state.places is not None else None,
+            "role": "elder" if s == elder else "dealer",
+            "score": state.totals[s],
+            # a seat's own shown cards are in its hand already: listed once, counted here
+            "zones": {"shown": [c for c in hand if c in shown] if s != seat else len(shown),
+                      "discards": list(state.discards[s]) if s == seat
+                      else len(state.discards[s]),
+                      "tricks": state.tricks[s]},
+        })
+    counters: dict[str, Any] = {
+        "deal": state.deal_no, "dealer": state.dealer, "elder": elder,
+        "score": list(state.totals), "this deal": deal_totals(state.log),
+        "tricks": list(state.tricks)}
+    if state.deals_limit:
+        counters["deals"] = state.deals_limit
+    else:
+        counters["target"] = state.target
+    if state.laws.rubicon:
+        counters["partie"] = "Rubicon"
+    if state.bonus:
+        counters["premium"] = state.bonus
+    return {
+        "phase": state.phase,
+        "turn": None if over else state.turn,
+        "direction": 1,
+        "players": players,
+        "hand": list(state.hands[seat]) if seat is not None else [],
+        "zones": {"talon 1": len(state.talon1), "talon 2": len(state.talon2),
+                  "left": len(state.left), "trick": list(state.trick), "run": list(state.run)},
+        "counters": counters,
+        "log": _log_entries(state.log),
+        "last deal": _log_entries(state.last_deal),
+    }
+
+
+ZONE_NAMES = [(f"hand {s}", f"shown {s}", f"discards {s}", f"tricks {s}") for s in (0, 1)]
+
+
+@hookimpl
+def cardparty_zones(state: PiquetState) -> list[Zone]:
+    """PQ-3: the talons and the cards nobody took are seen by nobody, each player's discards
+    by him alone; PQ-9: cards shown in a declaration are public while they stay in the hand."""
+    zones: list[Zone] = []
+    for s in (0, 1):
+        hand = state.hands[s]
+        shown = state.shown[s]
+        if shown:
+            zones.append(Zone(ZONE_NAMES[s][0], [c for c in hand if c not in shown], s))
+            zones.append(Zone(ZONE_NAMES[s][1], [c for c in hand if c in shown], PUBLIC))
+        else:
+            zones.append(Zone(ZONE_NAMES[s][0], hand, s))
+        zones.append(Zone(ZONE_NAMES[s][2], state.discards[s], s))
+        zones.append(Zone(ZONE_NAMES[s][3], state.won[s], PUBLIC))
+    zones.append(Zone("talon 1", state.talon1, NOBODY))
+    zones.append(Zone("talon 2", state.talon2, NOBODY))
+    zones.append(Zone("left", state.left, NOBODY))
+    zones.append(Zone("trick", state.trick, PUBLIC))
+    zones.append(Zone("run", state.run, PUBLIC))
+    return zones
+
+
+@hookimpl
+def cardparty_result(state: PiquetState) -> Result | None:
+    if state.places is None:
+        return None
+    a, b = state.totals
+    if a == b:
+        summary = f"drawn at {a} all"
+    else:
+        w = 0 if a > b else 1
+        summary = f"seat {w} won {max(a, b)} to {min(a, b)}"
+    return Result(places=tuple(state.places), scores=tuple(state.totals), summary=summary,
+                  outcome=state.outcome)
+
+
+# --- bots, saving ----------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> PiquetState:
+    """Redeal every card ``seat`` cannot see — the opponent's unshown cards, his discards, the
+    talons, the cards left — keeping every size and every card shown in a declaration."""
+    twin = state.copy()
+    other = 1 - seat
+    shown = twin.shown[other]
+    hand = twin.hands[other]
+    unseen = [c for c in hand if c not in shown] + twin.discards[other] + twin.talon1 \
+        + twin.talon2 + twin.left
+    rng.shuffle(unseen)
+    it = iter(unseen)
+    twin.hands[other] = [c if c in shown else next(it) for c in hand]
+    twin.discards[other] = [next(it) for _ in twin.discards[other]]
+    twin.talon1 = [next(it) for _ in twin.talon1]
+    twin.talon2 = [next(it) for _ in twin.talon2]
+    twin.left = [next(it) for _ in twin.left]
+    return twin
+
+
+@hookimpl
+def cardparty_save(state: PiquetState) -> dict[str, Any]:
+    return state.to_data()
+
+
+@hookimpl
+def cardparty_restore(data: dict[str, Any]) -> PiquetState:
+    return PiquetState.from_data(data)
+
+
+@hookimpl
+def cardparty_clone(state: PiquetState) -> PiquetState:
+    return state.copy()
+
+
+@hookimpl
+def cardparty_reorder(state: PiquetState, seat: int, order: list[str]) -> str | None:
+    """A player may put his own hand in any order; nothing else changes."""
+    if sorted(order) != sorted(state.hands[seat]):
+        return "the new order must hold exactly the cards of your hand"
+    state.hands[seat] = list(order)
+    return None
+
+
+# --- narration -------------------------------------------------------------------------------
+
+PLAY_WORDS = {"lead": "the lead", "trick": "the trick", "last trick": "the last trick"}
+
+
+def narrative(log: list[Any], names: list[str]) -> list[str]:
+    """A deal's score log as the story players read at its end (PQ-9, PQ-10): declarations
+    and premiums one by one, in the order scored; points in play summed per player."""
+    lines: list[str] = []
+    play = [0, 0]
+    for seat, category, points, text in (tuple(e) for e in log):
+        if category in scoring.PLAY:
+            play[seat] += points
+            continue
+        if any(play) and category in ("pique", "premium", "cards", "capot"):
+            lines += _play_lines(play, names)
+            play = [0, 0]
+        lines.append(f"{seat_name(names, seat)}: {text}, {points}")
+    lines += _play_lines(play, names)
+    totals = deal_totals(log)
+    lines.append("this deal: " + ", ".join(f"{seat_name(names, s)} {totals[s]}" for s in (0, 1)))
+    return lines
+
+
+def _play_lines(play: list[int], names: list[str]) -> list[str]:
+    return [f"{seat_name(names, s)}: points in play, {play[s]}" for s in (0, 1) if play[s]]
+
+
+@hookimpl
+def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
+    who = seat_name(names, event.get("seat"))
+    kind = event.get("type")
+    if kind == "deal":
+        return f"deal {event['deal']}: {who} deals"
+    if kind in ("discard", "take"):
+        n = len(event["cards"]) if "cards" in event else event.get("count", 0)
+        shown = f" ({' '.join(event['cards'])})" if event.get("cards") else ""
+        verb = "discards" if kind == "discard" else "takes from the talon"
+        return f"{who} {verb} {n} card{'s' if n != 1 else ''}{shown}"
+    if kind == "leave":
+        return f"{who} leaves {event['count']} cards of the talon untaken"
+    if kind == "declare":
+        return str(event["text"])
+    if kind == "score":
+        category = event["category"]
+        if category in PLAY_WORDS:
+            return f"{who} +{event['points']} for {PLAY_WORDS[category]}"
+        return f"{who} scores {event['points']}: {event['text']}"
+    if kind == "play":
+        return f"{who} {'leads' if event.get('lead') else 'plays'} {event['cards'][0]}"
+    if kind == "run":
+        return f"{who} leads a run: {' '.join(event['cards'])}"
+    if kind == "trick":
+        return f"{who} wins the trick ({' '.join(event['cards'])})"
+    if kind == "deal_over":
+        totals = event["totals"]
+        return "\n".join([f"deal {event['deal']} over:", *narrative(event["log"], names),
+                          "match: " + ", ".join(f"{seat_name(names, s)} {totals[s]}"
+                                                for s in (0, 1))])
+    if kind == "over":
+        totals = event["totals"]
+        return "match over: " + ", ".join(
+            f"{event['places'][s]}. {seat_name(names, s)} ({totals[s]})" for s in (0, 1))
+    return None
