@@ -1,0 +1,623 @@
+"""Pikáč: a Czech shedding game for 2-8 players whose function cards build chains of cards to
+take (the count), with Queens naming suits, Aces stopping players and a probation for whoever
+goes out.
+
+The rules are docs/rules/pikac.md (ids PK-1 ... PK-24); every function cites the ids it
+implements. Legality lives in ``legality``; this module deals, applies moves (the chain and
+its memory, stops, probation, the end), and builds views. It only implements hooks of
+``cardparty.core.hookspecs``.
+
+Moves:
+  deal choice=k -- the dealer deals k cards each (PK-5)
+  play cards=(c1, ..., ck) choice=None | suit | "hold"/"spread" | seat -- a throw (PK-9, PK-12);
+      a Queen names the suit (PK-18), Aces a mode (PK-19), a K♣ the next player (PK-14)
+  draw -- draw one card, the turn ends (PK-9)       take -- take the count (PK-17)
+  stand -- a stopped player misses this turn (PK-20)
+  keep -- house rule play_drawn: keep the card just drawn
+
+Must not know about: sockets, terminals, other games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardparty.core import stock as stockpile
+from cardparty.core.cards import ordered_deck, pretty
+from cardparty.core.contract import NOBODY, PUBLIC, Deadline, GameInfo, Move, Result, Setting, Zone
+from cardparty.core.hookspecs import hookimpl
+from cardparty.core.narrate import seat_name
+from cardparty.plugins.pikac import legality
+from cardparty.plugins.pikac.deck import (
+    ACE,
+    CLASS,
+    DECK,
+    FUNCTION,
+    QUEEN,
+    SUIT_OF,
+    show,
+    suit_name,
+)
+from cardparty.plugins.pikac.state import DONE, IN, PROBATION, PikacState
+
+GAME_ID = "pikac"
+MAX_PLAYERS = 8
+
+SUMMARY = """Pikáč: shed your hand. Match the suit in force or the top card's rank. Function
+cards (2s, 7s, J♣, J♠, Kings, Jokers) build a chain: each changes the count of cards to take,
+and the next player continues with a function card or takes the count. Queens go on anything
+and name the suit; Aces stop players (counter them with Aces). Whoever throws his last card is
+out on probation until his turn comes round; the last player holding cards loses and deals."""
+
+
+# --- discovery -------------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_game_info() -> GameInfo:
+    """PK-2: 2-8 players. The hand size is the dealer's move (PK-5), not a setting."""
+    return GameInfo(
+        id=GAME_ID, name="Pikáč", min_players=2, max_players=MAX_PLAYERS,
+        settings={
+            "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
+                              help="the first round's dealer; -1: drawn at random (PK-4)"),
+        },
+        summary=SUMMARY, max_moves=40_000, deck=DECK)
+
+
+# --- setup and the deal (PK-4 ... PK-7) ------------------------------------------------------
+
+@hookimpl
+def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) -> PikacState:
+    """PK-4: the dealer (at random unless the setting names one) shuffles; the round waits in
+    the deal phase for his choice of hand size (PK-5). The whole deck is the stock until then."""
+    dealer = settings["dealer"]
+    if dealer >= players:
+        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
+    if dealer < 0:
+        dealer = rng.randrange(players)
+    deck = ordered_deck(DECK, settings["deck"], rng)
+    state = PikacState.__new__(PikacState)
+    state.n = players
+    state.phase = "deal"
+    state.dealer = dealer
+    state.hand_size = 0
+    state.hands = [[] for _ in range(players)]
+    state.stock = deck[::-1]
+    state.pile = []
+    state.turn = dealer
+    state.direction = 1
+    state.suit = ""
+    state.count = 0
+    state.chain = False
+    state.kd_bar = False
+    state.js_cancelled = None
+    state.kc_seat = None
+    state.stops = [0] * players
+    state.status = [IN] * players
+    state.finished = []
+    state.starter_top = False
+    state.shown_bottom = False
+    state.idle = 0
+    state.outcome = ""
+    state.drawn = None
+    state.play_drawn = False
+    return state
+
+
+def deal(state: PikacState, size: int, events: list[dict[str, Any]]) -> None:
+    """PK-5, PK-6, PK-7: deal ``size`` cards each in blocks (seat 0 takes the first cards of
+    the deck order, then seat 1, ...), turn the next card face up as the starter; a Queen
+    starter shows the stock's bottom card, whose suit is in force (a Joker there: free). The
+    starter's own effect never applies. The player on the dealer's left starts, clockwise."""
+    deck = state.stock[::-1]
+    n = state.n
+    state.hands = [deck[s * size:(s + 1) * size] for s in range(n)]
+    starter = deck[n * size]
+    state.stock = deck[n * size + 1:][::-1]
+    state.pile = [starter]
+    state.hand_size = size
+    state.starter_top = True
+    state.suit = SUIT_OF[starter]
+    state.phase = "play"
+    state.turn = (state.dealer + 1) % n
+    state.direction = 1
+    events.append({"type": "deal", "seat": state.dealer, "count": size})
+    for s in range(n):
+        events.append({"type": "dealt", "seat": s, "cards": list(state.hands[s]),
+                       "private": True})
+    events.append({"type": "starter", "seat": None, "cards": [starter]})
+    if CLASS[starter] == QUEEN:
+        if state.stock:
+            bottom = state.stock[0]
+            state.shown_bottom = True
+            state.suit = SUIT_OF[bottom]
+            events.append({"type": "shown", "seat": None, "cards": [bottom],
+                           "choice": state.suit or None})
+        else:
+            state.suit = ""
+
+
+# --- legality (see ``legality``) -------------------------------------------------------------
+
+@hookimpl
+def cardparty_to_move(state: PikacState) -> tuple[int, ...]:
+    if state.phase == "over":
+        return ()
+    return (state.dealer,) if state.phase == "deal" else (state.turn,)
+
+
+@hookimpl
+def cardparty_legal_moves(state: PikacState, seat: int) -> list[Move]:
+    return legality.legal_moves(state, seat)
+
+
+@hookimpl
+def cardparty_refusal(state: PikacState, seat: int, move: Move) -> str | None:
+    return legality.refusal(state, seat, move)
+
+
+# --- applying a move -------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_apply_move(state: PikacState, seat: int, move: Move, rng: random.Random
+                         ) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    kind = move.kind
+    if kind == "play":
+        throw(state, seat, move.cards, move.choice, events)
+    elif kind == "draw":
+        _draw_one(state, seat, rng, events)
+    elif kind == "take":
+        _take(state, seat, rng, events)
+    elif kind == "stand":                                              # PK-20
+        state.stops[seat] -= 1
+        events.append({"type": "stand", "seat": seat, "count": state.stops[seat]})
+        advance(state, seat, events)
+    elif kind == "keep":
+        events.append({"type": "keep", "seat": seat})
+        state.drawn = None
+        advance(state, seat, events)
+    elif kind == "deal":
+        deal(state, int(move.choice or "0"), events)
+    if state.phase == "over":
+        events.append({"type": "over", "seat": None, "places": list(_places(state))})
+    return events
+
+
+def throw(state: PikacState, seat: int, cards: tuple[str, ...], choice: str | None,
+          events: list[dict[str, Any]]) -> None:
+    """PK-9, PK-12: the cards go onto the pile in order, the last one on top; a player who
+    throws his last card is out on probation (PK-21); then the cards take effect."""
+    hand = state.hands[seat]
+    for c in cards:
+        hand.remove(c)
+    state.pile.extend(cards)
+    state.starter_top = False
+    state.drawn = None
+    state.idle = 0
+    events.append({"type": "play", "seat": seat, "cards": list(cards), "choice": choice})
+    if not hand:
+        state.status[seat] = PROBATION
+        events.append({"type": "out", "seat": seat})
+    resolve(state, seat, cards, choice, events)
+
+
+def resolve(state: PikacState, seat: int, cards: tuple[str, ...], choice: str | None,
+            events: list[dict[str, Any]]) -> None:
+    """What a throw does once on the pile: a function card changes the count (PK-14); any
+    other card ends the chain (PK-13), sets the suit (PK-10, a Queen's named suit, PK-18) and
+    Aces stop players (PK-19). Then the turn passes on (PK-15)."""
+    last = cards[-1]
+    cls = CLASS[last]
+    if cls == FUNCTION:
+        target = function_effect(state, seat, cards, choice, events)
+        if target is None:
+            advance(state, seat, events)
+        else:
+            give_turn(state, target, events)
+        return
+    end_chain(state)
+    state.suit = (choice or "") if cls == QUEEN else SUIT_OF[last]
+    if cls == ACE:
+        state.stops[seat] = 0                                          # PK-20: countered
+        stop_players(state, seat, len(cards), choice or "hold", events)
+    advance(state, seat, events)
+
+
+def function_effect(state: PikacState, seat: int, cards: tuple[str, ...], choice: str | None,
+                    events: list[dict[str, Any]]) -> int | None:
+    """PK-13, PK-14: the chain goes on with this throw; returns the seat that gets the turn
+    when the card names one (K♣, J♣), None for the next player in the direction."""
+    last = cards[-1]
+    k = len(cards)
+    state.chain = True
+    state.suit = SUIT_OF[last]
+    before = state.count
+    target: int | None = None
+    rank = last[0]
+    if last == "2H":
+        if state.js_cancelled is not None:
+            state.count += state.js_cancelled
+            state.js_cancelled = None
+    elif last == "2C":
+        state.direction = -state.direction
+        events.append({"type": "reverse", "seat": seat})
+    elif last == "2S":
+        state.count *= 2
+    elif rank == "7":
+        suits = [SUIT_OF[c] for c in cards]
+        sets = min(suits.count(s) for s in "SHDC")
+        state.count += 40 * sets + 2 * (k - 4 * sets)
+    elif last == "JC":
+        kc = state.kc_seat
+        if kc is not None and kc != seat and state.status[kc] != DONE:
+            target = kc
+    elif last == "JS":
+        state.js_cancelled = state.count
+        state.count = 0
+    elif last == "KH":
+        state.count = (state.count + 1) // 2
+    elif last == "KD":
+        state.kd_bar = True
+    elif last == "KC":
+        state.kc_seat = seat
+        target = int(choice) if choice is not None else None
+    elif last == "KS":
+        state.count += 40 if k == 2 else 10
+    elif last == "X":
+        state.count += 60 if k == 4 else 5 * k
+    events.append({"type": "count", "seat": seat, "count": state.count, "was": before})
+    return target
+
+
+def end_chain(state: PikacState) -> None:
+    """PK-13: the chain and its memory end (the K♦ bar, the J♠ count, the K♣ thrower)."""
+    state.chain = False
+    state.kd_bar = False
+    state.js_cancelled = None
+    state.kc_seat = None
+
+
+def stop_players(state: PikacState, seat: int, k: int, mode: str,
+                 events: list[dict[str, Any]]) -> None:
+    """PK-19: k Aces either hold the next player for k turns or spread one turn to each of the
+    next k other players still holding cards (capped at how many there are); stops add up."""
+    n = state.n
+    others: list[int] = []
+    cur = seat
+    for _ in range(n - 1):
+        cur = (cur + state.direction) % n
+        if state.status[cur] == IN:
+            others.append(cur)
+    if not others:
+        return
+    if mode == "hold":
+        state.stops[others[0]] += k
+        events.append({"type": "stop", "seat": others[0], "count": k})
+    else:
+        for s in others[:k]:
+            state.stops[s] += 1
+            events.append({"type": "stop", "seat": s, "count": 1})
+
+
+def give_turn(state: PikacState, target: int, events: list[dict[str, Any]]) -> None:
+    """PK-15, PK-21: ``target`` gets the turn. A player on probation who gets it with a count
+    pending must take it; with nothing pending he has finished for good and the turn goes on."""
+    status = state.status[target]
+    if status == IN or (status == PROBATION and state.count):
+        state.turn = target
+        return
+    if status == PROBATION:
+        finish(state, target, events)
+        if state.phase == "over":
+            return
+    advance(state, target, events)
+
+
+def advance(state: PikacState, seat: int, events: list[dict[str, Any]]) -> None:
+    """PK-15: the turn passes to the next seat in the direction that has not finished,
+    resolving probations on the way (PK-21)."""
+    n = state.n
+    cur = seat
+    for _ in range(2 * n):
+        cur = (cur + state.direction) % n
+        status = state.status[cur]
+        if status == DONE:
+            continue
+        if status == IN or state.count:
+            state.turn = cur
+            return
+        finish(state, cur, events)
+        if state.phase == "over":
+            return
+    raise AssertionError("no seat can take the turn")                 # unreachable: PK-22
+
+
+def finish(state: PikacState, seat: int, events: list[dict[str, Any]]) -> None:
+    """PK-21, PK-22: ``seat`` has finished for good and takes the next place; the round ends
+    when at most one player still holds cards and nobody is on probation."""
+    state.status[seat] = DONE
+    state.stops[seat] = 0
+    state.finished.append(seat)
+    events.append({"type": "finished", "seat": seat, "place": len(state.finished)})
+    holding = [s for s in range(state.n) if state.status[s] == IN]
+    if len(holding) <= 1 and PROBATION not in state.status:
+        state.phase = "over"
+        state.outcome = "finished"
+        end_chain(state)
+        state.count = 0
+
+
+def _draw(state: PikacState, seat: int, n: int, rng: random.Random,
+          events: list[dict[str, Any]]) -> list[str]:
+    """PK-24: draw from the stock, which is refilled from the pile under its top card; a player
+    who must draw more cards than exist takes what there is."""
+    before = len(state.stock)
+    if state.shown_bottom and n >= before:
+        state.shown_bottom = False                                     # the shown card goes
+    drawn = stockpile.draw(state.stock, state.pile, n, rng)
+    if len(drawn) > before:
+        events.append({"type": "reshuffle", "seat": None})
+    state.hands[seat].extend(drawn)
+    if drawn:
+        state.idle = 0
+    else:
+        state.idle += 1
+    return drawn
+
+
+def _stalled(state: PikacState) -> bool:
+    """Decision (the source is silent): when stock and pile hold no card to draw and every
+    player still holding cards has drawn nothing in a row, the round is stalled and ends."""
+    if state.idle >= state.status.count(IN):
+        state.phase = "over"
+        state.outcome = "stalled"
+        return True
+    return False
+
+
+def _draw_one(state: PikacState, seat: int, rng: random.Random,
+              events: list[dict[str, Any]]) -> None:
+    """PK-9: no card played: draw one and the turn ends (Decision: the drawn card waits for
+    the next turn). Drawing with a live chain at count 0 takes that count of 0, so the chain
+    ends (PK-13, PK-17)."""
+    end_chain(state)
+    drawn = _draw(state, seat, 1, rng, events)
+    events.append({"type": "draw", "seat": seat, "cards": drawn, "private": True})
+    if not drawn and _stalled(state):
+        return
+    if state.play_drawn and drawn:                                     # house rule
+        card = drawn[0]
+        if legality.first_card_refusal(state, seat, card) is None and (
+                card != "KC" or legality.kc_targets(state, seat)):
+            state.drawn = card
+            return
+    advance(state, seat, events)
+
+
+def _take(state: PikacState, seat: int, rng: random.Random, events: list[dict[str, Any]]
+          ) -> None:
+    """PK-17: draw the whole count; the count returns to 0, the chain ends, the turn ends.
+    A player on probation who takes cards is back in the game (PK-21)."""
+    owed = state.count
+    drawn = _draw(state, seat, owed, rng, events)
+    events.append({"type": "take", "seat": seat, "cards": drawn, "private": True,
+                   "owed": owed})
+    state.count = 0
+    end_chain(state)
+    if state.status[seat] == PROBATION and drawn:
+        state.status[seat] = IN
+        events.append({"type": "back", "seat": seat})
+    if not drawn and _stalled(state):
+        return
+    advance(state, seat, events)
+
+
+# --- the end (PK-22) -------------------------------------------------------------------------
+
+def _places(state: PikacState) -> list[int]:
+    """PK-22: the finishing order, the loser last. A stalled round ranks the players still in
+    it by the cards they hold, fewest first (ties share a place)."""
+    n = state.n
+    places = [0] * n
+    for i, s in enumerate(state.finished):
+        places[s] = i + 1
+    rest = [s for s in range(n) if state.status[s] != DONE]
+    base = len(state.finished)
+    counts = {s: len(state.hands[s]) for s in rest}
+    for s in rest:
+        places[s] = base + 1 + sum(counts[o] < counts[s] for o in rest)
+    return places
+
+
+def loser(state: PikacState) -> int:
+    """PK-22: the player left holding cards (most cards in a stalled round); if the last two
+    went out together, the last to finish."""
+    rest = [s for s in range(state.n) if state.status[s] != DONE]
+    if not rest:
+        return state.finished[-1]
+    return max(rest, key=lambda s: (len(state.hands[s]), -s))
+
+
+@hookimpl
+def cardparty_result(state: PikacState) -> Result | None:
+    if state.phase != "over":
+        return None
+    places = _places(state)
+    who = loser(state)
+    how = "the round stalled" if state.outcome == "stalled" else "last holding cards"
+    return Result(places=tuple(places), scores=tuple(len(h) for h in state.hands),
+                  next_dealer=who, summary=f"seat {who} lost ({how}) and deals next",
+                  outcome=state.outcome)
+
+
+# --- what players see (PK-8) -----------------------------------------------------------------
+
+def _status(state: PikacState, seat: int) -> str:
+    status = state.status[seat]
+    if state.phase == "deal":
+        return "deals" if seat == state.dealer else "waiting"
+    if status == DONE:
+        return "finished"
+    if state.phase == "over":
+        return "lost" if seat == loser(state) else "finished"
+    if status == PROBATION:
+        return "out on probation"
+    stops = state.stops[seat]
+    if seat == state.turn:
+        return "to play" if not stops or state.count else "stopped: stand or counter"
+    return f"stands {stops} turn{'s' if stops > 1 else ''}" if stops else "waiting"
+
+
+@hookimpl
+def cardparty_view(state: PikacState, seat: int | None) -> dict[str, Any]:
+    """Built field by field: the seat's own hand, the pile's top, counts, the public memory of
+    the chain. The stock's bottom card appears only while it is the one shown to all (PK-6)."""
+    over = state.phase == "over"
+    places = _places(state) if over else None
+    counters: dict[str, Any] = {
+        "suit in force": suit_name(state.suit),
+        "direction": "clockwise" if state.direction == 1 else "counter-clockwise",
+        "pending draw": state.count,
+        "hand size": state.hand_size,
+    }
+    if state.chain:
+        counters["chain"] = True
+        if state.kd_bar:
+            counters["K♦ bars K♥ and J♠"] = True
+        if state.js_cancelled is not None:
+            counters["J♠ cancelled"] = state.js_cancelled
+        if state.kc_seat is not None:
+            counters["last K♣ thrown by seat"] = state.kc_seat
+    zones: dict[str, Any] = {"pile": state.pile[-1:], "pile size": len(state.pile),
+                             "stock": len(state.stock)}
+    if state.shown_bottom:
+        zones["stock bottom"] = [state.stock[0]]
+    return {
+        "phase": state.phase,
+        "turn": None if over else cardparty_to_move(state)[0],
+        "direction": state.direction,
+        "players": [{"count": len(state.hands[s]), "status": _status(state, s),
+                     "place": None if places is None else places[s],
+                     "stops": state.stops[s], "zones": {}} for s in range(state.n)],
+        "hand": list(state.hands[seat]) if seat is not None else [],
+        "zones": zones,
+        "counters": counters,
+        "drawn": state.drawn if seat == state.turn else None,
+    }
+
+
+@hookimpl
+def cardparty_zones(state: PikacState) -> list[Zone]:
+    zones = [Zone(f"hand {s}", state.hands[s], s) for s in range(state.n)]
+    if state.shown_bottom:
+        zones.append(Zone("stock", state.stock[1:], NOBODY))
+        zones.append(Zone("stock bottom", state.stock[:1], PUBLIC))
+    else:
+        zones.append(Zone("stock", state.stock, NOBODY))
+    zones.append(Zone("pile", state.pile, PUBLIC))
+    return zones
+
+
+@hookimpl
+def cardparty_deadlines(state: PikacState) -> list[Deadline]:
+    return []
+
+
+# --- bots, saving ----------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_determinize(state: PikacState, seat: int, rng: random.Random) -> PikacState:
+    """Redeal every card ``seat`` cannot see (other hands, the stock but a shown bottom card),
+    keeping every hand's size."""
+    twin = state.copy()
+    keep = 1 if state.shown_bottom else 0
+    unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]]
+    unseen += twin.stock[keep:]
+    rng.shuffle(unseen)
+    i = 0
+    for s in range(state.n):
+        if s != seat:
+            k = len(state.hands[s])
+            twin.hands[s] = unseen[i:i + k]
+            i += k
+    twin.stock = twin.stock[:keep] + unseen[i:]
+    return twin
+
+
+@hookimpl
+def cardparty_save(state: PikacState) -> dict[str, Any]:
+    return state.to_data()
+
+
+@hookimpl
+def cardparty_restore(data: dict[str, Any]) -> PikacState:
+    return PikacState.from_data(data)
+
+
+@hookimpl
+def cardparty_clone(state: PikacState) -> PikacState:
+    return state.copy()
+
+
+@hookimpl
+def cardparty_reorder(state: PikacState, seat: int, order: list[str]) -> str | None:
+    """A player may put his own hand in any order; nothing else changes."""
+    if sorted(order) != sorted(state.hands[seat]):
+        return "the new order must hold exactly the cards of your hand"
+    state.hands[seat] = list(order)
+    return None
+
+
+@hookimpl
+def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
+    who = seat_name(names, event.get("seat"))
+    kind = event.get("type")
+    cards = event.get("cards")
+    n = len(cards) if cards is not None else event.get("count", 0)
+    plural = "s" if n != 1 else ""
+    if kind == "play":
+        choice = event.get("choice")
+        extra = ""
+        if choice in ("S", "H", "D", "C"):
+            extra = f" naming {suit_name(choice)}"
+        elif choice in legality.MODES:
+            extra = f" ({choice})"
+        elif choice is not None:
+            extra = f" choosing {seat_name(names, int(choice))}"
+        return f"{who} throws {show(event['cards'])}{extra}"
+    if kind == "count":
+        return f"the count is {event['count']}"
+    if kind in ("draw", "take", "dealt"):
+        shown = f" ({show(cards)})" if cards else ""
+        verb = {"draw": "draws", "take": "takes", "dealt": "is dealt"}[kind]
+        return f"{who} {verb} {n} card{plural}{shown}"
+    if kind == "deal":
+        return f"{who} deals {event['count']} cards each"
+    if kind == "starter":
+        return f"the starter card is {pretty(event['cards'][0])}"
+    if kind == "shown":
+        return (f"the stock's bottom card {pretty(event['cards'][0])} sets the suit: "
+                f"{suit_name(event.get('choice') or '')}")
+    if kind == "stand":
+        return f"{who} stands"
+    if kind == "stop":
+        return f"{who} must stand {event['count']} turn{'s' if event['count'] > 1 else ''}"
+    if kind == "reverse":
+        return "the direction turns"
+    if kind == "out":
+        return f"{who} is out on probation"
+    if kind == "back":
+        return f"{who} is back in the game"
+    if kind == "finished":
+        return f"{who} has finished (place {event['place']})"
+    if kind == "keep":
+        return f"{who} keeps the drawn card"
+    if kind == "reshuffle":
+        return "the pile is shuffled into a new stock"
+    if kind == "over":
+        order = sorted(range(len(event["places"])), key=lambda s: event["places"][s])
+        return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
+                                          for s in order)
+    return None

@@ -1,0 +1,75 @@
+"""Pikáč's game state: plain fields, copied cheaply, saved as a map.
+
+Must not know about: the rules (``rules``, ``legality``), sockets, terminals.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Seat statuses (PK-21): holding cards, out on probation, finished for good.
+IN = "in"
+PROBATION = "probation"
+DONE = "done"
+
+FIELDS = ("n", "phase", "dealer", "hand_size", "hands", "stock", "pile", "turn", "direction",
+          "suit", "count", "chain", "kd_bar", "js_cancelled", "kc_seat", "stops", "status",
+          "finished", "starter_top", "shown_bottom", "idle", "outcome", "drawn", "play_drawn")
+
+
+class PikacState:
+    """Everything about one Pikáč round.
+
+    The pile's top is ``pile[-1]``, the stock's top is ``stock[-1]`` and its bottom
+    ``stock[0]`` (shown to everyone after a Queen starter while ``shown_bottom``, PK-6).
+    ``hands[s]`` is in the player's own order.
+    """
+
+    __slots__ = FIELDS
+
+    n: int
+    phase: str                   # "deal" (PK-5), "play", "over"
+    dealer: int
+    hand_size: int               # 0 until the dealer has chosen (PK-5)
+    hands: list[list[str]]
+    stock: list[str]
+    pile: list[str]
+    turn: int
+    direction: int               # 1 clockwise, -1 counter-clockwise (PK-7, 2♣)
+    suit: str                    # the suit in force; "" when free (Joker, PK-6, PK-10)
+    count: int                   # the count of cards to take (PK-14); > 0: a draw is pending
+    chain: bool                  # a chain is live (PK-13)
+    kd_bar: bool                 # a K♦ was thrown in this chain (PK-16)
+    js_cancelled: int | None     # what the chain's last J♠ cancelled, for a 2♥ (PK-14)
+    kc_seat: int | None          # who threw this chain's last K♣, for a J♣ (PK-14)
+    stops: list[int]             # turns each seat has to miss (PK-19, PK-20)
+    status: list[str]            # IN, PROBATION or DONE per seat (PK-21)
+    finished: list[int]          # seats in the order they finished for good (PK-22)
+    starter_top: bool            # the pile's top is still the starter card (PK-6)
+    shown_bottom: bool           # stock[0] is the card shown after a Queen starter (PK-6)
+    idle: int                    # draws in a row that found no card at all (stalled round)
+    outcome: str                 # "" while playing; "finished" or "stalled"
+    drawn: str | None            # house rule play_drawn: the drawn card that may be played
+    play_drawn: bool             # house rule: a drawn playable card may be played at once
+
+    def copy(self) -> PikacState:
+        twin = PikacState.__new__(PikacState)
+        for name in FIELDS:
+            setattr(twin, name, getattr(self, name))
+        twin.hands = [list(h) for h in self.hands]
+        twin.stock = list(self.stock)
+        twin.pile = list(self.pile)
+        twin.stops = list(self.stops)
+        twin.status = list(self.status)
+        twin.finished = list(self.finished)
+        return twin
+
+    def to_data(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in FIELDS}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> PikacState:
+        state = cls.__new__(cls)
+        for name in FIELDS:
+            setattr(state, name, data[name])
+        return state.copy()
