@@ -117,9 +117,8 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
 
     log_window = Window(text(log_text), wrap_lines=False)
     table_body = HSplit([
-        Window(text(r.players), height=lambda: Dimension.exact(max(1, len(c.table.players)))),
-        Window(text(r.zones), height=lambda: Dimension.exact(
-            2 if c.table.view.get("counters") else 1), wrap_lines=True),
+        Window(text(r.players), wrap_lines=True, dont_extend_height=True),
+        Window(text(r.zones), wrap_lines=True, dont_extend_height=True),
         Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),
         log_window,
         Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),

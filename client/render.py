@@ -49,6 +49,20 @@ KEYS_LOBBY = [
 ]
 
 
+def counter_text(value: Any) -> str:
+    """A counter's value in words: lists (one number per seat) as "3, 12"; maps as
+    "name value"."""
+    if isinstance(value, list | tuple):
+        return ", ".join(counter_text(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {counter_text(v)}" for k, v in value.items())
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "-"
+    return str(value)
+
+
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
     """In ``--ascii`` mode every text a region draws (host messages, narration, names) is
     spelled in ASCII."""
@@ -181,6 +195,8 @@ class Renderer:
             for d, left in clocks.get(i, ()):
                 out.append(("class:warn", f"  {self.g.clock} {d.get('name', '')} {left:.1f}s"))
             out.append(("", "\n"))
+        if out:
+            out.pop()
         return out
 
     @asciified
@@ -199,7 +215,7 @@ class Renderer:
                 if i:
                     out.append(("class:dim", self.g.sep))
                 out.append(("class:dim", f"{name}: "))
-                out.append(("class:turn", str(value)))
+                out.append(("class:turn", counter_text(value)))
         return out
 
     @asciified
