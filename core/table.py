@@ -158,7 +158,7 @@ class Table:
         self.version = 0
         self._legal_cache: dict[int, list[Move]] = {}
         if _state is not None:
-            self.rng = random.Random()
+            self.rng = random.Random(0)      # the caller sets the real state next
             self.state = _state
             return
         self.rng = new_rng(self.seed)
