@@ -38,6 +38,7 @@ from cardparty.plugins.pikac.deck import (
 from cardparty.plugins.pikac.state import IN, PROBATION, PikacState
 
 MODES = ("hold", "spread")
+KINDS = ("deal", "play", "draw", "take", "stand", "keep")
 BARRED_BY_KD = ("KH", "JS")
 
 
@@ -193,6 +194,8 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
                 or not 1 <= int(move.choice) <= top:
             return f"choose a hand size from 1 to {top} cards (PK-5)"
         return None
+    if kind not in KINDS:
+        return f"Pikáč has no move {kind!r}"
     if seat != state.turn:
         return "it is not your turn"
     if kind == "play":
@@ -216,9 +219,7 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         return None if state.stops[seat] else "you are not stopped"
     if kind == "keep":
         return None if state.drawn is not None else "you have not drawn a playable card"
-    if kind == "deal":
-        return "the cards have been dealt"
-    return f"Pikáč has no move {kind!r}"
+    return "the cards have been dealt"
 
 
 # --- the legal-move list ---------------------------------------------------------------------
