@@ -1,0 +1,277 @@
+"""Profiles, coins, XP and the weekly league, kept by a host in SQLite (MO-1, MO-2, MO-6,
+MO-8, MO-11).
+
+Every coin movement is a ledger row written in the same transaction as the balance it changes,
+so the database itself can prove that no coin was created or destroyed outside the reward
+rules (``audit``). A payout is one transaction keyed by its match id: a crash at any point
+leaves it either wholly done or not done at all, and paying the same match again does nothing.
+Stakes of entry tables sit in escrow (``stakes``) until the pot is paid or refunded.
+
+What is paid is decided by ``rewards`` (pure functions); this module only moves coins.
+
+Must not know about: sockets, terminals, any game.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from cardparty.core.economy import rewards as rw
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS profiles (
+    username   TEXT PRIMARY KEY,
+    public_key TEXT NOT NULL,
+    coins      INTEGER NOT NULL CHECK (coins >= 0),
+    xp         INTEGER NOT NULL DEFAULT 0,
+    gold_until REAL NOT NULL DEFAULT 0,
+    vip_until  REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS ledger (
+    id       INTEGER PRIMARY KEY,
+    at       REAL NOT NULL,
+    username TEXT NOT NULL,
+    delta    INTEGER NOT NULL,
+    reason   TEXT NOT NULL,
+    ref      TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS stakes (
+    table_id TEXT NOT NULL,
+    username TEXT NOT NULL,
+    amount   INTEGER NOT NULL,
+    state    TEXT NOT NULL DEFAULT 'held',
+    PRIMARY KEY (table_id, username)
+);
+CREATE TABLE IF NOT EXISTS payouts (
+    match_id TEXT PRIMARY KEY,
+    at       REAL NOT NULL,
+    mode     TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS league (
+    week     TEXT NOT NULL,
+    username TEXT NOT NULL,
+    points   INTEGER NOT NULL,
+    PRIMARY KEY (week, username)
+);
+"""
+
+#: Ledger reasons that bring coins into existence, and the one that takes them out.
+MINTED = ("welcome", "reward")
+BURNED = ("purchase",)
+
+
+class EconomyError(ValueError):
+    """A refused economy action, in one line (not enough coins, a username taken...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    username: str
+    coins: int
+    xp: int
+    level: int
+    gold_until: float
+    vip_until: float
+    league_points: int
+
+
+class Ledger:
+    """One host's economy in one SQLite file."""
+
+    def __init__(self, path: str | Path, now: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        self.now = now
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One atomic step: everything inside commits together or not at all."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _move(self, db: sqlite3.Connection, username: str, delta: int, reason: str,
+              ref: str = "") -> None:
+        """Change a balance and write its ledger row, inside the caller's transaction."""
+        cur = db.execute("UPDATE profiles SET coins = coins + ? WHERE username = ? "
+                         "AND coins + ? >= 0", (delta, username, delta))
+        if cur.rowcount != 1:
+            raise EconomyError(f"{username} has not enough coins")
+        db.execute("INSERT INTO ledger (at, username, delta, reason, ref) VALUES (?,?,?,?,?)",
+                   (self.now(), username, delta, reason, ref))
+
+    # --- profiles (MO-1) --------------------------------------------------------------------
+
+    def enter(self, username: str, public_key: str) -> Profile:
+        """MO-1: bind ``username`` to ``public_key`` on first use (with the welcome coins);
+        afterwards only that key may act under the name."""
+        if not username or len(username) > 32:
+            raise EconomyError("a username is 1 to 32 characters")
+        with self._tx() as db:
+            row = db.execute("SELECT public_key FROM profiles WHERE username = ?",
+                             (username,)).fetchone()
+            if row is None:
+                db.execute("INSERT INTO profiles (username, public_key, coins) VALUES (?,?,0)",
+                           (username, public_key))
+                self._move(db, username, rw.NEW_PROFILE_COINS, "welcome")
+            elif row[0] != public_key:
+                raise EconomyError(f"the username {username!r} belongs to another player here")
+        return self.profile(username)
+
+    def profile(self, username: str) -> Profile:
+        row = self.db.execute("SELECT coins, xp, gold_until, vip_until FROM profiles "
+                              "WHERE username = ?", (username,)).fetchone()
+        if row is None:
+            raise EconomyError(f"no profile {username!r} on this host")
+        week = rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+        points = self.db.execute("SELECT points FROM league WHERE week = ? AND username = ?",
+                                 (week, username)).fetchone()
+        return Profile(username, row[0], row[1], rw.level(row[1]), row[2], row[3],
+                       points[0] if points else 0)
+
+    def boosts(self, username: str) -> rw.Boosts:
+        p = self.profile(username)
+        now = self.now()
+        return rw.Boosts(gold=p.gold_until > now, vip=p.vip_until > now)
+
+    # --- the shop (MO-8) --------------------------------------------------------------------
+
+    def buy(self, username: str, item: str) -> Profile:
+        """MO-8: a gold booster (coins x2 for 60 min) or a VIP pass (x1.5 for 7 days), bought
+        with coins; buying again while active extends it."""
+        prices = {"gold": (rw.BOOSTER_PRICE, rw.BOOSTER_MINUTES * 60, "gold_until"),
+                  "vip": (rw.VIP_PRICE, rw.VIP_DAYS * 86400, "vip_until")}
+        if item not in prices:
+            raise EconomyError("the shop sells 'gold' and 'vip'")
+        price, seconds, column = prices[item]
+        with self._tx() as db:
+            self._move(db, username, -price, "purchase", item)
+            db.execute(f"UPDATE profiles SET {column} = MAX({column}, ?) + ? "
+                       "WHERE username = ?", (self.now(), seconds, username))
+        return self.profile(username)
+
+    # --- entry tables (MO-6) ----------------------------------------------------------------
+
+    def take_stake(self, table_id: str, username: str, stake: int) -> None:
+        """MO-6: a player pays the stake when he sits; without the coins he cannot sit."""
+        if stake not in rw.STAKES:
+            raise EconomyError(f"stakes are {', '.join(map(str, rw.STAKES))}")
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM stakes WHERE table_id = ? AND username = ?",
+                          (table_id, username)).fetchone():
+                raise EconomyError(f"{username} has already paid the stake of this table")
+            self._move(db, username, -stake, "stake", table_id)
+            db.execute("INSERT INTO stakes (table_id, username, amount) VALUES (?,?,?)",
+                       (table_id, username, stake))
+
+    def refund_table(self, table_id: str) -> int:
+        """MO-6, MO-11: a cancelled entry table gives back exactly the stakes it took, once."""
+        with self._tx() as db:
+            held = db.execute("SELECT username, amount FROM stakes WHERE table_id = ? AND "
+                              "state = 'held' ORDER BY username", (table_id,)).fetchall()
+            for username, amount in held:
+                self._move(db, username, amount, "refund", table_id)
+            db.execute("UPDATE stakes SET state = 'refunded' WHERE table_id = ? AND "
+                       "state = 'held'", (table_id,))
+        return sum(a for _, a in held)
+
+    # --- paying a result (MO-3 ... MO-7, MO-11) ---------------------------------------------
+
+    def pay_result(self, match_id: str, mode: str, seats: Sequence[str | None],
+                   places: Sequence[int], bots_filled: bool = False,
+                   table_id: str | None = None) -> list[rw.Reward] | None:
+        """Pay a finished table once. ``seats`` holds each seat's username (None: a bot).
+
+        Returns what each seat earned, or None when this match was paid already (MO-11: a
+        result is paid exactly once, whatever crashed in between).
+        """
+        if len(seats) != len(places):
+            raise EconomyError("one place per seat")
+        with self._tx() as db:
+            if db.execute("SELECT 1 FROM payouts WHERE match_id = ?", (match_id,)).fetchone():
+                return None
+            db.execute("INSERT INTO payouts (match_id, at, mode) VALUES (?,?,?)",
+                       (match_id, self.now(), mode))
+            humans = [s is not None for s in seats]
+            boosts = [self.boosts(s) if s else rw.Boosts() for s in seats]
+            earned = rw.rewards(mode, places, humans, boosts, bots_filled)
+            if mode == rw.ENTRY:
+                pot = self._pay_pot(db, match_id, table_id or match_id, seats, places)
+                earned = [rw.Reward(coins, r.xp, r.league)
+                          for coins, r in zip(pot, earned, strict=True)]
+            week = rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+            for username, reward in zip(seats, earned, strict=True):
+                if username is None:
+                    continue
+                if reward.coins and mode != rw.ENTRY:
+                    self._move(db, username, reward.coins, "reward", match_id)
+                if reward.xp:
+                    db.execute("UPDATE profiles SET xp = xp + ? WHERE username = ?",
+                               (reward.xp, username))
+                if reward.league:
+                    db.execute("INSERT INTO league (week, username, points) VALUES (?,?,?) "
+                               "ON CONFLICT (week, username) DO UPDATE SET "
+                               "points = points + excluded.points",
+                               (week, username, reward.league))
+        return earned
+
+    def _pay_pot(self, db: sqlite3.Connection, match_id: str, table_id: str,
+                 seats: Sequence[str | None], places: Sequence[int]) -> list[int]:
+        held = dict(db.execute("SELECT username, amount FROM stakes WHERE table_id = ? AND "
+                               "state = 'held'", (table_id,)).fetchall())
+        if any(s is None for s in seats) or set(held) != set(seats):
+            raise EconomyError("an entry table is paid only when every seat paid its stake")
+        shares = rw.pot_shares(sum(held.values()), places)
+        for username, share in zip(seats, shares, strict=True):
+            if share:
+                self._move(db, username, share, "pot", match_id)  # type: ignore[arg-type]
+        db.execute("UPDATE stakes SET state = 'paid' WHERE table_id = ?", (table_id,))
+        return shares
+
+    # --- the league (MO-5, MO-10) -----------------------------------------------------------
+
+    def standings(self, week: str | None = None) -> list[tuple[str, int]]:
+        """The league of ``week`` (default: this week), most points first."""
+        week = week or rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+        return [(u, p) for u, p in self.db.execute(
+            "SELECT username, points FROM league WHERE week = ? ORDER BY points DESC, "
+            "username", (week,))]
+
+    # --- the proof (MO-2) -------------------------------------------------------------------
+
+    def audit(self) -> None:
+        """Raise EconomyError unless every balance is the sum of its ledger rows and all coins
+        (balances plus stakes in escrow) equal those minted by the rules less those spent."""
+        for username, coins, total in self.db.execute(
+                "SELECT p.username, p.coins, COALESCE(SUM(l.delta), 0) FROM profiles p "
+                "LEFT JOIN ledger l ON l.username = p.username GROUP BY p.username"):
+            if coins != total:
+                raise EconomyError(f"{username} holds {coins} coins but the ledger says {total}")
+        balances = self.db.execute("SELECT COALESCE(SUM(coins), 0) FROM profiles").fetchone()[0]
+        escrow = self.db.execute("SELECT COALESCE(SUM(amount), 0) FROM stakes "
+                                 "WHERE state = 'held'").fetchone()[0]
+        minted = self.db.execute(
+            f"SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE reason IN "
+            f"({','.join('?' * len(MINTED))})", MINTED).fetchone()[0]
+        spent = -self.db.execute(
+            f"SELECT COALESCE(SUM(delta), 0) FROM ledger WHERE reason IN "
+            f"({','.join('?' * len(BURNED))})", BURNED).fetchone()[0]
+        if balances + escrow != minted - spent:
+            raise EconomyError(f"coins in play {balances + escrow} != minted {minted} "
+                               f"- spent {spent}")
