@@ -1,0 +1,69 @@
+"""PQ-15: the match to a target (or an agreed number of deals), and the table settings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardparty.core.simulate import play_out
+from cardparty.core.table import TableError, open_table
+from cardparty.plugins.piquet import rules
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pq15_the_first_to_101_wins_checked_at_the_end_of_each_deal(seed):
+    table = open_table("piquet", 2, seed=seed)
+    result = play_out(table, random.Random(seed))
+    ends = [e for e in table.events if e["type"] == "deal_over"]
+    for end in ends[:-1]:
+        assert max(end["totals"]) < 101 or end["totals"][0] == end["totals"][1]
+    final = ends[-1]["totals"]
+    winner = result.places.index(1)
+    assert final[winner] >= 101 and final[winner] > final[1 - winner]
+    assert list(result.scores) == final
+    assert sum(final) == sum(sum(e["points"]) for e in ends)
+
+
+def test_pq15_an_agreed_number_of_deals_is_played_and_summed():
+    table = open_table("piquet", 2, {"deals": 3}, seed=4)
+    result = play_out(table, random.Random(4))
+    ends = [e for e in table.events if e["type"] == "deal_over"]
+    assert len(ends) == 3
+    assert list(result.scores) == [sum(e["points"][s] for e in ends) for s in (0, 1)]
+
+
+def test_pq15_between_deals_the_next_dealer_deals_when_the_story_is_read():
+    table = open_table("piquet", 2, {"deals": 2, "dealer": 1}, seed=2)
+    rng = random.Random(2)
+    while table.view(None)["phase"] != "scored":
+        seat = table.to_move()[0]
+        moves = table.legal_moves(seat)
+        table.play(seat, moves[rng.randrange(len(moves))])
+    assert table.to_move() == (0,)
+    assert [m.label for m in table.legal_moves(0)] == ["deal the next hand"]
+    assert table.view(1)["last deal"] == table.view(1)["log"]
+    table.play(0, table.legal_moves(0)[0])
+    view = table.view(None)
+    assert view["phase"] == "exchange" and view["counters"]["dealer"] == 0
+    assert view["log"] == [] or view["log"][0]["category"] == "carte blanche"
+
+
+def test_pq15_past_the_target_with_equal_totals_another_deal_is_played():
+    state = open_table("piquet", 2, seed=1).state
+    state.totals = [120, 120]
+    assert not rules.match_over(state)
+    state.totals = [130, 121]
+    assert rules.match_over(state)
+    state.totals = [99, 99]
+    assert not rules.match_over(state)
+    state.totals = [150, 150]
+    state.extra = rules.EXTRA_DEALS
+    assert rules.match_over(state)
+
+
+def test_pq15_premiums_need_an_agreed_number_of_deals():
+    with pytest.raises(TableError, match="premiums needs an agreed number of deals"):
+        open_table("piquet", 2, {"premiums": True})
+    with pytest.raises(TableError, match="target"):
+        open_table("piquet", 2, {"target": 1000})
