@@ -176,6 +176,8 @@ def starter(state: KakheadState) -> int:
 def playing(state: KakheadState) -> list[bool]:
     """Seats still holding cards (KH-11)."""
     fin = state.finished
+    if not fin:
+        return [True] * state.n
     return [s not in fin for s in range(state.n)]
 
 
@@ -241,26 +243,25 @@ def _rank_moves(cards: tuple[str, ...]) -> tuple[Move, ...]:
 
 def _play_moves(cards: list[str], force: str | None) -> list[Move]:
     """KH-5, KH-9: every rank that fits, one to all of its cards (representative suits: the
-    first in sorted order), and K-A-K where a King fits."""
+    first in sorted order), and K-A-K where a King fits (an Ace fits wherever a King does)."""
     fits = FITS[force]
+    groups: dict[str, list[str]] = {}
+    for c in cards:
+        r = c[0]
+        if fits[r]:
+            g = groups.get(r)
+            if g is None:
+                groups[r] = [c]
+            else:
+                g.append(c)
     moves: list[Move] = []
-    group: list[str] = []
-    kings: list[str] = []
-    ace = ""
-    for c in sorted(cards):
-        if group and group[0][0] != c[0]:
-            if fits[group[0][0]]:
-                moves.extend(_rank_moves(tuple(group)))
-            group = []
-        group.append(c)
-        if c[0] == "K":
-            kings.append(c)
-        elif not ace and c[0] == "A":
-            ace = c
-    if group and fits[group[0][0]]:
-        moves.extend(_rank_moves(tuple(group)))
-    if ace and len(kings) >= 2 and fits["K"]:
-        key = (kings[0], ace, kings[1])
+    for g in groups.values():
+        if len(g) > 1:
+            g.sort()
+        moves.extend(_rank_moves(tuple(g)))
+    kings = groups.get("K")
+    if kings is not None and len(kings) >= 2 and "A" in groups:
+        key = (kings[0], groups["A"][0], kings[1])
         kak = _KAK_MOVES.get(key)
         if kak is None:
             kak = _KAK_MOVES[key] = Move("play", key, None, "play K-A-K " + " ".join(key))
@@ -742,9 +743,10 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         where = {"hand": "", "face-up": " from the face-up cards"}.get(event.get("source"), "")
         return f"{who} plays {cards}{where}"
     if kind == "turn":
-        card = cards or "a card"
-        return (f"{who} turns the blind card {card}" if event.get("fits")
-                else f"{who} turns a blind card ({card}) that does not fit")
+        if event.get("fits"):
+            return f"{who} turns the blind card {cards}"
+        shown = f" ({cards})" if cards else ""
+        return f"{who} turns a blind card{shown} that does not fit and takes it with the pile"
     if kind == "take":
         return f"{who} takes the pile ({n} card{'s' if n != 1 else ''})"
     if kind == "burn":
