@@ -539,3 +539,7 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
                                           for s in order)
     return None
+
+
+# The "basic" bot policy lives in its own module; importing it here registers it with the game.
+from cardparty.plugins.pika.bot import cardparty_bot_move  # noqa: E402, F401

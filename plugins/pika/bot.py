@@ -1,0 +1,50 @@
+"""Pika's "basic" bot: the simple habits of a decent human player.
+
+It always calls «Pika!» with the play that leaves one card (or as soon as it may), plays rather
+than draws, sheds action and +2/+4 cards when the next player is close to going out, keeps its
+black cards for last, and names the colour it holds most of. It sees only its own view.
+
+Must not know about: the rules module's internals, sockets, terminals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from cardparty.core.contract import Move
+from cardparty.core.hookspecs import hookimpl
+
+
+def _score(move: Move, colours: Counter[str], danger: bool) -> float:
+    if move.kind == "call":
+        return 100.0
+    if move.kind != "play":
+        return -10.0 if move.kind in ("draw", "take") else 0.0
+    card = move.cards[0]
+    parts = (move.choice or "").split()
+    score = 10.0 + (5.0 if "pika" in parts else 0.0)
+    black = card in ("W", "W+4")
+    if black:
+        score -= 4.0                                   # keep the jokers for later
+        named = parts[0] if parts and parts[0] != "pika" else ""
+        score += colours.get(named, 0) * 0.5           # name the colour held most
+    if danger and (card.endswith(("+2", "S", "V")) or card == "W+4"):
+        score += 8.0                                   # stop a player about to go out
+    return score
+
+
+@hookimpl
+def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
+                       rng: random.Random, level: str) -> Move | None:
+    if level != "basic" or len(moves) == 1:
+        return None
+    seen = view()
+    colours = Counter(c[0] for c in seen["hand"] if c not in ("W", "W+4"))
+    seat, n = seen["seat"], len(seen["players"])
+    nxt = (seat + seen["direction"]) % n
+    danger = seen["players"][nxt]["count"] <= 2
+    best = max(_score(m, colours, danger) for m in moves)
+    return rng.choice([m for m in moves if _score(m, colours, danger) == best])
