@@ -309,12 +309,9 @@ def refusal_to_play(state: KakheadState, seat: int, cards: tuple[str, ...]) -> s
     rest = list(pool)
     for c in cards:
         if c not in rest:
-            where = "in your hand" if src == "hand" else "among your face-up cards"
-            if src == "face-up" and c in state.hands[seat]:
-                where = "among your face-up cards (hand first, then face-up cards)"
-            elif src == "hand" and c in state.faceup[seat]:
+            if src == "hand" and c in state.faceup[seat]:
                 return "face-up cards come only once your hand and the deck are empty (KH-8)"
-            return f"{c} is not {where}"
+            return f"{c} is not {'in your hand' if src == 'hand' else 'among your face-up cards'}"
         rest.remove(c)
     kak = is_kak(cards)
     r = "K" if kak else cards[0][0]
