@@ -15,7 +15,7 @@ Must not know about: applying moves, views, sockets, terminals.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 
 from cardparty.core.cards import SUITS, pretty
@@ -296,30 +296,30 @@ def _group_moves(group: str, counts: tuple[int, ...], firsts: tuple[str, ...]) -
     return _remember(_GROUPS, key, moves)
 
 
-def _opener_test(state: PikacState, seat: int) -> Callable[[str], bool]:
-    """A fast yes/no version of ``first_card_refusal`` for one position (same rules)."""
+def _openers(state: PikacState, seat: int, distinct: Iterable[str]) -> list[str]:
+    """The codes among ``distinct`` that may open a throw now: the yes/no form of
+    ``first_card_refusal`` (the same rules, PK-10, PK-11, PK-16, PK-20), written for speed."""
     if state.count:                                                   # PK-11, PK-16
-        barred = BARRED_BY_KD if state.kd_bar else ()
-        return lambda c: CLASS[c] == FUNCTION and c not in barred
+        if state.kd_bar:
+            return [c for c in distinct if CLASS[c] == FUNCTION and c not in BARRED_BY_KD]
+        return [c for c in distinct if CLASS[c] == FUNCTION]
     if state.stops[seat]:                                             # PK-20
-        return lambda c: CLASS[c] == ACE
-    barred = BARRED_BY_KD if state.chain and state.kd_bar else ()
-    top = state.pile[-1]
-    suit = state.suit
-    top_rank = RANK_OF[top] if top != "X" else "-"
-    any_function = top_is_function(state)
-
-    def opens(c: str) -> bool:                                        # PK-10
-        cls = CLASS[c]
-        if cls == QUEEN or c == "X":
-            return True
-        if cls == FUNCTION:
-            if c in barred:
-                return False
-            if any_function:
-                return True
-        return not suit or SUIT_OF[c] == suit or RANK_OF[c] == top_rank
-    return opens
+        return [c for c in distinct if CLASS[c] == ACE]
+    suit = state.suit                                                 # PK-10
+    if not suit:
+        openers = list(distinct)
+    else:
+        top = state.pile[-1]
+        top_rank = RANK_OF[top] if top != "X" else "-"
+        if top_is_function(state):
+            openers = [c for c in distinct if ANYWHERE[c] or SUIT_OF[c] == suit
+                       or RANK_OF[c] == top_rank or CLASS[c] == FUNCTION]
+        else:
+            openers = [c for c in distinct if ANYWHERE[c] or SUIT_OF[c] == suit
+                       or RANK_OF[c] == top_rank]
+    if state.chain and state.kd_bar:                                  # PK-16
+        openers = [c for c in openers if c not in BARRED_BY_KD]
+    return openers
 
 
 def legal_moves(state: PikacState, seat: int) -> list[Move]:
@@ -342,26 +342,24 @@ def legal_moves(state: PikacState, seat: int) -> list[Move]:
         moves += _throw_moves((card,), targets)
         moves.append(Move("keep", (), None, f"keep {pretty(card)}"))
         return moves
-    have = Counter(state.hands[seat])
-    opens = _opener_test(state, seat)
+    hand = state.hands[seat]
+    openers = _openers(state, seat, dict.fromkeys(hand))
     groups: list[str] = []
-    for card in have:
-        if not opens(card):
-            continue
+    for card in openers:
         if card == "KC":
             targets = tuple(kc_targets(state, seat))
             if targets:
                 moves += _throw_moves((card,), targets)
         else:
-            moves += _throw_moves((card,))
+            moves += SINGLE[card]
         group = GROUP[card]
         if group is not None and group not in groups:
             groups.append(group)
     for group in groups:
         members = GROUP_MEMBERS[group]
-        counts = tuple([have[c] for c in members])
+        counts = tuple([hand.count(c) for c in members])
         if sum(counts) >= 2:
-            firsts = tuple([c for c in members if have[c] and opens(c)])
+            firsts = tuple([c for c in members if c in openers])
             moves += _group_moves(group, counts, firsts)
     count = state.count
     if count:
@@ -382,3 +380,9 @@ def _take_move(count: int) -> Move:
 
 def _stand_move(left: int) -> Move:
     return Move("stand", (), None, f"stand ({left} turn{'s' if left > 1 else ''} to miss)")
+
+
+#: A Queen or a Joker may go on anything when no draw is pending (PK-10).
+ANYWHERE: dict[str, bool] = {c: CLASS[c] == QUEEN or c == "X" for c in CLASS}
+#: The moves throwing one card alone, made once (the K♣'s depend on the players it may choose).
+SINGLE: dict[str, list[Move]] = {c: _throw_moves((c,)) for c in CLASS if c != "KC"}
