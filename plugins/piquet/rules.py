@@ -32,7 +32,6 @@ from cardparty.plugins.piquet import scoring
 from cardparty.plugins.piquet.scoring import (
     BONUSES,
     DECLARATION,
-    ORDER,
     PIQUE,
     PREMIUM,
     REPIQUE,
@@ -60,6 +59,13 @@ MAX_DEALS = 47 + EXTRA_DEALS
 #: take each.
 MAX_MOVES = MAX_DEALS * 43
 DEAL = Move("deal", (), None, "deal the next hand")
+SUIT_DESCENDING = tuple(tuple(r + s for r in reversed(scoring.RANKS)) for s in SUITS)
+#: Moves are immutable: the single-card ones are made once, not on every listing.
+LEAD = {c: Move("play", (c,), None, "lead " + c) for c in DECK}
+FOLLOW = {c: Move("play", (c,), None, "play " + c) for c in DECK}
+DISCARD = {c: Move("discard", (c,), None, "discard " + c) for c in DECK}
+DISCARD_LAST = {(c, n): Move("discard", (c,), None, f"discard {c} and take {n} from the talon")
+                for c in DECK for n in range(1, 9)}
 
 SUMMARY = """Piquet for two with 32 cards. Each takes 12; elder exchanges 3 to 5 cards with the
 first talon, the dealer takes the rest. The engine declares point, sequence and set (one of
@@ -227,9 +233,10 @@ def _exchange_moves(state: PiquetState, seat: int) -> list[Move]:
     done = len(state.discards[seat])
     least, most = exchange_bounds(state, seat)
     moves: list[Move] = []
-    if done < most:
-        tail = "" if done + 1 < most else f" and take {most} from the talon"
-        moves = [Move("discard", (c,), None, f"discard {c}{tail}") for c in state.hands[seat]]
+    if done + 1 < most:
+        moves = [DISCARD[c] for c in state.hands[seat]]
+    elif done < most:
+        moves = [DISCARD_LAST[c, most] for c in state.hands[seat]]
     if least <= done < most:
         moves.append(Move("take", (), None, _take_label(state, seat, done)))
     return moves
@@ -335,19 +342,22 @@ def _show(state: PiquetState, seat: int, cards: tuple[str, ...]) -> None:
 
 def sure_winners(state: PiquetState, seat: int) -> list[str]:
     """PQ-12: the cards of ``seat``'s hand that cannot lose a trick, judged from what he can
-    see: every higher card of the suit is in his hand, among his discards, or played."""
-    known = set(state.hands[seat])
+    see: every higher card of the suit is in his hand, among his discards, or played. Suit by
+    suit (S H D C), highest first."""
+    hand = state.hands[seat]
+    known = set(hand)
     known.update(state.discards[seat])
     known.update(state.won[0])
     known.update(state.won[1])
     known.update(state.trick)
-    high = {"S": -1, "H": -1, "D": -1, "C": -1}
-    for c in DECK:
-        if c not in known:
-            r = ORDER[c[0]]
-            if r > high[c[1]]:
-                high[c[1]] = r
-    return [c for c in state.hands[seat] if ORDER[c[0]] > high[c[1]]]
+    sure: list[str] = []
+    for cards in SUIT_DESCENDING:
+        for c in cards:
+            if c not in known:
+                break
+            if c in hand:
+                sure.append(c)
+    return sure
 
 
 def _run_moves(state: PiquetState, seat: int) -> list[Move]:
@@ -356,7 +366,6 @@ def _run_moves(state: PiquetState, seat: int) -> list[Move]:
     sure = sure_winners(state, seat)
     if len(sure) < 2:
         return []
-    sure.sort(key=lambda c: (SUITS.index(c[1]), -ORDER[c[0]]))
     runs: list[tuple[str, ...]] = []
     for s in SUITS:
         group = tuple(c for c in sure if c[1] == s)
@@ -499,9 +508,9 @@ def cardparty_legal_moves(state: PiquetState, seat: int) -> list[Move]:
     hand = state.hands[seat]
     if state.trick:                                                      # PQ-11
         suit = state.trick[0][1]
-        follow = [c for c in hand if c[1] == suit] or hand
-        return [Move("play", (c,), None, "play " + c) for c in follow]
-    moves = [Move("play", (c,), None, "lead " + c) for c in hand]
+        follow = [FOLLOW[c] for c in hand if c[1] == suit]
+        return follow or [FOLLOW[c] for c in hand]
+    moves = [LEAD[c] for c in hand]
     moves += _run_moves(state, seat)                                     # PQ-12
     return moves
 
