@@ -810,3 +810,7 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return "match over: " + ", ".join(
             f"{event['places'][s]}. {seat_name(names, s)} ({totals[s]})" for s in (0, 1))
     return None
+
+
+# The basic bot lives in its own module; importing its hook here registers it with the rules.
+from cardparty.plugins.piquet.bot import cardparty_bot_move  # noqa: E402, F401

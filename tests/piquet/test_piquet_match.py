@@ -67,3 +67,22 @@ def test_pq15_premiums_need_an_agreed_number_of_deals():
         open_table("piquet", 2, {"premiums": True})
     with pytest.raises(TableError, match="target"):
         open_table("piquet", 2, {"target": 1000})
+
+
+def test_the_basic_bot_beats_random_play_over_whole_matches():
+    from cardparty.core.bots import PolicyBot
+
+    class Pair:
+        """Seat 0 plays the basic policy, seat 1 at random."""
+
+        def __init__(self) -> None:
+            self.bots = [PolicyBot("basic"), PolicyBot("random")]
+
+        def choose(self, table, seat, rng):
+            return self.bots[seat].choose(table, seat, rng)
+
+    wins = 0
+    for seed in range(20):
+        result = play_out(open_table("piquet", 2, seed=seed), random.Random(seed), bot=Pair())
+        wins += result.places[0] == 1
+    assert wins >= 17

@@ -1,0 +1,71 @@
+"""Piquet's "basic" bot: the plain habits of a fair club player, from its own view only.
+
+Exchange: throw the lowest cards of the short suits, keep aces, kings and the longest suit;
+elder stops discarding once what is left is worth keeping. Play: lead a run of cards that
+cannot lose when there is one (each scores a lead, PQ-12, PQ-13), else the top of the longest
+suit; follow by winning as cheaply as possible, or by throwing the lowest card of the
+shortest suit.
+
+Must not know about: the rules module's internals, sockets, terminals.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from cardparty.core.contract import Move
+from cardparty.core.hookspecs import hookimpl
+
+ORDER = {r: i for i, r in enumerate("789TJQKA")}
+
+
+def _keep_value(card: str, lengths: Counter[str]) -> int:
+    """How much a card is worth keeping: its rank, plus its suit's length (a point and
+    sequences live in long suits), plus a premium for aces and kings."""
+    rank = ORDER[card[0]]
+    return rank + 2 * lengths[card[1]] + (4 if card[0] in "AK" else 0)
+
+
+def _exchange(moves: list[Move], hand: list[str]) -> Move:
+    lengths = Counter(c[1] for c in hand)
+    discards = [m for m in moves if m.kind == "discard"]
+    take = next((m for m in moves if m.kind == "take"), None)
+    if not discards:
+        assert take is not None
+        return take
+    worst = min(discards, key=lambda m: _keep_value(m.cards[0], lengths))
+    if take is not None and _keep_value(worst.cards[0], lengths) >= 10:
+        return take
+    return worst
+
+
+def _play(moves: list[Move], hand: list[str], trick: list[str]) -> Move:
+    lengths = Counter(c[1] for c in hand)
+    if not trick:
+        runs = [m for m in moves if len(m.cards) > 1]
+        if runs:
+            return max(runs, key=lambda m: len(m.cards))
+        return max(moves, key=lambda m: (lengths[m.cards[0][1]], ORDER[m.cards[0][0]]))
+    led = trick[0]
+    winners = [m for m in moves if m.cards[0][1] == led[1]
+               and ORDER[m.cards[0][0]] > ORDER[led[0]]]
+    if winners:
+        return min(winners, key=lambda m: ORDER[m.cards[0][0]])
+    return min(moves, key=lambda m: (ORDER[m.cards[0][0]], lengths[m.cards[0][1]]))
+
+
+@hookimpl
+def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
+                       rng: random.Random, level: str) -> Move | None:
+    if level != "basic" or len(moves) == 1:
+        return None
+    seen = view()
+    hand = seen["hand"]
+    if moves[0].kind in ("discard", "take"):
+        return _exchange(moves, hand)
+    if moves[0].kind == "play":
+        return _play(moves, hand, seen["zones"]["trick"])
+    return None
