@@ -196,6 +196,8 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         return None
     if kind not in KINDS:
         return f"Pikáč has no move {kind!r}"
+    if kind == "deal":
+        return "the cards have been dealt"
     if seat != state.turn:
         return "it is not your turn"
     if kind == "play":
@@ -219,7 +221,7 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         return None if state.stops[seat] else "you are not stopped"
     if kind == "keep":
         return None if state.drawn is not None else "you have not drawn a playable card"
-    return "the cards have been dealt"
+    return f"Pikáč has no move {kind!r}"
 
 
 # --- the legal-move list ---------------------------------------------------------------------
