@@ -25,7 +25,16 @@ import random
 from typing import Any
 
 from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck
-from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Setting, Zone
+from cardparty.core.contract import (
+    NOBODY,
+    PUBLIC,
+    Deadline,
+    GameInfo,
+    Move,
+    Result,
+    Setting,
+    Zone,
+)
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.piquet import scoring
@@ -684,6 +693,12 @@ def cardparty_zones(state: PiquetState) -> list[Zone]:
     zones.append(Zone("trick", state.trick, PUBLIC))
     zones.append(Zone("run", state.run, PUBLIC))
     return zones
+
+
+@hookimpl
+def cardparty_deadlines(state: PiquetState) -> list[Deadline]:
+    """Piquet has no timers of its own (the host's idle timeouts are its business)."""
+    return []
 
 
 @hookimpl

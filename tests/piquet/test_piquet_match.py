@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from cardparty.core.bots import PolicyBot
 from cardparty.core.simulate import play_out
 from cardparty.core.table import TableError, open_table
 from cardparty.plugins.piquet import rules
@@ -70,8 +71,6 @@ def test_pq15_premiums_need_an_agreed_number_of_deals():
 
 
 def test_the_basic_bot_beats_random_play_over_whole_matches():
-    from cardparty.core.bots import PolicyBot
-
     class Pair:
         """Seat 0 plays the basic policy, seat 1 at random."""
 
