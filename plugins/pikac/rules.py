@@ -43,6 +43,9 @@ from cardparty.plugins.pikac.state import DONE, IN, PROBATION, PikacState
 
 GAME_ID = "pikac"
 MAX_PLAYERS = 8
+#: Decision: a round still going after this many moves is closed and ranked by cards held, so
+#: that ``GameInfo.max_moves`` is a bound the game keeps (random rounds stay under 6,000).
+MOVE_LIMIT = 30_000
 
 SUMMARY = """Pikáč: shed your hand. Match the suit in force or the top card's rank. Function
 cards (2s, 7s, J♣, J♠, Kings, Jokers) build a chain: each changes the count of cards to take,
@@ -62,7 +65,7 @@ def cardparty_game_info() -> GameInfo:
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
                               help="the first round's dealer; -1: drawn at random (PK-4)"),
         },
-        summary=SUMMARY, max_moves=40_000, deck=DECK)
+        summary=SUMMARY, max_moves=MOVE_LIMIT + 1, deck=DECK)
 
 
 # --- setup and the deal (PK-4 ... PK-7) ------------------------------------------------------
@@ -99,6 +102,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     state.starter_top = False
     state.shown_bottom = False
     state.idle = 0
+    state.moves = 0
     state.outcome = ""
     state.drawn = None
     state.play_drawn = False
@@ -180,6 +184,10 @@ def cardparty_apply_move(state: PikacState, seat: int, move: Move, rng: random.R
         advance(state, seat, events)
     elif kind == "deal":
         deal(state, int(move.choice or "0"), events)
+    state.moves += 1
+    if state.moves >= MOVE_LIMIT and state.phase == "play":
+        state.phase = "over"
+        state.outcome = "limit"
     if state.phase == "over":
         events.append({"type": "over", "seat": None, "places": list(_places(state))})
     return events
@@ -417,8 +425,9 @@ def _take(state: PikacState, seat: int, rng: random.Random, events: list[dict[st
 # --- the end (PK-22) -------------------------------------------------------------------------
 
 def _places(state: PikacState) -> list[int]:
-    """PK-22: the finishing order, the loser last. A stalled round ranks the players still in
-    it by the cards they hold, fewest first (ties share a place)."""
+    """PK-22: the finishing order, the loser last. A stalled round (or one closed by the move
+    limit) ranks the players still in it by the cards they hold, fewest first (ties share a
+    place)."""
     n = state.n
     places = [0] * n
     for i, s in enumerate(state.finished):
@@ -446,7 +455,8 @@ def cardparty_result(state: PikacState) -> Result | None:
         return None
     places = _places(state)
     who = loser(state)
-    how = "the round stalled" if state.outcome == "stalled" else "last holding cards"
+    how = {"stalled": "the round stalled", "limit": "the move limit closed the round"
+           }.get(state.outcome, "last holding cards")
     return Result(places=tuple(places), scores=tuple(len(h) for h in state.hands),
                   next_dealer=who, summary=f"seat {who} lost ({how}) and deals next",
                   outcome=state.outcome)

@@ -14,7 +14,8 @@ DONE = "done"
 
 FIELDS = ("n", "phase", "dealer", "hand_size", "hands", "stock", "pile", "turn", "direction",
           "suit", "count", "chain", "kd_bar", "js_cancelled", "kc_seat", "stops", "status",
-          "finished", "starter_top", "shown_bottom", "idle", "outcome", "drawn", "play_drawn")
+          "finished", "starter_top", "shown_bottom", "idle", "moves", "outcome", "drawn",
+          "play_drawn")
 
 
 class PikacState:
@@ -48,7 +49,8 @@ class PikacState:
     starter_top: bool            # the pile's top is still the starter card (PK-6)
     shown_bottom: bool           # stock[0] is the card shown after a Queen starter (PK-6)
     idle: int                    # draws in a row that found no card at all (stalled round)
-    outcome: str                 # "" while playing; "finished" or "stalled"
+    moves: int                   # moves played this round (the round's hard limit)
+    outcome: str                 # "" while playing; "finished", "stalled" or "limit"
     drawn: str | None            # house rule play_drawn: the drawn card that may be played
     play_drawn: bool             # house rule: a drawn playable card may be played at once
 

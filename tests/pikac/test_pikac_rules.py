@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+import msgpack
 import pytest
 
 from cardparty.core.contract import Move
+from cardparty.core.narrate import describe
 from cardparty.core.simcheck import view_cards, visible_cards
-from cardparty.core.table import IllegalMove, TableError, open_table
+from cardparty.core.table import IllegalMove, Table, TableError, open_table
 from cardparty.plugins.pikac.deck import CLASS, DECK, FUNCTION, NORMAL
+from cardparty.plugins.pikac.rules import MOVE_LIMIT
 
 from .helpers import (
     count,
@@ -578,3 +581,32 @@ def test_illegal_moves_raise_with_the_reason_in_words() -> None:
     throw(table, 1, "KD")
     with pytest.raises(IllegalMove, match="K♦ earlier in this chain bars K♥"):
         throw(table, 2, "KH")
+
+
+def test_events_read_as_sentences_and_hide_other_hands() -> None:
+    table = deal([["KC", "3D", "4D"], ["7C", "6C", "6D"], ["8C", "8D", "9C"]], starter="5C")
+    since = len(table.events)
+    throw(table, 0, "KC", choice="2")
+    throw(table, 2, "8C")
+    names = ["Eva", "Petr", "Jana"]
+    said = [describe(e, names, table.hook) for e in table.events[since:]]
+    assert said[:2] == ["Eva throws K♣ choosing Jana", "the count is 0"]
+    assert "Jana throws 8♣" in said
+    dealt = [e for e in table.events_for(1) if e["type"] == "dealt"]
+    assert [e.get("cards") for e in dealt] == [None, ["7C", "6C", "6D"], None]
+    assert [e.get("count") for e in dealt if e["seat"] != 1] == [3, 3]
+
+
+def test_a_round_at_the_move_limit_is_closed_and_ranked_by_cards_held() -> None:
+    """Decision (docs: Random play): GameInfo.max_moves is a bound the game keeps."""
+    table = deal([["3H", "4C", "6C"], ["4D", "6D", "8D"], ["9S", "TS", "JS"]])
+    throw(table, 0, "3H")
+    data = msgpack.unpackb(table.save(), raw=False, strict_map_key=False)
+    data["state"]["moves"] = MOVE_LIMIT - 1
+    near = Table.restore(msgpack.packb(data, use_bin_type=True))
+    assert near.result() is None
+    draw(near, 1)
+    result = near.result()
+    assert result is not None and result.outcome == "limit"
+    assert result.places == (1, 3, 2) and result.next_dealer == 1    # 2, 4 and 3 cards
+    assert near.info.max_moves >= MOVE_LIMIT
