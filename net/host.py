@@ -389,9 +389,10 @@ class Host:
             if seat is not None and ht.seats[seat].standin:
                 ht.seats[seat].standin = False
                 self._schedule(ht)
-            if ht.status in ("playing", "over", "broken") and (seat is not None
-                                                                or player.id in ht.spectators):
-                self._push_view(ht, player, seat, snapshot=True)
+            if seat is not None or player.id in ht.spectators:
+                self._send(player, message("table", table=self._summary(ht)))
+                if ht.status != "open":
+                    self._push_view(ht, player, seat, snapshot=True)
 
     def _set_connected(self, player: Player, connected: bool, force: bool = False) -> None:
         if player.connected == connected and not force:
@@ -582,6 +583,7 @@ class Host:
         if ht.status == "open":
             self._push_summary(ht)
             return message("table", table=self._summary(ht))
+        self._send(player, message("table", table=self._summary(ht)))
         self._push_view(ht, player, ht.seat_of(player), snapshot=True, rid=req["rid"])
         return None
 
@@ -709,14 +711,15 @@ class Host:
         self._persist(ht)
         if self.observer is not None:
             self.observer(ht.id, table)
-        for player in self._recipients(ht):
-            self._push_view(ht, player, ht.seat_of(player), snapshot=snapshot)
         if ht.status == "over":
             ht.deadlines.clear()
             ht.bot_due = ht.idle_due = None
-            self._push_summary(ht)
         else:
-            self._schedule(ht)
+            self._schedule(ht)           # before the views: they show the timers
+        for player in self._recipients(ht):
+            self._push_view(ht, player, ht.seat_of(player), snapshot=snapshot)
+        if ht.status == "over":
+            self._push_summary(ht)
 
     def _fail(self, ht: HostTable, exc: BaseException) -> None:
         """A game's plugin raised: stop this table only, and say so to everybody at it."""

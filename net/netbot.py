@@ -82,6 +82,9 @@ def play_table(session: Session, table: str, *, level: str = "basic",
         elif latest is None and not asked and session.connected:
             asked = True                  # seated before the first view: ask for one
             session.send("snapshot", table=table)
+        held = session.views.get(table)        # the session keeps the newest view it got
+        if held is not None and (latest is None or held["version"] > latest["version"]):
+            latest = held
         if latest is not None and latest["view"].get("result"):
             return latest["view"]["result"]
         if inflight is not None and inflight.done():

@@ -1,0 +1,87 @@
+"""``cardparty host`` and ``cardparty bot-client`` as real processes on 127.0.0.1: bot clients
+fill a table and play it out, and ride out the host being killed (SIGKILL) and restarted from
+its ``--data``."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CARDPARTY = [sys.executable, "-m", "cardparty.client.cli"]
+
+
+def start_host(data: Path, port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen([*CARDPARTY, "host", "--bind", "127.0.0.1", "--port", str(port),
+                             "--data", str(data), "--heartbeat", "0.1", "--name", "test"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    found = re.search(r"tcp://127\.0\.0\.1:\d+", line)
+    assert found, f"the host printed no address: {line!r}"
+    return proc, found.group(0)
+
+
+def bot_client(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([*CARDPARTY, "bot-client", "--json", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def lines_of(proc: subprocess.Popen[str], timeout: float) -> list[dict[str, Any]]:
+    out, err = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, err
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.fixture
+def processes() -> Any:
+    made: list[subprocess.Popen[str]] = []
+    yield made
+    for p in made:
+        if p.poll() is None:
+            os.kill(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def test_bot_clients_play_a_table_through_a_host_killed_and_restarted_mid_game(
+        tmp_path: Path, processes: list) -> None:
+    host, address = start_host(tmp_path)
+    processes.append(host)
+    first = bot_client("--connect", address, "--create", "pika", "--players", "3",
+                       "--setting", "hand_size=10", "--delay", "0.02", "--seed", "1")
+    processes.append(first)
+    assert first.stdout is not None
+    created = json.loads(first.stdout.readline())
+    assert set(created) == {"table"}
+    tid = created["table"]
+    others = [bot_client("--connect", address, "--table", tid, "--delay", "0.02",
+                         "--seed", str(i)) for i in (2, 3)]
+    processes.extend(others)
+    time.sleep(1.0)                                   # the game is under way
+    assert first.poll() is None, "the game ended before the host was killed"
+    os.kill(host.pid, signal.SIGKILL)
+    host.wait()
+    time.sleep(0.3)
+    port = int(address.rsplit(":", 1)[1])
+    again, address2 = start_host(tmp_path, port)
+    processes.append(again)
+    assert address2 == address
+    results = [lines_of(p, 60) for p in (first, *others)]
+    places = {json.dumps(r[-1]["places"]) for r in results}
+    assert len(places) == 1, f"every bot is told the same result: {places}"
+    assert sorted(r[-1]["seat"] for r in results) == [0, 1, 2]
+    assert sorted(json.loads(places.pop())) in ([1, 2, 3], [1, 1, 3], [1, 2, 2], [1, 1, 1])
+
+
+def test_bot_client_refuses_create_without_players_in_one_line() -> None:
+    proc = subprocess.run([*CARDPARTY, "bot-client", "--connect", "127.0.0.1:1",
+                           "--create", "pika"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1

@@ -1,0 +1,174 @@
+"""What happens when things go wrong: a client killed mid-game, a silent player, an idle turn,
+a deadline running out, the host itself killed and restarted."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from cardparty.net.host import Host
+from cardparty.net.netbot import play_table
+from cardparty.net.session import Session
+from tests.net.conftest import installed_games, seat_info, table_size, wait_for
+from tests.net.leaks import check_messages
+
+
+@pytest.mark.parametrize("game", installed_games())
+def test_a_client_killed_mid_game_reconnects_with_its_token_and_plays_on_in_its_seat(
+        connect: Any, visibility: Any, game: str) -> None:
+    players = table_size(game)
+    sessions = [connect(f"P{i}") for i in range(players)]
+    tid = sessions[0].create(game, players, seed=11)["id"]
+    seats = [s.sit(tid) for s in sessions]
+    received: dict[int, list[Any]] = {seat: [] for seat in seats}
+    results: list[Any] = [None] * players
+    failures: list[BaseException] = []
+
+    def bot(i: int) -> None:
+        try:
+            sessions[i].ready(tid)
+            results[i] = play_table(sessions[i], tid, rng=random.Random(i), timeout=60,
+                                    on_message=received[seats[i]].append)
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=bot, args=(i,)) for i in range(1, players)]
+    for t in threads:
+        t.start()
+    victim = sessions[0]
+    victim.ready(tid)
+    # Play a few moves by hand, then die without a word as a killed process would.
+    moved = 0
+    while moved < 3:
+        msg = wait_for(victim, lambda m: m["type"] == "view")
+        received[seats[0]].append(msg)
+        assert not msg["view"]["result"], "the game ended before the client was killed"
+        if msg["view"]["moves"] and msg["version"] == victim.views[tid]["version"]:
+            try:
+                victim.move(tid, 0, msg["version"])
+                moved += 1
+            except Exception:
+                pass
+    version_before = victim.views[tid]["version"]
+    token = victim.token
+    victim.abort()
+    # The others are told he is gone (Paranoid Pirate: silent for heartbeat * liveness).
+    watcher = connect("Watcher")
+    watcher.watch(tid)
+    gone = wait_for(watcher, lambda m: m["type"] == "table"
+                    and not seat_info(m, seats[0])["connected"], timeout=3)
+    assert gone["table"]["status"] == "playing"
+    assert [s["connected"] for s in watcher.tables()[0]["seats"]] == [
+        s != seats[0] for s in range(players)]
+    back = connect("P0 again", token=token)
+    assert back.welcome["resumed"] and back.welcome["player"] == victim.welcome["player"]
+    first = wait_for(back, lambda m: m["type"] == "view")
+    assert first["snapshot"] and first["seat"] == seats[0] and first["version"] >= version_before
+    results[0] = play_table(back, tid, rng=random.Random(0), timeout=60,
+                            on_message=received[seats[0]].append)
+    received[seats[0]].append(first)
+    for t in threads:
+        t.join(90)
+    assert not failures, failures
+    assert all(r == results[0] for r in results)
+    for seat, messages in received.items():
+        check_messages(messages, seat, visibility.seen)
+
+
+def test_an_idle_turn_times_out_to_a_bot_that_plays_until_the_player_is_back(
+        connect: Any) -> None:
+    eva, petr = connect("Eva"), connect("Petr")
+    tid = eva.create("pika", 2, {"dealer": 1}, idle=0.3)["id"]   # Eva (seat 0) to play first
+    eva.sit(tid)
+    petr.sit(tid)
+    eva.ready(tid)
+    petr.ready(tid)
+    first = wait_for(eva, lambda m: m["type"] == "view")
+    assert [t["name"] for t in first["timers"]] == ["idle"] and first["timers"][0]["seat"] == 0
+    stood_in = wait_for(petr, lambda m: m["type"] == "table" and seat_info(m, 0)["standin"])
+    assert seat_info(stood_in, 0)["connected"], "Eva is connected, only idle"
+    moved = wait_for(petr, lambda m: m["type"] == "view" and m["version"] > first["version"])
+    assert moved["events"] and moved["events"][0]["seat"] == 0, "a bot played Eva's turn"
+    eva.snapshot(tid)                      # Eva is back: the stand-in stops
+    wait_for(petr, lambda m: m["type"] == "table" and not seat_info(m, 0)["standin"])
+
+
+def test_the_pika_warning_runs_out_and_the_host_plays_the_penalty_as_system(
+        connect: Any) -> None:
+    """PI-10 through the host's timer: Eva leaves herself one card without calling."""
+    eva, petr = connect("Eva"), connect("Petr")
+    deck = ["R1", "R2", "G3", "G4", "R5"]
+    tid = eva.create("pika", 2, {"deck": deck, "hand_size": 2, "dealer": 1, "warning": 0.5},
+                     idle=None)["id"]
+    for s in (eva, petr):
+        s.sit(tid)
+        s.ready(tid)
+    view = wait_for(eva, lambda m: m["type"] == "view")
+    sent = time.monotonic()
+    eva.move(tid, {"kind": "play", "cards": ["R1"]}, view["version"])
+    warned = wait_for(petr, lambda m: m["type"] == "view" and m["timers"])
+    assert warned["timers"][0]["name"] == "pika" and warned["timers"][0]["seat"] == 0
+    penalty = wait_for(petr, lambda m: m["type"] == "view"
+                       and any(e["type"] == "penalty" for e in m["events"]), timeout=3)
+    assert time.monotonic() - sent >= 0.45
+    assert penalty["view"]["players"][0]["count"] == 3 and not penalty["timers"]
+
+
+def test_a_finished_move_survives_the_host_being_stopped_and_restarted_from_its_data(
+        tmp_path: Any) -> None:
+    host = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path)
+    address = host.start()
+    eva = Session(address, "Eva", backoff=(0.02, 0.2))
+    petr = Session(address, "Petr", backoff=(0.02, 0.2))
+    try:
+        eva.connect()
+        petr.connect()
+        tid = eva.create("pika", 2, {"dealer": 1})["id"]
+        eva.sit(tid)
+        petr.sit(tid)
+        eva.ready(tid)
+        petr.ready(tid)
+        view = wait_for(eva, lambda m: m["type"] == "view")
+        done = eva.move(tid, len(view["view"]["moves"]) - 1, view["version"])
+        journal = list(host.tables[tid].table.journal)
+        host.stop()
+        host = Host(address, heartbeat=0.1, idle=None, data=tmp_path)
+        assert host.tables[tid].table.version == done["version"]
+        assert host.tables[tid].table.journal == journal
+        host.start()
+        for s in (eva, petr):
+            wait_for(s, lambda m: m["type"] == "connection" and m["state"] == "restored",
+                     timeout=5)
+        snap = wait_for(petr, lambda m: m["type"] == "view" and m["snapshot"])
+        assert snap["version"] == done["version"] and snap["seat"] == 1
+        results: list[Any] = []
+        other = threading.Thread(target=lambda: results.append(
+            play_table(petr, tid, rng=random.Random(1), timeout=30)))
+        other.start()
+        results.append(play_table(eva, tid, rng=random.Random(2), timeout=30))
+        other.join(30)
+        assert len(results) == 2 and results[0] == results[1]
+    finally:
+        eva.abort()
+        petr.abort()
+        host.stop()
+
+
+def test_a_missed_view_makes_the_session_ask_for_a_snapshot(connect: Any, host: Any) -> None:
+    """Clone: a view whose ``prev`` is not the last version held means one went missing."""
+    eva = connect("Eva")
+    tid = eva.create("pika", 2, {"dealer": 1})["id"]
+    eva.sit(tid)
+    eva.add_bots(tid)
+    eva.ready(tid)
+    view = wait_for(eva, lambda m: m["type"] == "view")
+    host.tables[tid].streams[host.players[eva.token].id][0] = -7   # the host "lost" one
+    eva.reorder(tid, list(reversed(view["view"]["hand"])))
+    gap = wait_for(eva, lambda m: m["type"] == "view" and m["prev"] == -7)
+    assert not gap["snapshot"]
+    snap = wait_for(eva, lambda m: m["type"] == "view" and m["snapshot"])
+    assert snap["version"] == gap["version"]
