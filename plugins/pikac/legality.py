@@ -376,12 +376,24 @@ def legal_moves(state: PikacState, seat: int) -> list[Move]:
 DRAW = Move("draw", (), None, "draw a card")
 
 
+_TAKES: dict[int, Move] = {}
+_STANDS: dict[int, Move] = {}
+
+
 def _take_move(count: int) -> Move:
-    return Move("take", (), None, f"take {count} card{'s' if count > 1 else ''}")
+    move = _TAKES.get(count)
+    if move is None:
+        move = Move("take", (), None, f"take {count} card{'s' if count > 1 else ''}")
+        _remember(_TAKES, count, move)
+    return move
 
 
 def _stand_move(left: int) -> Move:
-    return Move("stand", (), None, f"stand ({left} turn{'s' if left > 1 else ''} to miss)")
+    move = _STANDS.get(left)
+    if move is None:
+        move = Move("stand", (), None, f"stand ({left} turn{'s' if left > 1 else ''} to miss)")
+        _remember(_STANDS, left, move)
+    return move
 
 
 #: A Queen or a Joker may go on anything when no draw is pending (PK-10).
