@@ -21,6 +21,7 @@ Must not know about: sockets, terminals, other games.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from cardparty.core import stock as stockpile
@@ -536,6 +537,40 @@ def cardparty_deadlines(state: PikacState) -> list[Deadline]:
 
 
 # --- bots, saving ----------------------------------------------------------------------------
+
+@hookimpl
+def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
+                       rng: random.Random, level: str) -> Move | None:
+    """The "basic" bot (random play is left to chance): the dealer deals 7 (PK-5); with a count
+    pending it passes the chain on when it can (PK-11); otherwise it sheds as many cards as one
+    throw allows rather than drawing; a Queen names the suit it holds most of, Aces hold the
+    next player, a K♣ sends the turn to the player holding fewest cards."""
+    if level != "basic" or not moves:
+        return None
+    first = moves[0]
+    if first.kind == "deal":
+        return first                                                   # 7 is listed first
+    plays = [m for m in moves if m.kind == "play"]
+    if not plays:
+        return None                                                    # take, draw or stand
+    seen = view()
+    hand = seen["hand"]
+    best = max(len(m.cards) for m in plays)
+    widest = [m for m in plays if len(m.cards) == best]
+    choice = widest[rng.randrange(len(widest))]
+    last = choice.cards[-1]
+    if CLASS[last] == QUEEN:
+        suits = [SUIT_OF[c] for c in hand if c not in choice.cards and SUIT_OF[c]]
+        named = max("SHDC", key=suits.count) if suits else "S"
+        return next(m for m in plays if m.cards == choice.cards and m.choice == named)
+    if CLASS[last] == ACE:
+        return next(m for m in plays if m.cards == choice.cards and m.choice == "hold")
+    if last == "KC":
+        counts = [p["count"] for p in seen["players"]]
+        options = [m for m in plays if m.cards == choice.cards]
+        return min(options, key=lambda m: counts[int(m.choice or 0)])
+    return choice
+
 
 @hookimpl
 def cardparty_determinize(state: PikacState, seat: int, rng: random.Random) -> PikacState:
