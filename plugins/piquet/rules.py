@@ -317,7 +317,9 @@ def declare(state: PiquetState, events: list[dict[str, Any]]) -> None:
         verdict = decide(category, held[category], state.laws.every_combination)
         if verdict.winner is None:
             events.append({"type": "declare", "seat": None, "category": category,
-                           "equal": verdict.equal, "text": _no_score_text(verdict)})
+                           "equal": verdict.equal, "text": _no_score_text(verdict),
+                           "combinations": [None if c is None else c.detail
+                                            for c in verdict.best]})
             continue
         seat = verdict.winner
         for combo in verdict.scored:
@@ -335,8 +337,10 @@ def declare(state: PiquetState, events: list[dict[str, Any]]) -> None:
 
 def _no_score_text(verdict: scoring.Verdict) -> str:
     if verdict.equal:
-        assert verdict.best[0] is not None
-        return f"equal {verdict.category}s ({verdict.best[0].text}): nobody scores"
+        a, b = verdict.best
+        assert a is not None and b is not None
+        same = a.text if a.text == b.text else f"{a.text} and {b.text}"
+        return f"equal {verdict.category}s ({same}): nobody scores"
     return f"nobody holds a {verdict.category}"
 
 

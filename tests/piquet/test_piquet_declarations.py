@@ -75,7 +75,12 @@ def test_pq5_equal_point_and_equal_sequence_score_nothing_and_the_set_decides():
     said = [e for e in table.events if e["type"] in ("declare", "score")]
     assert [(e["category"], e["seat"], e.get("equal")) for e in said] == [
         ("point", None, True), ("sequence", None, True), ("set", YOUNGER, None)]
-    assert "equal points (point of 5" in said[0]["text"]
+    assert said[0]["text"] == ("equal points (point of 5 in spades (50) and point of 5 in "
+                               "hearts (50)): nobody scores")
+    assert said[1]["text"] == ("equal sequences (quart to the ace in spades and quart to the "
+                               "ace in hearts): nobody scores")
+    assert said[1]["combinations"] == [{"size": 4, "suit": "S", "top": "A"},
+                                       {"size": 4, "suit": "H", "top": "A"}]
     assert declarations(table) == [(YOUNGER, "set", 3)]
 
 
