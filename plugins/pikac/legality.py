@@ -231,7 +231,7 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
 # of a throw, labels included, are made once and kept (they are immutable values).
 
 _THROWS: dict[tuple[Any, ...], list[Move]] = {}
-_GROUPS: dict[tuple[Any, ...], list[tuple[str, ...]]] = {}
+_GROUPS: dict[tuple[Any, ...], list[Move]] = {}
 _CACHE_LIMIT = 200_000
 
 
@@ -294,7 +294,7 @@ def _group_moves(group: str, counts: tuple[int, ...], firsts: tuple[str, ...]) -
     rest.remove(first)
     for k in range(2, m):
         throws.append((first, *rest[:k - 1]))
-    moves = [m for t in throws for m in _throw_moves(t)]
+    moves = [move for t in throws for move in _throw_moves(t)]
     return _remember(_GROUPS, key, moves)
 
 
