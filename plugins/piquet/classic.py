@@ -64,13 +64,10 @@ def cardparty_apply_move(state: PiquetState, seat: int, move: Move, rng: random.
     events = yield
     if state.places is not None and events and events[-1].get("type") == "over":
         count = rubicon_count(state.totals)
-        low = min(state.totals)
-        how = "rubiconed: sum" if low < RUBICON else "difference"
-        text = ("partie drawn" if count[0] == 0 else
-                f"partie to seat {0 if count[0] > 0 else 1}: {max(count)} "
-                f"({how} + {RUBICON})")
-        events.append({"type": "partie", "seat": None,
-                       "scores": list(count), "text": text})
+        how = "the sum" if min(state.totals) < RUBICON else "the difference"
+        text = ("the partie is drawn" if count[0] == 0 else
+                f"Rubicon count: {max(count)} to the winner ({how} + {RUBICON})")
+        events.append({"type": "partie", "seat": None, "scores": list(count), "text": text})
     return events
 
 

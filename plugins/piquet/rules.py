@@ -204,7 +204,7 @@ def score(state: PiquetState, seat: int, category: str, points: int, text: str,
             if category == "carte blanche":
                 state.blanche = seat
     event = {"type": "score", "seat": seat, "category": category, "points": points,
-             "text": text}
+             "what": text}
     if detail:
         event.update(detail)
     events.append(event)
@@ -812,7 +812,7 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         category = event["category"]
         if category in PLAY_WORDS:
             return f"{who} +{event['points']} for {PLAY_WORDS[category]}"
-        return f"{who} scores {event['points']}: {event['text']}"
+        return f"{who} scores {event['points']}: {event['what']}"
     if kind == "play":
         return f"{who} {'leads' if event.get('lead') else 'plays'} {event['cards'][0]}"
     if kind == "run":

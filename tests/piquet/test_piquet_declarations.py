@@ -113,7 +113,7 @@ def test_pq9_the_scoring_combinations_are_shown_to_both_players():
     table = exchanged(HUITIEME, OTHERS)
     seen_by_younger = table.events_for(YOUNGER)
     sequence = [e for e in seen_by_younger if e.get("category") == "sequence"][0]
-    assert sequence["text"] == "huitième to the ace in spades"
+    assert sequence["what"] == "huitième to the ace in spades"
     assert sequence["cards"] == ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S"]
     shown = table.view(YOUNGER)["players"][ELDER]["zones"]["shown"]
     assert sorted(shown) == sorted(["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "TH",
