@@ -175,6 +175,7 @@ class Host:
         self.port = 0
         self.tables: dict[str, HostTable] = {}
         self.players: dict[str, Player] = {}   # by token
+        self.by_id: dict[str, Player] = {}
         self.routes: dict[bytes, Player] = {}
         self._ids = itertools.count(1)
         self._table_seq = itertools.count(1)
@@ -364,6 +365,7 @@ class Host:
             player = Player(id=f"p{next(self._ids)}", token=secrets.token_hex(16),
                             name=req["name"])
             self.players[player.token] = player
+            self.by_id[player.id] = player
             if self.store is not None:
                 self.store.put_player(player.token, player.id, player.name)
         old = self.routes.get(route)
@@ -408,9 +410,12 @@ class Host:
     def _sweep(self, now: float) -> None:
         """Liveness (Paranoid Pirate) and forgetting what nobody needs any more."""
         silent = now - self.heartbeat * self.liveness
+        forgotten = now - self.keep_over
         for player in list(self.players.values()):
             if player.connected and player.last_seen < silent:
                 self._set_connected(player, False)
+            elif not player.connected and not player.tables and player.last_seen < forgotten:
+                self._forget(player)       # gone for long, at no table: his token expires
         for ht in list(self.tables.values()):
             if ht.ended_at is not None and now - ht.ended_at > self.keep_over:
                 self._drop_table(ht)
@@ -418,6 +423,14 @@ class Host:
                   and not any(s.kind == "human" and s.player is not None
                               and s.player.connected for s in ht.seats)):
                 self._drop_table(ht)       # an open table nobody present cares about
+
+    def _forget(self, player: Player) -> None:
+        self.players.pop(player.token, None)
+        self.by_id.pop(player.id, None)
+        if player.route is not None:
+            self.routes.pop(player.route, None)
+        if self.store is not None:
+            self.store.drop_player(player.token)
 
     def _drop_table(self, ht: HostTable) -> None:
         self.tables.pop(ht.id, None)
@@ -716,8 +729,9 @@ class Host:
             ht.bot_due = ht.idle_due = None
         else:
             self._schedule(ht)           # before the views: they show the timers
+        shared = self._shared(ht)
         for player in self._recipients(ht):
-            self._push_view(ht, player, ht.seat_of(player), snapshot=snapshot)
+            self._push_view(ht, player, ht.seat_of(player), snapshot=snapshot, shared=shared)
         if ht.status == "over":
             self._push_summary(ht)
 
@@ -802,8 +816,10 @@ class Host:
 
     def _recipients(self, ht: HostTable) -> list[Player]:
         out = [s.player for s in ht.seats if s.kind == "human" and s.player is not None]
-        out += [p for p in self.players.values() if p.id in ht.spectators] if ht.spectators \
-            else []
+        for pid in ht.spectators:
+            p = self.by_id.get(pid)
+            if p is not None:
+                out.append(p)
         return out
 
     def _summary(self, ht: HostTable) -> dict[str, Any]:
@@ -845,8 +861,16 @@ class Host:
                                       "remaining": round(max(0.0, ht.idle_due - now), 3)})
         return shown
 
+    def _shared(self, ht: HostTable) -> dict[str, Any]:
+        """The parts of a view message that are the same for every recipient."""
+        return {"timers": self._timers_shown(ht, time.monotonic()),
+                "players": [{"connected": s.kind == "bot" or (
+                    s.player is not None and s.player.connected), "standin": s.standin}
+                    for s in ht.seats]}
+
     def _push_view(self, ht: HostTable, player: Player, seat: int | None,
-                   snapshot: bool = False, rid: Any = None) -> None:
+                   snapshot: bool = False, rid: Any = None,
+                   shared: dict[str, Any] | None = None) -> None:
         """Send ``player`` the view of ``seat`` with the events since his last view (Clone:
         ``version`` and ``prev``; a snapshot repeats the recent events instead)."""
         if player.route is None:
@@ -873,10 +897,7 @@ class Host:
             return
         msg = message("view", table=ht.id, seat=seat, version=table.version, prev=stream[0],
                       snapshot=snapshot, view=view, events=events,
-                      timers=self._timers_shown(ht, time.monotonic()),
-                      players=[{"connected": s.kind == "bot" or (
-                          s.player is not None and s.player.connected),
-                                "standin": s.standin} for s in ht.seats])
+                      **(shared or self._shared(ht)))
         if rid is not None:
             msg["rid"] = rid
         if self._send_raw(player.route, encode(msg)):
@@ -908,7 +929,7 @@ class Host:
         assert self.store is not None
         top = 0
         for token, pid, name in self.store.players():
-            self.players[token] = Player(id=pid, token=token, name=name)
+            self.players[token] = self.by_id[pid] = Player(id=pid, token=token, name=name)
             with contextlib.suppress(ValueError):
                 top = max(top, int(pid[1:]))
         self._ids = itertools.count(top + 1)

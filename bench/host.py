@@ -1,0 +1,374 @@
+"""Benchmark of the host node over real sockets on 127.0.0.1.
+
+What it measures, in one run:
+
+1. The floor: a raw pyzmq DEALER/ROUTER echo round trip (a ROUTER in its own process sending
+   every frame straight back), p50 and p99.
+2. N network bot clients (default 16 tables x 4 players = 64 clients, all DEALER sockets in this
+   process, one poller) playing Pika through a host in its own process (``cardparty host``):
+   - **flat out**: every client moves as soon as its view lets it: the host's moves/s, and the
+     latency from sending a move to the moment the LAST seat of that table holds a view of the
+     new version (p50, p99);
+   - **paced**: each table moves at most every ``--pace-ms`` ms (a busy LAN party), the same
+     latency: what a player feels while the host is not saturated.
+   When a table's game ends, its first client opens a new one, so the load stays steady.
+3. The host's memory per open table: the host's RSS before and after ``--memory-tables``
+   tables, each with a game under way (one network player, three host bots).
+
+Then the ratios to the echo floor and the issue's targets (p50 at most 4x the echo round trip;
+p99 under 10 ms; under 1 MB per table). Usage: ``.venv/bin/python bench/host.py [--help]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import zmq
+
+from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
+
+PY = sys.executable
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+# --- the echo floor ----------------------------------------------------------------------------
+
+def echo_server() -> None:
+    """A ROUTER that sends every message straight back (run in its own process)."""
+    ctx = zmq.Context.instance()
+    sock = ctx.socket(zmq.ROUTER)
+    sock.bind("tcp://127.0.0.1:*")
+    print(sock.getsockopt_string(zmq.LAST_ENDPOINT), flush=True)
+    while True:
+        sock.send_multipart(sock.recv_multipart())
+
+
+def start(cmd: list[str]) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    found = re.search(r"tcp://127\.0\.0\.1:\d+", line)
+    if not found:
+        proc.kill()
+        raise SystemExit(f"could not start {cmd}: {line!r}")
+    return proc, found.group(0)
+
+
+def echo_round_trips(address: str, rounds: int) -> list[float]:
+    """Round trips of a message the size of a move request, one at a time."""
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(address)
+    frame = encode(message("move", rid=123456789, table="t1", move=3, version=42))
+    for _ in range(200):                     # warm up the connection
+        sock.send(frame)
+        sock.recv()
+    out = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        sock.send(frame)
+        decode(sock.recv())
+        out.append(time.perf_counter() - t0)
+    sock.close()
+    return out
+
+
+# --- network bot clients -------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class Client:
+    sock: zmq.Socket
+    group: int
+    index: int
+    table: str | None = None
+    seat: int | None = None
+    latest: dict[str, Any] | None = None
+    moved_on: int | None = None
+    inflight: bool = False
+    rid: int = 0
+    waiting: dict[int, str] = field(default_factory=dict)   # rid -> what
+
+    def send(self, kind: str, **fields: Any) -> int:
+        self.rid += 1
+        self.waiting[self.rid] = kind
+        self.sock.send(encode(message(kind, rid=self.rid, **fields)))
+        return self.rid
+
+
+@dataclass(eq=False)
+class Group:
+    clients: list[Client]
+    table: str | None = None
+    next_slot: float = 0.0
+    games: int = 0
+    #: target version -> (time the move was sent, seats still without that version)
+    pending: dict[int, tuple[float, set[int]]] = field(default_factory=dict)
+
+
+class Load:
+    """N groups of P clients on one poller, each group at one table of ``game``."""
+
+    def __init__(self, address: str, tables: int, players: int, game: str,
+                 settings: dict[str, Any], seed: int) -> None:
+        self.ctx = zmq.Context.instance()
+        self.game = game
+        self.players = players
+        self.settings = settings
+        self.rng = random.Random(seed)
+        self.poller = zmq.Poller()
+        self.by_sock: dict[zmq.Socket, Client] = {}
+        self.groups: list[Group] = []
+        for g in range(tables):
+            clients = []
+            for i in range(players):
+                sock = self.ctx.socket(zmq.DEALER)
+                sock.setsockopt(zmq.LINGER, 0)
+                sock.connect(address)
+                c = Client(sock, g, i)
+                clients.append(c)
+                self.by_sock[sock] = c
+                self.poller.register(sock, zmq.POLLIN)
+            self.groups.append(Group(clients))
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.errors: dict[str, int] = {}
+        self.measuring = False
+        self.pace = 0.0
+
+    def connect(self) -> None:
+        for c in self.by_sock:
+            self.by_sock[c].send("hello", name=f"bench-{self.by_sock[c].group}-"
+                                               f"{self.by_sock[c].index}")
+        welcomed = 0
+        while welcomed < len(self.by_sock):
+            for sock, _ in self.poller.poll(5000):
+                msg = decode(sock.recv(), HOST_LIMITS)
+                if msg["type"] == "welcome":
+                    welcomed += 1
+        for group in self.groups:
+            self.open_table(group)
+
+    def open_table(self, group: Group) -> None:
+        group.table = None
+        group.pending.clear()
+        for c in group.clients:
+            c.table = None
+            c.latest = None
+            c.moved_on = None
+            c.inflight = False
+        group.clients[0].send("create", game=self.game, players=self.players,
+                              settings=self.settings, idle=None,
+                              seed=self.rng.getrandbits(32))
+
+    def run(self, seconds: float, pace_ms: float, measure: bool = True) -> float:
+        self.pace = pace_ms / 1000
+        self.latencies = []
+        self.moves = 0
+        self.measuring = measure
+        t_start = time.perf_counter()
+        end = t_start + seconds
+        while (now := time.perf_counter()) < end:
+            for sock, _ in self.poller.poll(1 if self.pace else 50):
+                c = self.by_sock[sock]
+                while True:
+                    try:
+                        frame = sock.recv(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+                    self.incoming(c, decode(frame, HOST_LIMITS))
+            now = time.perf_counter()
+            for group in self.groups:
+                if group.table is None or (self.pace and now < group.next_slot):
+                    continue
+                for c in group.clients:
+                    if self.maybe_move(group, c, now):
+                        break
+        return time.perf_counter() - t_start
+
+    def maybe_move(self, group: Group, c: Client, now: float) -> bool:
+        view = c.latest
+        if (c.inflight or view is None or not view["view"]["moves"]
+                or view["version"] == c.moved_on or view["view"]["result"]):
+            return False
+        moves = view["view"]["moves"]
+        c.moved_on = view["version"]
+        c.inflight = True
+        group.next_slot = now + self.pace
+        target = view["version"] + 1
+        if target not in group.pending:
+            group.pending[target] = (time.perf_counter(), set(range(self.players)))
+        c.send("move", table=c.table, move=moves[self.rng.randrange(len(moves))]["id"],
+               version=view["version"])
+        return True
+
+    def incoming(self, c: Client, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        group = self.groups[c.group]
+        if kind == "view":
+            if msg["table"] != c.table:
+                return                       # the end of this group's previous game
+            if c.latest is None or msg["version"] >= c.latest["version"]:
+                c.latest = msg
+            now = time.perf_counter()
+            for target in [t for t in group.pending if t <= msg["version"]]:
+                t0, left = group.pending[target]
+                left.discard(c.seat if c.seat is not None else c.index)
+                if not left:
+                    del group.pending[target]
+                    if self.measuring:
+                        self.latencies.append(now - t0)
+            if msg["view"]["result"] and c is group.clients[0] and group.table == msg["table"]:
+                group.games += 1
+                self.open_table(group)
+            return
+        rid = msg.get("rid")
+        what = c.waiting.pop(rid, None) if rid is not None else None
+        if kind == "error":
+            self.errors[msg["code"]] = self.errors.get(msg["code"], 0) + 1
+            if what == "move":
+                c.inflight = False
+                group.pending.pop((c.moved_on or 0) + 1, None)
+            return
+        if what == "create":
+            tid = msg["table"]["id"]
+            group.table = tid
+            for member in group.clients:
+                member.table = tid
+                member.send("sit", table=tid, seat=member.index)
+        elif what == "sit":
+            c.seat = msg["seat"]
+            c.send("ready", table=c.table)
+        elif what == "move":
+            c.inflight = False
+            if self.measuring:
+                self.moves += 1
+
+    def close(self) -> None:
+        for sock in self.by_sock:
+            sock.close()
+
+
+# --- memory per table ----------------------------------------------------------------------------
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def memory_per_table(address: str, pid: int, tables: int, game: str) -> tuple[float, int]:
+    """KB of host RSS per table with a game under way (one network player, the rest bots)."""
+    from cardparty.net.session import Session
+
+    s = Session(address, "memory")
+    s.connect()
+    warm = s.create(game, 4, idle=None)["id"]        # load the plugin and warm caches first
+    s.sit(warm)
+    s.add_bots(warm)
+    s.ready(warm)
+    time.sleep(0.5)
+    before = rss_kb(pid)
+    for _ in range(tables):
+        tid = s.create(game, 4, idle=None)["id"]
+        s.sit(tid)
+        s.add_bots(tid)
+        s.ready(tid)
+    time.sleep(1.0)
+    after = rss_kb(pid)
+    playing = sum(1 for t in s.tables() if t["status"] == "playing")
+    s.close()
+    return (after - before) / tables, playing
+
+
+# --- main ----------------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tables", type=int, default=16)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--game", default="pika")
+    p.add_argument("--seconds", type=float, default=8.0, help="length of each load phase")
+    p.add_argument("--pace-ms", type=float, default=50.0,
+                   help="paced phase: one move per table every this many ms")
+    p.add_argument("--echo-rounds", type=int, default=3000)
+    p.add_argument("--memory-tables", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--host-cmd", default="", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.echo_server:
+        echo_server()
+        return 0
+
+    echo_proc, echo_addr = start([PY, __file__, "--echo-server"])
+    try:
+        echo = echo_round_trips(echo_addr, args.echo_rounds)
+    finally:
+        echo_proc.send_signal(signal.SIGTERM)
+        echo_proc.wait()
+    e50, e99 = percentile(echo, 50), percentile(echo, 99)
+    print(f"raw pyzmq DEALER/ROUTER echo round trip ({args.echo_rounds} rounds): "
+          f"p50 {e50 * 1e6:.0f} us, p99 {e99 * 1e6:.0f} us")
+
+    host_cmd = [PY, "-m", "cardparty.client.cli", "host", "--bind", "127.0.0.1", "--port", "0",
+                "--idle", "0", "--heartbeat", "2", "--name", "bench"]
+    if args.host_cmd:
+        host_cmd = args.host_cmd.split()
+    host, address = start(host_cmd)
+    results: dict[str, tuple[float, float, float]] = {}
+    try:
+        clients = args.tables * args.players
+        load = Load(address, args.tables, args.players, args.game, {}, args.seed)
+        load.connect()
+        load.run(1.0, 0, measure=False)                     # warm up
+        for phase, pace in (("flat out", 0.0), ("paced", args.pace_ms)):
+            took = load.run(args.seconds, pace)
+            lat = load.latencies
+            l50, l99 = percentile(lat, 50), percentile(lat, 99)
+            rate = load.moves / took
+            results[phase] = (rate, l50, l99)
+            label = phase if not pace else f"paced, 1 move per table every {pace:.0f} ms"
+            print(f"{clients} clients, {args.tables} tables of {args.game} ({label}): "
+                  f"{load.moves} moves in {took:.1f} s = {rate:.0f} moves/s; "
+                  f"move -> all {args.players} views p50 {l50 * 1e3:.2f} ms "
+                  f"({l50 / e50:.1f}x echo), p99 {l99 * 1e3:.2f} ms ({l99 / e50:.1f}x echo)")
+        games = sum(g.games for g in load.groups)
+        print(f"games finished during the run: {games}; error replies: "
+              f"{dict(sorted(load.errors.items())) or 'none'} (stale: a seat moved first)")
+        load.close()
+        per_table, playing = memory_per_table(address, host.pid, args.memory_tables, args.game)
+        print(f"host memory: {per_table:.0f} KB per open table "
+              f"({args.memory_tables} tables, {playing} with a game under way)")
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(10)
+    rate, p50, p99 = results["paced"]
+    _, f50, f99 = results["flat out"]
+    print("targets:")
+    print(f"  paced p50 <= 4x echo: {p50 / e50:.1f}x -> {'PASS' if p50 <= 4 * e50 else 'FAIL'}"
+          f"  (flat out: {f50 / e50:.1f}x)")
+    print(f"  paced p99 < 10 ms: {p99 * 1e3:.2f} ms -> {'PASS' if p99 < 0.010 else 'FAIL'}"
+          f"  (flat out: {f99 * 1e3:.2f} ms)")
+    print(f"  < 1 MB per open table: {per_table:.0f} KB -> "
+          f"{'PASS' if per_table < 1024 else 'FAIL'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
