@@ -538,6 +538,8 @@ def cardparty_refusal(state: PiquetState, seat: int, move: Move) -> str | None:
         return "it is not your turn"
     hand = state.hands[seat]
     kind = move.kind
+    if kind in ("take", "deal") and move.cards:
+        return f"{kind} names no cards"
     if state.phase == "scored":
         return None if kind == "deal" else "the deal is over: the dealer deals the next one"
     if kind == "deal":

@@ -135,3 +135,10 @@ def test_pq1_the_first_dealer_is_drawn_then_the_deal_alternates():
             if event["type"] == "deal":
                 deals.append(event["seat"])
     assert deals == [0, 1]   # the first deal, made at setup, is told with the first move
+
+
+def test_pq3_a_take_names_no_cards():
+    table = dealt(ELDER_HAND, YOUNGER_HAND, TALON1, TALON2)
+    discard(table, ELDER, "7S", "8S", "9S")
+    with pytest.raises(IllegalMove, match="take names no cards"):
+        table.play(ELDER, Move("take", ("TH",)))
