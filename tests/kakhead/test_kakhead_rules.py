@@ -594,3 +594,12 @@ def test_every_event_of_a_game_reads_as_a_sentence_for_every_seat() -> None:
         for event in table.events_for(seat):
             said = describe(event, names, table.hook)
             assert said and said == table.hook.cardparty_describe(event=event, names=names)
+
+
+def test_basic_bots_play_games_to_a_kakhead() -> None:
+    for seed in range(5):
+        table = open_table("kakhead", 4, seed=seed)
+        result = play_out(table, random.Random(seed), bot=PolicyBot("basic"))
+        assert result.outcome == "finished"
+        assert sorted(result.places) == [1, 2, 3, 4]
+        assert result.next_dealer == result.places.index(4)
