@@ -5,9 +5,15 @@ determinize and replay, after every move (``cardparty.core.simcheck``)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from cardparty.core.bots import PolicyBot
 from cardparty.core.simcheck import check_random_games
+from cardparty.core.simulate import play_out
+from cardparty.core.table import open_table
+from cardparty.plugins.piquet.scoring import derive_bonuses
 
 DEALS_PER_CHUNK = 500
 MATCHES_PER_CHUNK = 100
@@ -50,3 +56,26 @@ def test_random_deals_with_every_table_option_keep_every_invariant():
                                 settings={"deals": 2, "premiums": True, "carte_rouge": True,
                                           "last_trick": 3, "target": 100})
     assert report.games == 150
+
+
+def test_pq10_in_random_deals_the_premiums_recorded_are_those_the_log_alone_derives():
+    """Every premium the game recorded sits right after the entry that earned it by
+    ``derive_bonuses``, there are no others, and the deal's score is the log's sum. Half the
+    deals are played by the basic bot, whose exchanges keep combinations (a repique is rare
+    in random play)."""
+    seen = set()
+    basic = PolicyBot("basic")
+    for variants in ((), ("piquet-classic",)):
+        for seed in range(300):
+            table = open_table("piquet", 2, {"deals": 1, "carte_rouge": seed % 3 == 0},
+                               variants, seed)
+            play_out(table, random.Random(seed), bot=basic if seed % 2 else None)
+            entries = [(e["seat"], e["category"], e["points"])
+                       for e in table.view(None)["log"]]
+            recorded = [(i - 1, seat, cat) for i, (seat, cat, _) in enumerate(entries)
+                        if cat in ("repique", "pique")]
+            assert derive_bonuses(entries) == recorded, (variants, seed, entries)
+            totals = [p["score"] for p in table.view(None)["players"]]
+            assert totals == [sum(p for s, _, p in entries if s == seat) for seat in (0, 1)]
+            seen.update(kind for _, _, kind in recorded)
+    assert seen == {"repique", "pique"}
