@@ -4,9 +4,10 @@ The rules are docs/rules/piquet.md (ids PQ-1 ... PQ-16); every function here cit
 implements. This module only implements hooks of ``cardparty.core.hookspecs``; what a hand
 declares and how pique and repique follow from the score log is ``scoring``.
 
-A table is a whole match (to 101 by default, PQ-15); the next deal is dealt as soon as a deal
-ends. The points where the classic laws differ (PQ-16) are read from ``state.laws`` (see
-``state.Laws``), which the ``classic`` variant replaces.
+A table is a whole match (to 101 by default, PQ-15); between deals the next dealer's ``deal``
+move deals the next one, so players read the finished deal's story first. The points where
+the classic laws differ (PQ-16) are read from ``state.laws`` (see ``state.Laws``), which the
+``classic`` variant replaces.
 
 Moves:
   discard (card,)  -- PQ-3: lay one card of the hand aside; the last one the law allows takes
