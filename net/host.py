@@ -68,8 +68,8 @@ REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "mov
                         "chat", "bye"})
 
 
-class GameFailed(Exception):
-    """A game's plugin raised: the table is stopped, the host goes on."""
+_MORE = int(zmq.SNDMORE | zmq.NOBLOCK)
+_LAST = int(zmq.NOBLOCK)
 
 
 @dataclass(eq=False)
@@ -335,7 +335,8 @@ class Host:
         sock = self._sock
         assert sock is not None
         try:
-            sock.send_multipart([route, frame], zmq.NOBLOCK)
+            sock.send(route, _MORE)          # ROUTER_MANDATORY fails here, never half-way
+            sock.send(frame, _LAST)
             return True
         except zmq.Again:
             return False           # that client's queue is full: it will ask for a snapshot
@@ -356,6 +357,9 @@ class Host:
     def _hello(self, route: bytes, req: dict[str, Any]) -> None:
         token = req.get("token")
         player = self.players.get(token) if token else None
+        known = self.routes.get(route)
+        if player is None and not token and known is not None and known.name == req["name"]:
+            player = known               # the same connection saying hello again (a retry)
         resumed = player is not None
         if player is None:
             if len(self.players) >= self.max_players:

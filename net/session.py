@@ -295,9 +295,12 @@ class Session:
         sock.setsockopt(zmq.ROUTING_ID, self._routing_id)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_HOST_FRAME)
-        sock.setsockopt(zmq.IMMEDIATE, 1)
         sock.connect(self.address)
         return sock
+
+    def _patience(self) -> float:
+        """How long to wait for a welcome before starting over on a fresh socket."""
+        return max(self.heartbeat * self.liveness, self.backoff[1])
 
     def _hello(self, sock: zmq.Socket) -> None:
         hello = message("hello", name=self.name, client=self.client)
@@ -314,20 +317,24 @@ class Session:
         last_recv = now
         last_sent = now
         backoff = self.backoff[0]
-        next_hello = now
+        hello_due: float | None = now      # say hello once per fresh socket, at this time
+        hello_sent = now
         try:
             while self._running:
                 now = time.monotonic()
-                if not self.connected and now >= next_hello:
+                if not self.connected and hello_due is not None and now >= hello_due:
+                    # No IMMEDIATE: the hello waits in the socket until the TCP link is up.
                     with contextlib.suppress(zmq.Again):
                         self._hello(sock)
-                    next_hello = now + backoff
-                    last_sent = now
+                    hello_due = None
+                    hello_sent = last_sent = now
                 if self.connected:
                     wait = max(0.0, last_sent + self.heartbeat - now)
                     wait = min(wait, max(0.0, last_recv + self.heartbeat * self.liveness - now))
+                elif hello_due is not None:
+                    wait = max(0.0, hello_due - now)
                 else:
-                    wait = max(0.0, next_hello - now)
+                    wait = max(0.0, hello_sent + self._patience() - now)
                 events = dict(poller.poll(max(1, int(wait * 1000) + 1)))
                 if self._wake_r.fileno() in events:
                     with contextlib.suppress(BlockingIOError):
@@ -341,8 +348,9 @@ class Session:
                         except zmq.Again:
                             break
                         last_recv = time.monotonic()
-                        backoff = self.backoff[0]
                         self._incoming(frame, sock)
+                    if self.connected:
+                        backoff = self.backoff[0]
                 now = time.monotonic()
                 if self.connected:
                     while True:
@@ -367,22 +375,20 @@ class Session:
                         sock.close(0)
                         sock = self._socket()
                         poller.register(sock, zmq.POLLIN)
+                        hello_due = now + backoff
                         backoff = min(backoff * 2, self.backoff[1])
-                        next_hello = now + backoff
-                        last_recv = now
                     elif now - last_sent >= self.heartbeat:
                         with contextlib.suppress(zmq.Again):
                             sock.send(encode(message("ping")), zmq.NOBLOCK)
                         last_sent = now
-                elif now - last_recv > max(self.heartbeat * self.liveness, backoff * 2):
+                elif hello_due is None and now - hello_sent > self._patience():
                     # No welcome in time: start over on a fresh socket, waiting longer each time.
                     poller.unregister(sock)
                     sock.close(0)
                     sock = self._socket()
                     poller.register(sock, zmq.POLLIN)
+                    hello_due = now + backoff
                     backoff = min(backoff * 2, self.backoff[1])
-                    next_hello = now
-                    last_recv = now
         finally:
             self.connected = False
             sock.close(0)
@@ -445,6 +451,8 @@ class Session:
             self.views[table] = msg
 
     def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket) -> None:
+        if self.connected and msg.get("token") == self.token:
+            return                        # a second answer to a hello sent twice
         first = self.welcome is None
         self.welcome = msg
         self.token = msg.get("token", self.token)
