@@ -207,7 +207,9 @@ class Load:
         moves = view["view"]["moves"]
         c.moved_on = view["version"]
         c.inflight = True
-        group.next_slot = now + self.pace
+        # Tables move independently: a random gap around the pace, so they do not fall into
+        # step and queue at the host all at once.
+        group.next_slot = now + self.pace * self.rng.uniform(0.5, 1.5)
         target = view["version"] + 1
         if target not in group.pending:
             group.pending[target] = (time.perf_counter(), set(range(self.players)))
@@ -264,6 +266,15 @@ class Load:
 
 # --- memory per table ----------------------------------------------------------------------------
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far."""
+    import os
+
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kb(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -316,6 +327,10 @@ def main(argv: list[str] | None = None) -> int:
         echo_server()
         return 0
 
+    import os
+
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores")
     echo_proc, echo_addr = start([PY, __file__, "--echo-server"])
     try:
         echo = echo_round_trips(echo_addr, args.echo_rounds)
@@ -338,7 +353,9 @@ def main(argv: list[str] | None = None) -> int:
         load.connect()
         load.run(1.0, 0, measure=False)                     # warm up
         for phase, pace in (("flat out", 0.0), ("paced", args.pace_ms)):
+            cpu0 = cpu_seconds(host.pid)
             took = load.run(args.seconds, pace)
+            cpu = cpu_seconds(host.pid) - cpu0
             lat = load.latencies
             l50, l99 = percentile(lat, 50), percentile(lat, 99)
             rate = load.moves / took
@@ -347,7 +364,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{clients} clients, {args.tables} tables of {args.game} ({label}): "
                   f"{load.moves} moves in {took:.1f} s = {rate:.0f} moves/s; "
                   f"move -> all {args.players} views p50 {l50 * 1e3:.2f} ms "
-                  f"({l50 / e50:.1f}x echo), p99 {l99 * 1e3:.2f} ms ({l99 / e50:.1f}x echo)")
+                  f"({l50 / e50:.1f}x echo), p99 {l99 * 1e3:.2f} ms ({l99 / e50:.1f}x echo); "
+                  f"host CPU {cpu / max(1, load.moves) * 1e6:.0f} us per move "
+                  f"({cpu / took * 100:.0f}% of a core)")
         games = sum(g.games for g in load.groups)
         print(f"games finished during the run: {games}; error replies: "
               f"{dict(sorted(load.errors.items())) or 'none'} (stale: a seat moved first)")
@@ -358,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         host.send_signal(signal.SIGTERM)
         host.wait(10)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rate, p50, p99 = results["paced"]
     _, f50, f99 = results["flat out"]
     print("targets:")

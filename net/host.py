@@ -552,6 +552,8 @@ class Host:
 
     def _on_bots(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self._table(req)
+        if ht.seat_of(player) is None:
+            raise ProtocolError("not_seated", "only a seated player may add bots")
         if ht.status != "open":
             raise ProtocolError("not_open", "the game at this table has started")
         if req["level"] not in LEVELS:
