@@ -3,6 +3,8 @@ scores, and the repique and pique that follow from the order of the score log.""
 
 from __future__ import annotations
 
+import random
+
 from cardparty.plugins.piquet.scoring import derive_bonuses
 from tests.piquet.helpers import ELDER, YOUNGER, declarations, exchanged, log, play, types
 
@@ -169,3 +171,12 @@ def test_pq9_every_score_is_an_event_both_players_see():
                   if e["type"] == "score"]
         assert scores == log(table)
     assert "score" in types(table.events)
+
+
+def test_pq9_a_bot_searching_the_unseen_cards_keeps_the_shown_ones_where_they_are():
+    table = exchanged(HUITIEME, OTHERS)
+    for seed in range(5):
+        twin = table.clone()
+        twin.state = table.determinize(YOUNGER, random.Random(seed))
+        assert twin.view(YOUNGER) == table.view(YOUNGER)
+        assert set(HUITIEME) - {"7H"} <= set(twin.view(ELDER)["hand"])
