@@ -82,3 +82,11 @@ def cardparty_result(state: PiquetState) -> Generator[None, Result | None, Resul
     return Result(places=result.places, scores=count,
                   summary=f"{result.summary}; Rubicon count {count[0]} / {count[1]}",
                   outcome=result.outcome)
+
+
+@hookimpl
+def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
+    """The partie's worth in words; every other event is the base game's to tell."""
+    if event.get("type") == "partie":
+        return str(event["text"])
+    return None

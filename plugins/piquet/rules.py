@@ -805,8 +805,10 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     if kind in ("discard", "take"):
         n = len(event["cards"]) if "cards" in event else event.get("count", 0)
         shown = f" ({' '.join(event['cards'])})" if event.get("cards") else ""
-        verb = "discards" if kind == "discard" else "takes from the talon"
-        return f"{who} {verb} {n} card{'s' if n != 1 else ''}{shown}"
+        what = f"{n} card{'s' if n != 1 else ''}"
+        if kind == "discard":
+            return f"{who} discards {what}{shown}"
+        return f"{who} takes {what} from the talon{shown}"
     if kind == "leave":
         return f"{who} leaves {event['count']} cards of the talon untaken"
     if kind == "declare":
