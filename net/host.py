@@ -177,6 +177,8 @@ class Host:
         self.players: dict[str, Player] = {}   # by token
         self.by_id: dict[str, Player] = {}
         self.routes: dict[bytes, Player] = {}
+        #: Routes whose player said hello again from another connection (oldest first).
+        self.superseded: dict[bytes, None] = {}
         self._ids = itertools.count(1)
         self._table_seq = itertools.count(1)
         self._ctx = zmq.Context.instance()
@@ -298,6 +300,9 @@ class Host:
                 self._hello(route, req)
                 return
             if player is None:
+                if route in self.superseded:
+                    raise ProtocolError("replaced", "you said hello again from another "
+                                                    "connection; this one is closed")
                 raise ProtocolError("hello_first", "say hello first")
             rid = req["rid"]
             if rid is not None and kind in REMEMBERED:
@@ -378,8 +383,12 @@ class Host:
             self._set_connected(old, False)
         if player.route is not None and player.route != route:
             self.routes.pop(player.route, None)
+            self.superseded[player.route] = None        # answered "replaced" from now on
+            while len(self.superseded) > 4096:
+                del self.superseded[next(iter(self.superseded))]
         player.route = route
         self.routes[route] = player
+        self.superseded.pop(route, None)
         player.last_seen = time.monotonic()
         self._send_raw(route, encode(message(
             "welcome", rid=req["rid"], host=self.name, token=player.token, player=player.id,

@@ -74,6 +74,7 @@ ERRORS: dict[str, str] = {
     "game_failed": "the game's rules plugin failed; the table is stopped",
     "busy": "the host has too many tables or players",
     "internal": "the host failed on this request (a bug); nothing was done",
+    "replaced": "the same player said hello from another connection, which now has the seat",
 }
 
 

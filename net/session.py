@@ -391,7 +391,14 @@ class Session:
                     backoff = min(backoff * 2, self.backoff[1])
         finally:
             self.connected = False
+            self._closed = True
             sock.close(0)
+            with self._lock:
+                pending = list(self._pending.values())
+                self._pending.clear()
+            for _, fut in pending:
+                if not fut.done():
+                    fut.set_exception(SessionError("closed", "the session has stopped"))
             with contextlib.suppress(OSError):
                 self._wake_r.close()
                 self._wake_w.close()
@@ -417,6 +424,13 @@ class Session:
                 self._deliver(message("connection", state="lost"))
             with contextlib.suppress(zmq.Again):
                 self._hello(sock)
+            return
+        if kind == "error" and msg.get("code") == "replaced":
+            # The same player connected from elsewhere: that connection has the seat now.
+            self.connected = False
+            self.reconnect = False
+            self._running = False
+            self._deliver(message("connection", state="replaced", resumed=False))
             return
         if kind == "view":
             self._view(msg)

@@ -172,3 +172,18 @@ def test_a_missed_view_makes_the_session_ask_for_a_snapshot(connect: Any, host: 
     assert not gap["snapshot"]
     snap = wait_for(eva, lambda m: m["type"] == "view" and m["snapshot"])
     assert snap["version"] == gap["version"]
+
+
+def test_the_same_token_from_a_second_connection_takes_the_seat_and_closes_the_first(
+        connect: Any) -> None:
+    first = connect("Eva")
+    tid = first.create("pika", 2)["id"]
+    first.sit(tid)
+    second = connect("Eva", token=first.token)
+    assert second.welcome["resumed"] and second.welcome["player"] == first.welcome["player"]
+    fut = first.send("tables")
+    said = wait_for(first, lambda m: m["type"] == "connection")
+    assert said["state"] == "replaced"
+    with pytest.raises(Exception, match="stopped"):
+        fut.result(2)
+    assert second.tables()[0]["seats"][0]["player"] == second.welcome["player"]
