@@ -76,6 +76,8 @@ def test_pq16_the_partie_is_six_deals_counted_in_the_rubicon_way():
     assert result.scores == rubicon_count(totals)
     partie = [e for e in table.events if e["type"] == "partie"]
     assert partie and partie[0]["scores"] == list(rubicon_count(totals))
+    told = table.hook.cardparty_describe(event=partie[0], names=["Eva", "Petr"])
+    assert told.startswith(("Rubicon count: ", "the partie is drawn"))
 
 
 def test_pq16_a_saved_classic_table_keeps_the_classic_laws():
