@@ -117,8 +117,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
 
     log_window = Window(text(log_text), wrap_lines=False)
     table_body = HSplit([
-        Window(text(r.players), wrap_lines=True, dont_extend_height=True),
-        Window(text(r.zones), wrap_lines=True, dont_extend_height=True),
+        Window(text(r.table_top), wrap_lines=True, dont_extend_height=True),
         Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),
         log_window,
         Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),
@@ -128,8 +127,8 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
                dont_extend_height=True),
     ])
     body = HSplit([
-        Window(text(r.title), height=1),
-        ConditionalContainer(Window(text(r.banner), height=1),
+        Window(text(r.title), height=1, style="class:title"),
+        ConditionalContainer(Window(text(r.banner), height=1, style="class:banner"),
                              filter=Condition(lambda: bool(c.banner))),
         ConditionalContainer(Window(text(r.start)), filter=screen("start")),
         ConditionalContainer(Window(text(r.lobby)), filter=screen("lobby")),
@@ -173,7 +172,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     color_depth = ColorDepth.MONOCHROME if no_color() else None
     app: Application[Any] = Application(
         layout=Layout(root), key_bindings=kb, style=STYLE, full_screen=True,
-        mouse_support=mouse, refresh_interval=0.25, input=input, output=output,
+        mouse_support=mouse, input=input, output=output,
         color_depth=color_depth, before_render=None)
     app.ttimeoutlen = 0.05
     app.timeoutlen = 0.05
@@ -188,14 +187,30 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     return app, inbox
 
 
+async def tick(app: Application[Any], c: Controller, every: float = 0.25) -> None:
+    """Redraw while a countdown runs (a deadline at the table); idle otherwise, so that a
+    view arriving never waits behind a redraw nobody needed."""
+    while True:
+        await asyncio.sleep(every)
+        if c.screen == "table" and c.table.view.get("deadlines"):
+            app.invalidate()
+
+
 async def run_async(app: Application[Any], inbox: Inbox,
                     start: Callable[[], None] | None = None) -> None:
     """Run ``app`` until the player quits; ``start`` (the link's start) runs once the loop
     is up, so that no message is lost."""
+    ticker: asyncio.Task[None] | None = None
 
     def pre_run() -> None:
+        nonlocal ticker
         inbox.bind(app)
+        ticker = asyncio.ensure_future(tick(app, inbox.controller))
         if start is not None:
             start()
 
-    await app.run_async(pre_run=pre_run)
+    try:
+        await app.run_async(pre_run=pre_run)
+    finally:
+        if ticker is not None:
+            ticker.cancel()

@@ -132,7 +132,7 @@ class Renderer:
                 text += " · YOUR MOVE"
         if self.ascii:
             text = text.replace("·", "|")
-        return [("class:title", text.ljust(200))]
+        return [("class:title", text)]
 
     def game_name(self, game_id: str) -> str:
         for g in self.c.games:
@@ -144,7 +144,7 @@ class Renderer:
     def banner(self) -> Fragments:
         if not self.c.banner:
             return []
-        return [("class:banner", f" {self.g.warn} {self.c.banner} ".ljust(200))]
+        return [("class:banner", f" {self.g.warn} {self.c.banner} ")]
 
     @asciified
     def status(self) -> Fragments:
@@ -198,6 +198,13 @@ class Renderer:
         if out:
             out.pop()
         return out
+
+    @asciified
+    def table_top(self) -> Fragments:
+        """The players, then the public zones and the counters: one region, one window."""
+        out = self.players()
+        out.append(("", "\n"))
+        return out + self.zones()
 
     @asciified
     def zones(self) -> Fragments:
