@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import random
 import secrets
@@ -260,24 +261,40 @@ class Host:
                 due = min((d for t in self.tables.values() if (d := t.next_due()) is not None),
                           default=now + 0.1)
                 wait = min(max(0.0, due - now), 0.1, max(0.0, next_sweep - now))
-                if poller.poll(int(wait * 1000) if wait > 0.0005 else 0):
+                if poller.poll(math.ceil(wait * 1000)):
                     for _ in range(256):
                         try:
-                            frames = sock.recv_multipart(zmq.NOBLOCK, copy=True)
+                            frames = self._recv(sock)
                         except zmq.Again:
                             break
                         self._frames(frames)
                 now = time.monotonic()
-                self._timers(now)
-                if now >= next_sweep:
-                    self._sweep(now)
-                    next_sweep = now + min(self.heartbeat / 2, 1.0)
+                try:
+                    self._timers(now)
+                    if now >= next_sweep:
+                        next_sweep = now + min(self.heartbeat / 2, 1.0)
+                        self._sweep(now)
+                except Exception:          # a host bug must not end the loop
+                    traceback.print_exc()
         finally:
             sock.close()
             if self.store is not None:
                 self.store.close()
 
     # --- receiving -------------------------------------------------------------------------
+
+    @staticmethod
+    def _recv(sock: zmq.Socket) -> list[bytes]:
+        """One message: the route and its frames, keeping at most two frames of a hostile
+        many-part message (the count is kept as empty frames, for the ``frames`` error)."""
+        frames = [sock.recv(zmq.NOBLOCK)]
+        while sock.getsockopt(zmq.RCVMORE):
+            part = sock.recv(zmq.NOBLOCK)
+            frames.append(part if len(frames) < 3 else b"")
+            if len(frames) > 64:
+                while sock.getsockopt(zmq.RCVMORE):
+                    sock.recv(zmq.NOBLOCK)
+        return frames
 
     def _frames(self, frames: list[bytes]) -> None:
         route = frames[0]
