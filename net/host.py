@@ -380,7 +380,7 @@ class Host:
         token = req.get("token")
         player = self.players.get(token) if token else None
         known = self.routes.get(route)
-        if player is None and not token and known is not None and known.name == req["name"]:
+        if player is None and known is not None and known.name == req["name"]:
             player = known               # the same connection saying hello again (a retry)
         resumed = player is not None
         if player is None:
