@@ -98,7 +98,8 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     def click(index: int) -> None:
         c.key_click(index)
 
-    r = Renderer(c, glyphs(ascii_only), ascii_only, on_card_click=click)
+    r = Renderer(c, glyphs(ascii_only), ascii_only, on_card_click=click,
+                 width=lambda: app.output.get_size().columns)
 
     def text(fn: Callable[[], Any]) -> FormattedTextControl:
         def get() -> Any:

@@ -7,6 +7,9 @@ that started two moves ago has less left than its full length), table summaries 
 list, the session's ``connection`` lost/restored into the connection banner, and any refused
 request into one line. Requests go out as futures: the screen never waits on the network.
 
+Protocol v1 has no table modes and no invitations: the mode the creator picks travels as the
+table's title (so the lobby shows it), and an invitation says to pass the table id on.
+
 The lobby is polled every two seconds (``tables``), since a host pushes table changes only to
 the players at that table. ``autoplay`` makes the link set up a table against bots by itself
 once welcomed (``cardparty play``): create, sit, bots in the empty seats, ready.
@@ -47,8 +50,7 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
     seats = [seat_label(s) for s in summary.get("seats") or ()]
     return {"id": summary.get("id"), "game": summary.get("game"),
             "players": summary.get("players"), "seats": seats,
-            "mode": summary.get("mode") or ("practice" if summary.get("title") == "practice"
-                                            else "open"),
+            "mode": summary.get("mode") or summary.get("title") or "-",
             "status": summary.get("status"), "title": summary.get("title", ""),
             "summary": summary}
 
@@ -177,7 +179,7 @@ class NetLink:
                 summary = self.session.create(args["game"], int(args["players"]),
                                               args.get("settings") or {},
                                               args.get("variants") or [],
-                                              title=args.get("title", ""),
+                                              title=args.get("title") or args.get("mode", ""),
                                               bot_delay=float(args.get("bot_delay", -1.0)))
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
@@ -208,7 +210,7 @@ class NetLink:
         seats = summary.get("seats") or []
         humans = [s for s in seats if s.get("kind") == "human"]
         bots = "basic" if len(humans) <= 1 else None
-        keep = ("game", "players", "settings", "variants", "title", "bot_delay")
+        keep = ("game", "players", "settings", "variants", "title", "mode", "bot_delay")
         self._create({k: args[k] for k in keep if k in args}, bots=bots)
         if not bots:
             with contextlib.suppress(SessionError):
@@ -283,6 +285,10 @@ class NetLink:
             if msg.get("state") == "lost":
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": f"the host at {self.address} is gone: reconnecting..."})
+            elif msg.get("state") == "replaced":
+                self.deliver({"type": "status", "state": "disconnected",
+                              "text": "you joined this host from another window, which has "
+                                      "your seats now"})
             else:
                 self.deliver({"type": "status", "state": "connected",
                               "text": "reconnected to the host"})

@@ -10,12 +10,13 @@ Must not know about: game rules, the wire.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice, CreateForm, TextField
-from cardparty.client.theme import Glyphs, card_class, to_ascii
+from cardparty.client.theme import Glyphs, card_class, label_of, pretty_text, to_ascii
 from cardparty.core.cards import pretty
 
 Fragments = list[tuple[Any, ...]]
@@ -82,8 +83,10 @@ class Renderer:
     """Draws a ``Controller``; ``ascii_only`` for terminals without Unicode."""
 
     def __init__(self, c: Controller, glyphs: Glyphs, ascii_only: bool = False,
-                 on_card_click: Callable[[int], None] | None = None) -> None:
+                 on_card_click: Callable[[int], None] | None = None,
+                 width: Callable[[], int] = lambda: 80) -> None:
         self.c = c
+        self.width = width
         self.g = glyphs
         self.ascii = ascii_only
         self.on_card_click = on_card_click
@@ -156,8 +159,8 @@ class Renderer:
         if c.screen == "table":
             parts = ("? help", "Tab: your moves", "Enter: play", "q: leave")
         elif c.screen == "lobby":
-            parts = ("? help", "c: create", "Enter: sit", "s: spectate", "b: bot", "r: ready",
-                     "i: invite", "q: quit")
+            parts = ("? help", "c: create", "Enter: sit", "s: watch", "b: bot", "r: ready",
+                     "q: quit")
         else:
             parts = ("Enter: connect", "Tab: next field", "Ctrl-C: quit")
         return [("class:dim", " " + self.g.sep.join(parts))]
@@ -166,6 +169,8 @@ class Renderer:
 
     @asciified
     def players(self) -> Fragments:
+        """One line per seat (wrapped between items, never inside one): name, cards, status,
+        place, the seat's public zones, its countdowns."""
         tm = self.c.table
         v = tm.view
         out: Fragments = []
@@ -178,25 +183,44 @@ class Renderer:
             name = str(p.get("name", f"seat {i}"))
             me = i == tm.seat
             style = "class:me" if me else ("class:turn" if i == turn else "")
-            out.append((style, f" {mark} {name[:16]:<16}"))
+            head: Fragments = [(style, f" {mark} {name[:16]:<16}")]
             count = p.get("count")
             if count is not None:
-                out.append(("", f" {count:>2} card{'s' if count != 1 else ' '}"))
+                head.append(("", f" {count:>2} card{'s' if count != 1 else ' '}"))
+            groups = [head]
             status = p.get("status")
             if status:
-                out.append(("class:turn" if i == turn else "class:dim", f"  {status}"))
+                groups.append([("class:turn" if i == turn else "class:dim", f"  {status}")])
             if p.get("place") is not None:
-                out.append(("class:warn", f"  place {p['place']}"))
+                groups.append([("class:warn", f"  place {p['place']}")])
             if me:
-                out.append(("class:dim", "  (you)"))
+                groups.append([("class:dim", "  (you)")])
             for zname, zval in (p.get("zones") or {}).items():
-                out.append(("class:dim", f"  {zname}: "))
-                out += self.zone_value(zval)
+                groups.append([("class:dim", f"  {zname}: "), *self.zone_value(zval)])
             for d, left in clocks.get(i, ()):
-                out.append(("class:warn", f"  {self.g.clock} {d.get('name', '')} {left:.1f}s"))
+                groups.append([("class:warn",
+                                f"  {self.g.clock} {d.get('name', '')} {left:.1f}s")])
+            out += self.flow(groups, indent=6)
             out.append(("", "\n"))
         if out:
             out.pop()
+        return out
+
+    def flow(self, groups: list[Fragments], indent: int = 1) -> Fragments:
+        """Groups of fragments on lines of the screen's width, breaking only between groups
+        (a zone's cards stay together)."""
+        width = max(20, self.width() - 1)
+        out: Fragments = []
+        col = 0
+        for group in groups:
+            size = sum(len(f[1]) for f in group)
+            if col and col + size > width:
+                out.append(("", "\n" + " " * indent))
+                col = indent
+                group = [(group[0][0], group[0][1].lstrip(" ·|"), *group[0][2:]), *group[1:]]
+                size = sum(len(f[1]) for f in group)
+            out += group
+            col += size
         return out
 
     @asciified
@@ -209,20 +233,18 @@ class Renderer:
     @asciified
     def zones(self) -> Fragments:
         v = self.c.table.view
-        out: Fragments = [("", " ")]
+        sep = self.g.sep
+        groups: list[Fragments] = []
         for i, (name, value) in enumerate((v.get("zones") or {}).items()):
-            if i:
-                out.append(("class:dim", self.g.sep))
-            out.append(("class:dim", f"{name}: "))
-            out += self.zone_value(value)
+            groups.append([("class:dim", f"{sep if i else ' '}{name}: "),
+                           *self.zone_value(value)])
+        out = self.flow(groups)
         counters = v.get("counters") or {}
         if counters:
-            out.append(("", "\n "))
-            for i, (name, value) in enumerate(counters.items()):
-                if i:
-                    out.append(("class:dim", self.g.sep))
-                out.append(("class:dim", f"{name}: "))
-                out.append(("class:turn", counter_text(value)))
+            groups = [[("class:dim", f"{sep if i else ' '}{name}: "),
+                       ("class:turn", counter_text(value))]
+                      for i, (name, value) in enumerate(counters.items())]
+            out += [("", "\n"), *self.flow(groups)]
         return out
 
     @asciified
@@ -284,18 +306,18 @@ class Renderer:
                 out.append(("", "\n"))
         hint = tm.suggested()
         if hint is not None and tm.suggestion is not None:
-            out.append(("class:notice", f" Enter: {hint.get('label') or hint['kind']}"))
+            out.append(("class:notice", f" Enter: {label_of(hint, self.ascii)}"))
             out.append(("class:dim", f"  (move {tm.suggestion + 1} of {len(tm.moves)}, "
                                      "Tab: next)\n"))
         groups = tm.action_groups()
         if groups:
             out.append(("", " "))
             for n, (kind, moves) in enumerate(groups[:9], 1):
-                label = moves[0].get("label") or kind if len(moves) == 1 else \
+                label = label_of(moves[0], self.ascii) if len(moves) == 1 else \
                     f"{kind} ({len(moves)} choices)"
                 out.append(("class:key", f"{n}"))
                 out.append(("", f" {label}  "))
-        elif tm.moves and not tm.over:
+        elif tm.moves and not tm.over and hint is None:
             out.append(("class:dim", " your move: choose cards, Enter to play"))
         elif not tm.over and tm.seat is not None:
             turn = tm.view.get("turn")
@@ -335,10 +357,19 @@ class Renderer:
         d = self.c.dialog
         if isinstance(d, Choice):
             out: Fragments = [("class:heading", d.title), ("", "\n")]
-            for i, (label, _) in enumerate(d.options):
+            shown = 12
+            first = max(0, min(d.cursor - shown // 2, len(d.options) - shown))
+            if first:
+                out.append(("class:dim", f"   {self.g.more} {first} more above\n"))
+            for i, (label, value) in enumerate(d.options[first:first + shown], first):
                 style = "class:dialog.cursor" if i == d.cursor else ""
                 num = f"{i + 1}" if i < 9 else " "
+                if isinstance(value, dict):
+                    label = pretty_text(label, value.get("cards"), self.ascii)
                 out.append((style, f" {num} {label} \n"))
+            below = len(d.options) - first - shown
+            if below > 0:
+                out.append(("class:dim", f"   {self.g.more} {below} more below\n"))
             out.append(("class:dim", " up/down, Enter; Esc: cancel"))
             return out
         if isinstance(d, TextField):
@@ -356,9 +387,10 @@ class Renderer:
                 continue
             value = ("yes" if row.value else "no") if row.kind == "bool" else row.value
             bounds = ""
-            if row.kind in ("int", "float") and row.min is not None:
-                bounds = f" ({row.min:g}-{row.max:g})" if row.max is not None else ""
-            out.append((style, f" {row.label:<22} < {value} >{bounds} \n"))
+            if row.kind in ("int", "float") and row.min is not None and row.max is not None:
+                bounds = f" ({row.min:g} to {row.max:g})"
+            label = row.label if len(row.label) <= 24 else row.label[:23] + self.g.more[:1]
+            out.append((style, f" {label:<24} < {value} >{bounds} \n"))
         row = f.rows[f.cursor]
         if row.help:
             out.append(("class:dim", f" {row.help[:70]}\n"))
@@ -373,6 +405,7 @@ class Renderer:
             game = str(c.table.view.get("game", ""))
             summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
             text = " ".join(str(summary or "The host sent no summary of this game.").split())
+            text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
             return [("class:heading", f"{self.game_name(game)}: the rules in short"),
                     ("", f"\n{text}\n"), ("class:dim", "\nany key closes this help")]
         keys = KEYS_LOBBY if c.screen == "lobby" else KEYS_TABLE
@@ -403,8 +436,8 @@ class Renderer:
             for label, address in f.hosts:
                 out.append(("", f"   {label}  {address}\n"))
         else:
-            out.append(("class:dim", "   (none found: type the host's address, e.g. "
-                        "192.168.1.20:5555)\n"))
+            out.append(("class:dim", "   (none listed: type the host's address, e.g. "
+                        "192.168.1.20 or 192.168.1.20:7770)\n"))
         return out
 
     @asciified

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.client.theme import pretty_text
 from cardparty.core.narrate import generic
 
 MoveDict = dict[str, Any]
@@ -129,6 +130,11 @@ class TableModel:
             self.log.append(self.narrate(event))
 
     def narrate(self, event: dict[str, Any]) -> str:
+        """The event in words (the host's, the game's, or the generic sentence), its card
+        codes written as players read them."""
+        return pretty_text(self._words(event), event.get("cards"))
+
+    def _words(self, event: dict[str, Any]) -> str:
         text = event.get("text")
         if isinstance(text, str) and text:
             return text

@@ -12,12 +12,14 @@ Must not know about: game rules, the wire.
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from prompt_toolkit.styles import Style
 
-from cardparty.core.cards import RANKS, SUITS
+from cardparty.core.cards import RANKS, SUITS, pretty
 
 STYLE = Style.from_dict({
     "title": "reverse bold",
@@ -99,3 +101,21 @@ def card_class(code: str) -> str:
     if code == "X" or code.startswith("W"):
         return "card.black"
     return _PIKA.get(code[:1], "card.plain")
+
+
+_FRENCH = re.compile(r"\b([2-9TJQKA][SHDC])\b")
+
+
+def pretty_text(text: str, cards: Any, ascii_only: bool = False) -> str:
+    """``text`` (a move's label, an event's sentence) with the French card codes it names
+    among ``cards`` written as players read them ("9C" -> "9♣"); other words are left alone."""
+    codes = {str(c) for c in cards or () if isinstance(c, str)}
+    if not codes or not _FRENCH.search(text):
+        return text
+    return _FRENCH.sub(lambda m: pretty(m.group(1), ascii_only) if m.group(1) in codes
+                       else m.group(1), text)
+
+
+def label_of(move: dict[str, Any], ascii_only: bool = False) -> str:
+    return pretty_text(str(move.get("label") or move.get("kind", "?")), move.get("cards"),
+                       ascii_only)

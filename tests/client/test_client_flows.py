@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from cardparty.client.controller import Controller
 from cardparty.client.local_link import LocalLink
 from cardparty.client.render import Renderer
 from cardparty.client.theme import ASCII, UNICODE
+from cardparty.core.discovery import load_catalog
 from tests.client.clientkit import pika_link, wired
 
 
@@ -130,3 +133,49 @@ def test_any_key_in_any_state_is_safe() -> None:
             if c.quit:
                 break
         link.close()
+
+
+def test_a_seats_line_wraps_between_items_never_inside_a_zone() -> None:
+    c = Controller(None)
+    c.screen = "table"
+    c.table.apply({"seat": 0, "turn": 0, "hand": [], "moves": [], "players": [
+        {"name": "Eva", "count": 12, "status": "to exchange",
+         "zones": {"shown": 0, "discards": ["7H", "8H", "9H"], "tricks": 0,
+                   "face-up": ["TH", "JH", "QH"], "blind": 3}}]})
+    r = Renderer(c, UNICODE, width=lambda: 60)
+    lines = text_of(r.players()).split("\n")
+    assert len(lines) > 1 and all(len(line) < 60 for line in lines)
+    assert any("face-up: 10♥ J♥ Q♥" in line for line in lines)
+
+
+def test_card_codes_in_labels_and_events_read_as_cards() -> None:
+    from cardparty.client.theme import label_of
+    move = {"kind": "swap", "cards": ["9C", "2S"], "label": "swap 9C from your hand for 2S"}
+    assert label_of(move) == "swap 9♣ from your hand for 2♠"
+    assert label_of(move, ascii_only=True) == "swap 9c from your hand for 2s"
+    assert label_of({"kind": "play", "cards": ["R7"], "label": "play R7"}) == "play R7"
+    c = Controller(None)
+    c.table.apply({"seat": 0, "players": [{"name": "Eva"}, {"name": "Bot 2"}]},
+                  [{"type": "swap", "seat": 1, "cards": ["AD"],
+                    "text": "Bot 2 swaps AD into the face-up cards"}])
+    assert list(c.table.log) == ["Bot 2 swaps A♦ into the face-up cards"]
+
+
+def test_a_long_list_of_choices_scrolls_with_the_cursor() -> None:
+    """Pikáč's dealer chooses the hand size (PK-5): dozens of choices in one dialog."""
+    if "pikac" not in load_catalog().games:
+        pytest.skip("Pikáč is not installed")
+    link = LocalLink("pikac", 3, 0, settings={"dealer": 0}, name="Eva", timers=False)
+    c = wired(link)
+    kinds = [kind for kind, _ in c.table.action_groups()]
+    assert kinds == ["deal"]
+    c.key("1")
+    options = c.dialog.options
+    assert len(options) > 20
+    for _ in range(20):
+        c.key("down")
+    shown = text_of(Renderer(c, UNICODE).dialog())
+    assert options[20][0] in shown and options[0][0] not in shown
+    assert shown.count("\n") <= 16
+    c.key("enter")
+    assert link.sent == [{"kind": "deal", "cards": [], "choice": options[20][1]["choice"]}]
