@@ -187,3 +187,26 @@ def test_the_same_token_from_a_second_connection_takes_the_seat_and_closes_the_f
     with pytest.raises(Exception, match="stopped"):
         fut.result(2)
     assert second.tables()[0]["seats"][0]["player"] == second.welcome["player"]
+
+
+def test_a_disconnected_players_turns_go_to_a_bot_until_he_reconnects(connect: Any) -> None:
+    eva, petr = connect("Eva"), connect("Petr")
+    tid = eva.create("pika", 2, {"dealer": 1, "hand_size": 12}, idle=0.3)["id"]
+    eva.sit(tid)
+    petr.sit(tid)
+    eva.ready(tid)
+    petr.ready(tid)
+    wait_for(eva, lambda m: m["type"] == "view")
+    token = eva.token
+    eva.abort()                                         # Eva's machine dies on her turn
+    gone = wait_for(petr, lambda m: m["type"] == "table" and seat_info(m, 0)["standin"],
+                    timeout=3)
+    assert not seat_info(gone, 0)["connected"]
+    played = wait_for(petr, lambda m: m["type"] == "view"
+                      and any(e.get("seat") == 0 for e in m["events"]))
+    assert played["players"][0] == {"connected": False, "standin": True}
+    back = connect("Eva", token=token)
+    snap = wait_for(back, lambda m: m["type"] == "view" and m["snapshot"])
+    assert snap["seat"] == 0 and snap["players"][0] == {"connected": True, "standin": False}
+    wait_for(petr, lambda m: m["type"] == "table" and not seat_info(m, 0)["standin"]
+             and seat_info(m, 0)["connected"])
