@@ -610,3 +610,45 @@ def test_a_round_at_the_move_limit_is_closed_and_ranked_by_cards_held() -> None:
     assert result is not None and result.outcome == "limit"
     assert result.places == (1, 3, 2) and result.next_dealer == 1    # 2, 4 and 3 cards
     assert near.info.max_moves >= MOVE_LIMIT
+
+
+def test_pk14_j_clubs_sends_the_count_to_a_k_clubs_thrower_on_probation() -> None:
+    table = deal([["KC", "7S"], ["JC", "4C"], ["7C", "4D"]], starter="5C")
+    throw(table, 0, "KC", choice="2")
+    throw(table, 2, "7C")
+    throw(table, 0, "7S")                                      # his last card: probation
+    assert status(table, 0) == "out on probation" and count(table) == 4
+    throw(table, 1, "JC")                                      # back to the K♣'s thrower
+    assert turn(table) == 0 and kinds(table, 0) == {"take"}
+    take(table, 0)
+    assert status(table, 0) != "out on probation" and len(hand(table, 0)) == 4
+
+
+def test_pk14_j_clubs_thrown_by_the_k_clubs_thrower_passes_like_two_diamonds() -> None:
+    table = deal([["KC", "JC", "3D"], ["2C", "4C", "4D"], ["6C", "6D", "8D"]], starter="5C")
+    throw(table, 0, "KC", choice="1")
+    throw(table, 1, "2C")                                      # reversed: back to seat 0
+    assert turn(table) == 0
+    throw(table, 0, "JC")
+    assert turn(table) == 2                                    # on, counter-clockwise
+
+
+def test_pk22_when_the_last_two_go_out_in_a_row_the_last_to_finish_loses() -> None:
+    table = deal([["3H"], ["3C"]])
+    throw(table, 0, "3H")
+    throw(table, 1, "3C")
+    result = table.result()
+    assert result is not None and result.places == (1, 2) and result.next_dealer == 1
+
+
+def test_pk24_a_round_with_no_card_left_to_draw_stalls_and_ends() -> None:
+    """Decision: stock and pile exhausted, every player holding cards draws nothing in turn."""
+    rest = sorted((Counter(DECK) - Counter(["5H", "9S"])).elements())
+    table = deal([rest[:53], rest[53:]], starter="5H", stock=("9S",))
+    draw(table, 0)                                             # the last card of the stock
+    draw(table, 1)                                             # nothing: the pile is only 5♥
+    assert table.result() is None
+    draw(table, 0)
+    result = table.result()
+    assert result is not None and result.outcome == "stalled"
+    assert result.places == (2, 1) and result.next_dealer == 0     # 54 cards against 53
