@@ -317,8 +317,9 @@ class Renderer:
                     f"{kind} ({len(moves)} choices)"
                 out.append(("class:key", f"{n}"))
                 out.append(("", f" {label}  "))
-        elif tm.moves and not tm.over and hint is None:
-            out.append(("class:dim", " your move: choose cards, Enter to play"))
+        elif tm.moves and not tm.over:
+            if hint is None:
+                out.append(("class:dim", " your move: choose cards, Enter to play"))
         elif not tm.over and tm.seat is not None:
             turn = tm.view.get("turn")
             names = tm.names
