@@ -320,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--echo-rounds", type=int, default=3000)
     p.add_argument("--memory-tables", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--data", action="store_true",
+                   help="run the host with --data (a save in SQLite after every move)")
     p.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--host-cmd", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -343,6 +345,13 @@ def main(argv: list[str] | None = None) -> int:
 
     host_cmd = [PY, "-m", "cardparty.client.cli", "host", "--bind", "127.0.0.1", "--port", "0",
                 "--idle", "0", "--heartbeat", "2", "--name", "bench"]
+    data_dir = ""
+    if args.data:
+        import tempfile
+
+        data_dir = tempfile.mkdtemp(prefix="cardparty-bench-")
+        host_cmd += ["--data", data_dir]
+        print(f"the host keeps every table in SQLite after every move ({data_dir})")
     if args.host_cmd:
         host_cmd = args.host_cmd.split()
     host, address = start(host_cmd)
@@ -377,6 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         host.send_signal(signal.SIGTERM)
         host.wait(10)
+        if args.data:
+            import shutil
+
+            shutil.rmtree(data_dir, ignore_errors=True)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     rate, p50, p99 = results["paced"]
     _, f50, f99 = results["flat out"]
