@@ -134,7 +134,8 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         ConditionalContainer(Window(text(r.start)), filter=screen("start")),
         ConditionalContainer(Window(text(r.lobby)), filter=screen("lobby")),
         ConditionalContainer(table_body, filter=screen("table")),
-        Window(text(r.status), height=1),
+        Window(text(r.status), wrap_lines=True, height=Dimension(min=1, max=2),
+               dont_extend_height=True),
     ])
     floats = [
         Float(ConditionalContainer(

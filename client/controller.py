@@ -25,6 +25,7 @@ from typing import Any
 from cardparty.client.dialog import Choice, CreateForm, TextField, type_key
 from cardparty.client.link import Link, Message
 from cardparty.client.table_model import Outcome, TableModel
+from cardparty.client.theme import pretty_text
 
 Connect = Callable[[str, str], Link]
 
@@ -143,7 +144,8 @@ class Controller:
             if self.screen in ("lobby", "start"):
                 self.screen = "table"
         elif kind == "error":
-            self.error = " ".join(str(msg.get("text") or "error").split())[:300]
+            text = " ".join(str(msg.get("text") or "error").split())[:300]
+            self.error = pretty_text(text, self.table.hand)
         elif kind == "chat":
             line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
             if self.screen == "table" and msg.get("table", self.table_id) == self.table_id:
