@@ -41,15 +41,15 @@ from cardparty.core.table import Table
 
 def view_cards(view: dict[str, Any]) -> Counter[str]:
     """Every card code a view shows: hand, public zones, and each player's zones."""
-    found: Counter[str] = Counter(view.get("hand", ()))
+    found: list[str] = list(view.get("hand", ()))
     for zone in view.get("zones", {}).values():
         if isinstance(zone, list):
-            found.update(zone)
+            found += zone
     for player in view.get("players", ()):
         for zone in player.get("zones", {}).values():
             if isinstance(zone, list):
-                found.update(zone)
-    return found
+                found += zone
+    return Counter(found)
 
 
 def visible_cards(table: Table, seat: int | None) -> Counter[str]:
@@ -66,6 +66,9 @@ def all_cards(table: Table) -> Counter[str]:
     for zone in table.zones():
         total.update(zone.cards)
     return total
+
+
+EMPTY: Counter[str] = Counter()
 
 
 def is_competition_ranking(places: Iterable[int]) -> bool:
@@ -129,16 +132,16 @@ class InvariantChecker:
     @staticmethod
     def census(table: Table) -> tuple[Counter[str], Counter[str], dict[int, Counter[str]]]:
         """All cards, the public ones, and each seat's own, from one call of the zones hook."""
-        total: Counter[str] = Counter()
-        public: Counter[str] = Counter()
-        own: dict[int, Counter[str]] = {}
+        total: list[str] = []
+        public: list[str] = []
+        own: dict[int, list[str]] = {}
         for zone in table.zones():
-            total.update(zone.cards)
+            total += zone.cards
             if zone.seen_by == PUBLIC:
-                public.update(zone.cards)
+                public += zone.cards
             elif zone.seen_by >= 0:
-                own.setdefault(zone.seen_by, Counter()).update(zone.cards)
-        return total, public, own
+                own.setdefault(zone.seen_by, []).extend(zone.cards)
+        return Counter(total), Counter(public), {s: Counter(c) for s, c in own.items()}
 
     def check_views(self, table: Table, n: int, public: Counter[str] | None = None,
                     own: dict[int, Counter[str]] | None = None) -> None:
@@ -147,10 +150,9 @@ class InvariantChecker:
         for seat in [None, *range(table.players)]:
             view = table.view(seat)
             shown = view_cards(view)
-            leaked = shown - public
-            if leaked and seat is not None:
-                leaked -= own.get(seat, Counter())
-            if leaked:
+            mine = own.get(seat, EMPTY) if seat is not None else EMPTY
+            if any(k > public[c] + mine[c] for c, k in shown.items()):
+                leaked = shown - public - mine
                 who = "a spectator" if seat is None else f"seat {seat}"
                 self.fail(table, n, f"the view of {who} shows cards it may not see: "
                                     f"{sorted(leaked.elements())}")
