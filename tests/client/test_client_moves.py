@@ -145,3 +145,21 @@ def test_a_choice_without_cards_offers_the_listed_values_in_a_dialog() -> None:
     assert [m["label"] for m in out.options] == ["deal 5 cards", "deal 6 cards",
                                                  "deal 7 cards"]
     assert tm.enter().options == out.options  # Enter with no cards: the only group
+
+
+def test_kh3_a_hand_card_and_enter_offer_the_face_up_cards_it_may_swap_with() -> None:
+    from cardparty.core.discovery import load_catalog
+    if "kakhead" not in load_catalog().games:
+        import pytest
+        pytest.skip("Kakhead is not installed")
+    link = LocalLink("kakhead", 2, 0, seed=3, name="Eva", timers=False)
+    c = wired(link)
+    first = c.table.hand[0]
+    c.key("enter")
+    assert isinstance(c.dialog, Choice)
+    options = [move for _, move in c.dialog.options]
+    assert options and all(m["kind"] == "swap" and m["cards"][0] == first for m in options)
+    c.key("enter")
+    assert link.sent == [{"kind": "swap", "cards": options[0]["cards"], "choice": None}]
+    assert first not in c.table.hand
+    assert [kind for kind, _ in c.table.action_groups()] == ["ready"]
