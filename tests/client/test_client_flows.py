@@ -122,9 +122,16 @@ def test_any_key_in_any_state_is_safe() -> None:
     names = ["enter", "escape", "up", "down", "left", "right", "s-left", "s-right", "tab",
              "s-tab", "backspace", "space", "c-u", "home", "pageup",
              *"0123456789?pqtnlocsbri<>.,! xX"]
-    for seed in range(3):
-        link: LocalLink = pika_link(None, players=3, hand=4, seed=seed)
-        c = wired(link)
+    for seed in range(4):
+        if seed < 3:
+            link: LocalLink = pika_link(None, players=3, hand=4, seed=seed)
+            c = wired(link)
+        else:                  # from the start screen: typing, joining, the lobby, a table
+            link = pika_link(None, players=3, hand=4, seed=seed)
+            c = Controller(None, connect=lambda who, where, link=link: link)
+            for k in ["backspace", "E", "v", "a", "enter"]:
+                c.key(k)
+            assert c.screen == "table" and c.name == "Eva"
         for _ in range(1500):
             c.key(rng.choice(names))
             assert c.failures == [], c.failures
@@ -133,6 +140,26 @@ def test_any_key_in_any_state_is_safe() -> None:
             if c.quit:
                 break
         link.close()
+
+
+def test_any_key_on_the_start_screen_is_safe() -> None:
+    rng = random.Random(3)
+    c = Controller(None)              # no way to connect: Enter must say so in one line
+    keys = ["enter", "tab", "up", "down", "backspace", "c-u", "space", "left", *"a1:.?q"]
+    for _ in range(500):
+        c.key(rng.choice(keys))
+        assert c.failures == [] and "\n" not in c.error
+        draw_all(c)
+    assert c.screen == "start"
+
+
+def test_a_click_on_a_card_selects_it_and_a_second_click_unselects_it() -> None:
+    c = wired(pika_link())
+    c.key_click(2)
+    c.key_click(0)
+    assert [c.table.hand[i] for i in c.table.selection] == ["R1", "R7"]
+    c.key_click(2)
+    assert c.table.selection == [0]
 
 
 def test_a_seats_line_wraps_between_items_never_inside_a_zone() -> None:
