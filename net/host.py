@@ -126,6 +126,8 @@ class HostTable:
     ended_at: float | None = None
     failure: str = ""
     rng: random.Random = field(default_factory=random.Random)
+    #: (event index, redacted?) -> the event in words, so each is narrated once, not per seat
+    texts: dict[tuple[int, bool], str] = field(default_factory=dict)
 
     def seat_of(self, player: Player) -> int | None:
         for i, s in enumerate(self.seats):
@@ -917,11 +919,20 @@ class Host:
             view = table.view(seat)
             start = max(0, len(table.events) - SNAPSHOT_EVENTS) if snapshot else stream[1]
             events = []
-            for e in table.events_for(seat, start):
-                try:
-                    text = describe(e, table.names, table.hook)
-                except Exception:
-                    text = describe(e, table.names)
+            texts = ht.texts
+            for i, e in enumerate(table.events_for(seat, start), start):
+                # Told in words once per way of seeing it: whole, or another seat's private
+                # event shown as a count (never the owner's words to the others).
+                key = (i, bool(e.get("private")) and e.get("seat") != seat)
+                text = texts.get(key)
+                if text is None:
+                    try:
+                        text = describe(e, table.names, table.hook)
+                    except Exception:
+                        text = describe(e, table.names)
+                    if len(texts) > 512:
+                        texts.clear()
+                    texts[key] = text
                 events.append({**e, "text": text})
         except Exception as exc:
             if ht.status == "playing":

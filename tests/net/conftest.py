@@ -24,12 +24,16 @@ class Visibility:
 
     def __init__(self) -> None:
         self.seen: dict[tuple[str, int], dict[int | None, Counter[str]]] = {}
+        #: Every card code of each table's game (its zones at the start).
+        self.deck: dict[str, set[str]] = {}
         self.lock = threading.Lock()
 
     def __call__(self, table_id: str, table: Table) -> None:
         seats: list[int | None] = [None, *range(table.players)]
         with self.lock:
             self.seen[(table_id, table.version)] = {s: visible_cards(table, s) for s in seats}
+            if table_id not in self.deck:
+                self.deck[table_id] = {c for z in table.zones() for c in z.cards}
 
 
 @pytest.fixture

@@ -90,7 +90,7 @@ def game_elsewhere(connect: Any, visibility: Any, host: Any) -> Iterator[Any]:
     assert not failures, failures
     assert results[0] is not None and all(r == results[0] for r in results)
     for seat, messages in received.items():
-        assert check_messages(messages, seat, visibility.seen) > 0
+        assert check_messages(messages, seat, visibility.seen, visibility.deck) > 0
 
 
 def test_malformed_frames_get_error_replies_with_their_codes(raw: Raw, game_elsewhere: str

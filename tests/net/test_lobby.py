@@ -174,7 +174,8 @@ def test_a_raw_client_speaking_only_docs_protocol_plays_a_game_to_its_end(host: 
                 rid += 1
                 moved_on = latest["version"]
                 reply = ask("move", rid, table=tid, move=0, version=latest["version"])
-                assert reply["type"] == "ok" or reply["code"] == "stale", reply
+                # stale: the bot moved first; not_playing: ... and won the game meanwhile
+                assert reply["type"] == "ok" or reply["code"] in ("stale", "not_playing"), reply
             else:
                 pushed.append(recv())
             latest = newest()

@@ -62,7 +62,7 @@ def test_network_clients_fill_a_table_of_every_installed_game_and_play_it_to_its
     assert all(r == results[0] for r in results), "every seat is told the same result"
     assert len(places) == players and is_competition_ranking(places)
     for seat, messages in received.items():
-        views = check_messages(messages, seat, visibility.seen)
+        views = check_messages(messages, seat, visibility.seen, visibility.deck)
         assert views > 0, f"seat {seat} received no view"
     last = [m for m in received[None] if m["type"] == "view"][-1]
     assert last["view"]["result"]["places"] == places, "the spectator sees the end too"

@@ -76,7 +76,7 @@ def test_a_client_killed_mid_game_reconnects_with_its_token_and_plays_on_in_its_
     assert not failures, failures
     assert all(r == results[0] for r in results)
     for seat, messages in received.items():
-        check_messages(messages, seat, visibility.seen)
+        check_messages(messages, seat, visibility.seen, visibility.deck)
 
 
 def test_an_idle_turn_times_out_to_a_bot_that_plays_until_the_player_is_back(
