@@ -4,10 +4,14 @@ order. Real Pika views from the embedding API; no mocks."""
 
 from __future__ import annotations
 
+import re
+
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice
 from cardparty.client.local_link import LocalLink
+from cardparty.client.render import Renderer
 from cardparty.client.table_model import TableModel
+from cardparty.client.theme import UNICODE
 from tests.client.clientkit import pika_link, wired
 
 
@@ -115,6 +119,10 @@ def test_pi10_the_warning_shows_with_its_countdown_and_the_call_key_answers_it()
     c.key("enter")                     # without: warned (PI-10)
     assert [d["name"] for d, _ in c.table.deadlines()] == ["pika"]
     assert any(m["kind"] == "call" for m in c.table.moves)
+    r = Renderer(c, UNICODE)
+    warning = "".join(f[1] for f in r.actions())
+    assert re.search(r"⚠ pika (30\.0|29\.\d)s - press p to call!", warning), warning
+    assert "⏱ pika" in "".join(f[1] for f in r.players())
     c.key("p")
     assert link.sent[-1] == {"kind": "call", "cards": [], "choice": None}
     assert c.table.deadlines() == []
