@@ -362,9 +362,9 @@ def main(argv: list[str] | None = None) -> int:
         load.connect()
         load.run(1.0, 0, measure=False)                     # warm up
         for phase, pace in (("flat out", 0.0), ("paced", args.pace_ms)):
-            cpu0 = cpu_seconds(host.pid)
+            cpu0, mine0 = cpu_seconds(host.pid), time.process_time()
             took = load.run(args.seconds, pace)
-            cpu = cpu_seconds(host.pid) - cpu0
+            cpu, mine = cpu_seconds(host.pid) - cpu0, time.process_time() - mine0
             lat = load.latencies
             l50, l99 = percentile(lat, 50), percentile(lat, 99)
             rate = load.moves / took
@@ -375,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"move -> all {args.players} views p50 {l50 * 1e3:.2f} ms "
                   f"({l50 / e50:.1f}x echo), p99 {l99 * 1e3:.2f} ms ({l99 / e50:.1f}x echo); "
                   f"host CPU {cpu / max(1, load.moves) * 1e6:.0f} us per move "
-                  f"({cpu / took * 100:.0f}% of a core)")
+                  f"({cpu / took * 100:.0f}% of a core; the {clients} clients "
+                  f"{mine / took * 100:.0f}%)")
         games = sum(g.games for g in load.groups)
         print(f"games finished during the run: {games}; error replies: "
               f"{dict(sorted(load.errors.items())) or 'none'} (stale: a seat moved first)")
