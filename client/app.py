@@ -24,6 +24,7 @@ from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
+    DynamicContainer,
     Float,
     FloatContainer,
     FormattedTextControl,
@@ -109,7 +110,6 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
                 return [("class:error", f" (could not draw: {type(exc).__name__}: {exc})")]
         return FormattedTextControl(get, focusable=False, show_cursor=False)
 
-    screen = lambda name: Condition(lambda: c.screen == name)  # noqa: E731
     log_window: Window
 
     def log_text() -> Any:
@@ -117,23 +117,23 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         return r.log(info.window_height if info is not None else 8)
 
     log_window = Window(text(log_text), wrap_lines=False)
+    # Few windows: each costs prompt-toolkit time on every frame (the render path's budget is
+    # 20 ms), so the rules above and below the log are drawn by the regions next to them.
     table_body = HSplit([
-        Window(text(r.table_top), wrap_lines=True, dont_extend_height=True),
-        Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),
+        Window(text(r.table_top_ruled), wrap_lines=True, dont_extend_height=True),
         log_window,
-        Window(char=glyphs(ascii_only).rule, height=1, style="class:dim"),
-        Window(text(r.hand), wrap_lines=True, height=Dimension(min=1, max=4),
+        Window(text(r.hand_ruled), wrap_lines=True, height=Dimension(min=2, max=5),
                dont_extend_height=True),
         Window(text(r.actions), wrap_lines=True, height=Dimension(min=1, max=4),
                dont_extend_height=True),
     ])
+    screens = {"start": Window(text(r.start)), "lobby": Window(text(r.lobby)),
+               "table": table_body}
     body = HSplit([
         Window(text(r.title), height=1, style="class:title"),
         ConditionalContainer(Window(text(r.banner), height=1, style="class:banner"),
                              filter=Condition(lambda: bool(c.banner))),
-        ConditionalContainer(Window(text(r.start)), filter=screen("start")),
-        ConditionalContainer(Window(text(r.lobby)), filter=screen("lobby")),
-        ConditionalContainer(table_body, filter=screen("table")),
+        DynamicContainer(lambda: screens.get(c.screen, table_body)),
         Window(text(r.status), wrap_lines=True, height=Dimension(min=1, max=2),
                dont_extend_height=True),
     ])

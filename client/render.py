@@ -230,6 +230,19 @@ class Renderer:
         out.append(("", "\n"))
         return out + self.zones()
 
+    def rule(self) -> tuple[str, str]:
+        return ("class:dim", self.g.rule * max(1, self.width()))
+
+    @asciified
+    def table_top_ruled(self) -> Fragments:
+        """The table's top region and the rule under it."""
+        return [*self.table_top(), ("", "\n"), self.rule()]
+
+    @asciified
+    def hand_ruled(self) -> Fragments:
+        """The rule above the hand, and the hand."""
+        return [self.rule(), ("", "\n"), *self.hand()]
+
     @asciified
     def zones(self) -> Fragments:
         v = self.c.table.view
