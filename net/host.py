@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import logging
 import math
 import os
 import random
 import secrets
 import threading
 import time
-import traceback
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,6 +59,9 @@ from cardparty.net.protocol import (
     rid_of,
 )
 from cardparty.net.store import Store
+
+log = logging.getLogger("cardparty.host")
+log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI) unless asked
 
 #: Replies a host remembers per player, to answer a repeated request id without acting twice.
 REPLY_MEMORY = 256
@@ -277,7 +280,7 @@ class Host:
                         next_sweep = now + min(self.heartbeat / 2, 1.0)
                         self._sweep(now)
                 except Exception:          # a host bug must not end the loop
-                    traceback.print_exc()
+                    log.exception("host loop")
         finally:
             sock.close()
             if self.store is not None:
@@ -333,7 +336,7 @@ class Host:
         except ProtocolError as exc:
             reply = self._error_for(exc.code, exc.message, raw)
         except Exception as exc:  # a host bug must cost one request, never the host
-            traceback.print_exc()
+            log.exception("request failed")
             reply = self._error_for("internal", f"the host failed: {type(exc).__name__}: {exc}",
                                     raw)
         if reply is None:
@@ -434,6 +437,9 @@ class Host:
         changed = player.connected != connected
         player.connected = connected
         if changed:
+            log.info("%s (%s) %s", player.name, player.id,
+                     "connected" if connected else "disconnected")
+        if changed:
             for tid in list(player.tables):
                 ht = self.tables.get(tid)
                 if ht is not None and ht.seat_of(player) is not None:
@@ -526,6 +532,7 @@ class Host:
                        rng=random.Random(table.seed ^ 0x5EED))
         self.tables[ht.id] = ht
         self._persist(ht)
+        log.info("%s opened table %s: %s for %d", player.name, ht.id, game, players)
         return message("table", table=self._summary(ht))
 
     def _table(self, req: dict[str, Any]) -> HostTable:
@@ -737,6 +744,7 @@ class Host:
         self._push_summary(ht)
 
     def _start(self, ht: HostTable) -> None:
+        log.info("table %s starts: %s", ht.id, ", ".join(s.name for s in ht.seats))
         ht.status = "playing"
         ht.table.names = [s.name for s in ht.seats]
         ht.changed_at = time.monotonic()
@@ -755,6 +763,7 @@ class Host:
         if result is not None and ht.status == "playing":
             ht.status = "over"
             ht.ended_at = time.monotonic()
+            log.info("table %s is over: places %s", ht.id, list(result.places))
         self._persist(ht)
         if self.observer is not None:
             self.observer(ht.id, table)
@@ -771,7 +780,7 @@ class Host:
 
     def _fail(self, ht: HostTable, exc: BaseException) -> None:
         """A game's plugin raised: stop this table only, and say so to everybody at it."""
-        traceback.print_exc()
+        log.error("table %s stopped: its game failed", ht.id, exc_info=exc)
         ht.status = "broken"
         ht.failure = f"{type(exc).__name__}: {exc}"
         ht.ended_at = time.monotonic()
@@ -983,7 +992,7 @@ class Host:
             try:
                 table = Table.restore(save, self.catalog)
             except TableError as exc:
-                print(f"cardparty host: table {tid} could not be restored: {exc}")
+                log.error("table %s could not be restored: %s", tid, exc)
                 continue
             seats = []
             for s in meta["seats"]:

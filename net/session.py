@@ -32,6 +32,7 @@ Must not know about: any particular game, terminals.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import queue
 import random
@@ -55,6 +56,9 @@ from cardparty.net.protocol import (
     message,
     parse_address,
 )
+
+log = logging.getLogger("cardparty.session")
+log.addHandler(logging.NullHandler())
 
 #: Message types the session puts in ``inbox`` (or hands to ``on_message``).
 PUSHED = ("view", "table", "chat", "error", "connection", "ok", "closed")
@@ -285,8 +289,7 @@ class Session:
             try:
                 self.on_message(msg)
             except Exception:  # the application's callback must not kill the session
-                import traceback
-                traceback.print_exc()
+                log.exception("on_message callback failed")
         else:
             self.inbox.put(msg)
 

@@ -34,7 +34,12 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     from cardparty.net.host import Host
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="cardparty host: %(levelname)s %(message)s")
 
     if not 0 <= args.port <= 65535:
         print(f"cardparty host: error: port {args.port} is not a TCP port", file=sys.stderr)
