@@ -59,10 +59,12 @@ class Controller:
     def __init__(self, link: Link | None = None, *, name: str = "", address: str = "",
                  connect: Connect | None = None,
                  describe: Callable[[str], Callable[..., str] | None] | None = None,
+                 check_address: Callable[[str], str | None] | None = None,
                  on_change: Callable[[], None] | None = None,
                  on_exit: Callable[[], None] | None = None) -> None:
         self.link = link
         self.connect = connect
+        self.check_address = check_address
         self.describe_for = describe
         self.on_change = on_change or (lambda: None)
         self.on_exit = on_exit or (lambda: None)
@@ -249,8 +251,8 @@ class Controller:
 
     def join(self, name: str, address: str) -> None:
         """Connect to ``address`` as ``name`` (the start screen's Enter)."""
-        if not name:
-            self.error = "type your name first"
+        if not name or len(name) > 32:
+            self.error = "type your name first" if not name else "a name has at most 32 letters"
             self.start.row = 0
             return
         if not address:
@@ -259,6 +261,11 @@ class Controller:
         if self.connect is None:
             self.error = "this client cannot open connections"
             return
+        if self.check_address is not None:
+            problem = self.check_address(address)
+            if problem:
+                self.error = problem
+                return
         self.name, self.host = name, address
         self.attach(self.connect(name, address))
         self.banner = f"connecting to {address}..."

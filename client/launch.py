@@ -80,20 +80,26 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
 
 def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True) -> int:
     """``cardparty join``: the start screen, or straight to ``address`` when given."""
-    try:
-        check_terminal()
-    except LaunchError as exc:
-        print(f"cardparty join: {exc}", file=sys.stderr)
-        return 1
-    from cardparty.client.net_link import NetLink
+    from cardparty.client.net_link import NetLink, address_problem
 
     def connect(who: str, where: str) -> Link:
         return NetLink(where, who)
 
     if address:
+        problem = address_problem(address)
+        if problem:
+            print(f"cardparty join: {problem}", file=sys.stderr)
+            return 2
+    try:
+        check_terminal()
+    except LaunchError as exc:
+        print(f"cardparty join: {exc}", file=sys.stderr)
+        return 1
+    if address:
         link = NetLink(address, name)
         controller = Controller(link, name=name, address=address, connect=connect,
-                                describe=describer)
+                                describe=describer, check_address=address_problem)
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
-    controller = Controller(None, name=name, connect=connect, describe=describer)
+    controller = Controller(None, name=name, connect=connect, describe=describer,
+                            check_address=address_problem)
     return run_client(controller, None, ascii_only=ascii_only, mouse=mouse)
