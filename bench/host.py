@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
           f"p50 {e50 * 1e6:.0f} us, p99 {e99 * 1e6:.0f} us")
 
     host_cmd = [PY, "-m", "cardparty.client.cli", "host", "--bind", "127.0.0.1", "--port", "0",
-                "--idle", "0", "--heartbeat", "2", "--name", "bench"]
+                "--idle", "0", "--heartbeat", "2", "--name", "bench", "--log-level", "warning"]
     data_dir = ""
     if args.data:
         import tempfile

@@ -30,6 +30,8 @@ def add_parser(sub: Any) -> None:
                         "absent player (default 120; 0: never)")
     p.add_argument("--bot-delay", type=float, default=0.0,
                    help="seconds a host bot waits before moving (default 0)")
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
+                   help="what the host reports on stderr (default info: tables and players)")
     p.set_defaults(run=run)
 
 
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
     from cardparty.net.host import Host
 
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="cardparty host: %(levelname)s %(message)s")
 
     if not 0 <= args.port <= 65535:

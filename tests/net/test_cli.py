@@ -21,7 +21,8 @@ CARDPARTY = [sys.executable, "-m", "cardparty.client.cli"]
 
 def start_host(data: Path, port: int = 0) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen([*CARDPARTY, "host", "--bind", "127.0.0.1", "--port", str(port),
-                             "--data", str(data), "--heartbeat", "0.1", "--name", "test"],
+                             "--data", str(data), "--heartbeat", "0.1", "--name", "test",
+                             "--log-level", "warning"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     line = proc.stdout.readline()
