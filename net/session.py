@@ -120,7 +120,9 @@ class Session:
 
     def connect(self, timeout: float = 5.0) -> dict[str, Any]:
         """Say hello and wait for the welcome; start the session's thread. Returns the welcome
-        message. SessionError ``unreachable`` when no welcome comes within ``timeout``."""
+        message. SessionError ``unreachable`` when no welcome comes within ``timeout``: the
+        session keeps trying in the background (with backoff), so calling ``connect`` again
+        waits on; ``close`` gives up."""
         if self._thread is None:
             self._running = True
             self._thread = threading.Thread(target=self._run, name="cardparty-session",
