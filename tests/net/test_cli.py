@@ -86,3 +86,28 @@ def test_bot_client_refuses_create_without_players_in_one_line() -> None:
     proc = subprocess.run([*CARDPARTY, "bot-client", "--connect", "127.0.0.1:1",
                            "--create", "pika"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_bot_client_killed_mid_game_comes_back_with_its_token_to_the_same_seat(
+        tmp_path: Path, processes: list) -> None:
+    host, address = start_host(tmp_path)
+    processes.append(host)
+    first = bot_client("--connect", address, "--create", "pika", "--players", "2",
+                       "--setting", "hand_size=12", "--delay", "0.03", "--seed", "4")
+    processes.append(first)
+    assert first.stdout is not None
+    tid = json.loads(first.stdout.readline())["table"]
+    victim = bot_client("--connect", address, "--table", tid, "--delay", "0.03", "--seed", "5")
+    processes.append(victim)
+    assert victim.stdout is not None
+    seated = json.loads(victim.stdout.readline())
+    time.sleep(0.8)
+    assert victim.poll() is None, "the game ended before the client was killed"
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.wait()
+    back = bot_client("--connect", address, "--table", tid, "--token", seated["token"],
+                      "--seed", "6")
+    processes.append(back)
+    ends = [lines_of(p, 60)[-1] for p in (first, back)]
+    assert ends[1]["seat"] == seated["seat"]
+    assert ends[0]["places"] == ends[1]["places"]
