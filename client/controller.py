@@ -286,7 +286,8 @@ class Controller:
             self.lobby_cursor = min(max(0, len(self.tables) - 1), self.lobby_cursor + 1)
         elif name == "c":
             if not self.games:
-                self.error = "the host has not listed its games yet"
+                self.error = "the host has not listed its games yet: asking again"
+                self._request("games")
                 return
             self.dialog = CreateForm(self.games, lambda req: self._request("create", **req))
         elif t is None and name in ("enter", "s", "b", "r", "i"):

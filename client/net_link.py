@@ -156,6 +156,8 @@ class NetLink:
             fut.add_done_callback(lambda f: self._poll_tables())
         elif action == "again":
             self._again(table)
+        elif action == "games":
+            self._fetch_games()
         elif action == "invite":
             self.deliver({"type": "error", "text": "this host's protocol (v1) has no "
                           f"invitations: tell {args.get('user')} the table id, {table}"})
@@ -245,17 +247,27 @@ class NetLink:
                                       "still trying"})
         else:
             return
-        self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
-                      "host": welcome.get("host", self.address)})
-        self.deliver({"type": "status", "state": "connected", "text": ""})
         with contextlib.suppress(SessionError):
             self.games = self.session.games()
+        self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
+                      "host": welcome.get("host", self.address)})
         self._poll_tables(wait=True)
+        self.deliver({"type": "status", "state": "connected", "text": ""})
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
         while not self.closed.wait(LOBBY_POLL):
             if self.session.connected:
                 self._poll_tables(wait=True)
+
+    def _fetch_games(self) -> None:
+        fut = self.session.send("games")
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            if f.exception() is None:
+                self.games = list(f.result().get("games") or [])
+                self._lobby([t["summary"] for t in self.tables.values()])
+
+        fut.add_done_callback(done)
 
     def _poll_tables(self, wait: bool = False) -> None:
         if self.closed.is_set() or not self.session.connected:

@@ -120,3 +120,26 @@ def test_a_client_whose_host_disappears_says_so_and_resumes_when_it_returns() ->
     finally:
         eva.exit()
         h.stop()
+
+
+def test_a_spectator_watches_a_table_of_bots_without_a_hand(host: Host) -> None:
+    eva, pe = player(host.address, "Eva")
+    zoe, pz = player(host.address, "Zoe")
+    pe.until(lambda: eva.connection == "connected" and eva.games)
+    eva.key("c")
+    form_pick(eva, "game", "Pika")
+    form_pick(eva, "players", 2)
+    eva.dialog.cursor = len(eva.dialog.rows) - 1
+    eva.key("enter")
+    pe.until(lambda: bool(eva.tables) and eva.tables[0]["seats"][0] == "Eva")
+    eva.key("b")
+    eva.key("r")
+    pe.until(lambda: eva.screen == "table")
+    pz.until(lambda: bool(zoe.tables) and zoe.tables[0]["status"] == "playing")
+    zoe.key("s")
+    pz.until(lambda: zoe.screen == "table")
+    assert zoe.table.seat is None and zoe.table.hand == [] and zoe.table.moves == []
+    assert [p["name"] for p in zoe.table.players] == ["Eva", "Bot 2"]
+    assert all(p["count"] > 0 for p in zoe.table.players)
+    for c in (eva, zoe):
+        c.exit()

@@ -254,15 +254,37 @@ def test_two_clients_play_a_round_to_its_end_by_keystrokes(tmux: Tmux, game: str
 
 
 def test_a_client_whose_host_disappears_says_so_and_reconnects_when_it_returns(
-        tmux: Tmux) -> None:
+        tmux: Tmux, tmp_path: Path) -> None:
+    """Mid-game: the host (keeping its tables in --data) is stopped; the client says so and
+    keeps trying; the host comes back on the same port; the client is at its table again,
+    with its hand, and the game goes on to its end."""
     port = free_port()
-    start_host(tmux, port)
+    data = tmp_path / "host-data"
+
+    def host(window: str) -> None:
+        tmux.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.3 "
+                         f"--bot-delay 0.05 --data {data}")
+        tmux.wait(window, "listening on")
+
+    host("host")
     join(tmux, "Eva", port)
+    create_table(tmux, "Eva", "pika", 2)
+    tmux.keys("Eva", "b")
+    tmux.wait("Eva", lambda s: "Bot" in s)
+    tmux.keys("Eva", "r")
+    screen = tmux.wait("Eva", "YOUR MOVE")
+    hand = next(line for line in screen.splitlines() if line.startswith("Hand"))
     tmux.keys("host", "C-c")                              # the host goes away
     screen = tmux.wait("Eva", "is gone", timeout=15)
-    assert "reconnecting" in screen
-    start_host(tmux, port, window="host2")                # and comes back on the same port
-    tmux.wait("Eva", lambda s: "is gone" not in s and "reconnected" in s, timeout=20)
+    assert "reconnecting" in screen and "table t1" in screen
+    host("host2")                                         # and comes back on the same port
+    screen = tmux.wait("Eva", lambda s: "is gone" not in s and "YOUR MOVE" in s, timeout=20)
+    assert hand in screen.splitlines()
+    rng = random.Random(5)
+    end = time.monotonic() + 120
+    while not play_turn(tmux, "Eva", rng):
+        assert time.monotonic() < end, tmux.screen("Eva")
+        time.sleep(0.05)
     assert "Traceback" not in tmux.screen("Eva")
 
 
