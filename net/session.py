@@ -192,6 +192,18 @@ class Session:
         except TimeoutError:
             raise SessionError("timeout", f"no reply to {type_} in time") from None
 
+    async def arequest(self, type_: str, timeout: float | None = None, **fields: Any
+                       ) -> dict[str, Any]:
+        """``request`` for asyncio code (prompt-toolkit's loop): awaits the reply without
+        blocking the loop."""
+        import asyncio
+
+        fut = asyncio.wrap_future(self.send(type_, **fields))
+        try:
+            return await asyncio.wait_for(fut, timeout or self.request_timeout)
+        except TimeoutError:
+            raise SessionError("timeout", f"no reply to {type_} in time") from None
+
     def games(self) -> list[dict[str, Any]]:
         """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
         return self.request("games")["games"]

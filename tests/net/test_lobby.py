@@ -183,3 +183,30 @@ def test_a_raw_client_speaking_only_docs_protocol_plays_a_game_to_its_end(host: 
         assert sorted(view["view"]["result"]["places"]) in ([1, 2], [1, 1])
     finally:
         sock.close()
+
+
+def test_an_asyncio_program_awaits_replies_and_gets_pushes_by_callback(host: Any) -> None:
+    import asyncio
+
+    from cardparty.net.session import Session
+
+    async def main() -> tuple[list[str], dict[str, Any]]:
+        loop = asyncio.get_running_loop()
+        pushed: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        s = Session(host.address, "Async",
+                    on_message=lambda m: loop.call_soon_threadsafe(pushed.put_nowait, m))
+        await loop.run_in_executor(None, s.connect)
+        try:
+            games = [g["id"] for g in (await s.arequest("games"))["games"]]
+            tid = (await s.arequest("create", game="pika", players=2))["table"]["id"]
+            await s.arequest("sit", table=tid)
+            await s.arequest("bots", table=tid)
+            await s.arequest("ready", table=tid)
+            while (msg := await asyncio.wait_for(pushed.get(), 5))["type"] != "view":
+                pass
+            return games, msg
+        finally:
+            s.close()
+
+    games, view = asyncio.run(main())
+    assert games == installed_games() and view["seat"] == 0 and view["snapshot"]
