@@ -30,11 +30,11 @@ from prompt_toolkit.layout import (
     FormattedTextControl,
     HSplit,
     Layout,
+    VSplit,
     Window,
 )
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import ColorDepth, Output
-from prompt_toolkit.widgets import Frame
 
 from cardparty.client.controller import Controller
 from cardparty.client.link import Message
@@ -89,6 +89,22 @@ class Inbox:
             self.on_applied(msg)
 
 
+def boxed(body: Window, ascii_only: bool, style: str = "") -> HSplit:
+    """A frame around ``body`` (prompt-toolkit's Frame draws Unicode lines only)."""
+    if ascii_only:
+        h, v, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
+    else:
+        h, v, tl, tr, bl, br = "─", "│", "┌", "┐", "└", "┘"
+
+    def edge(left: str, right: str) -> VSplit:
+        return VSplit([Window(width=1, height=1, char=left), Window(height=1, char=h),
+                       Window(width=1, height=1, char=right)])
+
+    return HSplit([edge(tl, tr), VSplit([Window(width=1, char=v), body,
+                                         Window(width=1, char=v)]), edge(bl, br)],
+                  style=style)
+
+
 def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool = True,
               input: Input | None = None, output: Output | None = None
               ) -> tuple[Application[Any], Inbox]:
@@ -139,15 +155,15 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     ])
     floats = [
         Float(ConditionalContainer(
-            Frame(Window(text(r.over), width=60)),
+            boxed(Window(text(r.over), width=60), ascii_only),
             filter=Condition(lambda: c.screen == "table" and c.table.over and not c.help
                              and c.dialog is None))),
         Float(ConditionalContainer(
-            Frame(Window(text(r.help), width=76, wrap_lines=True)),
-            filter=Condition(lambda: c.help))),
+            boxed(Window(text(r.help), width=76, wrap_lines=True), ascii_only),
+            filter=Condition(lambda: bool(c.help)))),
         Float(ConditionalContainer(
-            Frame(Window(text(r.dialog), width=Dimension(max=70), wrap_lines=True),
-                  style="class:dialog"),
+            boxed(Window(text(r.dialog), width=Dimension(max=70), wrap_lines=True),
+                  ascii_only, style="class:dialog"),
             filter=Condition(lambda: c.dialog is not None and not c.help))),
     ]
     root = FloatContainer(content=body, floats=floats)

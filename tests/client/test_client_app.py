@@ -9,6 +9,7 @@ import io
 import re
 from collections.abc import Callable
 
+import pytest
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -124,3 +125,39 @@ def test_an_80x24_terminal_shows_players_table_hand_and_moves() -> None:
     for needle in ("Eva", "Bot 2", "Bot 4", "pile", "stock", "colour", "Hand",
                    "Enter: play", "Tab: next"):
         assert needle in text, needle
+
+
+def terminal_text(screen: Screen) -> str:
+    return re.sub(r"\x1b\[[0-9;?<>]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]", "",
+                  screen.getvalue())
+
+
+def test_ascii_mode_writes_only_ascii_to_the_terminal_frames_included() -> None:
+    link = pika_link(None, players=3, seed=2)
+    screen = Screen()
+    out = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm")
+    run_with_keys(link, script(("", lambda c: c.screen == "table"),
+                               ("?", lambda c: c.help == 1),
+                               ("?", lambda c: c.help == 2),
+                               ("x" + RIGHT + ENTER, lambda c: c.dialog is not None
+                                or bool(c.error) or bool(link.sent))),
+                  output=out, ascii_only=True)
+    text = terminal_text(screen)
+    assert "Keys" in text and "+----" in text
+    assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
+
+
+def test_no_color_drops_every_colour_but_keeps_the_table(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    link = pika_link(None, players=3, seed=2)
+    screen = Screen()
+    out = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm-256color")
+    run_with_keys(link, script(("", lambda c: c.screen == "table"),
+                               (TAB, lambda c: c.table.suggestion is not None)), output=out)
+    raw = screen.getvalue()
+    colours = re.findall(r"\x1b\[[0-9;]*(?:3[0-7]|9[0-7]|38;[0-9;]+|4[0-7])m", raw)
+    assert colours == []
+    assert "Hand" in terminal_text(screen)
+    reverse = re.compile(r"\x1b\[(?:[0-9]+;)*7(?:;[0-9]+)*m")        # the cursor's card
+    assert reverse.search(raw)
