@@ -16,7 +16,6 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 import contextlib
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -90,7 +89,6 @@ class Controller:
         self.failures: list[Exception] = []
         #: Tables this player walked away from: their views no longer take the screen.
         self.left_tables: set[Any] = set()
-        self.sent_at = 0.0
         #: Where a link started by ``join`` delivers; the application replaces it with its
         #: thread-safe inbox.
         self.deliver: Callable[[Message], None] = self.receive
@@ -390,5 +388,4 @@ class Controller:
         self.table.clear()
         self.notice = ""
         self.error = ""
-        self.sent_at = time.monotonic()
         self.link.send_move(self.table_id, move)

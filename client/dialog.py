@@ -13,9 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Keys a text field takes as typed text (prompt-toolkit names longer keys: "left", "c-a"...).
-PRINTABLE_LIMIT = 1
-
 
 @dataclass
 class Choice:
@@ -73,7 +70,8 @@ def type_key(fld: Any, name: str) -> bool:
         return True
     if name == "space":
         name = " "
-    if len(name) == PRINTABLE_LIMIT and name.isprintable() and len(fld.text) < fld.limit:
+    # A typed character is one character; prompt-toolkit names other keys ("left", "c-a").
+    if len(name) == 1 and name.isprintable() and len(fld.text) < fld.limit:
         fld.text += name
         return True
     return False

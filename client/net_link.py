@@ -292,7 +292,15 @@ class NetLink:
         self.deliver({"type": "lobby", "tables": rows, "games": self.games})
 
     def _pushed(self, msg: dict[str, Any]) -> None:
-        """A message the host pushed (on the session's thread): translate and pass on."""
+        """A message the host pushed (on the session's thread): translate and pass on. A
+        message this client cannot read becomes one line, never a traceback."""
+        try:
+            self._translate(msg)
+        except Exception as exc:
+            self.deliver({"type": "error", "text": f"unreadable {msg.get('type')!r} message "
+                                                   f"from the host ({type(exc).__name__})"})
+
+    def _translate(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "view":
             self.deliver(view_message(msg))
