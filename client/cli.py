@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 #: Subcommand modules in the order ``cardparty --help`` lists them.
-COMMANDS = ("play", "join", "host", "bot_client", "games", "simulate", "watch")
+COMMANDS = ("play", "join", "host", "hosts", "bot_client", "games", "simulate", "watch")
 
 
 class OneLineParser(argparse.ArgumentParser):

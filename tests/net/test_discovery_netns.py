@@ -1,0 +1,86 @@
+"""LAN discovery between two machines, each a network namespace this test makes itself and
+joins with a veth pair: mDNS never reaches the real LAN. Needs root and iproute2; skips with
+the reason otherwise."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+ADVERTISE = """
+import sys, time
+from cardparty.net.discovery import Advertiser, local_addresses
+ad = Advertiser("Eva's laptop", 5555, local_addresses(), ["pika", "piquet"], key="k3y")
+print("ready", flush=True)
+sys.stdin.read()
+ad.close()
+"""
+
+BROWSE = """
+import json
+from cardparty.net.discovery import browse
+print(json.dumps([[h.name, h.address, h.port, list(h.games), h.key, h.version]
+                  for h in browse(4.0)]))
+"""
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True)
+
+
+@pytest.fixture
+def two_hosts() -> Iterator[tuple[str, str]]:
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.skip("network namespaces need root and iproute2 (ip)")
+    tag = uuid.uuid4().hex[:6]
+    a, b = f"cpa{tag}", f"cpb{tag}"
+    made: list[str] = []
+    try:
+        for ns in (a, b):
+            _ip("netns", "add", ns)
+            made.append(ns)
+        _ip("link", "add", f"va{tag}", "netns", a, "type", "veth", "peer", "name", f"vb{tag}",
+            "netns", b)
+        for ns, dev, addr in ((a, f"va{tag}", "10.231.7.1/24"), (b, f"vb{tag}", "10.231.7.2/24")):
+            _ip("-n", ns, "addr", "add", addr, "dev", dev)
+            _ip("-n", ns, "link", "set", dev, "up", "multicast", "on")
+            _ip("-n", ns, "link", "set", "lo", "up")
+    except subprocess.CalledProcessError as exc:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        pytest.skip(f"cannot make network namespaces here: {exc.stderr.decode().strip()}")
+    yield a, b
+    for ns in made:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def test_a_client_finds_a_host_on_its_lan_with_its_key(two_hosts: tuple[str, str]) -> None:
+    a, b = two_hosts
+    host = subprocess.Popen(["ip", "netns", "exec", a, sys.executable, "-c", ADVERTISE],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None and host.stdout.readline().strip() == "ready"
+        found = subprocess.run(["ip", "netns", "exec", b, sys.executable, "-c", BROWSE],
+                               capture_output=True, text=True, timeout=60)
+        assert found.returncode == 0, found.stderr
+        hosts = json.loads(found.stdout)
+        assert ["Eva-s laptop", "10.231.7.1", 5555, ["pika", "piquet"], "k3y", "1"] in hosts
+    finally:
+        assert host.stdin is not None
+        host.stdin.close()
+        host.wait(timeout=10)
+
+
+def test_a_host_alone_on_its_lan_finds_nobody_else(two_hosts: tuple[str, str]) -> None:
+    _, b = two_hosts
+    found = subprocess.run(["ip", "netns", "exec", b, sys.executable, "-c", BROWSE],
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout) == []
