@@ -144,7 +144,7 @@ class NetLink:
         if action == "create":
             self._create(args)
         elif action == "sit":
-            self._send("sit", table=table, seat=args.get("seat"))
+            self._sit(table, args.get("seat"))
         elif action == "spectate":
             self._send("watch", table=table)
         elif action == "add_bot":
@@ -185,6 +185,26 @@ class NetLink:
                 self.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
             else:
                 self._poll_tables()
+        fut.add_done_callback(done)
+
+    def _sit(self, table: Any, seat: int | None) -> None:
+        """Sit; already seated there (back from the lobby to a game going on): the table's
+        snapshot brings the player back to it."""
+        try:
+            fut = self.session.send("sit", table=table, seat=seat)
+        except SessionError as exc:
+            self.deliver({"type": "error", "text": exc.message})
+            return
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            exc = f.exception()
+            if isinstance(exc, SessionError) and exc.code == "seated":
+                with contextlib.suppress(SessionError):
+                    self.session.send("snapshot", table=table)
+            elif isinstance(exc, SessionError):
+                self.deliver({"type": "error", "text": exc.message})
+            self._poll_tables()
+
         fut.add_done_callback(done)
 
     def _create(self, args: dict[str, Any], bots: str | None = None) -> None:

@@ -141,5 +141,12 @@ def test_a_spectator_watches_a_table_of_bots_without_a_hand(host: Host) -> None:
     assert zoe.table.seat is None and zoe.table.hand == [] and zoe.table.moves == []
     assert [p["name"] for p in zoe.table.players] == ["Eva", "Bot 2"]
     assert all(p["count"] > 0 for p in zoe.table.players)
+    # Eva walks to the lobby during her game, and Enter takes her back to her seat.
+    eva.key("q")
+    eva.key("enter")
+    assert eva.screen == "lobby"
+    pe.until(lambda: bool(eva.tables))
+    eva.key("enter")
+    pe.until(lambda: eva.screen == "table" and eva.table.seat == 0, timeout=5)
     for c in (eva, zoe):
         c.exit()
