@@ -356,11 +356,26 @@ class Controller:
             self.dialog = TextField("say: ", lambda text: text and self._chat(self.table_id,
                                                                               text))
         elif name == "q":
-            self.dialog = Choice("Leave this table?", [("leave", True), ("stay", False)],
-                                 lambda yes: yes and self._leave())
+            if tm.seat is None:
+                options = [("stop watching", "leave"), ("stay", None)]
+            else:
+                options = [("back to the lobby, keeping my seat", "lobby"),
+                           ("leave: a bot plays my seat to the end", "leave"),
+                           ("stay", None)]
+            self.dialog = Choice("Leave this table?", options, self._leave_as)
 
-    def _leave(self) -> None:
-        self._request("leave", table=self.table_id)
+    def _leave_as(self, how: str | None) -> None:
+        if how == "leave":
+            self._leave()
+        elif how == "lobby":
+            self._leave(give_up=False)
+
+    def _leave(self, give_up: bool = True) -> None:
+        """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
+        before the game starts); otherwise the seat stays ours and Enter on the table in the
+        lobby brings the game back."""
+        if give_up:
+            self._request("leave", table=self.table_id)
         self.left_tables.add(self.table_id)
         self.screen = "lobby"
         self.table_id = None

@@ -196,11 +196,18 @@ class NetLink:
             self.deliver({"type": "error", "text": exc.message})
             return
 
+        def back(f: Future[dict[str, Any]], refused: SessionError) -> None:
+            if isinstance(f.exception(), SessionError):       # not ours: say why sit failed
+                self.deliver({"type": "error", "text": refused.message})
+
         def done(f: Future[dict[str, Any]]) -> None:
             exc = f.exception()
-            if isinstance(exc, SessionError) and exc.code == "seated":
-                with contextlib.suppress(SessionError):
-                    self.session.send("snapshot", table=table)
+            if isinstance(exc, SessionError) and exc.code in ("seated", "not_open"):
+                try:
+                    snap = self.session.send("snapshot", table=table)
+                except SessionError:
+                    return
+                snap.add_done_callback(lambda g, refused=exc: back(g, refused))
             elif isinstance(exc, SessionError):
                 self.deliver({"type": "error", "text": exc.message})
             self._poll_tables()

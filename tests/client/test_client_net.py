@@ -148,5 +148,11 @@ def test_a_spectator_watches_a_table_of_bots_without_a_hand(host: Host) -> None:
     pe.until(lambda: bool(eva.tables))
     eva.key("enter")
     pe.until(lambda: eva.screen == "table" and eva.table.seat == 0, timeout=5)
+    # Leaving for good: a bot plays her seat to the end.
+    eva.key("q")
+    eva.key("down")
+    eva.key("enter")
+    assert eva.screen == "lobby"
+    pe.until(lambda: bool(eva.tables) and "bot" in str(eva.tables[0]["seats"][0]))
     for c in (eva, zoe):
         c.exit()
