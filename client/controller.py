@@ -89,6 +89,8 @@ class Controller:
         self.failures: list[Exception] = []
         #: Tables this player walked away from: their views no longer take the screen.
         self.left_tables: set[Any] = set()
+        #: "c" was pressed before the host listed its games: the form opens when they come.
+        self.create_waiting = False
         #: Where a link started by ``join`` delivers; the application replaces it with its
         #: thread-safe inbox.
         self.deliver: Callable[[Message], None] = self.receive
@@ -132,6 +134,9 @@ class Controller:
             self.tables = list(msg.get("tables") or [])
             if msg.get("games"):
                 self.games = list(msg["games"])
+                if self.create_waiting and self.screen == "lobby" and self.dialog is None:
+                    self._create_form()
+                self.create_waiting = False
             self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
         elif kind == "view":
             table = msg.get("table")
@@ -284,10 +289,11 @@ class Controller:
             self.lobby_cursor = min(max(0, len(self.tables) - 1), self.lobby_cursor + 1)
         elif name == "c":
             if not self.games:
-                self.error = "the host has not listed its games yet: asking again"
+                self.notice = "the host has not listed its games yet: asking again"
+                self.create_waiting = True
                 self._request("games")
                 return
-            self.dialog = CreateForm(self.games, lambda req: self._request("create", **req))
+            self._create_form()
         elif t is None and name in ("enter", "s", "b", "r", "i"):
             self.error = "no table chosen: press c to create one"
         elif name == "enter":
@@ -309,6 +315,9 @@ class Controller:
         elif name in ("q", "escape"):
             self.dialog = Choice("Quit cardparty?", [("quit", True), ("stay", False)],
                                  lambda yes: yes and self.exit())
+
+    def _create_form(self) -> None:
+        self.dialog = CreateForm(self.games, lambda req: self._request("create", **req))
 
     def _chat(self, table: Any, text: str) -> None:
         if self.link is not None:

@@ -284,6 +284,8 @@ class NetLink:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
         while not self.closed.wait(LOBBY_POLL):
             if self.session.connected:
+                if not self.games:                    # the first answer was lost: ask again
+                    self._fetch_games()
                 self._poll_tables(wait=True)
 
     def _fetch_games(self) -> None:

@@ -102,7 +102,7 @@ def free_port() -> int:
 
 
 def start_host(t: Tmux, port: int, window: str = "host") -> None:
-    t.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.3 "
+    t.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
                   "--bot-delay 0.05")
     t.wait(window, "listening on")
 
@@ -262,7 +262,7 @@ def test_a_client_whose_host_disappears_says_so_and_reconnects_when_it_returns(
     data = tmp_path / "host-data"
 
     def host(window: str) -> None:
-        tmux.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.3 "
+        tmux.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
                          f"--bot-delay 0.05 --data {data}")
         tmux.wait(window, "listening on")
 
