@@ -30,6 +30,9 @@ def add_parser(sub: Any) -> None:
                         "absent player (default 120; 0: never)")
     p.add_argument("--bot-delay", type=float, default=0.0,
                    help="seconds a host bot waits before moving (default 0)")
+    p.add_argument("--advertise", action=argparse.BooleanOptionalAction, default=None,
+                   help="announce the host on the LAN by DNS-SD (default: yes unless bound "
+                        "to loopback)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help="what the host reports on stderr (default info: tables and players)")
     p.set_defaults(run=run)
@@ -66,5 +69,33 @@ def run(args: argparse.Namespace) -> int:
         return 1
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
-    host.run()
+    advertiser = advertise(args, host.port)
+    try:
+        host.run()
+    finally:
+        if advertiser is not None:
+            advertiser.close()
     return 0
+
+
+def advertise(args: argparse.Namespace, port: int) -> Any:
+    """Announce the host on the LAN (net/discovery.py), unless it only listens on loopback.
+
+    Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
+    address = args.bind.removeprefix("tcp://")
+    loopback = address.startswith("127.") or address in ("localhost", "::1")
+    if args.advertise is False or (args.advertise is None and loopback):
+        return None
+    from cardparty.core.discovery import load_catalog
+    from cardparty.net.discovery import Advertiser, local_addresses
+
+    addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
+    try:
+        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games))
+    except Exception as exc:
+        print(f"cardparty host: not announced on the LAN ({exc}); players can still join "
+              f"with the address", file=sys.stderr)
+        return None
+    print(f"cardparty host: announced on the LAN as {args.name!r} "
+          f"({', '.join(addresses) or 'no address'})", file=sys.stderr, flush=True)
+    return advertiser

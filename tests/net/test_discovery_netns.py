@@ -84,3 +84,25 @@ def test_a_host_alone_on_its_lan_finds_nobody_else(two_hosts: tuple[str, str]) -
                            capture_output=True, text=True, timeout=60)
     assert found.returncode == 0, found.stderr
     assert json.loads(found.stdout) == []
+
+
+def test_cardparty_host_announces_itself_and_cardparty_hosts_lists_it(
+        two_hosts: tuple[str, str]) -> None:
+    a, b = two_hosts
+    host = subprocess.Popen(["ip", "netns", "exec", a, sys.executable, "-m",
+                             "cardparty.client.cli", "host", "--bind", "10.231.7.1", "--port",
+                             "5599", "--name", "Party", "--log-level", "warning"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert host.stderr is not None
+        assert "announced on the LAN as 'Party'" in host.stderr.readline()
+        listed = subprocess.run(["ip", "netns", "exec", b, sys.executable, "-m",
+                                 "cardparty.client.cli", "hosts", "--json", "--seconds", "4"],
+                                capture_output=True, text=True, timeout=60)
+        hosts = [json.loads(line) for line in listed.stdout.splitlines()]
+        party = [h for h in hosts if h["name"] == "Party"]
+        assert party and party[0]["address"] == "10.231.7.1:5599"
+        assert "pika" in party[0]["games"]
+    finally:
+        host.terminate()
+        host.wait(timeout=10)
