@@ -311,7 +311,9 @@ class Renderer:
         out: Fragments = []
         me = tm.seat
         for d, left in tm.deadlines():
-            if d.get("seat") == me:
+            # A long timer (the host's idle turn) only counts down by the player's name
+            # until its last half minute; a short one (Pika's warning) is shown at once.
+            if d.get("seat") == me and (left < 30 or float(d.get("seconds") or 0) < 30):
                 out.append(("class:warn", f" {self.g.warn} {d.get('name', 'deadline')} "
                             f"{left:.1f}s"))
                 if any(m["kind"] == "call" for m in tm.moves):
