@@ -143,6 +143,11 @@ class Controller:
             view = msg.get("view") or {}
             if table in self.left_tables:
                 return
+            if self.screen == "table" and table != self.table_id:
+                # Another table of ours moved on (a seat kept there): say so, stay here.
+                if (view.get("moves") or []) and view.get("result") is None:
+                    self.notice = f"table {table} waits for your move (q, then Enter on it)"
+                return
             if table != self.table_id or self.screen != "table":
                 self._open_table(table, view)
             self.table.apply(view, list(msg.get("events") or []), table)

@@ -206,3 +206,13 @@ def test_a_long_list_of_choices_scrolls_with_the_cursor() -> None:
     assert shown.count("\n") <= 16
     c.key("enter")
     assert link.sent == [{"kind": "deal", "cards": [], "choice": options[20][1]["choice"]}]
+
+
+def test_a_view_of_another_table_does_not_take_the_screen() -> None:
+    link = pika_link()
+    c = wired(link)
+    other = pika_link(None, players=2, seed=8)
+    c.receive({"type": "view", "table": 2, "view": other.t.view(other.t.to_move()[0]),
+               "events": []})
+    assert c.table_id == 1 and c.table.hand == ["R7", "W", "R1", "R2", "R3"]
+    assert "table 2 waits for your move" in c.notice
