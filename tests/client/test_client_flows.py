@@ -98,7 +98,12 @@ def test_chat_is_typed_on_one_line_and_shows_in_the_log() -> None:
 def test_a_spectator_sees_no_hand_and_has_no_moves() -> None:
     link = pika_link()
     c = wired(link)
-    c.receive({"type": "view", "table": 2, "view": link.t.view(None), "events": []})
+    c.key("q")
+    c.key("down")
+    c.key("enter")                         # leave table 1 for the lobby, then watch it
+    assert c.screen == "lobby"
+    c.left_tables.clear()
+    c.receive({"type": "view", "table": 1, "view": link.t.view(None), "events": []})
     assert c.table.seat is None and c.table.moves == []
     assert "spectating" in draw_all(c)
 
