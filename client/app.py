@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -191,7 +192,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     app: Application[Any] = Application(
         layout=Layout(root), key_bindings=kb, style=STYLE, full_screen=True,
         mouse_support=mouse, input=input, output=output,
-        color_depth=color_depth, before_render=None)
+        color_depth=color_depth, max_render_postpone_time=0)
     app.ttimeoutlen = 0.05
     app.timeoutlen = 0.05
 
@@ -203,6 +204,11 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     c.on_change = app.invalidate
     c.deliver = inbox.deliver
     return app, inbox
+
+
+#: Whether gc.freeze() has run in this process (once is enough: later objects are garbage
+#: like any other).
+_FROZEN: list[bool] = []
 
 
 async def tick(app: Application[Any], c: Controller, every: float = 0.25) -> None:
@@ -222,6 +228,12 @@ async def run_async(app: Application[Any], inbox: Inbox,
 
     def pre_run() -> None:
         nonlocal ticker
+        # Everything built so far (modules, the game catalog, the layout) lives as long as
+        # the program: keep it out of the garbage collector's full passes, which would
+        # otherwise land in the middle of a redraw now and then.
+        if not _FROZEN:
+            _FROZEN.append(True)
+            gc.freeze()
         inbox.bind(app)
         ticker = asyncio.ensure_future(tick(app, inbox.controller))
         if start is not None:
