@@ -31,12 +31,14 @@ Connect = Callable[[str, str], Link]
 
 @dataclass
 class StartForm:
-    """The start screen: name, address; the LAN hosts list joins here when discovery exists."""
+    """The start screen: name, address, and the hosts found on the LAN (rows 2 and on)."""
 
     name: str = ""
     address: str = "127.0.0.1"
     row: int = 0
     hosts: list[tuple[str, str]] = field(default_factory=list)   # (label, address)
+    #: What the LAN search says when it found nothing (searching, unavailable...).
+    search: str = ""
 
     @property
     def text(self) -> str:
@@ -46,8 +48,12 @@ class StartForm:
     def text(self, value: str) -> None:
         if self.row == 0:
             self.name = value
-        else:
+        elif self.row == 1:
             self.address = value
+
+    @property
+    def rows(self) -> int:
+        return 2 + len(self.hosts)
 
     limit = 64
 
@@ -64,6 +70,8 @@ class Controller:
         self.link = link
         self.connect = connect
         self.check_address = check_address
+        #: Called when the start screen connects (the LAN search stops then).
+        self.on_join: Callable[[], None] | None = None
         self.describe_for = describe
         self.on_change = on_change or (lambda: None)
         self.on_exit = on_exit or (lambda: None)
@@ -168,6 +176,11 @@ class Controller:
             self.dialog = Choice(f"{who} invites you to table {table}",
                                  [("sit down", True), ("not now", False)],
                                  lambda yes: yes and self._request("sit", table=table))
+        elif kind == "hosts":
+            self.start.hosts = [(str(label), str(address))
+                                for label, address in msg.get("hosts") or ()][:12]
+            self.start.search = str(msg.get("text") or "")
+            self.start.row = min(self.start.row, self.start.rows - 1)
         elif kind == "left":
             if self.table_id is not None:
                 self.left_tables.add(self.table_id)
@@ -246,9 +259,11 @@ class Controller:
     def _key_start(self, name: str) -> None:
         form = self.start
         if name in ("up", "down", "tab", "s-tab"):
-            form.row = 1 - form.row
+            form.row = (form.row + (-1 if name in ("up", "s-tab") else 1)) % form.rows
         elif name == "enter":
-            if form.row == 0 and not form.address:
+            if form.row >= 2:                          # a host found on the LAN
+                form.address = form.hosts[form.row - 2][1]
+            elif form.row == 0 and not form.address:
                 form.row = 1
                 return
             self.join(form.name.strip(), form.address.strip())
@@ -275,6 +290,8 @@ class Controller:
                 self.error = problem
                 return
         self.name, self.host = name, address
+        if self.on_join is not None:
+            self.on_join()
         self.attach(self.connect(name, address))
         self.banner = f"connecting to {address}..."
 

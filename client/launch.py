@@ -12,6 +12,7 @@ import sys
 
 from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import Controller
+from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
@@ -27,16 +28,25 @@ def check_terminal() -> None:
 
 
 def run_client(controller: Controller, link: Link | None, *, ascii_only: bool = False,
-               mouse: bool = True) -> int:
-    """Run the full-screen client on this terminal until the player quits."""
+               mouse: bool = True, discovery: bool = False) -> int:
+    """Run the full-screen client on this terminal until the player quits. ``discovery``:
+    list the LAN's hosts on the start screen while it shows."""
     app, inbox = build_app(controller, ascii_only=ascii_only, mouse=mouse)
-    start = None
-    if link is not None:
-        def start() -> None:
+    finder: LanHosts | None = None
+
+    def start() -> None:
+        nonlocal finder
+        if link is not None:
             link.start(inbox.deliver)
+        elif discovery:
+            finder = LanHosts(inbox.deliver).start()
+            controller.on_join = finder.stop
+
     try:
         asyncio.run(run_async(app, inbox, start))
     finally:
+        if finder is not None:
+            finder.stop()
         if controller.link is not None:
             controller.link.close()
     return 0
@@ -78,8 +88,10 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
         host.stop()
 
 
-def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True) -> int:
-    """``cardparty join``: the start screen, or straight to ``address`` when given."""
+def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
+         discovery: bool = True) -> int:
+    """``cardparty join``: the start screen (with the hosts found on the LAN unless
+    ``discovery`` is off), or straight to ``address`` when given."""
     from cardparty.client.net_link import NetLink, address_problem
 
     def connect(who: str, where: str) -> Link:
@@ -102,4 +114,5 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
     controller = Controller(None, name=name, connect=connect, describe=describer,
                             check_address=address_problem)
-    return run_client(controller, None, ascii_only=ascii_only, mouse=mouse)
+    return run_client(controller, None, ascii_only=ascii_only, mouse=mouse,
+                      discovery=discovery)

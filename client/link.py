@@ -21,6 +21,8 @@ Messages into the client are plain dicts with a ``type``:
 - ``{"type": "view", "table": id, "view": view, "events": [event...]}``: our seat's view of a
   table (DESIGN "Views are generic"), and what happened since the last one.
 - ``{"type": "error", "text": str}``: one line, shown as it is.
+- ``{"type": "hosts", "hosts": [[label, address]...], "text": str}``: hosts found on the LAN
+  (from ``lan_hosts``, for the start screen).
 - ``{"type": "chat", "from": str, "text": str}``; ``{"type": "invite", "from": str,
   "table": id}``; ``{"type": "left"}``: we are back in the lobby.
 

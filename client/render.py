@@ -449,11 +449,14 @@ class Renderer:
         out.append(("class:heading", "Hosts on this network"))
         out.append(("", "\n"))
         if f.hosts:
-            for label, address in f.hosts:
-                out.append(("", f"   {label}  {address}\n"))
+            for i, (label, address) in enumerate(f.hosts, 2):
+                style = "class:dialog.cursor" if f.row == i else ""
+                out.append((style, f"   {label[:40]:<40} {address} "))
+                out.append(("", "\n"))
+            out.append(("class:dim", "   up/down to one, Enter to join it\n"))
         else:
-            out.append(("class:dim", "   (none listed: type the host's address, e.g. "
-                        "192.168.1.20 or 192.168.1.20:7770)\n"))
+            out.append(("class:dim", f"   {f.search or 'none listed'}: type the host's "
+                        "address, e.g. 192.168.1.20 or 192.168.1.20:7770\n"))
         return out
 
     @asciified

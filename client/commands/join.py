@@ -1,8 +1,8 @@
 """``cardparty join [ADDRESS]``: the terminal client for a host on the LAN.
 
-Without an address it opens the start screen (your name, the host's address); with one it
-connects at once. ADDRESS is ``host``, ``host:port`` or ``tcp://host:port`` (default port
-7770).
+Without an address it opens the start screen (your name, the host's address, and the hosts
+found on the LAN by DNS-SD unless ``--no-discovery``); with one it connects at once. ADDRESS
+is ``host``, ``host:port`` or ``tcp://host:port`` (default port 7770).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--name", default=None, help="your name at the host")
     p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
     p.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+    p.add_argument("--no-discovery", action="store_true",
+                   help="do not search the LAN for hosts (type the address)")
     p.set_defaults(run=run)
 
 
@@ -27,4 +29,5 @@ def run(args: argparse.Namespace) -> int:
     from cardparty.client.launch import join
 
     name = args.name or ("" if args.address is None else default_name())
-    return join(args.address, name, ascii_only=args.ascii, mouse=not args.no_mouse)
+    return join(args.address, name, ascii_only=args.ascii, mouse=not args.no_mouse,
+                discovery=not args.no_discovery)

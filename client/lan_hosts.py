@@ -1,0 +1,57 @@
+"""The start screen's list of hosts on the LAN, fed from ``cardparty.net.discovery``.
+
+While the start screen shows, a background thread browses DNS-SD (``_cardparty._tcp``) and
+hands the list to the client once a second as a ``hosts`` message (see ``link``). It starts only
+when a player opens the start screen (``cardparty join`` without an address): nothing is sent
+onto the network otherwise, and ``--no-discovery`` turns it off. A machine where multicast is
+unavailable just says so on the screen; typing an address always works.
+
+Must not know about: game rules, terminals.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from cardparty.client.link import Deliver
+
+REFRESH = 1.0
+
+
+class LanHosts:
+    """Browse until ``stop()``; deliver ``{"type": "hosts", ...}`` on every change."""
+
+    def __init__(self, deliver: Deliver) -> None:
+        self.deliver = deliver
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="cardparty-lan-hosts",
+                                       daemon=True)
+
+    def start(self) -> LanHosts:
+        self.deliver({"type": "hosts", "hosts": [], "text": "searching the network"})
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+    def _run(self) -> None:
+        try:
+            from cardparty.net.discovery import Browser
+            browser: Any = Browser()
+        except Exception as exc:  # no multicast here, or zeroconf missing: say it, go on
+            self.deliver({"type": "hosts", "hosts": [],
+                          "text": f"no search on this network ({type(exc).__name__})"})
+            return
+        last: list[tuple[str, str]] | None = None
+        try:
+            while not self.stopped.wait(REFRESH if last is not None else 0.3):
+                hosts = [(h.name if not h.games else f"{h.name} ({', '.join(h.games)})",
+                          h.endpoint) for h in browser.hosts()]
+                if hosts != last:
+                    last = hosts
+                    self.deliver({"type": "hosts", "hosts": hosts,
+                                  "text": "" if hosts else "none found yet"})
+        finally:
+            browser.close()
