@@ -156,3 +156,30 @@ def test_a_spectator_watches_a_table_of_bots_without_a_hand(host: Host) -> None:
     pe.until(lambda: bool(eva.tables) and "bot" in str(eva.tables[0]["seats"][0]))
     for c in (eva, zoe):
         c.exit()
+
+
+def test_pi10_the_hosts_warning_timer_counts_down_and_p_calls_through_the_host(
+        host: Host) -> None:
+    eva, pe = player(host.address, "Eva")
+    pe.until(lambda: eva.connection == "connected" and eva.games)
+    # A dealt position (the deck setting is not in the form): Eva holds R7 B2 on R4.
+    eva.link.request("create", game="pika", players=2, mode="friends",
+                     settings={"deck": ["R7", "B2", "B5", "Y5", "R4"], "hand_size": 2,
+                               "dealer": 1, "warning": 20.0})
+    pe.until(lambda: bool(eva.tables) and eva.tables[0]["seats"][0] == "Eva")
+    assert eva.tables[0]["mode"] == "friends"
+    eva.key("b")
+    eva.key("r")
+    pe.until(lambda: eva.screen == "table" and bool(eva.table.moves))
+    eva.key("enter")                       # R7: with or without the call?
+    eva.key("enter")                       # without: warned (PI-10)
+    pe.until(lambda: any(d.get("name") == "pika" for d, _ in eva.table.deadlines()))
+    (deadline, left), = [(d, t) for d, t in eva.table.deadlines() if d.get("name") == "pika"]
+    assert deadline["seat"] == 0 and 0 < left <= 20.0
+    eva.key("p")
+    pe.until(lambda: any("Eva calls «Pika!»" in line for line in eva.table.log))
+    pe.until(lambda: not any(d.get("name") == "pika" for d, _ in eva.table.deadlines()))
+    for k in ["t", *"hi", "enter"]:
+        eva.key(k)
+    pe.until(lambda: "<Eva> hi" in eva.table.log)
+    eva.exit()
