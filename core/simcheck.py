@@ -86,7 +86,7 @@ class InvariantChecker:
     """The per-move checks, as an ``after_move`` callback for ``simulate``."""
 
     def __init__(self, deck: Counter[str] | None, determinize_every: int = 7,
-                 save_every: int = 5) -> None:
+                 save_every: int = 25) -> None:
         self.deck = deck
         self.determinize_every = determinize_every
         self.save_every = save_every
@@ -148,8 +148,14 @@ class InvariantChecker:
                     own: dict[int, Counter[str]] | None = None) -> None:
         if public is None or own is None:
             _, public, own = self.census(table)
+        acting = set(table.to_move())
         for seat in [None, *range(table.players)]:
-            view = table.view(seat)
+            # The game's own view for every seat; the driver's full view (which adds the legal
+            # moves) only where there are moves to check.
+            if seat in acting:
+                view = table.view(seat)
+            else:
+                view = table.hook.cardparty_view(state=table.state, seat=seat)
             shown = view_cards(view)
             mine = own.get(seat, EMPTY) if seat is not None else EMPTY
             if any(k > public[c] + mine[c] for c, k in shown.items()):
@@ -157,9 +163,12 @@ class InvariantChecker:
                 who = "a spectator" if seat is None else f"seat {seat}"
                 self.fail(table, n, f"the view of {who} shows cards it may not see: "
                                     f"{sorted(leaked.elements())}")
-            for m in view["moves"]:
+            for m in view.get("moves", ()):
                 if not isinstance(m["label"], str) or not m["label"]:
                     self.fail(table, n, f"move {m} has no label")
+                if any(public[c] + mine[c] == 0 for c in m["cards"]):
+                    self.fail(table, n, f"move {m['label']!r} of seat {seat} names a card "
+                                        f"the seat may not see")
         for seat in table.to_move():
             legal = table.legal_moves(seat)
             stride = max(1, len(legal) // 8)         # a spread of at most ~8 per seat and move
@@ -224,7 +233,7 @@ def _diff(got: Counter[str], want: Counter[str]) -> str:
 
 def check_random_games(game: str, players: int, games: int, seed: int = 0,
                        variants: Iterable[str] = (), settings: dict[str, Any] | None = None,
-                       determinize_every: int = 7, save_every: int = 5) -> SimulationReport:
+                       determinize_every: int = 7, save_every: int = 25) -> SimulationReport:
     """Play ``games`` seeded random games with every invariant checked; the report on success.
 
     Raises SimulationFailure (game, seed, move number, what broke) on the first violation.

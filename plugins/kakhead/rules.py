@@ -689,7 +689,11 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     first = moves[0]
     if first.kind == "accept":
         return first
-    if level == "random":
+    if level == "random" and rng.random() < 0.8:
+        # The simulation's random player: four moves in five uniformly random, one in five the
+        # basic habits below. Uniformly random games last about 520 moves at 4 players and
+        # 770 at 8; this mix about 450 and 580, and still cycles into agreed draws (KH-12)
+        # now and then, so the checker covers both endings.
         return None
     if last.kind == "ready":
         best, gain = last, 0

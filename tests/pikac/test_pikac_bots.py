@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cardparty.core.bots import PolicyBot
+from cardparty.core.bots import PolicyBot, RandomBot
 from cardparty.core.contract import Move
 from cardparty.core.simulate import play_out
 from cardparty.core.table import Table, open_table
@@ -37,10 +37,10 @@ def test_basic_bot_names_its_longest_suit_and_sends_k_clubs_to_the_shortest_hand
 def test_basic_bot_beats_random_players() -> None:
     class OneBasic:
         def choose(self, table: Table, seat: int, rng: random.Random) -> Move:
-            return (BASIC if seat == 0 else PolicyBot("random")).choose(table, seat, rng)
+            return (BASIC if seat == 0 else RandomBot()).choose(table, seat, rng)
 
     first = 0
     for game in range(40):
         result = play_out(Table("pikac", 4, seed=game), random.Random(game), bot=OneBasic())
         first += result.places[0] == 1
-    assert first >= 20                       # chance would give about 10 of 40
+    assert first >= 20                       # chance would give about 10 of 40 (uniform play)
