@@ -127,8 +127,25 @@ class NetLink:
         with contextlib.suppress(Exception):
             self.session.close()
 
-    def send_move(self, table: Any, move: dict[str, Any]) -> None:
-        self._future(self.session.send_move(table, move), quiet={"stale"})
+    def send_move(self, table: Any, move: dict[str, Any], again: bool = True) -> None:
+        """Send a move on the newest view. If another seat or a timer moved first (``stale``)
+        and the very same move is still listed in the view that overtook it, the player still
+        means it -- a «Pika!» pressed as a bot plays -- so it is sent once more on that view;
+        otherwise it is dropped without a word, as the new view shows why."""
+        fut = self.session.send_move(table, move)
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            exc = f.exception()
+            if isinstance(exc, SessionError) and exc.code == "stale" and again:
+                newest = (self.session.views.get(table) or {}).get("view") or {}
+                if any(m.get("kind") == move.get("kind")
+                       and list(m.get("cards") or ()) == list(move.get("cards") or ())
+                       and m.get("choice") == move.get("choice")
+                       for m in newest.get("moves", ())):
+                    self.send_move(table, move, again=False)
+                return
+            self._future(f, quiet={"stale"})
+        fut.add_done_callback(done)
 
     def reorder(self, table: Any, order: list[str]) -> None:
         self._send("reorder", table=table, order=list(order))
