@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.core.cards import canasta_deck, ordered_deck
+from cardparty.core.cards import canasta_deck, ordered_deck, reorder_hand
 from cardparty.core.contract import NOBODY, PUBLIC, SYSTEM, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.narrate import seat_name
@@ -728,10 +728,7 @@ def cardparty_clone(state: KakheadState) -> KakheadState:
 @hookimpl
 def cardparty_reorder(state: KakheadState, seat: int, order: list[str]) -> str | None:
     """A player may put his own hand in any order; nothing else changes."""
-    if sorted(order) != sorted(state.hands[seat]):
-        return "the new order must hold exactly the cards of your hand"
-    state.hands[seat] = list(order)
-    return None
+    return reorder_hand(state.hands, seat, order)
 
 
 @hookimpl

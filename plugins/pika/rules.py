@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from cardparty.core import stock as stockpile
-from cardparty.core.cards import COLOUR_NAME, PIKA_COLOURS, ordered_deck, pika_deck
+from cardparty.core.cards import COLOUR_NAME, PIKA_COLOURS, ordered_deck, pika_deck, reorder_hand
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
@@ -504,10 +504,7 @@ def cardparty_clone(state: PikaState) -> PikaState:
 @hookimpl
 def cardparty_reorder(state: PikaState, seat: int, order: list[str]) -> str | None:
     """PI-14: a player may put his own hand in any order; nothing else changes."""
-    if sorted(order) != sorted(state.hands[seat]):
-        return "the new order must hold exactly the cards of your hand"
-    state.hands[seat] = list(order)
-    return None
+    return reorder_hand(state.hands, seat, order)
 
 
 @hookimpl

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.core import stock as stockpile
-from cardparty.core.cards import ordered_deck, pretty
+from cardparty.core.cards import ordered_deck, pretty, reorder_hand
 from cardparty.core.contract import NOBODY, PUBLIC, Deadline, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.narrate import seat_name
@@ -618,10 +618,7 @@ def cardparty_clone(state: PikacState) -> PikacState:
 @hookimpl
 def cardparty_reorder(state: PikacState, seat: int, order: list[str]) -> str | None:
     """A player may put his own hand in any order; nothing else changes."""
-    if sorted(order) != sorted(state.hands[seat]):
-        return "the new order must hold exactly the cards of your hand"
-    state.hands[seat] = list(order)
-    return None
+    return reorder_hand(state.hands, seat, order)
 
 
 @hookimpl

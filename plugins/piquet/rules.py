@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck
+from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck, reorder_hand
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
@@ -762,10 +762,7 @@ def cardparty_clone(state: PiquetState) -> PiquetState:
 @hookimpl
 def cardparty_reorder(state: PiquetState, seat: int, order: list[str]) -> str | None:
     """A player may put his own hand in any order; nothing else changes."""
-    if sorted(order) != sorted(state.hands[seat]):
-        return "the new order must hold exactly the cards of your hand"
-    state.hands[seat] = list(order)
-    return None
+    return reorder_hand(state.hands, seat, order)
 
 
 # --- narration -------------------------------------------------------------------------------

@@ -5,14 +5,13 @@ the reason otherwise."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 
 import pytest
+
+from tests.netns import linked_namespaces
 
 ADVERTISE = """
 import sys, time
@@ -31,34 +30,10 @@ print(json.dumps([[h.name, h.address, h.port, list(h.games), h.key, h.version]
 """
 
 
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True)
-
-
 @pytest.fixture
 def two_hosts() -> Iterator[tuple[str, str]]:
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.skip("network namespaces need root and iproute2 (ip)")
-    tag = uuid.uuid4().hex[:6]
-    a, b = f"cpa{tag}", f"cpb{tag}"
-    made: list[str] = []
-    try:
-        for ns in (a, b):
-            _ip("netns", "add", ns)
-            made.append(ns)
-        _ip("link", "add", f"va{tag}", "netns", a, "type", "veth", "peer", "name", f"vb{tag}",
-            "netns", b)
-        for ns, dev, addr in ((a, f"va{tag}", "10.231.7.1/24"), (b, f"vb{tag}", "10.231.7.2/24")):
-            _ip("-n", ns, "addr", "add", addr, "dev", dev)
-            _ip("-n", ns, "link", "set", dev, "up", "multicast", "on")
-            _ip("-n", ns, "link", "set", "lo", "up")
-    except subprocess.CalledProcessError as exc:
-        for ns in made:
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-        pytest.skip(f"cannot make network namespaces here: {exc.stderr.decode().strip()}")
-    yield a, b
-    for ns in made:
-        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    with linked_namespaces("cp", "10.231.7") as pair:
+        yield pair
 
 
 def test_a_client_finds_a_host_on_its_lan_with_its_key(two_hosts: tuple[str, str]) -> None:

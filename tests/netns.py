@@ -1,0 +1,51 @@
+"""Two test machines on one host: network namespaces joined by a veth pair.
+
+Tests that send multicast (LAN discovery) run both ends inside namespaces made here, so nothing
+reaches the real LAN. Needs root and iproute2; ``linked_namespaces`` skips the test otherwise,
+and removes what it made however the test ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True)
+
+
+@contextmanager
+def linked_namespaces(prefix: str, subnet: str) -> Iterator[tuple[str, str]]:
+    """Two namespaces ``<prefix>a…``/``<prefix>b…`` with ``<subnet>.1`` and ``<subnet>.2``."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.skip("network namespaces need root and iproute2 (ip)")
+    tag = uuid.uuid4().hex[:6]
+    a, b = f"{prefix}a{tag}", f"{prefix}b{tag}"
+    made: list[str] = []
+    try:
+        for ns in (a, b):
+            _ip("netns", "add", ns)
+            made.append(ns)
+        _ip("link", "add", f"{prefix}va{tag}", "netns", a, "type", "veth", "peer", "name",
+            f"{prefix}vb{tag}", "netns", b)
+        for ns, dev, addr in ((a, f"{prefix}va{tag}", f"{subnet}.1/24"),
+                              (b, f"{prefix}vb{tag}", f"{subnet}.2/24")):
+            _ip("-n", ns, "addr", "add", addr, "dev", dev)
+            _ip("-n", ns, "link", "set", dev, "up", "multicast", "on")
+            _ip("-n", ns, "link", "set", "lo", "up")
+    except subprocess.CalledProcessError as exc:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        pytest.skip(f"cannot make network namespaces here: {exc.stderr.decode().strip()}")
+    try:
+        yield a, b
+    finally:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
