@@ -49,7 +49,7 @@ class Catalog:
         return sorted((v for v in self.variants.values() if v.game == game_id),
                       key=lambda v: v.id)
 
-    def add(self, plugin: Any, name: str | None = None) -> None:
+    def add(self, plugin: Any) -> None:
         """Add one plugin object (a module, usually) by asking it the discovery hooks."""
         pm = pluggy.PluginManager(hookspecs.PROJECT)
         pm.add_hookspecs(hookspecs)
@@ -60,7 +60,6 @@ class Catalog:
         for vinfo in pm.hook.cardparty_variant_info():
             self.variants[vinfo.id] = vinfo
             self.plugins[vinfo.id] = plugin
-        del name
 
 
 _CATALOG: Catalog | None = None
@@ -76,7 +75,7 @@ def load_catalog(refresh: bool = False) -> Catalog:
     for ep in entry_points(group=hookspecs.ENTRY_POINT_GROUP):
         try:
             plugin: ModuleType = ep.load()
-            catalog.add(plugin, ep.name)
+            catalog.add(plugin)
         except Exception as exc:  # a broken third-party package must not hide the others
             catalog.broken[ep.name] = f"{type(exc).__name__}: {exc}"
             print(f"cardparty: plugin {ep.name!r} could not be loaded: {exc}", file=sys.stderr)

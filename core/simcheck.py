@@ -62,13 +62,6 @@ def visible_cards(table: Table, seat: int | None) -> Counter[str]:
     return seen
 
 
-def all_cards(table: Table) -> Counter[str]:
-    total: Counter[str] = Counter()
-    for zone in table.zones():
-        total.update(zone.cards)
-    return total
-
-
 EMPTY: Counter[str] = Counter()
 
 
@@ -95,12 +88,12 @@ class InvariantChecker:
         self.rng = random.Random(0)
 
     def start(self, table: Table) -> None:
-        total = all_cards(table)
+        total, public, own = self.census(table)
         if self.deck is not None and total != self.deck:
             self.fail(table, 0, f"the deal does not hold the deck: {_diff(total, self.deck)}")
         self.deck_now = total
-        self.public_before = visible_cards(table, None)
-        self.check_views(table, 0)
+        self.public_before = public
+        self.check_views(table, 0, public, own)
 
     def fail(self, table: Table, move_no: int, message: str) -> None:
         raise SimulationFailure(table.game, table.players, table.seed, move_no, message,
@@ -193,7 +186,7 @@ class InvariantChecker:
         twin = Table.restore(blob)
         if twin.save() != blob:
             self.fail(table, n, "save -> restore -> save changed the bytes")
-        seat = n % (table.players + 1) - 1          # each seat in turn, SYSTEM for spectators
+        seat = n % (table.players + 1) - 1          # each seat in turn; -1 stands for a spectator
         shown = None if seat < 0 else seat
         if _stable(twin.view(shown)) != _stable(table.view(shown)):
             self.fail(table, n, f"the restored table shows seat {shown} another view")
@@ -210,7 +203,7 @@ class InvariantChecker:
         twin.state = det
         if _stable(twin.view(seat)) != _stable(table.view(seat)):
             self.fail(table, n, f"determinize for seat {seat} changed its view")
-        if all_cards(twin) != self.deck_now:
+        if self.census(twin)[0] != self.deck_now:
             self.fail(table, n, f"determinize for seat {seat} did not keep the deck")
 
     def finish(self, table: Table, result: Result) -> None:

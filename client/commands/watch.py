@@ -13,7 +13,6 @@ import time
 from typing import Any
 
 from cardparty.core.bots import PolicyBot
-from cardparty.core.contract import SYSTEM
 from cardparty.core.narrate import describe
 from cardparty.core.simulate import next_actor
 from cardparty.core.table import TableError, open_table
@@ -49,14 +48,12 @@ def run(args: argparse.Namespace) -> int:
         if seat is None:
             break
         move = bot.choose(table, seat, rng)
-        who = "host" if seat == SYSTEM else table.names[seat]
         table.play(seat, move)
         for event in table.events_for(None, shown):
             print(describe(event, table.names, table.hook, args.ascii))
         shown = len(table.events)
         if args.delay:
             time.sleep(args.delay)
-        del who
     result = table.result()
     if result is not None:
         print(result.summary)
