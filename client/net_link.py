@@ -127,22 +127,24 @@ class NetLink:
         with contextlib.suppress(Exception):
             self.session.close()
 
-    def send_move(self, table: Any, move: dict[str, Any], again: bool = True) -> None:
+    def send_move(self, table: Any, move: dict[str, Any], tries: int = 6) -> None:
         """Send a move on the newest view. If another seat or a timer moved first (``stale``)
         and the very same move is still listed in the view that overtook it, the player still
-        means it -- a «Pika!» pressed as a bot plays -- so it is sent once more on that view;
-        otherwise it is dropped without a word, as the new view shows why."""
+        means it -- a «Pika!» pressed while a bot draws and plays -- so it is sent again on
+        that view, a few times at most; otherwise it is dropped without a word, as the new
+        view shows why."""
         fut = self.session.send_move(table, move)
 
         def done(f: Future[dict[str, Any]]) -> None:
             exc = f.exception()
-            if isinstance(exc, SessionError) and exc.code == "stale" and again:
+            if isinstance(exc, SessionError) and exc.code == "stale":
                 newest = (self.session.views.get(table) or {}).get("view") or {}
-                if any(m.get("kind") == move.get("kind")
-                       and list(m.get("cards") or ()) == list(move.get("cards") or ())
-                       and m.get("choice") == move.get("choice")
-                       for m in newest.get("moves", ())):
-                    self.send_move(table, move, again=False)
+                if tries > 1 and any(
+                        m.get("kind") == move.get("kind")
+                        and list(m.get("cards") or ()) == list(move.get("cards") or ())
+                        and m.get("choice") == move.get("choice")
+                        for m in newest.get("moves", ())):
+                    self.send_move(table, move, tries - 1)
                 return
             self._future(f, quiet={"stale"})
         fut.add_done_callback(done)
