@@ -180,6 +180,9 @@ class Host:
         self.address = ""
         self.port = 0
         self.tables: dict[str, HostTable] = {}
+        #: the tables in play, the only ones with timers: the loop looks at these alone, as
+        #: finished tables are kept for a while and would cost it a scan per message
+        self.live: dict[str, HostTable] = {}
         self.players: dict[str, Player] = {}   # by token
         self.by_id: dict[str, Player] = {}
         self.routes: dict[bytes, Player] = {}
@@ -263,7 +266,7 @@ class Host:
         try:
             while not self._stopping.is_set():
                 now = time.monotonic()
-                due = min((d for t in self.tables.values() if (d := t.next_due()) is not None),
+                due = min((d for t in self.live.values() if (d := t.next_due()) is not None),
                           default=now + 0.1)
                 wait = min(max(0.0, due - now), 0.1, max(0.0, next_sweep - now))
                 if poller.poll(math.ceil(wait * 1000)):
@@ -472,6 +475,7 @@ class Host:
 
     def _drop_table(self, ht: HostTable) -> None:
         self.tables.pop(ht.id, None)
+        self.live.pop(ht.id, None)
         for player in self.players.values():
             player.tables.discard(ht.id)
         if self.store is not None:
@@ -746,6 +750,7 @@ class Host:
     def _start(self, ht: HostTable) -> None:
         log.info("table %s starts: %s", ht.id, ", ".join(s.name for s in ht.seats))
         ht.status = "playing"
+        self.live[ht.id] = ht
         ht.table.names = [s.name for s in ht.seats]
         ht.changed_at = time.monotonic()
         self._push_summary(ht)
@@ -762,6 +767,7 @@ class Host:
             return
         if result is not None and ht.status == "playing":
             ht.status = "over"
+            self.live.pop(ht.id, None)
             ht.ended_at = time.monotonic()
             log.info("table %s is over: places %s", ht.id, list(result.places))
         self._persist(ht)
@@ -782,6 +788,7 @@ class Host:
         """A game's plugin raised: stop this table only, and say so to everybody at it."""
         log.error("table %s stopped: its game failed", ht.id, exc_info=exc)
         ht.status = "broken"
+        self.live.pop(ht.id, None)
         ht.failure = f"{type(exc).__name__}: {exc}"
         ht.ended_at = time.monotonic()
         ht.deadlines.clear()
@@ -814,7 +821,7 @@ class Host:
     def _timers(self, now: float) -> None:
         """Fire what is due: at most one action per table per turn of the loop, so a table of
         bots never starves the others or the socket."""
-        for ht in list(self.tables.values()):
+        for ht in list(self.live.values()):
             due = ht.next_due()
             if due is None or due > now:
                 continue
@@ -1011,6 +1018,8 @@ class Host:
             if ht.status in ("over", "broken"):
                 ht.ended_at = now
             self.tables[tid] = ht
+            if ht.status == "playing":
+                self.live[tid] = ht
             seq = max(seq, tseq)
             self._schedule(ht)
         self._table_seq = itertools.count(seq + 1)

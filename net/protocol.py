@@ -21,6 +21,7 @@ terminals.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -90,11 +91,24 @@ class ProtocolError(ValueError):
 
 # --- the codec -------------------------------------------------------------------------------
 
+_packers = threading.local()
+
+
 def encode(message: dict[str, Any]) -> bytes:
-    """One message as one frame. Adds ``v`` when missing."""
+    """One message as one frame. Adds ``v`` when missing.
+
+    Each thread keeps one Packer: ``msgpack.packb`` builds a new one per call, which was a
+    tenth of the host's time per message."""
     if "v" not in message:
         message = {**message, "v": PROTOCOL}
-    return msgpack.packb(message, use_bin_type=True)
+    packer = getattr(_packers, "packer", None)
+    if packer is None:
+        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
+    try:
+        return packer.pack(message)
+    except BaseException:
+        _packers.packer = None          # a failed pack may leave bytes in its buffer
+        raise
 
 
 def message(type_: str, **fields: Any) -> dict[str, Any]:
