@@ -319,14 +319,17 @@ class Controller:
                 and any(str(n).casefold() == me for n in t.get("invited") or ()))
 
     def _invite_target(self, t: dict[str, Any]) -> dict[str, Any]:
-        """Where ``i`` invites to: the chosen table if this player sits at it or created it,
-        else the friends table he sits at that still takes seats, else the chosen one (the
+        """Where ``i`` invites to: the chosen table if it is a friends table this player sits
+        at or created, else such a table that still takes seats, else the chosen one (the
         host then says why not)."""
-        if self._sits_at(t) or (t.get("creator") and t.get("creator") == self.name):
+        def mine(x: dict[str, Any]) -> bool:
+            return self._sits_at(x) or bool(x.get("creator")) and x.get("creator") == self.name
+
+        if t.get("mode") == "friends" and mine(t):
             return t
-        mine = [x for x in self.tables if x.get("mode") == "friends"
-                and x.get("status") == "open" and self._sits_at(x)]
-        return mine[0] if mine else t
+        ours = [x for x in self.tables
+                if x.get("mode") == "friends" and x.get("status") == "open" and mine(x)]
+        return ours[0] if ours else t
 
     def _invite(self, table: Any, text: str) -> None:
         """Send the names typed (separated by commas, or by spaces when there is no comma)."""

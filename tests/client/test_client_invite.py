@@ -58,9 +58,13 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         zoe.key("enter")
         pz.until(lambda: "Eva created this friends table" in zoe.error)
 
+        # Eva also opens an open table; i on it still invites to her friends table.
+        eva.link.request("create", game="pika", players=2, mode="open")
+        pe.until(lambda: len(eva.tables) == 2 and eva.tables[1]["seats"][0] == "Eva")
+        eva.key("down")
         # Eva presses i, types two names (commas: a name may hold a space), Enter.
         eva.key("i")
-        assert isinstance(eva.dialog, TextField) and tid in eva.dialog.prompt
+        assert isinstance(eva.dialog, TextField) and f"to {tid} " in eva.dialog.prompt
         for k in "bob, Max Power":
             eva.key("space" if k == " " else k)
         eva.key("enter")
@@ -85,6 +89,7 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         assert not any("invited" in line for line in lobby_text(bob))
 
         # Eva, the creator, adds the bot; both say ready and the game starts.
+        eva.key("up")                                # back onto the friends table
         eva.key("b")
         pe.until(lambda: eva.tables[0]["seats"][2] is not None)
         eva.key("r")
@@ -92,6 +97,12 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         pe.until(lambda: eva.screen == "table")
         pb.until(lambda: bob.screen == "table")
         assert {eva.table.seat, bob.table.seat} == {0, 1}
+
+        # Another round of a friends table invites its players again.
+        eva.link.request("again", table=tid)
+        pb.until(lambda: "Eva invites you to Pika #3" in bob.notice)
+        pe.until(lambda: any(t["id"] != tid and t["mode"] == "friends"
+                             and t["invited"] == ["Bob"] for t in eva.tables))
         for c in (eva, bob, zoe):
             assert c.failures == []
     finally:
