@@ -3,9 +3,10 @@
 Owns: the ROUTER socket (ROUTER_MANDATORY so a send to a vanished client fails loudly instead
 of vanishing, ROUTER_HANDOVER so a reconnecting client with the same routing id takes its route
 over at once, an explicit linger), players and their session tokens, the lobby (create, sit,
-leave, bots, ready, start, watch), the per-seat views pushed after every change, moves with
-request ids and versions, the host's timers (game deadlines, idle turns, bot moves),
-heartbeats, chat, and the persistence of live tables (``store``).
+leave, bots, ready, start, watch; friends tables and their invitations, MO-4), the per-seat
+views pushed after every change, moves with request ids and versions, the host's timers (game
+deadlines, idle turns, bot moves), heartbeats, chat, and the persistence of live tables
+(``store``).
 
 Patterns (zguide):
 - **Clone**: every view pushed to a client carries the table's ``version`` and ``prev`` (the
