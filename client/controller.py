@@ -171,11 +171,13 @@ class Controller:
             else:
                 self.lobby_chat.append(line)
         elif kind == "invite":
-            who, table = msg.get("from", "someone"), msg.get("table")
-            self.notice = f"{who} invites you to table {table}"
-            self.dialog = Choice(f"{who} invites you to table {table}",
-                                 [("sit down", True), ("not now", False)],
-                                 lambda yes: yes and self._request("sit", table=table))
+            # One line, never a dialog: a dialog popping up would take the keys the player is
+            # typing (an Enter meant for his own game would sit him down elsewhere).
+            who, table = msg.get("from") or "someone", msg.get("table")
+            where = msg.get("title") or f"table {table}"
+            self.notice = f"{who} invites you to {where} — Enter on it in the lobby to sit"
+        elif kind == "notice":
+            self.notice = str(msg.get("text") or "")
         elif kind == "hosts":
             self.start.hosts = [(str(label), str(address))
                                 for label, address in msg.get("hosts") or ()][:12]
@@ -302,6 +304,44 @@ class Controller:
             return self.tables[self.lobby_cursor]
         return None
 
+    def _sits_at(self, t: dict[str, Any]) -> bool:
+        """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
+        me = self.name.casefold()
+        seats = (t.get("summary") or {}).get("seats") or ()
+        return bool(me) and any(isinstance(s, dict) and s.get("kind") == "human"
+                                and str(s.get("name", "")).casefold() == me for s in seats)
+
+    def invites_me(self, t: dict[str, Any]) -> bool:
+        """Lobby row ``t`` is a table taking seats that invited this player, who has no seat
+        there yet: the lobby marks it."""
+        me = self.name.casefold()
+        return (bool(me) and t.get("status") == "open" and not self._sits_at(t)
+                and any(str(n).casefold() == me for n in t.get("invited") or ()))
+
+    def _invite_target(self, t: dict[str, Any]) -> dict[str, Any]:
+        """Where ``i`` invites to: the chosen table if it is a friends table this player sits
+        at or created, else such a table that still takes seats, else the chosen one (the
+        host then says why not)."""
+        def mine(x: dict[str, Any]) -> bool:
+            return self._sits_at(x) or bool(x.get("creator")) and x.get("creator") == self.name
+
+        if t.get("mode") == "friends" and mine(t):
+            return t
+        ours = [x for x in self.tables
+                if x.get("mode") == "friends" and x.get("status") == "open" and mine(x)]
+        return ours[0] if ours else t
+
+    def _invite(self, table: Any, text: str) -> None:
+        """Send the names typed (separated by commas, or by spaces when there is no comma)."""
+        parts = text.split(",") if "," in text else text.split()
+        names = list(dict.fromkeys(p.strip() for p in parts if p.strip()))
+        if not names:
+            return
+        if len(names) > 16 or any(len(n) > 32 for n in names):
+            self.error = "invite at most 16 names at once, each of at most 32 letters"
+            return
+        self._request("invite", table=table, names=names)
+
     def _key_lobby(self, name: str) -> None:
         t = self.selected_table()
         tid = t.get("id") if t else None
@@ -327,9 +367,9 @@ class Controller:
         elif name == "r":
             self._request("ready", table=tid)
         elif name == "i":
-            self.dialog = TextField("invite (username): ",
-                                    lambda user: user and self._request("invite", table=tid,
-                                                                        user=user))
+            target = self._invite_target(t).get("id")
+            self.dialog = TextField(f"invite to {target} (names separated by spaces or "
+                                    "commas): ", lambda text: self._invite(target, text))
         elif name == "l" and tid is not None:
             self._request("leave", table=tid)
         elif name == "t":

@@ -100,7 +100,8 @@ class CreateForm:
 
     games: list[dict[str, Any]]
     on_create: Callable[[dict[str, Any]], None]
-    modes: tuple[str, ...] = ("friends", "open")
+    #: The first is the default: ``open``, as a host takes a table whose creator names none.
+    modes: tuple[str, ...] = ("open", "friends")
     rows: list[Row] = field(default_factory=list)
     cursor: int = 0
     game_index: int = 0

@@ -15,16 +15,19 @@ Messages into the client are plain dicts with a ``type``:
   "text": str}``: the connection to the host.
 - ``{"type": "welcome", "name": str, "host": str}``: the host accepted us under ``name``.
 - ``{"type": "lobby", "tables": [table...], "games": [game info...]}``: every table (``id``,
-  ``game``, ``players``, ``seats`` (names, None where free, "bot ..." for bots), ``mode``,
-  ``status``, ``ready``) and every game the host offers (``GameInfo.to_wire()`` plus
-  ``variants``).
+  ``game``, ``players``, ``seats`` (names, None where free, "bot ..." for bots), ``mode``
+  (``friends``, ``open``, or what else the link calls it), ``status``, ``ready``, and where
+  known ``creator`` and ``invited``, the usernames invited) and every game the host offers
+  (``GameInfo.to_wire()`` plus ``variants``).
 - ``{"type": "view", "table": id, "view": view, "events": [event...]}``: our seat's view of a
   table (DESIGN "Views are generic"), and what happened since the last one.
 - ``{"type": "error", "text": str}``: one line, shown as it is.
 - ``{"type": "hosts", "hosts": [[label, address]...], "text": str}``: hosts found on the LAN
   (from ``lan_hosts``, for the start screen).
 - ``{"type": "chat", "from": str, "text": str}``; ``{"type": "invite", "from": str,
-  "table": id}``; ``{"type": "left"}``: we are back in the lobby.
+  "table": id, "title": str, "game": str}``: we are invited to sit at a table;
+  ``{"type": "notice", "text": str}``: one line that is not an error (an invitation went out);
+  ``{"type": "left"}``: we are back in the lobby.
 
 Must not know about: game rules, terminals, the wire format.
 """
@@ -60,4 +63,4 @@ class Link(Protocol):
     def request(self, action: str, **args: Any) -> None:
         """A lobby request: ``create`` (game, players, settings, variants, mode), ``sit``
         (table, seat), ``spectate`` (table), ``add_bot`` (table, level), ``ready`` (table),
-        ``invite`` (table, user), ``leave`` (table), ``again`` (table)."""
+        ``invite`` (table, names), ``leave`` (table), ``again`` (table)."""

@@ -7,8 +7,9 @@ that started two moves ago has less left than its full length), table summaries 
 list, the session's ``connection`` lost/restored into the connection banner, and any refused
 request into one line. Requests go out as futures: the screen never waits on the network.
 
-Protocol v1 has no table modes and no invitations: the mode the creator picks travels as the
-table's title (so the lobby shows it), and an invitation says to pass the table id on.
+The mode the creator picks (``friends`` or ``open``) travels as the table's ``mode``; an
+invitation goes out as ``invite`` with usernames, and one received (the host's ``invited``)
+becomes the client's ``invite`` message.
 
 The lobby is polled every two seconds (``tables``), since a host pushes table changes only to
 the players at that table. ``autoplay`` makes the link set up a table against bots by itself
@@ -62,10 +63,13 @@ def seat_label(seat: dict[str, Any]) -> str | None:
 
 def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
     seats = [seat_label(s) for s in summary.get("seats") or ()]
+    invited = summary.get("invited")
     return {"id": summary.get("id"), "game": summary.get("game"),
             "players": summary.get("players"), "seats": seats,
-            "mode": summary.get("mode") or summary.get("title") or "-",
+            "mode": str(summary.get("mode") or "-"),
             "status": summary.get("status"), "title": summary.get("title", ""),
+            "creator": summary.get("creator"),
+            "invited": [str(n) for n in invited] if isinstance(invited, list) else [],
             "summary": summary}
 
 
@@ -178,8 +182,7 @@ class NetLink:
         elif action == "games":
             self._fetch_games()
         elif action == "invite":
-            self.deliver({"type": "error", "text": "this host's protocol (v1) has no "
-                          f"invitations: tell {args.get('user')} the table id, {table}"})
+            self._invite(table, list(args.get("names") or ()))
         else:
             self.deliver({"type": "error", "text": f"unknown request {action}"})
 
@@ -204,6 +207,18 @@ class NetLink:
                 self.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
             else:
                 self._poll_tables()
+        fut.add_done_callback(done)
+
+    def _invite(self, table: Any, names: list[str]) -> None:
+        """Invite ``names`` to ``table``; the host's ``ok`` becomes a one-line notice."""
+        fut = self._send("invite", table=table, names=names)
+        if fut is None:
+            return
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            if f.exception() is None:
+                self.deliver({"type": "notice",
+                              "text": f"invited {', '.join(names)} to table {table}"})
         fut.add_done_callback(done)
 
     def _sit(self, table: Any, seat: int | None) -> None:
@@ -233,19 +248,24 @@ class NetLink:
 
         fut.add_done_callback(done)
 
-    def _create(self, args: dict[str, Any], bots: str | None = None) -> None:
+    def _create(self, args: dict[str, Any], bots: str | None = None,
+                invite: list[str] | None = None) -> None:
         """Create, then sit the creator (a player who creates a table means to play at it);
-        with ``bots``, fill the other seats with bots and say ready."""
+        with ``bots``, fill the other seats with bots and say ready; with ``invite``, invite
+        those names (another round of a friends table)."""
         def work() -> None:
             try:
                 summary = self.session.create(args["game"], int(args["players"]),
                                               args.get("settings") or {},
                                               args.get("variants") or [],
-                                              title=args.get("title") or args.get("mode", ""),
+                                              title=args.get("title") or "",
+                                              mode=args.get("mode") or "open",
                                               bot_delay=float(args.get("bot_delay", -1.0)))
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 self.session.sit(tid)
+                if invite and summary.get("mode") == "friends":
+                    self.session.invite(tid, invite)
                 if bots:
                     self.session.add_bots(tid, None, bots)
                     self.session.ready(tid)
@@ -258,14 +278,15 @@ class NetLink:
 
     def _again(self, table: Any) -> None:
         """Another round: a new table like this one. Bots take the seats bots held; the other
-        players are told the new table's id in this table's chat."""
+        players are told the new table's id in this table's chat, and invited to it when it
+        is a friends table."""
         old = self.tables.get(table) or {}
         summary = old.get("summary") or {}
         args = self.my_tables.get(table) or {
             "game": summary.get("game"), "players": summary.get("players"),
             "settings": {k: v for k, v in (summary.get("settings") or {}).items()
                          if k != "deck"},
-            "variants": summary.get("variants") or []}
+            "variants": summary.get("variants") or [], "mode": summary.get("mode")}
         if not args.get("game"):
             self.deliver({"type": "error", "text": "the table is not known any more"})
             return
@@ -273,7 +294,9 @@ class NetLink:
         humans = [s for s in seats if s.get("kind") == "human"]
         bots = "basic" if len(humans) <= 1 else None
         keep = ("game", "players", "settings", "variants", "title", "mode", "bot_delay")
-        self._create({k: args[k] for k in keep if k in args}, bots=bots)
+        others = [str(s["name"]) for s in humans if s.get("name") and s["name"] != self.name]
+        self._create({k: args[k] for k in keep if k in args}, bots=bots,
+                     invite=others[:16] or None)
         if not bots:
             with contextlib.suppress(SessionError):
                 self.session.send("chat", table=table,
@@ -360,6 +383,11 @@ class NetLink:
         elif kind == "chat":
             self.deliver({"type": "chat", "from": msg.get("name", "?"),
                           "text": msg.get("text", ""), "table": msg.get("table")})
+        elif kind == "invited":
+            self.deliver({"type": "invite", "from": str(msg.get("from") or "someone"),
+                          "table": msg.get("table"), "title": str(msg.get("title") or ""),
+                          "game": msg.get("game")})
+            self._poll_tables()               # the lobby lists the table without waiting
         elif kind == "error":
             if msg.get("code") != "stale":
                 self.deliver({"type": "error", "text": str(msg.get("message") or "error")})

@@ -43,7 +43,7 @@ KEYS_LOBBY = [
     ("c", "create a table (game, players, mode, settings, variants)"),
     ("b", "add a bot to the table"),
     ("r", "ready"),
-    ("i", "invite a player by username"),
+    ("i", "invite players by username to your friends table"),
     ("l", "leave the table"),
     ("t", "chat"),
     ("q", "quit    Ctrl-C: quit at once"),
@@ -471,9 +471,13 @@ class Renderer:
             shown = ", ".join(str(s) if s else "(free)" for s in seats)
             if len(shown) > 32:
                 shown = shown[:31] + self.g.more[:1]
+            status = str(t.get("status", ""))
             style = "class:dialog.cursor" if i == c.lobby_cursor else ""
+            if c.invites_me(t):                  # a friends table waiting for this player
+                status = "invited"
+                style = style or "class:notice"
             line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{str(t.get('mode', '')):<9}{str(t.get('status', '')):<12}")
+                    f"{shown:<34}{str(t.get('mode', ''))[:8]:<9}{status:<12}")
             out.append((style, line + "\n"))
         if c.lobby_chat:
             out.append(("", "\n"))

@@ -3,9 +3,10 @@
 Owns: the ROUTER socket (ROUTER_MANDATORY so a send to a vanished client fails loudly instead
 of vanishing, ROUTER_HANDOVER so a reconnecting client with the same routing id takes its route
 over at once, an explicit linger), players and their session tokens, the lobby (create, sit,
-leave, bots, ready, start, watch), the per-seat views pushed after every change, moves with
-request ids and versions, the host's timers (game deadlines, idle turns, bot moves),
-heartbeats, chat, and the persistence of live tables (``store``).
+leave, bots, ready, start, watch; friends tables and their invitations, MO-4), the per-seat
+views pushed after every change, moves with request ids and versions, the host's timers (game
+deadlines, idle turns, bot moves), heartbeats, chat, and the persistence of live tables
+(``store``).
 
 Patterns (zguide):
 - **Clone**: every view pushed to a client carries the table's ``version`` and ``prev`` (the
@@ -69,7 +70,9 @@ REPLY_MEMORY = 256
 SNAPSHOT_EVENTS = 20
 #: Requests answered from memory when their rid repeats (the others are harmless to redo).
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
-                        "chat", "bye"})
+                        "chat", "bye", "invite"})
+#: Names a friends table may invite in all (MO-4), so that invitations cannot grow unbounded.
+MAX_INVITED = 64
 
 
 _MORE = int(zmq.SNDMORE | zmq.NOBLOCK)
@@ -131,6 +134,28 @@ class HostTable:
     rng: random.Random = field(default_factory=random.Random)
     #: (event index, redacted?) -> the event in words, so each is narrated once, not per seat
     texts: dict[tuple[int, bool], str] = field(default_factory=dict)
+    #: ``friends`` (MO-4: only the creator and invitees sit) or ``open`` (anyone sits).
+    mode: str = "open"
+    #: Who created the table: his token (identity, survives a restart) and name (words).
+    creator_token: str = ""
+    creator_name: str = ""
+    #: Usernames invited to a friends table (as first spelt; matched without regard to case)
+    #: -> the name of who invited them, to say so again when the invitee comes back.
+    invited: dict[str, str] = field(default_factory=dict)
+
+    def inviter_of(self, name: str) -> str | None:
+        """Who invited ``name`` here (None: nobody did)."""
+        wanted = name.casefold()
+        return next((by for n, by in self.invited.items() if n.casefold() == wanted), None)
+
+    def invitation_pending(self, player: Player) -> bool:
+        """``player`` is invited here and may still come: the table takes seats and nobody
+        of his name sits there yet (names, not key pairs, are what v1 invites)."""
+        name = player.name.casefold()
+        return (self.mode == "friends" and self.status == "open"
+                and player.token != self.creator_token and self.inviter_of(name) is not None
+                and not any(s.kind == "human" and s.name.casefold() == name
+                            for s in self.seats))
 
     def seat_of(self, player: Player) -> int | None:
         for i, s in enumerate(self.seats):
@@ -433,6 +458,10 @@ class Host:
                 self._send(player, message("table", table=self._summary(ht)))
                 if ht.status != "open":
                     self._push_view(ht, player, seat, snapshot=True)
+        # MO-4: invitations still pending are told again, so one missed while away is not lost.
+        for ht in self.tables.values():
+            if ht.invitation_pending(player):
+                self._send(player, self._invitation(ht, ht.inviter_of(player.name) or ""))
 
     def _set_connected(self, player: Player, connected: bool, force: bool = False) -> None:
         if player.connected == connected and not force:
@@ -533,10 +562,12 @@ class Host:
         ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
                        table=table, idle=idle, bot_delay=bot_delay,
                        seats=[Seat() for _ in range(players)], changed_at=time.monotonic(),
-                       rng=random.Random(table.seed ^ 0x5EED))
+                       rng=random.Random(table.seed ^ 0x5EED), mode=req["mode"],
+                       creator_token=player.token, creator_name=player.name)
         self.tables[ht.id] = ht
         self._persist(ht)
-        log.info("%s opened table %s: %s for %d", player.name, ht.id, game, players)
+        log.info("%s opened table %s: %s for %d (%s)", player.name, ht.id, game, players,
+                 ht.mode)
         return message("table", table=self._summary(ht))
 
     def _table(self, req: dict[str, Any]) -> HostTable:
@@ -551,6 +582,10 @@ class Host:
             raise ProtocolError("seated", f"you already sit at seat {ht.seat_of(player)}")
         if ht.status != "open":
             raise ProtocolError("not_open", "the game at this table has started")
+        if (ht.mode == "friends" and player.token != ht.creator_token
+                and ht.inviter_of(player.name) is None):
+            raise ProtocolError("not_invited", f"{ht.creator_name} created this friends table: "
+                                               "only the players invited may sit")
         seat = req["seat"]
         if seat is None:
             free = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
@@ -591,7 +626,11 @@ class Host:
 
     def _on_bots(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self._table(req)
-        if ht.seat_of(player) is None:
+        if ht.mode == "friends":
+            if player.token != ht.creator_token:        # MO-4: bots only if the creator adds them
+                raise ProtocolError("not_creator", f"only {ht.creator_name}, who created this "
+                                                   "friends table, may add bots to it")
+        elif ht.seat_of(player) is None:
             raise ProtocolError("not_seated", "only a seated player may add bots")
         if ht.status != "open":
             raise ProtocolError("not_open", "the game at this table has started")
@@ -606,6 +645,46 @@ class Host:
             ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True, level=req["level"])
         self._lobby_changed(ht)
         return message("ok", about="bots")
+
+    def _on_invite(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """MO-4: a player seated at a friends table (or its creator) invites others by
+        username. The names are kept with the table; every connected player of that name is
+        told now, and again on his next hello while the invitation is pending."""
+        ht = self._table(req)
+        if player.token != ht.creator_token and ht.seat_of(player) is None:
+            raise ProtocolError("not_seated", "only a player seated at this table or its "
+                                              "creator may invite")
+        if ht.mode != "friends":
+            raise ProtocolError("not_friends", "this table is open: anyone may sit, no "
+                                               "invitation is needed")
+        if ht.status != "open":
+            raise ProtocolError("not_open", "the game at this table has started")
+        wanted = {n.strip().casefold() for n in req["names"]} - {""}
+        if not wanted:
+            raise ProtocolError("bad_field", "invite: field names holds no name")
+        fresh: dict[str, str] = {}
+        for name in req["names"]:
+            name = name.strip()
+            if name and ht.inviter_of(name) is None and name.casefold() not in (
+                    n.casefold() for n in fresh):
+                fresh[name] = player.name
+        if len(ht.invited) + len(fresh) > MAX_INVITED:
+            raise ProtocolError("bad_field", f"invite: a table invites at most {MAX_INVITED} "
+                                             f"players ({len(ht.invited)} so far)")
+        ht.invited.update(fresh)
+        frame = encode(self._invitation(ht, player.name))
+        for p in self.players.values():
+            if (p is not player and p.route is not None and p.name.casefold() in wanted
+                    and ht.seat_of(p) is None):
+                self._send_raw(p.route, frame)
+        log.info("%s invites %s to table %s", player.name, ", ".join(sorted(wanted)), ht.id)
+        self._lobby_changed(ht)
+        return message("ok", about="invite")
+
+    def _invitation(self, ht: HostTable, sender: str) -> dict[str, Any]:
+        """The ``invited`` push: which table, its game and title, and who invites."""
+        return message("invited", table=ht.id, game=ht.table.game, title=ht.title,
+                       **{"from": sender})
 
     def _on_ready(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self._table(req)
@@ -881,6 +960,7 @@ class Host:
                 result = None if r is None else r.to_wire()
         return {
             "id": ht.id, "title": ht.title, "game": table.game, "game_name": table.info.name,
+            "mode": ht.mode, "creator": ht.creator_name or None, "invited": list(ht.invited),
             "players": table.players, "settings": table.settings,
             "variants": list(table.variant_ids), "status": ht.status, "idle": ht.idle,
             "version": table.version, "spectators": len(ht.spectators),
@@ -969,7 +1049,9 @@ class Host:
         if self.store is None:
             return
         meta = {"title": ht.title, "idle": ht.idle, "bot_delay": ht.bot_delay,
-                "status": ht.status, "failure": ht.failure,
+                "status": ht.status, "failure": ht.failure, "mode": ht.mode,
+                "creator": [ht.creator_token, ht.creator_name],
+                "invited": [[name, by] for name, by in ht.invited.items()],
                 "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
                            "name": s.name, "ready": s.ready, "level": s.level}
                           for s in ht.seats],
@@ -1011,6 +1093,10 @@ class Host:
                            idle=meta["idle"], bot_delay=meta["bot_delay"], seats=seats,
                            status=meta["status"], changed_at=now, failure=meta["failure"],
                            rng=random.Random(table.seed ^ tseq))
+            # Rows written before tables had modes are open tables without a creator.
+            ht.mode = meta.get("mode", "open")
+            ht.creator_token, ht.creator_name = meta.get("creator", ("", ""))
+            ht.invited = {name: by for name, by in meta.get("invited", ())}
             for token in meta.get("spectators", ()):
                 if token in by_token:
                     ht.spectators.add(by_token[token].id)

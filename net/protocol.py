@@ -76,6 +76,9 @@ ERRORS: dict[str, str] = {
     "busy": "the host has too many tables or players",
     "internal": "the host failed on this request (a bug); nothing was done",
     "replaced": "the same player said hello from another connection, which now has the seat",
+    "not_invited": "only the creator and the players he invited may sit at a friends table",
+    "not_creator": "only the creator of a friends table may add bots to it",
+    "not_friends": "invitations are for friends tables; anyone may sit at an open table",
 }
 
 
@@ -204,6 +207,25 @@ def strings(max_items: int, max_len: int) -> Callable[[Any], Any]:
     return check
 
 
+def one_of(*choices: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError(f"must be one of {', '.join(repr(c) for c in choices)}")
+        return value
+    return check
+
+
+def names(max_items: int) -> Callable[[Any], Any]:
+    """A list of 1 to ``max_items`` usernames (each as ``hello`` allows a name)."""
+    def check(value: Any) -> list[str]:
+        if not isinstance(value, list) or not 0 < len(value) <= max_items or not all(
+                isinstance(s, str) and 0 < len(s) <= 32 for s in value):
+            raise ValueError(f"must be a list of 1 to {max_items} names of 1 to 32 "
+                             "characters")
+        return value
+    return check
+
+
 def plain_map(max_items: int) -> Callable[[Any], Any]:
     def check(value: Any) -> dict[str, Any]:
         if not isinstance(value, dict) or len(value) > max_items:
@@ -257,6 +279,8 @@ def rid_of(data: Any) -> Any:
 
 TABLE_ID = Field(text(16, 1), required=True)
 NAME = text(32, 1)
+#: A table's mode (modes.md): ``friends`` (only invitees sit) or ``open`` (anyone sits).
+MODES = ("friends", "open")
 
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
@@ -273,7 +297,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
                "bot_delay": Field(or_default(number(0, 10)), default=-1.0),
                "title": Field(text(64), default=""),
-               "seed": Field(integer(0, 2**63 - 1, nullable=True))},
+               "seed": Field(integer(0, 2**63 - 1, nullable=True)),
+               "mode": Field(one_of(*MODES), default="open")},
     "sit": {"table": TABLE_ID, "seat": Field(integer(0, 15, nullable=True))},
     "leave": {"table": TABLE_ID},
     "bots": {"table": TABLE_ID, "count": Field(integer(1, 16, nullable=True)),
@@ -286,6 +311,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
              "version": Field(integer(0, 2**62, nullable=True))},
     "reorder": {"table": TABLE_ID, "order": Field(strings(128, 8), required=True)},
     "chat": {"table": TABLE_ID, "text": Field(text(500, 1), required=True)},
+    "invite": {"table": TABLE_ID, "names": Field(names(16), required=True)},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

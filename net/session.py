@@ -61,7 +61,7 @@ log = logging.getLogger("cardparty.session")
 log.addHandler(logging.NullHandler())
 
 #: Message types the session puts in ``inbox`` (or hands to ``on_message``).
-PUSHED = ("view", "table", "chat", "error", "connection", "ok", "closed")
+PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "closed")
 
 
 class SessionError(Exception):
@@ -214,19 +214,25 @@ class Session:
 
     def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
                variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,
-               bot_delay: float = -1.0, title: str = "", seed: int | None = None
-               ) -> dict[str, Any]:
+               bot_delay: float = -1.0, title: str = "", seed: int | None = None,
+               mode: str = "open") -> dict[str, Any]:
         """Open a table; returns its summary (``id`` is what others join by). ``idle``: the
         idle-turn timeout in seconds (None: never; -1: the host's default); ``bot_delay``:
         seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
-        seed (a replayable game; None: a fresh one)."""
+        seed (a replayable game; None: a fresh one); ``mode``: ``open`` (anyone sits) or
+        ``friends`` (only the creator and the players he invites)."""
         return self.request("create", game=game, players=players, settings=settings or {},
                             variants=list(variants), idle=idle, bot_delay=bot_delay,
-                            title=title, seed=seed)["table"]
+                            title=title, seed=seed, mode=mode)["table"]
 
     def sit(self, table: str, seat: int | None = None) -> int:
         """Take ``seat`` (None: the first free one) at ``table``; returns the seat."""
         return self.request("sit", table=table, seat=seat)["seat"]
+
+    def invite(self, table: str, names: list[str] | tuple[str, ...]) -> None:
+        """Invite players by username to a friends table: each connected one is told
+        (``invited``), and only invitees (and the creator) may sit there."""
+        self.request("invite", table=table, names=list(names))
 
     def leave(self, table: str) -> None:
         """Give up the seat (before the game starts) or stop watching."""
