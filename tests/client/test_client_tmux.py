@@ -160,6 +160,10 @@ def create_table(t: Tmux, who: str, game: str, players: int) -> None:
     t.wait(who, "[ Create the table ]")
     t.keys(who, "Enter")
     t.wait(who, lambda s: "Create a table" not in s)
+    # The lobby lists the new table with its creator seated: only then do the lobby's keys
+    # (b, r) have a table to act on.
+    t.wait(who, lambda s: any(line.split()[:1] and line.split()[0].startswith("t")
+                              and who in line for line in s.splitlines()[1:]))
 
 
 def hand_selected(screen: str) -> bool:
