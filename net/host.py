@@ -28,6 +28,7 @@ terminals.
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import logging
 import math
@@ -68,6 +69,8 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 REPLY_MEMORY = 256
 #: Events a snapshot repeats, so a client that comes back can tell what happened.
 SNAPSHOT_EVENTS = 20
+#: Seconds a host keeps trying to bind a port that is still in use (see ``listen``).
+BIND_RETRY = 2.0
 #: Requests answered from memory when their rid repeats (the others are harmless to redo).
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
                         "chat", "bye", "invite"})
@@ -241,7 +244,19 @@ class Host:
         endpoint = self.bind
         if endpoint.startswith("tcp://") and endpoint.endswith(":0"):
             endpoint = endpoint[:-2] + ":*"
-        sock.bind(endpoint)
+        # A host stopped a moment ago on this port may still hold it: ZeroMQ closes a
+        # listener in its I/O thread, after the socket's close returns. Try again for a
+        # short while before saying the port is taken.
+        give_up = time.monotonic() + BIND_RETRY
+        while True:
+            try:
+                sock.bind(endpoint)
+                break
+            except zmq.ZMQError as exc:
+                if exc.errno != errno.EADDRINUSE or time.monotonic() > give_up:
+                    sock.close(0)
+                    raise
+                time.sleep(0.05)
         self.address = sock.getsockopt_string(zmq.LAST_ENDPOINT)
         self.port = int(self.address.rsplit(":", 1)[1]) if "tcp://" in self.address else 0
         self._sock = sock
@@ -262,9 +277,10 @@ class Host:
         try:
             self.run()
         except BaseException as exc:
-            self._failure = exc
+            if self._bound.is_set():
+                raise
+            self._failure = exc          # start() raises it, in words, to its caller
             self._bound.set()
-            raise
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop the loop and close the socket (and the store)."""
