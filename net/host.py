@@ -69,6 +69,11 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 REPLY_MEMORY = 256
 #: Events a snapshot repeats, so a client that comes back can tell what happened.
 SNAPSHOT_EVENTS = 20
+#: Requests a second one player may send, and how many at once: far above any person or bot
+#: (a flat-out bench client sends about 550 a second), low enough that a client sending as
+#: fast as it can takes a small share of the host's one thread from the other tables.
+RATE = 1000.0
+BURST = 2 * RATE
 #: Seconds a host keeps trying to bind a port that is still in use (see ``listen``).
 BIND_RETRY = 2.0
 #: Requests answered from memory when their rid repeats (the others are harmless to redo).
@@ -94,6 +99,19 @@ class Player:
     last_seen: float = 0.0
     tables: set[str] = field(default_factory=set)
     replies: OrderedDict[Any, bytes] = field(default_factory=OrderedDict)
+    #: requests this player may still send at once (a token bucket, see ``RATE``)
+    allowance: float = BURST
+    allowance_at: float = 0.0
+
+    def spend(self, now: float) -> bool:
+        """Take one request from the player's allowance; False when it is used up. The
+        allowance refills at ``RATE`` requests a second up to ``BURST``."""
+        self.allowance = min(BURST, self.allowance + (now - self.allowance_at) * RATE)
+        self.allowance_at = now
+        if self.allowance < 1.0:
+            return False
+        self.allowance -= 1.0
+        return True
 
     def remember(self, rid: Any, frame: bytes) -> None:
         self.replies[rid] = frame
@@ -196,6 +214,8 @@ class Host:
         self.bind = bind
         self.name = name
         self.heartbeat = heartbeat
+        self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
+                                       "from you: this one was not read; slow down"))
         self.liveness = liveness
         self.idle = idle
         self.bot_delay = bot_delay
@@ -351,6 +371,10 @@ class Host:
         player = self.routes.get(route)
         now = time.monotonic()
         if player is not None:
+            if not player.spend(now):
+                # Refused before it is even unpacked: a flood costs the host as little as can be.
+                self._send_raw(route, self._slow_down)
+                return
             player.last_seen = now
             if not player.connected:
                 self._set_connected(player, True)

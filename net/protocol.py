@@ -74,6 +74,7 @@ ERRORS: dict[str, str] = {
     "illegal": "the rules refuse the move (the message says why)",
     "game_failed": "the game's rules plugin failed; the table is stopped",
     "busy": "the host has too many tables or players",
+    "slow_down": "the player sent more requests a second than a host reads from one player",
     "internal": "the host failed on this request (a bug); nothing was done",
     "replaced": "the same player said hello from another connection, which now has the seat",
     "not_invited": "only the creator and the players he invited may sit at a friends table",

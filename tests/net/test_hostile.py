@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,7 @@ import zmq
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardparty.net.host import BURST, RATE
 from cardparty.net.netbot import play_table
 from cardparty.net.protocol import ERRORS, HOST_LIMITS, decode, encode, message
 from tests.net.conftest import wait_for
@@ -167,6 +169,29 @@ def test_moves_out_of_turn_are_refused_with_the_rules_reason(connect: Any,
                          view["version"])
     with pytest.raises(Exception, match="illegal"):
         fut.result(3)
+
+
+def test_a_client_flooding_the_host_is_slowed_down_and_the_other_table_goes_on(
+        raw: Raw, game_elsewhere: str) -> None:
+    """Every frame is answered, but beyond its allowance (``BURST`` at once, then ``RATE`` a
+    second) a player's frames are refused unread with ``slow_down``; a moment later he is
+    served again. The game on the other table is checked to go on by ``game_elsewhere``."""
+    assert raw.ask(encode(message("hello", name="Flood")))["type"] == "welcome"
+    count = int(BURST) + 3000
+    ping = encode(message("ping"))
+    began = time.monotonic()
+    for _ in range(count):
+        raw.send(ping)
+    codes: dict[str, int] = {}
+    for _ in range(count):
+        reply = raw.reply(timeout=10)
+        key = reply.get("code", reply["type"])
+        codes[key] = codes.get(key, 0) + 1
+    took = time.monotonic() - began
+    assert sum(codes.values()) == count and set(codes) == {"pong", "slow_down"}, codes
+    assert codes["pong"] <= BURST + RATE * took + 1, (codes, took)
+    time.sleep(0.2)
+    assert raw.ask(ping)["type"] == "pong"
 
 
 @settings(max_examples=60, deadline=None,
