@@ -122,3 +122,10 @@ def test_any_fields_on_any_request_type_are_accepted_or_refused_with_a_code(
         check_request(decode(encode({**fields, "type": kind, "v": PROTOCOL})))
     except ProtocolError as exc:
         assert exc.code in ERRORS
+
+
+def test_a_message_that_cannot_be_packed_leaves_the_next_one_clean() -> None:
+    """``encode`` reuses one Packer per thread: a failed pack must not leave bytes behind."""
+    with pytest.raises(TypeError):
+        encode({"type": "chat", "text": object()})
+    assert decode(encode({"type": "ping"}))["type"] == "ping"
