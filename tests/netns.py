@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,3 +50,25 @@ def linked_namespaces(prefix: str, subnet: str) -> Iterator[tuple[str, str]]:
     finally:
         for ns in made:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
+def run_in(ns: str, script: str, timeout: float = 60) -> str:
+    """Run a Python ``script`` inside namespace ``ns``; its standard output (it must succeed)."""
+    done = subprocess.run(["ip", "netns", "exec", ns, sys.executable, "-c", script],
+                          capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def run_while_announcing(a: str, b: str, announce: str, listen: str) -> str:
+    """Run ``announce`` in ``a`` (a script that prints ``ready`` once it announces, then waits
+    for its standard input to close) and, meanwhile, ``listen`` in ``b``: its output."""
+    host = subprocess.Popen(["ip", "netns", "exec", a, sys.executable, "-c", announce],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None and host.stdout.readline().strip() == "ready"
+        return run_in(b, listen)
+    finally:
+        assert host.stdin is not None
+        host.stdin.close()
+        host.wait(timeout=10)

@@ -5,13 +5,11 @@ Needs root and iproute2; skips with the reason otherwise."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
-from tests.netns import linked_namespaces
+from tests.netns import linked_namespaces, run_while_announcing
 
 ADVERTISE = """
 import sys
@@ -45,15 +43,5 @@ def two_machines() -> Iterator[tuple[str, str]]:
 def test_the_start_screen_lists_a_host_advertised_on_its_lan(
         two_machines: tuple[str, str]) -> None:
     a, b = two_machines
-    host = subprocess.Popen(["ip", "netns", "exec", a, sys.executable, "-c", ADVERTISE],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert host.stdout is not None and host.stdout.readline().strip() == "ready"
-        found = subprocess.run(["ip", "netns", "exec", b, sys.executable, "-c", SEARCH],
-                               capture_output=True, text=True, timeout=60)
-        assert found.returncode == 0, found.stderr
-        assert ["kitchen (pika, kakhead)", "10.231.9.1:7770"] in json.loads(found.stdout)
-    finally:
-        assert host.stdin is not None
-        host.stdin.close()
-        host.wait(timeout=10)
+    found = run_while_announcing(a, b, ADVERTISE, SEARCH)
+    assert ["kitchen (pika, kakhead)", "10.231.9.1:7770"] in json.loads(found)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.netns import linked_namespaces
+from tests.netns import linked_namespaces, run_in, run_while_announcing
 
 ADVERTISE = """
 import sys, time
@@ -38,27 +38,13 @@ def two_hosts() -> Iterator[tuple[str, str]]:
 
 def test_a_client_finds_a_host_on_its_lan_with_its_key(two_hosts: tuple[str, str]) -> None:
     a, b = two_hosts
-    host = subprocess.Popen(["ip", "netns", "exec", a, sys.executable, "-c", ADVERTISE],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert host.stdout is not None and host.stdout.readline().strip() == "ready"
-        found = subprocess.run(["ip", "netns", "exec", b, sys.executable, "-c", BROWSE],
-                               capture_output=True, text=True, timeout=60)
-        assert found.returncode == 0, found.stderr
-        hosts = json.loads(found.stdout)
-        assert ["Eva-s laptop", "10.231.7.1", 5555, ["pika", "piquet"], "k3y", "1"] in hosts
-    finally:
-        assert host.stdin is not None
-        host.stdin.close()
-        host.wait(timeout=10)
+    hosts = json.loads(run_while_announcing(a, b, ADVERTISE, BROWSE))
+    assert ["Eva-s laptop", "10.231.7.1", 5555, ["pika", "piquet"], "k3y", "1"] in hosts
 
 
 def test_a_host_alone_on_its_lan_finds_nobody_else(two_hosts: tuple[str, str]) -> None:
     _, b = two_hosts
-    found = subprocess.run(["ip", "netns", "exec", b, sys.executable, "-c", BROWSE],
-                           capture_output=True, text=True, timeout=60)
-    assert found.returncode == 0, found.stderr
-    assert json.loads(found.stdout) == []
+    assert json.loads(run_in(b, BROWSE)) == []
 
 
 def test_cardparty_host_announces_itself_and_cardparty_hosts_lists_it(
