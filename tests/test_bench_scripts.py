@@ -1,0 +1,57 @@
+"""The scripts under bench/ still run and still print their verdicts.
+
+The benchmarks are not run in full here (their figures belong in bench output, and timings are
+never asserted in tests); each runs once at a tiny size, so that a change to the host, the
+client or the engine that breaks a benchmark is found by the suite and not on the day the
+figures are needed.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def run(script: str, *args: str, timeout: float = 120) -> str:
+    done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
+                          text=True, timeout=timeout)
+    assert done.returncode == 0, f"{script} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_host_bench_prints_every_floor_and_target() -> None:
+    out = run("host.py", "--tables", "2", "--seconds", "0.4", "--echo-rounds", "50",
+              "--paced-echo-rounds", "3", "--stall-seconds", "0.2", "--memory-tables", "3")
+    assert re.search(r"raw pyzmq DEALER/ROUTER echo round trip \(50 rounds\): p50 \d+ us", out)
+    assert re.search(r"the same, paced: .*\(3 rounds\): p50 \d+ us", out)
+    assert re.search(r"the machine's CPU: .* p50 \d+ us, p99 \d+ us", out)
+    for phase in ("flat out", "paced, 1 move per table every 50 ms"):
+        line = re.search(rf"8 clients, 2 tables of pika \({re.escape(phase)}\): (\d+) moves "
+                         r"in [\d.]+ s .* p50 [\d.]+ ms", out)
+        assert line, f"no {phase} line in:\n{out}"
+        assert int(line.group(1)) > 0, f"no move was played {phase}"
+    assert re.search(r"host memory: -?\d+ KB per open table \(3 tables", out)
+    assert re.search(r"paced p50 <= 4x echo: .* -> (PASS|FAIL)", out)
+    assert re.search(r"paced p99 < 10 ms: .* -> (PASS|FAIL)", out)
+    assert re.search(r"< 1 MB per open table: .* -> (PASS|FAIL)", out)
+
+
+def test_client_render_bench_redraws_every_game() -> None:
+    out = run("client_render.py", "--views", "5")
+    for game in ("kakhead", "pika", "pikac", "piquet"):
+        assert re.search(rf"^{game}\s+5\s+[\d.]+", out, re.MULTILINE), out
+    assert "p99 over all games" in out and "control" in out
+
+
+def test_engine_bench_plays_every_game() -> None:
+    out = run("engine.py", "--seconds", "0.2")
+    for game in ("kakhead", "pika", "pikac", "piquet"):
+        row = re.search(rf"^{game} \(\dp, random bots\)\s+(\d+) games\s+(\d+) moves", out,
+                        re.MULTILINE)
+        assert row, f"no row for {game}:\n{out}"
+        assert int(row.group(2)) > 0
+    assert re.search(r"rlcard uno: not installed|pika / rlcard uno: [\d.]+x", out)
