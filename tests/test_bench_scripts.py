@@ -29,7 +29,8 @@ def test_host_bench_prints_every_floor_and_target() -> None:
     assert re.search(r"raw pyzmq DEALER/ROUTER echo round trip \(50 rounds\): p50 \d+ us", out)
     assert re.search(r"the same, paced: .*\(3 rounds\): p50 \d+ us", out)
     assert re.search(r"the machine's CPU: .* p50 \d+ us, p99 \d+ us", out)
-    for phase in ("flat out", "paced, 1 move per table every 50 ms"):
+    for phase in ("flat out", "one table flat out, the other 4 clients connected and idle",
+                  "paced, 1 move per table every 50 ms"):
         line = re.search(rf"8 clients, 2 tables of pika \({re.escape(phase)}\): (\d+) moves "
                          r"in [\d.]+ s .* p50 [\d.]+ ms", out)
         assert line, f"no {phase} line in:\n{out}"
