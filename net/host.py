@@ -542,6 +542,17 @@ class Host:
         if self.store is not None:
             self.store.drop_player(player.token)
 
+    def _make_room(self) -> bool:
+        """At the table limit, drop the table that ended longest ago: a finished table is
+        kept only so that its players can still read the result, and a busy host (a room of
+        bot clients playing game after game) must not refuse new tables because of old
+        ones. Tables open or in play are never dropped for room."""
+        ended = [ht for ht in self.tables.values() if ht.ended_at is not None]
+        if not ended:
+            return False
+        self._drop_table(min(ended, key=lambda ht: ht.ended_at or 0.0))
+        return True
+
     def _drop_table(self, ht: HostTable) -> None:
         self.tables.pop(ht.id, None)
         self.live.pop(ht.id, None)
@@ -576,7 +587,7 @@ class Host:
         return message("tables", tables=[self._summary(ht) for ht in self.tables.values()])
 
     def _on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        if len(self.tables) >= self.max_tables:
+        if len(self.tables) >= self.max_tables and not self._make_room():
             raise ProtocolError("busy", "this host has too many tables")
         game = req["game"]
         if game not in self.catalog.games:

@@ -3,14 +3,16 @@ with which code, duplicates answered once, chat, reorder."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 import zmq
 
 from cardparty.core.discovery import load_catalog
+from cardparty.net.host import Host
 from cardparty.net.protocol import decode, encode, message
-from cardparty.net.session import SessionError
+from cardparty.net.session import Session, SessionError
 from tests.net.conftest import installed_games, wait_for
 
 
@@ -210,3 +212,34 @@ def test_an_asyncio_program_awaits_replies_and_gets_pushes_by_callback(host: Any
 
     games, view = asyncio.run(main())
     assert games == installed_games() and view["seat"] == 0 and view["snapshot"]
+
+
+def test_at_the_table_limit_a_new_table_replaces_the_one_that_ended_longest_ago() -> None:
+    host = Host("tcp://127.0.0.1:0", "small-host", heartbeat=0.1, idle=None, bot_delay=0.0,
+                max_tables=3)
+    host.start()
+    eva = Session(host.address, "Eva", request_timeout=5.0)
+    try:
+        eva.connect(timeout=5.0)
+        ended = []
+        for _ in range(2):                      # two tables of bots, played to their end
+            tid = eva.create("pika", 2, seed=7, mode="friends")["id"]
+            eva.add_bots(tid)                   # the creator may, without a seat
+            ended.append(tid)
+        deadline = time.monotonic() + 10
+        while {t["status"] for t in eva.tables()} != {"over"}:
+            assert time.monotonic() < deadline, eva.tables()
+            time.sleep(0.05)
+        first_open = eva.create("pika", 2)["id"]          # the third: under the limit
+        second_open = eva.create("pika", 2)["id"]         # at the limit: the oldest goes
+        listed = {t["id"]: t["status"] for t in eva.tables()}
+        ended_first = min(ended, key=lambda tid: int(tid[1:]))
+        assert ended_first not in listed
+        assert listed == {ended[1] if ended_first == ended[0] else ended[0]: "over",
+                          first_open: "open", second_open: "open"}
+        eva.create("pika", 2)                             # the last ended table goes too
+        assert refused("busy", eva.create, "pika", 2)     # only open tables left: busy
+        assert {t["status"] for t in eva.tables()} == {"open"}
+    finally:
+        eva.close()
+        host.stop()
