@@ -16,10 +16,12 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
-def run(script: str, *args: str, timeout: float = 120) -> str:
+def run(script: str, *args: str, timeout: float = 120, codes: tuple[int, ...] = (0,)) -> str:
+    """The script's output; it must exit with one of ``codes`` and print no traceback."""
     done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
                           text=True, timeout=timeout)
-    assert done.returncode == 0, f"{script} failed:\n{done.stdout}\n{done.stderr}"
+    assert done.returncode in codes and "Traceback" not in done.stderr, (
+        f"{script} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return done.stdout
 
 
@@ -42,17 +44,24 @@ def test_host_bench_prints_every_floor_and_target() -> None:
 
 
 def test_client_render_bench_redraws_every_game() -> None:
-    out = run("client_render.py", "--views", "5")
+    # Exits 1 when the p99 misses 20 ms, which a loaded machine may: the verdict is checked.
+    out = run("client_render.py", "--views", "5", codes=(0, 1))
     for game in ("kakhead", "pika", "pikac", "piquet"):
         assert re.search(rf"^{game}\s+5\s+[\d.]+", out, re.MULTILINE), out
-    assert "p99 over all games" in out and "control" in out
+    assert re.search(r"p99 over all games: wall [\d.]+ ms -> (OK|MISSED)", out), out
+    assert "control, the same pure Python work" in out
 
 
 def test_engine_bench_plays_every_game() -> None:
-    out = run("engine.py", "--seconds", "0.2")
+    # engine.py exits 1 when a game is under its moves/s target, which a loaded machine in a
+    # 0.2 s run may well be: that verdict is printed and checked, never its outcome.
+    out = run("engine.py", "--seconds", "0.2", codes=(0, 1))
     for game in ("kakhead", "pika", "pikac", "piquet"):
         row = re.search(rf"^{game} \(\dp, random bots\)\s+(\d+) games\s+(\d+) moves", out,
                         re.MULTILINE)
         assert row, f"no row for {game}:\n{out}"
         assert int(row.group(2)) > 0
     assert re.search(r"rlcard uno: not installed|pika / rlcard uno: [\d.]+x", out)
+    for game in ("pikac", "kakhead", "piquet"):
+        assert re.search(rf"^{game}: [\d,]+ moves/s \(target >= [\d,]+\) (ok|BELOW TARGET)$",
+                         out, re.MULTILINE), out
