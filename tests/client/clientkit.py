@@ -6,6 +6,7 @@ import random
 
 from cardparty.client.controller import Controller
 from cardparty.client.local_link import LocalLink
+from cardparty.client.net_link import NetLink
 from cardparty.client.words import describer
 
 #: Seat 0 holds R7 W R1 R2 R3, seat 1 holds B5 Y5 W+4 G1 G2; the pile shows R4; seat 0 starts.
@@ -91,3 +92,19 @@ def form_pick(c: Controller, key: str, value: object) -> None:
         numeric = isinstance(value, int | float) and isinstance(row.value, int | float)
         c.key("left" if numeric and value < row.value else "right")
     raise AssertionError(f"{key} never became {value!r}")
+
+
+def player(address: str, name: str) -> tuple[Controller, Pump]:
+    """A client that types ``name`` and the host's ``address`` on its start screen."""
+    c = Controller(None, describe=describer,
+                   connect=lambda who, where: NetLink(where, who))
+    pump = Pump(c)
+    for k in name:
+        c.key(k)
+    c.key("tab")
+    for _ in range(20):
+        c.key("backspace")
+    for k in address:
+        c.key(k)
+    c.key("enter")
+    return c, pump

@@ -5,25 +5,12 @@ created the table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import CreateForm, TextField
 from cardparty.client.render import Renderer
 from cardparty.client.theme import ASCII, UNICODE
 from cardparty.net.host import Host
-from tests.client.clientkit import form_pick
-from tests.client.test_client_net import player
-
-
-@pytest.fixture
-def host() -> Iterator[Host]:
-    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
-    h.start()
-    yield h
-    h.stop()
+from tests.client.clientkit import form_pick, player
 
 
 def lobby_text(c: Controller, ascii_only: bool = False) -> list[str]:

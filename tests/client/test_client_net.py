@@ -5,17 +5,13 @@ resumes by itself when it comes back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import CreateForm
-from cardparty.client.net_link import NetLink
-from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
 from cardparty.net.host import Host
-from tests.client.clientkit import Pump, choose_by_keys, form_pick
+from tests.client.clientkit import Pump, choose_by_keys, form_pick, player
 
 #: Table settings that keep a test round short (applied only where the game declares them).
 FAST: dict[str, dict[str, object]] = {"pika": {"hand_size": 4}, "piquet": {"deals": 1}}
@@ -24,29 +20,6 @@ FAST: dict[str, dict[str, object]] = {"pika": {"hand_size": 4}, "piquet": {"deal
 def installed_games() -> list[str]:
     """Every installed game: the flows run for each, so a game installed later is covered."""
     return sorted(load_catalog().games)
-
-
-@pytest.fixture
-def host() -> Iterator[Host]:
-    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
-    h.start()
-    yield h
-    h.stop()
-
-
-def player(address: str, name: str) -> tuple[Controller, Pump]:
-    c = Controller(None, describe=describer,
-                   connect=lambda who, where: NetLink(where, who))
-    pump = Pump(c)
-    for k in name:
-        c.key(k)
-    c.key("tab")
-    for _ in range(20):
-        c.key("backspace")
-    for k in address:
-        c.key(k)
-    c.key("enter")
-    return c, pump
 
 
 def play_round(players: list[tuple[Controller, Pump]], timeout: float = 60.0) -> None:
