@@ -89,13 +89,16 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
 
 
 def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
-         discovery: bool = True) -> int:
+         discovery: bool = True, key: str | None = None) -> int:
     """``cardparty join``: the start screen (with the hosts found on the LAN unless
-    ``discovery`` is off), or straight to ``address`` when given."""
+    ``discovery`` is off), or straight to ``address`` when given. ``key``: the host's key or
+    fingerprint, given out of band (else the announced one, the remembered one, or the one the
+    host tells on first contact: docs/security.md)."""
+    from cardparty.client.lan_hosts import announced_key
     from cardparty.client.net_link import NetLink, address_problem
 
     def connect(who: str, where: str) -> Link:
-        return NetLink(where, who)
+        return NetLink(where, who, host_key=key if where == address else announced_key(where))
 
     if address:
         problem = address_problem(address)
@@ -108,7 +111,7 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         print(f"cardparty join: {exc}", file=sys.stderr)
         return 1
     if address:
-        link = NetLink(address, name)
+        link = NetLink(address, name, host_key=key)
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)

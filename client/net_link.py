@@ -26,7 +26,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from cardparty.client.link import Deliver, Message
-from cardparty.net.session import Session, SessionError
+from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
 
@@ -102,12 +102,13 @@ class NetLink:
     """See the module docstring. ``address`` as for ``Session`` ("host", "host:port")."""
 
     def __init__(self, address: str, name: str, *, autoplay: dict[str, Any] | None = None,
-                 session_factory: Any = Session) -> None:
+                 session_factory: Any = Session, **session_args: Any) -> None:
         self.address = address
         self.name = name
         self.autoplay = autoplay
         self.deliver: Deliver = lambda msg: None
-        self.session: Session = session_factory(address, name, on_message=self._pushed)
+        self.session: Session = session_factory(address, name, on_message=self._pushed,
+                                                **session_args)
         self.tables: dict[str, dict[str, Any]] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
@@ -310,7 +311,10 @@ class NetLink:
             try:
                 welcome = self.session.connect(timeout=3.0)
                 break
-            except SessionError:
+            except SessionError as exc:
+                if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
+                    self.deliver({"type": "status", "state": "refused", "text": exc.message})
+                    return
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": f"no cardparty host answers at {self.address}: "
                                       "still trying"})

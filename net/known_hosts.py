@@ -130,6 +130,14 @@ class KnownHosts:
                 f.write(f"{e.endpoint} {e.key.decode()} {e.name}".rstrip() + "\n")
         os.replace(tmp, self.path)
 
+    def describe(self, address: str, key: bytes | str) -> tuple[str, str]:
+        """(fingerprint, status) of an announced key for a list of hosts; ("", "no key") for
+        a host that announced none or something that is not a key."""
+        try:
+            return fingerprint(key), self.status(address, key)
+        except (ValueError, OSError):
+            return "", "no key"
+
     def check(self, address: str, key: bytes | str) -> str:
         """The status of ``key`` at ``address``, or HostKeyError when it changed."""
         state = self.status(address, key)

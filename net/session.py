@@ -65,6 +65,11 @@ from cardparty.net.protocol import (
 log = logging.getLogger("cardparty.session")
 log.addHandler(logging.NullHandler())
 
+#: SessionError codes of a connection refused for good: trying again cannot help (the host's
+#: key is not the one expected, or the host refused the hello, e.g. ``name_taken``).
+REFUSALS = frozenset({"key_changed", "key_mismatch", "bad_key", "name_taken", "bad_field",
+                      "version", "busy"})
+
 #: Message types the session puts in ``inbox`` (or hands to ``on_message``).
 PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "closed")
 
@@ -130,6 +135,7 @@ class Session(PlayerRequests):
         self._thread: threading.Thread | None = None
         self._running = False
         self._welcomed = threading.Event()
+        self._refusal: SessionError | None = None
         self._closed = False
 
     # --- life ------------------------------------------------------------------------------
@@ -146,7 +152,11 @@ class Session(PlayerRequests):
             self._thread = threading.Thread(target=self._run, name="cardparty-session",
                                             daemon=True)
             self._thread.start()
-        if not self._welcomed.wait(timeout):
+        welcomed = self._welcomed.wait(timeout)
+        if self._refusal is not None:
+            self._stop()
+            raise self._refusal
+        if not welcomed:
             if self.expected is not None:
                 wrong = diagnose(self.address, self.expected)
                 if wrong is not None:
@@ -401,6 +411,13 @@ class Session(PlayerRequests):
                                   rid=None, about=None))
             return
         kind = msg["type"]
+        if kind == "error" and msg.get("about") == "hello" and not self.connected:
+            # The host refused the hello itself (a name owned by another key...): say why.
+            self._refusal = SessionError(str(msg.get("code", "error")),
+                                         str(msg.get("message", "")))
+            self._running = False
+            self._welcomed.set()
+            return
         if kind == "welcome":
             self._welcomed_by(msg, sock)
             return

@@ -16,3 +16,11 @@ os.environ["CARDPARTY_HOME"] = _HOME
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_HOME, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+              ) -> None:
+    """Each test its own keys and known hosts: a port reused by a later test's host (with
+    another key) must not look like a host whose key changed."""
+    monkeypatch.setenv("CARDPARTY_HOME", str(tmp_path_factory.mktemp("home")))

@@ -22,7 +22,9 @@ def add_parser(sub: Any) -> None:
                    help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--name", default="cardparty", help="the host's name shown to players")
     p.add_argument("--data", default=None, metavar="DIR",
-                   help="keep live tables in DIR/host.sqlite3 and reload them on start")
+                   help="keep live tables in DIR/host.sqlite3 and reload them on start; the "
+                        "host's key pair is kept there too (else in the user's data "
+                        "directory)")
     p.add_argument("--heartbeat", type=float, default=1.0,
                    help="heartbeat interval in seconds (default 1)")
     p.add_argument("--idle", type=float, default=120.0,
@@ -53,6 +55,13 @@ def run(args: argparse.Namespace) -> int:
         print("cardparty host: error: --heartbeat must be positive", file=sys.stderr)
         return 2
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
+    from cardparty.net.keys import KeyFileError, host_keys
+
+    try:
+        keys = host_keys(args.data)
+    except KeyFileError as exc:
+        print(f"cardparty host: error: {exc}", file=sys.stderr)
+        return 1
     host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
                 idle=args.idle or None, bot_delay=args.bot_delay)
 
@@ -69,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
-    advertiser = advertise(args, host.port)
+    print(f"cardparty host: key fingerprint {keys.fingerprint} (players compare it with "
+          "what their client shows)", file=sys.stderr, flush=True)
+    advertiser = advertise(args, host.port, keys.public.decode())
     try:
         host.run()
     finally:
@@ -78,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def advertise(args: argparse.Namespace, port: int) -> Any:
+def advertise(args: argparse.Namespace, port: int, key: str = "") -> Any:
     """Announce the host on the LAN (net/discovery.py), unless it only listens on loopback.
 
     Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
@@ -91,7 +102,8 @@ def advertise(args: argparse.Namespace, port: int) -> Any:
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:
-        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games))
+        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games),
+                                key=key)
     except Exception as exc:
         print(f"cardparty host: not announced on the LAN ({exc}); players can still join "
               f"with the address", file=sys.stderr)
