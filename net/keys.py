@@ -19,6 +19,7 @@ import base64
 import contextlib
 import hashlib
 import os
+import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,11 +86,11 @@ def load_or_create(directory: str | os.PathLike[str], name: str) -> KeyPair:
     and moved into place, so two processes starting at once end with one pair."""
     folder = Path(directory)
     secret_file = folder / f"{name}.key_secret"
+    made = False
     if not secret_file.exists():
         private_dir(folder)
         public, secret = zmq.curve_keypair()
-        _write_private(folder / f"{name}.key", _cert(public, None))
-        _write_private(secret_file, _cert(public, secret), exclusive=True)
+        made = _write_private(secret_file, _cert(public, secret), exclusive=True)
     mode = stat.S_IMODE(secret_file.stat().st_mode)
     if mode & 0o077:
         raise KeyFileError(f"{secret_file} may be read by others (mode {mode:o}); "
@@ -101,6 +102,8 @@ def load_or_create(directory: str | os.PathLike[str], name: str) -> KeyPair:
                         "it to make a new one (see docs/security.md)") from None
     if secret is None or len(public) != 40 or len(secret) != 40:
         raise KeyFileError(f"{secret_file} holds no usable key pair; remove it to make a new one")
+    if made or not (folder / f"{name}.key").exists():
+        _write_private(folder / f"{name}.key", _cert(public, None))   # the pair kept, always
     return KeyPair(public, secret)
 
 
@@ -112,10 +115,11 @@ def _cert(public: bytes, secret: bytes | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write_private(path: Path, text: str, exclusive: bool = False) -> None:
+def _write_private(path: Path, text: str, exclusive: bool = False) -> bool:
     """Write ``text`` to ``path`` with mode 0600 from the start (never readable by others,
-    not even for a moment). ``exclusive``: keep a file another process wrote meanwhile."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    not even for a moment). ``exclusive``: keep a file another process or thread wrote
+    meanwhile (False is returned then)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.write(fd, text.encode())
@@ -123,11 +127,15 @@ def _write_private(path: Path, text: str, exclusive: bool = False) -> None:
     finally:
         os.close(fd)
     if exclusive:
-        with contextlib.suppress(FileExistsError):   # another process wrote it: keep that
+        try:
             os.link(tmp, path)
-        os.unlink(tmp)
-    else:
-        os.replace(tmp, path)
+        except FileExistsError:            # another process or thread made it: keep that
+            return False
+        finally:
+            os.unlink(tmp)
+        return True
+    os.replace(tmp, path)
+    return True
 
 
 def client_keys(directory: str | os.PathLike[str] | None = None) -> KeyPair:

@@ -126,3 +126,19 @@ def test_the_key_desk_tells_the_key_and_ignores_anything_else() -> None:
 def test_fetching_a_key_where_nobody_answers_fails_in_words() -> None:
     with pytest.raises(ConnectionError, match="no cardparty host"):
         fetch_key("tcp://127.0.0.1:9", timeout=0.3)
+
+
+def test_many_threads_making_the_first_key_pair_at_once_agree(tmp_path: Path) -> None:
+    import threading
+
+    got: list[keys.KeyPair] = []
+    threads = [threading.Thread(target=lambda: got.append(keys.client_keys(tmp_path)))
+               for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 8 and len(set(got)) == 1
+    assert keys.client_keys(tmp_path) == got[0]
+    assert got[0].public.decode() in (tmp_path / "player.key").read_text()
+    assert [f.name for f in tmp_path.iterdir() if f.name.endswith(".tmp")] == []
