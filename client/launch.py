@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 
 from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import Controller
 from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
+from cardparty.client.tokens import TokenStore
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
 
@@ -88,14 +90,26 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
         host.stop()
 
 
+def connector(tokens: TokenStore | None = None) -> Callable[[str, str], Link]:
+    """How ``join`` connects: a link to a host that keeps the session token on disk
+    (``tokens``), so that this client started again after a crash resumes its seats."""
+    from cardparty.client.net_link import NetLink
+
+    store = tokens if tokens is not None else TokenStore()
+
+    def connect(who: str, where: str) -> Link:
+        return NetLink(where, who, tokens=store)
+
+    return connect
+
+
 def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
          discovery: bool = True) -> int:
     """``cardparty join``: the start screen (with the hosts found on the LAN unless
     ``discovery`` is off), or straight to ``address`` when given."""
-    from cardparty.client.net_link import NetLink, address_problem
+    from cardparty.client.net_link import address_problem
 
-    def connect(who: str, where: str) -> Link:
-        return NetLink(where, who)
+    connect = connector()
 
     if address:
         problem = address_problem(address)
@@ -108,7 +122,7 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         print(f"cardparty join: {exc}", file=sys.stderr)
         return 1
     if address:
-        link = NetLink(address, name)
+        link = connect(name, address)
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
