@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.client.dialog import Choice, CreateForm, TextField, type_key
+from cardparty.client.keys_lobby import LobbyKeys
+from cardparty.client.keys_table import TableKeys
 from cardparty.client.link import Link, Message
-from cardparty.client.table_model import Outcome, TableModel
+from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
 
 Connect = Callable[[str, str], Link]
@@ -58,7 +60,7 @@ class StartForm:
     limit = 64
 
 
-class Controller:
+class Controller(LobbyKeys, TableKeys):
     """See the module docstring."""
 
     def __init__(self, link: Link | None = None, *, name: str = "", address: str = "",
@@ -296,182 +298,3 @@ class Controller:
             self.on_join()
         self.attach(self.connect(name, address))
         self.banner = f"connecting to {address}..."
-
-    # --- lobby -----------------------------------------------------------------------------
-
-    def selected_table(self) -> dict[str, Any] | None:
-        if 0 <= self.lobby_cursor < len(self.tables):
-            return self.tables[self.lobby_cursor]
-        return None
-
-    def _sits_at(self, t: dict[str, Any]) -> bool:
-        """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
-        me = self.name.casefold()
-        seats = (t.get("summary") or {}).get("seats") or ()
-        return bool(me) and any(isinstance(s, dict) and s.get("kind") == "human"
-                                and str(s.get("name", "")).casefold() == me for s in seats)
-
-    def invites_me(self, t: dict[str, Any]) -> bool:
-        """Lobby row ``t`` is a table taking seats that invited this player, who has no seat
-        there yet: the lobby marks it."""
-        me = self.name.casefold()
-        return (bool(me) and t.get("status") == "open" and not self._sits_at(t)
-                and any(str(n).casefold() == me for n in t.get("invited") or ()))
-
-    def _invite_target(self, t: dict[str, Any]) -> dict[str, Any]:
-        """Where ``i`` invites to: the chosen table if it is a friends table this player sits
-        at or created, else such a table that still takes seats, else the chosen one (the
-        host then says why not)."""
-        def mine(x: dict[str, Any]) -> bool:
-            return self._sits_at(x) or bool(x.get("creator")) and x.get("creator") == self.name
-
-        if t.get("mode") == "friends" and mine(t):
-            return t
-        ours = [x for x in self.tables
-                if x.get("mode") == "friends" and x.get("status") == "open" and mine(x)]
-        return ours[0] if ours else t
-
-    def _invite(self, table: Any, text: str) -> None:
-        """Send the names typed (separated by commas, or by spaces when there is no comma)."""
-        parts = text.split(",") if "," in text else text.split()
-        names = list(dict.fromkeys(p.strip() for p in parts if p.strip()))
-        if not names:
-            return
-        if len(names) > 16 or any(len(n) > 32 for n in names):
-            self.error = "invite at most 16 names at once, each of at most 32 letters"
-            return
-        self._request("invite", table=table, names=names)
-
-    def _key_lobby(self, name: str) -> None:
-        t = self.selected_table()
-        tid = t.get("id") if t else None
-        if name in ("up", "k"):
-            self.lobby_cursor = max(0, self.lobby_cursor - 1)
-        elif name in ("down", "j"):
-            self.lobby_cursor = min(max(0, len(self.tables) - 1), self.lobby_cursor + 1)
-        elif name == "c":
-            if not self.games:
-                self.notice = "the host has not listed its games yet: asking again"
-                self.create_waiting = True
-                self._request("games")
-                return
-            self._create_form()
-        elif t is None and name in ("enter", "s", "b", "r", "i"):
-            self.error = "no table chosen: press c to create one"
-        elif name == "enter":
-            self._request("sit", table=tid)
-        elif name == "s":
-            self._request("spectate", table=tid)
-        elif name == "b":
-            self._request("add_bot", table=tid, level="basic")
-        elif name == "r":
-            self._request("ready", table=tid)
-        elif name == "i":
-            target = self._invite_target(t).get("id")
-            self.dialog = TextField(f"invite to {target} (names separated by spaces or "
-                                    "commas): ", lambda text: self._invite(target, text))
-        elif name == "l" and tid is not None:
-            self._request("leave", table=tid)
-        elif name == "t":
-            self.dialog = TextField("say: ", lambda text: text and self._chat(None, text))
-        elif name in ("q", "escape"):
-            self.dialog = Choice("Quit cardparty?", [("quit", True), ("stay", False)],
-                                 lambda yes: yes and self.exit())
-
-    def _create_form(self) -> None:
-        self.dialog = CreateForm(self.games, lambda req: self._request("create", **req))
-
-    def _chat(self, table: Any, text: str) -> None:
-        if self.link is not None:
-            self.link.chat(table, text)
-
-    # --- table -----------------------------------------------------------------------------
-
-    def _key_table(self, name: str) -> None:
-        tm = self.table
-        if tm.over:
-            if name in ("n", "enter"):
-                self._request("again", table=self.table_id)
-                self.notice = "asked for another round"
-                return
-            if name in ("l", "q", "escape"):
-                self._leave()
-                return
-        if name == "left":
-            tm.move_cursor(-1)
-        elif name == "right":
-            tm.move_cursor(1)
-        elif name in ("space", " "):
-            tm.toggle()
-        elif name in ("s-left", "<", ","):
-            self._reorder(tm.shift(-1))
-        elif name in ("s-right", ">", "."):
-            self._reorder(tm.shift(1))
-        elif name == "o":
-            self._reorder(tm.sort_hand())
-        elif name == "tab":
-            self.notice = "" if tm.suggest(1) else "no move for you now"
-        elif name == "s-tab":
-            self.notice = "" if tm.suggest(-1) else "no move for you now"
-        elif name == "enter":
-            self._outcome(tm.enter())
-        elif name == "p":
-            self._outcome(tm.call())
-        elif name.isdigit() and name != "0":
-            self._outcome(tm.action(int(name)))
-        elif name == "escape":
-            tm.clear()
-            self.error = ""
-            self.notice = ""
-        elif name == "t":
-            self.dialog = TextField("say: ", lambda text: text and self._chat(self.table_id,
-                                                                              text))
-        elif name == "q":
-            if tm.seat is None:
-                options = [("stop watching", "leave"), ("stay", None)]
-            else:
-                options = [("back to the lobby, keeping my seat", "lobby"),
-                           ("leave: a bot plays my seat to the end", "leave"),
-                           ("stay", None)]
-            self.dialog = Choice("Leave this table?", options, self._leave_as)
-
-    def _leave_as(self, how: str | None) -> None:
-        if how == "leave":
-            self._leave()
-        elif how == "lobby":
-            self._leave(give_up=False)
-
-    def _leave(self, give_up: bool = True) -> None:
-        """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
-        before the game starts); otherwise the seat stays ours and Enter on the table in the
-        lobby brings the game back."""
-        if give_up:
-            self._request("leave", table=self.table_id)
-        self.left_tables.add(self.table_id)
-        self.screen = "lobby"
-        self.table_id = None
-
-    def _reorder(self, order: list[str] | None) -> None:
-        if order is not None and self.link is not None:
-            self.link.reorder(self.table_id, order)
-
-    def _outcome(self, out: Outcome) -> None:
-        if out.move is not None:
-            self.send(out.move)
-        elif out.options:
-            self.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
-                                             for m in out.options],
-                                 lambda m: self.send({"kind": m["kind"],
-                                                      "cards": list(m.get("cards") or ()),
-                                                      "choice": m.get("choice")}))
-        elif out.message:
-            self.notice = out.message
-
-    def send(self, move: dict[str, Any]) -> None:
-        if self.link is None:
-            self.error = "not connected to a host"
-            return
-        self.table.clear()
-        self.notice = ""
-        self.error = ""
-        self.link.send_move(self.table_id, move)
