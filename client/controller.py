@@ -99,6 +99,9 @@ class Controller(LobbyKeys, TableKeys):
         self.failures: list[Exception] = []
         #: Tables this player walked away from: their views no longer take the screen.
         self.left_tables: set[Any] = set()
+        #: Cards still to send one by one (``TableKeys.go_on``): table, kind, cards, and the
+        #: hand when the last one went.
+        self.queued: dict[str, Any] | None = None
         #: "c" was pressed before the host listed its games: the form opens when they come.
         self.create_waiting = False
         #: Where a link started by ``join`` delivers; the application replaces it with its
@@ -161,6 +164,7 @@ class Controller(LobbyKeys, TableKeys):
             if table != self.table_id or self.screen != "table":
                 self._open_table(table, view)
             self.table.apply(view, list(msg.get("events") or []), table)
+            self.go_on()
             if self.screen in ("lobby", "start"):
                 self.screen = "table"
         elif kind == "error":

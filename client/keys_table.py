@@ -11,6 +11,7 @@ from typing import Any
 
 from cardparty.client.dialog import Choice, TextField
 from cardparty.client.table_model import Outcome
+from cardparty.core.cards import pretty
 
 
 class TableKeys:
@@ -86,7 +87,12 @@ class TableKeys:
 
     def _outcome(self, out: Outcome) -> None:
         if out.move is not None:
-            self.send(out.move)
+            if out.rest:
+                # The game takes one card per move: the others follow, one per new view,
+                # and stay selected meanwhile (``go_on``).
+                self.queued = {"table": self.table_id, "kind": out.move["kind"],
+                               "cards": list(out.rest), "hand": list(self.table.hand)}
+            self.send(out.move, keep=bool(out.rest))
         elif out.options:
             self.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
                                              for m in out.options],
@@ -96,11 +102,42 @@ class TableKeys:
         elif out.message:
             self.notice = out.message
 
-    def send(self, move: dict[str, Any]) -> None:
+    def go_on(self) -> None:
+        """A new view came: send the next queued card once the last one took effect (the
+        hand changed) and the game lists it; say so and stop when it does not."""
+        q = self.queued
+        if q is None:
+            return
+        tm = self.table
+        if q["table"] != self.table_id or tm.over:
+            self.queued = None
+            return
+        tm.select_cards(q["cards"])
+        if tm.hand == q["hand"] or not tm.moves:
+            return                                  # not yet: the last card is on its way
+        card = q["cards"][0]
+        listed = [m for m in tm.moves
+                  if m["kind"] == q["kind"] and list(m.get("cards") or ()) == [card]]
+        if len(listed) != 1:
+            self.queued = None
+            tm.clear()
+            self.notice = f"stopped before {pretty(card)}: the game does not offer it now"
+            return
+        rest = q["cards"][1:]
+        self.queued = {**q, "cards": rest, "hand": list(tm.hand)} if rest else None
+        self.send({"kind": q["kind"], "cards": [card], "choice": listed[0].get("choice")},
+                  keep=bool(rest))
+
+    def send(self, move: dict[str, Any], keep: bool = False) -> None:
+        """Send ``move``; ``keep``: cards queued after it stay queued and selected."""
         if self.link is None:
             self.error = "not connected to a host"
             return
         self.table.clear()
+        if not keep:
+            self.queued = None
+        elif self.queued is not None:
+            self.table.select_cards(self.queued["cards"])
         self.notice = ""
         self.error = ""
         self.link.send_move(self.table_id, move)

@@ -10,6 +10,7 @@ Must not know about: game rules, the wire.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -27,10 +28,22 @@ from cardparty.core.cards import pretty
 __all__ = ["KEYS_LOBBY", "KEYS_TABLE", "Fragments", "Renderer", "asciified", "counter_text"]
 
 
-def counter_text(value: Any) -> str:
-    """A counter's value in words: lists (one number per seat) as "3, 12"; maps as
-    "name value"."""
+#: Counters whose value is a seat: shown by the player's name. The view has no type for a
+#: seat, so these are the names the installed games give such counters (docs/playing.md).
+SEAT_COUNTERS = frozenset({"dealer", "elder", "younger", "leader", "starter", "turn"})
+
+
+def counter_text(value: Any, names: list[str] | None = None, key: str = "") -> str:
+    """A counter's value in words: a list with one value per player (its length is the
+    number of players) as "Eva 9, Petr 4"; other lists as "3, 12"; maps as "name value"; a
+    seat counter (``SEAT_COUNTERS``) as the player's name."""
+    if names and key in SEAT_COUNTERS and isinstance(value, int) and not isinstance(
+            value, bool) and 0 <= value < len(names):
+        return names[value]
     if isinstance(value, list | tuple):
+        if names and len(value) == len(names) and len(names) > 1:
+            return ", ".join(f"{n} {counter_text(v)}" for n, v in zip(names, value,
+                                                                        strict=True))
         return ", ".join(counter_text(v) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k} {counter_text(v)}" for k, v in value.items())
@@ -216,21 +229,32 @@ class Renderer(ScreenParts):
                            *self.zone_value(value)])
         out = self.flow(groups)
         counters = v.get("counters") or {}
+        names = self.c.table.names
         if counters:
             groups = [[("class:dim", f"{sep if i else ' '}{name}: "),
-                       ("class:turn", counter_text(value))]
+                       ("class:turn", counter_text(value, names, str(name)))]
                       for i, (name, value) in enumerate(counters.items())]
             out += [("", "\n"), *self.flow(groups)]
         return out
 
     @asciified
     def log(self, height: int) -> Fragments:
-        lines = list(self.c.table.log)[-max(1, height):]
-        out: Fragments = []
-        for line in lines:
-            style = "class:chat" if line.startswith("<") else ""
-            out.append((style, f" {line}\n"))
-        return out
+        """The newest entries that fit, each wrapped to the screen's width (a deal's summary
+        runs over several lines: none is cut off)."""
+        height = max(1, height)
+        width = max(20, self.width() - 2)
+        rows: list[tuple[str, str]] = []
+        for entry in reversed(self.c.table.log):
+            style = "class:chat" if entry.startswith("<") else ""
+            wrapped: list[str] = []
+            for i, part in enumerate(entry.split("\n")):
+                wrapped += textwrap.wrap(part, width, initial_indent="" if i == 0 else "  ",
+                                         subsequent_indent="    ",
+                                         break_on_hyphens=False) or [""]
+            rows[:0] = [(style, f" {w}\n") for w in wrapped]
+            if len(rows) >= height:
+                break
+        return list(rows[-height:])
 
     @asciified
     def hand(self) -> Fragments:

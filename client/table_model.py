@@ -36,6 +36,9 @@ class Outcome:
     options: list[MoveDict] = field(default_factory=list)
     title: str = ""
     message: str = ""
+    #: Cards still to go one by one after ``move`` (a game that takes one card per move,
+    #: such as Piquet's discards, and several cards selected).
+    rest: list[str] = field(default_factory=list)
 
 
 def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
@@ -275,11 +278,32 @@ class TableModel:
                 return self.action(1)
             return Outcome(message="no card chosen")
         found = self.candidates(cards)
+        if not found and len(cards) > 1:
+            one_by_one = self.one_by_one(cards)
+            if one_by_one is not None:
+                return one_by_one
         if not found:
             kinds = [m["kind"] for m in self.moves if m.get("cards")]
             kind = max(set(kinds), key=kinds.count) if kinds else "play"
             return Outcome(move={"kind": kind, "cards": cards, "choice": None})
         return self._one_or_choose(found, f"How to play {' '.join(cards)}?")
+
+    def one_by_one(self, cards: list[str]) -> Outcome | None:
+        """Several cards chosen where the game lists one card per move of a kind (Piquet's
+        discards): the first card's move now, the others after it (``Outcome.rest``)."""
+        first = [m for m in self.moves if list(m.get("cards") or ()) == cards[:1]]
+        if len(first) != 1:
+            return None
+        kind = first[0]["kind"]
+        singles = {tuple(m.get("cards") or ()) for m in self.moves if m["kind"] == kind}
+        if not all((c,) in singles for c in cards):
+            return None
+        return Outcome(move=wire_move(first[0]), rest=list(cards[1:]))
+
+    def select_cards(self, cards: list[str]) -> None:
+        """Select ``cards`` (in this order) in the hand, as far as it holds them."""
+        self.selection = self._indexes_of(cards)
+        self.suggestion = None
 
     def action(self, number: int) -> Outcome:
         """Number key: the n-th group of moves without cards."""
