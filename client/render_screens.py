@@ -13,6 +13,7 @@ from typing import Any
 
 from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.theme import pretty_text, to_ascii
+from cardparty.core.narrate import with_names
 
 Fragments = list[tuple[Any, ...]]
 
@@ -81,7 +82,7 @@ class ScreenParts:
                 line += f" score {scores[s]}"
             out.append((style, line + "\n"))
         if result.get("summary"):
-            out.append(("class:dim", f"\n {result['summary']}\n"))
+            out.append(("class:dim", f"\n {with_names(str(result['summary']), names)}\n"))
         out.append(("", "\n "))
         out.append(("class:key", "n"))
         out.append(("", " play again   "))

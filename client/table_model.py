@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.client.theme import pretty_text
-from cardparty.core.narrate import generic
+from cardparty.core.narrate import generic, with_names
 
 MoveDict = dict[str, Any]
 LOG_LINES = 300
@@ -135,7 +135,7 @@ class TableModel:
     def narrate(self, event: dict[str, Any]) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
         codes written as players read them."""
-        return pretty_text(self._words(event), event.get("cards"))
+        return pretty_text(with_names(self._words(event), self.names), event.get("cards"))
 
     def _words(self, event: dict[str, Any]) -> str:
         text = event.get("text")

@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from cardparty.core.bots import PolicyBot
-from cardparty.core.narrate import describe
+from cardparty.core.narrate import describe, with_names
 from cardparty.core.simulate import next_actor
 from cardparty.core.table import TableError, open_table
 
@@ -56,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
             time.sleep(args.delay)
     result = table.result()
     if result is not None:
-        print(result.summary)
+        print(with_names(result.summary, table.names))
     return 0
