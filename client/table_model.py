@@ -85,8 +85,23 @@ class TableModel:
         return self.view.get("result") is not None or self.view.get("phase") == "over"
 
     def legal_codes(self) -> set[str]:
-        """Cards that appear in some listed move: highlighted in the hand."""
-        return {c for m in self.moves for c in m.get("cards") or ()}
+        """The hand's cards that a listed move starts with, and, once cards are selected,
+        those that a listed move holding the selection adds: highlighted in the hand. (A card
+        that is only the second of a pair, ``10♣`` of ``10♠ 10♣``, is not playable alone.)"""
+        out = {str((m.get("cards") or [""])[0]) for m in self.moves if m.get("cards")}
+        chosen = [self.hand[i] for i in self.selection if i < len(self.hand)]
+        if chosen:
+            for m in self.moves:
+                rest = list(m.get("cards") or ())
+                if len(rest) <= len(chosen):
+                    continue
+                try:
+                    for c in chosen:
+                        rest.remove(c)
+                except ValueError:
+                    continue
+                out.update(rest)
+        return out
 
     def action_groups(self) -> list[tuple[str, list[MoveDict]]]:
         """Moves the hand cannot express, grouped by kind in the order listed: the number
@@ -267,10 +282,11 @@ class TableModel:
         if self.over:
             return Outcome(message="the round is over")
         hint = self.suggested()
-        if hint is not None:
-            cards = list(hint.get("cards") or ())
-            if [self.hand[i] for i in self.selection if i < len(self.hand)] == cards:
-                return Outcome(move=wire_move(hint))
+        # Tab selected the hint's cards from the hand (none, when they lie elsewhere: a face-up
+        # card played with an empty hand): untouched since, Enter plays it.
+        if hint is not None and self.selection == self._indexes_of(list(hint.get("cards")
+                                                                        or ())):
+            return Outcome(move=wire_move(hint))
         cards = self.chosen_cards()
         if not cards:
             groups = self.action_groups()
