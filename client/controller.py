@@ -36,7 +36,8 @@ class StartForm:
     """The start screen: name, address, and the hosts found on the LAN (rows 2 and on)."""
 
     name: str = ""
-    address: str = "127.0.0.1"
+    #: Empty: a prefilled address would take an Enter meant for a host listed below.
+    address: str = ""
     row: int = 0
     hosts: list[tuple[str, str]] = field(default_factory=list)   # (label, address)
     #: What the LAN search says when it found nothing (searching, unavailable...).
@@ -78,10 +79,12 @@ class Controller(LobbyKeys, TableKeys):
         self.on_change = on_change or (lambda: None)
         self.on_exit = on_exit or (lambda: None)
         self.screen = "start" if link is None else "lobby"
-        self.start = StartForm(name=name, address=address or "127.0.0.1")
+        self.start = StartForm(name=name, address=address)
         self.name = name
         self.host = address
         self.connection = "connecting" if link is not None else ""
+        #: The host has welcomed us at least once on this link (until then, Esc gives up).
+        self.welcomed = False
         self.banner = ""
         self.error = ""
         self.notice = ""
@@ -114,6 +117,7 @@ class Controller(LobbyKeys, TableKeys):
         """Use ``link`` from now on, and start it."""
         self.link = link
         self.connection = "connecting"
+        self.welcomed = False
         self.screen = "lobby"
         link.start(self.deliver)
 
@@ -136,7 +140,10 @@ class Controller(LobbyKeys, TableKeys):
                     self.notice = text
             else:
                 self.banner = text or self.connection
+                if not self.welcomed and self.connect is not None:
+                    self.banner += " (Esc: back to the start screen)"
         elif kind == "welcome":
+            self.welcomed = True
             self.name = str(msg.get("name") or self.name)
             self.host = str(msg.get("host") or self.host)
             self.connection = "connected"
@@ -230,6 +237,10 @@ class Controller(LobbyKeys, TableKeys):
         if name == "?" and self.screen != "start":
             self.help = 1
             return
+        if (name == "escape" and self.screen == "lobby" and not self.welcomed
+                and self.connect is not None):
+            self.give_up()
+            return
         self.error = "" if name not in ("escape",) else self.error
         if self.screen == "start":
             self._key_start(name)
@@ -246,6 +257,21 @@ class Controller(LobbyKeys, TableKeys):
                 self.on_change()
         except Exception as exc:
             self.error = f"{type(exc).__name__}: {exc}"
+
+    def give_up(self) -> None:
+        """Stop trying to reach a host that never answered: back to the start screen, with
+        the name and address as typed."""
+        link, self.link = self.link, None
+        if link is not None:
+            with contextlib.suppress(Exception):
+                link.close()
+        self.screen = "start"
+        self.start.row = 1
+        self.start.address = self.start.address or self.host
+        self.start.name = self.start.name or self.name
+        self.banner = ""
+        self.connection = ""
+        self.error = f"gave up on {self.host}: no cardparty host answered there"
 
     def exit(self) -> None:
         self.quit = True
@@ -272,7 +298,7 @@ class Controller(LobbyKeys, TableKeys):
             if form.row >= 2:                          # a host found on the LAN
                 form.address = form.hosts[form.row - 2][1]
             elif form.row == 0 and not form.address:
-                form.row = 1
+                form.row = 2 if form.hosts else 1      # on to the hosts found, or the address
                 return
             self.join(form.name.strip(), form.address.strip())
         elif name == "escape":
@@ -301,4 +327,4 @@ class Controller(LobbyKeys, TableKeys):
         if self.on_join is not None:
             self.on_join()
         self.attach(self.connect(name, address))
-        self.banner = f"connecting to {address}..."
+        self.banner = f"connecting to {address}... (Esc: back to the start screen)"

@@ -168,6 +168,9 @@ class ScreenParts:
             active = row == f.row
             out.append(("class:turn" if active else "", f" {label:<14}"))
             out.append(("class:cursor" if active else "", f" {value} "))
+            if row == 1 and not value:
+                out.append(("class:dim", " type it, or choose a host found below"
+                            if f.hosts else " type it, e.g. 192.168.1.20"))
             out.append(("", "\n"))
         out.append(("", "\n"))
         out.append(("class:heading", "Hosts on this network"))
