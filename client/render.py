@@ -238,6 +238,15 @@ class Renderer(ScreenParts):
         return out
 
     @asciified
+    def too_small(self, needed: tuple[int, int]) -> Fragments:
+        """Instead of a table with lines cut off: what the terminal needs."""
+        columns, rows = needed
+        return [("class:warn", f" {self.g.warn} This terminal is too small for this table."),
+                ("", f"\n It needs at least {rows} lines of {columns} columns here; make it "
+                     "larger (or the font smaller) and the table comes back.\n q leaves "
+                     "the table, Ctrl-C quits.")]
+
+    @asciified
     def log(self, height: int) -> Fragments:
         """The newest entries that fit, each wrapped to the screen's width (a deal's summary
         runs over several lines: none is cut off)."""
