@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.client.theme import pretty_text
+from cardparty.core.cards import pretty_all
 from cardparty.core.narrate import generic, with_names
 
 MoveDict = dict[str, Any]
@@ -302,7 +303,7 @@ class TableModel:
             kinds = [m["kind"] for m in self.moves if m.get("cards")]
             kind = max(set(kinds), key=kinds.count) if kinds else "play"
             return Outcome(move={"kind": kind, "cards": cards, "choice": None})
-        return self._one_or_choose(found, f"How to play {' '.join(cards)}?")
+        return self._one_or_choose(found, f"How to play {pretty_all(cards)}?")
 
     def one_by_one(self, cards: list[str]) -> Outcome | None:
         """Several cards chosen where the game lists one card per move of a kind (Piquet's
@@ -338,7 +339,7 @@ class TableModel:
         cards = self.chosen_cards()
         with_call = [m for m in self.candidates(cards) if "call" in str(m.get("label", ""))]
         if with_call:
-            return self._one_or_choose(with_call, f"Play {' '.join(cards)} and call")
+            return self._one_or_choose(with_call, f"Play {pretty_all(cards)} and call")
         return Outcome(message="nothing to call now")
 
     def _one_or_choose(self, moves: list[MoveDict], title: str) -> Outcome:
