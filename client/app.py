@@ -281,7 +281,20 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         if app.is_running and not app.future.done():
             app.exit()
 
+    def attention(why: str) -> None:
+        """The bell and the window title (``Controller.attention``); the title goes back to
+        plain "cardparty" when nothing is due."""
+        out = app.output
+        with contextlib.suppress(Exception):
+            if why:
+                out.bell()
+                out.set_title("cardparty: " + ("call now!" if why == "call" else "your move"))
+            else:
+                out.set_title("cardparty")
+            out.flush()
+
     c.on_exit = on_exit
+    c.on_attention = attention
     c.on_change = app.invalidate
     c.deliver = inbox.deliver
     return app, inbox

@@ -102,6 +102,13 @@ class Controller(LobbyKeys, TableKeys):
         self.failures: list[Exception] = []
         #: Tables this player walked away from: their views no longer take the screen.
         self.left_tables: set[Any] = set()
+        #: Ring the terminal bell (and set the window title) when it becomes this player's
+        #: turn or a call is due: off unless asked for (``--bell``, key B).
+        self.bell = False
+        #: What ``bell`` rings: the application writes the bell and the title.
+        self.on_attention: Callable[[str], None] = lambda why: None
+        #: The last thing the bell was rung for (table, kind): each rings once.
+        self.rung: tuple[Any, str] | None = None
         #: Cards still to send one by one (``TableKeys.go_on``): table, kind, cards, and the
         #: hand when the last one went.
         self.queued: dict[str, Any] | None = None
@@ -172,6 +179,7 @@ class Controller(LobbyKeys, TableKeys):
                 self._open_table(table, view)
             self.table.apply(view, list(msg.get("events") or []), table)
             self.go_on()
+            self.attention()
             if self.screen in ("lobby", "start"):
                 self.screen = "table"
         elif kind == "error":
@@ -237,6 +245,9 @@ class Controller(LobbyKeys, TableKeys):
         if name == "?" and self.screen != "start":
             self.help = 1
             return
+        if name == "B" and self.screen != "start":
+            self.toggle_bell()
+            return
         if (name == "escape" and self.screen == "lobby" and not self.welcomed
                 and self.connect is not None):
             self.give_up()
@@ -257,6 +268,30 @@ class Controller(LobbyKeys, TableKeys):
                 self.on_change()
         except Exception as exc:
             self.error = f"{type(exc).__name__}: {exc}"
+
+    def attention(self) -> None:
+        """After a view: ring once when it has just become this player's turn, or a call
+        (a listed move of kind ``call``) has just become due; the title says it while it
+        lasts (an empty reason puts the title back)."""
+        tm = self.table
+        if tm.over or not tm.moves:
+            why = ""
+        elif any(m["kind"] == "call" for m in tm.moves):
+            why = "call"
+        else:
+            why = "move"
+        now = (self.table_id, why) if why else None
+        if now != self.rung:
+            self.rung = now
+            if self.bell:
+                self.on_attention(why)
+
+    def toggle_bell(self) -> None:
+        self.bell = not self.bell
+        self.notice = ("bell on: it rings when it is your turn or a call is due (B: off)"
+                       if self.bell else "bell off (B: on)")
+        if not self.bell:
+            self.on_attention("")
 
     def give_up(self) -> None:
         """Stop trying to reach a host that never answered: back to the start screen, with

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import Controller
@@ -56,7 +57,9 @@ def run_client(controller: Controller, link: Link | None, *, ascii_only: bool = 
 
 def play_against_bots(game: str = "pika", players: int | None = None, bots: str = "basic",
                       name: str = "You", ascii_only: bool = False,
-                      mouse: bool = True, bot_delay: float = 0.6) -> int:
+                      mouse: bool = True, bot_delay: float = 0.6,
+                      settings: dict[str, Any] | None = None,
+                      variants: list[str] | None = None, bell: bool = False) -> int:
     """``cardparty play``: a host in this process on 127.0.0.1, one table of ``game`` with
     this player and bots in the other seats, and the client connected to it."""
     catalog = load_catalog()
@@ -65,10 +68,14 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     except KeyError as exc:
         print(f"cardparty play: {exc.args[0]}", file=sys.stderr)
         return 2
-    n = players or info.max_players
+    n = info.max_players if players is None else players
     if not info.min_players <= n <= info.max_players:
         print(f"cardparty play: {info.name} is for {info.min_players} to {info.max_players} "
               f"players, not {n}", file=sys.stderr)
+        return 2
+    problem = table_problem(catalog, info, settings or {}, variants or [])
+    if problem:
+        print(f"cardparty play: {problem}", file=sys.stderr)
         return 2
     try:
         check_terminal()
@@ -80,14 +87,34 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
 
     host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog)
     address = host.start()
-    autoplay = {"game": game, "players": n, "settings": {}, "variants": [],
+    autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
+                "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice"}
     link = NetLink(address, name, autoplay=autoplay)
     controller = Controller(link, name=name, address="this machine", describe=describer)
+    controller.bell = bell
     try:
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
     finally:
         host.stop()
+
+
+def table_problem(catalog: Any, info: Any, settings: dict[str, Any],
+                  variants: list[str]) -> str | None:
+    """Why a table of ``info`` with these settings and variants cannot open (None when it
+    can): the same checks the host makes, said before the screen takes the terminal."""
+    from cardparty.core.table import TableError, complete_settings
+
+    for v in variants:
+        try:
+            catalog.variant(info.id, v)
+        except KeyError as exc:
+            return str(exc.args[0])
+    try:
+        complete_settings(info, settings)
+    except TableError as exc:
+        return str(exc)
+    return None
 
 
 def connector(tokens: TokenStore | None = None) -> Callable[[str, str], Link]:
@@ -104,7 +131,7 @@ def connector(tokens: TokenStore | None = None) -> Callable[[str, str], Link]:
 
 
 def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
-         discovery: bool = True) -> int:
+         discovery: bool = True, bell: bool = False) -> int:
     """``cardparty join``: the start screen (with the hosts found on the LAN unless
     ``discovery`` is off), or straight to ``address`` when given."""
     from cardparty.client.net_link import address_problem
@@ -125,8 +152,10 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         link = connect(name, address)
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
+        controller.bell = bell
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
     controller = Controller(None, name=name, connect=connect, describe=describer,
                             check_address=address_problem)
+    controller.bell = bell
     return run_client(controller, None, ascii_only=ascii_only, mouse=mouse,
                       discovery=discovery)

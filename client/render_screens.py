@@ -29,6 +29,7 @@ KEYS_TABLE = [
     ("o", "sort your hand by suit or colour"),
     ("Esc", "clear the selection; close a dialog"),
     ("t", "chat"),
+    ("B", "bell on/off: rings when it is your turn or a call is due"),
     ("n l", "round over: play again / back to the lobby"),
     ("q", "leave the table    Ctrl-C: quit"),
 ]
@@ -42,6 +43,7 @@ KEYS_LOBBY = [
     ("i", "invite players by username to your friends table"),
     ("l", "leave the table"),
     ("t", "chat"),
+    ("B", "bell on/off: rings when it is your turn or a call is due"),
     ("q", "quit    Ctrl-C: quit at once"),
 ]
 
