@@ -19,10 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, to_filter
 from prompt_toolkit.formatted_text.utils import fragment_list_width, split_lines
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -36,10 +36,12 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth, Output
 
 from cardparty.client.controller import Controller
 from cardparty.client.link import Message
+from cardparty.client.prompt_box import build_prompt
 from cardparty.client.render import Renderer
 from cardparty.client.theme import STYLE, glyphs, no_color
 
@@ -217,15 +219,29 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
 
     too_small = Window(text(lambda: r.too_small(regions.needed(c.banner))), wrap_lines=True)
     table_or_not = DynamicContainer(lambda: table_body if fits() else too_small)
+    def focus_back() -> None:
+        with contextlib.suppress(ValueError):
+            app.layout.focus(title_window)
+
+    prompt_window, prompt_buffer, prompt_keys, prompt_open = build_prompt(c, focus_back)
+    # The title holds the focus while the command line is closed: focusable, so that the
+    # line editor's keys are off (they apply only while a buffer has the focus).
+    title_control = text(r.title)
+    title_control.focusable = to_filter(True)
+    title_window = Window(title_control, height=1, style="class:title")
+
     screens = {"start": Window(text(r.start)), "lobby": Window(text(r.lobby)),
                "table": table_or_not}
     body = HSplit([
-        Window(text(r.title), height=1, style="class:title"),
+        title_window,
         ConditionalContainer(Window(text(r.banner), height=1, style="class:banner"),
                              filter=Condition(lambda: bool(c.banner))),
         DynamicContainer(lambda: screens.get(c.screen, table_or_not)),
-        Window(text(lambda: regions.get("status")), wrap_lines=True,
-               height=lambda: Dimension.exact(regions.lines("status"))),
+        ConditionalContainer(
+            Window(text(lambda: regions.get("status")), wrap_lines=True,
+                   height=lambda: Dimension.exact(regions.lines("status"))),
+            filter=~prompt_open),
+        prompt_window,
     ])
     floats = [
         Float(ConditionalContainer(
@@ -248,12 +264,18 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         a box wider than the screen draws nothing at all."""
         return max(10, min(most, app.output.get_size().columns - 2))
 
+    floats.append(Float(xcursor=True, ycursor=True,
+                        content=CompletionsMenu(max_height=8, scroll_offset=1)))
     root = FloatContainer(content=body, floats=floats)
 
     kb = KeyBindings()
 
+    screen_keys = ~prompt_open
+
     def bind(key: str, name: str) -> None:
-        @kb.add(key, eager=True)
+        # Ctrl-C quits even from the command line; the screen's other keys wait while it is
+        # open (the line editor has them).
+        @kb.add(key, eager=True, filter=to_filter(True) if name == "c-c" else screen_keys)
         def _(event: Any) -> None:
             c.key(name)
 
@@ -263,7 +285,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         except ValueError:
             continue
 
-    @kb.add(Keys.Any)
+    @kb.add(Keys.Any, filter=screen_keys)
     def _(event: Any) -> None:
         data = event.data or ""
         if len(data) == 1 and data.isprintable():
@@ -271,7 +293,8 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
 
     color_depth = ColorDepth.MONOCHROME if no_color() else None
     app: Application[Any] = Application(
-        layout=Layout(root), key_bindings=kb, style=STYLE, full_screen=True,
+        layout=Layout(root, focused_element=title_window),
+        key_bindings=merge_key_bindings([kb, prompt_keys]), style=STYLE, full_screen=True,
         mouse_support=mouse, input=input, output=output,
         color_depth=color_depth, max_render_postpone_time=0)
     app.ttimeoutlen = 0.05
@@ -293,7 +316,12 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
                 out.set_title("cardparty")
             out.flush()
 
+    def open_prompt() -> None:
+        prompt_buffer.reset()
+        app.layout.focus(prompt_buffer)
+
     c.on_exit = on_exit
+    c.on_command = open_prompt
     c.on_attention = attention
     c.on_change = app.invalidate
     c.deliver = inbox.deliver

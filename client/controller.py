@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField, type_key
 from cardparty.client.keys_lobby import LobbyKeys
 from cardparty.client.keys_table import TableKeys
@@ -109,6 +110,9 @@ class Controller(LobbyKeys, TableKeys):
         self.on_attention: Callable[[str], None] = lambda why: None
         #: The last thing the bell was rung for (table, kind): each rings once.
         self.rung: tuple[Any, str] | None = None
+        #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
+        self.command_open = False
+        self.on_command: Callable[[], None] = lambda: None
         #: Cards still to send one by one (``TableKeys.go_on``): table, kind, cards, and the
         #: hand when the last one went.
         self.queued: dict[str, Any] | None = None
@@ -245,6 +249,10 @@ class Controller(LobbyKeys, TableKeys):
         if name == "?" and self.screen != "start":
             self.help = 1
             return
+        if name in (":", "/") and self.screen != "start":
+            self.command_open = True
+            self.on_command()
+            return
         if name == "B" and self.screen != "start":
             self.toggle_bell()
             return
@@ -267,6 +275,15 @@ class Controller(LobbyKeys, TableKeys):
                 self.table.toggle(index)
                 self.on_change()
         except Exception as exc:
+            self.error = f"{type(exc).__name__}: {exc}"
+
+    def command(self, line: str) -> None:
+        """A line typed on the command line (``command_line``); never raises."""
+        self.command_open = False
+        try:
+            run_command(self, line)
+        except Exception as exc:
+            self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
 
     def attention(self) -> None:

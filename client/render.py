@@ -133,10 +133,10 @@ class Renderer(ScreenParts):
         if c.notice:
             return [("class:notice", f" {c.notice}")]
         if c.screen == "table":
-            parts = ("? help", "Tab: your moves", "Enter: play", "q: leave")
+            parts = ("? help", "Tab: your moves", "Enter: play", ": command", "q: leave")
         elif c.screen == "lobby":
             parts = ("? help", "c: create", "Enter: sit", "s: watch", "b: bot", "r: ready",
-                     "q: quit")
+                     ": command", "q: quit")
         else:
             parts = ("Enter: connect", "Tab: next field", "Ctrl-C: quit")
         return [("class:dim", " " + self.g.sep.join(parts))]

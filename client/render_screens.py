@@ -30,6 +30,7 @@ KEYS_TABLE = [
     ("Esc", "clear the selection; close a dialog"),
     ("t", "chat"),
     ("B", "bell on/off: rings when it is your turn or a call is due"),
+    (": /", "command line: a move (play 7h) or a command; Tab completes"),
     ("n l", "round over: play again / back to the lobby"),
     ("q", "leave the table    Ctrl-C: quit"),
 ]
@@ -44,6 +45,7 @@ KEYS_LOBBY = [
     ("l", "leave the table"),
     ("t", "chat"),
     ("B", "bell on/off: rings when it is your turn or a call is due"),
+    (": /", "command line: sit, ready, bot, chat...; Tab completes"),
     ("q", "quit    Ctrl-C: quit at once"),
 ]
 
