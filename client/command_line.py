@@ -95,7 +95,12 @@ def run(c: Any, line: str) -> None:
         return
     word, _, rest = line.partition(" ")
     verb, rest = word.lower(), rest.strip()
-    table = c.table_id if c.screen == "table" else (c.selected_table() or {}).get("id")
+    if c.screen == "table":
+        table = c.table_id
+    elif c.screen == "room":
+        table = c.room_id
+    else:
+        table = (c.selected_table() or {}).get("id")
     moves = find_moves(c, line)
     if moves:
         if len(moves) == 1:
@@ -119,10 +124,17 @@ def run(c: Any, line: str) -> None:
     elif verb == "invite":
         c._invite(table, rest)
     elif verb == "leave":
-        c._leave() if c.screen == "table" else c._request("leave", table=table)
+        if c.screen == "table":
+            c._leave()
+        elif c.screen == "room":
+            c._key_room("l")
+        else:
+            c._request("leave", table=table)
     elif verb == "lobby":
         if c.screen == "table":
             c._leave(give_up=False)
+        elif c.screen == "room":
+            c._key_room("q")
     elif verb == "again":
         c._request("again", table=table)
     elif verb == "call":

@@ -24,6 +24,7 @@ from typing import Any
 from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField, type_key
 from cardparty.client.keys_lobby import LobbyKeys
+from cardparty.client.keys_room import ROOM_CHAT, RoomKeys
 from cardparty.client.keys_table import TableKeys
 from cardparty.client.link import Link, Message
 from cardparty.client.table_model import TableModel
@@ -62,7 +63,7 @@ class StartForm:
     limit = 64
 
 
-class Controller(LobbyKeys, TableKeys):
+class Controller(LobbyKeys, RoomKeys, TableKeys):
     """See the module docstring."""
 
     def __init__(self, link: Link | None = None, *, name: str = "", address: str = "",
@@ -110,6 +111,12 @@ class Controller(LobbyKeys, TableKeys):
         self.on_attention: Callable[[str], None] = lambda why: None
         #: The last thing the bell was rung for (table, kind): each rings once.
         self.rung: tuple[Any, str] | None = None
+        #: The waiting room's table (``keys_room``), the table a seat was asked for, the
+        #: table ids listed when it was, and the room's chat.
+        self.room_id: Any = None
+        self.pending_room: Any = None
+        self.known_tables: set[Any] = set()
+        self.room_chat: deque[str] = deque(maxlen=ROOM_CHAT)
         #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
         self.command_open = False
         self.on_command: Callable[[], None] = lambda: None
@@ -169,6 +176,7 @@ class Controller(LobbyKeys, TableKeys):
                     self._create_form()
                 self.create_waiting = False
             self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
+            self.room_from_lobby()
         elif kind == "view":
             table = msg.get("table")
             view = msg.get("view") or {}
@@ -180,19 +188,24 @@ class Controller(LobbyKeys, TableKeys):
                     self.notice = f"table {table} waits for your move (q, then Enter on it)"
                 return
             if table != self.table_id or self.screen != "table":
+                if self.screen == "room" and table != self.room_id:
+                    return                      # another table of ours: the room stays
                 self._open_table(table, view)
             self.table.apply(view, list(msg.get("events") or []), table)
             self.go_on()
             self.attention()
-            if self.screen in ("lobby", "start"):
+            if self.screen in ("lobby", "start", "room"):
                 self.screen = "table"
         elif kind == "error":
+            self.pending_room = None
             text = " ".join(str(msg.get("text") or "error").split())[:300]
             self.error = pretty_text(text, self.table.hand)
         elif kind == "chat":
             line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
             if self.screen == "table" and msg.get("table", self.table_id) == self.table_id:
                 self.table.log.append(line)
+            elif self.screen == "room" and msg.get("table") == self.room_id:
+                self.room_chat.append(line)
             else:
                 self.lobby_chat.append(line)
         elif kind == "invite":
@@ -219,6 +232,9 @@ class Controller(LobbyKeys, TableKeys):
         if self.describe_for is not None:
             describe = self.describe_for(str(view.get("game", "")))
         self.table = TableModel(table=table, describe=describe)
+        if table == self.room_id:                 # the waiting room's talk goes on here
+            self.table.log.extend(self.room_chat)
+        self.room_id = None
         self.table_id = table
         self.screen = "table"
         self.help = 0
@@ -265,6 +281,8 @@ class Controller(LobbyKeys, TableKeys):
             self._key_start(name)
         elif self.screen == "lobby":
             self._key_lobby(name)
+        elif self.screen == "room":
+            self._key_room(name)
         else:
             self._key_table(name)
 

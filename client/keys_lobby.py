@@ -74,7 +74,11 @@ class LobbyKeys:
         elif t is None and name in ("enter", "s", "b", "r", "i"):
             self.error = "no table chosen: press c to create one"
         elif name == "enter":
+            if t.get("status") == "open" and self._sits_at(t):
+                self.enter_room(tid)              # back to the waiting room of our seat
+                return
             self._request("sit", table=tid)
+            self.wait_for_room(tid)
         elif name == "s":
             self._request("spectate", table=tid)
         elif name == "b":
@@ -88,13 +92,24 @@ class LobbyKeys:
         elif name == "l" and tid is not None:
             self._request("leave", table=tid)
         elif name == "t":
-            self.dialog = TextField("say: ", lambda text: text and self._chat(None, text))
+            # Talk happens at a table (the host has no lobby chat): the chosen one if this
+            # player sits there; said before anything is typed, so nothing typed is lost.
+            if t is None or not self._sits_at(t):
+                self.error = ("chat happens at a table: sit at one (Enter) or watch it (s), "
+                              "then t")
+                return
+            self.dialog = TextField(f"say at {tid}: ",
+                                    lambda text: text and self._chat(tid, text))
         elif name in ("q", "escape"):
             self.dialog = Choice("Quit cardparty?", [("quit", True), ("stay", False)],
                                  lambda yes: yes and self.exit())
 
     def _create_form(self) -> None:
-        self.dialog = CreateForm(self.games, lambda req: self._request("create", **req))
+        def create(req: dict[str, Any]) -> None:
+            self._request("create", **req)
+            self.wait_for_room("new")             # the creator sits at once: his room opens
+
+        self.dialog = CreateForm(self.games, create)
 
     def _chat(self, table: Any, text: str) -> None:
         if self.link is not None:

@@ -101,6 +101,10 @@ class Renderer(ScreenParts):
             text = " cardparty"
         elif c.screen == "lobby":
             text = f" cardparty · lobby · {c.name or '?'} at {c.host or '?'}"
+        elif c.screen == "room":
+            t = c.room() or {}
+            text = (f" {self.game_name(str(t.get('game', '?')))} · table {c.room_id} · "
+                    f"waiting room · you: {c.name or '?'}")
         else:
             v = c.table.view
             game = self.game_name(str(v.get("game", "?")))
@@ -134,6 +138,9 @@ class Renderer(ScreenParts):
             return [("class:notice", f" {c.notice}")]
         if c.screen == "table":
             parts = ("? help", "Tab: your moves", "Enter: play", ": command", "q: leave")
+        elif c.screen == "room":
+            parts = ("r: ready", "b: add a bot", "t: chat", "i: invite", "l: leave",
+                     "q: lobby", ": command", "? help")
         elif c.screen == "lobby":
             parts = ("? help", "c: create", "Enter: sit", "s: watch", "b: bot", "r: ready",
                      ": command", "q: quit")

@@ -50,6 +50,18 @@ KEYS_LOBBY = [
 ]
 
 
+KEYS_ROOM = [
+    ("r", "ready: the game starts when every seat is taken and every player is ready"),
+    ("b", "add a bot to an empty seat"),
+    ("t", "chat with the table"),
+    ("i", "invite players by username (a friends table)"),
+    ("l", "leave the table (the seat is freed)"),
+    ("q Esc", "back to the lobby, keeping the seat (Enter on it comes back)"),
+    (": /", "command line: ready, bot, chat...; Tab completes"),
+    ("B", "bell on/off: rings when the game starts and it is your turn"),
+    ("Ctrl-C", "quit"),
+]
+
 
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
     """In ``--ascii`` mode every text a region draws (host messages, narration, names) is
@@ -152,7 +164,7 @@ class ScreenParts:
             text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
             return [("class:heading", f"{self.game_name(game)}: the rules in short"),
                     ("", f"\n{text}\n"), ("class:dim", "\nany key closes this help")]
-        keys = KEYS_LOBBY if c.screen == "lobby" else KEYS_TABLE
+        keys = {"lobby": KEYS_LOBBY, "room": KEYS_ROOM}.get(c.screen, KEYS_TABLE)
         out: Fragments = [("class:heading", "Keys"), ("", "\n")]
         for k, what in keys:
             out.append(("class:key", f" {k:<10}"))
@@ -214,4 +226,63 @@ class ScreenParts:
             out.append(("", "\n"))
             for line in list(c.lobby_chat)[-5:]:
                 out.append(("class:chat", f" {line}\n"))
+        return out
+
+    @asciified
+    def room(self) -> Fragments:
+        """The waiting room: the table's lobby row, its seats one per line with who is ready,
+        its settings and variants, and its chat."""
+        c = self.c
+        t = c.room()
+        if t is None:
+            return [("class:dim", " waiting for the host to list the table...")]
+        summary = t.get("summary") or {}
+        out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
+                                            f"{'Mode':<9}{'Status':<12}"), ("", "\n")]
+        seats_line = ", ".join(str(s) if s else "(free)" for s in t.get("seats") or [])
+        if len(seats_line) > 32:
+            seats_line = seats_line[:31] + self.g.more[:1]
+        out.append(("class:dialog.cursor",
+                    f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
+                    f"{seats_line:<34}{str(t.get('mode', ''))[:8]:<9}"
+                    f"{str(t.get('status', '')):<12}\n"))
+        out.append(("", "\n"))
+        out.append(("class:heading", " Seats\n"))
+        me = c.name.casefold()
+        waiting = 0
+        for i, s in enumerate(summary.get("seats") or ()):
+            kind, name = s.get("kind"), str(s.get("name") or "")
+            if kind == "empty" or not name:
+                out.append(("class:dim", f"  {i + 1}. (free)\n"))
+                waiting += 1
+                continue
+            mine = kind == "human" and name.casefold() == me
+            if kind == "bot":
+                state = "bot, ready"
+            else:
+                state = "ready" if s.get("ready") else "not ready"
+                waiting += 0 if s.get("ready") else 1
+                if s.get("connected") is False:
+                    state += ", away"
+            out.append(("class:me" if mine else "",
+                        f"  {i + 1}. {name[:24]:<24}{' (you)' if mine else '':<7}"))
+            out.append(("class:notice" if state.startswith("ready") or kind == "bot"
+                        else "class:warn", f"{state}\n"))
+        settings = {k: v for k, v in (summary.get("settings") or {}).items() if k != "deck"}
+        out.append(("class:dim", "\n Settings: "))
+        out.append(("", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in settings.items())
+                    or "the game's defaults"))
+        out.append(("class:dim", "\n Variants: "))
+        out.append(("", ", ".join(str(v) for v in summary.get("variants") or ()) or "none"))
+        out.append(("", "\n\n"))
+        if waiting:
+            out.append(("class:dim", f" The game starts when every seat is taken and every "
+                                     f"player is ready ({waiting} to go).\n"))
+        else:
+            out.append(("class:notice", " Everyone is ready: the game starts.\n"))
+        out.append(("", "\n"))
+        out.append(("class:heading", " Chat"))
+        out.append(("class:dim", " (t to talk)\n"))
+        for line in list(c.room_chat)[-8:]:
+            out.append(("class:chat", f" {line}\n"))
         return out
