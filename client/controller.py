@@ -177,6 +177,7 @@ class Controller(LobbyKeys, RoomKeys, TableKeys):
                 self.create_waiting = False
             self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
             self.room_from_lobby()
+            self._who_is_away()
         elif kind == "view":
             table = msg.get("table")
             view = msg.get("view") or {}
@@ -226,6 +227,17 @@ class Controller(LobbyKeys, RoomKeys, TableKeys):
                 self.left_tables.add(self.table_id)
             self.screen = "lobby"
             self.table_id = None
+
+    def _who_is_away(self) -> None:
+        """The table on screen learns from its lobby row who dropped or came back (the
+        others' screens say so at once, not at the next move)."""
+        if self.screen != "table":
+            return
+        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
+        seats = ((row or {}).get("summary") or {}).get("seats")
+        if isinstance(seats, list):
+            self.table.away = {i for i, s in enumerate(seats) if isinstance(s, dict)
+                               and s.get("kind") == "human" and s.get("connected") is False}
 
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
         describe = None

@@ -172,6 +172,11 @@ class Renderer(ScreenParts):
                 head.append(("", f" {count:>2} card{'s' if count != 1 else ' '}"))
             groups = [head]
             status = p.get("status")
+            if tm.away is not None:              # the host's newest word on who is here
+                if i in tm.away:
+                    status = "disconnected"
+                elif status == "disconnected":
+                    status = "back"
             if status:
                 groups.append([("class:turn" if i == turn else "class:dim", f"  {status}")])
             if p.get("place") is not None:

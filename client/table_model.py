@@ -62,6 +62,9 @@ class TableModel:
     suggestion: int | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     describe: Callable[[dict[str, Any], list[str]], str] | None = None
+    #: Seats whose player is away, from the host's newest table summary (None: no summary
+    #: yet). A summary comes when a player drops or returns; a view only when someone moves.
+    away: set[int] | None = None
 
     # --- what the view says -------------------------------------------------------------
 
