@@ -183,7 +183,12 @@ class Renderer(ScreenParts):
                 groups.append([("class:warn", f"  place {p['place']}")])
             if me:
                 groups.append([("class:dim", "  (you)")])
+            marked = (v.get("marked") or {}) if me else {}
             for zname, zval in (p.get("zones") or {}).items():
+                # The game counts the own cards it names among the hand's ("shown: 3") and
+                # marks which they are: written out, as the opponent sees them.
+                if isinstance(marked.get(zname), list) and isinstance(zval, int):
+                    zval = [str(x) for x in marked[zname]]
                 groups.append([("class:dim", f"  {zname}: "), *self.zone_value(zval)])
             for d, left in clocks.get(i, ()):
                 groups.append([("class:warn",

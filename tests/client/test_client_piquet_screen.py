@@ -67,3 +67,29 @@ def test_several_cards_selected_for_the_exchange_are_discarded_one_by_one() -> N
     assert len(c.table.hand) == len(hand) - 3
     assert c.queued is None
     link.close()
+
+
+def test_your_own_declared_cards_show_as_cards() -> None:
+    import random
+
+    from cardparty.core.bots import PolicyBot
+    from cardparty.core.cards import pretty
+    from cardparty.core.simulate import next_actor
+    from cardparty.core.table import open_table
+
+    bot, rng = PolicyBot("basic"), random.Random(1)
+    for seed in range(40):
+        table = open_table("piquet", 2, seed=seed, names=["Eva", "Petr"])
+        while table.result() is None and not table.state.shown[0]:
+            seat = next_actor(table, rng)
+            table.play(seat, bot.choose(table, seat, rng))
+        if table.state.shown[0]:
+            break
+    shown = [c for c in table.state.hands[0] if c in table.state.shown[0]]
+    assert shown
+    view = table.view(0)
+    assert view["players"][0]["zones"]["shown"] == len(shown)       # counted in the zone
+    c = Controller(None, name="Eva")
+    c.receive({"type": "view", "table": "t1", "view": view})
+    mine = plain(Renderer(c, glyphs(False)).players()).split("Petr")[0]
+    assert "shown: " + " ".join(pretty(x) for x in shown) in " ".join(mine.split())
