@@ -139,11 +139,11 @@ class Renderer(ScreenParts):
         if c.screen == "table":
             parts = ("? help", "Tab: your moves", "Enter: play", ": command", "q: leave")
         elif c.screen == "room":
-            parts = ("r: ready", "b: add a bot", "t: chat", "i: invite", "l: leave",
-                     "q: lobby", ": command", "? help")
+            parts = ("? help", "r: ready", "b: bot", "t: chat", "l: leave", "q: lobby",
+                     ": command")
         elif c.screen == "lobby":
-            parts = ("? help", "c: create", "Enter: sit", "s: watch", "b: bot", "r: ready",
-                     ": command", "q: quit")
+            parts = ("? help", "c: create", "Enter: sit", "s: watch", "r: ready", ": command",
+                     "q: quit")
         else:
             parts = ("Enter: connect", "Tab: next field", "Ctrl-C: quit")
         return [("class:dim", " " + self.g.sep.join(parts))]
@@ -258,10 +258,12 @@ class Renderer(ScreenParts):
     def too_small(self, needed: tuple[int, int]) -> Fragments:
         """Instead of a table with lines cut off: what the terminal needs."""
         columns, rows = needed
+        text = (f"It needs at least {rows} lines of {columns} columns here; make it larger "
+                "(or the font smaller) and the table comes back. q leaves the table, Ctrl-C "
+                "quits.")
+        lines = textwrap.wrap(text, max(10, self.width() - 2))
         return [("class:warn", f" {self.g.warn} This terminal is too small for this table."),
-                ("", f"\n It needs at least {rows} lines of {columns} columns here; make it "
-                     "larger (or the font smaller) and the table comes back.\n q leaves "
-                     "the table, Ctrl-C quits.")]
+                ("", "".join(f"\n {line}" for line in lines))]
 
     @asciified
     def log(self, height: int) -> Fragments:
