@@ -135,3 +135,18 @@ def test_tab_completes_and_escape_closes() -> None:
         (ENTER, lambda c: bool(link.sent) or not c.command_open),
     ))
     assert link.sent and link.sent[0]["cards"][0].startswith("R"), (link.sent, c.error)
+
+
+def test_up_recalls_the_last_line() -> None:
+    link = pika_link()
+    UP = "\x1b[A"
+    c = run_with_keys(link, script(
+        ("", lambda c: c.screen == "table"),
+        (":", lambda c: c.command_open),
+        ("help" + ENTER, lambda c: c.help == 1),
+        ("x", lambda c: c.help == 0),                       # any key closes the help
+        (":", lambda c: c.command_open),
+        (UP, after(0.2)),
+        (ENTER, lambda c: c.help == 1),
+    ))
+    assert c.help == 1 and c.failures == []
