@@ -2,11 +2,13 @@
 message from the link changes.
 
 Screens: ``start`` (name and host address; the place for hosts found on the LAN), ``lobby``
-(tables, create, sit, spectate, bots, ready, invite), ``table`` (one table's view; the end of a
-round shows places and scores over it). Over any screen: a dialog (choices, a text field, the
-create form) or the help. Keys arrive as prompt-toolkit key names ("enter", "left", "s-left",
-"tab", "escape", "c-c", or the typed character) so that the whole client can be driven and
-tested without a terminal; ``app`` only draws this state and forwards keys.
+(tables, create, sit, spectate, bots, ready, invite), ``room`` (the waiting room of a table
+this player sits at before its game starts), ``table`` (one table's view; the end of a round
+shows places and scores over it). Over any screen: a dialog (choices, a text field, the
+create form), the help, or the command line (``command_line``). The keys of each screen live
+in ``keys_lobby``, ``keys_room`` and ``keys_table``. Keys arrive as prompt-toolkit key names
+("enter", "left", "s-left", "tab", "escape", "c-c", or the typed character) so that the whole
+client can be driven and tested without a terminal; ``app`` only draws this state and forwards keys.
 
 Any key in any state is safe: ``key`` catches everything and shows one line instead.
 
