@@ -25,6 +25,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--key", default=None, metavar="FINGERPRINT",
                    help="the host's key fingerprint (as 'cardparty host' prints it): refuse a "
                         "host that shows another key")
+    p.add_argument("--bell", action="store_true",
+                   help="ring the terminal bell and set the window title when it is your "
+                        "turn (key B toggles it)")
     p.add_argument("--no-discovery", action="store_true",
                    help="do not search the LAN for hosts (type the address)")
     p.set_defaults(run=run)
@@ -48,4 +51,4 @@ def run(args: argparse.Namespace) -> int:
             return 2
     name = args.name or ("" if args.address is None else default_name())
     return join(args.address, name, ascii_only=args.ascii, mouse=not args.no_mouse,
-                discovery=not args.no_discovery, key=args.key)
+                discovery=not args.no_discovery, bell=args.bell, key=args.key)
