@@ -1,0 +1,113 @@
+"""The host's rows in its store: what a table and a player are on disk, and back.
+
+Owns: the ``meta`` record of a table (title, timers' settings, status, mode, creator,
+invitations, seats by player token, spectators by token, the match's rounds and totals)
+beside ``Table.save()``; writing it after every change (before the change is answered, so a
+finished move is never lost), the players' rows, and rebuilding players and tables from the
+store when a host starts with ``--data``. Without a store every call does nothing.
+
+Must not know about: sockets, the protocol, how requests are handled; it returns records and
+the caller decides what they mean.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+
+from cardparty.core.discovery import Catalog
+from cardparty.core.table import Table, TableError
+from cardparty.net.host.model import HostTable, Player, Seat
+from cardparty.net.store import Store
+
+log = logging.getLogger("cardparty.host")
+
+
+class Persistence:
+    """A host's store, or nothing (``data`` None)."""
+
+    def __init__(self, data: str | os.PathLike[str] | None, catalog: Catalog) -> None:
+        self.store = Store(data) if data is not None else None
+        self.catalog = catalog
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def save_table(self, ht: HostTable, by_id: Mapping[str, Player]) -> None:
+        """Write ``ht``'s row. The game's ``save`` hook may raise: the caller decides."""
+        if self.store is None:
+            return
+        meta = {"title": ht.title, "idle": ht.idle, "bot_delay": ht.bot_delay,
+                "status": ht.status, "failure": ht.failure, "mode": ht.mode,
+                "creator": [ht.creator_token, ht.creator_name],
+                "invited": [[name, by] for name, by in ht.invited.items()],
+                "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
+                           "name": s.name, "ready": s.ready, "level": s.level}
+                          for s in ht.seats],
+                "spectators": [by_id[pid].token for pid in ht.spectators if pid in by_id],
+                "round": ht.round, "rounds": ht.rounds, "wins": ht.wins,
+                "scores": ht.scores}
+        self.store.put_table(ht.id, ht.seq, meta, ht.table.save())
+
+    def drop_table(self, ht: HostTable) -> None:
+        if self.store is not None:
+            self.store.drop_table(ht.id)
+
+    def save_player(self, player: Player) -> None:
+        if self.store is not None:
+            self.store.put_player(player.token, player.id, player.name)
+
+    def drop_player(self, player: Player) -> None:
+        if self.store is not None:
+            self.store.drop_player(player.token)
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def players(self) -> list[Player]:
+        """Every remembered player (no connection yet)."""
+        if self.store is None:
+            return []
+        return [Player(id=pid, token=token, name=name)
+                for token, pid, name in self.store.players()]
+
+    def tables(self, by_token: Mapping[str, Player], now: float) -> list[HostTable]:
+        """Every kept table, rebuilt, oldest first; its seated players and spectators are
+        told (``player.tables``). A table whose save cannot be read is logged and skipped."""
+        if self.store is None:
+            return []
+        out = []
+        for tid, tseq, meta, save in self.store.tables():
+            try:
+                table = Table.restore(save, self.catalog)
+            except TableError as exc:
+                log.error("table %s could not be restored: %s", tid, exc)
+                continue
+            seats = []
+            for s in meta["seats"]:
+                player = by_token.get(s["token"]) if s["token"] else None
+                seats.append(Seat(s["kind"], player, s["name"], s["ready"], False, s["level"]))
+                if player is not None:
+                    player.tables.add(tid)
+            ht = HostTable(id=tid, seq=tseq, title=meta["title"], table=table,
+                           idle=meta["idle"], bot_delay=meta["bot_delay"], seats=seats,
+                           status=meta["status"], changed_at=now, failure=meta["failure"])
+            # Rows written before tables had modes (or matches) are open single rounds.
+            ht.mode = meta.get("mode", "open")
+            ht.creator_token, ht.creator_name = meta.get("creator", ("", ""))
+            ht.invited = {name: by for name, by in meta.get("invited", ())}
+            ht.round = meta.get("round", 1)
+            ht.rounds = list(meta.get("rounds", ()))
+            ht.wins = list(meta.get("wins", ()))
+            ht.scores = meta.get("scores")
+            for token in meta.get("spectators", ()):
+                if token in by_token:
+                    ht.spectators.add(by_token[token].id)
+                    by_token[token].tables.add(tid)
+            if ht.status in ("over", "broken"):
+                ht.ended_at = now
+            out.append(ht)
+        return out

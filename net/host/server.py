@@ -1,0 +1,220 @@
+"""The host's socket: the ROUTER, its loop, and what happens to a frame before a handler.
+
+Owns: opening the ROUTER socket (``open_router``, the one place its options are set:
+ROUTER_MANDATORY so a send to a vanished client fails loudly instead of vanishing,
+ROUTER_HANDOVER so a reconnecting client with the same routing id takes its route over at
+once, an explicit linger, ZeroMQ's own frame limit), the receive loop (requests, then due
+timers, then liveness), reading a message (at most two frames of a hostile many-part one),
+the per-player rate limit (a token bucket, refused before the frame is even unpacked), the
+memory of replies by request id (a repeated move is answered, never played twice),
+dispatching a checked request to its handler and turning any failure into one ``error``
+reply, and ``SocketOutbox``: a frame to a player's route.
+
+Everything runs on ONE thread (the receive loop), so tables need no locks; a request is
+handled to the end before the next is read.
+
+Must not know about: what a request does (``HostParts.handlers``), tables, games.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import math
+import threading
+import time
+from typing import Any
+
+import zmq
+
+from cardparty.net.host.clock import Clock
+from cardparty.net.host.model import RATE, Player
+from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.parts import HostParts
+from cardparty.net.protocol import (
+    HARD_FRAME,
+    ProtocolError,
+    check_request,
+    decode,
+    encode,
+    error,
+    rid_of,
+)
+
+log = logging.getLogger("cardparty.host")
+log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI) unless asked
+
+#: Seconds a host keeps trying to bind a port that is still in use (see ``open_router``).
+BIND_RETRY = 2.0
+#: Requests answered from memory when their rid repeats (the others are harmless to redo).
+REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
+                        "chat", "bye", "invite", "again"})
+#: Messages read in one go before timers get their turn.
+BATCH = 256
+
+_MORE = int(zmq.SNDMORE | zmq.NOBLOCK)
+_LAST = int(zmq.NOBLOCK)
+
+
+def open_router(ctx: zmq.Context[Any], bind: str) -> tuple[zmq.Socket[Any], str]:
+    """The host's ROUTER socket, bound to ``bind`` (port 0: the system picks), and the
+    bound address. A host stopped a moment ago on this port may still hold it (ZeroMQ closes
+    a listener in its I/O thread, after the socket's close returns): try again for
+    BIND_RETRY seconds before saying the port is taken."""
+    sock = ctx.socket(zmq.ROUTER)
+    sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
+    sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
+    sock.setsockopt(zmq.LINGER, 200)
+    sock.setsockopt(zmq.MAXMSGSIZE, HARD_FRAME)
+    sock.setsockopt(zmq.SNDHWM, 10_000)
+    endpoint = bind
+    if endpoint.startswith("tcp://") and endpoint.endswith(":0"):
+        endpoint = endpoint[:-2] + ":*"
+    give_up = time.monotonic() + BIND_RETRY
+    while True:
+        try:
+            sock.bind(endpoint)
+            break
+        except zmq.ZMQError as exc:
+            if exc.errno != errno.EADDRINUSE or time.monotonic() > give_up:
+                sock.close(0)
+                raise
+            time.sleep(0.05)
+    return sock, sock.getsockopt_string(zmq.LAST_ENDPOINT)
+
+
+class SocketOutbox(Outbox):
+    """Frames to players' routes on the ROUTER socket (set once it is bound)."""
+
+    def __init__(self) -> None:
+        self.sock: zmq.Socket[Any] | None = None
+        #: called with a route the socket says is unreachable
+        self.gone: Any = lambda route: None
+
+    def deliver(self, player: Player, frame: bytes) -> bool:
+        assert player.route is not None
+        return self.to_route(player.route, frame)
+
+    def to_route(self, route: bytes, frame: bytes) -> bool:
+        sock = self.sock
+        assert sock is not None
+        try:
+            sock.send(route, _MORE)          # ROUTER_MANDATORY fails here, never half-way
+            sock.send(frame, _LAST)
+            return True
+        except zmq.Again:
+            return False           # that client's queue is full: it will ask for a snapshot
+        except zmq.ZMQError:
+            self.gone(route)       # EHOSTUNREACH: the client is gone
+            return False
+
+
+class Server:
+    """The loop around one ROUTER socket, handing checked requests to ``parts``."""
+
+    def __init__(self, parts: HostParts, outbox: SocketOutbox, clock: Clock) -> None:
+        self.parts = parts
+        self.outbox = outbox
+        self.clock = clock
+        self.roster = parts.roster
+        self.handlers = parts.handlers
+        outbox.gone = self.roster.gone
+        self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
+                                       "from you: this one was not read; slow down"))
+        self.handled = 0
+
+    def run(self, sock: zmq.Socket[Any], stopping: threading.Event) -> None:
+        """Requests, then due timers, then liveness, until ``stopping`` is set."""
+        poller = zmq.Poller()
+        poller.register(sock, zmq.POLLIN)
+        clock = self.clock
+        parts = self.parts
+        while not stopping.is_set():
+            now = clock.now()
+            wait = min(max(0.0, parts.next_due() - now), 0.1)
+            if poller.poll(math.ceil(wait * 1000)):
+                for _ in range(BATCH):
+                    try:
+                        frames = self._recv(sock)
+                    except zmq.Again:
+                        break
+                    self.frames(frames)
+            try:
+                parts.tick(clock.now())
+            except Exception:          # a host bug must not end the loop
+                log.exception("host loop")
+
+    @staticmethod
+    def _recv(sock: zmq.Socket[Any]) -> list[bytes]:
+        """One message: the route and its frames, keeping at most two frames of a hostile
+        many-part message (the count is kept as empty frames, for the ``frames`` error)."""
+        frames = [sock.recv(zmq.NOBLOCK)]
+        while sock.getsockopt(zmq.RCVMORE):
+            part = sock.recv(zmq.NOBLOCK)
+            frames.append(part if len(frames) < 3 else b"")
+            if len(frames) > 64:
+                while sock.getsockopt(zmq.RCVMORE):
+                    sock.recv(zmq.NOBLOCK)
+        return frames
+
+    def frames(self, frames: list[bytes]) -> None:
+        """One message from a client: checked, handled, answered (or refused in words)."""
+        route = frames[0]
+        self.handled += 1
+        roster = self.roster
+        player = roster.at(route)
+        if player is not None:
+            now = self.clock.now()
+            if not player.spend(now):
+                # Refused before it is even unpacked: a flood costs the host as little as can be.
+                self.outbox.to_route(route, self._slow_down)
+                return
+            roster.heard(player, now)
+        req: dict[str, Any] | None = None
+        raw: dict[str, Any] | None = None
+        try:
+            if len(frames) != 2:
+                raise ProtocolError("frames", f"a message must be one frame, not {len(frames) - 1}")
+            raw = decode(frames[1])
+            req = check_request(raw)
+            kind = req["type"]
+            if kind == "hello":
+                roster.hello(route, req)
+                return
+            if player is None:
+                if roster.replaced(route):
+                    raise ProtocolError("replaced", "you said hello again from another "
+                                                    "connection; this one is closed")
+                raise ProtocolError("hello_first", "say hello first")
+            rid = req["rid"]
+            if rid is not None and kind in REMEMBERED:
+                old = player.replies.get(rid)
+                if old is not None:
+                    self.outbox.to_route(route, old)
+                    return
+            reply = self.handlers[kind](player, req)
+        except ProtocolError as exc:
+            reply = self._error_for(exc.code, exc.message, raw)
+        except Exception as exc:  # a host bug must cost one request, never the host
+            log.exception("request failed")
+            reply = self._error_for("internal", f"the host failed: {type(exc).__name__}: {exc}",
+                                    raw)
+        if reply is None:
+            return
+        rid = None if req is None else req.get("rid")
+        if rid is not None and reply.get("rid") is None:
+            reply["rid"] = rid
+        frame = encode(reply)
+        if player is not None and rid is not None and req is not None and (
+                req["type"] in REMEMBERED):
+            player.remember(rid, frame)
+        self.outbox.to_route(route, frame)
+
+    @staticmethod
+    def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """The error reply, with the rid, type and table of the message when it has them."""
+        if raw is None:
+            return error(code, text)
+        table = raw.get("table")
+        return error(code, text, rid_of(raw), raw["type"],
+                     table if isinstance(table, str) and len(table) <= 16 else None)
