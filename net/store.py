@@ -3,17 +3,20 @@
 Owns: the file ``DIR/host.sqlite3`` of a host started with ``--data DIR``: one row per table
 (the host's own record of it as msgpack: seats, readiness, timers' settings, status; plus
 ``Table.save()``, the whole game) and one row per player (token, id, name). The host writes a
-table's row after every change and before it answers the move that made the change, so a
-finished move is never lost when the host is killed and restarted (DESIGN, "Must never
-happen"). SQLite in WAL mode with ``synchronous=NORMAL`` survives the process being killed at
-any point; only a power cut may lose the last transactions.
+table's row after every change and before it answers the move that made the change (the rows
+of one turn of its loop in one transaction), so a finished move is never lost when the host is
+killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
+``synchronous=NORMAL`` survives the process being killed at any point; only a power cut may
+lose the last transactions.
 
 Must not know about: sockets, the protocol, any particular game.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +42,24 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
 
-    def put_table(self, table_id: str, seq: int, meta: dict[str, Any], save: bytes) -> None:
+    def put_table(self, table_id: str, seq: int, meta: dict[str, Any] | bytes,
+                  save: bytes) -> None:
+        """Write a table's row; ``meta`` as a map or already packed."""
+        if not isinstance(meta, bytes):
+            meta = msgpack.packb(meta, use_bin_type=True)
         self.db.execute("INSERT OR REPLACE INTO tables (id, seq, meta, save) VALUES (?, ?, ?, ?)",
-                        (table_id, seq, msgpack.packb(meta, use_bin_type=True), save))
+                        (table_id, seq, meta, save))
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Several writes as one transaction: one commit (one WAL append) for all."""
+        self.db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def drop_table(self, table_id: str) -> None:
         self.db.execute("DELETE FROM tables WHERE id = ?", (table_id,))

@@ -96,8 +96,9 @@ class HostTable:
     changed_at: float = 0.0
     ended_at: float | None = None
     failure: str = ""
-    #: (event index, redacted?) -> the event in words, so each is narrated once, not per seat
-    texts: dict[tuple[int, bool], str] = field(default_factory=dict)
+    #: (event index, redacted?) -> the event as sent, with its words: each event is
+    #: redacted and narrated once per way of seeing it, not once per seat
+    texts: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict)
     #: ``friends`` (MO-4: only the creator and invitees sit) or ``open`` (anyone sits).
     mode: str = "open"
     #: Who created the table: his token (identity, survives a restart) and name (words).
@@ -112,6 +113,8 @@ class HostTable:
     wins: list[int] = field(default_factory=list)
     scores: list[int] | None = None
     round: int = 1
+    #: the store's record of this table and its packed bytes, packed again only when changed
+    meta_packed: tuple[dict[str, Any], bytes] | None = None
 
     def inviter_of(self, name: str) -> str | None:
         """Who invited ``name`` here (None: nobody did)."""

@@ -97,8 +97,10 @@ class HostParts:
     # --- requests without a socket (tests, and the server after decoding) --------------------
 
     def hello(self, route: bytes, name: str, token: str | None = None) -> Player:
-        return self.roster.hello(route, check_request(message("hello", name=name,
-                                                              token=token)))
+        fields: dict[str, Any] = {"name": name}
+        if token is not None:
+            fields["token"] = token
+        return self.roster.hello(route, check_request(message("hello", **fields)))
 
     def request(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
         """``kind`` from ``player`` with ``fields``, checked by the protocol's schema: the

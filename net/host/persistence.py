@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+
+import msgpack
 
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table, TableError
@@ -25,11 +27,19 @@ log = logging.getLogger("cardparty.host")
 
 
 class Persistence:
-    """A host's store, or nothing (``data`` None)."""
+    """A host's store, or nothing (``data`` None).
+
+    ``batching``: the server holds every frame of one turn of its loop until ``flush`` has
+    written the tables changed in that turn, each once, in one transaction; nothing anybody
+    was told is ever newer than the store. Without it (the parts driven directly), each
+    change is written at once."""
 
     def __init__(self, data: str | os.PathLike[str] | None, catalog: Catalog) -> None:
         self.store = Store(data) if data is not None else None
         self.catalog = catalog
+        self.batching = False
+        self.pending: dict[str, tuple[HostTable, Mapping[str, Player]]] = {}
+        self._packer = msgpack.Packer(use_bin_type=True)
 
     def close(self) -> None:
         if self.store is not None:
@@ -38,9 +48,33 @@ class Persistence:
     # --- writing -----------------------------------------------------------------------------
 
     def save_table(self, ht: HostTable, by_id: Mapping[str, Player]) -> None:
-        """Write ``ht``'s row. The game's ``save`` hook may raise: the caller decides."""
+        """Write ``ht``'s row (when batching: at the next ``flush``). The game's ``save``
+        hook may raise: the caller decides."""
         if self.store is None:
             return
+        if self.batching:
+            self.pending[ht.id] = (ht, by_id)
+            return
+        self._write(ht, by_id)
+
+    def flush(self, failed: Callable[[HostTable, BaseException], None]) -> None:
+        """Write every table changed since the last flush, in one transaction; a table whose
+        game cannot be saved is given to ``failed`` and the others are written."""
+        if not self.pending or self.store is None:
+            return
+        pending, self.pending = self.pending, {}
+        broken = []
+        with self.store.transaction():
+            for ht, by_id in pending.values():
+                try:
+                    self._write(ht, by_id)
+                except Exception as exc:
+                    broken.append((ht, exc))
+        for ht, exc in broken:
+            failed(ht, exc)
+
+    def _write(self, ht: HostTable, by_id: Mapping[str, Player]) -> None:
+        assert self.store is not None
         meta = {"title": ht.title, "idle": ht.idle, "bot_delay": ht.bot_delay,
                 "status": ht.status, "failure": ht.failure, "mode": ht.mode,
                 "creator": [ht.creator_token, ht.creator_name],
@@ -49,11 +83,16 @@ class Persistence:
                            "name": s.name, "ready": s.ready, "level": s.level}
                           for s in ht.seats],
                 "spectators": [by_id[pid].token for pid in ht.spectators if pid in by_id],
-                "round": ht.round, "rounds": ht.rounds, "wins": ht.wins,
+                "round": ht.round, "rounds": list(ht.rounds), "wins": list(ht.wins),
                 "scores": ht.scores}
-        self.store.put_table(ht.id, ht.seq, meta, ht.table.save())
+        save = ht.table.save()
+        # The record rarely changes during a game: packed again only when it did.
+        if ht.meta_packed is None or ht.meta_packed[0] != meta:
+            ht.meta_packed = (meta, self._packer.pack(meta))
+        self.store.put_table(ht.id, ht.seq, ht.meta_packed[1], save)
 
     def drop_table(self, ht: HostTable) -> None:
+        self.pending.pop(ht.id, None)
         if self.store is not None:
             self.store.drop_table(ht.id)
 

@@ -20,11 +20,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardparty.core.narrate import describe
+from cardparty.core.table import redact_event
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.timers import Timers
-from cardparty.net.protocol import message
+from cardparty.net.protocol import PROTOCOL, message
 
 log = logging.getLogger("cardparty.host")
 
@@ -111,10 +112,13 @@ class Views:
         """Every recipient's view of the table as it is now (after a change)."""
         shared = self.shared(ht)
         spectator_view: list[Any] = []          # view(None), built once for all spectators
-        for player in self.recipients(ht):
-            if not self.push_view(ht, player, ht.seat_of(player), snapshot=snapshot,
-                                  shared=shared, spectator_view=spectator_view
-                                  ) and ht.status == "broken":
+        by_id = self.by_id
+        seated = [(s.player, i) for i, s in enumerate(ht.seats)
+                  if s.kind == "human" and s.player is not None]
+        watching = [(p, None) for pid in ht.spectators if (p := by_id.get(pid)) is not None]
+        for player, seat in seated + watching:
+            if not self.push_view(ht, player, seat, snapshot=snapshot, shared=shared,
+                                  spectator_view=spectator_view) and ht.status == "broken":
                 return
 
     def push_view(self, ht: HostTable, player: Player, seat: int | None,
@@ -145,9 +149,9 @@ class Views:
             if ht.status == "playing":
                 self.fail(ht, exc)
             return False
-        msg = message("view", table=ht.id, seat=seat, version=table.version, prev=stream[0],
-                      snapshot=snapshot, view=view, events=events,
-                      **(shared or self.shared(ht)))
+        msg = {"type": "view", "v": PROTOCOL, "table": ht.id, "seat": seat,
+               "version": table.version, "prev": stream[0], "snapshot": snapshot,
+               "view": view, "events": events, **(shared or self.shared(ht))}
         if rid is not None:
             msg["rid"] = rid
         if self.outbox.send(player, msg):
@@ -156,22 +160,27 @@ class Views:
         return True
 
     def told(self, ht: HostTable, seat: int | None, start: int) -> list[dict[str, Any]]:
-        """The events from ``start`` as ``seat`` sees them, each with its words."""
+        """The events from ``start`` as ``seat`` sees them, each with its words. Each event
+        is redacted and told once per way of seeing it (whole, or another seat's private
+        event shown as a count, never the owner's words to the others) and the same map is
+        sent to every seat that sees it that way."""
         table = ht.table
-        texts = ht.texts
+        told = ht.texts
         out = []
-        for i, e in enumerate(table.events_for(seat, start), start):
-            # Told in words once per way of seeing it: whole, or another seat's private
-            # event shown as a count (never the owner's words to the others).
-            key = (i, bool(e.get("private")) and e.get("seat") != seat)
-            text = texts.get(key)
-            if text is None:
+        events = table.events
+        for i in range(start, len(events)):
+            e = events[i]
+            hidden = bool(e.get("private")) and e.get("seat") != seat
+            key = (i, hidden)
+            shown = told.get(key)
+            if shown is None:
+                seen = redact_event(e, seat) if hidden else e
                 try:
-                    text = describe(e, table.names, table.hook)
+                    text = describe(seen, table.names, table.hook)
                 except Exception:
-                    text = describe(e, table.names)
-                if len(texts) > MAX_TEXTS:
-                    texts.clear()
-                texts[key] = text
-            out.append({**e, "text": text})
+                    text = describe(seen, table.names)
+                if len(told) > MAX_TEXTS:
+                    told.clear()
+                shown = told[key] = {**seen, "text": text}
+            out.append(shown)
         return out

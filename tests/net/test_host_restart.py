@@ -103,3 +103,41 @@ def test_again_over_the_wire_continues_the_same_table(connect: Any, host: Host) 
     fresh = wait_for(eva, lambda m: m["type"] == "view" and m["version"] > over)
     assert fresh["snapshot"] and fresh["table"] == tid and not fresh["view"]["result"]
     assert [t["id"] for t in eva.tables()] == [tid]
+
+
+def test_every_view_and_reply_is_sent_only_once_the_store_holds_its_change(
+        tmp_path: Path) -> None:
+    """The host writes the turn's changes in one transaction before it sends what they
+    tell: whatever version a client was shown, the file already holds it."""
+    import sqlite3
+
+    import msgpack
+
+    with Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path) as host:
+        eva = Session(host.address, "Eva", backoff=(0.02, 0.2))
+        try:
+            eva.connect()
+            tid = eva.create("pika", 3, seed=2)["id"]
+            eva.sit(tid)
+            eva.add_bots(tid, None, "random")
+            eva.ready(tid)
+            db = sqlite3.connect(tmp_path / "host.sqlite3")
+            checked = 0
+            end = time.monotonic() + 20
+            while checked < 5 and time.monotonic() < end:
+                msg = eva.next_message(0.05)
+                if msg is None or msg["type"] != "view":
+                    continue
+                (save,) = db.execute("SELECT save FROM tables WHERE id = ?", (tid,)).fetchone()
+                kept = msgpack.unpackb(save, raw=False, strict_map_key=False)["version"]
+                assert kept >= msg["version"], "a view newer than the store was sent"
+                if msg["view"]["moves"]:
+                    reply = eva.move(tid, 0, msg["version"])
+                    (save,) = db.execute("SELECT save FROM tables WHERE id = ?",
+                                         (tid,)).fetchone()
+                    kept = msgpack.unpackb(save, raw=False, strict_map_key=False)["version"]
+                    assert kept >= reply["version"]
+                    checked += 1
+            assert checked == 5
+        finally:
+            eva.abort()
