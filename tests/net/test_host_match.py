@@ -119,3 +119,24 @@ def test_the_match_survives_a_host_restarted_from_its_data(tmp_path: Path) -> No
     after = again.parts.views.summary(ht)
     for key in ("round", "rounds", "totals", "status", "version"):
         assert after[key] == before[key], key
+
+
+def test_a_friends_table_plays_its_next_round_with_the_same_friends_and_no_new_invitation(
+        ) -> None:
+    """MO-4 and again: the friends stay seated, nobody is invited again, nobody else sits."""
+    kit = Kit()
+    eva, bob, zoe = kit.player("Eva"), kit.player("Bob"), kit.player("Zoe")
+    tid = kit.open_table("pika", eva, 2, mode="friends", seed=8)
+    kit.ask(eva, "invite", table=tid, names=["Bob"])
+    for p in (eva, bob):
+        kit.ask(p, "sit", table=tid)
+        kit.ask(p, "ready", table=tid)
+    kit.play_out(tid, {0: eva, 1: bob})
+    kit.out.take(bob)
+    kit.ask(eva, "again", table=tid)
+    kit.ask(bob, "again", table=tid)
+    ht = kit.table(tid)
+    assert ht.status == "playing" and ht.mode == "friends" and ht.invited == {"Bob": "Eva"}
+    assert [s.player for s in ht.seats] == [eva, bob]
+    assert kit.out.take(bob, "invited") == []
+    kit.refused("not_open", zoe, "sit", table=tid)
