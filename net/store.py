@@ -2,7 +2,9 @@
 
 Owns: the file ``DIR/host.sqlite3`` of a host started with ``--data DIR``: one row per table
 (the host's own record of it as msgpack: seats, readiness, timers' settings, status; plus
-``Table.save()``, the whole game) and one row per player (token, id, name). The host writes a
+``Table.save()``, the whole game at some version), the moves played at a table since its row
+was written (one small row per move: the seat and the move), and one row per player (token,
+id, name). The host writes a
 table's row after every change and before it answers the move that made the change (the rows
 of one turn of its loop in one transaction), so a finished move is never lost when the host is
 killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
@@ -27,6 +29,9 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, seq INTEGER NOT NULL, meta BLOB NOT NULL, save BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL, version INTEGER NOT NULL, entry BLOB NOT NULL,
+    PRIMARY KEY (table_id, version));
 """
 
 
@@ -53,6 +58,9 @@ class Store:
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         """Several writes as one transaction: one commit (one WAL append) for all."""
+        if self.db.in_transaction:
+            yield
+            return
         self.db.execute("BEGIN")
         try:
             yield
@@ -63,6 +71,22 @@ class Store:
 
     def drop_table(self, table_id: str) -> None:
         self.db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        self.db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+
+    def add_moves(self, table_id: str, moves: list[tuple[int, bytes]]) -> None:
+        """Moves played since the table's row was written: (the version each made, entry)."""
+        self.db.executemany("INSERT OR REPLACE INTO moves (table_id, version, entry) "
+                            "VALUES (?, ?, ?)", [(table_id, v, e) for v, e in moves])
+
+    def drop_moves(self, table_id: str) -> None:
+        """The table's row now holds every move: its tail of moves goes."""
+        self.db.execute("DELETE FROM moves WHERE table_id = ?", (table_id,))
+
+    def moves(self, table_id: str) -> list[tuple[int, list[Any]]]:
+        """(version, entry) of the moves after the table's row, in order."""
+        rows = self.db.execute("SELECT version, entry FROM moves WHERE table_id = ? "
+                               "ORDER BY version", (table_id,))
+        return [(v, msgpack.unpackb(e, raw=False)) for v, e in rows]
 
     def put_player(self, token: str, player_id: str, name: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO players (token, id, name) VALUES (?, ?, ?)",

@@ -115,6 +115,10 @@ class HostTable:
     round: int = 1
     #: the store's record of this table and its packed bytes, packed again only when changed
     meta_packed: tuple[dict[str, Any], bytes] | None = None
+    #: what the store holds: (the game, its version, its journal's length) when last written,
+    #: and the version of the whole save in the table's row
+    kept: tuple[Table, int, int] | None = None
+    kept_base: int = 0
 
     def inviter_of(self, name: str) -> str | None:
         """Who invited ``name`` here (None: nobody did)."""

@@ -3,8 +3,11 @@
 Owns: the ``meta`` record of a table (title, timers' settings, status, mode, creator,
 invitations, seats by player token, spectators by token, the match's rounds and totals)
 beside ``Table.save()``; writing it after every change (before the change is answered, so a
-finished move is never lost), the players' rows, and rebuilding players and tables from the
-store when a host starts with ``--data``. Without a store every call does nothing.
+finished move is never lost): while a game only moves, each move is appended as a few bytes
+(the seat and the move) and the whole save is written again every ``MAX_TAIL`` moves or when
+anything else changes; a restart restores the save and plays the tail again; the players'
+rows; rebuilding players and tables from the store when a host starts with ``--data``.
+Without a store every call does nothing.
 
 Must not know about: sockets, the protocol, how requests are handled; it returns records and
 the caller decides what they mean.
@@ -12,18 +15,25 @@ the caller decides what they mean.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import msgpack
 
+from cardparty.core.contract import Move
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table, TableError
 from cardparty.net.host.model import HostTable, Player, Seat
 from cardparty.net.store import Store
 
 log = logging.getLogger("cardparty.host")
+
+#: Moves a table's tail may hold before its whole row is written again (and the tail
+#: dropped): what a restart replays at most per table.
+MAX_TAIL = 64
 
 
 class Persistence:
@@ -64,7 +74,9 @@ class Persistence:
             return
         pending, self.pending = self.pending, {}
         broken = []
-        with self.store.transaction():
+        # One table alone needs no transaction: its row and its tail are each complete, and
+        # a tail older than the row is skipped when played again.
+        with self.store.transaction() if len(pending) > 1 else contextlib.nullcontext():
             for ht, by_id in pending.values():
                 try:
                     self._write(ht, by_id)
@@ -74,8 +86,38 @@ class Persistence:
             failed(ht, exc)
 
     def _write(self, ht: HostTable, by_id: Mapping[str, Player]) -> None:
+        """A playing table whose record is unchanged and which only moved since its row was
+        written gets its new moves appended (a few bytes each); anything else, or a tail of
+        ``MAX_TAIL`` moves, writes the whole row again and drops the tail."""
         assert self.store is not None
-        meta = {"title": ht.title, "idle": ht.idle, "bot_delay": ht.bot_delay,
+        meta = self._meta(ht, by_id)
+        table = ht.table
+        kept = ht.kept
+        if (kept is not None and kept[0] is table and ht.status == "playing"
+                and ht.meta_packed is not None and ht.meta_packed[0] == meta):
+            _, version, journal = kept
+            fresh = len(table.journal) - journal
+            if 0 <= fresh == table.version - version and (
+                    table.version - ht.kept_base <= MAX_TAIL):
+                if fresh:
+                    pack = self._packer.pack
+                    self.store.add_moves(ht.id, [
+                        (version + i + 1, pack([s, m.kind, list(m.cards), m.choice]))
+                        for i, (s, m) in enumerate(table.journal[journal:])])
+                    ht.kept = (table, table.version, len(table.journal))
+                return
+        save = table.save()
+        # The record rarely changes during a game: packed again only when it did.
+        if ht.meta_packed is None or ht.meta_packed[0] != meta:
+            ht.meta_packed = (meta, self._packer.pack(meta))
+        self.store.put_table(ht.id, ht.seq, ht.meta_packed[1], save)
+        self.store.drop_moves(ht.id)
+        ht.kept = (table, table.version, len(table.journal))
+        ht.kept_base = table.version
+
+    @staticmethod
+    def _meta(ht: HostTable, by_id: Mapping[str, Player]) -> dict[str, Any]:
+        return {"title": ht.title, "idle": ht.idle, "bot_delay": ht.bot_delay,
                 "status": ht.status, "failure": ht.failure, "mode": ht.mode,
                 "creator": [ht.creator_token, ht.creator_name],
                 "invited": [[name, by] for name, by in ht.invited.items()],
@@ -85,11 +127,6 @@ class Persistence:
                 "spectators": [by_id[pid].token for pid in ht.spectators if pid in by_id],
                 "round": ht.round, "rounds": list(ht.rounds), "wins": list(ht.wins),
                 "scores": ht.scores}
-        save = ht.table.save()
-        # The record rarely changes during a game: packed again only when it did.
-        if ht.meta_packed is None or ht.meta_packed[0] != meta:
-            ht.meta_packed = (meta, self._packer.pack(meta))
-        self.store.put_table(ht.id, ht.seq, ht.meta_packed[1], save)
 
     def drop_table(self, ht: HostTable) -> None:
         self.pending.pop(ht.id, None)
@@ -105,6 +142,23 @@ class Persistence:
             self.store.drop_player(player.token)
 
     # --- reading -----------------------------------------------------------------------------
+
+    def _replay(self, tid: str, table: Table) -> None:
+        """The moves played since the table's row was written, played again (the game is
+        deterministic from its saved state and generator)."""
+        assert self.store is not None
+        for version, (seat, kind, cards, choice) in self.store.moves(tid):
+            if version <= table.version:
+                continue
+            try:
+                table.play(seat, Move(kind, tuple(cards), choice))
+            except Exception as exc:
+                log.error("table %s: move %d could not be replayed: %s", tid, version, exc)
+                return
+            if table.version != version:
+                log.error("table %s: move %d replayed as version %d", tid, version,
+                          table.version)
+                return
 
     def players(self) -> list[Player]:
         """Every remembered player (no connection yet)."""
@@ -125,6 +179,7 @@ class Persistence:
             except TableError as exc:
                 log.error("table %s could not be restored: %s", tid, exc)
                 continue
+            self._replay(tid, table)
             seats = []
             for s in meta["seats"]:
                 player = by_token.get(s["token"]) if s["token"] else None

@@ -122,22 +122,55 @@ def test_every_view_and_reply_is_sent_only_once_the_store_holds_its_change(
             eva.add_bots(tid, None, "random")
             eva.ready(tid)
             db = sqlite3.connect(tmp_path / "host.sqlite3")
+
+            def kept() -> int:
+                """The newest version the file holds: its row's save, or a move after it."""
+                (save,) = db.execute("SELECT save FROM tables WHERE id = ?", (tid,)).fetchone()
+                row = msgpack.unpackb(save, raw=False, strict_map_key=False)["version"]
+                (tail,) = db.execute("SELECT max(version) FROM moves WHERE table_id = ?",
+                                     (tid,)).fetchone()
+                return max(row, tail or 0)
+
             checked = 0
             end = time.monotonic() + 20
             while checked < 5 and time.monotonic() < end:
                 msg = eva.next_message(0.05)
                 if msg is None or msg["type"] != "view":
                     continue
-                (save,) = db.execute("SELECT save FROM tables WHERE id = ?", (tid,)).fetchone()
-                kept = msgpack.unpackb(save, raw=False, strict_map_key=False)["version"]
-                assert kept >= msg["version"], "a view newer than the store was sent"
+                assert kept() >= msg["version"], "a view newer than the store was sent"
                 if msg["view"]["moves"]:
                     reply = eva.move(tid, 0, msg["version"])
-                    (save,) = db.execute("SELECT save FROM tables WHERE id = ?",
-                                         (tid,)).fetchone()
-                    kept = msgpack.unpackb(save, raw=False, strict_map_key=False)["version"]
-                    assert kept >= reply["version"]
+                    assert kept() >= reply["version"]
                     checked += 1
             assert checked == 5
         finally:
             eva.abort()
+
+
+def test_a_long_game_restarted_from_its_row_and_its_tail_of_moves_is_the_same_game(
+        tmp_path: Path) -> None:
+    """Past MAX_TAIL moves the whole row is written again; at any point, a host started from
+    the file holds the very game (journal, version) the running host had."""
+    from cardparty.net.host.persistence import MAX_TAIL
+
+    kit = Kit(data=tmp_path)
+    eva = kit.player("Eva")
+    tid = kit.open_table("pikac", eva, 3, seed=13)
+    kit.ask(eva, "sit", table=tid)
+    kit.ask(eva, "bots", table=tid, level="random")
+    kit.ask(eva, "ready", table=tid)
+    ht = kit.table(tid)
+    rng_moves = 0
+    for stop in (5, MAX_TAIL + 7, 2 * MAX_TAIL + 3):
+        while ht.status == "playing" and len(ht.table.journal) < stop:
+            moves = ht.table.legal_moves(0)
+            if moves:
+                kit.ask(eva, "move", table=tid, move=rng_moves % len(moves),
+                        version=ht.table.version)
+                rng_moves += 1
+            else:
+                kit.tick(0.001)
+        again = Kit(data=tmp_path).table(tid)
+        assert again.table.version == ht.table.version
+        assert again.table.journal == ht.table.journal
+        assert again.table.view(0) == ht.table.view(0)
