@@ -1,9 +1,10 @@
 """Bot-only games through the embedding API: the simulator behind ``cardparty simulate``,
 the benchmarks and the random-simulation checker.
 
-Who acts next is drawn at random among the seats that may move, plus SYSTEM while a deadline
-runs: in a bot-only game a timer may run out at any point it is listed, which exercises every
-interleaving of calls and timeouts that real time could produce.
+The referee decides who acts, in its "any order" mode (``core.referee``): drawn at random among
+the seats that may move, plus SYSTEM while a deadline runs, so that a timer may run out at any
+point it is listed, which exercises every interleaving of calls and timeouts that real time
+could produce.
 
 Must not know about: sockets, terminals.
 """
@@ -17,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardparty.core.bots import Bot, PolicyBot
-from cardparty.core.contract import SYSTEM, Move, Result
+from cardparty.core.contract import Move, Result
+from cardparty.core.referee import Referee, any_actor
 from cardparty.core.table import Table
 
 
@@ -33,16 +35,8 @@ class SimulationFailure(AssertionError):
                          f"{message}")
 
 
-def next_actor(table: Table, rng: random.Random) -> int | None:
-    """A seat that may move now, or SYSTEM when a deadline runs; None when nobody can."""
-    actors = table.to_move()
-    if table.deadlines():
-        actors = (*actors, SYSTEM)
-    if len(actors) == 1:
-        return actors[0]
-    if not actors:
-        return None
-    return actors[rng.randrange(len(actors))]
+#: A seat that may move now, or SYSTEM when a deadline runs; None when nobody can.
+next_actor = any_actor
 
 
 class Observer(Protocol):
@@ -63,7 +57,7 @@ def play_out(table: Table, rng: random.Random, bot: Bot | None = None,
     ``observer`` sees the start, every move and the end. Raises SimulationFailure if the game
     does not end within its ``max_moves`` or nobody can move.
     """
-    bot = bot or PolicyBot("random")
+    referee = Referee.any_order(table, rng, bot or PolicyBot("random"))
     if observer is not None:
         observer.start(table)
     limit = table.info.max_moves
@@ -74,16 +68,15 @@ def play_out(table: Table, rng: random.Random, bot: Bot | None = None,
             if observer is not None:
                 observer.finish(table, result)
             return result
-        seat = next_actor(table, rng)
-        if seat is None:
+        played = referee.fire(0.0)
+        if played is None:
             raise SimulationFailure(table.game, table.players, table.seed, moves,
                                     "nobody can move but the game is not over",
                                     table.variant_ids)
-        move = bot.choose(table, seat, rng)
-        events = table.play(seat, move)
         moves += 1
         if observer is not None:
-            observer.after_move(table, seat, move, events)
+            assert played.move is not None
+            observer.after_move(table, played.seat, played.move, played.events)
         if moves > limit:
             raise SimulationFailure(table.game, table.players, table.seed, moves,
                                     f"the game did not end within {limit} moves",

@@ -14,7 +14,7 @@ from typing import Any
 
 from cardparty.core.bots import PolicyBot
 from cardparty.core.narrate import describe
-from cardparty.core.simulate import next_actor
+from cardparty.core.referee import Referee
 from cardparty.core.table import TableError, open_table
 
 NAMES = ("Eva", "Petr", "Jana", "Karel", "Marta", "Honza", "Lucie", "Tomáš")
@@ -40,15 +40,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardparty watch: error: {exc}", file=sys.stderr)
         return 2
     print(f"{table.info.name}, {args.players} players, seed {seed}")
-    rng = random.Random(seed)
-    bot = PolicyBot("basic")
+    referee = Referee.any_order(table, random.Random(seed), PolicyBot("basic"))
     shown = 0
     while table.result() is None:
-        seat = next_actor(table, rng)
-        if seat is None:
+        if referee.fire(0.0) is None:
             break
-        move = bot.choose(table, seat, rng)
-        table.play(seat, move)
         for event in table.events_for(None, shown):
             print(describe(event, table.names, table.hook, args.ascii))
         shown = len(table.events)
