@@ -54,7 +54,7 @@ class Lobby:
         """Tables rebuilt from the store join the lobby; new ids go on from the highest."""
         for ht in restored:
             self.tables.add(ht)
-            self.play.schedule(ht)
+            self.play.schedule(ht, changed=True)
         self._seq = itertools.count(max((ht.seq for ht in restored), default=0) + 1)
 
     # --- players coming and going ------------------------------------------------------------

@@ -111,6 +111,6 @@ class Match:
         ht.table = table
         ht.streams.clear()                      # everybody gets the new round as a snapshot
         ht.texts.clear()
-        ht.timers.clear()
+        ht.referee = None                       # the new game gets its own
         log.info("table %s: round %d", ht.id, ht.round)
         self.play.start(ht)

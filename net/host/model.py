@@ -7,7 +7,7 @@ of requests and his memory of replies by request id), ``Seat`` (empty, human or 
 timers' record, and the match: rounds played and totals), and the limits they obey.
 
 Must not know about: sockets, the protocol's codec, any particular game (the game is a
-``core.table.Table``), how timers are computed (``timers`` owns ``TableTimers``).
+``core.table.Table``), how timers are computed (``core.referee`` and ``timers``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.core.referee import Referee
 from cardparty.core.table import Table
-from cardparty.net.host.timers import TableTimers
 from cardparty.net.protocol import ProtocolError
 
 #: Replies a host remembers per player, to answer a repeated request id without acting twice.
@@ -92,7 +92,8 @@ class HostTable:
     spectators: set[str] = field(default_factory=set)
     #: player id -> [version of the last view sent, events cursor]
     streams: dict[str, list[Any]] = field(default_factory=dict)
-    timers: TableTimers = field(default_factory=TableTimers)
+    #: what is due at the game in play (``timers`` makes it)
+    referee: Referee | None = None
     changed_at: float = 0.0
     ended_at: float | None = None
     failure: str = ""

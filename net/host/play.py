@@ -6,7 +6,8 @@ happens after every change of a playing table (keep it, tell everybody, reset th
 notice the round is over), stopping a table whose plugin failed (status ``broken``, that
 table only), a player coming back from a stand-in, and the loop's ``tick``: what is due at
 the tables in play, at most one action per table per tick, so a table of bots never starves
-the others or the socket. What is due is asked of ``timers.Timers``, one boundary.
+the others or the socket. What is due is asked of ``timers.Timers`` (the referee), one
+boundary.
 
 Must not know about: sockets (views send through the outbox), players' connections, how a
 match goes on after a round (``on_over`` tells the lobby), the store's format.
@@ -125,8 +126,9 @@ class Play:
         self._views().push_summary(ht)
         self.changed(ht, snapshot=True)
 
-    def changed(self, ht: HostTable, snapshot: bool = False) -> None:
-        """After every change of a playing table: keep it, tell everybody, reset timers."""
+    def changed(self, ht: HostTable, snapshot: bool = False, timed: bool = False) -> None:
+        """After every change of a playing table: keep it, tell everybody, reset timers
+        (``timed``: the referee made the change and has reset them)."""
         table = ht.table
         ht.changed_at = self.clock.now()
         try:
@@ -146,9 +148,9 @@ class Play:
         if self.observer is not None:
             self.observer(ht.id, table)
         if ht.status == "over":
-            ht.timers.clear()
-        else:
-            self.schedule(ht)            # before the views: they show the timers
+            self.timers.clear(ht)
+        elif not timed:
+            self.schedule(ht, changed=True)     # before the views: they show the timers
         views = self._views()
         views.push_views(ht, snapshot=snapshot)
         if ht.status == "over":
@@ -168,13 +170,17 @@ class Play:
         self.tables.live.pop(ht.id, None)
         ht.failure = f"{type(exc).__name__}: {exc}"
         ht.ended_at = self.clock.now()
-        ht.timers.clear()
+        self.timers.clear(ht)
         self._views().push_summary(ht)
 
-    def schedule(self, ht: HostTable) -> None:
-        """Recompute the table's timers (see docs/protocol.md, "Timers")."""
+    def schedule(self, ht: HostTable, changed: bool = False) -> None:
+        """Work the table's timers out again (docs/protocol.md, "Timers"): after a change
+        of the game (``changed``, from the table's last change) or of its seats."""
         try:
-            self.timers.schedule(ht, self.clock.now())
+            if changed:
+                self.timers.changed(ht, ht.changed_at)
+            else:
+                self.timers.refresh(ht, self.clock.now())
         except Exception as exc:
             self.fail(ht, exc)
 
@@ -197,10 +203,8 @@ class Play:
             try:
                 done = self.timers.fire(ht, now)
                 if done == MOVED:
-                    self.changed(ht)
+                    self.changed(ht, timed=True)
                 elif done == STANDIN:
                     self._views().push_summary(ht)
-                    self.schedule(ht)
-                    ht.timers.bot_due = now
             except Exception as exc:
                 self.fail(ht, exc)
