@@ -15,7 +15,6 @@ the caller decides what they mean.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -67,16 +66,15 @@ class Persistence:
             return
         self._write(ht, by_id)
 
-    def flush(self, failed: Callable[[HostTable, BaseException], None]) -> None:
+    def flush(self, failed: Callable[[HostTable, BaseException], None]) -> int:
         """Write every table changed since the last flush, in one transaction; a table whose
-        game cannot be saved is given to ``failed`` and the others are written."""
+        game cannot be saved is given to ``failed`` and the others are written. The store's
+        ticket for the writes (0: written already, or nothing to write)."""
         if not self.pending or self.store is None:
-            return
+            return 0
         pending, self.pending = self.pending, {}
         broken = []
-        # One table alone needs no transaction: its row and its tail are each complete, and
-        # a tail older than the row is skipped when played again.
-        with self.store.transaction() if len(pending) > 1 else contextlib.nullcontext():
+        with self.store.batch() as ticket:
             for ht, by_id in pending.values():
                 try:
                     self._write(ht, by_id)
@@ -84,6 +82,7 @@ class Persistence:
                     broken.append((ht, exc))
         for ht, exc in broken:
             failed(ht, exc)
+        return ticket[0]
 
     def _write(self, ht: HostTable, by_id: Mapping[str, Player]) -> None:
         """A playing table whose record is unchanged and which only moved since its row was

@@ -18,9 +18,12 @@ Must not know about: what a request does (``HostParts.handlers``), tables, games
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import errno
 import logging
 import math
+import os
 import threading
 import time
 from typing import Any
@@ -106,15 +109,32 @@ class SocketOutbox(Outbox):
         self.gone: Any = lambda route: None
         self.holding = False
         self.held: list[tuple[bytes, bytes]] = []
+        #: frames waiting for the store: (its ticket, the frames), oldest first
+        self.waiting: collections.deque[tuple[int, list[tuple[bytes, bytes]]]] = (
+            collections.deque())
 
     def deliver(self, player: Player, frame: bytes) -> bool:
         assert player.route is not None
         return self.to_route(player.route, frame)
 
-    def release(self) -> None:
+    def hold_until(self, ticket: int) -> None:
+        """The frames held so far go out once the store's ticket is written (at once when
+        nothing is: but never before frames held earlier)."""
         held, self.held = self.held, []
-        for route, frame in held:
-            self.send_now(route, frame)
+        if ticket:
+            self.waiting.append((ticket, held))
+        elif self.waiting:
+            self.waiting[-1][1].extend(held)
+        else:
+            for route, frame in held:
+                self.send_now(route, frame)
+
+    def release(self, done: int) -> None:
+        """Send the frames whose writes are committed (tickets up to ``done``)."""
+        waiting = self.waiting
+        while waiting and waiting[0][0] <= done:
+            for route, frame in waiting.popleft()[1]:
+                self.send_now(route, frame)
 
     def to_route(self, route: bytes, frame: bytes) -> bool:
         if self.holding:
@@ -146,24 +166,40 @@ class Server:
         self.roster = parts.roster
         self.handlers = parts.handlers
         outbox.gone = self.roster.gone
-        self.persistence = parts.persistence
-        if self.persistence.store is not None:
-            # One transaction per turn of the loop, and nothing sent before it is written.
-            self.persistence.batching = outbox.holding = True
         self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
                                        "from you: this one was not read; slow down"))
         self.handled = 0
+        self.persistence = parts.persistence
+        self.store = self.persistence.store
+        self._wake_r = self._wake_w = -1
+        if self.store is not None:
+            # The writes of a few requests in one transaction on the store's writer thread,
+            # and nothing they tell of sent before it is committed; the loop is woken by a
+            # byte on a pipe when it is.
+            self._wake_r, self._wake_w = os.pipe()
+            os.set_blocking(self._wake_r, False)
+            os.set_blocking(self._wake_w, False)
+            self.persistence.batching = outbox.holding = True
+            self.store.start_writer(self._written)
+
+    def _written(self) -> None:
+        """(On the store's writer thread.) A commit is done: wake the loop."""
+        with contextlib.suppress(OSError):       # a full pipe is awake enough
+            os.write(self._wake_w, b"w")
 
     def run(self, sock: zmq.Socket[Any], stopping: threading.Event) -> None:
         """Requests, then due timers, then liveness, until ``stopping`` is set."""
         poller = zmq.Poller()
         poller.register(sock, zmq.POLLIN)
+        if self._wake_r >= 0:
+            poller.register(self._wake_r, zmq.POLLIN)
         clock = self.clock
         parts = self.parts
         while not stopping.is_set():
             now = clock.now()
             wait = min(max(0.0, parts.next_due() - now), 0.1)
             if poller.poll(math.ceil(wait * 1000)):
+                self._committed()
                 # Read while the socket says a message waits: a recv that finds none raises,
                 # and that exception cost more than the rest of reading a message.
                 for n in range(1, BATCH + 1):
@@ -178,17 +214,31 @@ class Server:
                 log.exception("host loop")
             self.flush()
         self.flush()
+        if self.store is not None:               # the last writes, then what they told
+            self.store.drain()
+            self.outbox.release(self.store.done)
+            os.close(self._wake_r)
+            os.close(self._wake_w)
 
     def flush(self) -> None:
-        """Write what this turn of the loop changed, then send what it said."""
+        """Queue the writes of what was handled since the last flush; what it said goes out
+        once they are committed."""
         if self.outbox.holding:
-            try:
-                self.persistence.flush(self.parts.play.fail)
-            except Exception:          # the store failed: say nothing it does not hold
-                log.exception("the store failed; the turn's messages are not sent")
-                self.outbox.held.clear()
-                return
-            self.outbox.release()
+            assert self.store is not None
+            self.persistence.flush(self.parts.play.fail)
+            # Whatever was queued (a table, a player's row) is committed before any of it.
+            self.outbox.hold_until(self.store.queued if self.store.queued > self.store.done
+                                   else 0)
+
+    def _committed(self) -> None:
+        """Send what the store's commits since the last look let go."""
+        if self._wake_r < 0:
+            return
+        with contextlib.suppress(OSError):
+            while os.read(self._wake_r, 4096):
+                pass
+        assert self.store is not None
+        self.outbox.release(self.store.done)
 
     @staticmethod
     def _recv(sock: zmq.Socket[Any]) -> list[bytes]:
