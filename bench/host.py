@@ -460,7 +460,9 @@ def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float
 
 
 def compare_hosts(args: argparse.Namespace) -> None:
-    """Part 4 of the docstring: this host without and with --data, and the baseline's."""
+    """Part 4 of the docstring: this host without and with --data, and the baseline's, each
+    ``--compare-rounds`` times in turn (the machine's load drifts: taking turns spreads it
+    over all of them); the figures compared are each host's mean over its runs."""
     import shutil
     import tempfile
 
@@ -470,35 +472,43 @@ def compare_hosts(args: argparse.Namespace) -> None:
         label = f"baseline host ({args.baseline_label or args.baseline})"
         runs += [(label, args.baseline, False), (f"{label}, --data", args.baseline, True)]
     print(f"the host's cost per move, flat out ({args.tables * args.players} clients, "
-          f"{args.tables} tables of {args.game}, {args.compare_seconds:.0f} s each, each host "
-          "started afresh):")
-    got: dict[str, tuple[float, float]] = {}
-    for label, tree, data in runs:
-        data_dir = tempfile.mkdtemp(prefix="cardparty-bench-") if data else None
-        try:
-            rate, cpu, moves = flat_out_cost(host_command(data_dir, tree), args,
-                                             args.compare_seconds)
-        finally:
-            if data_dir is not None:
-                shutil.rmtree(data_dir, ignore_errors=True)
-        got[label] = (rate, cpu)
-        print(f"  {label}: {moves} moves = {rate:.0f} moves/s; host CPU {cpu * 1e6:.0f} us "
-              f"per move")
-    rate, cpu = got["this host"]
-    drate, dcpu = got["this host, --data"]
+          f"{args.tables} tables of {args.game}, {args.compare_seconds:g} s a run, "
+          f"{args.compare_rounds} runs each in turn, each host started afresh):")
+    got: dict[str, list[tuple[float, float, int]]] = {label: [] for label, _, _ in runs}
+    for _ in range(args.compare_rounds):
+        for label, tree, data in runs:
+            data_dir = tempfile.mkdtemp(prefix="cardparty-bench-") if data else None
+            try:
+                got[label].append(flat_out_cost(host_command(data_dir, tree), args,
+                                                args.compare_seconds))
+            finally:
+                if data_dir is not None:
+                    shutil.rmtree(data_dir, ignore_errors=True)
+    mean: dict[str, tuple[float, float]] = {}
+    for label, _, _ in runs:
+        each = got[label]
+        rate = sum(r for r, _, _ in each) / len(each)
+        cpu = sum(c * m for _, c, m in each) / max(1, sum(m for _, _, m in each))
+        mean[label] = (rate, cpu)
+        print(f"  {label}: {sum(m for _, _, m in each)} moves, {rate:.0f} moves/s; host CPU "
+              f"{cpu * 1e6:.0f} us per move  (runs: "
+              + ", ".join(f"{r:.0f}/s {c * 1e6:.0f} us" for r, c, _ in each) + ")")
+    rate, cpu = mean["this host"]
+    drate, dcpu = mean["this host, --data"]
     cost = 1 - drate / rate
     print("targets (cost per move):")
     print(f"  persistence costs <= 25% of the flat-out throughput: {cost * 100:.0f}% "
           f"({drate:.0f} vs {rate:.0f} moves/s; CPU per move x{dcpu / cpu:.2f}) -> "
           f"{'PASS' if cost <= 0.25 else 'FAIL'}")
     if args.baseline:
-        brate, bcpu = got[runs[2][0]]
-        bdrate, bdcpu = got[runs[3][0]]
+        brate, bcpu = mean[runs[2][0]]
+        bdrate, bdcpu = mean[runs[3][0]]
         print(f"  host CPU per move flat out <= half the baseline's: {cpu * 1e6:.0f} vs "
               f"{bcpu * 1e6:.0f} us = {cpu / bcpu:.2f}x -> "
               f"{'PASS' if cpu <= bcpu / 2 else 'FAIL'}  (with --data: {dcpu * 1e6:.0f} vs "
               f"{bdcpu * 1e6:.0f} us = {dcpu / bdcpu:.2f}x; moves/s {rate / brate:.2f}x, "
-              f"with --data {drate / bdrate:.2f}x)")
+              f"with --data {drate / bdrate:.2f}x; the baseline's persistence costs "
+              f"{(1 - bdrate / brate) * 100:.0f}% of its throughput)")
     else:
         print("  host CPU per move against a baseline: no --baseline given")
 
@@ -523,8 +533,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", action="store_true",
                    help="run the host of parts 2-3 with --data (a save in SQLite after every "
                         "move)")
-    p.add_argument("--compare-seconds", type=float, default=5.0,
+    p.add_argument("--compare-seconds", type=float, default=4.0,
                    help="length of each flat-out run of part 4 (0: skip part 4)")
+    p.add_argument("--compare-rounds", type=int, default=2,
+                   help="runs of each host in part 4, taken in turn")
     p.add_argument("--baseline", default="",
                    help="a checkout of an older tree whose host part 4 runs alike")
     p.add_argument("--baseline-label", default="", help="what to call it (e.g. a commit)")
