@@ -19,9 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, to_filter
+from prompt_toolkit.formatted_text.utils import fragment_list_width, split_lines
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -35,10 +36,12 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth, Output
 
 from cardparty.client.controller import Controller
 from cardparty.client.link import Message
+from cardparty.client.prompt_box import build_prompt
 from cardparty.client.render import Renderer
 from cardparty.client.theme import STYLE, glyphs, no_color
 
@@ -50,6 +53,61 @@ NAMED_KEYS = {
     "c-h": "backspace", "c-c": "c-c", "c-q": "c-q", "c-u": "c-u", "space": "space",
     "home": "home", "end": "end", "pageup": "pageup", "pagedown": "pagedown", "delete": "delete",
 }
+
+
+#: The fewest lines of the event log a table screen shows, and the narrowest terminal it is
+#: drawn in; below that the screen says it is too small instead of dropping lines.
+MIN_LOG = 1
+MIN_COLUMNS = 40
+
+
+class Regions:
+    """The table's regions drawn once per frame, and the lines each takes at the screen's
+    width (the windows are exactly that high, so nothing is cut off)."""
+
+    def __init__(self, r: Renderer, frame: Callable[[], int],
+                 columns: Callable[[], int]) -> None:
+        self.draw = {"top": r.table_top_ruled, "hand": r.hand_ruled, "actions": r.actions}
+        self.status = r.status
+        self.frame = frame
+        self.columns = columns
+        self.memo: dict[str, tuple[int, Any, int]] = {}
+
+    def get(self, name: str) -> Any:
+        frame = self.frame()
+        memo = self.memo.get(name)
+        if memo is None or memo[0] != frame:
+            try:
+                fragments = (self.status if name == "status" else self.draw[name])()
+            except Exception as exc:         # a drawing bug shows as a line (see ``text``)
+                fragments = [("class:error", f" (could not draw: {type(exc).__name__}: "
+                                             f"{exc})")]
+            lines = count_lines(fragments, self.columns())
+            memo = (frame, fragments, min(2, lines) if name == "status" else lines)
+            self.memo[name] = memo
+        return memo[1]
+
+    def lines(self, name: str) -> int:
+        self.get(name)
+        return self.memo[name][2]
+
+    def chrome(self, banner: str) -> int:
+        """The lines around the table: the title, the banner, the status line(s)."""
+        return 1 + (1 if banner else 0) + self.lines("status")
+
+    def needed(self, banner: str) -> tuple[int, int]:
+        """The smallest terminal (columns, rows) this table shows completely in."""
+        rows = self.chrome(banner) + MIN_LOG + sum(self.lines(n) for n in self.draw)
+        return MIN_COLUMNS, rows
+
+
+def count_lines(fragments: Any, width: int) -> int:
+    """How many screen lines ``fragments`` take, wrapped at ``width`` columns."""
+    width = max(1, width)
+    total = 0
+    for line in split_lines(fragments):
+        total += max(1, -(-fragment_list_width(line) // width))
+    return max(1, total)
 
 
 class Inbox:
@@ -127,52 +185,98 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
                 return [("class:error", f" (could not draw: {type(exc).__name__}: {exc})")]
         return FormattedTextControl(get, focusable=False, show_cursor=False)
 
-    log_window: Window
+    regions = Regions(r, lambda: app.render_counter,
+                      lambda: app.output.get_size().columns)
 
     def log_text() -> Any:
-        info = log_window.render_info
-        return r.log(info.window_height if info is not None else 8)
+        # The lines left between the regions (the window's own height is known only after
+        # the frame is drawn, and a log longer than its window would lose its newest lines).
+        rows = app.output.get_size().rows - regions.chrome(c.banner)
+        return r.log(rows - sum(regions.lines(n) for n in regions.draw))
 
-    log_window = Window(text(log_text), wrap_lines=False)
+    log_window = Window(text(log_text), wrap_lines=False, height=Dimension(min=MIN_LOG))
     # Few windows: each costs prompt-toolkit time on every frame (the render path's budget is
     # 20 ms), so the rules above and below the log are drawn by the regions next to them.
+    # Each region is exactly as high as its lines: the log gives way, never a player's line.
     table_body = HSplit([
-        Window(text(r.table_top_ruled), wrap_lines=True, dont_extend_height=True),
+        Window(text(lambda: regions.get("top")), wrap_lines=True,
+               height=lambda: Dimension.exact(regions.lines("top"))),
         log_window,
-        Window(text(r.hand_ruled), wrap_lines=True, height=Dimension(min=2, max=5),
-               dont_extend_height=True),
-        Window(text(r.actions), wrap_lines=True, height=Dimension(min=1, max=4),
-               dont_extend_height=True),
+        Window(text(lambda: regions.get("hand")), wrap_lines=True,
+               height=lambda: Dimension.exact(regions.lines("hand"))),
+        Window(text(lambda: regions.get("actions")), wrap_lines=True,
+               height=lambda: Dimension.exact(regions.lines("actions"))),
     ])
+
+    def fits() -> bool:
+        try:
+            size = app.output.get_size()
+        except NameError:                     # the application is being built: not drawn yet
+            return True
+        need = regions.chrome(c.banner) + regions.lines("top") + regions.lines("hand") \
+            + regions.lines("actions") + MIN_LOG
+        return size.rows >= need and size.columns >= MIN_COLUMNS
+
+    too_small = Window(text(lambda: r.too_small(regions.needed(c.banner))), wrap_lines=True)
+    table_or_not = DynamicContainer(lambda: table_body if fits() else too_small)
+    def focus_back() -> None:
+        with contextlib.suppress(ValueError):
+            app.layout.focus(title_window)
+
+    prompt_window, prompt_buffer, prompt_keys, prompt_open = build_prompt(c, focus_back)
+    # The title holds the focus while the command line is closed: focusable, so that the
+    # line editor's keys are off (they apply only while a buffer has the focus).
+    title_control = text(r.title)
+    title_control.focusable = to_filter(True)
+    title_window = Window(title_control, height=1, style="class:title")
+
     screens = {"start": Window(text(r.start)), "lobby": Window(text(r.lobby)),
-               "table": table_body}
+               "room": Window(text(r.room), wrap_lines=True),
+               "table": table_or_not}
     body = HSplit([
-        Window(text(r.title), height=1, style="class:title"),
+        title_window,
         ConditionalContainer(Window(text(r.banner), height=1, style="class:banner"),
                              filter=Condition(lambda: bool(c.banner))),
-        DynamicContainer(lambda: screens.get(c.screen, table_body)),
-        Window(text(r.status), wrap_lines=True, height=Dimension(min=1, max=2),
-               dont_extend_height=True),
+        DynamicContainer(lambda: screens.get(c.screen, table_or_not)),
+        ConditionalContainer(
+            Window(text(lambda: regions.get("status")), wrap_lines=True,
+                   height=lambda: Dimension.exact(regions.lines("status"))),
+            filter=~prompt_open),
+        prompt_window,
     ])
     floats = [
         Float(ConditionalContainer(
-            boxed(Window(text(r.over), width=60), ascii_only),
+            boxed(Window(text(r.over), width=lambda: fit_width(60), wrap_lines=True),
+                  ascii_only),
             filter=Condition(lambda: c.screen == "table" and c.table.over and not c.help
                              and c.dialog is None))),
         Float(ConditionalContainer(
-            boxed(Window(text(r.help), width=76, wrap_lines=True), ascii_only),
+            boxed(Window(text(r.help), width=lambda: fit_width(76), wrap_lines=True),
+                  ascii_only),
             filter=Condition(lambda: bool(c.help)))),
         Float(ConditionalContainer(
-            boxed(Window(text(r.dialog), width=Dimension(max=70), wrap_lines=True),
+            boxed(Window(text(r.dialog), width=lambda: Dimension(max=fit_width(70)),
+                         wrap_lines=True),
                   ascii_only, style="class:dialog"),
             filter=Condition(lambda: c.dialog is not None and not c.help))),
     ]
+    def fit_width(most: int) -> int:
+        """A box at most ``most`` wide, and never wider than the terminal (with its frame):
+        a box wider than the screen draws nothing at all."""
+        return max(10, min(most, app.output.get_size().columns - 2))
+
+    floats.append(Float(xcursor=True, ycursor=True,
+                        content=CompletionsMenu(max_height=8, scroll_offset=1)))
     root = FloatContainer(content=body, floats=floats)
 
     kb = KeyBindings()
 
+    screen_keys = ~prompt_open
+
     def bind(key: str, name: str) -> None:
-        @kb.add(key, eager=True)
+        # Ctrl-C quits even from the command line; the screen's other keys wait while it is
+        # open (the line editor has them).
+        @kb.add(key, eager=True, filter=to_filter(True) if name == "c-c" else screen_keys)
         def _(event: Any) -> None:
             c.key(name)
 
@@ -182,7 +286,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         except ValueError:
             continue
 
-    @kb.add(Keys.Any)
+    @kb.add(Keys.Any, filter=screen_keys)
     def _(event: Any) -> None:
         data = event.data or ""
         if len(data) == 1 and data.isprintable():
@@ -190,7 +294,8 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
 
     color_depth = ColorDepth.MONOCHROME if no_color() else None
     app: Application[Any] = Application(
-        layout=Layout(root), key_bindings=kb, style=STYLE, full_screen=True,
+        layout=Layout(root, focused_element=title_window),
+        key_bindings=merge_key_bindings([kb, prompt_keys]), style=STYLE, full_screen=True,
         mouse_support=mouse, input=input, output=output,
         color_depth=color_depth, max_render_postpone_time=0)
     app.ttimeoutlen = 0.05
@@ -200,7 +305,25 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         if app.is_running and not app.future.done():
             app.exit()
 
+    def attention(why: str) -> None:
+        """The bell and the window title (``Controller.attention``); the title goes back to
+        plain "cardparty" when nothing is due."""
+        out = app.output
+        with contextlib.suppress(Exception):
+            if why:
+                out.bell()
+                out.set_title("cardparty: " + ("call now!" if why == "call" else "your move"))
+            else:
+                out.set_title("cardparty")
+            out.flush()
+
+    def open_prompt() -> None:
+        prompt_buffer.reset()
+        app.layout.focus(prompt_buffer)
+
     c.on_exit = on_exit
+    c.on_command = open_prompt
+    c.on_attention = attention
     c.on_change = app.invalidate
     c.deliver = inbox.deliver
     return app, inbox

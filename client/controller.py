@@ -2,11 +2,13 @@
 message from the link changes.
 
 Screens: ``start`` (name and host address; the place for hosts found on the LAN), ``lobby``
-(tables, create, sit, spectate, bots, ready, invite), ``table`` (one table's view; the end of a
-round shows places and scores over it). Over any screen: a dialog (choices, a text field, the
-create form) or the help. Keys arrive as prompt-toolkit key names ("enter", "left", "s-left",
-"tab", "escape", "c-c", or the typed character) so that the whole client can be driven and
-tested without a terminal; ``app`` only draws this state and forwards keys.
+(tables, create, sit, spectate, bots, ready, invite), ``room`` (the waiting room of a table
+this player sits at before its game starts), ``table`` (one table's view; the end of a round
+shows places and scores over it). Over any screen: a dialog (choices, a text field, the
+create form), the help, or the command line (``command_line``). The keys of each screen live
+in ``keys_lobby``, ``keys_room`` and ``keys_table``. Keys arrive as prompt-toolkit key names
+("enter", "left", "s-left", "tab", "escape", "c-c", or the typed character) so that the whole
+client can be driven and tested without a terminal; ``app`` only draws this state and forwards keys.
 
 Any key in any state is safe: ``key`` catches everything and shows one line instead.
 
@@ -21,9 +23,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField, type_key
+from cardparty.client.keys_lobby import LobbyKeys
+from cardparty.client.keys_room import ROOM_CHAT, RoomKeys
+from cardparty.client.keys_table import TableKeys
 from cardparty.client.link import Link, Message
-from cardparty.client.table_model import Outcome, TableModel
+from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
 
 Connect = Callable[[str, str], Link]
@@ -34,7 +40,8 @@ class StartForm:
     """The start screen: name, address, and the hosts found on the LAN (rows 2 and on)."""
 
     name: str = ""
-    address: str = "127.0.0.1"
+    #: Empty: a prefilled address would take an Enter meant for a host listed below.
+    address: str = ""
     row: int = 0
     hosts: list[tuple[str, str]] = field(default_factory=list)   # (label, address)
     #: What the LAN search says when it found nothing (searching, unavailable...).
@@ -58,7 +65,7 @@ class StartForm:
     limit = 64
 
 
-class Controller:
+class Controller(LobbyKeys, RoomKeys, TableKeys):
     """See the module docstring."""
 
     def __init__(self, link: Link | None = None, *, name: str = "", address: str = "",
@@ -76,10 +83,12 @@ class Controller:
         self.on_change = on_change or (lambda: None)
         self.on_exit = on_exit or (lambda: None)
         self.screen = "start" if link is None else "lobby"
-        self.start = StartForm(name=name, address=address or "127.0.0.1")
+        self.start = StartForm(name=name, address=address)
         self.name = name
         self.host = address
         self.connection = "connecting" if link is not None else ""
+        #: The host has welcomed us at least once on this link (until then, Esc gives up).
+        self.welcomed = False
         self.banner = ""
         self.error = ""
         self.notice = ""
@@ -97,6 +106,25 @@ class Controller:
         self.failures: list[Exception] = []
         #: Tables this player walked away from: their views no longer take the screen.
         self.left_tables: set[Any] = set()
+        #: Ring the terminal bell (and set the window title) when it becomes this player's
+        #: turn or a call is due: off unless asked for (``--bell``, key B).
+        self.bell = False
+        #: What ``bell`` rings: the application writes the bell and the title.
+        self.on_attention: Callable[[str], None] = lambda why: None
+        #: The last thing the bell was rung for (table, kind): each rings once.
+        self.rung: tuple[Any, str] | None = None
+        #: The waiting room's table (``keys_room``), the table a seat was asked for, the
+        #: table ids listed when it was, and the room's chat.
+        self.room_id: Any = None
+        self.pending_room: Any = None
+        self.known_tables: set[Any] = set()
+        self.room_chat: deque[str] = deque(maxlen=ROOM_CHAT)
+        #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
+        self.command_open = False
+        self.on_command: Callable[[], None] = lambda: None
+        #: Cards still to send one by one (``TableKeys.go_on``): table, kind, cards, and the
+        #: hand when the last one went.
+        self.queued: dict[str, Any] | None = None
         #: "c" was pressed before the host listed its games: the form opens when they come.
         self.create_waiting = False
         #: Where a link started by ``join`` delivers; the application replaces it with its
@@ -109,6 +137,7 @@ class Controller:
         """Use ``link`` from now on, and start it."""
         self.link = link
         self.connection = "connecting"
+        self.welcomed = False
         self.screen = "lobby"
         link.start(self.deliver)
 
@@ -131,7 +160,10 @@ class Controller:
                     self.notice = text
             else:
                 self.banner = text or self.connection
+                if not self.welcomed and self.connect is not None:
+                    self.banner += " (Esc: back to the start screen)"
         elif kind == "welcome":
+            self.welcomed = True
             self.name = str(msg.get("name") or self.name)
             self.host = str(msg.get("host") or self.host)
             self.connection = "connected"
@@ -146,6 +178,8 @@ class Controller:
                     self._create_form()
                 self.create_waiting = False
             self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
+            self.room_from_lobby()
+            self._who_is_away()
         elif kind == "view":
             table = msg.get("table")
             view = msg.get("view") or {}
@@ -157,17 +191,24 @@ class Controller:
                     self.notice = f"table {table} waits for your move (q, then Enter on it)"
                 return
             if table != self.table_id or self.screen != "table":
+                if self.screen == "room" and table != self.room_id:
+                    return                      # another table of ours: the room stays
                 self._open_table(table, view)
             self.table.apply(view, list(msg.get("events") or []), table)
-            if self.screen in ("lobby", "start"):
+            self.go_on()
+            self.attention()
+            if self.screen in ("lobby", "start", "room"):
                 self.screen = "table"
         elif kind == "error":
+            self.pending_room = None
             text = " ".join(str(msg.get("text") or "error").split())[:300]
             self.error = pretty_text(text, self.table.hand)
         elif kind == "chat":
             line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
             if self.screen == "table" and msg.get("table", self.table_id) == self.table_id:
                 self.table.log.append(line)
+            elif self.screen == "room" and msg.get("table") == self.room_id:
+                self.room_chat.append(line)
             else:
                 self.lobby_chat.append(line)
         elif kind == "invite":
@@ -189,11 +230,25 @@ class Controller:
             self.screen = "lobby"
             self.table_id = None
 
+    def _who_is_away(self) -> None:
+        """The table on screen learns from its lobby row who dropped or came back (the
+        others' screens say so at once, not at the next move)."""
+        if self.screen != "table":
+            return
+        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
+        seats = ((row or {}).get("summary") or {}).get("seats")
+        if isinstance(seats, list):
+            self.table.away = {i for i, s in enumerate(seats) if isinstance(s, dict)
+                               and s.get("kind") == "human" and s.get("connected") is False}
+
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
         describe = None
         if self.describe_for is not None:
             describe = self.describe_for(str(view.get("game", "")))
         self.table = TableModel(table=table, describe=describe)
+        if table == self.room_id:                 # the waiting room's talk goes on here
+            self.table.log.extend(self.room_chat)
+        self.room_id = None
         self.table_id = table
         self.screen = "table"
         self.help = 0
@@ -224,11 +279,24 @@ class Controller:
         if name == "?" and self.screen != "start":
             self.help = 1
             return
+        if name in (":", "/") and self.screen != "start":
+            self.command_open = True
+            self.on_command()
+            return
+        if name == "B" and self.screen != "start":
+            self.toggle_bell()
+            return
+        if (name == "escape" and self.screen == "lobby" and not self.welcomed
+                and self.connect is not None):
+            self.give_up()
+            return
         self.error = "" if name not in ("escape",) else self.error
         if self.screen == "start":
             self._key_start(name)
         elif self.screen == "lobby":
             self._key_lobby(name)
+        elif self.screen == "room":
+            self._key_room(name)
         else:
             self._key_table(name)
 
@@ -240,6 +308,54 @@ class Controller:
                 self.on_change()
         except Exception as exc:
             self.error = f"{type(exc).__name__}: {exc}"
+
+    def command(self, line: str) -> None:
+        """A line typed on the command line (``command_line``); never raises."""
+        self.command_open = False
+        try:
+            run_command(self, line)
+        except Exception as exc:
+            self.failures.append(exc)
+            self.error = f"{type(exc).__name__}: {exc}"
+
+    def attention(self) -> None:
+        """After a view: ring once when it has just become this player's turn, or a call
+        (a listed move of kind ``call``) has just become due; the title says it while it
+        lasts (an empty reason puts the title back)."""
+        tm = self.table
+        if tm.over or not tm.moves:
+            why = ""
+        elif any(m["kind"] == "call" for m in tm.moves):
+            why = "call"
+        else:
+            why = "move"
+        now = (self.table_id, why) if why else None
+        if now != self.rung:
+            self.rung = now
+            if self.bell:
+                self.on_attention(why)
+
+    def toggle_bell(self) -> None:
+        self.bell = not self.bell
+        self.notice = ("bell on: it rings when it is your turn or a call is due (B: off)"
+                       if self.bell else "bell off (B: on)")
+        if not self.bell:
+            self.on_attention("")
+
+    def give_up(self) -> None:
+        """Stop trying to reach a host that never answered: back to the start screen, with
+        the name and address as typed."""
+        link, self.link = self.link, None
+        if link is not None:
+            with contextlib.suppress(Exception):
+                link.close()
+        self.screen = "start"
+        self.start.row = 1
+        self.start.address = self.start.address or self.host
+        self.start.name = self.start.name or self.name
+        self.banner = ""
+        self.connection = ""
+        self.error = f"gave up on {self.host}: no cardparty host answered there"
 
     def exit(self) -> None:
         self.quit = True
@@ -266,7 +382,7 @@ class Controller:
             if form.row >= 2:                          # a host found on the LAN
                 form.address = form.hosts[form.row - 2][1]
             elif form.row == 0 and not form.address:
-                form.row = 1
+                form.row = 2 if form.hosts else 1      # on to the hosts found, or the address
                 return
             self.join(form.name.strip(), form.address.strip())
         elif name == "escape":
@@ -295,183 +411,4 @@ class Controller:
         if self.on_join is not None:
             self.on_join()
         self.attach(self.connect(name, address))
-        self.banner = f"connecting to {address}..."
-
-    # --- lobby -----------------------------------------------------------------------------
-
-    def selected_table(self) -> dict[str, Any] | None:
-        if 0 <= self.lobby_cursor < len(self.tables):
-            return self.tables[self.lobby_cursor]
-        return None
-
-    def _sits_at(self, t: dict[str, Any]) -> bool:
-        """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
-        me = self.name.casefold()
-        seats = (t.get("summary") or {}).get("seats") or ()
-        return bool(me) and any(isinstance(s, dict) and s.get("kind") == "human"
-                                and str(s.get("name", "")).casefold() == me for s in seats)
-
-    def invites_me(self, t: dict[str, Any]) -> bool:
-        """Lobby row ``t`` is a table taking seats that invited this player, who has no seat
-        there yet: the lobby marks it."""
-        me = self.name.casefold()
-        return (bool(me) and t.get("status") == "open" and not self._sits_at(t)
-                and any(str(n).casefold() == me for n in t.get("invited") or ()))
-
-    def _invite_target(self, t: dict[str, Any]) -> dict[str, Any]:
-        """Where ``i`` invites to: the chosen table if it is a friends table this player sits
-        at or created, else such a table that still takes seats, else the chosen one (the
-        host then says why not)."""
-        def mine(x: dict[str, Any]) -> bool:
-            return self._sits_at(x) or bool(x.get("creator")) and x.get("creator") == self.name
-
-        if t.get("mode") == "friends" and mine(t):
-            return t
-        ours = [x for x in self.tables
-                if x.get("mode") == "friends" and x.get("status") == "open" and mine(x)]
-        return ours[0] if ours else t
-
-    def _invite(self, table: Any, text: str) -> None:
-        """Send the names typed (separated by commas, or by spaces when there is no comma)."""
-        parts = text.split(",") if "," in text else text.split()
-        names = list(dict.fromkeys(p.strip() for p in parts if p.strip()))
-        if not names:
-            return
-        if len(names) > 16 or any(len(n) > 32 for n in names):
-            self.error = "invite at most 16 names at once, each of at most 32 letters"
-            return
-        self._request("invite", table=table, names=names)
-
-    def _key_lobby(self, name: str) -> None:
-        t = self.selected_table()
-        tid = t.get("id") if t else None
-        if name in ("up", "k"):
-            self.lobby_cursor = max(0, self.lobby_cursor - 1)
-        elif name in ("down", "j"):
-            self.lobby_cursor = min(max(0, len(self.tables) - 1), self.lobby_cursor + 1)
-        elif name == "c":
-            if not self.games:
-                self.notice = "the host has not listed its games yet: asking again"
-                self.create_waiting = True
-                self._request("games")
-                return
-            self._create_form()
-        elif t is None and name in ("enter", "s", "b", "r", "i"):
-            self.error = "no table chosen: press c to create one"
-        elif name == "enter":
-            self._request("sit", table=tid)
-        elif name == "s":
-            self._request("spectate", table=tid)
-        elif name == "b":
-            self._request("add_bot", table=tid, level="basic")
-        elif name == "r":
-            self._request("ready", table=tid)
-        elif name == "i":
-            target = self._invite_target(t).get("id")
-            self.dialog = TextField(f"invite to {target} (names separated by spaces or "
-                                    "commas): ", lambda text: self._invite(target, text))
-        elif name == "l" and tid is not None:
-            self._request("leave", table=tid)
-        elif name == "t":
-            self.dialog = TextField("say: ", lambda text: text and self._chat(None, text))
-        elif name in ("q", "escape"):
-            self.dialog = Choice("Quit cardparty?", [("quit", True), ("stay", False)],
-                                 lambda yes: yes and self.exit())
-
-    def _create_form(self) -> None:
-        self.dialog = CreateForm(self.games, lambda req: self._request("create", **req))
-
-    def _chat(self, table: Any, text: str) -> None:
-        if self.link is not None:
-            self.link.chat(table, text)
-
-    # --- table -----------------------------------------------------------------------------
-
-    def _key_table(self, name: str) -> None:
-        tm = self.table
-        if tm.over:
-            if name in ("n", "enter"):
-                self._request("again", table=self.table_id)
-                self.notice = "asked for another round"
-                return
-            if name in ("l", "q", "escape"):
-                self._leave()
-                return
-        if name == "left":
-            tm.move_cursor(-1)
-        elif name == "right":
-            tm.move_cursor(1)
-        elif name in ("space", " "):
-            tm.toggle()
-        elif name in ("s-left", "<", ","):
-            self._reorder(tm.shift(-1))
-        elif name in ("s-right", ">", "."):
-            self._reorder(tm.shift(1))
-        elif name == "o":
-            self._reorder(tm.sort_hand())
-        elif name == "tab":
-            self.notice = "" if tm.suggest(1) else "no move for you now"
-        elif name == "s-tab":
-            self.notice = "" if tm.suggest(-1) else "no move for you now"
-        elif name == "enter":
-            self._outcome(tm.enter())
-        elif name == "p":
-            self._outcome(tm.call())
-        elif name.isdigit() and name != "0":
-            self._outcome(tm.action(int(name)))
-        elif name == "escape":
-            tm.clear()
-            self.error = ""
-            self.notice = ""
-        elif name == "t":
-            self.dialog = TextField("say: ", lambda text: text and self._chat(self.table_id,
-                                                                              text))
-        elif name == "q":
-            if tm.seat is None:
-                options = [("stop watching", "leave"), ("stay", None)]
-            else:
-                options = [("back to the lobby, keeping my seat", "lobby"),
-                           ("leave: a bot plays my seat to the end", "leave"),
-                           ("stay", None)]
-            self.dialog = Choice("Leave this table?", options, self._leave_as)
-
-    def _leave_as(self, how: str | None) -> None:
-        if how == "leave":
-            self._leave()
-        elif how == "lobby":
-            self._leave(give_up=False)
-
-    def _leave(self, give_up: bool = True) -> None:
-        """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
-        before the game starts); otherwise the seat stays ours and Enter on the table in the
-        lobby brings the game back."""
-        if give_up:
-            self._request("leave", table=self.table_id)
-        self.left_tables.add(self.table_id)
-        self.screen = "lobby"
-        self.table_id = None
-
-    def _reorder(self, order: list[str] | None) -> None:
-        if order is not None and self.link is not None:
-            self.link.reorder(self.table_id, order)
-
-    def _outcome(self, out: Outcome) -> None:
-        if out.move is not None:
-            self.send(out.move)
-        elif out.options:
-            self.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
-                                             for m in out.options],
-                                 lambda m: self.send({"kind": m["kind"],
-                                                      "cards": list(m.get("cards") or ()),
-                                                      "choice": m.get("choice")}))
-        elif out.message:
-            self.notice = out.message
-
-    def send(self, move: dict[str, Any]) -> None:
-        if self.link is None:
-            self.error = "not connected to a host"
-            return
-        self.table.clear()
-        self.notice = ""
-        self.error = ""
-        self.link.send_move(self.table_id, move)
+        self.banner = f"connecting to {address}... (Esc: back to the start screen)"

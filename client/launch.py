@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import Controller
 from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
+from cardparty.client.tokens import TokenStore
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
 
@@ -54,7 +57,9 @@ def run_client(controller: Controller, link: Link | None, *, ascii_only: bool = 
 
 def play_against_bots(game: str = "pika", players: int | None = None, bots: str = "basic",
                       name: str = "You", ascii_only: bool = False,
-                      mouse: bool = True, bot_delay: float = 0.6) -> int:
+                      mouse: bool = True, bot_delay: float = 0.6,
+                      settings: dict[str, Any] | None = None,
+                      variants: list[str] | None = None, bell: bool = False) -> int:
     """``cardparty play``: a host in this process on 127.0.0.1, one table of ``game`` with
     this player and bots in the other seats, and the client connected to it."""
     catalog = load_catalog()
@@ -63,10 +68,14 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     except KeyError as exc:
         print(f"cardparty play: {exc.args[0]}", file=sys.stderr)
         return 2
-    n = players or info.max_players
+    n = info.max_players if players is None else players
     if not info.min_players <= n <= info.max_players:
         print(f"cardparty play: {info.name} is for {info.min_players} to {info.max_players} "
               f"players, not {n}", file=sys.stderr)
+        return 2
+    problem = table_problem(catalog, info, settings or {}, variants or [])
+    if problem:
+        print(f"cardparty play: {problem}", file=sys.stderr)
         return 2
     try:
         check_terminal()
@@ -78,24 +87,56 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
 
     host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog)
     address = host.start()
-    autoplay = {"game": game, "players": n, "settings": {}, "variants": [],
+    autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
+                "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice"}
     link = NetLink(address, name, autoplay=autoplay)
     controller = Controller(link, name=name, address="this machine", describe=describer)
+    controller.bell = bell
     try:
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
     finally:
         host.stop()
 
 
-def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
-         discovery: bool = True) -> int:
-    """``cardparty join``: the start screen (with the hosts found on the LAN unless
-    ``discovery`` is off), or straight to ``address`` when given."""
-    from cardparty.client.net_link import NetLink, address_problem
+def table_problem(catalog: Any, info: Any, settings: dict[str, Any],
+                  variants: list[str]) -> str | None:
+    """Why a table of ``info`` with these settings and variants cannot open (None when it
+    can): the same checks the host makes, said before the screen takes the terminal."""
+    from cardparty.core.table import TableError, complete_settings
+
+    for v in variants:
+        try:
+            catalog.variant(info.id, v)
+        except KeyError as exc:
+            return str(exc.args[0])
+    try:
+        complete_settings(info, settings)
+    except TableError as exc:
+        return str(exc)
+    return None
+
+
+def connector(tokens: TokenStore | None = None) -> Callable[[str, str], Link]:
+    """How ``join`` connects: a link to a host that keeps the session token on disk
+    (``tokens``), so that this client started again after a crash resumes its seats."""
+    from cardparty.client.net_link import NetLink
+
+    store = tokens if tokens is not None else TokenStore()
 
     def connect(who: str, where: str) -> Link:
-        return NetLink(where, who)
+        return NetLink(where, who, tokens=store)
+
+    return connect
+
+
+def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
+         discovery: bool = True, bell: bool = False) -> int:
+    """``cardparty join``: the start screen (with the hosts found on the LAN unless
+    ``discovery`` is off), or straight to ``address`` when given."""
+    from cardparty.client.net_link import address_problem
+
+    connect = connector()
 
     if address:
         problem = address_problem(address)
@@ -108,11 +149,13 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         print(f"cardparty join: {exc}", file=sys.stderr)
         return 1
     if address:
-        link = NetLink(address, name)
+        link = connect(name, address)
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
+        controller.bell = bell
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
     controller = Controller(None, name=name, connect=connect, describe=describer,
                             check_address=address_problem)
+    controller.bell = bell
     return run_client(controller, None, ascii_only=ascii_only, mouse=mouse,
                       discovery=discovery)

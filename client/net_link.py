@@ -26,6 +26,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from cardparty.client.link import Deliver, Message
+from cardparty.client.tokens import TokenStore
 from cardparty.net.session import Session, SessionError
 
 LOBBY_POLL = 2.0
@@ -102,12 +103,15 @@ class NetLink:
     """See the module docstring. ``address`` as for ``Session`` ("host", "host:port")."""
 
     def __init__(self, address: str, name: str, *, autoplay: dict[str, Any] | None = None,
-                 session_factory: Any = Session) -> None:
+                 tokens: TokenStore | None = None, session_factory: Any = Session) -> None:
         self.address = address
         self.name = name
         self.autoplay = autoplay
+        self.tokens = tokens
         self.deliver: Deliver = lambda msg: None
-        self.session: Session = session_factory(address, name, on_message=self._pushed)
+        token = tokens.load(address, name) if tokens is not None else None
+        self.session: Session = session_factory(address, name, on_message=self._pushed,
+                                                token=token)
         self.tables: dict[str, dict[str, Any]] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
@@ -283,6 +287,11 @@ class NetLink:
 
     # --- the session's thread and pushed messages -------------------------------------------
 
+    def _keep_token(self) -> None:
+        """On disk, so that this client started again resumes its seats (``tokens``)."""
+        if self.tokens is not None:
+            self.tokens.save(self.address, self.name, self.session.token)
+
     def _run(self) -> None:
         while not self.closed.is_set():
             try:
@@ -294,6 +303,7 @@ class NetLink:
                                       "still trying"})
         else:
             return
+        self._keep_token()
         with contextlib.suppress(SessionError):
             self.games = self.session.games()
         self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
@@ -378,6 +388,7 @@ class NetLink:
                               "text": "you joined this host from another window, which has "
                                       "your seats now"})
             else:
+                self._keep_token()                 # a host that forgot us gave a new one
                 self.deliver({"type": "status", "state": "connected",
                               "text": "reconnected to the host"})
         elif kind == "closed":

@@ -15,45 +15,35 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.client.controller import Controller
-from cardparty.client.dialog import Choice, CreateForm, TextField
-from cardparty.client.theme import Glyphs, card_class, label_of, pretty_text, to_ascii
+from cardparty.client.render_screens import (
+    KEYS_LOBBY,
+    KEYS_TABLE,
+    Fragments,
+    ScreenParts,
+    asciified,
+)
+from cardparty.client.theme import Glyphs, card_class, label_of
 from cardparty.core.cards import pretty
 
-Fragments = list[tuple[Any, ...]]
-
-KEYS_TABLE = [
-    ("left right", "move along your hand"),
-    ("space", "select a card (selection order = play order)"),
-    ("Enter", "play the selection, or the card at the cursor"),
-    ("click", "select a card with the mouse"),
-    ("Tab S-Tab", "step through your legal moves; Enter plays it"),
-    ("1-9", "moves without cards (draw, take, ...): bottom line"),
-    ("p", "call (Pika!); with a card chosen: play it and call"),
-    ("< >", "move the card at the cursor (also Shift-arrows)"),
-    ("o", "sort your hand by suit or colour"),
-    ("Esc", "clear the selection; close a dialog"),
-    ("t", "chat"),
-    ("n l", "round over: play again / back to the lobby"),
-    ("q", "leave the table    Ctrl-C: quit"),
-]
-KEYS_LOBBY = [
-    ("up down", "choose a table"),
-    ("Enter", "sit at the table"),
-    ("s", "spectate the table"),
-    ("c", "create a table (game, players, mode, settings, variants)"),
-    ("b", "add a bot to the table"),
-    ("r", "ready"),
-    ("i", "invite players by username to your friends table"),
-    ("l", "leave the table"),
-    ("t", "chat"),
-    ("q", "quit    Ctrl-C: quit at once"),
-]
+__all__ = ["KEYS_LOBBY", "KEYS_TABLE", "Fragments", "Renderer", "asciified", "counter_text"]
 
 
-def counter_text(value: Any) -> str:
-    """A counter's value in words: lists (one number per seat) as "3, 12"; maps as
-    "name value"."""
+#: Counters whose value is a seat: shown by the player's name. The view has no type for a
+#: seat, so these are the names the installed games give such counters (docs/playing.md).
+SEAT_COUNTERS = frozenset({"dealer", "elder", "younger", "leader", "starter", "turn"})
+
+
+def counter_text(value: Any, names: list[str] | None = None, key: str = "") -> str:
+    """A counter's value in words: a list with one value per player (its length is the
+    number of players) as "Eva 9, Petr 4"; other lists as "3, 12"; maps as "name value"; a
+    seat counter (``SEAT_COUNTERS``) as the player's name."""
+    if names and key in SEAT_COUNTERS and isinstance(value, int) and not isinstance(
+            value, bool) and 0 <= value < len(names):
+        return names[value]
     if isinstance(value, list | tuple):
+        if names and len(value) == len(names) and len(names) > 1:
+            return ", ".join(f"{n} {counter_text(v)}" for n, v in zip(names, value,
+                                                                        strict=True))
         return ", ".join(counter_text(v) for v in value)
     if isinstance(value, dict):
         return ", ".join(f"{k} {counter_text(v)}" for k, v in value.items())
@@ -64,22 +54,8 @@ def counter_text(value: Any) -> str:
     return str(value)
 
 
-def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
-    """In ``--ascii`` mode every text a region draws (host messages, narration, names) is
-    spelled in ASCII."""
 
-    def draw(self: Renderer, *args: Any) -> Fragments:
-        out = method(self, *args)
-        if not self.ascii:
-            return out
-        return [(f[0], to_ascii(f[1]), *f[2:]) for f in out]
-
-    draw.__name__ = method.__name__
-    draw.__doc__ = method.__doc__
-    return draw
-
-
-class Renderer:
+class Renderer(ScreenParts):
     """Draws a ``Controller``; ``ascii_only`` for terminals without Unicode."""
 
     def __init__(self, c: Controller, glyphs: Glyphs, ascii_only: bool = False,
@@ -125,6 +101,10 @@ class Renderer:
             text = " cardparty"
         elif c.screen == "lobby":
             text = f" cardparty · lobby · {c.name or '?'} at {c.host or '?'}"
+        elif c.screen == "room":
+            t = c.room() or {}
+            text = (f" {self.game_name(str(t.get('game', '?')))} · table {c.room_id} · "
+                    f"waiting room · you: {c.name or '?'}")
         else:
             v = c.table.view
             game = self.game_name(str(v.get("game", "?")))
@@ -157,9 +137,12 @@ class Renderer:
         if c.notice:
             return [("class:notice", f" {c.notice}")]
         if c.screen == "table":
-            parts = ("? help", "Tab: your moves", "Enter: play", "q: leave")
+            parts = ("? help", "Tab: your moves", "Enter: play", ": command", "q: leave")
+        elif c.screen == "room":
+            parts = ("? help", "r: ready", "b: bot", "t: chat", "l: leave", "q: lobby",
+                     ": command")
         elif c.screen == "lobby":
-            parts = ("? help", "c: create", "Enter: sit", "s: watch", "b: bot", "r: ready",
+            parts = ("? help", "c: create", "Enter: sit", "s: watch", "r: ready", ": command",
                      "q: quit")
         else:
             parts = ("Enter: connect", "Tab: next field", "Ctrl-C: quit")
@@ -189,13 +172,23 @@ class Renderer:
                 head.append(("", f" {count:>2} card{'s' if count != 1 else ' '}"))
             groups = [head]
             status = p.get("status")
+            if tm.away is not None:              # the host's newest word on who is here
+                if i in tm.away:
+                    status = "disconnected"
+                elif status == "disconnected":
+                    status = "back"
             if status:
                 groups.append([("class:turn" if i == turn else "class:dim", f"  {status}")])
             if p.get("place") is not None:
                 groups.append([("class:warn", f"  place {p['place']}")])
             if me:
                 groups.append([("class:dim", "  (you)")])
+            marked = (v.get("marked") or {}) if me else {}
             for zname, zval in (p.get("zones") or {}).items():
+                # The game counts the own cards it names among the hand's ("shown: 3") and
+                # marks which they are: written out, as the opponent sees them.
+                if isinstance(marked.get(zname), list) and isinstance(zval, int):
+                    zval = [str(x) for x in marked[zname]]
                 groups.append([("class:dim", f"  {zname}: "), *self.zone_value(zval)])
             for d, left in clocks.get(i, ()):
                 groups.append([("class:warn",
@@ -253,21 +246,43 @@ class Renderer:
                            *self.zone_value(value)])
         out = self.flow(groups)
         counters = v.get("counters") or {}
+        names = self.c.table.names
         if counters:
             groups = [[("class:dim", f"{sep if i else ' '}{name}: "),
-                       ("class:turn", counter_text(value))]
+                       ("class:turn", counter_text(value, names, str(name)))]
                       for i, (name, value) in enumerate(counters.items())]
             out += [("", "\n"), *self.flow(groups)]
         return out
 
     @asciified
+    def too_small(self, needed: tuple[int, int]) -> Fragments:
+        """Instead of a table with lines cut off: what the terminal needs."""
+        columns, rows = needed
+        text = (f"It needs at least {rows} lines of {columns} columns here; make it larger "
+                "(or the font smaller) and the table comes back. q leaves the table, Ctrl-C "
+                "quits.")
+        lines = textwrap.wrap(text, max(10, self.width() - 2))
+        return [("class:warn", f" {self.g.warn} This terminal is too small for this table."),
+                ("", "".join(f"\n {line}" for line in lines))]
+
+    @asciified
     def log(self, height: int) -> Fragments:
-        lines = list(self.c.table.log)[-max(1, height):]
-        out: Fragments = []
-        for line in lines:
-            style = "class:chat" if line.startswith("<") else ""
-            out.append((style, f" {line}\n"))
-        return out
+        """The newest entries that fit, each wrapped to the screen's width (a deal's summary
+        runs over several lines: none is cut off)."""
+        height = max(1, height)
+        width = max(20, self.width() - 2)
+        rows: list[tuple[str, str]] = []
+        for entry in reversed(self.c.table.log):
+            style = "class:chat" if entry.startswith("<") else ""
+            wrapped: list[str] = []
+            for i, part in enumerate(entry.split("\n")):
+                wrapped += textwrap.wrap(part, width, initial_indent="" if i == 0 else "  ",
+                                         subsequent_indent="    ",
+                                         break_on_hyphens=False) or [""]
+            rows[:0] = [(style, f" {w}\n") for w in wrapped]
+            if len(rows) >= height:
+                break
+        return list(rows[-height:])
 
     @asciified
     def hand(self) -> Fragments:
@@ -340,147 +355,4 @@ class Renderer:
             names = tm.names
             if isinstance(turn, int) and 0 <= turn < len(names):
                 out.append(("class:dim", f" waiting for {names[turn]}"))
-        return out
-
-    @asciified
-    def over(self) -> Fragments:
-        tm = self.c.table
-        result = tm.view.get("result") or {}
-        names = tm.names
-        places = result.get("places") or [p.get("place") for p in tm.players]
-        scores = result.get("scores")
-        out: Fragments = [("class:heading", "Round over"), ("", "\n\n")]
-        order = sorted(range(len(names)), key=lambda s: (places[s] or 99, s))
-        for s in order:
-            style = "class:me" if s == tm.seat else ""
-            line = f" {places[s] or '-'}. {names[s]:<18}"
-            if scores is not None and s < len(scores):
-                line += f" score {scores[s]}"
-            out.append((style, line + "\n"))
-        if result.get("summary"):
-            out.append(("class:dim", f"\n {result['summary']}\n"))
-        out.append(("", "\n "))
-        out.append(("class:key", "n"))
-        out.append(("", " play again   "))
-        out.append(("class:key", "l"))
-        out.append(("", " back to the lobby"))
-        return out
-
-    # --- overlays -----------------------------------------------------------------------------
-
-    @asciified
-    def dialog(self) -> Fragments:
-        d = self.c.dialog
-        if isinstance(d, Choice):
-            out: Fragments = [("class:heading", d.title), ("", "\n")]
-            shown = 12
-            first = max(0, min(d.cursor - shown // 2, len(d.options) - shown))
-            if first:
-                out.append(("class:dim", f"   {self.g.more} {first} more above\n"))
-            for i, (label, value) in enumerate(d.options[first:first + shown], first):
-                style = "class:dialog.cursor" if i == d.cursor else ""
-                num = f"{i + 1}" if i < 9 else " "
-                if isinstance(value, dict):
-                    label = pretty_text(label, value.get("cards"), self.ascii)
-                out.append((style, f" {num} {label} \n"))
-            below = len(d.options) - first - shown
-            if below > 0:
-                out.append(("class:dim", f"   {self.g.more} {below} more below\n"))
-            out.append(("class:dim", " up/down, Enter; Esc: cancel"))
-            return out
-        if isinstance(d, TextField):
-            return [("", d.prompt), ("class:turn", d.text), ("class:cursor", " ")]
-        if isinstance(d, CreateForm):
-            return self.create_form(d)
-        return []
-
-    def create_form(self, f: CreateForm) -> Fragments:
-        out: Fragments = [("class:heading", "Create a table"), ("", "\n")]
-        for i, row in enumerate(f.rows):
-            style = "class:dialog.cursor" if i == f.cursor else ""
-            if row.kind == "action":
-                out.append((style, f" {row.label} \n"))
-                continue
-            value = ("yes" if row.value else "no") if row.kind == "bool" else row.value
-            bounds = ""
-            if row.kind in ("int", "float") and row.min is not None and row.max is not None:
-                bounds = f" ({row.min:g} to {row.max:g})"
-            label = row.label if len(row.label) <= 24 else row.label[:23] + self.g.more[:1]
-            out.append((style, f" {label:<24} < {value} >{bounds} \n"))
-        row = f.rows[f.cursor]
-        if row.help:
-            out.append(("class:dim", f" {row.help[:70]}\n"))
-        out.append(("class:dim", " up/down: field · left/right: change · Enter on Create"))
-        return out
-
-    @asciified
-    def help(self) -> Fragments:
-        """Page 1: the keys; page 2 (``?`` again at a table): the game's rules in short."""
-        c = self.c
-        if c.help == 2:
-            game = str(c.table.view.get("game", ""))
-            summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
-            text = " ".join(str(summary or "The host sent no summary of this game.").split())
-            text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
-            return [("class:heading", f"{self.game_name(game)}: the rules in short"),
-                    ("", f"\n{text}\n"), ("class:dim", "\nany key closes this help")]
-        keys = KEYS_LOBBY if c.screen == "lobby" else KEYS_TABLE
-        out: Fragments = [("class:heading", "Keys"), ("", "\n")]
-        for k, what in keys:
-            out.append(("class:key", f" {k:<10}"))
-            out.append(("", f" {what}\n"))
-        more = "? again: the rules of this game; " if c.screen == "table" else ""
-        out.append(("class:dim", f" {more}any other key closes this help"))
-        return out
-
-    # --- the other screens ----------------------------------------------------------------------
-
-    @asciified
-    def start(self) -> Fragments:
-        f = self.c.start
-        out: Fragments = [("class:heading", "Join a cardparty host"), ("", "\n\n")]
-        for row, (label, value) in enumerate((("Your name", f.name),
-                                              ("Host address", f.address))):
-            active = row == f.row
-            out.append(("class:turn" if active else "", f" {label:<14}"))
-            out.append(("class:cursor" if active else "", f" {value} "))
-            out.append(("", "\n"))
-        out.append(("", "\n"))
-        out.append(("class:heading", "Hosts on this network"))
-        out.append(("", "\n"))
-        if f.hosts:
-            for i, (label, address) in enumerate(f.hosts, 2):
-                style = "class:dialog.cursor" if f.row == i else ""
-                out.append((style, f"   {label[:40]:<40} {address} "))
-                out.append(("", "\n"))
-            out.append(("class:dim", "   up/down to one, Enter to join it\n"))
-        else:
-            out.append(("class:dim", f"   {f.search or 'none listed'}: type the host's "
-                        "address, e.g. 192.168.1.20 or 192.168.1.20:7770\n"))
-        return out
-
-    @asciified
-    def lobby(self) -> Fragments:
-        c = self.c
-        out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
-                                            f"{'Mode':<9}{'Status':<12}"), ("", "\n")]
-        if not c.tables:
-            out.append(("class:dim", " no tables yet: press c to create one\n"))
-        for i, t in enumerate(c.tables):
-            seats = t.get("seats") or []
-            shown = ", ".join(str(s) if s else "(free)" for s in seats)
-            if len(shown) > 32:
-                shown = shown[:31] + self.g.more[:1]
-            status = str(t.get("status", ""))
-            style = "class:dialog.cursor" if i == c.lobby_cursor else ""
-            if c.invites_me(t):                  # a friends table waiting for this player
-                status = "invited"
-                style = style or "class:notice"
-            line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{str(t.get('mode', ''))[:8]:<9}{status:<12}")
-            out.append((style, line + "\n"))
-        if c.lobby_chat:
-            out.append(("", "\n"))
-            for line in list(c.lobby_chat)[-5:]:
-                out.append(("class:chat", f" {line}\n"))
         return out

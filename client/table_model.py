@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.client.theme import pretty_text
-from cardparty.core.narrate import generic
+from cardparty.core.cards import pretty_all
+from cardparty.core.narrate import generic, with_names
 
 MoveDict = dict[str, Any]
 LOG_LINES = 300
@@ -36,6 +37,9 @@ class Outcome:
     options: list[MoveDict] = field(default_factory=list)
     title: str = ""
     message: str = ""
+    #: Cards still to go one by one after ``move`` (a game that takes one card per move,
+    #: such as Piquet's discards, and several cards selected).
+    rest: list[str] = field(default_factory=list)
 
 
 def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
@@ -58,6 +62,9 @@ class TableModel:
     suggestion: int | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     describe: Callable[[dict[str, Any], list[str]], str] | None = None
+    #: Seats whose player is away, from the host's newest table summary (None: no summary
+    #: yet). A summary comes when a player drops or returns; a view only when someone moves.
+    away: set[int] | None = None
 
     # --- what the view says -------------------------------------------------------------
 
@@ -82,8 +89,23 @@ class TableModel:
         return self.view.get("result") is not None or self.view.get("phase") == "over"
 
     def legal_codes(self) -> set[str]:
-        """Cards that appear in some listed move: highlighted in the hand."""
-        return {c for m in self.moves for c in m.get("cards") or ()}
+        """The hand's cards that a listed move starts with, and, once cards are selected,
+        those that a listed move holding the selection adds: highlighted in the hand. (A card
+        that is only the second of a pair, ``10♣`` of ``10♠ 10♣``, is not playable alone.)"""
+        out = {str((m.get("cards") or [""])[0]) for m in self.moves if m.get("cards")}
+        chosen = [self.hand[i] for i in self.selection if i < len(self.hand)]
+        if chosen:
+            for m in self.moves:
+                rest = list(m.get("cards") or ())
+                if len(rest) <= len(chosen):
+                    continue
+                try:
+                    for c in chosen:
+                        rest.remove(c)
+                except ValueError:
+                    continue
+                out.update(rest)
+        return out
 
     def action_groups(self) -> list[tuple[str, list[MoveDict]]]:
         """Moves the hand cannot express, grouped by kind in the order listed: the number
@@ -132,7 +154,7 @@ class TableModel:
     def narrate(self, event: dict[str, Any]) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
         codes written as players read them."""
-        return pretty_text(self._words(event), event.get("cards"))
+        return pretty_text(with_names(self._words(event), self.names), event.get("cards"))
 
     def _words(self, event: dict[str, Any]) -> str:
         text = event.get("text")
@@ -264,10 +286,11 @@ class TableModel:
         if self.over:
             return Outcome(message="the round is over")
         hint = self.suggested()
-        if hint is not None:
-            cards = list(hint.get("cards") or ())
-            if [self.hand[i] for i in self.selection if i < len(self.hand)] == cards:
-                return Outcome(move=wire_move(hint))
+        # Tab selected the hint's cards from the hand (none, when they lie elsewhere: a face-up
+        # card played with an empty hand): untouched since, Enter plays it.
+        if hint is not None and self.selection == self._indexes_of(list(hint.get("cards")
+                                                                        or ())):
+            return Outcome(move=wire_move(hint))
         cards = self.chosen_cards()
         if not cards:
             groups = self.action_groups()
@@ -275,11 +298,32 @@ class TableModel:
                 return self.action(1)
             return Outcome(message="no card chosen")
         found = self.candidates(cards)
+        if not found and len(cards) > 1:
+            one_by_one = self.one_by_one(cards)
+            if one_by_one is not None:
+                return one_by_one
         if not found:
             kinds = [m["kind"] for m in self.moves if m.get("cards")]
             kind = max(set(kinds), key=kinds.count) if kinds else "play"
             return Outcome(move={"kind": kind, "cards": cards, "choice": None})
-        return self._one_or_choose(found, f"How to play {' '.join(cards)}?")
+        return self._one_or_choose(found, f"How to play {pretty_all(cards)}?")
+
+    def one_by_one(self, cards: list[str]) -> Outcome | None:
+        """Several cards chosen where the game lists one card per move of a kind (Piquet's
+        discards): the first card's move now, the others after it (``Outcome.rest``)."""
+        first = [m for m in self.moves if list(m.get("cards") or ()) == cards[:1]]
+        if len(first) != 1:
+            return None
+        kind = first[0]["kind"]
+        singles = {tuple(m.get("cards") or ()) for m in self.moves if m["kind"] == kind}
+        if not all((c,) in singles for c in cards):
+            return None
+        return Outcome(move=wire_move(first[0]), rest=list(cards[1:]))
+
+    def select_cards(self, cards: list[str]) -> None:
+        """Select ``cards`` (in this order) in the hand, as far as it holds them."""
+        self.selection = self._indexes_of(cards)
+        self.suggestion = None
 
     def action(self, number: int) -> Outcome:
         """Number key: the n-th group of moves without cards."""
@@ -298,7 +342,7 @@ class TableModel:
         cards = self.chosen_cards()
         with_call = [m for m in self.candidates(cards) if "call" in str(m.get("label", ""))]
         if with_call:
-            return self._one_or_choose(with_call, f"Play {' '.join(cards)} and call")
+            return self._one_or_choose(with_call, f"Play {pretty_all(cards)} and call")
         return Outcome(message="nothing to call now")
 
     def _one_or_choose(self, moves: list[MoveDict], title: str) -> Outcome:

@@ -103,12 +103,13 @@ def card_class(code: str) -> str:
     return _PIKA.get(code[:1], "card.plain")
 
 
-_FRENCH = re.compile(r"\b([2-9TJQKA][SHDC])\b")
+_FRENCH = re.compile(r"\b([2-9TJQKA][SHDC]|X)\b")
 
 
 def pretty_text(text: str, cards: Any, ascii_only: bool = False) -> str:
     """``text`` (a move's label, an event's sentence) with the French card codes it names
-    among ``cards`` written as players read them ("9C" -> "9♣"); other words are left alone."""
+    among ``cards`` written as players read them ("9C" -> "9♣", "X" -> "Joker"); other words
+    are left alone."""
     codes = {str(c) for c in cards or () if isinstance(c, str)}
     if not codes or not _FRENCH.search(text):
         return text

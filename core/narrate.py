@@ -8,6 +8,7 @@ Must not know about: sockets, terminals.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,6 +20,23 @@ def seat_name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
     return "the table" if seat in (None, SYSTEM) else str(seat)
+
+
+_SEATS = re.compile(r"\bseats? (\d+(?:(?:, | and )\d+)*)\b")
+
+
+def with_names(text: str, names: Sequence[str]) -> str:
+    """A game's sentence about seats (a result's summary: "seat 3 won (out of cards)",
+    "seat 0, 2 won") with the players' names where it says seat numbers; numbers that are no
+    seat of ``names`` stay as they are."""
+    def name(m: re.Match[str]) -> str:
+        seats = [int(n) for n in re.findall(r"\d+", m.group(1))]
+        if not names or any(not 0 <= s < len(names) for s in seats):
+            return m.group(0)
+        joiner = " and " if " and " in m.group(1) else ", "
+        return joiner.join(names[s] for s in seats)
+
+    return _SEATS.sub(name, text)
 
 
 def generic(event: dict[str, Any], names: Sequence[str], ascii_only: bool = False) -> str:

@@ -7,6 +7,7 @@ prints one line, and stops the host cleanly on Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import sys
 from typing import Any
@@ -53,8 +54,18 @@ def run(args: argparse.Namespace) -> int:
         print("cardparty host: error: --heartbeat must be positive", file=sys.stderr)
         return 2
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
-    host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
-                idle=args.idle or None, bot_delay=args.bot_delay)
+    problem = data_problem(args.data)
+    if problem:
+        print(f"cardparty host: error: --data {args.data}: {problem}", file=sys.stderr)
+        return 2
+    try:
+        host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
+                    idle=args.idle or None, bot_delay=args.bot_delay)
+    except Exception as exc:           # the store could not be opened or read: one line
+        where = f" with --data {args.data}" if args.data else ""
+        print(f"cardparty host: error: cannot start{where}: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return 1
 
     def stop(*_: object) -> None:
         host.stop()
@@ -76,6 +87,28 @@ def run(args: argparse.Namespace) -> int:
         if advertiser is not None:
             advertiser.close()
     return 0
+
+
+def data_problem(data: str | None) -> str | None:
+    """Why ``--data`` cannot hold the host's tables (None when it can, or is not given): a
+    missing directory is created; a file, or a database that is not one, is refused."""
+    if data is None:
+        return None
+    import sqlite3
+    from pathlib import Path
+
+    path = Path(data)
+    if path.exists() and not path.is_dir():
+        return "this is a file; give a directory (the host keeps host.sqlite3 in it)"
+    db = path / "host.sqlite3"
+    if db.exists():
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+                con.execute("PRAGMA schema_version").fetchone()
+        except sqlite3.Error as exc:
+            return f"{db} is not a cardparty database ({exc}); move it away or give another " \
+                   "directory"
+    return None
 
 
 def advertise(args: argparse.Namespace, port: int) -> Any:

@@ -20,6 +20,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--name", default=None, help="your name at the host")
     p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
     p.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+    p.add_argument("--bell", action="store_true",
+                   help="ring the terminal bell and set the window title when it is your "
+                        "turn (key B toggles it)")
     p.add_argument("--no-discovery", action="store_true",
                    help="do not search the LAN for hosts (type the address)")
     p.set_defaults(run=run)
@@ -30,4 +33,4 @@ def run(args: argparse.Namespace) -> int:
 
     name = args.name or ("" if args.address is None else default_name())
     return join(args.address, name, ascii_only=args.ascii, mouse=not args.no_mouse,
-                discovery=not args.no_discovery)
+                discovery=not args.no_discovery, bell=args.bell)

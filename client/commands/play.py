@@ -11,6 +11,7 @@ import argparse
 import getpass
 from typing import Any
 
+from cardparty.client.commands.bot_client import setting
 from cardparty.core.bots import LEVELS
 
 
@@ -19,8 +20,17 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", default="pika", help="game id (see 'cardparty games'; default pika)")
     p.add_argument("--players", type=int, default=None,
                    help="players at the table, you included (default: the game's most)")
+    p.add_argument("--setting", action="append", default=[], type=setting,
+                   metavar="NAME=VALUE",
+                   help="a table setting, e.g. deals=1 for a short Piquet (repeatable; "
+                        "'cardparty games' lists them)")
+    p.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="a house-rule variant of the game (repeatable)")
     p.add_argument("--bots", default="basic", choices=LEVELS, help="bot level (default basic)")
     p.add_argument("--name", default=None, help="your name at the table")
+    p.add_argument("--bell", action="store_true",
+                   help="ring the terminal bell and set the window title when it is your "
+                        "turn (key B toggles it)")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a bot waits before it moves, so you can follow (default 0.6)")
     p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
@@ -40,4 +50,6 @@ def run(args: argparse.Namespace) -> int:
 
     return play_against_bots(game=args.game, players=args.players, bots=args.bots,
                              name=args.name or default_name(), ascii_only=args.ascii,
-                             mouse=not args.no_mouse, bot_delay=max(0.0, args.bot_delay))
+                             mouse=not args.no_mouse, bot_delay=max(0.0, args.bot_delay),
+                             settings=dict(args.setting), variants=list(args.variant),
+                             bell=args.bell)

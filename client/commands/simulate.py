@@ -38,8 +38,10 @@ def _seed(text: str) -> int:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("simulate", help="play bot games and print their figures")
     p.add_argument("--game", required=True, help="game id (see 'cardparty games')")
-    p.add_argument("--players", type=_positive, required=True)
-    p.add_argument("--games", type=_positive, default=100)
+    p.add_argument("--players", type=_positive, required=True,
+                   help="players at every table (all bots)")
+    p.add_argument("--games", type=_positive, default=100,
+                   help="how many games to play (default 100)")
     p.add_argument("--seed", type=_seed, default=0, help="first seed; game i uses seed+i")
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help="a variant plugin for every table (repeatable)")

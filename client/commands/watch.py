@@ -13,7 +13,8 @@ import time
 from typing import Any
 
 from cardparty.core.bots import PolicyBot
-from cardparty.core.narrate import describe
+from cardparty.core.discovery import load_catalog
+from cardparty.core.narrate import describe, with_names
 from cardparty.core.referee import Referee
 from cardparty.core.table import TableError, open_table
 
@@ -22,10 +23,13 @@ NAMES = ("Eva", "Petr", "Jana", "Karel", "Marta", "Honza", "Lucie", "Tomáš")
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("watch", help="watch bots play one game, narrated line by line")
-    p.add_argument("--game", default="pika")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--variant", action="append", default=[], metavar="V")
+    p.add_argument("--game", default="pika", help="game id (see 'cardparty games'; default pika)")
+    p.add_argument("--players", type=int, default=None,
+                   help="bots at the table (default: 4, or what the game allows nearest)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the deal's random seed, to replay a game (default: a new one)")
+    p.add_argument("--variant", action="append", default=[], metavar="V",
+                   help="a house-rule variant of the game (repeatable)")
     p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
     p.add_argument("--ascii", action="store_true", help="no Unicode suit symbols")
     p.set_defaults(run=run)
@@ -33,13 +37,21 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    players = args.players
+    if players is None:
+        try:
+            info = load_catalog().game(args.game)
+        except KeyError as exc:
+            print(f"cardparty watch: error: {exc.args[0]}", file=sys.stderr)
+            return 2
+        players = max(info.min_players, min(4, info.max_players))
     try:
-        table = open_table(args.game, args.players, variants=args.variant, seed=seed,
-                           names=NAMES[:args.players])
+        table = open_table(args.game, players, variants=args.variant, seed=seed,
+                           names=NAMES[:players])
     except TableError as exc:
         print(f"cardparty watch: error: {exc}", file=sys.stderr)
         return 2
-    print(f"{table.info.name}, {args.players} players, seed {seed}")
+    print(f"{table.info.name}, {players} players, seed {seed}")
     referee = Referee.any_order(table, random.Random(seed), PolicyBot("basic"))
     shown = 0
     while table.result() is None:
@@ -52,5 +64,5 @@ def run(args: argparse.Namespace) -> int:
             time.sleep(args.delay)
     result = table.result()
     if result is not None:
-        print(result.summary)
+        print(with_names(result.summary, table.names))
     return 0

@@ -42,8 +42,9 @@ BLACK = ("W", "W+4")
 DRAWS = {"+2": 2, "W+4": 4}
 
 SUMMARY = """Pika: shed your hand. Match the top card's colour or number/symbol; black cards
-(Wild, +4) always fit and name a colour. Block skips the next player, Reverse turns the table
-(with two players it blocks). +2 and +4 stack: chain one or take the whole count. With one card
+(Wild W, W+4) always fit and name a colour. Cards read colour (R red, Y yellow, G green, B blue)
+then symbol: S (block) skips the next player, V (reverse) turns the table (with two players it
+blocks). +2 and +4 stack: chain one or take the whole count. With one card
 left, call «Pika!» before the warning runs out or draw 2. Going out wins, unless on a +2/+4 that
 comes back to you."""
 

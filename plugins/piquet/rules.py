@@ -673,6 +673,11 @@ def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
         "counters": counters,
         "log": _log_entries(state.log),
         "last deal": _log_entries(state.last_deal),
+        # A renderer hint (DESIGN: views are generic): which of the seat's own hand cards
+        # its declarations showed, so that a client can write them out where the zone
+        # "shown" counts them; the cards are the hand's, listed nowhere else.
+        "marked": {"shown": [c for c in state.hands[seat] if c in state.shown[seat]]}
+        if seat is not None else {},
     }
 
 

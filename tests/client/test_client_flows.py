@@ -134,7 +134,7 @@ def test_any_key_in_any_state_is_safe() -> None:
         else:                  # from the start screen: typing, joining, the lobby, a table
             link = pika_link(None, players=3, hand=4, seed=seed)
             c = Controller(None, connect=lambda who, where, link=link: link)
-            for k in ["backspace", "E", "v", "a", "enter"]:
+            for k in ["backspace", "E", "v", "a", "tab", *"127.0.0.1", "enter"]:
                 c.key(k)
             assert c.screen == "table" and c.name == "Eva"
         for _ in range(1500):

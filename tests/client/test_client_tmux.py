@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -46,6 +47,8 @@ class Tmux:
         self.server = f"cardparty-test-{uuid.uuid4().hex[:10]}"
         self.session = "e2e"
         self.started = False
+        #: Where the clients keep their session tokens (client.tokens): never the user's.
+        self.state = tempfile.mkdtemp(prefix="cardparty-tmux-state-")
 
     def tmux(self, *args: str) -> str:
         out = subprocess.run(["tmux", "-L", self.server, *args], capture_output=True,
@@ -55,7 +58,8 @@ class Tmux:
         return out.stdout
 
     def run(self, name: str, command: str) -> None:
-        env = f"env -u NO_COLOR TERM=xterm-256color {command}"
+        env = (f"env -u NO_COLOR TERM=xterm-256color CARDPARTY_STATE_DIR={self.state} "
+               f"{command}")
         if not self.started:
             self.tmux("new-session", "-d", "-s", self.session, "-x", "80", "-y", "24",
                       "-n", name, env)
@@ -85,6 +89,7 @@ class Tmux:
 
     def kill(self) -> None:
         self.tmux("kill-server")
+        shutil.rmtree(self.state, ignore_errors=True)
 
 
 @pytest.fixture

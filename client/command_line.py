@@ -1,0 +1,152 @@
+"""The command line (``:`` or ``/`` on any screen): what can be typed there, and what it does.
+
+Two kinds of lines. A move, by its label as the table lists it (``play 7♥``, ``take 4
+cards``) or by its kind and cards typed plainly (``play 7h``, ``play 10s 10c``, ``throw qs``),
+or by the start of a label when only one move starts so (``take 4``). And a command, reaching
+what the keys reach: ``chat TEXT`` (or ``say``), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``,
+``watch [TABLE]``, ``create``, ``invite NAMES``, ``leave``, ``lobby``, ``again``, ``call``,
+``sort``, ``bell``, ``help``, ``quit``. The client still decides no legality: a move line is
+matched against the listed moves only, and the host judges what is sent.
+
+``candidates`` is what completion offers; ``run`` does a line. Both work on the controller's
+state only, so they are tested without a terminal.
+
+Must not know about: game rules, terminals, the wire.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from cardparty.client.dialog import Choice
+from cardparty.client.table_model import wire_move
+from cardparty.client.theme import label_of
+
+#: Commands with what they do, for completion and ``help``.
+COMMANDS: list[tuple[str, str]] = [
+    ("chat ", "say something at this table"),
+    ("ready", "ready: the game starts when every seat is taken and ready"),
+    ("bot basic", "add a bot to an empty seat (bot random: the easy one)"),
+    ("sit ", "sit at a table (its id; none: the chosen one)"),
+    ("watch ", "watch a table (its id; none: the chosen one)"),
+    ("create", "create a table (the form)"),
+    ("invite ", "invite players by name to your friends table"),
+    ("leave", "leave the table (a bot plays your seat once the game runs)"),
+    ("lobby", "back to the lobby, keeping your seat"),
+    ("again", "another round, when the round is over"),
+    ("call", "the call (Pika!)"),
+    ("sort", "sort your hand"),
+    ("bell", "the bell on or off"),
+    ("help", "the keys"),
+    ("quit", "quit cardparty"),
+]
+
+_SUITS = str.maketrans({"♠": "s", "♥": "h", "♦": "d", "♣": "c"})
+
+
+def normal(text: str) -> str:
+    """A line as compared: lower case, suit symbols as letters, ``10`` as ``t``, one space
+    between words ("Play 10♥" and "play th" are the same)."""
+    text = " ".join(text.translate(_SUITS).lower().split())
+    return re.sub(r"\b10([shdc])\b", r"t\1", text)
+
+
+def move_words(move: dict[str, Any]) -> list[str]:
+    """The ways to type ``move``: its label as shown, and its kind with its cards."""
+    label = label_of(move)
+    plain = " ".join([str(move["kind"]), *[str(c) for c in move.get("cards") or ()]])
+    return list(dict.fromkeys([label, plain]))
+
+
+def candidates(c: Any) -> list[str]:
+    """Completions for the current screen: the listed moves' labels first, then the
+    commands."""
+    out: list[str] = []
+    if c.screen == "table":
+        out += [label_of(m) for m in c.table.moves]
+    out += [name for name, _ in COMMANDS]
+    return list(dict.fromkeys(out))
+
+
+def find_moves(c: Any, line: str) -> list[dict[str, Any]]:
+    """The listed moves ``line`` names: by label or kind-and-cards exactly; else the same
+    kind with the same cards in any order; else the only label that starts so."""
+    moves = c.table.moves if c.screen == "table" else []
+    want = normal(line)
+    exact = [m for m in moves if want in {normal(w) for w in move_words(m)}]
+    if exact:
+        return exact
+    words = want.split()
+    if len(words) > 1:
+        kind, cards = words[0], sorted(words[1:])
+        same = [m for m in moves if str(m["kind"]).lower() == kind
+                and sorted(normal(str(x)) for x in m.get("cards") or ()) == cards]
+        if same:
+            return same
+    starts = [m for m in moves if any(normal(w).startswith(want) for w in move_words(m))]
+    return starts if len(starts) == 1 else []
+
+
+def run(c: Any, line: str) -> None:
+    """Do ``line`` (see the module docstring); anything else is one line of error."""
+    line = line.strip()
+    if not line:
+        return
+    word, _, rest = line.partition(" ")
+    verb, rest = word.lower(), rest.strip()
+    if c.screen == "table":
+        table = c.table_id
+    elif c.screen == "room":
+        table = c.room_id
+    else:
+        table = (c.selected_table() or {}).get("id")
+    moves = find_moves(c, line)
+    if moves:
+        if len(moves) == 1:
+            c.send(wire_move(moves[0]))
+        else:
+            c.dialog = Choice(f"Which {line}?", [(label_of(m), m) for m in moves],
+                              lambda m: c.send(wire_move(m)))
+        return
+    if verb in ("chat", "say", "t"):
+        if rest:
+            c._chat(table, rest)
+    elif verb == "ready":
+        c._request("ready", table=table)
+    elif verb == "bot":
+        c._request("add_bot", table=table, level=rest or "basic")
+    elif verb in ("sit", "watch"):
+        target = rest or table
+        c._request("sit" if verb == "sit" else "spectate", table=target)
+    elif verb == "create":
+        c._key_lobby("c")
+    elif verb == "invite":
+        c._invite(table, rest)
+    elif verb == "leave":
+        if c.screen == "table":
+            c._leave()
+        elif c.screen == "room":
+            c._key_room("l")
+        else:
+            c._request("leave", table=table)
+    elif verb == "lobby":
+        if c.screen == "table":
+            c._leave(give_up=False)
+        elif c.screen == "room":
+            c._key_room("q")
+    elif verb == "again":
+        c._request("again", table=table)
+    elif verb == "call":
+        c._outcome(c.table.call())
+    elif verb == "sort":
+        c._reorder(c.table.sort_hand())
+    elif verb == "bell":
+        c.toggle_bell()
+    elif verb in ("help", "?"):
+        c.help = 1
+    elif verb in ("quit", "exit"):
+        c.exit()
+    else:
+        what = "move or command" if c.screen == "table" else "command"
+        c.error = f"no {what} {line[:60]!r}: Tab lists what you can type"

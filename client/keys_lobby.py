@@ -1,0 +1,116 @@
+"""The lobby's keys: choose a table, sit, watch, create, add a bot, ready, invite, leave,
+chat. A mixin of ``Controller`` (it uses the controller's state and ``_request``).
+
+Must not know about: game rules, terminals, the wire.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardparty.client.dialog import Choice, CreateForm, TextField
+
+
+class LobbyKeys:
+    """See the module docstring."""
+
+    def selected_table(self) -> dict[str, Any] | None:
+        if 0 <= self.lobby_cursor < len(self.tables):
+            return self.tables[self.lobby_cursor]
+        return None
+
+    def _sits_at(self, t: dict[str, Any]) -> bool:
+        """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
+        me = self.name.casefold()
+        seats = (t.get("summary") or {}).get("seats") or ()
+        return bool(me) and any(isinstance(s, dict) and s.get("kind") == "human"
+                                and str(s.get("name", "")).casefold() == me for s in seats)
+
+    def invites_me(self, t: dict[str, Any]) -> bool:
+        """Lobby row ``t`` is a table taking seats that invited this player, who has no seat
+        there yet: the lobby marks it."""
+        me = self.name.casefold()
+        return (bool(me) and t.get("status") == "open" and not self._sits_at(t)
+                and any(str(n).casefold() == me for n in t.get("invited") or ()))
+
+    def _invite_target(self, t: dict[str, Any]) -> dict[str, Any]:
+        """Where ``i`` invites to: the chosen table if it is a friends table this player sits
+        at or created, else such a table that still takes seats, else the chosen one (the
+        host then says why not)."""
+        def mine(x: dict[str, Any]) -> bool:
+            return self._sits_at(x) or bool(x.get("creator")) and x.get("creator") == self.name
+
+        if t.get("mode") == "friends" and mine(t):
+            return t
+        ours = [x for x in self.tables
+                if x.get("mode") == "friends" and x.get("status") == "open" and mine(x)]
+        return ours[0] if ours else t
+
+    def _invite(self, table: Any, text: str) -> None:
+        """Send the names typed (separated by commas, or by spaces when there is no comma)."""
+        parts = text.split(",") if "," in text else text.split()
+        names = list(dict.fromkeys(p.strip() for p in parts if p.strip()))
+        if not names:
+            return
+        if len(names) > 16 or any(len(n) > 32 for n in names):
+            self.error = "invite at most 16 names at once, each of at most 32 letters"
+            return
+        self._request("invite", table=table, names=names)
+
+    def _key_lobby(self, name: str) -> None:
+        t = self.selected_table()
+        tid = t.get("id") if t else None
+        if name in ("up", "k"):
+            self.lobby_cursor = max(0, self.lobby_cursor - 1)
+        elif name in ("down", "j"):
+            self.lobby_cursor = min(max(0, len(self.tables) - 1), self.lobby_cursor + 1)
+        elif name == "c":
+            if not self.games:
+                self.notice = "the host has not listed its games yet: asking again"
+                self.create_waiting = True
+                self._request("games")
+                return
+            self._create_form()
+        elif t is None and name in ("enter", "s", "b", "r", "i"):
+            self.error = "no table chosen: press c to create one"
+        elif name == "enter":
+            if t.get("status") == "open" and self._sits_at(t):
+                self.enter_room(tid)              # back to the waiting room of our seat
+                return
+            self._request("sit", table=tid)
+            self.wait_for_room(tid)
+        elif name == "s":
+            self._request("spectate", table=tid)
+        elif name == "b":
+            self._request("add_bot", table=tid, level="basic")
+        elif name == "r":
+            self._request("ready", table=tid)
+        elif name == "i":
+            target = self._invite_target(t).get("id")
+            self.dialog = TextField(f"invite to {target} (names separated by spaces or "
+                                    "commas): ", lambda text: self._invite(target, text))
+        elif name == "l" and tid is not None:
+            self._request("leave", table=tid)
+        elif name == "t":
+            # Talk happens at a table (the host has no lobby chat): the chosen one if this
+            # player sits there; said before anything is typed, so nothing typed is lost.
+            if t is None or not self._sits_at(t):
+                self.error = ("chat happens at a table: sit at one (Enter) or watch it (s), "
+                              "then t")
+                return
+            self.dialog = TextField(f"say at {tid}: ",
+                                    lambda text: text and self._chat(tid, text))
+        elif name in ("q", "escape"):
+            self.dialog = Choice("Quit cardparty?", [("quit", True), ("stay", False)],
+                                 lambda yes: yes and self.exit())
+
+    def _create_form(self) -> None:
+        def create(req: dict[str, Any]) -> None:
+            self._request("create", **req)
+            self.wait_for_room("new")             # the creator sits at once: his room opens
+
+        self.dialog = CreateForm(self.games, create)
+
+    def _chat(self, table: Any, text: str) -> None:
+        if self.link is not None:
+            self.link.chat(table, text)

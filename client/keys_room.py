@@ -1,0 +1,77 @@
+"""The waiting room: the screen of a table this player sits at before its game starts. It
+opens as soon as the seat is taken (sitting in the lobby, or creating a table) and shows the
+table as the lobby knows it (seats, who is ready, settings, variants, mode) with the table's
+chat; its keys ready the player, add a bot, invite, chat, leave. The game's first view
+replaces it with the table. A mixin of ``Controller``.
+
+Must not know about: game rules, terminals, the wire.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from cardparty.client.dialog import TextField
+
+#: Chat lines a waiting room keeps.
+ROOM_CHAT = 100
+
+
+class RoomKeys:
+    """See the module docstring."""
+
+    def room(self) -> dict[str, Any] | None:
+        """The waiting room's table as the lobby lists it (None if the lobby lost it)."""
+        return next((t for t in self.tables if t.get("id") == self.room_id), None)
+
+    def enter_room(self, table: Any) -> None:
+        if table != self.room_id:
+            self.room_chat = deque(maxlen=ROOM_CHAT)
+        self.room_id = table
+        self.pending_room = None
+        self.screen = "room"
+        self.left_tables.discard(table)
+
+    def wait_for_room(self, table: Any) -> None:
+        """A seat was asked for at ``table`` ("new": the table being created): the room
+        opens once the lobby shows this player in it."""
+        self.pending_room = table
+        self.known_tables = {t.get("id") for t in self.tables}
+
+    def room_from_lobby(self) -> None:
+        """After a lobby listing: open the room a seat was asked for, once it is ours; leave
+        a room whose table is gone or that no longer seats this player."""
+        if self.screen == "room":
+            t = self.room()
+            if t is None or not self._sits_at(t):
+                self.screen, self.room_id = "lobby", None
+                self.notice = "you no longer sit at that table"
+            return
+        want = self.pending_room
+        if want is None or self.screen != "lobby":
+            return
+        for t in self.tables:
+            new = want == "new" and t.get("id") not in self.known_tables
+            if (new or t.get("id") == want) and t.get("status") == "open" \
+                    and self._sits_at(t):
+                self.enter_room(t.get("id"))
+                return
+
+    def _key_room(self, name: str) -> None:
+        tid = self.room_id
+        if name == "r":
+            self._request("ready", table=tid)
+        elif name == "b":
+            self._request("add_bot", table=tid, level="basic")
+        elif name == "i":
+            self.dialog = TextField(f"invite to {tid} (names separated by spaces or commas): ",
+                                    lambda text: self._invite(tid, text))
+        elif name == "t":
+            self.dialog = TextField("say: ", lambda text: text and self._chat(tid, text))
+        elif name == "l":
+            self._request("leave", table=tid)
+            self.screen, self.room_id = "lobby", None
+        elif name in ("q", "escape"):
+            self.screen, self.room_id = "lobby", None
+            self.notice = f"your seat at {tid} is kept: Enter on it comes back"

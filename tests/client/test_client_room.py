@@ -1,0 +1,89 @@
+"""The waiting room, against a real host on 127.0.0.1: creating a table, or sitting at one,
+opens its screen at once (seats, who is ready, settings, variants, chat); the players talk
+there before the game (the talk goes on in the table's log), add a bot, get ready, and the
+game's first view takes them to the table. Lobby chat, which the host does not have, is
+refused before anything is typed."""
+
+from __future__ import annotations
+
+from cardparty.client.controller import Controller
+from cardparty.client.render import Renderer
+from cardparty.client.theme import glyphs
+from cardparty.net.host import Host
+from tests.client.clientkit import form_pick, player
+
+
+def text(c: Controller) -> str:
+    return "".join(f[1] for f in Renderer(c, glyphs(False)).room())
+
+
+def create(c: Controller, game: str, players: int) -> None:
+    c.key("c")
+    form_pick(c, "game", game)
+    form_pick(c, "players", players)
+    form = c.dialog
+    form.cursor = len(form.rows) - 1                            # type: ignore[union-attr]
+    c.key("enter")
+
+
+def test_sitting_opens_the_waiting_room_where_players_talk_and_get_ready(host: Host) -> None:
+    eva, pe = player(host.address, "Eva")
+    petr, pp = player(host.address, "Petr")
+    pe.until(lambda: eva.connection == "connected" and bool(eva.games))
+    pp.until(lambda: petr.connection == "connected")
+    create(eva, "Pika", 3)
+    pe.until(lambda: eva.screen == "room")                      # at once, no key pressed
+    room = eva.room_id
+    shown = text(eva)
+    assert "Seats" in shown and "Eva" in shown and "(you)" in shown and "not ready" in shown
+    assert "Settings:" in shown and "Variants: none" in shown
+    pp.until(lambda: any(t.get("id") == room for t in petr.tables))
+    petr.lobby_cursor = [t.get("id") for t in petr.tables].index(room)
+    petr.key("enter")
+    pp.until(lambda: petr.screen == "room" and petr.room_id == room)
+    pe.until(lambda: "Petr" in text(eva))
+    petr.key("t")
+    for k in "hi Eva":
+        petr.key(k)
+    petr.key("enter")
+    pe.until(lambda: "<Petr> hi Eva" in eva.room_chat)
+    assert "<Petr> hi Eva" in text(eva)
+    eva.key("b")
+    pe.until(lambda: "bot, ready" in text(eva))
+    eva.key("r")
+    pp.until(lambda: "Eva" in text(petr) and "1 to go" in text(petr))
+    petr.key("r")
+    pe.until(lambda: eva.screen == "table" and eva.table_id == room)
+    pp.until(lambda: petr.screen == "table")
+    assert "<Petr> hi Eva" in list(eva.table.log)
+    assert eva.failures == [] and petr.failures == []
+    for c in (eva, petr):
+        c.exit()
+
+
+def test_back_to_the_lobby_and_enter_returns_to_the_room(host: Host) -> None:
+    eva, pe = player(host.address, "Eva")
+    pe.until(lambda: eva.connection == "connected" and bool(eva.games))
+    create(eva, "Pika", 2)
+    pe.until(lambda: eva.screen == "room")
+    room = eva.room_id
+    eva.key("q")
+    assert eva.screen == "lobby" and "kept" in eva.notice
+    eva.lobby_cursor = [t.get("id") for t in eva.tables].index(room)
+    eva.key("enter")
+    assert eva.screen == "room" and eva.room_id == room
+    eva.key("l")                                                 # leave: the seat is freed
+    assert eva.screen == "lobby"
+    pe.until(lambda: not any(eva._sits_at(t) for t in eva.tables))
+    eva.exit()
+
+
+def test_chat_in_the_lobby_is_refused_before_anything_is_typed() -> None:
+    c = Controller(None, name="Eva")
+    c.screen = "lobby"
+    c.tables = [{"id": "t1", "game": "pika", "seats": ["Petr"], "status": "open",
+                 "summary": {"seats": [{"kind": "human", "name": "Petr"}]}}]
+    c.key("t")
+    assert c.dialog is None and "chat happens at a table" in c.error
+
+

@@ -1,0 +1,92 @@
+"""The table screen is complete at 80x24 for every game at its largest table (every seat, the
+zones and the counters, the hand, the moves), and a terminal too small for a table says so
+instead of dropping lines; boxes (the help, the end of a round) fit narrow terminals. The
+real application is drawn into prompt-toolkit's screen buffer and read back as text."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from cardparty.client.app import build_app
+from cardparty.client.controller import Controller
+from cardparty.client.local_link import LocalLink
+from cardparty.client.render import counter_text
+from cardparty.client.words import describer
+from cardparty.core.discovery import load_catalog
+
+
+class Sink(io.StringIO):
+    encoding = "utf-8"
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation
+
+
+def snapshot(c: Controller, columns: int, rows: int) -> str:
+    """The application's screen at ``columns`` x ``rows``, as text."""
+    out = Vt100_Output(Sink(), lambda: Size(rows=rows, columns=columns), term="xterm")
+    with create_pipe_input() as pipe:
+        app, _ = build_app(c, input=pipe, output=out)
+        screen = Screen()
+        with set_app(app):
+            for _ in range(2):              # twice, as a running application draws again
+                app.render_counter += 1
+                screen = Screen()
+                app.layout.container.write_to_screen(
+                    screen, MouseHandlers(), WritePosition(0, 0, columns, rows), "",
+                    erase_bg=False, z_index=None)
+                screen.draw_all_floats()
+    return "\n".join("".join(screen.data_buffer[y][x].char for x in range(columns)).rstrip()
+                     for y in range(rows))
+
+
+def largest_table(game: str, seed: int = 3) -> tuple[Controller, LocalLink]:
+    info = load_catalog().game(game)
+    link = LocalLink(game, info.max_players, 0, seed=seed, name="Eva", timers=False)
+    c = Controller(link, name="Eva", address="in-process", describe=describer)
+    link.start(c.receive)
+    return c, link
+
+
+@pytest.mark.parametrize("game", sorted(load_catalog().games))
+def test_the_largest_table_of_every_game_is_complete_at_80x24(game: str) -> None:
+    c, link = largest_table(game)
+    c.key("tab")
+    text = snapshot(c, 80, 24)
+    view = c.table.view
+    for name in c.table.names:
+        assert name in text, (name, text)
+    for zone in view.get("zones") or {}:
+        assert f"{zone}:" in text, (zone, text)
+    for counter, value in (view.get("counters") or {}).items():
+        assert f"{counter}: {counter_text(value, c.table.names, counter)}" in text, text
+    assert "Hand" in text and "Tab: next" in text and "too small" not in text
+    lines = text.splitlines()
+    assert len(lines) == 24 and lines[-1].startswith(" ? help")
+    newest = list(c.table.log)[-1]
+    assert f" {newest}" in lines, text                       # the log's newest line shows
+    link.close()
+
+
+def test_a_terminal_too_small_for_the_table_says_so() -> None:
+    c, link = largest_table("pikac")
+    text = snapshot(c, 60, 14)
+    assert "too small" in text and "Bot 8" not in text
+    assert "Hand" not in text
+    link.close()
+
+
+def test_the_help_shows_its_keys_at_60x20() -> None:
+    c, link = largest_table("pika")
+    c.key("?")
+    text = snapshot(c, 60, 20)
+    assert "Keys" in text and "Tab S-Tab" in text, text
+    link.close()

@@ -1,0 +1,59 @@
+"""The start screen: no address is prefilled (an Enter after the name goes on to the hosts
+found on the LAN, never to this machine by surprise), and a host that never answers can be
+given up with Esc, back to the start screen with what was typed."""
+
+from __future__ import annotations
+
+import socket
+
+from cardparty.client.controller import Controller
+from cardparty.client.net_link import NetLink
+from cardparty.client.render import Renderer
+from cardparty.client.theme import glyphs
+
+
+def test_no_address_is_prefilled_and_enter_after_the_name_goes_to_the_hosts_found() -> None:
+    joined: list[tuple[str, str]] = []
+
+    def connect(who: str, where: str) -> NetLink:
+        joined.append((who, where))
+        raise AssertionError("nothing may connect before the player chooses a host")
+
+    c = Controller(None, connect=connect)
+    assert c.start.address == ""
+    c.receive({"type": "hosts", "hosts": [["Eva's laptop", "192.168.1.20:7770"]]})
+    for k in "Petr":
+        c.key(k)
+    c.key("enter")
+    assert joined == [] and c.screen == "start"
+    assert c.start.row == 2                                  # on the host listed
+    text = "".join(f[1] for f in Renderer(c, glyphs(False)).start())
+    assert "choose a host found below" in text
+
+
+def test_enter_after_the_name_without_hosts_goes_to_the_address() -> None:
+    c = Controller(None, connect=lambda who, where: NetLink(where, who))
+    for k in "Petr":
+        c.key(k)
+    c.key("enter")
+    assert c.screen == "start" and c.start.row == 1 and c.link is None
+
+
+def test_a_host_that_never_answers_can_be_given_up_with_escape() -> None:
+    with socket.socket() as s:                               # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    c = Controller(None, connect=lambda who, where: NetLink(where, who))
+    for k in "Petr":
+        c.key(k)
+    c.key("tab")
+    for k in f"127.0.0.1:{port}":
+        c.key(k)
+    c.key("enter")
+    link = c.link
+    assert c.screen == "lobby" and isinstance(link, NetLink)
+    assert "Esc" in c.banner
+    c.key("escape")
+    assert c.screen == "start" and c.link is None and link.closed.is_set()
+    assert c.start.name == "Petr" and c.start.address == f"127.0.0.1:{port}"
+    assert "gave up" in c.error and c.banner == ""
