@@ -25,9 +25,16 @@ What it measures, in one run:
    are not counted in it.
 3. The host's memory per open table: the host's RSS before and after ``--memory-tables``
    tables, each with a game under way (one network player, three host bots).
+4. The host's cost per move, flat out, in the same run: this host without and with ``--data``
+   (a save in SQLite after every move), and, with ``--baseline DIR`` (a checkout of an older
+   commit, e.g. ``git worktree add /work/wt/hostbase 1b85ff8``), the host of that tree alike,
+   imported from DIR in its own process: moves/s and the host's CPU per move of each (the
+   host's process, its ZeroMQ I/O thread included), each host started afresh for its phase.
 
-Then the ratios to the echo floor and the issue's targets (p50 at most 4x the echo round trip;
-p99 under 10 ms; under 1 MB per table). Usage: ``.venv/bin/python bench/host.py [--help]``.
+Then the ratios to the echo floor and the targets (p50 at most 4x the echo round trip;
+p99 under 10 ms; under 1 MB per table; host CPU per move flat out at most half the
+baseline's; persistence costing at most 25% of the flat-out throughput).
+Usage: ``.venv/bin/python bench/host.py [--help]``.
 """
 
 from __future__ import annotations
@@ -397,6 +404,115 @@ def memory_per_table(address: str, pid: int, tables: int, game: str) -> tuple[fl
     return (after - before) / tables, playing
 
 
+# --- the cost per move of one host, and of another tree's host ---------------------------------
+
+#: Runs ``cardparty host`` from the tree in argv[1] (a checkout with core/, net/, plugins/,
+#: client/), whatever cardparty is installed here: a finder placed first maps every
+#: ``cardparty.*`` module onto that tree's folders.
+TREE_HOST = """
+import importlib.machinery, sys, types
+tree = sys.argv.pop(1)
+class TreeFinder:
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if not name.startswith("cardparty."):
+            return None
+        parts = name.split(".")[1:]
+        return importlib.machinery.PathFinder.find_spec(
+            name, ["/".join([tree, *parts[:-1]])])
+pkg = types.ModuleType("cardparty")
+pkg.__path__ = [tree]
+sys.modules["cardparty"] = pkg
+sys.meta_path.insert(0, TreeFinder)
+from cardparty.client.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def host_command(data_dir: str | None, tree: str | None = None) -> list[str]:
+    """``cardparty host`` as the bench runs it: of this installation, or of ``tree``."""
+    args = ["host", "--bind", "127.0.0.1", "--port", "0", "--idle", "0", "--heartbeat", "2",
+            "--name", "bench", "--log-level", "warning"]
+    if data_dir is not None:
+        args += ["--data", data_dir]
+    if tree is not None:
+        return [PY, "-c", TREE_HOST, tree, *args]
+    return [PY, "-m", "cardparty.client.cli", *args]
+
+
+def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float
+                  ) -> tuple[float, float, int]:
+    """A fresh host from ``cmd`` under the flat-out load for ``seconds``: (moves/s, host CPU
+    seconds per move, moves)."""
+    host, address = start(cmd)
+    try:
+        load = Load(address, args.tables, args.players, args.game, {}, args.seed)
+        load.connect()
+        load.run(1.0, 0, measure=False)                     # warm up
+        cpu0 = cpu_seconds(host.pid)
+        took = load.run(seconds, 0)
+        cpu = cpu_seconds(host.pid) - cpu0
+        load.close()
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(10)
+    return load.moves / took, cpu / max(1, load.moves), load.moves
+
+
+def compare_hosts(args: argparse.Namespace) -> None:
+    """Part 4 of the docstring: this host without and with --data, and the baseline's, each
+    ``--compare-rounds`` times in turn (the machine's load drifts: taking turns spreads it
+    over all of them); the figures compared are each host's mean over its runs."""
+    import shutil
+    import tempfile
+
+    runs: list[tuple[str, str | None, bool]] = [("this host", None, False),
+                                                ("this host, --data", None, True)]
+    if args.baseline:
+        label = f"baseline host ({args.baseline_label or args.baseline})"
+        runs += [(label, args.baseline, False), (f"{label}, --data", args.baseline, True)]
+    print(f"the host's cost per move, flat out ({args.tables * args.players} clients, "
+          f"{args.tables} tables of {args.game}, {args.compare_seconds:g} s a run, "
+          f"{args.compare_rounds} runs each in turn, each host started afresh):")
+    got: dict[str, list[tuple[float, float, int]]] = {label: [] for label, _, _ in runs}
+    for _ in range(args.compare_rounds):
+        for label, tree, data in runs:
+            data_dir = tempfile.mkdtemp(prefix="cardparty-bench-") if data else None
+            try:
+                got[label].append(flat_out_cost(host_command(data_dir, tree), args,
+                                                args.compare_seconds))
+            finally:
+                if data_dir is not None:
+                    shutil.rmtree(data_dir, ignore_errors=True)
+    mean: dict[str, tuple[float, float]] = {}
+    for label, _, _ in runs:
+        each = got[label]
+        rate = sum(r for r, _, _ in each) / len(each)
+        cpu = sum(c * m for _, c, m in each) / max(1, sum(m for _, _, m in each))
+        mean[label] = (rate, cpu)
+        print(f"  {label}: {sum(m for _, _, m in each)} moves, {rate:.0f} moves/s; host CPU "
+              f"{cpu * 1e6:.0f} us per move  (runs: "
+              + ", ".join(f"{r:.0f}/s {c * 1e6:.0f} us" for r, c, _ in each) + ")")
+    rate, cpu = mean["this host"]
+    drate, dcpu = mean["this host, --data"]
+    cost = 1 - drate / rate
+    print("targets (cost per move):")
+    print(f"  persistence costs <= 25% of the flat-out throughput: {cost * 100:.0f}% "
+          f"({drate:.0f} vs {rate:.0f} moves/s; CPU per move x{dcpu / cpu:.2f}) -> "
+          f"{'PASS' if cost <= 0.25 else 'FAIL'}")
+    if args.baseline:
+        brate, bcpu = mean[runs[2][0]]
+        bdrate, bdcpu = mean[runs[3][0]]
+        print(f"  host CPU per move flat out <= half the baseline's: {cpu * 1e6:.0f} vs "
+              f"{bcpu * 1e6:.0f} us = {cpu / bcpu:.2f}x -> "
+              f"{'PASS' if cpu <= bcpu / 2 else 'FAIL'}  (with --data: {dcpu * 1e6:.0f} vs "
+              f"{bdcpu * 1e6:.0f} us = {dcpu / bdcpu:.2f}x; moves/s {rate / brate:.2f}x, "
+              f"with --data {drate / bdrate:.2f}x; the baseline's persistence costs "
+              f"{(1 - bdrate / brate) * 100:.0f}% of its throughput)")
+    else:
+        print("  host CPU per move against a baseline: no --baseline given")
+
+
 # --- main ----------------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
@@ -415,7 +531,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--memory-tables", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--data", action="store_true",
-                   help="run the host with --data (a save in SQLite after every move)")
+                   help="run the host of parts 2-3 with --data (a save in SQLite after every "
+                        "move)")
+    p.add_argument("--compare-seconds", type=float, default=4.0,
+                   help="length of each flat-out run of part 4 (0: skip part 4)")
+    p.add_argument("--compare-rounds", type=int, default=2,
+                   help="runs of each host in part 4, taken in turn")
+    p.add_argument("--baseline", default="",
+                   help="a checkout of an older tree whose host part 4 runs alike")
+    p.add_argument("--baseline-label", default="", help="what to call it (e.g. a commit)")
     p.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--host-cmd", default="", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -447,15 +571,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the machine's CPU: the same pure Python work every 2 ms for "
           f"{args.stall_seconds:.0f} s ({len(rounds)} rounds): {stalls}")
 
-    host_cmd = [PY, "-m", "cardparty.client.cli", "host", "--bind", "127.0.0.1", "--port", "0",
-                "--idle", "0", "--heartbeat", "2", "--name", "bench", "--log-level", "warning"]
     data_dir = ""
     if args.data:
         import tempfile
 
         data_dir = tempfile.mkdtemp(prefix="cardparty-bench-")
-        host_cmd += ["--data", data_dir]
         print(f"the host keeps every table in SQLite after every move ({data_dir})")
+    host_cmd = host_command(data_dir or None)
     if args.host_cmd:
         host_cmd = args.host_cmd.split()
     host, address = start(host_cmd)
@@ -516,6 +638,8 @@ def main(argv: list[str] | None = None) -> int:
           f"own CPU work p99/p50 {stall_ratio:.1f}x)")
     print(f"  < 1 MB per open table: {per_table:.0f} KB -> "
           f"{'PASS' if per_table < 1024 else 'FAIL'}")
+    if args.compare_seconds > 0:
+        compare_hosts(args)
     return 0
 
 

@@ -282,31 +282,9 @@ class NetLink:
         threading.Thread(target=work, daemon=True).start()
 
     def _again(self, table: Any) -> None:
-        """Another round: a new table like this one. Bots take the seats bots held; the other
-        players are told the new table's id in this table's chat, and invited to it when it
-        is a friends table."""
-        old = self.tables.get(table) or {}
-        summary = old.get("summary") or {}
-        args = self.my_tables.get(table) or {
-            "game": summary.get("game"), "players": summary.get("players"),
-            "settings": {k: v for k, v in (summary.get("settings") or {}).items()
-                         if k != "deck"},
-            "variants": summary.get("variants") or [], "mode": summary.get("mode")}
-        if not args.get("game"):
-            self.deliver({"type": "error", "text": "the table is not known any more"})
-            return
-        seats = summary.get("seats") or []
-        humans = [s for s in seats if s.get("kind") == "human"]
-        bots = "basic" if len(humans) <= 1 else None
-        keep = ("game", "players", "settings", "variants", "title", "mode", "bot_delay")
-        others = [str(s["name"]) for s in humans if s.get("name") and s["name"] != self.name]
-        self._create({k: args[k] for k in keep if k in args}, bots=bots,
-                     invite=others[:16] or None)
-        if not bots:
-            with contextlib.suppress(SessionError):
-                self.session.send("chat", table=table,
-                                  text="another round: a new table is in the lobby")
-        self.deliver({"type": "left"})
+        """Another round: the host deals it at this very table once every seated human has
+        asked (protocol ``again``); the new round comes as a fresh view of the same table."""
+        self._send("again", table=table)
 
     # --- the session's thread and pushed messages -------------------------------------------
 

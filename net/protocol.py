@@ -71,6 +71,7 @@ ERRORS: dict[str, str] = {
     "not_full": "the game cannot start: seats are empty",
     "not_ready": "the game cannot start: a seated player is not ready",
     "not_playing": "the table is not playing (not started, over, or broken)",
+    "not_over": "another round is asked for once a round is over",
     "stale": "the move was made on an old view: the table has moved on",
     "no_move": "no move with that id in your list",
     "illegal": "the rules refuse the move (the message says why)",
@@ -337,6 +338,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "reorder": {"table": TABLE_ID, "order": Field(strings(128, 8), required=True)},
     "chat": {"table": TABLE_ID, "text": Field(line(CHAT_MAX, 1), required=True)},
     "invite": {"table": TABLE_ID, "names": Field(names(16), required=True)},
+    "again": {"table": TABLE_ID},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

@@ -27,7 +27,8 @@ def run(script: str, *args: str, timeout: float = 120, codes: tuple[int, ...] = 
 
 def test_host_bench_prints_every_floor_and_target() -> None:
     out = run("host.py", "--tables", "2", "--seconds", "0.4", "--echo-rounds", "50",
-              "--paced-echo-rounds", "3", "--stall-seconds", "0.2", "--memory-tables", "3")
+              "--paced-echo-rounds", "3", "--stall-seconds", "0.2", "--memory-tables", "3",
+              "--compare-seconds", "0.4", "--compare-rounds", "1")
     assert re.search(r"raw pyzmq DEALER/ROUTER echo round trip \(50 rounds\): p50 \d+ us", out)
     assert re.search(r"the same, paced: .*\(3 rounds\): p50 \d+ us", out)
     assert re.search(r"the machine's CPU: .* p50 \d+ us, p99 \d+ us", out)
@@ -41,6 +42,12 @@ def test_host_bench_prints_every_floor_and_target() -> None:
     assert re.search(r"paced p50 <= 4x echo: .* -> (PASS|FAIL)", out)
     assert re.search(r"paced p99 < 10 ms: .* -> (PASS|FAIL)", out)
     assert re.search(r"< 1 MB per open table: .* -> (PASS|FAIL)", out)
+    for host in ("this host", "this host, --data"):
+        assert re.search(rf"^  {re.escape(host)}: \d+ moves, \d+ moves/s; host CPU \d+ us per "
+                         r"move  \(runs: \d+/s \d+ us\)$", out, re.MULTILINE), out
+    assert re.search(r"persistence costs <= 25% of the flat-out throughput: .* -> (PASS|FAIL)",
+                     out)
+    assert "host CPU per move against a baseline: no --baseline given" in out
 
 
 def test_client_render_bench_redraws_every_game() -> None:

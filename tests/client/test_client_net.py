@@ -76,6 +76,41 @@ def test_two_players_meet_in_the_lobby_and_play_a_round_with_a_bot(host: Host, g
         c.exit()
 
 
+def test_after_a_round_n_from_both_players_deals_the_next_round_at_the_same_table(
+        host: Host) -> None:
+    eva, pe = player(host.address, "Eva")
+    petr, pp = player(host.address, "Petr")
+    pe.until(lambda: eva.connection == "connected" and eva.games)
+    eva.key("c")
+    form_pick(eva, "game", "Pika")
+    form_pick(eva, "players", 2)
+    for name, value in FAST.get("pika", {}).items():
+        form_pick(eva, f"setting:{name}", value)
+    eva.dialog.cursor = len(eva.dialog.rows) - 1
+    eva.key("enter")
+    pe.until(lambda: any(t["seats"][0] == "Eva" for t in eva.tables))
+    pp.until(lambda: len(petr.tables) == 1)
+    tid = petr.tables[0]["id"]
+    petr.key("enter")
+    pe.until(lambda: any(s and s.startswith("Petr") for s in eva.tables[0]["seats"]))
+    eva.key("r")
+    petr.key("r")
+    pe.until(lambda: eva.screen == "table")
+    pp.until(lambda: petr.screen == "table")
+    play_round([(eva, pe), (petr, pp)])
+    over = eva.table.view["version"]
+    eva.key("n")
+    pp.until(lambda: any(t["id"] == tid and t["status"] == "over" for t in petr.tables))
+    petr.key("n")
+    for c, pump in ((eva, pe), (petr, pp)):
+        pump.until(lambda c=c: c.screen == "table" and not c.table.over
+                   and c.table.view["version"] > over)
+        assert [t["id"] for t in c.tables] == [tid], "one lobby row for the match"
+        assert c.failures == []
+    for c, _ in ((eva, pe), (petr, pp)):
+        c.exit()
+
+
 def test_a_client_whose_host_disappears_says_so_and_resumes_when_it_returns() -> None:
     h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
     address = h.start()

@@ -1,0 +1,22 @@
+"""The host node as a package of parts, one concern each (docs/architecture.md, "The host"):
+
+- ``server``: the ROUTER socket and its loop, rate limits, replies remembered by request id,
+  dispatch to the handlers;
+- ``roster``: players, hello/resume/replaced, heartbeats and liveness;
+- ``lobby``: tables, seats, bots, invitations, ready/start, spectators, chat;
+- ``match``: another round at the same table (``again``), rounds and totals;
+- ``play``: moves and reorders, what follows every change, and ``timers`` (what is due);
+- ``views``: summaries, per-seat views, narration, built once per version where shared;
+- ``persistence``: the host's rows in its store;
+- ``outbox`` (how handlers send), ``clock`` (the one source of time), ``model`` (records),
+  ``parts`` (the parts wired, without a socket), ``node`` (``Host``, as users start it).
+
+Must not know about: any particular game (everything goes through ``core.table.Table``),
+terminals.
+"""
+
+from cardparty.net.host.model import BURST, MAX_INVITED, RATE, HostTable, Player, Seat
+from cardparty.net.host.node import Host
+from cardparty.net.host.server import BIND_RETRY
+
+__all__ = ["BIND_RETRY", "BURST", "MAX_INVITED", "RATE", "Host", "HostTable", "Player", "Seat"]

@@ -1,0 +1,345 @@
+"""The lobby: tables before, around and after their games.
+
+Owns: the requests ``games``, ``tables``, ``create``, ``sit``, ``leave``, ``bots``,
+``invite`` (friends tables, MO-4), ``ready``, ``start``, ``watch``, ``snapshot`` and
+``chat``; a table starting when every seat is filled and ready; what a player's tables show
+when he comes and goes (``presence``, ``back``: a fresh picture of each and the invitations
+still pending); the table limit (a finished table makes room for a new one) and dropping
+tables nobody needs any more.
+
+Must not know about: sockets (it sends through the outbox), how a move is played or timed
+(``Play``), how a hello is checked (``Roster``), the store's format.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from cardparty.core.bots import LEVELS
+from cardparty.core.discovery import Catalog
+from cardparty.core.table import Table, TableError
+from cardparty.net.host.clock import Clock
+from cardparty.net.host.model import MAX_INVITED, HostTable, Player, Seat, Tables
+from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.play import Play
+from cardparty.net.host.roster import Roster
+from cardparty.net.host.views import Views
+from cardparty.net.protocol import ProtocolError, message
+
+log = logging.getLogger("cardparty.host")
+
+
+class Lobby:
+    def __init__(self, tables: Tables, clock: Clock, outbox: Outbox, roster: Roster,
+                 views: Views, play: Play, catalog: Catalog, *, idle: float | None,
+                 bot_delay: float, keep_over: float, max_tables: int) -> None:
+        self.tables = tables
+        self.clock = clock
+        self.outbox = outbox
+        self.roster = roster
+        self.views = views
+        self.play = play
+        self.catalog = catalog
+        self.idle = idle
+        self.bot_delay = bot_delay
+        self.keep_over = keep_over
+        self.max_tables = max_tables
+        self._seq = itertools.count(1)
+        self._games: list[dict[str, Any]] | None = None
+
+    def loaded(self, restored: list[HostTable]) -> None:
+        """Tables rebuilt from the store join the lobby; new ids go on from the highest."""
+        for ht in restored:
+            self.tables.add(ht)
+            self.play.schedule(ht, changed=True)
+        self._seq = itertools.count(max((ht.seq for ht in restored), default=0) + 1)
+
+    # --- players coming and going ------------------------------------------------------------
+
+    def presence(self, player: Player) -> None:
+        """``player`` connected or disconnected: the tables where he sits show it."""
+        for tid in list(player.tables):
+            ht = self.tables.all.get(tid)
+            if ht is not None and ht.seat_of(player) is not None:
+                self.views.push_summary(ht)
+
+    def back(self, player: Player) -> None:
+        """After a hello: no bot plays for him any more, a fresh picture of every table of
+        his, and (MO-4) the invitations still pending, so one missed while away is not lost."""
+        for tid in sorted(player.tables):
+            ht = self.tables.all.get(tid)
+            if ht is None:
+                continue
+            seat = ht.seat_of(player)
+            if seat is not None and ht.seats[seat].standin:
+                ht.seats[seat].standin = False
+                self.play.schedule(ht)
+            if seat is not None or player.id in ht.spectators:
+                self.outbox.send(player, self.views.summary_message(ht))
+                if ht.status != "open":
+                    self.views.push_view(ht, player, seat, snapshot=True)
+        for ht in self.tables.all.values():
+            if ht.invitation_pending(player):
+                self.outbox.send(player, self.views.invitation(ht, ht.inviter_of(player.name)
+                                                               or ""))
+
+    # --- listing and creating ----------------------------------------------------------------
+
+    def on_games(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        if self._games is None:
+            self._games = [{**info.to_wire(), "variants": [
+                v.to_wire() for v in self.catalog.variants_of(info.id)]}
+                for info in sorted(self.catalog.games.values(), key=lambda g: g.id)]
+        return message("games", games=self._games)
+
+    def on_tables(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        return message("tables", tables=[self.views.summary(ht)
+                                         for ht in self.tables.all.values()])
+
+    def on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        if len(self.tables.all) >= self.max_tables and not self.make_room():
+            raise ProtocolError("busy", "this host has too many tables")
+        game = req["game"]
+        if game not in self.catalog.games:
+            raise ProtocolError("no_game", f"no game {game!r} is installed here (installed: "
+                                           f"{', '.join(sorted(self.catalog.games))})")
+        for v in req["variants"]:
+            try:
+                self.catalog.variant(game, v)
+            except KeyError as exc:
+                raise ProtocolError("no_game", exc.args[0]) from None
+        players = req["players"]
+        try:
+            table = Table(game, players, req["settings"], req["variants"], seed=req["seed"],
+                          names=[f"Seat {i + 1}" for i in range(players)],
+                          catalog=self.catalog)
+        except TableError as exc:
+            raise ProtocolError("bad_table", str(exc)) from None
+        except Exception as exc:  # a plugin failing at setup must not reach the loop
+            raise ProtocolError("game_failed", f"the game failed to set up: {exc}") from None
+        idle = self.idle if req["idle"] == -1.0 else req["idle"]
+        bot_delay = self.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
+        seq = next(self._seq)
+        ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
+                       table=table, idle=idle, bot_delay=bot_delay,
+                       seats=[Seat() for _ in range(players)], changed_at=self.clock.now(),
+                       mode=req["mode"], creator_token=player.token, creator_name=player.name)
+        self.tables.add(ht)
+        self.play.persist(ht)
+        log.info("%s opened table %s: %s for %d (%s)", player.name, ht.id, game, players,
+                 ht.mode)
+        return self.views.summary_message(ht)
+
+    # --- seats -------------------------------------------------------------------------------
+
+    def on_sit(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ht = self.tables.find(req["table"])
+        if ht.seat_of(player) is not None:
+            raise ProtocolError("seated", f"you already sit at seat {ht.seat_of(player)}")
+        if ht.status != "open":
+            raise ProtocolError("not_open", "the game at this table has started")
+        if (ht.mode == "friends" and player.token != ht.creator_token
+                and ht.inviter_of(player.name) is None):
+            raise ProtocolError("not_invited", f"{ht.creator_name} created this friends table: "
+                                               "only the players invited may sit")
+        seat = req["seat"]
+        if seat is None:
+            free = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
+            if not free:
+                raise ProtocolError("no_seat", "every seat at this table is taken")
+            seat = free[0]
+        elif not 0 <= seat < len(ht.seats):
+            raise ProtocolError("no_seat", f"this table has seats 0 to {len(ht.seats) - 1}")
+        elif ht.seats[seat].kind != "empty":
+            raise ProtocolError("seat_taken", f"seat {seat} is taken by {ht.seats[seat].name}")
+        ht.seats[seat] = Seat("human", player, player.name)
+        ht.spectators.discard(player.id)
+        player.tables.add(ht.id)
+        self.changed(ht)
+        return message("seated", table=ht.id, seat=seat)
+
+    def on_leave(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ht = self.tables.find(req["table"])
+        seat = ht.seat_of(player)
+        if seat is None:
+            if player.id not in ht.spectators:
+                raise ProtocolError("not_seated", "you are neither seated nor watching here")
+            ht.spectators.discard(player.id)
+        elif ht.status == "open":
+            ht.seats[seat] = Seat()
+            for s in ht.seats:
+                s.ready = False if s.kind == "human" else s.ready
+        elif ht.status == "playing":
+            old = ht.seats[seat]            # a bot plays his seat to the end
+            ht.seats[seat] = Seat("bot", None, f"{old.name} (bot)", True)
+            self.play.schedule(ht)
+        else:
+            ht.seats[seat].player = None
+        player.tables.discard(ht.id)
+        ht.streams.pop(player.id, None)
+        self.changed(ht)
+        return message("ok", about="leave")
+
+    def on_bots(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ht = self.tables.find(req["table"])
+        if ht.mode == "friends":
+            if player.token != ht.creator_token:        # MO-4: bots only if the creator adds them
+                raise ProtocolError("not_creator", f"only {ht.creator_name}, who created this "
+                                                   "friends table, may add bots to it")
+        elif ht.seat_of(player) is None:
+            raise ProtocolError("not_seated", "only a seated player may add bots")
+        if ht.status != "open":
+            raise ProtocolError("not_open", "the game at this table has started")
+        if req["level"] not in LEVELS:
+            raise ProtocolError("bad_field", f"bots: field level must be one of "
+                                             f"{', '.join(LEVELS)}")
+        empty = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
+        if not empty:
+            raise ProtocolError("no_seat", "there is no empty seat for a bot")
+        count = len(empty) if req["count"] is None else req["count"]
+        for i in empty[:count]:
+            ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True, level=req["level"])
+        self.changed(ht)
+        return message("ok", about="bots")
+
+    def on_invite(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """MO-4: a player seated at a friends table (or its creator) invites others by
+        username. The names are kept with the table; every connected player of that name is
+        told now, and again on his next hello while the invitation is pending."""
+        ht = self.tables.find(req["table"])
+        if player.token != ht.creator_token and ht.seat_of(player) is None:
+            raise ProtocolError("not_seated", "only a player seated at this table or its "
+                                              "creator may invite")
+        if ht.mode != "friends":
+            raise ProtocolError("not_friends", "this table is open: anyone may sit, no "
+                                               "invitation is needed")
+        if ht.status != "open":
+            raise ProtocolError("not_open", "the game at this table has started")
+        wanted = {n.strip().casefold() for n in req["names"]} - {""}
+        if not wanted:
+            raise ProtocolError("bad_field", "invite: field names holds no name")
+        fresh: dict[str, str] = {}
+        for name in req["names"]:
+            name = name.strip()
+            if name and ht.inviter_of(name) is None and name.casefold() not in (
+                    n.casefold() for n in fresh):
+                fresh[name] = player.name
+        if len(ht.invited) + len(fresh) > MAX_INVITED:
+            raise ProtocolError("bad_field", f"invite: a table invites at most {MAX_INVITED} "
+                                             f"players ({len(ht.invited)} so far)")
+        ht.invited.update(fresh)
+        self.outbox.send_all([p for p in self.roster.players.values()
+                              if p is not player and p.name.casefold() in wanted
+                              and ht.seat_of(p) is None],
+                             self.views.invitation(ht, player.name))
+        log.info("%s invites %s to table %s", player.name, ", ".join(sorted(wanted)), ht.id)
+        self.changed(ht)
+        return message("ok", about="invite")
+
+    def on_ready(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ht = self.tables.find(req["table"])
+        seat = ht.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", "you have no seat at this table")
+        if ht.status != "open":
+            raise ProtocolError("not_open", "the game at this table has started")
+        ht.seats[seat].ready = req["ready"]
+        self.changed(ht)
+        return message("ok", about="ready")
+
+    def on_start(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ht = self.tables.find(req["table"])
+        if ht.seat_of(player) is None:
+            raise ProtocolError("not_seated", "only a seated player may start the game")
+        if ht.status != "open":
+            raise ProtocolError("not_open", "the game at this table has started")
+        empty = sum(s.kind == "empty" for s in ht.seats)
+        if empty:
+            raise ProtocolError("not_full", f"{empty} seat{'s are' if empty > 1 else ' is'} "
+                                            "empty: wait for players or add bots")
+        for s in ht.seats:
+            s.ready = True
+        self.play.start(ht)
+        return message("ok", about="start")
+
+    # --- watching and talking ----------------------------------------------------------------
+
+    def on_watch(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
+        ht = self.tables.find(req["table"])
+        if ht.seat_of(player) is None:
+            ht.spectators.add(player.id)
+            player.tables.add(ht.id)
+        if ht.status == "open":
+            self.views.push_summary(ht)
+            return self.views.summary_message(ht)
+        self.outbox.send(player, self.views.summary_message(ht))
+        self.views.push_view(ht, player, ht.seat_of(player), snapshot=True, rid=req["rid"])
+        return None
+
+    def on_snapshot(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
+        ht = self.tables.find(req["table"])
+        seat = ht.seat_of(player)
+        if seat is None and player.id not in ht.spectators:
+            raise ProtocolError("not_seated", "sit or watch first")
+        if ht.status == "open":
+            return self.views.summary_message(ht)
+        self.play.back(ht, seat)
+        self.views.push_view(ht, player, seat, snapshot=True, rid=req["rid"])
+        return None
+
+    def on_chat(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ht = self.tables.find(req["table"])
+        seat = ht.seat_of(player)
+        if seat is None and player.id not in ht.spectators:
+            raise ProtocolError("not_seated", "sit or watch to talk at this table")
+        self.play.back(ht, seat)
+        self.outbox.send_all(self.views.recipients(ht), message(
+            "chat", table=ht.id, seat=seat, player=player.id, name=player.name,
+            text=req["text"], time=self.clock.wall()))
+        return message("ok", about="chat")
+
+    # --- the table's life before and after its games -----------------------------------------
+
+    def changed(self, ht: HostTable) -> None:
+        """A change before (or between) games: start when every seat is ready, else keep
+        the table and tell its people."""
+        ht.changed_at = self.clock.now()
+        if (ht.status == "open" and all(s.kind != "empty" for s in ht.seats)
+                and all(s.ready for s in ht.seats)):
+            self.play.start(ht)
+            return
+        self.play.persist(ht)
+        self.views.push_summary(ht)
+
+    def make_room(self) -> bool:
+        """At the table limit, drop the table that ended longest ago: a finished table is
+        kept only so that its players can still read the result, and a busy host (a room of
+        bot clients playing game after game) must not refuse new tables because of old
+        ones. Tables open or in play are never dropped for room."""
+        ended = [ht for ht in self.tables.all.values() if ht.ended_at is not None]
+        if not ended:
+            return False
+        self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
+        return True
+
+    def drop(self, ht: HostTable) -> None:
+        self.tables.remove(ht)
+        for player in self.roster.players.values():
+            player.tables.discard(ht.id)
+        self.play.persistence.drop_table(ht)
+
+    def sweep(self, now: float) -> None:
+        """Drop what nobody needs: tables over for long, open tables nobody present wants."""
+        for ht in list(self.tables.all.values()):
+            if ht.ended_at is not None and now - ht.ended_at > self.keep_over:
+                self.drop(ht)
+            elif (ht.status == "open" and now - ht.changed_at > self.keep_over
+                  and not any(s.kind == "human" and s.player is not None
+                              and s.player.connected for s in ht.seats)):
+                self.drop(ht)       # an open table nobody present cares about
+
+
+Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]

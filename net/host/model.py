@@ -1,0 +1,166 @@
+"""What the host keeps about players, seats and tables: plain records, no behaviour beyond
+questions about themselves.
+
+Owns: ``Player`` (a person or bot client across connections, found by token; his allowance
+of requests and his memory of replies by request id), ``Seat`` (empty, human or host bot),
+``HostTable`` (a table as the host keeps it: the game, seats, watchers, streams of views, the
+timers' record, and the match: rounds played and totals), and the limits they obey.
+
+Must not know about: sockets, the protocol's codec, any particular game (the game is a
+``core.table.Table``), how timers are computed (``core.referee`` and ``timers``).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardparty.core.referee import Referee
+from cardparty.core.table import Table
+from cardparty.net.protocol import ProtocolError
+
+#: Replies a host remembers per player, to answer a repeated request id without acting twice.
+REPLY_MEMORY = 256
+#: Requests a second one player may send, and how many at once: far above any person or bot
+#: (a flat-out bench client sends about 550 a second), low enough that a client sending as
+#: fast as it can takes a small share of the host's one thread from the other tables.
+RATE = 1000.0
+BURST = 2 * RATE
+#: Names a friends table may invite in all (MO-4), so that invitations cannot grow unbounded.
+MAX_INVITED = 64
+#: Rounds a match remembers in its summary (the totals count every round).
+MAX_ROUNDS = 64
+
+
+@dataclass(eq=False)
+class Player:
+    """One person (or bot client) at this host, across connections: found by token."""
+
+    id: str
+    token: str
+    name: str
+    route: bytes | None = None
+    connected: bool = False
+    last_seen: float = 0.0
+    tables: set[str] = field(default_factory=set)
+    replies: OrderedDict[Any, bytes] = field(default_factory=OrderedDict)
+    #: requests this player may still send at once (a token bucket, see ``RATE``)
+    allowance: float = BURST
+    allowance_at: float = 0.0
+
+    def spend(self, now: float) -> bool:
+        """Take one request from the player's allowance; False when it is used up. The
+        allowance refills at ``RATE`` requests a second up to ``BURST``."""
+        self.allowance = min(BURST, self.allowance + (now - self.allowance_at) * RATE)
+        self.allowance_at = now
+        if self.allowance < 1.0:
+            return False
+        self.allowance -= 1.0
+        return True
+
+    def remember(self, rid: Any, frame: bytes) -> None:
+        self.replies[rid] = frame
+        if len(self.replies) > REPLY_MEMORY:
+            self.replies.popitem(last=False)
+
+
+@dataclass(eq=False)
+class Seat:
+    """One seat of a host table: empty, a human (a player) or a host bot."""
+
+    kind: str = "empty"
+    player: Player | None = None
+    name: str = ""
+    ready: bool = False
+    standin: bool = False
+    level: str = "basic"
+
+
+@dataclass(eq=False)
+class HostTable:
+    """A table as the host keeps it: the game (a core Table), seats, watchers, timers."""
+
+    id: str
+    seq: int
+    title: str
+    table: Table
+    idle: float | None
+    bot_delay: float
+    seats: list[Seat]
+    status: str = "open"
+    spectators: set[str] = field(default_factory=set)
+    #: player id -> [version of the last view sent, events cursor]
+    streams: dict[str, list[Any]] = field(default_factory=dict)
+    #: what is due at the game in play (``timers`` makes it)
+    referee: Referee | None = None
+    changed_at: float = 0.0
+    ended_at: float | None = None
+    failure: str = ""
+    #: (event index, redacted?) -> the event as sent, with its words: each event is
+    #: redacted and narrated once per way of seeing it, not once per seat
+    texts: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict)
+    #: ``friends`` (MO-4: only the creator and invitees sit) or ``open`` (anyone sits).
+    mode: str = "open"
+    #: Who created the table: his token (identity, survives a restart) and name (words).
+    creator_token: str = ""
+    creator_name: str = ""
+    #: Usernames invited to a friends table (as first spelt; matched without regard to case)
+    #: -> the name of who invited them, to say so again when the invitee comes back.
+    invited: dict[str, str] = field(default_factory=dict)
+    #: The match: one map per finished round (``round``, ``places``, ``scores``,
+    #: ``next_dealer``), the newest last, and the totals over every round.
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    scores: list[int] | None = None
+    round: int = 1
+    #: the store's record of this table and its packed bytes, packed again only when changed
+    meta_packed: tuple[dict[str, Any], bytes] | None = None
+    #: what the store holds: (the game, its version, its journal's length) when last written,
+    #: and the version of the whole save in the table's row
+    kept: tuple[Table, int, int] | None = None
+    kept_base: int = 0
+
+    def inviter_of(self, name: str) -> str | None:
+        """Who invited ``name`` here (None: nobody did)."""
+        wanted = name.casefold()
+        return next((by for n, by in self.invited.items() if n.casefold() == wanted), None)
+
+    def invitation_pending(self, player: Player) -> bool:
+        """``player`` is invited here and may still come: the table takes seats and nobody
+        of his name sits there yet (names, not key pairs, are what v1 invites)."""
+        name = player.name.casefold()
+        return (self.mode == "friends" and self.status == "open"
+                and player.token != self.creator_token and self.inviter_of(name) is not None
+                and not any(s.kind == "human" and s.name.casefold() == name
+                            for s in self.seats))
+
+    def seat_of(self, player: Player) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.player is player:
+                return i
+        return None
+
+
+class Tables:
+    """Every table of the host by id, and those in play (the only ones with timers: the
+    loop looks at these alone, as finished tables are kept for a while)."""
+
+    def __init__(self) -> None:
+        self.all: dict[str, HostTable] = {}
+        self.live: dict[str, HostTable] = {}
+
+    def find(self, table_id: str) -> HostTable:
+        ht = self.all.get(table_id)
+        if ht is None:
+            raise ProtocolError("no_table", f"there is no table {table_id!r}")
+        return ht
+
+    def add(self, ht: HostTable) -> None:
+        self.all[ht.id] = ht
+        if ht.status == "playing":
+            self.live[ht.id] = ht
+
+    def remove(self, ht: HostTable) -> None:
+        self.all.pop(ht.id, None)
+        self.live.pop(ht.id, None)

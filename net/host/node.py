@@ -1,0 +1,143 @@
+"""``Host``: a host node as its users start it (the command line, the client's local game,
+the tests, the benches): the parts, a socket, a thread.
+
+Owns: the constructor's arguments and their meaning, ``listen``/``start``/``stop``/``run``,
+the context manager, and the few attributes callers read (``address``, ``port``,
+``tables``, ``players``, ``store``).
+
+Patterns (zguide): Clone for views (``views``), Paranoid Pirate for liveness (``roster``).
+
+Must not know about: what any request does (``parts``), the socket's options (``server``),
+any particular game, terminals.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+
+import zmq
+
+from cardparty.core.discovery import Catalog
+from cardparty.core.table import Table
+from cardparty.net.host.clock import Clock, SystemClock
+from cardparty.net.host.model import HostTable, Player
+from cardparty.net.host.parts import HostParts
+from cardparty.net.host.server import Server, SocketOutbox, open_router
+from cardparty.net.store import Store
+
+
+class Host:
+    """A host node. ``start()`` runs it on a background thread and returns its address;
+    ``run()`` runs it on the calling thread until ``stop()``.
+
+    ``bind`` is a ZeroMQ endpoint; port 0 (``tcp://127.0.0.1:0``) lets the system choose.
+    ``data`` is a directory for the SQLite file of live tables (None: nothing is kept).
+    ``observer(table_id, table)`` is called on the host's thread after every change of a
+    playing table (tests use it to check what each seat may see).
+    """
+
+    def __init__(self, bind: str = "tcp://127.0.0.1:0", name: str = "cardparty", *,
+                 data: str | os.PathLike[str] | None = None, heartbeat: float = 1.0,
+                 liveness: int = 3, idle: float | None = 120.0, bot_delay: float = 0.0,
+                 keep_over: float = 600.0, max_tables: int = 1000, max_players: int = 4096,
+                 catalog: Catalog | None = None,
+                 observer: Callable[[str, Table], None] | None = None,
+                 clock: Clock | None = None) -> None:
+        self.bind = bind
+        self.name = name
+        self.clock = clock or SystemClock()
+        self.outbox = SocketOutbox()
+        self.parts = HostParts(self.outbox, self.clock, name=name, data=data,
+                               heartbeat=heartbeat, liveness=liveness, idle=idle,
+                               bot_delay=bot_delay, keep_over=keep_over,
+                               max_tables=max_tables, max_players=max_players,
+                               catalog=catalog, observer=observer)
+        self.server = Server(self.parts, self.outbox, self.clock)
+        self.catalog = self.parts.catalog
+        self.heartbeat = heartbeat
+        self.address = ""
+        self.port = 0
+        self._ctx = zmq.Context.instance()
+        self._sock: zmq.Socket | None = None
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._bound = threading.Event()
+        self._failure: BaseException | None = None
+
+    # --- what callers read -------------------------------------------------------------------
+
+    @property
+    def tables(self) -> dict[str, HostTable]:
+        return self.parts.tables.all
+
+    @property
+    def players(self) -> dict[str, Player]:
+        """Players by token."""
+        return self.parts.roster.players
+
+    @property
+    def store(self) -> Store | None:
+        return self.parts.persistence.store
+
+    @property
+    def handled(self) -> int:
+        return self.server.handled
+
+    # --- life --------------------------------------------------------------------------------
+
+    def listen(self) -> str:
+        """Bind the ROUTER socket now (``run`` does it when not done) and return the bound
+        address, e.g. ``tcp://127.0.0.1:54321``."""
+        if self._sock is not None:
+            return self.address
+        self._sock, self.address = open_router(self._ctx, self.bind)
+        self.port = int(self.address.rsplit(":", 1)[1]) if "tcp://" in self.address else 0
+        self.outbox.sock = self._sock
+        return self.address
+
+    def start(self, timeout: float = 5.0) -> str:
+        """Bind, run on a background thread, and return the bound address."""
+        self._thread = threading.Thread(target=self._thread_main, name="cardparty-host",
+                                        daemon=True)
+        self._thread.start()
+        if not self._bound.wait(timeout):
+            raise RuntimeError("the host did not start")
+        if self._failure is not None:
+            raise RuntimeError(f"the host could not start: {self._failure}")
+        return self.address
+
+    def _thread_main(self) -> None:
+        try:
+            self.run()
+        except BaseException as exc:
+            if self._bound.is_set():
+                raise
+            self._failure = exc          # start() raises it, in words, to its caller
+            self._bound.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the loop and close the socket (and the store)."""
+        self._stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    def __enter__(self) -> Host:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def run(self) -> None:
+        """The receive loop on this thread until ``stop()``."""
+        self.listen()
+        self._bound.set()
+        sock = self._sock
+        assert sock is not None
+        try:
+            self.server.run(sock, self._stopping)
+        finally:
+            sock.close()
+            self.parts.close()

@@ -1,0 +1,68 @@
+"""How the host's parts send: to one player, or one frame to many.
+
+Owns: ``Outbox``, the interface every handler sends through (``send`` a message to a player,
+``send_frame`` an encoded frame, ``send_all`` one message to many players, encoded once), and
+``MemoryOutbox``, an outbox that keeps what it is given, decoded as a client would, so that
+the lobby and play rules are tested without sockets. The server part gives the real outbox
+(``server.SocketOutbox``): a frame to the player's current route on the ROUTER socket.
+
+A player without a route (not connected) is sent nothing: ``False``, as for a full queue; he
+asks for a snapshot when he is back.
+
+Must not know about: tables, games, the socket's options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from cardparty.net.host.model import Player
+from cardparty.net.protocol import HOST_LIMITS, decode, encode
+
+
+class Outbox:
+    """Sends to players; a subclass says how a frame reaches a player (``deliver``)."""
+
+    def deliver(self, player: Player, frame: bytes) -> bool:
+        raise NotImplementedError
+
+    def send_frame(self, player: Player, frame: bytes) -> bool:
+        if player.route is None:
+            return False
+        return self.deliver(player, frame)
+
+    def send(self, player: Player, msg: dict[str, Any]) -> bool:
+        if player.route is None:
+            return False
+        return self.deliver(player, encode(msg))
+
+    def send_all(self, players: Iterable[Player], msg: dict[str, Any]) -> None:
+        """One message to many players, encoded once."""
+        frame: bytes | None = None
+        for p in players:
+            if p.route is not None:
+                if frame is None:
+                    frame = encode(msg)
+                self.deliver(p, frame)
+
+
+class MemoryOutbox(Outbox):
+    """Keeps every message sent, by player id, decoded with a client's limits (tests)."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, list[dict[str, Any]]] = {}
+        #: players whose queue is "full": sends to them fail, as on a real socket
+        self.full: set[str] = set()
+
+    def deliver(self, player: Player, frame: bytes) -> bool:
+        if player.id in self.full:
+            return False
+        self.sent.setdefault(player.id, []).append(decode(frame, HOST_LIMITS))
+        return True
+
+    def take(self, player: Player, kind: str | None = None) -> list[dict[str, Any]]:
+        """The messages sent to ``player`` since the last take (of ``kind`` only, if given;
+        the others are dropped too)."""
+        got = self.sent.pop(player.id, [])
+        return [m for m in got if kind is None or m["type"] == kind]

@@ -1,0 +1,110 @@
+"""The host's parts wired together, without a socket: what a request does, what is due.
+
+Owns: building the parts around one ``Outbox`` and one ``Clock`` (roster, views, play and its
+timers, lobby, match, persistence), the table of request handlers by message type, and the
+two things the server's loop asks: ``next_due`` and ``tick``. ``request`` runs one request
+exactly as the server does after decoding it, so the lobby and play rules are tested with a
+``MemoryOutbox`` and a ``ManualClock``, in milliseconds.
+
+Must not know about: sockets, frames, rate limits (the server owns those).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from cardparty.core.discovery import Catalog, load_catalog
+from cardparty.core.table import Table
+from cardparty.net.host.clock import Clock
+from cardparty.net.host.lobby import Lobby
+from cardparty.net.host.match import Match
+from cardparty.net.host.model import Player, Tables
+from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.persistence import Persistence
+from cardparty.net.host.play import Play
+from cardparty.net.host.roster import Roster
+from cardparty.net.host.timers import Timers
+from cardparty.net.host.views import Views
+from cardparty.net.protocol import check_request, message
+
+Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
+
+
+class HostParts:
+    def __init__(self, outbox: Outbox, clock: Clock, *, name: str = "cardparty",
+                 data: str | os.PathLike[str] | None = None, heartbeat: float = 1.0,
+                 liveness: int = 3, idle: float | None = 120.0, bot_delay: float = 0.0,
+                 keep_over: float = 600.0, max_tables: int = 1000, max_players: int = 4096,
+                 catalog: Catalog | None = None,
+                 observer: Callable[[str, Table], None] | None = None,
+                 timers: Timers | None = None) -> None:
+        self.outbox = outbox
+        self.clock = clock
+        self.catalog = catalog or load_catalog()
+        self.heartbeat = heartbeat
+        self.persistence = Persistence(data, self.catalog)
+        self.tables = Tables()
+        games = sorted(self.catalog.games)
+        self.roster = Roster(outbox, clock, self.persistence, name=name, heartbeat=heartbeat,
+                             liveness=liveness, keep_over=keep_over, max_players=max_players,
+                             games=lambda: games)
+        self.timers = timers or Timers()
+        self.play = Play(self.tables, clock, self.timers, self.persistence,
+                         self.roster.by_id, observer)
+        self.views = Views(outbox, clock, self.timers, self.roster.by_id, self.play.fail)
+        self.play.views = self.views
+        self.lobby = Lobby(self.tables, clock, outbox, self.roster, self.views, self.play,
+                           self.catalog, idle=idle, bot_delay=bot_delay, keep_over=keep_over,
+                           max_tables=max_tables)
+        self.match = Match(self.tables, clock, self.views, self.play, self.catalog)
+        self.play.on_over = self.match.record
+        self.roster.on_presence = self.lobby.presence
+        self.roster.on_back = self.lobby.back
+        lobby, play, roster = self.lobby, self.play, self.roster
+        self.handlers: dict[str, Handler] = {
+            "ping": roster.on_ping, "bye": roster.on_bye,
+            "games": lobby.on_games, "tables": lobby.on_tables, "create": lobby.on_create,
+            "sit": lobby.on_sit, "leave": lobby.on_leave, "bots": lobby.on_bots,
+            "invite": lobby.on_invite, "ready": lobby.on_ready, "start": lobby.on_start,
+            "watch": lobby.on_watch, "snapshot": lobby.on_snapshot, "chat": lobby.on_chat,
+            "move": play.on_move, "reorder": play.on_reorder, "again": self.match.on_again,
+        }
+        self._next_sweep = clock.now()
+        if self.persistence.store is not None:
+            self.roster.load()
+            self.lobby.loaded(self.persistence.tables(self.roster.players, clock.now()))
+
+    # --- the loop's questions ----------------------------------------------------------------
+
+    def next_due(self) -> float:
+        """When the loop must look again at the latest: a timer, or the next sweep."""
+        due = self.play.next_due()
+        return self._next_sweep if due is None else min(due, self._next_sweep)
+
+    def tick(self, now: float) -> None:
+        """Fire due timers; every half heartbeat, liveness and housekeeping."""
+        self.play.tick(now)
+        if now >= self._next_sweep:
+            self._next_sweep = now + min(self.heartbeat / 2, 1.0)
+            self.roster.sweep(now)
+            self.lobby.sweep(now)
+
+    def close(self) -> None:
+        self.persistence.close()
+
+    # --- requests without a socket (tests, and the server after decoding) --------------------
+
+    def hello(self, route: bytes, name: str, token: str | None = None) -> Player:
+        fields: dict[str, Any] = {"name": name}
+        if token is not None:
+            fields["token"] = token
+        return self.roster.hello(route, check_request(message("hello", **fields)))
+
+    def request(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
+        """``kind`` from ``player`` with ``fields``, checked by the protocol's schema: the
+        reply (None when the handler sent it itself). ProtocolError as the server would
+        answer it."""
+        req = check_request(message(kind, **fields))
+        return self.handlers[kind](player, req)

@@ -1,0 +1,316 @@
+"""The host's socket: the ROUTER, its loop, and what happens to a frame before a handler.
+
+Owns: opening the ROUTER socket (``open_router``, the one place its options are set:
+ROUTER_MANDATORY so a send to a vanished client fails loudly instead of vanishing,
+ROUTER_HANDOVER so a reconnecting client with the same routing id takes its route over at
+once, an explicit linger, ZeroMQ's own frame limit), the receive loop (requests, then due
+timers, then liveness), reading a message (at most two frames of a hostile many-part one),
+the per-player rate limit (a token bucket, refused before the frame is even unpacked), the
+memory of replies by request id (a repeated move is answered, never played twice),
+dispatching a checked request to its handler and turning any failure into one ``error``
+reply, and ``SocketOutbox``: a frame to a player's route.
+
+Everything runs on ONE thread (the receive loop), so tables need no locks; a request is
+handled to the end before the next is read.
+
+Must not know about: what a request does (``HostParts.handlers``), tables, games.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import errno
+import logging
+import math
+import os
+import threading
+import time
+from typing import Any
+
+import zmq
+
+from cardparty.net.host.clock import Clock
+from cardparty.net.host.model import RATE, Player
+from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.parts import HostParts
+from cardparty.net.protocol import (
+    HARD_FRAME,
+    ProtocolError,
+    check_request,
+    decode,
+    encode,
+    error,
+    rid_of,
+)
+
+log = logging.getLogger("cardparty.host")
+log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI) unless asked
+
+#: Seconds a host keeps trying to bind a port that is still in use (see ``open_router``).
+BIND_RETRY = 2.0
+#: Requests answered from memory when their rid repeats (the others are harmless to redo).
+REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
+                        "chat", "bye", "invite", "again"})
+#: Messages read in one go before timers get their turn.
+BATCH = 256
+#: With a store, messages handled before their changes are written in one transaction and
+#: what they said is sent: fewer commits, against the wait of the first message's replies.
+FLUSH_EVERY = 8
+
+_MORE = int(zmq.SNDMORE | zmq.NOBLOCK)
+_LAST = int(zmq.NOBLOCK)
+_RCVMORE = int(zmq.RCVMORE)
+_EVENTS = int(zmq.EVENTS)
+_POLLIN = int(zmq.POLLIN)
+#: pyzmq's own send, without the Python layer above it (group, copy threshold): the host
+#: sends several frames per move, and that layer was a tenth of the cost of each.
+_send = zmq.Socket.__mro__[1].send
+_recv = zmq.Socket.__mro__[1].recv
+_get = zmq.Socket.__mro__[1].get
+
+
+def open_router(ctx: zmq.Context[Any], bind: str) -> tuple[zmq.Socket[Any], str]:
+    """The host's ROUTER socket, bound to ``bind`` (port 0: the system picks), and the
+    bound address. A host stopped a moment ago on this port may still hold it (ZeroMQ closes
+    a listener in its I/O thread, after the socket's close returns): try again for
+    BIND_RETRY seconds before saying the port is taken."""
+    sock = ctx.socket(zmq.ROUTER)
+    sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
+    sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
+    sock.setsockopt(zmq.LINGER, 200)
+    sock.setsockopt(zmq.MAXMSGSIZE, HARD_FRAME)
+    sock.setsockopt(zmq.SNDHWM, 10_000)
+    endpoint = bind
+    if endpoint.startswith("tcp://") and endpoint.endswith(":0"):
+        endpoint = endpoint[:-2] + ":*"
+    give_up = time.monotonic() + BIND_RETRY
+    while True:
+        try:
+            sock.bind(endpoint)
+            break
+        except zmq.ZMQError as exc:
+            if exc.errno != errno.EADDRINUSE or time.monotonic() > give_up:
+                sock.close(0)
+                raise
+            time.sleep(0.05)
+    return sock, sock.getsockopt_string(zmq.LAST_ENDPOINT)
+
+
+class SocketOutbox(Outbox):
+    """Frames to players' routes on the ROUTER socket (set once it is bound).
+
+    While ``holding``, frames wait in order until ``release``: the server holds a turn of
+    its loop's frames until the store has the changes they tell of."""
+
+    def __init__(self) -> None:
+        self.sock: zmq.Socket[Any] | None = None
+        #: called with a route the socket says is unreachable
+        self.gone: Any = lambda route: None
+        self.holding = False
+        self.held: list[tuple[bytes, bytes]] = []
+        #: frames waiting for the store: (its ticket, the frames), oldest first
+        self.waiting: collections.deque[tuple[int, list[tuple[bytes, bytes]]]] = (
+            collections.deque())
+
+    def deliver(self, player: Player, frame: bytes) -> bool:
+        assert player.route is not None
+        return self.to_route(player.route, frame)
+
+    def hold_until(self, ticket: int) -> None:
+        """The frames held so far go out once the store's ticket is written (at once when
+        nothing is: but never before frames held earlier)."""
+        held, self.held = self.held, []
+        if ticket:
+            self.waiting.append((ticket, held))
+        elif self.waiting:
+            self.waiting[-1][1].extend(held)
+        else:
+            for route, frame in held:
+                self.send_now(route, frame)
+
+    def release(self, done: int) -> None:
+        """Send the frames whose writes are committed (tickets up to ``done``)."""
+        waiting = self.waiting
+        while waiting and waiting[0][0] <= done:
+            for route, frame in waiting.popleft()[1]:
+                self.send_now(route, frame)
+
+    def to_route(self, route: bytes, frame: bytes) -> bool:
+        if self.holding:
+            self.held.append((route, frame))
+            return True
+        return self.send_now(route, frame)
+
+    def send_now(self, route: bytes, frame: bytes) -> bool:
+        sock = self.sock
+        assert sock is not None
+        try:
+            _send(sock, route, _MORE)        # ROUTER_MANDATORY fails here, never half-way
+            _send(sock, frame, _LAST)
+            return True
+        except zmq.Again:
+            return False           # that client's queue is full: it will ask for a snapshot
+        except zmq.ZMQError:
+            self.gone(route)       # EHOSTUNREACH: the client is gone
+            return False
+
+
+class Server:
+    """The loop around one ROUTER socket, handing checked requests to ``parts``."""
+
+    def __init__(self, parts: HostParts, outbox: SocketOutbox, clock: Clock) -> None:
+        self.parts = parts
+        self.outbox = outbox
+        self.clock = clock
+        self.roster = parts.roster
+        self.handlers = parts.handlers
+        outbox.gone = self.roster.gone
+        self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
+                                       "from you: this one was not read; slow down"))
+        self.handled = 0
+        self.persistence = parts.persistence
+        self.store = self.persistence.store
+        self._wake_r = self._wake_w = -1
+        if self.store is not None:
+            # The writes of a few requests in one transaction on the store's writer thread,
+            # and nothing they tell of sent before it is committed; the loop is woken by a
+            # byte on a pipe when it is.
+            self._wake_r, self._wake_w = os.pipe()
+            os.set_blocking(self._wake_r, False)
+            os.set_blocking(self._wake_w, False)
+            self.persistence.batching = outbox.holding = True
+            self.store.start_writer(self._written)
+
+    def _written(self) -> None:
+        """(On the store's writer thread.) A commit is done: wake the loop."""
+        with contextlib.suppress(OSError):       # a full pipe is awake enough
+            os.write(self._wake_w, b"w")
+
+    def run(self, sock: zmq.Socket[Any], stopping: threading.Event) -> None:
+        """Requests, then due timers, then liveness, until ``stopping`` is set."""
+        poller = zmq.Poller()
+        poller.register(sock, zmq.POLLIN)
+        if self._wake_r >= 0:
+            poller.register(self._wake_r, zmq.POLLIN)
+        clock = self.clock
+        parts = self.parts
+        while not stopping.is_set():
+            now = clock.now()
+            wait = min(max(0.0, parts.next_due() - now), 0.1)
+            if poller.poll(math.ceil(wait * 1000)):
+                self._committed()
+                # Read while the socket says a message waits: a recv that finds none raises,
+                # and that exception cost more than the rest of reading a message.
+                for n in range(1, BATCH + 1):
+                    if not _get(sock, _EVENTS) & _POLLIN:
+                        break
+                    self.frames(self._recv(sock))
+                    if n % FLUSH_EVERY == 0:
+                        self.flush()
+            try:
+                parts.tick(clock.now())
+            except Exception:          # a host bug must not end the loop
+                log.exception("host loop")
+            self.flush()
+        self.flush()
+        if self.store is not None:               # the last writes, then what they told
+            self.store.drain()
+            self.outbox.release(self.store.done)
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+
+    def flush(self) -> None:
+        """Queue the writes of what was handled since the last flush; what it said goes out
+        once they are committed."""
+        if self.outbox.holding:
+            assert self.store is not None
+            self.persistence.flush(self.parts.play.fail)
+            # Whatever was queued (a table, a player's row) is committed before any of it.
+            self.outbox.hold_until(self.store.queued if self.store.queued > self.store.done
+                                   else 0)
+
+    def _committed(self) -> None:
+        """Send what the store's commits since the last look let go."""
+        if self._wake_r < 0:
+            return
+        with contextlib.suppress(OSError):
+            while os.read(self._wake_r, 4096):
+                pass
+        assert self.store is not None
+        self.outbox.release(self.store.done)
+
+    @staticmethod
+    def _recv(sock: zmq.Socket[Any]) -> list[bytes]:
+        """One message: the route and its frames, keeping at most two frames of a hostile
+        many-part message (the count is kept as empty frames, for the ``frames`` error)."""
+        frames = [_recv(sock, _LAST)]
+        while _get(sock, _RCVMORE):
+            part = _recv(sock, _LAST)
+            frames.append(part if len(frames) < 3 else b"")
+            if len(frames) > 64:
+                while _get(sock, _RCVMORE):
+                    _recv(sock, _LAST)
+        return frames
+
+    def frames(self, frames: list[bytes]) -> None:
+        """One message from a client: checked, handled, answered (or refused in words)."""
+        route = frames[0]
+        self.handled += 1
+        roster = self.roster
+        player = roster.at(route)
+        if player is not None:
+            now = self.clock.now()
+            if not player.spend(now):
+                # Refused before it is even unpacked: a flood costs the host as little as can be.
+                self.outbox.to_route(route, self._slow_down)
+                return
+            roster.heard(player, now)
+        req: dict[str, Any] | None = None
+        raw: dict[str, Any] | None = None
+        try:
+            if len(frames) != 2:
+                raise ProtocolError("frames", f"a message must be one frame, not {len(frames) - 1}")
+            raw = decode(frames[1])
+            req = check_request(raw)
+            kind = req["type"]
+            if kind == "hello":
+                roster.hello(route, req)
+                return
+            if player is None:
+                if roster.replaced(route):
+                    raise ProtocolError("replaced", "you said hello again from another "
+                                                    "connection; this one is closed")
+                raise ProtocolError("hello_first", "say hello first")
+            rid = req["rid"]
+            if rid is not None and kind in REMEMBERED:
+                old = player.replies.get(rid)
+                if old is not None:
+                    self.outbox.to_route(route, old)
+                    return
+            reply = self.handlers[kind](player, req)
+        except ProtocolError as exc:
+            reply = self._error_for(exc.code, exc.message, raw)
+        except Exception as exc:  # a host bug must cost one request, never the host
+            log.exception("request failed")
+            reply = self._error_for("internal", f"the host failed: {type(exc).__name__}: {exc}",
+                                    raw)
+        if reply is None:
+            return
+        rid = None if req is None else req.get("rid")
+        if rid is not None and reply.get("rid") is None:
+            reply["rid"] = rid
+        frame = encode(reply)
+        if player is not None and rid is not None and req is not None and (
+                req["type"] in REMEMBERED):
+            player.remember(rid, frame)
+        self.outbox.to_route(route, frame)
+
+    @staticmethod
+    def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """The error reply, with the rid, type and table of the message when it has them."""
+        if raw is None:
+            return error(code, text)
+        table = raw.get("table")
+        return error(code, text, rid_of(raw), raw["type"],
+                     table if isinstance(table, str) and len(table) <= 16 else None)
