@@ -85,12 +85,16 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     from cardparty.client.net_link import NetLink
     from cardparty.net.host import Host
 
-    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog)
+    # A deck or seed chosen here is the player's own business (MO-3): the host allows it, and
+    # says so, only then.
+    chosen = bool({"deck", "seed"} & set(settings or {}))
+    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog,
+                testing=chosen)
     address = host.start()
     autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
                 "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice"}
-    link = NetLink(address, name, autoplay=autoplay)
+    link = NetLink(address, name, autoplay=autoplay, host_key=host.keys.public)
     controller = Controller(link, name=name, address="this machine", describe=describer)
     controller.bell = bell
     try:

@@ -313,7 +313,9 @@ class NetLink:
         self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
                       "host": welcome.get("host", self.address)})
         self._poll_tables(wait=True)
-        self.deliver({"type": "status", "state": "connected", "text": ""})
+        testing = ("this host runs for tests: a player may have chosen a deal"
+                   if welcome.get("testing") else "")
+        self.deliver({"type": "status", "state": "connected", "text": testing})
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
         while not self.closed.wait(LOBBY_POLL):

@@ -83,6 +83,8 @@ ERRORS: dict[str, str] = {
     "not_invited": "only the creator and the players he invited may sit at a friends table",
     "not_creator": "only the creator of a friends table may add bots to it",
     "not_friends": "invitations are for friends tables; anyone may sit at an open table",
+    "name_taken": "the name belongs to another player's key at this host (MO-1)",
+    "testing_only": "a deal's seed and deck are chosen by the host, unless it runs for tests",
 }
 
 

@@ -1,6 +1,6 @@
 """The client side of the wire: one Session is one player's connection to one host.
 
-Owns: the DEALER socket and the thread that drives it, hello/welcome and the session token,
+Owns: the DEALER socket and the thread that drives it, hello/welcome,
 the CURVE keys of the connection (the player's pair and the host's key this session holds the
 host to: net/hostkey.py chooses it, trust on first use), requests with replies (futures keyed
 by request id; the named ones are in net/player_requests.py), the stream of pushed messages (views,
@@ -12,8 +12,8 @@ Patterns (zguide):
   session has sent nothing for one heartbeat interval it sends ``ping`` (the host answers
   ``pong``). When nothing arrives for ``liveness`` intervals the host is taken for gone: the
   session says so (``connection``/``lost``), drops the socket, and reconnects with exponential
-  backoff (a fresh DEALER with the same routing id, so the host's ROUTER_HANDOVER hands the old
-  route over), says hello again with its token and, when welcomed, says ``restored``.
+  backoff (a fresh DEALER: the host knows the player by his key, whatever the connection),
+  says hello again and, when welcomed, says ``restored``.
 - **Clone** for state: every view carries its table ``version`` and ``prev``, the version of the
   previous view this client was sent; a view whose ``prev`` is not the last version seen means
   something was missed, and the session asks for a ``snapshot``. Requests still unanswered when
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
 import random
 import socket
@@ -88,8 +87,10 @@ class SessionError(Exception):
 class Session(PlayerRequests):
     """One player's connection to a host. See the module docstring for threads and patterns.
 
-    ``address`` is ``host``, ``host:port`` or ``tcp://host:port``. ``token`` resumes an earlier
-    session (the same seats and views) after this process or the host restarted.
+    ``address`` is ``host``, ``host:port`` or ``tcp://host:port``. The player is his key and
+    his name: the same pair resumes his seats and views from any connection, after this process
+    or the host restarted. ``token`` is sent for hosts of protocol 1 that knew players by it;
+    a host with CURVE ignores it.
     """
 
     def __init__(self, address: str, name: str, *, token: str | None = None,
@@ -97,7 +98,7 @@ class Session(PlayerRequests):
                  reconnect: bool = True, backoff: tuple[float, float] = (0.05, 2.0),
                  request_timeout: float = 10.0, client: str = "cardparty",
                  keys: KeyPair | None = None, host_key: str | bytes | None = None,
-                 known_hosts: KnownHosts | None = None, secure: bool = False) -> None:
+                 known_hosts: KnownHosts | None = None, secure: bool = True) -> None:
         self.address = parse_address(address, DEFAULT_PORT)
         #: CURVE (docs/security.md): ``keys`` is the player's pair (the user's own unless
         #: given), ``host_key`` a key or fingerprint the host must show (an announcement's,
@@ -125,7 +126,6 @@ class Session(PlayerRequests):
         self.heartbeat = 1.0
         self.liveness = 3
         self._ctx = zmq.Context.instance()
-        self._routing_id = b"c" + os.urandom(15)
         self._lock = threading.Lock()
         self._pending: dict[Any, tuple[dict[str, Any], Future[dict[str, Any]]]] = {}
         self._outq: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -288,7 +288,6 @@ class Session(PlayerRequests):
 
     def _socket(self) -> zmq.Socket:
         sock = self._ctx.socket(zmq.DEALER)
-        sock.setsockopt(zmq.ROUTING_ID, self._routing_id)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_HOST_FRAME)
         if self.expected is not None and self.keys is not None:
@@ -424,7 +423,7 @@ class Session(PlayerRequests):
         if kind == "pong":
             return
         if kind == "error" and msg.get("code") == "hello_first":
-            # The host forgot us (it restarted): say hello again with the token.
+            # The host forgot us (it restarted): say hello again.
             if self.connected:
                 self.connected = False
                 self._welcomed.clear()
@@ -472,7 +471,7 @@ class Session(PlayerRequests):
             self.views[table] = msg
 
     def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket) -> None:
-        if self.connected and msg.get("token") == self.token:
+        if self.connected:
             return                        # a second answer to a hello sent twice
         first = self.welcome is None
         if first and self.expected is not None and self.known_hosts is not None:

@@ -36,6 +36,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--advertise", action=argparse.BooleanOptionalAction, default=None,
                    help="announce the host on the LAN by DNS-SD (default: yes unless bound "
                         "to loopback)")
+    p.add_argument("--testing", action="store_true",
+                   help="let clients choose a deal's seed and deck (for tests; every player "
+                        "is shown that this host runs for tests)")
+    p.add_argument("--no-curve", action="store_true", help=argparse.SUPPRESS)  # bench only
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help="what the host reports on stderr (default info: tables and players)")
     p.set_defaults(run=run)
@@ -69,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
-                    idle=args.idle or None, bot_delay=args.bot_delay)
+                    idle=args.idle or None, bot_delay=args.bot_delay, keys=keys,
+                    curve=not args.no_curve, testing=args.testing)
     except Exception as exc:           # the store could not be opened or read: one line
         where = f" with --data {args.data}" if args.data else ""
         print(f"cardparty host: error: cannot start{where}: {type(exc).__name__}: {exc}",
@@ -91,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
     print(f"cardparty host: key fingerprint {keys.fingerprint} (players compare it with "
           "what their client shows)", file=sys.stderr, flush=True)
+    if args.testing:
+        print("cardparty host: for tests: clients may choose deals, and every player is told",
+              file=sys.stderr, flush=True)
     advertiser = advertise(args, host.port, keys.public.decode())
     try:
         host.run()

@@ -28,6 +28,7 @@ from cardparty.net.host.play import Play
 from cardparty.net.host.roster import Roster
 from cardparty.net.host.views import Views
 from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 
@@ -47,6 +48,8 @@ class Lobby:
         self.bot_delay = bot_delay
         self.keep_over = keep_over
         self.max_tables = max_tables
+        #: clients may choose a deal's seed or deck (a host run for tests: ``--testing``)
+        self.testing = False
         self._seq = itertools.count(1)
         self._games: list[dict[str, Any]] | None = None
 
@@ -112,6 +115,11 @@ class Lobby:
             except KeyError as exc:
                 raise ProtocolError("no_game", exc.args[0]) from None
         players = req["players"]
+        if not self.testing and (req["seed"] is not None or "deck" in req["settings"]
+                                 or "seed" in req["settings"]):
+            raise ProtocolError("testing_only", "this host deals every table from its own "
+                                                "secure random source: a seed or a deck is "
+                                                "for a host run with --testing")
         try:
             table = Table(game, players, req["settings"], req["variants"], seed=req["seed"],
                           names=[f"Seat {i + 1}" for i in range(players)],
@@ -129,8 +137,8 @@ class Lobby:
                        mode=req["mode"], creator_token=player.token, creator_name=player.name)
         self.tables.add(ht)
         self.play.persist(ht)
-        log.info("%s opened table %s: %s for %d (%s)", player.name, ht.id, game, players,
-                 ht.mode)
+        log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, game,
+                 players, ht.mode)
         return self.views.summary_message(ht)
 
     # --- seats -------------------------------------------------------------------------------

@@ -41,6 +41,8 @@ class Player:
     token: str
     name: str
     route: bytes | None = None
+    #: the key ZeroMQ authenticated for his connection (None on a host without CURVE)
+    key: bytes | None = None
     connected: bool = False
     last_seen: float = 0.0
     tables: set[str] = field(default_factory=set)

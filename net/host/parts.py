@@ -39,7 +39,7 @@ class HostParts:
                  keep_over: float = 600.0, max_tables: int = 1000, max_players: int = 4096,
                  catalog: Catalog | None = None,
                  observer: Callable[[str, Table], None] | None = None,
-                 timers: Timers | None = None) -> None:
+                 timers: Timers | None = None, testing: bool = False) -> None:
         self.outbox = outbox
         self.clock = clock
         self.catalog = catalog or load_catalog()
@@ -62,6 +62,8 @@ class HostParts:
         self.play.on_over = self.match.record
         self.roster.on_presence = self.lobby.presence
         self.roster.on_back = self.lobby.back
+        # A host for tests lets clients choose deals, and every player is told so.
+        self.roster.testing = self.lobby.testing = self.views.testing = testing
         lobby, play, roster = self.lobby, self.play, self.roster
         self.handlers: dict[str, Handler] = {
             "ping": roster.on_ping, "bye": roster.on_bye,

@@ -22,7 +22,7 @@ def opening() -> Iterator[tuple[Controller, LocalLink]]:
 @pytest.fixture
 def host() -> Iterator[Host]:
     """A real host node on 127.0.0.1 in this process, with quick heartbeats."""
-    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
+    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None, testing=True)
     h.start()
     yield h
     h.stop()
