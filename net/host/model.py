@@ -1,7 +1,8 @@
 """What the host keeps about players, seats and tables: plain records, no behaviour beyond
 questions about themselves.
 
-Owns: ``Player`` (a person or bot client across connections, found by token; his allowance
+Owns: ``Player`` (a person or bot client across connections, found by his handle: his key and
+name; his allowance
 of requests and his memory of replies by request id), ``Seat`` (empty, human or host bot),
 ``HostTable`` (a table as the host keeps it: the game, seats, watchers, streams of views, the
 timers' record, and the match: rounds played and totals), and the limits they obey.
@@ -35,7 +36,8 @@ MAX_ROUNDS = 64
 
 @dataclass(eq=False)
 class Player:
-    """One person (or bot client) at this host, across connections: found by token."""
+    """One person (or bot client) at this host, across connections: found by ``token``, his
+    handle at this host (``owners.identity`` of his key and name; never taken from a client)."""
 
     id: str
     token: str

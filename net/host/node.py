@@ -86,7 +86,7 @@ class Host:
 
     @property
     def players(self) -> dict[str, Player]:
-        """Players by token."""
+        """Players by handle (``Player.token``: their key and name)."""
         return self.parts.roster.players
 
     @property
