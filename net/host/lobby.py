@@ -243,7 +243,8 @@ class Lobby:
                               if p is not player and p.name.casefold() in wanted
                               and ht.seat_of(p) is None],
                              self.views.invitation(ht, player.name))
-        log.info("%s invites %s to table %s", player.name, ", ".join(sorted(wanted)), ht.id)
+        log.info("%s invites %s to table %s", safe(player.name),
+                 safe(", ".join(sorted(wanted))), ht.id)
         self.changed(ht)
         return message("ok", about="invite")
 

@@ -2,7 +2,8 @@
 questions about themselves.
 
 Owns: ``Player`` (a person or bot client across connections, found by his handle: his key and
-name; his allowance of requests and his memory of replies by request id), ``Seat`` (empty, human or host bot),
+name; his allowance of requests and his memory of replies by request id), ``Seat`` (empty,
+human or host bot),
 ``HostTable`` (a table as the host keeps it: the game, seats, watchers, streams of views, the
 timers' record, and the match: rounds played and totals), and the limits they obey.
 

@@ -3,6 +3,7 @@ authenticated, never a routing id, a name or a token a client sends."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -227,3 +228,27 @@ def test_deals_are_the_hosts_own_unless_it_runs_for_tests(host: Host) -> None:
         bob.close()
     finally:
         testing.stop()
+
+
+def test_what_players_send_reaches_the_host_log_as_one_harmless_line(
+        host: Host, caplog: pytest.LogCaptureFixture) -> None:
+    """Names are checked at hello and in invitations (a name that would reorder or clear a
+    line is refused in one line); what is logged of them is one line each."""
+    with caplog.at_level(logging.INFO, "cardparty.host"):
+        eva = session(host.address, "Eva", KeyPair.generate())
+        tid = eva.create("pika", 2, mode="friends")["id"]
+        eva.sit(tid)
+        for hostile in (["Bob\u202e"], ["Zo\x1b[2Je"], ["Max\nINFO x"]):
+            with pytest.raises(SessionError) as bad:
+                eva.invite(tid, hostile)
+            assert bad.value.code == "bad_field" and "\n" not in bad.value.message
+        eva.invite(tid, ["Bob", "Zoë"])
+        time.sleep(0.2)
+        eva.close()
+    with pytest.raises(SessionError) as refused:
+        session(host.address, "Mal\nINFO root connected", KeyPair.generate())
+    assert refused.value.code == "bad_field"
+    for record in caplog.records:
+        line = record.getMessage()
+        assert "\n" not in line and "\x1b" not in line and "\u202e" not in line, line
+    assert any("invites" in r.getMessage() for r in caplog.records)
