@@ -13,7 +13,8 @@ becomes the client's ``invite`` message.
 
 The lobby is polled every two seconds (``tables``), since a host pushes table changes only to
 the players at that table. ``autoplay`` makes the link set up a table against bots by itself
-once welcomed (``cardparty play``): create, sit, bots in the empty seats, ready.
+once welcomed (``cardparty play``): create, sit, bots in the empty seats, ready (with a
+``seed`` in it, the deal and the host's bots are the same every time: the client's tests).
 
 Must not know about: game rules, terminals.
 """
@@ -260,7 +261,8 @@ class NetLink:
                                               args.get("variants") or [],
                                               title=args.get("title") or "",
                                               mode=args.get("mode") or "open",
-                                              bot_delay=float(args.get("bot_delay", -1.0)))
+                                              bot_delay=float(args.get("bot_delay", -1.0)),
+                                              seed=args.get("seed"))
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 self.session.sit(tid)
@@ -295,8 +297,10 @@ class NetLink:
         bots = "basic" if len(humans) <= 1 else None
         keep = ("game", "players", "settings", "variants", "title", "mode", "bot_delay")
         others = [str(s["name"]) for s in humans if s.get("name") and s["name"] != self.name]
-        self._create({k: args[k] for k in keep if k in args}, bots=bots,
-                     invite=others[:16] or None)
+        fresh = {k: args[k] for k in keep if k in args}
+        if isinstance(args.get("seed"), int):
+            fresh["seed"] = args["seed"] + 1      # a seeded table's next round: the next seed
+        self._create(fresh, bots=bots, invite=others[:16] or None)
         if not bots:
             with contextlib.suppress(SessionError):
                 self.session.send("chat", table=table,
