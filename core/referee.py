@@ -317,16 +317,17 @@ class Referee:
         self._recompute()
         return None
 
-    def _stand_in(self, now: float) -> Played:
+    def _stand_in(self, now: float) -> Played | None:
         humans = tuple(s for s in self.table.to_move() if self.seats[s].kind == "human")
         for seat in humans:
             self.seats[seat].standin = True
         self.idle_due = None
         self._schedule(now)
-        if humans:
-            self.bot_due = now           # the stand-in plays at once, whatever the bot delay
-            self._recompute()
-        return Played(IDLE, humans[0] if humans else SYSTEM, None, seats=humans)
+        if not humans:
+            return None
+        self.bot_due = now               # the stand-in plays at once, whatever the bot delay
+        self._recompute()
+        return Played(IDLE, humans[0], None, seats=humans)
 
     def _fire_any(self) -> Played | None:
         table = self.table

@@ -139,6 +139,21 @@ def test_the_idle_timeout_puts_a_stand_in_in_and_it_plays_at_once() -> None:
     assert table.journal[-1] == (0, played.move)
 
 
+def test_the_idle_timeout_covers_every_human_who_may_move_and_only_them() -> None:
+    table = Table("kakhead", 3, seed=1)                  # the swap phase: all three may move
+    chairs = [Seat("human"), Seat("bot"), Seat("human")]
+    ref = Referee(table, chairs, idle=10.0, bot_delay=20.0, rng=random.Random(6))
+    ref.changed(0.0)
+    assert table.to_move() == (0, 1, 2) and ref.next_due() == 10.0
+    assert [t["seat"] for t in ref.timers(0.0)] == [0, 2]
+    played = ref.fire(10.0)
+    assert played is not None and (played.kind, played.seats) == (IDLE, (0, 2))
+    assert [c.standin for c in chairs] == [True, False, True] and ref.timers(10.0) == []
+    played = ref.fire(10.0)                              # the first that plays itself
+    assert played is not None and (played.kind, played.seat) == (STANDIN, 0)
+    assert ref.next_due() == 30.0                        # then the bot delay again
+
+
 def test_a_human_back_ends_his_stand_in_and_his_idle_time_counts_from_the_last_change(
         ) -> None:
     table = pika(deck=None)
