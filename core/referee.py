@@ -151,12 +151,15 @@ class Referee:
         self._next: float | None = None
 
     @classmethod
-    def any_order(cls, table: Table, rng: random.Random, bot: Bot | None = None) -> Referee:
+    def any_order(cls, table: Table, rng: random.Random, bot: Bot | None = None,
+                  bots: Callable[[int], Bot] | None = None) -> Referee:
         """A bot-only referee without a clock: ``bot`` (default: random) plays every seat and
-        chooses SYSTEM's move among the listed deadlines' moves; ``rng`` picks who acts."""
+        chooses SYSTEM's move among the listed deadlines' moves; or ``bots(seat)`` gives each
+        seat's bot, and ``bots(SYSTEM)`` the one choosing for SYSTEM. ``rng`` picks who acts
+        and is every bot's random stream."""
         player = bot or PolicyBot("random")
         ref = cls(table, [Seat() for _ in range(table.players)], rng=rng,
-                  bots=lambda seat: player)
+                  bots=bots or (lambda seat: player))
         ref.clocked = False
         return ref
 

@@ -288,3 +288,25 @@ def test_any_order_lets_a_pi10_warning_run_out_at_a_listed_point() -> None:
         assert played is not None
         outcomes.add(played.seat)
     assert outcomes == {0, 1, SYSTEM}
+
+
+def test_any_order_asks_each_seats_own_bot_and_systems() -> None:
+    asked: list[int] = []
+
+    class Named:
+        def choose(self, table: Table, seat: int, rng: random.Random):  # noqa: ANN201
+            asked.append(seat)
+            moves = table.legal_moves(seat)
+            return moves[rng.randrange(len(moves))]
+
+    table = pika(warning=30.0)
+    table.play(0, R7)                                    # warned: seats 1, 0 and SYSTEM
+    bots = {0: Named(), 1: Named(), SYSTEM: Named()}
+    seen = set()
+    for seed in range(30):
+        twin = table.clone()
+        asked.clear()
+        Referee.any_order(twin, random.Random(seed), bots=bots.__getitem__).fire(0.0)
+        assert twin.journal[-1][0] == asked[0]
+        seen.add(asked[0])
+    assert seen == {0, 1, SYSTEM}
