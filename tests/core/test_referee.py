@@ -310,3 +310,23 @@ def test_any_order_asks_each_seats_own_bot_and_systems() -> None:
         assert twin.journal[-1][0] == asked[0]
         seen.add(asked[0])
     assert seen == {0, 1, SYSTEM}
+
+
+def test_next_due_and_due_are_stored_answers_so_many_tables_are_cheap_to_ask() -> None:
+    tables = [pika(deck=None, seed=s) for s in range(50)]
+    refs = [Referee(t, seats("bot", "human"), bot_delay=float(i % 5), idle=60.0)
+            for i, t in enumerate(tables)]
+    for ref in refs:
+        ref.changed(100.0)
+
+    def asked(*_: object) -> None:
+        raise AssertionError("the game was asked")
+    for t in tables:                      # the game may not be asked: stored answers only
+        t.to_move = t.deadlines = asked   # type: ignore[method-assign]
+    dues = [ref.next_due() for ref in refs]
+    assert all(ref.due() is not None for ref in refs)
+    assert min(d for d in dues if d is not None) == 100.0
+    for t in tables:
+        del t.to_move, t.deadlines
+    fired = [ref.fire(101.5) for ref in refs]
+    assert sum(f is not None for f in fired) == sum(d is not None and d <= 101.5 for d in dues)
