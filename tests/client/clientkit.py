@@ -198,21 +198,15 @@ class Client(Controller):
         return {s for s in seats if isinstance(s, int)}
 
     def settle(self, timeout: float = 20.0) -> None:
-        """Pump until the table is still (twice in a row, a moment apart: a bot's move
-        may be on its way between the host's thread and the session's)."""
+        """Pump until the table is still. Once is enough: the host tells its observer of a
+        change before it pushes the views, so a bot's move on its way shows as a version
+        the screen has not reached yet."""
         end = time.monotonic() + timeout
-        calm = 0
-        while calm < 2:
+        while self.pump.pump(0.0) or not self.still():
             if time.monotonic() > end:
                 raise AssertionError(f"the table never came to rest: screen {self.screen}, "
                                      f"error {self.error!r}, banner {self.banner!r}")
-            if self.pump.pump(0.0) or not self.still():
-                calm = 0
-                self.pump.pump(0.002)
-            else:
-                calm += 1
-                if calm < 2:
-                    time.sleep(0.001)
+            self.pump.pump(0.002)
 
     def close(self) -> None:
         if self.link is not None:
