@@ -198,9 +198,9 @@ class Client(Controller):
         return {s for s in seats if isinstance(s, int)}
 
     def settle(self, timeout: float = 20.0) -> None:
-        """Pump until the table is still. Once is enough: the host tells its observer of a
-        change before it pushes the views, so a bot's move on its way shows as a version
-        the screen has not reached yet."""
+        """Pump until the table is still. One look is enough: every change of a playing
+        table reaches the host's observer, so a bot's move still to come shows as a bot
+        that may move, and one on its way as a version the screen has not reached."""
         end = time.monotonic() + timeout
         while self.pump.pump(0.0) or not self.still():
             if time.monotonic() > end:
