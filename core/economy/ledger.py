@@ -89,7 +89,10 @@ class Ledger:
         self.path = str(path)
         self.now = now
         self.rules = rules
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        # One thread at a time uses it, not always the one that made it (a host is built on
+        # one thread and runs on another).
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10,
+                                  check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
