@@ -33,8 +33,8 @@ import os, signal, sys
 from cardparty.net.host import Host
 from cardparty.net.host.settings import HostSettings
 data, op, at = sys.argv[1], sys.argv[2], int(sys.argv[3])
-host = Host("tcp://127.0.0.1:0", data=data, economy=data + "/economy.sqlite3", idle=%(idle)r,
-            settings=HostSettings(fill_timeout=%(fill)r))
+host = Host("tcp://127.0.0.1:0", data=data, economy=data + "/economy.sqlite3", idle=IDLE,
+            settings=HostSettings(fill_timeout=FILL))
 led = host.parts.economy.ledger
 inner = getattr(led, op)
 def armed(*args, **kw):
@@ -46,7 +46,7 @@ def armed(*args, **kw):
 setattr(led, op, armed)
 print(host.listen(), flush=True)
 host.run()
-""" % {"idle": IDLE, "fill": FILL}
+""".replace("IDLE", repr(IDLE)).replace("FILL", repr(FILL))
 
 
 @dataclass
