@@ -116,7 +116,9 @@ class ScreenParts:
             out.append(("class:dim", f"\n {with_names(str(result['summary']), names)}\n"))
         reward = self.c.rewards.get(self.c.table_id)
         if reward is not None and tm.seat is not None:
-            out.append(("class:notice", f"\n {reward_text(reward)}\n"))
+            wrapped = textwrap.fill(reward_text(reward), 56, initial_indent=" ",
+                                    subsequent_indent=" ")
+            out.append(("class:notice", f"\n{wrapped}\n"))
         out.append(("", "\n "))
         out.append(("class:key", "n"))
         out.append(("", " play again   "))
