@@ -72,10 +72,12 @@ def mode_text(t: dict[str, Any]) -> str:
     mode = str(t.get("mode") or "")
     if t.get("stake"):
         mode = f"entry {t['stake']}"
+    if t.get("seeking"):                    # made by open play: who waits for what
+        mode = f"seek {t['stake']}" if t.get("stake") else "seek"
     fill = t.get("fill_in")
     if t.get("status") == "open" and isinstance(fill, int | float):
         mode += f" {fill:.0f}s"
-    return mode[:11]
+    return mode[:12]
 
 
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
@@ -229,7 +231,7 @@ class ScreenParts:
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n"),
                           ("class:dim", " o: open play · L: league · $: shop\n\n"),
                           ("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
-                                            f"{'Mode':<12}{'Status':<12}"), ("", "\n")]
+                                            f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
         if not c.tables:
             out.append(("class:dim", " no tables yet: press c to create one\n"))
         for i, t in enumerate(c.tables):
@@ -243,7 +245,7 @@ class ScreenParts:
                 status = "invited"
                 style = style or "class:notice"
             line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{mode_text(t):<12}{status:<12}")
+                    f"{shown:<34}{mode_text(t):<13}{status:<12}")
             out.append((style, line + "\n"))
         if c.lobby_chat:
             out.append(("", "\n"))
@@ -261,13 +263,13 @@ class ScreenParts:
             return [("class:dim", " waiting for the host to list the table...")]
         summary = t.get("summary") or {}
         out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
-                                            f"{'Mode':<12}{'Status':<12}"), ("", "\n")]
+                                            f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
         seats_line = ", ".join(str(s) if s else "(free)" for s in t.get("seats") or [])
         if len(seats_line) > 32:
             seats_line = seats_line[:31] + self.g.more[:1]
         out.append(("class:dialog.cursor",
                     f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
-                    f"{seats_line:<34}{mode_text(t):<12}"
+                    f"{seats_line:<34}{mode_text(t):<13}"
                     f"{str(t.get('status', '')):<12}\n"))
         out.append(("", "\n"))
         out.append(("class:heading", " Seats\n"))

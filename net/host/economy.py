@@ -256,9 +256,12 @@ class Economy:
         over but not paid is paid (paying again does nothing), a cancelled table is
         refunded, an open entry table keeps only the players whose stakes are held, and
         fill timeouts start again."""
+        now = self.clock.now()
+        for ht in tables:
+            if ht.status == "open" and (ht.mode == rw.ENTRY or ht.seeking):
+                ht.fill_at = now + self.settings.fill_timeout     # a fresh wait
         if self.ledger is None:
             return
-        now = self.clock.now()
         for ht in tables:
             if ht.status == "over" and ht.rounds:
                 last = ht.rounds[-1]
@@ -266,16 +269,13 @@ class Economy:
                     log.info("table %s: round %s paid after a restart", ht.id, last["round"])
             elif ht.status == "cancelled":
                 self.ledger.refund_table(ht.key)
-            elif ht.status == "open":
-                if ht.mode == rw.ENTRY:
-                    held = {u for t, u, _ in self.ledger.held() if t == ht.key}
-                    for i, s in enumerate(ht.seats):
-                        if s.kind == "human" and s.name not in held:
-                            if s.player is not None:
-                                s.player.tables.discard(ht.id)
-                            ht.seats[i] = type(s)()
-                if ht.mode == rw.ENTRY or ht.seeking:
-                    ht.fill_at = now + self.settings.fill_timeout
+            elif ht.status == "open" and ht.mode == rw.ENTRY:
+                held = {u for t, u, _ in self.ledger.held() if t == ht.key}
+                for i, s in enumerate(ht.seats):
+                    if s.kind == "human" and s.name not in held:
+                        if s.player is not None:
+                            s.player.tables.discard(ht.id)
+                        ht.seats[i] = type(s)()
         self.reconcile()
 
     def reconcile(self) -> None:

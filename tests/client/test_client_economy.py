@@ -103,3 +103,13 @@ def test_the_create_form_offers_every_mode_and_the_stake_and_the_lobby_shows_the
     lobby = text(Renderer(eva, UNICODE).lobby())
     assert "entry 250" in lobby
     assert eva.failures == []
+
+
+def test_the_lobby_says_who_waits_for_what_and_the_stakes() -> None:
+    from cardparty.client.render_screens import mode_text
+    assert mode_text({"mode": "open", "seeking": True, "stake": 0, "status": "open",
+                      "fill_in": 24.2}) == "seek 24s"
+    assert mode_text({"mode": "entry", "seeking": True, "stake": 1000, "status": "open",
+                      "fill_in": 9.0}) == "seek 1000 9s"
+    assert mode_text({"mode": "entry", "stake": 250, "status": "playing"}) == "entry 250"
+    assert mode_text({"mode": "practice", "stake": 0, "status": "open"}) == "practice"

@@ -243,3 +243,17 @@ def test_mo11_a_restart_keeps_entry_tables_stakes_and_pays_nothing_twice(
     assert again.table(tid).status == "over" and again.table(tid).stake == 100
     assert sorted(ledger(again).profile(n).coins for n in ("eva", "petr")) == paid == [900, 1100]
     ledger(again).audit()
+
+
+def test_mo5_a_table_waiting_for_players_gets_a_fresh_fill_timeout_after_a_restart(
+        tmp_path: Path) -> None:
+    data, led = tmp_path / "data", str(tmp_path / "economy.sqlite3")
+    k = kit(data=data, economy=led)
+    eva = k.player("eva")
+    tid = k.ask(eva, "seek", game="pikac", players=3)["table"]
+    k.parts.close()
+    again = kit(data=data, economy=led)
+    ht = again.table(tid)
+    assert ht.seeking and ht.fill_at == again.clock.now() + FILL
+    again.tick(FILL + 0.01)
+    assert ht.status == "playing" and [s.kind for s in ht.seats] == ["human", "bot", "bot"]
