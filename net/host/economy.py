@@ -157,7 +157,7 @@ class Economy:
         its id is given again; an entry table waits ``fill_timeout`` for its players."""
         ht.key = f"{ht.id}.{secrets.token_hex(4)}"
         if ht.mode == rw.ENTRY:
-            ht.fill_at = self.clock.now() + self.settings.fill_timeout
+            self.tables.fill_by(ht, self.clock.now() + self.settings.fill_timeout)
 
     def take_stake(self, ht: HostTable, player: Player) -> None:
         """MO-6: sitting at an entry table costs the stake; without it he cannot sit."""
@@ -259,7 +259,7 @@ class Economy:
         now = self.clock.now()
         for ht in tables:
             if ht.status == "open" and (ht.mode == rw.ENTRY or ht.seeking):
-                ht.fill_at = now + self.settings.fill_timeout     # a fresh wait
+                self.tables.fill_by(ht, now + self.settings.fill_timeout)   # a fresh wait
         if self.ledger is None:
             return
         for ht in tables:

@@ -161,6 +161,13 @@ class Tables:
     def __init__(self) -> None:
         self.all: dict[str, HostTable] = {}
         self.live: dict[str, HostTable] = {}
+        #: open tables with a fill timeout (``fill_at``): the loop looks at these alone
+        self.filling: dict[str, HostTable] = {}
+
+    def fill_by(self, ht: HostTable, at: float) -> None:
+        """``ht`` waits for players until ``at`` (MO-5, MO-6)."""
+        ht.fill_at = at
+        self.filling[ht.id] = ht
 
     def find(self, table_id: str) -> HostTable:
         ht = self.all.get(table_id)
@@ -176,3 +183,4 @@ class Tables:
     def remove(self, ht: HostTable) -> None:
         self.all.pop(ht.id, None)
         self.live.pop(ht.id, None)
+        self.filling.pop(ht.id, None)

@@ -69,7 +69,7 @@ class Seeks:
                 "stake": stake})
             found = self.tables.find(reply["table"]["id"])
             found.seeking = True
-            found.fill_at = self.clock.now() + self.economy.settings.fill_timeout
+            self.tables.fill_by(found, self.clock.now() + self.economy.settings.fill_timeout)
         try:
             seated = self.lobby.on_sit(player, {"table": found.id, "seat": None})
         except ProtocolError:
@@ -98,15 +98,19 @@ class Seeks:
     # --- the fill timeout --------------------------------------------------------------------
 
     def next_due(self) -> float | None:
-        due = [ht.fill_at for ht in self.tables.all.values()
-               if ht.fill_at is not None and ht.status == "open"]
+        filling = self.tables.filling
+        for tid, ht in list(filling.items()):
+            if ht.fill_at is None or ht.status != "open":
+                del filling[tid]                # started, cancelled: no more waiting
+        due = [ht.fill_at for ht in filling.values() if ht.fill_at is not None]
         return min(due) if due else None
 
     def tick(self, now: float) -> None:
-        for ht in list(self.tables.all.values()):
+        for ht in list(self.tables.filling.values()):
             if ht.fill_at is None or ht.status != "open" or ht.fill_at > now:
                 continue
             ht.fill_at = None
+            self.tables.filling.pop(ht.id, None)
             if all(s.kind != "empty" for s in ht.seats):
                 continue                        # full: it starts when everyone is ready
             if ht.mode == rw.ENTRY:             # MO-6: humans only; cancelled, refunded
