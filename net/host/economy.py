@@ -284,8 +284,11 @@ class Economy:
         is given back."""
         if self.ledger is None:
             return
+        held = self.ledger.held()
+        if not held:
+            return
         by_key = {ht.key: ht for ht in self.tables.all.values() if ht.key}
-        for tkey, user, amount in self.ledger.held():
+        for tkey, user, amount in held:
             ht = by_key.get(tkey)
             if ht is not None and ht.status == "playing" and user in ht.owners:
                 continue
