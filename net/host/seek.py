@@ -112,7 +112,10 @@ class Seeks:
             ht.fill_at = None
             self.tables.filling.pop(ht.id, None)
             if all(s.kind != "empty" for s in ht.seats):
-                continue                        # full: it starts when everyone is ready
+                # Full: it starts when everyone is ready; should someone leave before, the
+                # wait goes on (an entry table never holds stakes for ever).
+                self.tables.fill_by(ht, now + self.economy.settings.fill_timeout)
+                continue
             if ht.mode == rw.ENTRY:             # MO-6: humans only; cancelled, refunded
                 self.economy.cancel(ht)
                 self.play.persist(ht)

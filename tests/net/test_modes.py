@@ -257,3 +257,18 @@ def test_mo5_a_table_waiting_for_players_gets_a_fresh_fill_timeout_after_a_resta
     assert ht.seeking and ht.fill_at == again.clock.now() + FILL
     again.tick(FILL + 0.01)
     assert ht.status == "playing" and [s.kind for s in ht.seats] == ["human", "bot", "bot"]
+
+
+def test_mo6_a_full_entry_table_whose_player_leaves_before_the_start_still_times_out() -> None:
+    k = kit()
+    eva, petr = k.player("eva"), k.player("petr")
+    tid = k.open_table("pikac", eva, 2, mode="entry", stake=100)
+    for p in (eva, petr):
+        k.ask(p, "sit", table=tid)
+    k.tick(FILL + 0.01, alive=(eva, petr))
+    assert k.table(tid).status == "open", "full: it waits for the players to be ready"
+    k.ask(petr, "leave", table=tid)
+    k.tick(FILL + 0.01, alive=(eva, petr))
+    assert k.table(tid).status == "cancelled"
+    assert coins(k, eva) == coins(k, petr) == 1000
+    ledger(k).audit()
