@@ -113,3 +113,22 @@ def test_the_lobby_says_who_waits_for_what_and_the_stakes() -> None:
                       "fill_in": 9.0}) == "seek 1000 9s"
     assert mode_text({"mode": "entry", "stake": 250, "status": "playing"}) == "entry 250"
     assert mode_text({"mode": "practice", "stake": 0, "status": "open"}) == "practice"
+
+
+def test_the_command_line_reaches_the_league_the_shop_and_open_play(
+        economy_host: Host) -> None:
+    eva, pump = player(economy_host.address, "Eva")
+    pump.until(lambda: eva.connection == "connected" and eva.games and eva.profile)
+    eva.command("buy diamonds")
+    assert "buy gold" in eva.error
+    eva.command("buy vip")
+    pump.until(lambda: eva.profile["coins"] == 0 and eva.profile["vip_left"] > 0)
+    eva.command("league")
+    pump.until(lambda: eva.screen == "league" and eva.league is not None)
+    eva.command("shop")
+    assert eva.screen == "shop"
+    assert "active: 7.0 days left" in text(Renderer(eva, UNICODE).shop())
+    eva.key("q")
+    eva.command("seek")
+    assert isinstance(eva.dialog, SeekForm)
+    assert eva.failures == []
