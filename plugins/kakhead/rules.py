@@ -23,9 +23,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.core.cards import canasta_deck, ordered_deck, reorder_hand
+from cardparty.core.cards import canasta_deck, ordered_deck
 from cardparty.core.contract import NOBODY, PUBLIC, SYSTEM, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import finishing_places, redeal, state_hooks
 from cardparty.core.narrate import seat_name
 from cardparty.core.turns import next_seat
 from cardparty.plugins.kakhead.state import KakheadState
@@ -552,11 +553,7 @@ def _finish(state: KakheadState, outcome: str) -> None:
 def _places(state: KakheadState) -> list[int]:
     """KH-11: finishers in finishing order; the rest (the Kakhead, or after a draw all who
     still hold cards, KH-12) share the next place."""
-    rest = len(state.finished) + 1
-    places = [rest] * state.n
-    for i, s in enumerate(state.finished):
-        places[s] = i + 1
-    return places
+    return finishing_places(state.n, state.finished)
 
 
 # --- what players see ------------------------------------------------------------------------
@@ -652,22 +649,10 @@ def cardparty_determinize(state: KakheadState, seat: int, rng: random.Random) ->
     """Redeal every card ``seat`` cannot see (other hands, the stock, every blind card, his
     own included), keeping every zone's size."""
     twin = state.copy()
-    unseen = list(twin.stock)
+    zones = [twin.stock]
     for s in range(state.n):
-        unseen += twin.blind[s]
-        if s != seat:
-            unseen += twin.hands[s]
-    rng.shuffle(unseen)
-    i = 0
-    for s in range(state.n):
-        k = len(state.blind[s])
-        twin.blind[s] = unseen[i:i + k]
-        i += k
-        if s != seat:
-            k = len(state.hands[s])
-            twin.hands[s] = unseen[i:i + k]
-            i += k
-    twin.stock = unseen[i:]
+        zones += [twin.blind[s]] if s == seat else [twin.blind[s], twin.hands[s]]
+    redeal(rng, zones)
     return twin
 
 
@@ -710,25 +695,8 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                                      -len(m.cards)))
 
 
-@hookimpl
-def cardparty_save(state: KakheadState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> KakheadState:
-    return KakheadState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: KakheadState) -> KakheadState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: KakheadState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
+#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
+cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(KakheadState)
 
 
 @hookimpl

@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from cardparty.core import stock as stockpile
-from cardparty.core.cards import COLOUR_NAME, PIKA_COLOURS, ordered_deck, pika_deck, reorder_hand
+from cardparty.core.cards import COLOUR_NAME, PIKA_COLOURS, ordered_deck, pika_deck
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
@@ -32,6 +32,7 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import competition_places, redeal, state_hooks
 from cardparty.core.narrate import seat_name
 from cardparty.core.turns import next_seat
 from cardparty.plugins.pika.state import PikaState
@@ -397,8 +398,7 @@ def _void_warnings(state: PikaState) -> None:
 def _finish(state: PikaState, outcome: str) -> None:
     """PI-11, PI-12, PI-13: places by cards in hand, fewest first, ties sharing a place (a
     player who went out has none, so he is first)."""
-    counts = [len(h) for h in state.hands]
-    state.places = [1 + sum(c < mine for c in counts) for mine in counts]
+    state.places = competition_places([len(h) for h in state.hands])
     state.outcome = outcome
     state.pending = 0
     state.pending_kind = ""
@@ -474,37 +474,12 @@ def cardparty_result(state: PikaState) -> Result | None:
 def cardparty_determinize(state: PikaState, seat: int, rng: random.Random) -> PikaState:
     """Redeal every card ``seat`` cannot see (other hands, the stock), keeping their sizes."""
     twin = state.copy()
-    unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]] + twin.stock
-    rng.shuffle(unseen)
-    i = 0
-    for s in range(state.n):
-        if s != seat:
-            k = len(state.hands[s])
-            twin.hands[s] = unseen[i:i + k]
-            i += k
-    twin.stock = unseen[i:]
+    redeal(rng, [twin.hands[s] for s in range(state.n) if s != seat] + [twin.stock])
     return twin
 
 
-@hookimpl
-def cardparty_save(state: PikaState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> PikaState:
-    return PikaState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: PikaState) -> PikaState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: PikaState, seat: int, order: list[str]) -> str | None:
-    """PI-14: a player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
+#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
+cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(PikaState)
 
 
 @hookimpl

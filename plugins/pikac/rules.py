@@ -25,9 +25,10 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.core import stock as stockpile
-from cardparty.core.cards import ordered_deck, pretty, reorder_hand
+from cardparty.core.cards import ordered_deck, pretty
 from cardparty.core.contract import NOBODY, PUBLIC, Deadline, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import finishing_places, redeal, state_hooks
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.pikac import legality
 from cardparty.plugins.pikac.deck import (
@@ -429,16 +430,8 @@ def _places(state: PikacState) -> list[int]:
     """PK-22: the finishing order, the loser last. A stalled round (or one closed by the move
     limit) ranks the players still in it by the cards they hold, fewest first (ties share a
     place)."""
-    n = state.n
-    places = [0] * n
-    for i, s in enumerate(state.finished):
-        places[s] = i + 1
-    rest = [s for s in range(n) if state.status[s] != DONE]
-    base = len(state.finished)
-    counts = {s: len(state.hands[s]) for s in rest}
-    for s in rest:
-        places[s] = base + 1 + sum(counts[o] < counts[s] for o in rest)
-    return places
+    return finishing_places(state.n, state.finished,
+                            lambda s: len(state.hands[s]))
 
 
 def loser(state: PikacState) -> int:
@@ -586,39 +579,14 @@ def cardparty_determinize(state: PikacState, seat: int, rng: random.Random) -> P
     """Redeal every card ``seat`` cannot see (other hands, the stock but a shown bottom card),
     keeping every hand's size."""
     twin = state.copy()
-    keep = 1 if state.shown_bottom else 0
-    unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]]
-    unseen += twin.stock[keep:]
-    rng.shuffle(unseen)
-    i = 0
-    for s in range(state.n):
-        if s != seat:
-            k = len(state.hands[s])
-            twin.hands[s] = unseen[i:i + k]
-            i += k
-    twin.stock = twin.stock[:keep] + unseen[i:]
+    shown = {0} if state.shown_bottom else set()
+    others = [s for s in range(state.n) if s != seat]
+    redeal(rng, [twin.hands[s] for s in others] + [twin.stock], [set()] * len(others) + [shown])
     return twin
 
 
-@hookimpl
-def cardparty_save(state: PikacState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> PikacState:
-    return PikacState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: PikacState) -> PikacState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: PikacState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
+#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
+cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(PikacState)
 
 
 @hookimpl

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck, reorder_hand
+from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
@@ -37,6 +37,7 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import redeal, state_hooks
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.piquet import scoring
 from cardparty.plugins.piquet.scoring import (
@@ -730,39 +731,15 @@ def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> 
     talons, the cards left — keeping every size and every card shown in a declaration."""
     twin = state.copy()
     other = 1 - seat
-    shown = twin.shown[other]
     hand = twin.hands[other]
-    unseen = [c for c in hand if c not in shown] + twin.discards[other] + twin.talon1 \
-        + twin.talon2 + twin.left
-    rng.shuffle(unseen)
-    it = iter(unseen)
-    twin.hands[other] = [c if c in shown else next(it) for c in hand]
-    twin.discards[other] = [next(it) for _ in twin.discards[other]]
-    twin.talon1 = [next(it) for _ in twin.talon1]
-    twin.talon2 = [next(it) for _ in twin.talon2]
-    twin.left = [next(it) for _ in twin.left]
+    shown = {i for i, c in enumerate(hand) if c in twin.shown[other]}
+    redeal(rng, [hand, twin.discards[other], twin.talon1, twin.talon2, twin.left],
+           [shown, (), (), (), ()])
     return twin
 
 
-@hookimpl
-def cardparty_save(state: PiquetState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> PiquetState:
-    return PiquetState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: PiquetState) -> PiquetState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: PiquetState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
+#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
+cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(PiquetState)
 
 
 # --- narration -------------------------------------------------------------------------------
