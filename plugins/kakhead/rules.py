@@ -155,7 +155,6 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     state.offer_by = -1
     state.offer_yes = []
     state.outcome = ""
-    state.four_across = False
     return state
 
 
@@ -389,9 +388,18 @@ def cardparty_refusal(state: KakheadState, seat: int, move: Move) -> str | None:
 
 # --- applying a move -------------------------------------------------------------------------
 
+def burns_in_one_play(pile: list[str], cards: list[str]) -> bool:
+    """KH-9, KH-10: a 10, or four or more cards of one rank played in one turn (not K-A-K),
+    burn the pile (``pile`` already holds ``cards`` on top)."""
+    return cards[0][0] == "T" or (len(cards) >= 4 and not is_kak(cards))
+
+
 @hookimpl
-def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random
+def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random,
+                         burns: Callable[[list[str], list[str]], bool] = burns_in_one_play
                          ) -> list[dict[str, Any]]:
+    """``burns`` is the rule that says when a play burns the pile: a house-rule variant calls
+    this hook with its own (``four_in_a_row``); pluggy never passes it."""
     kind = move.kind
     events: list[dict[str, Any]] = []
     if state.phase == "swap":
@@ -403,13 +411,13 @@ def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random
         pool = state.hands[seat] if src == "hand" else state.faceup[seat]
         for c in move.cards:
             pool.remove(c)
-        progress = _play(state, seat, list(move.cards), src, events) or src != "hand"
+        progress = _play(state, seat, list(move.cards), src, events, burns) or src != "hand"
     elif kind == "blind":                                              # KH-8
         card = state.blind[seat].pop(int(move.choice or "0"))
         progress = True
         if FITS[in_force(state.pile)][card[0]]:
             events.append({"type": "turn", "seat": seat, "cards": [card], "fits": True})
-            _play(state, seat, [card], "blind", events)
+            _play(state, seat, [card], "blind", events, burns)
         else:
             # The card joins the player's hand with the pile; the zones allow nobody else
             # to see it there, so the event showing it is private (docs: KH-8).
@@ -463,7 +471,7 @@ def _swap_phase(state: KakheadState, seat: int, move: Move, events: list[dict[st
 
 
 def _play(state: KakheadState, seat: int, cards: list[str], src: str,
-          events: list[dict[str, Any]]) -> bool:
+          events: list[dict[str, Any]], burns: Callable[[list[str], list[str]], bool]) -> bool:
     """Put ``cards`` (already taken from their source) on the pile and carry out KH-6, KH-9,
     KH-10, KH-11. Returns whether the game made progress (cards burned or drawn, a player out).
     """
@@ -474,14 +482,7 @@ def _play(state: KakheadState, seat: int, cards: list[str], src: str,
     r = cards[0][0]
     kak = is_kak(cards)
     progress = False
-    burn = r == "T" or (len(cards) >= 4 and not kak)                   # KH-9 10, KH-10
-    if not burn and state.four_across and len(pile) >= 4:              # the house rule
-        run = 0
-        for c in reversed(pile):
-            if c[0] != r:
-                break
-            run += 1
-        burn = run >= 4
+    burn = burns(pile, cards)                                          # KH-9 10, KH-10
     if burn:
         events.append({"type": "burn", "seat": seat, "cards": list(pile)})
         state.burned.extend(pile)

@@ -37,4 +37,3 @@ class KakheadState:
     offer_by: int                # the seat offering a draw now, -1 when none (KH-12)
     offer_yes: list[int]         # seats that accepted the running offer
     outcome: str                 # "" while playing, "finished" or "draw agreed"
-    four_across: bool            # house rule: four in a row across plays burns (variant)
