@@ -13,7 +13,7 @@ Moves:
       a Queen names the suit (PK-18), Aces a mode (PK-19), a K♣ the next player (PK-14)
   draw -- draw one card, the turn ends (PK-9)       take -- take the count (PK-17)
   stand -- a stopped player misses this turn (PK-20)
-  keep -- house rule play_drawn: keep the card just drawn
+  keep -- only with the variant pikac-play-drawn (play_drawn.py): keep the card just drawn
 
 Must not know about: sockets, terminals, other games.
 """
@@ -107,7 +107,6 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     state.moves = 0
     state.outcome = ""
     state.drawn = None
-    state.play_drawn = False
     return state
 
 
@@ -165,27 +164,37 @@ def cardparty_refusal(state: PikacState, seat: int, move: Move) -> str | None:
 
 # --- applying a move -------------------------------------------------------------------------
 
+def ends_turn(state: PikacState, seat: int, card: str) -> bool:
+    """PK-9's Decision: the card drawn instead of playing waits for the next turn."""
+    return True
+
+
 @hookimpl
-def cardparty_apply_move(state: PikacState, seat: int, move: Move, rng: random.Random
+def cardparty_apply_move(state: PikacState, seat: int, move: Move, rng: random.Random,
+                         after_draw: Callable[[PikacState, int, str], bool] = ends_turn
                          ) -> list[dict[str, Any]]:
+    """``after_draw`` says whether a draw ends the turn: a house-rule variant calls this hook
+    with its own (``play_drawn``); pluggy never passes it."""
     events: list[dict[str, Any]] = []
     kind = move.kind
     if kind == "play":
         throw(state, seat, move.cards, move.choice, events)
     elif kind == "draw":
-        _draw_one(state, seat, rng, events)
+        _draw_one(state, seat, rng, events, after_draw)
     elif kind == "take":
         _take(state, seat, rng, events)
     elif kind == "stand":                                              # PK-20
         state.stops[seat] -= 1
         events.append({"type": "stand", "seat": seat, "count": state.stops[seat]})
         advance(state, seat, events)
-    elif kind == "keep":
-        events.append({"type": "keep", "seat": seat})
-        state.drawn = None
-        advance(state, seat, events)
     elif kind == "deal":
         deal(state, int(move.choice or "0"), events)
+    return finish_move(state, events)
+
+
+def finish_move(state: PikacState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """After every move: count it against the round's hard limit; announce the places when the
+    round is over. Returns ``events``."""
     state.moves += 1
     if state.moves >= MOVE_LIMIT and state.phase == "play":
         state.phase = "over"
@@ -204,7 +213,6 @@ def throw(state: PikacState, seat: int, cards: tuple[str, ...], choice: str | No
         hand.remove(c)
     state.pile.extend(cards)
     state.starter_top = False
-    state.drawn = None
     state.idle = 0
     events.append({"type": "play", "seat": seat, "cards": list(cards), "choice": choice})
     if not hand:
@@ -387,8 +395,8 @@ def _stalled(state: PikacState) -> bool:
     return False
 
 
-def _draw_one(state: PikacState, seat: int, rng: random.Random,
-              events: list[dict[str, Any]]) -> None:
+def _draw_one(state: PikacState, seat: int, rng: random.Random, events: list[dict[str, Any]],
+              after_draw: Callable[[PikacState, int, str], bool]) -> None:
     """PK-9: no card played: draw one and the turn ends (Decision: the drawn card waits for
     the next turn). Drawing with a live chain at count 0 takes that count of 0, so the chain
     ends (PK-13, PK-17)."""
@@ -397,12 +405,8 @@ def _draw_one(state: PikacState, seat: int, rng: random.Random,
     events.append({"type": "draw", "seat": seat, "cards": drawn, "private": True})
     if not drawn and _stalled(state):
         return
-    if state.play_drawn and drawn:                                     # house rule
-        card = drawn[0]
-        if legality.first_card_refusal(state, seat, card) is None and (
-                card != "KC" or legality.kc_targets(state, seat)):
-            state.drawn = card
-            return
+    if drawn and not after_draw(state, seat, drawn[0]):
+        return
     advance(state, seat, events)
 
 
@@ -508,7 +512,6 @@ def cardparty_view(state: PikacState, seat: int | None) -> dict[str, Any]:
         "hand": list(state.hands[seat]) if seat is not None else [],
         "zones": zones,
         "counters": counters,
-        "drawn": state.drawn if seat == state.turn else None,
     }
 
 
@@ -631,8 +634,6 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return f"{who} is back in the game"
     if kind == "finished":
         return f"{who} has finished (place {event['place']})"
-    if kind == "keep":
-        return f"{who} keeps the drawn card"
     if kind == "reshuffle":
         return "the pile is shuffled into a new stock"
     if kind == "over":

@@ -44,5 +44,5 @@ class PikacState:
     idle: int                    # draws in a row that found no card at all (stalled round)
     moves: int                   # moves played this round (the round's hard limit)
     outcome: str                 # "" while playing; "finished", "stalled" or "limit"
-    drawn: str | None            # house rule play_drawn: the drawn card that may be played
-    play_drawn: bool             # house rule: a drawn playable card may be played at once
+    drawn: str | None            # the drawn card that may be played: only the variant
+                                 # pikac-play-drawn (play_drawn.py) sets it
