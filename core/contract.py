@@ -237,6 +237,10 @@ class GameInfo:
     max_moves: int = 10_000
     #: The full deck (for the checker: every card accounted for exactly once).
     deck: tuple[str, ...] = ()
+    #: The game's state class, when made with ``cardparty.core.kit.game_state``: every table
+    #: of the game then gets the kit's save, restore, clone and reorder hooks for each of them
+    #: the game does not implement itself. Not sent on the wire.
+    state: type | None = None
 
     def to_wire(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "min_players": self.min_players,

@@ -21,7 +21,7 @@ from typing import Any
 
 import pluggy
 
-from cardparty.core import hookspecs
+from cardparty.core import hookspecs, kit
 from cardparty.core.contract import GameInfo, VariantInfo
 
 SPECS = tuple(name for name in dir(hookspecs) if name.startswith("cardparty_"))
@@ -38,8 +38,9 @@ def plugin_name(plugin: Any) -> str:
 
 def _check_names(name: str, plugin: Any) -> None:
     """Every ``cardparty_*`` function of the plugin is a hook of the contract, and takes only
-    arguments the contract gives. pluggy alone would skip an unmarked misspelt function and
-    word the rest over several lines."""
+    arguments the contract gives (besides arguments with a default, which no call passes).
+    pluggy alone would skip an unmarked misspelt function and word the rest over several
+    lines."""
     for attr in dir(plugin):
         if not attr.startswith("cardparty_"):
             continue
@@ -55,13 +56,25 @@ def _check_names(name: str, plugin: Any) -> None:
                                 f"cardparty contract{hint}")
         given = list(inspect.signature(getattr(hookspecs, hook)).parameters)
         try:
-            taken = list(inspect.signature(impl).parameters)
+            params = inspect.signature(impl).parameters.values()
         except (TypeError, ValueError):
             continue
+        # As in pluggy, an argument with a default is the plugin's own, never passed by a call.
+        taken = [p.name for p in params if p.default is p.empty
+                 and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         extra = [a for a in taken if a not in given]
         if extra:
             raise PluginRefused(f"plugin {name!r} refused: {hook} takes {extra[0]!r}, which the "
                                 f"contract does not give (it gives {', '.join(given)})")
+
+
+def add_state_defaults(pm: pluggy.PluginManager, info: GameInfo) -> None:
+    """Register the kit's save/restore/clone/reorder for a game that declares its state class
+    (``GameInfo.state``), each one only if the game (registered already) lacks it."""
+    if info.state is None:
+        return
+    have = [h for h in kit.STATE_HOOKS if getattr(pm.hook, h).get_hookimpls()]
+    pm.register(kit.default_hooks(info.state, have), name=f"{info.id} (kit defaults)")
 
 
 def checked_manager(name: str, plugin: Any) -> pluggy.PluginManager:
@@ -77,6 +90,8 @@ def checked_manager(name: str, plugin: Any) -> pluggy.PluginManager:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
         raise PluginRefused(f"plugin {name!r} refused: {str(exc).splitlines()[0]}") from None
+    for info in pm.hook.cardparty_game_info():
+        add_state_defaults(pm, info)
     if pm.hook.cardparty_game_info.get_hookimpls():
         for hook in hookspecs.REQUIRED:
             if not getattr(pm.hook, hook).get_hookimpls():

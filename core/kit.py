@@ -3,8 +3,8 @@
 Owns: game states built from declared fields (``game_state``: slots, copying, saving to and
 restoring from msgpack-ready data, all read from the class's annotations), the default
 save/restore/clone/reorder hooks (``state_hooks``), redealing the cards a seat cannot see for
-``cardparty_determinize`` (``redeal``), and competition places (``competition_places``,
-``finishing_places``).
+``cardparty_determinize`` (``redeal``), the first dealer (``pick_dealer``), and competition
+places (``competition_places``, ``finishing_places``).
 
 A game declares its state once, as annotated fields, and gets the rest::
 
@@ -15,7 +15,11 @@ A game declares its state once, as annotated fields, and gets the rest::
         stock: list[str]
         places: list[int] | None
 
-    cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(MyState)
+    GameInfo("mygame", "My game", 2, 4, state=MyState)   # in cardparty_game_info
+
+A game whose ``GameInfo.state`` names its state class gets the default ``cardparty_save``,
+``cardparty_restore``, ``cardparty_clone`` and ``cardparty_reorder`` (``state_hooks``) for
+every one of them it does not implement itself.
 
 How a field is copied and saved follows its annotation (``| None`` allowed on any of them):
 ``list[list[...]]`` copies each inner list; ``list[tuple[...]]`` copies the list and saves the
@@ -35,6 +39,7 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Container, Hashable, Sequence
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 from cardparty.core.cards import reorder_hand
@@ -141,11 +146,15 @@ def game_state(cls: type[S]) -> type[S]:
     return typing.cast(type[S], type(cls)(cls.__name__, cls.__bases__, namespace))
 
 
+STATE_HOOKS = ("cardparty_save", "cardparty_restore", "cardparty_clone", "cardparty_reorder")
+
+
 def state_hooks(cls: type) -> tuple[Callable[..., Any], ...]:
     """The default ``cardparty_save``, ``cardparty_restore``, ``cardparty_clone`` and
-    ``cardparty_reorder`` for a ``game_state`` class; bind them at module level in the rules
-    module, under those names, so that pluggy finds them. Reorder works on ``state.hands``
-    (PI-14, and the same in every game): only the order of the seat's own hand changes."""
+    ``cardparty_reorder`` for a ``game_state`` class, as hook implementations (in the order of
+    ``STATE_HOOKS``). ``default_hooks`` is how tables get them. Reorder works on
+    ``state.hands`` (PI-14, and the same in every game): only the order of the seat's own hand
+    changes."""
 
     @hookimpl(specname="cardparty_save")
     def save(state: Any) -> dict[str, Any]:
@@ -164,6 +173,23 @@ def state_hooks(cls: type) -> tuple[Callable[..., Any], ...]:
         return reorder_hand(state.hands, seat, order)
 
     return save, restore, clone, reorder
+
+
+def default_hooks(cls: type, implemented: Container[str]) -> SimpleNamespace:
+    """A plugin object holding the ``state_hooks`` of ``cls`` that are not ``implemented``
+    (hook names the game provides itself), for a rules PluginManager to register after the
+    game: the game's own hook always wins, and a hook is never answered twice."""
+    hooks = dict(zip(STATE_HOOKS, state_hooks(cls), strict=True))
+    return SimpleNamespace(**{k: v for k, v in hooks.items() if k not in implemented})
+
+
+def pick_dealer(settings: dict[str, Any], players: int, rng: random.Random) -> int:
+    """The seat the table's ``dealer`` setting names, or one drawn from ``rng`` when it is -1
+    (the usual default). ValueError, naming the setting, when the table has no such seat."""
+    dealer = int(settings["dealer"])
+    if dealer >= players:
+        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
+    return rng.randrange(players) if dealer < 0 else dealer
 
 
 def redeal(rng: random.Random, zones: Sequence[list[str]],

@@ -35,7 +35,7 @@ from cardparty.core.contract import (
     View,
     Zone,
 )
-from cardparty.core.discovery import Catalog, load_catalog
+from cardparty.core.discovery import Catalog, add_state_defaults, load_catalog
 from cardparty.core.rng import fresh_seed, new_rng, rng_from_state, rng_state
 
 SAVE_FORMAT = 1
@@ -99,7 +99,8 @@ class DirectHooks:
 
 def rules_manager(catalog: Catalog, game: str, variants: tuple[str, ...],
                   plugins: tuple[Any, ...]) -> tuple[pluggy.PluginManager, DirectHooks]:
-    """The PluginManager holding ``game``'s rules plugin and exactly ``variants``, in order.
+    """The PluginManager holding ``game``'s rules plugin (with the kit's state hooks it lacks,
+    see ``GameInfo.state``) and exactly ``variants``, in order.
 
     Building a manager costs milliseconds (pluggy inspects every hook), which a simulator
     opening thousands of tables cannot pay per table. A manager holds no game state and is never
@@ -112,7 +113,9 @@ def rules_manager(catalog: Catalog, game: str, variants: tuple[str, ...],
     if found is None:
         pm = pluggy.PluginManager(hookspecs.PROJECT)
         pm.add_hookspecs(hookspecs)
-        for name, plugin in zip((game, *variants), plugins, strict=True):
+        pm.register(plugins[0], name=game)
+        add_state_defaults(pm, catalog.game(game))
+        for name, plugin in zip(variants, plugins[1:], strict=True):
             pm.register(plugin, name=name)
         found = _MANAGERS[key] = (pm, DirectHooks(pm))
     return found

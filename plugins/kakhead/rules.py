@@ -26,7 +26,7 @@ from typing import Any
 from cardparty.core.cards import canasta_deck, ordered_deck
 from cardparty.core.contract import NOBODY, PUBLIC, SYSTEM, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.kit import finishing_places, redeal, state_hooks
+from cardparty.core.kit import finishing_places, pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.core.turns import next_seat
 from cardparty.plugins.kakhead.state import KakheadState
@@ -116,7 +116,8 @@ def cardparty_game_info() -> GameInfo:
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
                               help="the dealer's seat; -1: drawn at random (KH-4)"),
         },
-        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
+        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
+        state=KakheadState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup (KH-1, KH-3) ----------------------------------------------------------------------
@@ -127,11 +128,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     """KH-3: deal in blocks, seat by seat: 3 blind, 3 face-up, 3 hand cards for seat 0 from
     the top of the deck order, then seat 1...; the rest is the stock, its first card on top.
     The game opens with the swap phase."""
-    dealer = settings["dealer"]
-    if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
-    if dealer < 0:
-        dealer = rng.randrange(players)
+    dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = KakheadState.__new__(KakheadState)
     state.n = players
@@ -694,10 +691,6 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
         return None
     return min(plays, key=lambda m: (_keep_value(m.cards[0]) + (0 if len(m.cards) < 3 else 1),
                                      -len(m.cards)))
-
-
-#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
-cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(KakheadState)
 
 
 @hookimpl

@@ -32,8 +32,8 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.kit import competition_places, redeal, state_hooks
-from cardparty.core.narrate import seat_name
+from cardparty.core.kit import competition_places, pick_dealer, redeal
+from cardparty.core.narrate import common, seat_name
 from cardparty.core.turns import next_seat
 from cardparty.plugins.pika.state import PikaState
 
@@ -77,7 +77,8 @@ def cardparty_game_info() -> GameInfo:
                                help="seconds to call «Pika!» with one card left (PI-10)"),
             "dealer": Setting(-1, "int", -1, 3, help="the dealer's seat; -1: drawn at random"),
         },
-        summary=SUMMARY, max_moves=20_000, deck=DECK)
+        summary=SUMMARY, max_moves=20_000, deck=DECK,
+        state=PikaState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup (PI-1, PI-3) ----------------------------------------------------------------------
@@ -90,11 +91,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     size = settings["hand_size"]
     if players * size + 1 > len(DECK):
         raise ValueError(f"{players} hands of {size} cards do not fit in the deck")
-    dealer = settings["dealer"]
-    if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
-    if dealer < 0:
-        dealer = rng.randrange(players)
+    dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = PikaState.__new__(PikaState)
     state.n = players
@@ -478,10 +475,6 @@ def cardparty_determinize(state: PikaState, seat: int, rng: random.Random) -> Pi
     return twin
 
 
-#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
-cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(PikaState)
-
-
 @hookimpl
 def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     who = seat_name(names, event.get("seat"))
@@ -500,17 +493,9 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return f"{who} calls «Pika!»"
     if kind == "skip":
         return f"{who} is blocked"
-    if kind == "reverse":
-        return "the direction turns"
     if kind == "keep":
         return f"{who} keeps the drawn card"
-    if kind == "reshuffle":
-        return "the pile is shuffled into a new stock"
-    if kind == "over":
-        order = sorted(range(len(event["places"])), key=lambda s: event["places"][s])
-        return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
-                                          for s in order)
-    return None
+    return common(event, names)                     # reshuffle, reverse, over
 
 
 # The "basic" bot policy lives in its own module; importing it here registers it with the game.

@@ -26,10 +26,10 @@ from typing import Any
 
 from cardparty.core import stock as stockpile
 from cardparty.core.cards import ordered_deck, pretty
-from cardparty.core.contract import NOBODY, PUBLIC, Deadline, GameInfo, Move, Result, Setting, Zone
+from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.kit import finishing_places, redeal, state_hooks
-from cardparty.core.narrate import seat_name
+from cardparty.core.kit import finishing_places, pick_dealer, redeal
+from cardparty.core.narrate import common, seat_name
 from cardparty.plugins.pikac import legality
 from cardparty.plugins.pikac.deck import (
     ACE,
@@ -67,7 +67,8 @@ def cardparty_game_info() -> GameInfo:
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
                               help="the first round's dealer; -1: drawn at random (PK-4)"),
         },
-        summary=SUMMARY, max_moves=MOVE_LIMIT + 1, deck=DECK)
+        summary=SUMMARY, max_moves=MOVE_LIMIT + 1, deck=DECK,
+        state=PikacState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup and the deal (PK-4 ... PK-7) ------------------------------------------------------
@@ -76,11 +77,7 @@ def cardparty_game_info() -> GameInfo:
 def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) -> PikacState:
     """PK-4: the dealer (at random unless the setting names one) shuffles; the round waits in
     the deal phase for his choice of hand size (PK-5). The whole deck is the stock until then."""
-    dealer = settings["dealer"]
-    if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
-    if dealer < 0:
-        dealer = rng.randrange(players)
+    dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = PikacState.__new__(PikacState)
     state.n = players
@@ -527,11 +524,6 @@ def cardparty_zones(state: PikacState) -> list[Zone]:
     return zones
 
 
-@hookimpl
-def cardparty_deadlines(state: PikacState) -> list[Deadline]:
-    return []
-
-
 # --- bots, saving ----------------------------------------------------------------------------
 
 @hookimpl
@@ -588,10 +580,6 @@ def cardparty_determinize(state: PikacState, seat: int, rng: random.Random) -> P
     return twin
 
 
-#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
-cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(PikacState)
-
-
 @hookimpl
 def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     who = seat_name(names, event.get("seat"))
@@ -626,18 +614,10 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return f"{who} stands"
     if kind == "stop":
         return f"{who} must stand {event['count']} turn{'s' if event['count'] > 1 else ''}"
-    if kind == "reverse":
-        return "the direction turns"
     if kind == "out":
         return f"{who} is out on probation"
     if kind == "back":
         return f"{who} is back in the game"
     if kind == "finished":
         return f"{who} has finished (place {event['place']})"
-    if kind == "reshuffle":
-        return "the pile is shuffled into a new stock"
-    if kind == "over":
-        order = sorted(range(len(event["places"])), key=lambda s: event["places"][s])
-        return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
-                                          for s in order)
-    return None
+    return common(event, names)                     # reshuffle, reverse, over

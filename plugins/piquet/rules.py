@@ -29,7 +29,6 @@ from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
-    Deadline,
     GameInfo,
     Move,
     Result,
@@ -37,7 +36,7 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.kit import redeal, state_hooks
+from cardparty.core.kit import pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.piquet import scoring
 from cardparty.plugins.piquet.scoring import (
@@ -111,7 +110,8 @@ def cardparty_game_info() -> GameInfo:
                                        "PQ-15)"),
             "dealer": Setting(-1, "int", -1, 1, help="the first dealer; -1: drawn at random"),
         },
-        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
+        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
+        state=PiquetState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup and the deal (PQ-1, PQ-2, PQ-4) ---------------------------------------------------
@@ -128,9 +128,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
         raise ValueError("Piquet is for two players")
     if settings["premiums"] and not settings["deals"]:
         raise ValueError("setting premiums needs an agreed number of deals (setting deals)")
-    dealer = settings["dealer"]
-    if dealer < 0:
-        dealer = rng.randrange(2)
+    dealer = pick_dealer(settings, players, rng)
     state = PiquetState.__new__(PiquetState)
     state.laws = Laws()
     state.target = settings["target"]
@@ -704,12 +702,6 @@ def cardparty_zones(state: PiquetState) -> list[Zone]:
 
 
 @hookimpl
-def cardparty_deadlines(state: PiquetState) -> list[Deadline]:
-    """Piquet has no timers of its own (the host's idle timeouts are its business)."""
-    return []
-
-
-@hookimpl
 def cardparty_result(state: PiquetState) -> Result | None:
     if state.places is None:
         return None
@@ -736,10 +728,6 @@ def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> 
     redeal(rng, [hand, twin.discards[other], twin.talon1, twin.talon2, twin.left],
            [shown, (), (), (), ()])
     return twin
-
-
-#: Saving, restoring, cloning and reordering the hand are the kit's defaults (core.kit).
-cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(PiquetState)
 
 
 # --- narration -------------------------------------------------------------------------------

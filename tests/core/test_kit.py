@@ -8,10 +8,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import msgpack
 
+from cardparty.core.discovery import Catalog
+from cardparty.core.hookspecs import hookimpl
 from cardparty.core.kit import (
     competition_places,
     finishing_places,
@@ -19,6 +22,8 @@ from cardparty.core.kit import (
     redeal,
     state_hooks,
 )
+from cardparty.core.table import Table
+from tests.core.plugins import tiny
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,3 +126,28 @@ def test_finishing_places_rank_the_rest_after_the_finishers() -> None:
     cards = {1: 5, 3: 2}
     assert finishing_places(4, [2, 0], cards.__getitem__) == [2, 4, 1, 3]
     assert finishing_places(3, [], lambda s: 1) == [1, 1, 1]
+
+
+def test_a_game_declaring_its_state_gets_the_kit_hooks_and_its_own_hook_wins() -> None:
+    plain = Catalog()
+    plain.add(tiny)
+    table = Table("tiny", 2, seed=1, catalog=plain)
+    assert table.hook.cardparty_save(state=table.state) == table.state.to_data()
+    assert table.clone().state.to_data() == table.state.to_data()
+    assert table.hook.cardparty_reorder(state=table.state, seat=0, order=["AS"]) is not None
+
+    cloned: list[int] = []
+
+    @hookimpl
+    def cardparty_clone(state: Any) -> Any:
+        cloned.append(1)
+        return state.copy()
+
+    hooks = {n: getattr(tiny, n) for n in dir(tiny) if n.startswith("cardparty_")}
+    own = Catalog()
+    own.add(SimpleNamespace(**{**hooks, "cardparty_clone": cardparty_clone}), "tiny-own")
+    table = Table("tiny", 2, seed=1, catalog=own)
+    table.clone()
+    assert cloned == [1]
+    assert len(table.pm.hook.cardparty_clone.get_hookimpls()) == 1
+    assert len(table.pm.hook.cardparty_save.get_hookimpls()) == 1

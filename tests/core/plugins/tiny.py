@@ -9,7 +9,7 @@ from typing import Any
 from cardparty.core.cards import ordered_deck
 from cardparty.core.contract import NOBODY, PUBLIC, Event, GameInfo, Move, Result, View, Zone
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.kit import competition_places, game_state, redeal, state_hooks
+from cardparty.core.kit import competition_places, game_state, redeal
 
 DECK = ("7S", "8S", "9S", "TS")
 ORDER = "789T"
@@ -23,13 +23,10 @@ class TinyState:
     turn: int
 
 
-cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(TinyState)
-
-
 @hookimpl
 def cardparty_game_info() -> GameInfo:
     return GameInfo("tiny", "Tiny", 2, 2, summary="The higher card wins.", max_moves=4,
-                    deck=DECK)
+                    deck=DECK, state=TinyState)
 
 
 @hookimpl

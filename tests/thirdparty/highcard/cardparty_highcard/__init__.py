@@ -13,7 +13,7 @@ from typing import Any
 from cardparty.core.cards import ordered_deck, piquet_deck
 from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Zone
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.kit import competition_places, game_state, redeal, state_hooks
+from cardparty.core.kit import competition_places, game_state, redeal
 
 ORDER = "789TJQKA"
 DECK = tuple(piquet_deck())
@@ -33,9 +33,6 @@ class HighcardState:
     lowball: bool                 # set by the highcard-lowball variant
 
 
-cardparty_save, cardparty_restore, cardparty_clone, cardparty_reorder = state_hooks(HighcardState)
-
-
 def strength(card: str) -> int:
     return ORDER.index(card[0]) * 4 + "CDHS".index(card[1])
 
@@ -43,7 +40,7 @@ def strength(card: str) -> int:
 @hookimpl
 def cardparty_game_info() -> GameInfo:
     return GameInfo("highcard", "High card", 2, 4, summary="Highest card takes the trick.",
-                    max_moves=40, deck=DECK)
+                    max_moves=40, deck=DECK, state=HighcardState)
 
 
 @hookimpl
@@ -115,11 +112,6 @@ def cardparty_zones(state: HighcardState) -> list[Zone]:
     zones = [Zone(f"hand {i}", h, i) for i, h in enumerate(state.hands)]
     return zones + [Zone("trick", [c for _, c in state.trick], PUBLIC),
                     Zone("won", state.won, PUBLIC), Zone("stock", state.stock, NOBODY)]
-
-
-@hookimpl
-def cardparty_deadlines(state: HighcardState) -> list:
-    return []
 
 
 @hookimpl
