@@ -160,7 +160,8 @@ def cardparty_zones(state: State) -> list[Zone]:
 @hookspec(firstresult=True)
 def cardparty_deadlines(state: State) -> list[Deadline]:
     """The timers running now (a Pika warning). The host plays a deadline's move as SYSTEM
-    when it runs out; a bot-only simulation may play it at any point it is listed."""
+    when it runs out; a bot-only simulation may play it at any point it is listed. Optional:
+    a game without timers leaves it out."""
 
 
 @hookspec(firstresult=True)
@@ -176,7 +177,10 @@ def cardparty_determinize(state: State, seat: int, rng: random.Random) -> State:
 
 @hookspec(firstresult=True)
 def cardparty_save(state: State) -> dict[str, Any]:
-    """The whole state as msgpack-ready data (maps, lists, strings, ints, bools, None)."""
+    """The whole state as msgpack-ready data (maps, lists, strings, ints, bools, None).
+
+    ``cardparty.core.kit`` supplies this hook, restore, clone and reorder for a game whose
+    ``GameInfo.state`` names a ``kit.game_state`` class."""
 
 
 @hookspec(firstresult=True)
