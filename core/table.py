@@ -73,12 +73,18 @@ def refusal_by_listing(legal: Sequence[Move], move: Move) -> str | None:
 _MANAGERS: dict[tuple[int, str, tuple[str, ...]], tuple[pluggy.PluginManager, DirectHooks]] = {}
 
 
+def _no_answer(**_: Any) -> None:
+    """What pluggy answers for a firstresult hook nobody implements, without its bookkeeping."""
+    return None
+
+
 class DirectHooks:
     """The rule hooks of one manager, each resolved once into the cheapest correct callable.
 
     A hook with exactly one implementation, no wrapper, taking every argument of its spec, is
     the implementation's own function: that is all pluggy would call, without its per-call
-    bookkeeping (which costs more than a Pika move). Any other hook (a variant's wrapper, an
+    bookkeeping (which costs more than a Pika move); a firstresult hook with none answers None,
+    as pluggy would. Any other hook (a variant's wrapper, an
     implementation taking fewer arguments, none at all) stays pluggy's caller, so wrappers
     behave exactly as pluggy defines. Call with keyword arguments, as with ``pm.hook``.
     """
@@ -94,6 +100,8 @@ class DirectHooks:
             if len(impls) == 1 and not impls[0].wrapper and not impls[0].hookwrapper \
                     and tuple(impls[0].argnames) == spec_args:
                 direct = impls[0].function
+            elif not impls and caller.spec and caller.spec.opts.get("firstresult"):
+                direct = _no_answer           # an optional hook the game leaves out
             setattr(self, name, direct)
 
 
