@@ -202,8 +202,6 @@ def throw_refusal(state: PikacState, seat: int, cards: tuple[str, ...], choice: 
     for card, k in need.items():
         if have[card] < k:
             return f"you do not hold {'that many ' if have[card] else ''}{pretty(card)}"
-    if state.drawn is not None and cards != (state.drawn,):
-        return f"after drawing you may play only the card you drew ({pretty(state.drawn)})"
     if len(cards) > 1:
         group = GROUP[cards[0]]
         if group is None:
@@ -255,8 +253,6 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         if state.count:
             return (f"a count of {state.count} is pending: continue the chain or take the "
                     f"{state.count} cards (PK-11)")
-        if state.drawn is not None:
-            return "you have drawn already: play the drawn card or keep it"
         if state.stops[seat]:
             return "you are stopped: stand, or counter with Aces (PK-20)"
         return None
@@ -264,8 +260,6 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         if state.count:
             return "a pending count is dealt with first: continue the chain or take it (PK-20)"
         return None if state.stops[seat] else "you are not stopped"
-    if kind == "keep":
-        return None if state.drawn is not None else "you have not drawn a playable card"
     return f"Pikáč has no move {kind!r}"
 
 
@@ -390,12 +384,6 @@ def legal_moves(state: PikacState, seat: int) -> list[Move]:
     if seat != state.turn:
         return []
     moves: list[Move] = []
-    if state.drawn is not None:                                       # house rule play_drawn
-        card = state.drawn
-        targets = tuple(kc_targets(state, seat)) if card == "KC" else ()
-        moves += _throw_moves((card,), targets)
-        moves.append(Move("keep", (), None, f"keep {pretty(card)}"))
-        return moves
     hand = state.hands[seat]
     openers = _openers(state, seat, dict.fromkeys(hand))
     groups: list[str] = []
