@@ -312,9 +312,6 @@ def rid_of(data: Any) -> Any:
 
 TABLE_ID = Field(text(16, 1), required=True)
 NAME = username
-#: A table's mode (modes.md): ``friends`` (only invitees sit) or ``open`` (anyone sits).
-MODES = ("friends", "open")
-NAME = text(32, 1)
 #: A table's mode (modes.md): ``practice`` (the creator and bots, pays nothing), ``friends``
 #: (only invitees sit), ``open`` (anyone sits) or ``entry`` (open, with a stake).
 MODES = ("practice", "friends", "open", "entry")
