@@ -29,7 +29,7 @@ from typing import Any
 from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
-from cardparty.net.session import Session, SessionError
+from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
 
@@ -107,7 +107,8 @@ class NetLink:
     """See the module docstring. ``address`` as for ``Session`` ("host", "host:port")."""
 
     def __init__(self, address: str, name: str, *, autoplay: dict[str, Any] | None = None,
-                 tokens: TokenStore | None = None, session_factory: Any = Session) -> None:
+                 tokens: TokenStore | None = None, session_factory: Any = Session,
+                 **session_args: Any) -> None:
         self.address = address
         self.name = name
         self.autoplay = autoplay
@@ -115,7 +116,7 @@ class NetLink:
         self.deliver: Deliver = lambda msg: None
         token = tokens.load(address, name) if tokens is not None else None
         self.session: Session = session_factory(address, name, on_message=self._pushed,
-                                                token=token)
+                                                token=token, **session_args)
         self.tables: dict[str, dict[str, Any]] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
@@ -307,7 +308,10 @@ class NetLink:
             try:
                 welcome = self.session.connect(timeout=3.0)
                 break
-            except SessionError:
+            except SessionError as exc:
+                if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
+                    self.deliver({"type": "status", "state": "refused", "text": exc.message})
+                    return
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": f"no cardparty host answers at {self.address}: "
                                       "still trying"})
@@ -319,7 +323,9 @@ class NetLink:
         self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
                       "host": welcome.get("host", self.address)})
         self._poll_tables(wait=True)
-        self.deliver({"type": "status", "state": "connected", "text": ""})
+        testing = ("this host runs for tests: a player may have chosen a deal"
+                   if welcome.get("testing") else "")
+        self.deliver({"type": "status", "state": "connected", "text": testing})
         economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))

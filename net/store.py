@@ -4,7 +4,7 @@ Owns: the file ``DIR/host.sqlite3`` of a host started with ``--data DIR``: one r
 (the host's own record of it as msgpack: seats, readiness, timers' settings, status; plus
 ``Table.save()``, the whole game at some version), the moves played at a table since its row
 was written (one small row per move: the seat and the move), and one row per player (token,
-id, name). The host writes a
+id, name), and one row per name bound to a key (MO-1, kept for good). The host writes a
 table's row after every change and before it answers the move that made the change (the rows
 of one turn of its loop in one transaction), so a finished move is never lost when the host is
 killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, seq INTEGER NOT NULL, meta BLOB NOT NULL, save BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS owners (
+    name_key TEXT PRIMARY KEY, key TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, entry BLOB NOT NULL,
     PRIMARY KEY (table_id, version));
@@ -227,6 +229,16 @@ class Store:
     def players(self) -> list[tuple[str, str, str]]:
         """(token, id, name) of every remembered player."""
         return list(self.db.execute("SELECT token, id, name FROM players"))
+
+    def put_owner(self, name_key: str, key: bytes, name: str) -> None:
+        """Bind a name (as ``safetext.name_key`` has it) to a player's public key (MO-1)."""
+        self._do("INSERT OR IGNORE INTO owners (name_key, key, name) VALUES (?, ?, ?)",
+                 (name_key, key.decode(), name))
+
+    def owners(self) -> list[tuple[str, bytes]]:
+        """(name key, public key) of every name bound at this host."""
+        return [(k, key.encode()) for k, key in self.db.execute(
+            "SELECT name_key, key FROM owners")]
 
     def tables(self) -> list[tuple[str, int, dict[str, Any], bytes]]:
         """(id, seq, meta, save) of every live table, oldest first."""

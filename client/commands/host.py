@@ -24,7 +24,9 @@ def add_parser(sub: Any) -> None:
                    help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--name", default="cardparty", help="the host's name shown to players")
     p.add_argument("--data", default=None, metavar="DIR",
-                   help="keep live tables in DIR/host.sqlite3 and reload them on start")
+                   help="keep live tables in DIR/host.sqlite3 and reload them on start; the "
+                        "host's key pair is kept there too (else in the user's data "
+                        "directory)")
     p.add_argument("--heartbeat", type=float, default=1.0,
                    help="heartbeat interval in seconds (default 1)")
     p.add_argument("--idle", type=float, default=120.0,
@@ -40,6 +42,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--advertise", action=argparse.BooleanOptionalAction, default=None,
                    help="announce the host on the LAN by DNS-SD (default: yes unless bound "
                         "to loopback)")
+    p.add_argument("--testing", action="store_true",
+                   help="let clients choose a deal's seed and deck (for tests; every player "
+                        "is shown that this host runs for tests)")
+    p.add_argument("--no-curve", action="store_true", help=argparse.SUPPRESS)  # bench only
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help="what the host reports on stderr (default info: tables and players)")
     p.set_defaults(run=run)
@@ -64,6 +70,13 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardparty host: error: --data {args.data}: {problem}", file=sys.stderr)
         return 2
+    from cardparty.net.keys import KeyFileError, host_keys
+
+    try:
+        keys = host_keys(args.data)
+    except (KeyFileError, OSError) as exc:
+        print(f"cardparty host: error: {exc}", file=sys.stderr)
+        return 1
     from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
 
     try:
@@ -78,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
                     idle=args.idle or None, bot_delay=args.bot_delay, economy=economy,
-                    settings=settings)
+                    settings=settings, keys=keys, curve=not args.no_curve,
+                    testing=args.testing)
     except Exception as exc:           # the store could not be opened or read: one line
         where = f" with --data {args.data}" if args.data else ""
         print(f"cardparty host: error: cannot start{where}: {type(exc).__name__}: {exc}",
@@ -98,7 +112,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
-    advertiser = advertise(args, host.port)
+    print(f"cardparty host: key fingerprint {keys.fingerprint} (players compare it with "
+          "what their client shows)", file=sys.stderr, flush=True)
+    if args.testing:
+        print("cardparty host: for tests: clients may choose deals, and every player is told",
+              file=sys.stderr, flush=True)
+    advertiser = advertise(args, host.port, keys.public.decode())
     try:
         host.run()
     finally:
@@ -129,7 +148,7 @@ def data_problem(data: str | None) -> str | None:
     return None
 
 
-def advertise(args: argparse.Namespace, port: int) -> Any:
+def advertise(args: argparse.Namespace, port: int, key: str = "") -> Any:
     """Announce the host on the LAN (net/discovery.py), unless it only listens on loopback.
 
     Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
@@ -142,7 +161,8 @@ def advertise(args: argparse.Namespace, port: int) -> Any:
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:
-        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games))
+        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games),
+                                key=key)
     except Exception as exc:
         print(f"cardparty host: not announced on the LAN ({exc}); players can still join "
               f"with the address", file=sys.stderr)

@@ -1,8 +1,9 @@
 """What the host keeps about players, seats and tables: plain records, no behaviour beyond
 questions about themselves.
 
-Owns: ``Player`` (a person or bot client across connections, found by token; his allowance
-of requests and his memory of replies by request id), ``Seat`` (empty, human or host bot),
+Owns: ``Player`` (a person or bot client across connections, found by his handle: his key and
+name; his allowance of requests and his memory of replies by request id), ``Seat`` (empty,
+human or host bot),
 ``HostTable`` (a table as the host keeps it: the game, seats, watchers, streams of views, the
 timers' record, and the match: rounds played and totals), and the limits they obey.
 
@@ -35,12 +36,15 @@ MAX_ROUNDS = 64
 
 @dataclass(eq=False)
 class Player:
-    """One person (or bot client) at this host, across connections: found by token."""
+    """One person (or bot client) at this host, across connections: found by ``token``, his
+    handle at this host (``owners.identity`` of his key and name; never taken from a client)."""
 
     id: str
     token: str
     name: str
     route: bytes | None = None
+    #: the key ZeroMQ authenticated for his connection (None on a host without CURVE)
+    key: bytes | None = None
     connected: bool = False
     last_seen: float = 0.0
     tables: set[str] = field(default_factory=set)

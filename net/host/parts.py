@@ -45,7 +45,7 @@ class HostParts:
                  catalog: Catalog | None = None,
                  observer: Callable[[str, Table], None] | None = None,
                  timers: Timers | None = None, economy: str | os.PathLike[str] | None = None,
-                 settings: HostSettings | None = None) -> None:
+                 settings: HostSettings | None = None, testing: bool = False) -> None:
         """``economy``: the ledger's SQLite file (":memory:" for one that lasts as long as
         the host); None: no coins, every table plays and pays nothing (``cardparty play``)."""
         self.outbox = outbox
@@ -77,6 +77,8 @@ class HostParts:
         self.play.on_start = self.economy.started
         self.roster.on_presence = self.lobby.presence
         self.roster.on_back = self.lobby.back
+        # A host for tests lets clients choose deals, and every player is told so.
+        self.roster.testing = self.lobby.testing = self.views.testing = testing
         lobby, play, roster = self.lobby, self.play, self.roster
         self.handlers: dict[str, Handler] = {
             "ping": roster.on_ping, "bye": roster.on_bye,

@@ -47,6 +47,8 @@ class Views:
         self.timers = timers
         self.by_id = players_by_id
         self.fail = fail
+        #: every summary says whether clients may choose deals here (``--testing``)
+        self.testing = False
 
     # --- who ---------------------------------------------------------------------------------
 
@@ -76,7 +78,7 @@ class Views:
             "players": table.players, "settings": table.settings,
             "variants": list(table.variant_ids), "status": ht.status, "idle": ht.idle,
             "version": table.version, "spectators": len(ht.spectators),
-            "failure": ht.failure or None, "result": result,
+            "failure": ht.failure or None, "result": result, "testing": self.testing,
             "round": ht.round, "rounds": ht.rounds,
             "totals": {"wins": ht.wins, "scores": ht.scores} if ht.rounds else None,
             "seats": [{"seat": i, "kind": s.kind, "name": s.name,
