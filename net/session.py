@@ -46,6 +46,7 @@ from typing import Any
 import zmq
 
 from cardparty.core.contract import Move
+from cardparty.core.i18n import from_wire
 from cardparty.net.protocol import (
     DEFAULT_PORT,
     HOST_LIMITS,
@@ -467,7 +468,8 @@ class Session:
         if fut is not None:
             if kind == "error":
                 fut.set_exception(SessionError(msg.get("code", "error"),
-                                               msg.get("message", "")))
+                                               from_wire(msg.get("msg"))
+                                               or msg.get("message", "")))
             else:
                 fut.set_result(msg)
             if kind != "view":
