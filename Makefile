@@ -36,9 +36,9 @@ LOCALES := core/locale
 i18n: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg --no-default-keywords $(KEYWORDS) --no-location \
 	    --sort-output --project cardparty -o $(LOCALES)/cardparty.pot .
-	$(BIN)/pybabel update -q -D cardparty -i $(LOCALES)/cardparty.pot -d $(LOCALES) \
+	$(BIN)/pybabel update -D cardparty -i $(LOCALES)/cardparty.pot -d $(LOCALES) \
 	    --no-fuzzy-matching --ignore-obsolete
-	$(BIN)/pybabel compile -q -D cardparty -d $(LOCALES) --statistics
+	$(BIN)/pybabel compile -D cardparty -d $(LOCALES) --statistics
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -20,10 +20,10 @@ from cardparty.core.narrate import with_names
 Fragments = list[tuple[Any, ...]]
 
 KEYS_TABLE = [
-    ("left right", N_("move along your hand")),
-    ("space", N_("select a card (selection order = play order)")),
+    (N_("left right"), N_("move along your hand")),
+    (N_("space"), N_("select a card (selection order = play order)")),
     ("Enter", N_("play the selection, or the card at the cursor")),
-    ("click", N_("select a card with the mouse")),
+    (N_("click"), N_("select a card with the mouse")),
     ("Tab S-Tab", N_("step through your legal moves; Enter plays it")),
     ("1-9", N_("moves without cards (draw, take, ...): bottom line")),
     ("p", N_("call (Pika!); with a card chosen: play it and call")),
@@ -37,7 +37,7 @@ KEYS_TABLE = [
     ("q", N_("leave the table    Ctrl-C: quit")),
 ]
 KEYS_LOBBY = [
-    ("up down", N_("choose a table")),
+    (N_("up down"), N_("choose a table")),
     ("Enter", N_("sit at the table")),
     ("s", N_("spectate the table")),
     ("c", N_("create a table (game, players, mode, settings, variants)")),
@@ -178,7 +178,7 @@ class ScreenParts:
         keys = {"lobby": KEYS_LOBBY, "room": KEYS_ROOM}.get(c.screen, KEYS_TABLE)
         out: Fragments = [("class:heading", _("Keys")), ("", "\n")]
         for k, what in keys:
-            out.append(("class:key", f" {k:<10}"))
+            out.append(("class:key", f" {_(k):<10}"))
             out.append(("", f" {_(what)}\n"))
         more = _("? again: the rules of this game; ") if c.screen == "table" else ""
         out.append(("class:dim", f" {more}" + _("any other key closes this help")))
