@@ -22,7 +22,8 @@ ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"),
                   N_("unrecognized arguments: %s"), N_("expected one argument"))
 
 #: Subcommand modules in the order ``cardparty --help`` lists them.
-COMMANDS = ("play", "join", "host", "hosts", "bot_client", "games", "simulate", "watch")
+COMMANDS = ("play", "join", "host", "hosts", "bot_client", "games", "simulate", "watch",
+            "league")
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -103,6 +103,10 @@ class Renderer(ScreenParts):
         elif c.screen == "lobby":
             text = " " + _("cardparty · lobby · {name} at {host}").format(
                 name=c.name or "?", host=c.host or "?")
+        elif c.screen in ("league", "shop"):
+            text = " " + _("cardparty · {screen} · {name} at {host}").format(
+                screen=_(N_("league") if c.screen == "league" else N_("shop")),
+                name=c.name or "?", host=c.host or "?")
         elif c.screen == "room":
             t = c.room() or {}
             text = " " + _("{game} · table {table} · waiting room · you: {name}").format(
@@ -147,8 +151,12 @@ class Renderer(ScreenParts):
             parts = (N_("? help"), N_("r: ready"), N_("b: bot"), N_("t: chat"), N_("l: leave"),
                      N_("q: lobby"), N_(": command"))
         elif c.screen == "lobby":
-            parts = (N_("? help"), N_("c: create"), N_("Enter: sit"), N_("s: watch"),
-                     N_("r: ready"), N_(": command"), N_("q: quit"))
+            parts = (N_("? help"), N_("c: create"), N_("o: open play"), N_("Enter: sit"),
+                     N_("s: watch"), N_("r: ready"), N_("L: league"), N_("$: shop"),
+                     N_("q: quit"))
+        elif c.screen in ("league", "shop"):
+            parts = (N_("q: lobby"),) + ((N_("g: gold booster"), N_("v: VIP pass"))
+                                         if c.screen == "shop" else (N_("left right: weeks"),))
         else:
             parts = (N_("Enter: connect"), N_("Tab: next field"), N_("Ctrl-C: quit"))
         return [("class:dim", " " + self.g.sep.join(_(p) for p in parts))]

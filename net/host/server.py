@@ -51,7 +51,7 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 BIND_RETRY = 2.0
 #: Requests answered from memory when their rid repeats (the others are harmless to redo).
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
-                        "chat", "bye", "invite", "again"})
+                        "chat", "bye", "invite", "again", "seek", "unseek", "buy"})
 #: Messages read in one go before timers get their turn.
 BATCH = 256
 #: With a store, messages handled before their changes are written in one transaction and
