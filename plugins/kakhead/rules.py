@@ -46,14 +46,19 @@ ALWAYS = frozenset("23T")
 #: cards is three swaps away; six leave room to change one's mind, and the bound keeps the
 #: swap phase finite.
 MAX_SWAPS = 6
-#: KH-12 Decision: moves without progress (no card burned, drawn, played from the table, no
-#: player finishing) before a draw may be offered; after a refusal, as many again.
-OFFER_AFTER = 200
+#: KH-12 (revised 2026-11-30): the table setting ``offer_after``, moves without progress (no
+#: card burned, drawn, played from the table, no player finishing) before a draw may be
+#: offered; after a refusal, as many again. Default 30, bounds 10-200.
+OFFER_DEFAULT = 30
+OFFER_MIN = 10
+OFFER_MAX = 200
 #: The most progress a game can make: every card burned, every stock card drawn, every table
 #: card played, every finisher. Between two steps of progress, a stretch without it lasts at
-#: most OFFER_AFTER moves before bots offer a draw that every bot accepts (``cardparty_bot_move``).
+#: most 2 × OFFER_MAX moves (an early offer refused just under OFFER_MAX opens again at most
+#: ``offer_after`` ≤ OFFER_MAX moves later) before bots offer a draw that every bot accepts
+#: (``cardparty_bot_move``), plus the answers.
 _PROGRESS_STEPS = 2 * len(DECK)
-MAX_MOVES = MAX_PLAYERS * (MAX_SWAPS + 1) + (_PROGRESS_STEPS + 1) * (OFFER_AFTER + MAX_PLAYERS)
+MAX_MOVES = MAX_PLAYERS * (MAX_SWAPS + 1) + (_PROGRESS_STEPS + 1) * 2 * (OFFER_MAX + MAX_PLAYERS)
 
 SUMMARY = """Kakhead: three blind cards, three face-up cards on them, three in hand. Play one
 card or several of one rank, the same or higher than the card in force; draw back up to three
@@ -114,6 +119,9 @@ def cardparty_game_info() -> GameInfo:
         settings={
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
                               help="the dealer's seat; -1: drawn at random (KH-4)"),
+            "offer_after": Setting(OFFER_DEFAULT, "int", OFFER_MIN, OFFER_MAX,
+                                   help="moves without progress before a draw may be offered, "
+                                        "and again after a refusal (KH-12)"),
         },
         summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
 
@@ -150,7 +158,8 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     state.force_count = 0
     state.finished = []
     state.idle = 0
-    state.offer_at = OFFER_AFTER
+    state.offer_after = settings["offer_after"]
+    state.offer_at = state.offer_after
     state.offer_by = -1
     state.offer_yes = []
     state.outcome = ""
@@ -363,8 +372,8 @@ def cardparty_refusal(state: KakheadState, seat: int, move: Move) -> str | None:
         return "it is not your turn"
     if kind == "offer":
         if state.idle < state.offer_at:
-            return ("a draw may be offered only after "
-                    f"{OFFER_AFTER} moves without progress (KH-12)")
+            return (f"a draw may be offered only after {state.offer_after} moves without "
+                    f"progress ({state.offer_at - state.idle} to go) (KH-12)")
         return None
     if kind == "play":
         return refusal_to_play(state, seat, move.cards)
@@ -430,10 +439,10 @@ def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random
         events.append({"type": "refuse", "seat": seat})
         state.offer_by = -1
         state.offer_yes = []
-        state.offer_at = state.idle + 1 + OFFER_AFTER
+        state.offer_at = state.idle + 1 + state.offer_after
     if progress:
         state.idle = 0
-        state.offer_at = OFFER_AFTER
+        state.offer_at = state.offer_after
     else:
         state.idle += 1
     if state.phase == "over":
@@ -599,6 +608,7 @@ def cardparty_view(state: KakheadState, seat: int | None) -> dict[str, Any]:
     }
     if state.phase == "play" and state.idle:
         counters["moves without progress"] = state.idle
+        counters["draw may be offered at"] = state.offer_at               # KH-12
     if state.offer_by >= 0:
         counters["draw offered by"] = state.offer_by
     turn = state.turn if state.phase == "play" and state.offer_by < 0 else None
@@ -677,24 +687,43 @@ def _keep_value(card: str) -> int:
     return {"T": 20, "2": 19, "3": 18}.get(r) or ORDER[r]
 
 
+#: KH-12: a bot offers a draw itself only once the game has gone this many moves without
+#: progress (a real cycle; the table's ``offer_after`` is for people). It accepts every offer,
+#: except that a random player refuses an early one (under BOT_PATIENCE) now and then.
+BOT_PATIENCE = OFFER_MAX
+RANDOM_OFFER = 0.01
+RANDOM_REFUSAL = 0.5
+
+
+def _idle(view: Callable[[], dict[str, Any]]) -> int:
+    return int(view()["counters"].get("moves without progress", 0))
+
+
 @hookimpl
 def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
-    """KH-12: every bot offers a draw as soon as one may be offered (a long stretch without
-    progress) and accepts every offer, so bot games end even when they cycle. At "basic":
-    swap high and special cards face up, then play the cheapest fitting rank, all of it."""
+    """KH-12: bots offer and accept under the table's rule: the offer is listed only after
+    ``offer_after`` moves without progress (after a refusal, as many again). A bot offers once
+    the stretch reaches BOT_PATIENCE (a random player also now and then as soon as it may) and
+    accepts every offer (a random player refuses an early one now and then), so bot games end
+    even when they cycle. At "basic": swap high and special cards face up, then play the
+    cheapest fitting rank, all of it."""
     last = moves[-1]
-    if last.kind == "offer":
-        return last
     first = moves[0]
     if first.kind == "accept":
+        if level == "random" and rng.random() < RANDOM_REFUSAL and _idle(view) < BOT_PATIENCE:
+            return moves[1]
         return first
+    if last.kind == "offer":
+        if _idle(view) >= BOT_PATIENCE or (level == "random" and rng.random() < RANDOM_OFFER):
+            return last
+        moves = moves[:-1]                         # not now: choose among the other moves
     if level == "random" and rng.random() < 0.8:
         # The simulation's random player: four moves in five uniformly random, one in five the
         # basic habits below. Uniformly random games last about 520 moves at 4 players and
         # 770 at 8; this mix about 450 and 580, and still cycles into agreed draws (KH-12)
         # now and then, so the checker covers both endings.
-        return None
+        return moves[rng.randrange(len(moves))]
     if last.kind == "ready":
         best, gain = last, 0
         for m in moves:
@@ -705,7 +734,7 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
         return best
     plays = [m for m in moves if m.kind == "play"]
     if not plays:
-        return None
+        return moves[rng.randrange(len(moves))]
     return min(plays, key=lambda m: (_keep_value(m.cards[0]) + (0 if len(m.cards) < 3 else 1),
                                      -len(m.cards)))
 

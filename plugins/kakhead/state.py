@@ -9,7 +9,7 @@ from typing import Any
 
 FIELDS = ("n", "dealer", "phase", "hands", "faceup", "blind", "stock", "pile", "burned",
           "ready", "swaps", "turn", "direction", "force_count", "finished", "idle",
-          "offer_at", "offer_by", "offer_yes", "outcome", "four_across")
+          "offer_at", "offer_by", "offer_yes", "outcome", "four_across", "offer_after")
 
 
 class KakheadState:
@@ -43,6 +43,7 @@ class KakheadState:
     offer_yes: list[int]         # seats that accepted the running offer
     outcome: str                 # "" while playing, "finished" or "draw agreed"
     four_across: bool            # house rule: four in a row across plays burns (variant)
+    offer_after: int             # KH-12: the table setting, moves without progress per offer
 
     def copy(self) -> KakheadState:
         twin = KakheadState.__new__(KakheadState)

@@ -28,6 +28,8 @@ class Laws:
     every_combination: bool = False  # PQ-5: one of each; classic: the winner scores all his
     quatorze: int = 4             # PQ-8: four of a kind scores 4; classic 14
     rubicon: bool = False         # PQ-15 / PQ-16: Rubicon scoring of the partie
+    spoken: bool = False          # PQ-9 / PQ-16: the players declare (``spoken``); classic: yes
+    tie_deals: int = 0            # PQ-16: equal totals after the partie: this many more deals
 
     def to_data(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in LAW_FIELDS}
@@ -43,6 +45,7 @@ MATCH_FIELDS = (
 DEAL_FIELDS = (
     "phase", "turn", "hands", "talon1", "talon2", "left", "discards", "taken", "shown",
     "trick", "leader", "run", "won", "tricks", "decl", "deal_points", "bonus", "blanche", "log",
+    "claims", "cat", "stage", "said",
 )
 FIELDS = MATCH_FIELDS + DEAL_FIELDS
 
@@ -88,6 +91,10 @@ class PiquetState:
     bonus: str                   # "", "repique" or "pique": at most one per deal (PQ-10)
     blanche: int                 # the seat that scored carte blanche this deal, or -1
     log: list[tuple[int, str, int, str]]
+    claims: list[list[str] | None]  # spoken declarations: elder's per category (PQ-16)
+    cat: int                     # spoken: the category being declared, 0 point ... 3 done
+    stage: int                   # spoken: 0 not begun, 1 / 2 younger answers, 3 younger declares
+    said: list[list[Any]]        # spoken: [seat, words] as both players heard them
 
     def copy(self) -> PiquetState:
         twin = PiquetState.__new__(PiquetState)
@@ -109,6 +116,8 @@ class PiquetState:
         twin.decl = list(self.decl)
         twin.deal_points = list(self.deal_points)
         twin.log = list(self.log)
+        twin.claims = [None if c is None else list(c) for c in self.claims]
+        twin.said = [list(e) for e in self.said]
         return twin
 
     def to_data(self) -> dict[str, Any]:
