@@ -140,7 +140,7 @@ class TableModel:
         old_hand = self.hand
         for m in view.get("moves") or ():     # labels in the player's language, once per view
             if isinstance(m, dict):
-                m["english"] = label = str(m.get("label") or "")
+                label = m.setdefault("english", str(m.get("label") or ""))
                 m["label"] = shown(label, m.get("msg"))
         self.view = view
         self.table = table if table is not None else self.table
@@ -169,10 +169,10 @@ class TableModel:
             try:
                 said = self.describe(event, self.names)
                 if said:
-                    return said
+                    return translate(said)
             except Exception:  # a game's narration must never break the screen
                 pass
-        return generic(event, self.names)
+        return translate(generic(event, self.names))
 
     # --- keys on the hand ---------------------------------------------------------------
 
