@@ -14,7 +14,7 @@ from typing import Any
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
 from cardparty.client.theme import pretty_text, to_ascii
-from cardparty.core.i18n import N_, _, translate
+from cardparty.core.i18n import N_, _, from_wire, translate
 from cardparty.core.i18n import shown as shown_text
 from cardparty.core.narrate import with_names
 
@@ -117,8 +117,7 @@ class ScreenParts:
                 line += " " + _("score {n}").format(n=scores[s])
             out.append((style, line + "\n"))
         if result.get("summary"):
-            summary = with_names(shown_text(str(result["summary"]), result.get("summary_msg")),
-                                 names)
+            summary = with_names(self.summary_text(result, names), names)
             out.append(("class:dim", f"\n {summary}\n"))
         reward = self.c.rewards.get(self.c.table_id)
         if reward is not None and tm.seat is not None:
@@ -131,6 +130,19 @@ class ScreenParts:
         out.append(("class:key", "l"))
         out.append(("", " " + _("back to the lobby")))
         return out
+
+    @staticmethod
+    def summary_text(result: dict[str, Any], names: list[str]) -> str:
+        """The result's summary in the player's language, the seats it names as names."""
+        said = from_wire(result.get("summary_msg"))
+        if said is None:
+            return shown_text(str(result["summary"]), None)
+        seats = str(said.params.get("seats", ""))
+        numbers = [int(x) for x in seats.split(", ") if x.isdigit()]
+        if numbers and len(numbers) == len(seats.split(", ")) and all(
+                0 <= s < len(names) for s in numbers):
+            said.params["seats"] = ", ".join(names[s] for s in numbers)
+        return translate(said)
 
     # --- overlays -----------------------------------------------------------------------------
 

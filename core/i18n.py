@@ -207,8 +207,20 @@ def translate(value: Any, lang: str | None = None) -> str:
             text = cat.gettext(value.id)
         return _format(text, value.params, lang)
     if isinstance(value, str):
-        return catalog(lang).gettext(value) if lang != DEFAULT and value else value
+        if lang == DEFAULT or not value:
+            return value
+        cat = catalog(lang)
+        said = cat.gettext(value)
+        if said is value:
+            # A view word with its number ("turns to stand: 2"): the word, then the number.
+            m = _COUNTED.match(value)
+            if m is not None:
+                return cat.gettext(m.group(1)) + m.group(2)
+        return said
     return str(value)
+
+
+_COUNTED = re.compile(r"^(.*?\D)(:? \d+)$")
 
 
 def _(text: str) -> str:

@@ -18,14 +18,16 @@ from typing import Any
 
 from cardparty.core.contract import VariantInfo
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 
 VARIANT_ID = "pikac-play-drawn"
 
 
 @hookimpl
 def cardparty_variant_info() -> VariantInfo:
-    return VariantInfo(VARIANT_ID, "pikac", "Play the drawn card",
-                       "a drawn card that fits may be thrown at once (reverses PK-9's Decision)")
+    return VariantInfo(VARIANT_ID, "pikac", Msg("Play the drawn card"),
+                       Msg("a drawn card that fits may be thrown at once (reverses PK-9's "
+                           "Decision)"))
 
 
 @hookimpl(wrapper=True)
