@@ -72,3 +72,12 @@ def test_engine_bench_plays_every_game() -> None:
     for game in ("pikac", "kakhead", "piquet"):
         assert re.search(rf"^{game}: [\d,]+ moves/s \(target >= [\d,]+\) (ok|BELOW TARGET)$",
                          out, re.MULTILINE), out
+
+
+def test_check_games_bench_runs_every_game_and_says_its_verdict() -> None:
+    out = run("check_games.py", "--scale", "0.002")
+    for label in ("pika, 2 players", "pikac, 8 players", "kakhead, 8 players",
+                  "piquet classic parties, 2 players", "piquet Czech, spoken, 2 players"):
+        assert re.search(rf"^{re.escape(label)}: \d+ games, \d+ moves checked", out,
+                         re.MULTILINE), out
+    assert "verdict: every invariant held in every game" in out

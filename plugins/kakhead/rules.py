@@ -23,9 +23,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.core.cards import canasta_deck, ordered_deck, reorder_hand
+from cardparty.core.cards import canasta_deck, ordered_deck
 from cardparty.core.contract import NOBODY, PUBLIC, SYSTEM, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import finishing_places, pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.core.turns import next_seat
 from cardparty.plugins.kakhead.state import KakheadState
@@ -123,7 +124,8 @@ def cardparty_game_info() -> GameInfo:
                                    help="moves without progress before a draw may be offered, "
                                         "and again after a refusal (KH-12)"),
         },
-        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
+        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
+        state=KakheadState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup (KH-1, KH-3) ----------------------------------------------------------------------
@@ -134,11 +136,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     """KH-3: deal in blocks, seat by seat: 3 blind, 3 face-up, 3 hand cards for seat 0 from
     the top of the deck order, then seat 1...; the rest is the stock, its first card on top.
     The game opens with the swap phase."""
-    dealer = settings["dealer"]
-    if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
-    if dealer < 0:
-        dealer = rng.randrange(players)
+    dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = KakheadState.__new__(KakheadState)
     state.n = players
@@ -163,7 +161,6 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     state.offer_by = -1
     state.offer_yes = []
     state.outcome = ""
-    state.four_across = False
     return state
 
 
@@ -397,9 +394,18 @@ def cardparty_refusal(state: KakheadState, seat: int, move: Move) -> str | None:
 
 # --- applying a move -------------------------------------------------------------------------
 
+def burns_in_one_play(pile: list[str], cards: list[str]) -> bool:
+    """KH-9, KH-10: a 10, or four or more cards of one rank played in one turn (not K-A-K),
+    burn the pile (``pile`` already holds ``cards`` on top)."""
+    return cards[0][0] == "T" or (len(cards) >= 4 and not is_kak(cards))
+
+
 @hookimpl
-def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random
+def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random,
+                         burns: Callable[[list[str], list[str]], bool] = burns_in_one_play
                          ) -> list[dict[str, Any]]:
+    """``burns`` is the rule that says when a play burns the pile: a house-rule variant calls
+    this hook with its own (``four_in_a_row``); pluggy never passes it."""
     kind = move.kind
     events: list[dict[str, Any]] = []
     if state.phase == "swap":
@@ -411,13 +417,13 @@ def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random
         pool = state.hands[seat] if src == "hand" else state.faceup[seat]
         for c in move.cards:
             pool.remove(c)
-        progress = _play(state, seat, list(move.cards), src, events) or src != "hand"
+        progress = _play(state, seat, list(move.cards), src, events, burns) or src != "hand"
     elif kind == "blind":                                              # KH-8
         card = state.blind[seat].pop(int(move.choice or "0"))
         progress = True
         if FITS[in_force(state.pile)][card[0]]:
             events.append({"type": "turn", "seat": seat, "cards": [card], "fits": True})
-            _play(state, seat, [card], "blind", events)
+            _play(state, seat, [card], "blind", events, burns)
         else:
             # The card joins the player's hand with the pile; the zones allow nobody else
             # to see it there, so the event showing it is private (docs: KH-8).
@@ -471,7 +477,7 @@ def _swap_phase(state: KakheadState, seat: int, move: Move, events: list[dict[st
 
 
 def _play(state: KakheadState, seat: int, cards: list[str], src: str,
-          events: list[dict[str, Any]]) -> bool:
+          events: list[dict[str, Any]], burns: Callable[[list[str], list[str]], bool]) -> bool:
     """Put ``cards`` (already taken from their source) on the pile and carry out KH-6, KH-9,
     KH-10, KH-11. Returns whether the game made progress (cards burned or drawn, a player out).
     """
@@ -482,14 +488,7 @@ def _play(state: KakheadState, seat: int, cards: list[str], src: str,
     r = cards[0][0]
     kak = is_kak(cards)
     progress = False
-    burn = r == "T" or (len(cards) >= 4 and not kak)                   # KH-9 10, KH-10
-    if not burn and state.four_across and len(pile) >= 4:              # the house rule
-        run = 0
-        for c in reversed(pile):
-            if c[0] != r:
-                break
-            run += 1
-        burn = run >= 4
+    burn = burns(pile, cards)                                          # KH-9 10, KH-10
     if burn:
         events.append({"type": "burn", "seat": seat, "cards": list(pile)})
         state.burned.extend(pile)
@@ -561,11 +560,7 @@ def _finish(state: KakheadState, outcome: str) -> None:
 def _places(state: KakheadState) -> list[int]:
     """KH-11: finishers in finishing order; the rest (the Kakhead, or after a draw all who
     still hold cards, KH-12) share the next place."""
-    rest = len(state.finished) + 1
-    places = [rest] * state.n
-    for i, s in enumerate(state.finished):
-        places[s] = i + 1
-    return places
+    return finishing_places(state.n, state.finished)
 
 
 # --- what players see ------------------------------------------------------------------------
@@ -662,22 +657,10 @@ def cardparty_determinize(state: KakheadState, seat: int, rng: random.Random) ->
     """Redeal every card ``seat`` cannot see (other hands, the stock, every blind card, his
     own included), keeping every zone's size."""
     twin = state.copy()
-    unseen = list(twin.stock)
+    zones = [twin.stock]
     for s in range(state.n):
-        unseen += twin.blind[s]
-        if s != seat:
-            unseen += twin.hands[s]
-    rng.shuffle(unseen)
-    i = 0
-    for s in range(state.n):
-        k = len(state.blind[s])
-        twin.blind[s] = unseen[i:i + k]
-        i += k
-        if s != seat:
-            k = len(state.hands[s])
-            twin.hands[s] = unseen[i:i + k]
-            i += k
-    twin.stock = unseen[i:]
+        zones += [twin.blind[s]] if s == seat else [twin.blind[s], twin.hands[s]]
+    redeal(rng, zones)
     return twin
 
 
@@ -737,27 +720,6 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
         return moves[rng.randrange(len(moves))]
     return min(plays, key=lambda m: (_keep_value(m.cards[0]) + (0 if len(m.cards) < 3 else 1),
                                      -len(m.cards)))
-
-
-@hookimpl
-def cardparty_save(state: KakheadState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> KakheadState:
-    return KakheadState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: KakheadState) -> KakheadState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: KakheadState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
 
 
 @hookimpl

@@ -213,9 +213,6 @@ def throw_refusal(state: PikacState, seat: int, cards: tuple[str, ...], choice: 
             if have[card]:
                 return Msg("you do not hold that many {card}", card=pretty(card))
             return Msg("you do not hold {card}", card=pretty(card))
-    if state.drawn is not None and cards != (state.drawn,):
-        return Msg("after drawing you may play only the card you drew ({card})",
-                   card=pretty(state.drawn))
     if len(cards) > 1:
         group = GROUP[cards[0]]
         if group is None:
@@ -267,8 +264,6 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         if state.count:
             return Msg("a count of {n} is pending: continue the chain or take the {n} cards "
                        "(PK-11)", n=state.count)
-        if state.drawn is not None:
-            return Msg("you have drawn already: play the drawn card or keep it")
         if state.stops[seat]:
             return Msg("you are stopped: stand, or counter with Aces (PK-20)")
         return None
@@ -277,8 +272,6 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
             return Msg("a pending count is dealt with first: continue the chain or take it "
                        "(PK-20)")
         return None if state.stops[seat] else Msg("you are not stopped")
-    if kind == "keep":
-        return None if state.drawn is not None else Msg("you have not drawn a playable card")
     return Msg("Pikáč has no move '{kind}'", kind=kind)
 
 
@@ -408,12 +401,6 @@ def legal_moves(state: PikacState, seat: int) -> list[Move]:
     if seat != state.turn:
         return []
     moves: list[Move] = []
-    if state.drawn is not None:                                       # house rule play_drawn
-        card = state.drawn
-        targets = tuple(kc_targets(state, seat)) if card == "KC" else ()
-        moves += _throw_moves((card,), targets)
-        moves.append(Move("keep", (), None, Msg("keep {card}", card=pretty(card))))
-        return moves
     hand = state.hands[seat]
     openers = _openers(state, seat, dict.fromkeys(hand))
     groups: list[str] = []

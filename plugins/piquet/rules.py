@@ -26,11 +26,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck, reorder_hand
+from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
-    Deadline,
     GameInfo,
     Move,
     Result,
@@ -38,6 +37,7 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.piquet import scoring
 from cardparty.plugins.piquet.scoring import (
@@ -114,7 +114,8 @@ def cardparty_game_info() -> GameInfo:
                               help="the players declare point, sequence and set themselves "
                                    "and may sink; always so in the classic laws (PQ-9, PQ-16)"),
         },
-        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
+        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
+        state=PiquetState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup and the deal (PQ-1, PQ-2, PQ-4) ---------------------------------------------------
@@ -131,9 +132,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
         raise ValueError("Piquet is for two players")
     if settings["premiums"] and not settings["deals"]:
         raise ValueError("setting premiums needs an agreed number of deals (setting deals)")
-    dealer = settings["dealer"]
-    if dealer < 0:
-        dealer = rng.randrange(2)
+    dealer = pick_dealer(settings, players, rng)
     state = PiquetState.__new__(PiquetState)
     state.laws = Laws(spoken=settings["spoken"])
     state.target = settings["target"]
@@ -751,12 +750,6 @@ def cardparty_zones(state: PiquetState) -> list[Zone]:
 
 
 @hookimpl
-def cardparty_deadlines(state: PiquetState) -> list[Deadline]:
-    """Piquet has no timers of its own (the host's idle timeouts are its business)."""
-    return []
-
-
-@hookimpl
 def cardparty_result(state: PiquetState) -> Result | None:
     if state.places is None:
         return None
@@ -780,41 +773,14 @@ def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> 
     the redeal learns those cards: a Decision for a bot's sample, never shown in a view)."""
     twin = state.copy()
     other = 1 - seat
-    shown = list(twin.shown[other])
-    if other == elder_of(state):        # PQ-16: elder's spoken claims stay where they are
-        shown += [c for claim in state.claims if claim for c in claim]
     hand = twin.hands[other]
-    unseen = [c for c in hand if c not in shown] + twin.discards[other] + twin.talon1 \
-        + twin.talon2 + twin.left
-    rng.shuffle(unseen)
-    it = iter(unseen)
-    twin.hands[other] = [c if c in shown else next(it) for c in hand]
-    twin.discards[other] = [next(it) for _ in twin.discards[other]]
-    twin.talon1 = [next(it) for _ in twin.talon1]
-    twin.talon2 = [next(it) for _ in twin.talon2]
-    twin.left = [next(it) for _ in twin.left]
+    kept = set(twin.shown[other])
+    if other == elder_of(state):        # PQ-16: elder's spoken claims stay where they are
+        kept.update(c for claim in state.claims if claim for c in claim)
+    shown = {i for i, c in enumerate(hand) if c in kept}
+    redeal(rng, [hand, twin.discards[other], twin.talon1, twin.talon2, twin.left],
+           [shown, (), (), (), ()])
     return twin
-
-
-@hookimpl
-def cardparty_save(state: PiquetState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> PiquetState:
-    return PiquetState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: PiquetState) -> PiquetState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: PiquetState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
 
 
 # --- narration -------------------------------------------------------------------------------
