@@ -22,8 +22,7 @@ from cardparty.client.render_screens import (
     ScreenParts,
     asciified,
 )
-from cardparty.client.theme import Glyphs, card_class, label_of
-from cardparty.core.cards import pretty
+from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
 
 __all__ = ["KEYS_LOBBY", "KEYS_TABLE", "Fragments", "Renderer", "asciified", "counter_text"]
@@ -71,7 +70,7 @@ class Renderer(ScreenParts):
     # --- small pieces -----------------------------------------------------------------------
 
     def card(self, code: str, extra: str = "") -> tuple[str, str]:
-        return (f"class:{card_class(code)} {extra}".strip(), pretty(code, self.ascii))
+        return (f"class:{card_class(code)} {extra}".strip(), card_name(code, self.ascii))
 
     def cards(self, codes: list[str], limit: int = 12) -> Fragments:
         out: Fragments = []

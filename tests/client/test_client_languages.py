@@ -20,7 +20,7 @@ WORD = re.compile(r"[^\W\d_]{3,}")
 #: Words that are the same in every language here: names, keys, the program's name.
 SAME = {"Pika", "Eva", "Bot", "cardparty", "Enter", "Tab", "Esc", "Ctrl", "help"}
 #: The games whose every word is in the catalogs so far.
-TRANSLATED_GAMES = ("pika", "pikac")
+TRANSLATED_GAMES = ("kakhead", "pika", "pikac")
 
 
 def english_words() -> set[str]:
