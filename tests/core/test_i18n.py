@@ -143,3 +143,23 @@ def test_the_language_follows_the_locale_and_the_option_overrides_it() -> None:
     assert choose_language("ca", {"LANG": "cs_CZ.UTF-8"}) == "ca"
     with pytest.raises(ValueError, match="no language 'de'"):
         choose_language("de", {})
+
+
+def test_the_command_line_help_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]
+                                                           ) -> None:
+    from cardparty.client.cli import main
+    from cardparty.core.i18n import set_language
+
+    try:
+        for argv in (["--lang", "cs", "--help"], ["play", "--help", "--lang=cs"]):
+            with pytest.raises(SystemExit) as done:
+                main(argv)
+            assert done.value.code == 0
+            out = capsys.readouterr().out
+            assert out.startswith("použití: cardparty")
+            assert "usage" not in out and "show this help" not in out
+        assert "hrát hru proti botům" in out or "ukázat tuto nápovědu" in out
+    finally:
+        set_language("en")
+    assert main(["--lang", "de", "games"]) == 2
+    assert "no language 'de'" in capsys.readouterr().err
