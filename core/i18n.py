@@ -209,15 +209,31 @@ def translate(value: Any, lang: str | None = None) -> str:
     if isinstance(value, str):
         if lang == DEFAULT or not value:
             return value
-        cat = catalog(lang)
-        said = cat.gettext(value)
-        if said is value:
-            # A view word with its number ("turns to stand: 2"): the word, then the number.
-            m = _COUNTED.match(value)
-            if m is not None:
-                return cat.gettext(m.group(1)) + m.group(2)
+        key = (lang, value)
+        said = _words.get(key)
+        if said is None:
+            said = _word(catalog(lang), value)
+            if len(_words) >= _MAX_WORDS:
+                _words.clear()
+            _words[key] = said
         return said
     return str(value)
+
+
+#: The view's words as said, per language: a screen shows the same few dozen words on every
+#: redraw (bounded; a view's words come from the host).
+_words: dict[tuple[str, str], str] = {}
+_MAX_WORDS = 4096
+
+
+def _word(cat: gettext.NullTranslations, value: str) -> str:
+    said = cat.gettext(value)
+    if said is value:
+        # A view word with its number ("turns to stand: 2"): the word, then the number.
+        m = _COUNTED.match(value)
+        if m is not None:
+            return cat.gettext(m.group(1)) + m.group(2)
+    return said
 
 
 _COUNTED = re.compile(r"^(.*?\D)(:? \d+)$")
