@@ -29,6 +29,7 @@ from typing import Any
 from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
+from cardparty.core.i18n import from_wire
 from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
@@ -397,7 +398,9 @@ class NetLink:
             self._poll_tables()               # the lobby lists the table without waiting
         elif kind == "error":
             if msg.get("code") != "stale":
-                self.deliver({"type": "error", "text": str(msg.get("message") or "error")})
+                self.deliver({"type": "error",
+                              "text": from_wire(msg.get("msg")) or str(msg.get("message")
+                                                                         or "error")})
         elif kind == "connection":
             if msg.get("state") == "lost":
                 self.deliver({"type": "status", "state": "reconnecting",

@@ -28,6 +28,7 @@ from typing import Any
 
 import msgpack
 
+from cardparty.core.i18n import Msg
 from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
@@ -399,6 +400,8 @@ def error(code: str, text_: str, rid: Any = None, about: str | None = None,
           table: str | None = None) -> dict[str, Any]:
     """The ``error`` reply: a code from ERRORS and one line of words."""
     out = message("error", code=code, message=text_, rid=rid, about=about)
+    if isinstance(text_, Msg):              # the rules' words as an id: see docs/protocol.md
+        out["msg"] = text_.to_wire()
     if table is not None:
         out["table"] = table
     return out

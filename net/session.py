@@ -46,6 +46,7 @@ from typing import Any
 
 import zmq
 
+from cardparty.core.i18n import from_wire
 from cardparty.net.hostkey import Expected, diagnose, expect
 from cardparty.net.keys import KeyFileError, KeyPair, client_keys
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
@@ -450,7 +451,8 @@ class Session(PlayerRequests):
         if fut is not None:
             if kind == "error":
                 fut.set_exception(SessionError(msg.get("code", "error"),
-                                               msg.get("message", "")))
+                                               from_wire(msg.get("msg"))
+                                               or msg.get("message", "")))
             else:
                 fut.set_result(msg)
             if kind != "view":

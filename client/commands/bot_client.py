@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from cardparty.core.bots import LEVELS
+from cardparty.core.i18n import _
 
 
 def setting(text: str) -> tuple[str, Any]:
@@ -33,7 +34,7 @@ def setting(text: str) -> tuple[str, Any]:
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("bot-client", help="play one table as a bot over the network")
+    p = sub.add_parser("bot-client", help=_("play one table as a bot over the network"))
     p.add_argument("--connect", required=True, metavar="ADDR",
                    help="the host: host, host:port or tcp://host:port")
     what = p.add_mutually_exclusive_group(required=True)

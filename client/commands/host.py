@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cardparty.core.i18n import _
 from cardparty.net.protocol import DEFAULT_PORT
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("host", help="run a host node for tables on this machine")
+    p = sub.add_parser("host", help=_("run a host node for tables on this machine"))
     p.add_argument("--bind", default="0.0.0.0",
                    help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,

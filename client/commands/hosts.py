@@ -8,13 +8,14 @@ import argparse
 import json
 from typing import Any
 
+from cardparty.core.i18n import _
 from cardparty.net.discovery import browse
 from cardparty.net.known_hosts import KnownHosts
 from cardparty.net.safetext import safe
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("hosts", help="list the cardparty hosts on the LAN")
+    p = sub.add_parser("hosts", help=_("list the cardparty hosts on the LAN"))
     p.add_argument("--seconds", type=float, default=3.0, help="how long to listen")
     p.add_argument("--json", action="store_true", help="one JSON object per host")
     p.add_argument("--forget", metavar="ADDRESS", default=None,

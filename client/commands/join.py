@@ -13,23 +13,24 @@ import argparse
 from typing import Any
 
 from cardparty.client.commands.play import default_name
+from cardparty.core.i18n import _
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("join", help="join a host on the LAN with the terminal client")
+    p = sub.add_parser("join", help=_("join a host on the LAN with the terminal client"))
     p.add_argument("address", nargs="?", default=None,
-                   help="the host's address, e.g. 192.168.1.20 or 192.168.1.20:7770")
-    p.add_argument("--name", default=None, help="your name at the host")
-    p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
-    p.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+                   help=_("the host's address, e.g. 192.168.1.20 or 192.168.1.20:7770"))
+    p.add_argument("--name", default=None, help=_("your name at the host"))
+    p.add_argument("--ascii", action="store_true", help=_("no Unicode symbols (plain ASCII)"))
+    p.add_argument("--no-mouse", action="store_true", help=_("leave the mouse to the terminal"))
     p.add_argument("--key", default=None, metavar="FINGERPRINT",
-                   help="the host's key fingerprint (as 'cardparty host' prints it): refuse a "
-                        "host that shows another key")
+                   help=_("the host's key fingerprint (as 'cardparty host' prints it): refuse "
+                          "a host that shows another key"))
     p.add_argument("--bell", action="store_true",
                    help="ring the terminal bell and set the window title when it is your "
                         "turn (key B toggles it)")
     p.add_argument("--no-discovery", action="store_true",
-                   help="do not search the LAN for hosts (type the address)")
+                   help=_("do not search the LAN for hosts (type the address)"))
     p.set_defaults(run=run)
 
 

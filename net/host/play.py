@@ -88,7 +88,7 @@ class Play:
                     raise ProtocolError("bad_field", f"move: {exc}") from None
             table.play(seat, move)
         except IllegalMove as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+            raise ProtocolError("illegal", exc.message) from None
         except ProtocolError:
             raise
         except Exception as exc:

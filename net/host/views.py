@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
 from cardparty.core.table import redact_event
 from cardparty.net.host.clock import Clock
@@ -186,6 +187,8 @@ class Views:
                     text = describe(seen, table.names)
                 if len(told) > MAX_TEXTS:
                     told.clear()
-                shown = told[key] = {**seen, "text": text}
+                shown = told[key] = {**seen, "text": str(text)}
+                if isinstance(text, Msg):     # each client says it in its own language
+                    shown["msg"] = text.to_wire()
             out.append(shown)
         return out
