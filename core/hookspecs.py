@@ -190,6 +190,18 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     """The game's own bot policy: one of ``moves``, or None to leave the choice to chance.
 
     Optional. ``view()`` builds the seat's view (only what the seat may know; call it only when
-    needed, it costs time on the simulation's hot path). ``level`` is "random" or "basic";
-    answer None for "random" unless the game cannot end otherwise (a draw offer after a long
-    stretch without progress)."""
+    needed, it costs time on the simulation's hot path). ``level`` is "random" (the easy level)
+    or "basic" (the normal level, and the search bot's rollouts, where the view is of a
+    determinized position and holds only the game's own keys plus ``seat``); answer None for
+    "random" unless the game cannot end otherwise (a draw offer after a long stretch without
+    progress)."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
+    """Each seat's expected share of the game (1 a sure first place, 0 a sure last) from a
+    spectator's view of an unfinished game, or None to give no estimate.
+
+    Optional. The search bot (``cardparty.core.search``) asks it where it cuts a rollout short
+    (``Budget.rollout_moves``); the view is of a determinized position, so it may be any
+    position the game can reach. Without it a cut rollout counts as an even share."""
