@@ -153,7 +153,11 @@ def cardparty_result(state: State) -> Result | None:
 @hookspec(firstresult=True)
 def cardparty_determinize(state: State, seat: int, rng: random.Random) -> State:
     """A full state consistent with everything ``seat`` can see, the unseen cards redealt at
-    random: what a bot may search over without cheating. Returns a new state."""
+    random: what a bot may search over without cheating. Returns a new state.
+
+    The result must depend only on what ``seat`` sees and on ``rng`` (sort the unseen cards
+    before shuffling them), so that a search bot's choice cannot depend on where the hidden
+    cards really are: two states ``seat`` sees alike give the same determinization."""
 
 
 @hookspec(firstresult=True)

@@ -58,6 +58,13 @@ class Budget:
     seconds: float | None = 0.15
     rollout_moves: int | None = 60
     exploration: float = EXPLORATION
+    #: The deepest the tree grows, in moves from the root (1: flat Monte Carlo over the
+    #: root's moves, each judged by rollouts alone).
+    depth: int = 64
+    #: How much better (in mean score, 0..1) a move must look than the game's own policy's
+    #: choice for the search to play it instead: with a few hundred noisy rollouts, a small
+    #: lead is as likely luck as insight, and then the policy's judgement is kept.
+    trust: float = 0.04
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -97,6 +104,24 @@ def scores_of(result: Result) -> list[float]:
     return [(n - p) / (n - 1) for p in result.places]
 
 
+def pairwise_shares(strength: list[float], scale: float) -> list[float]:
+    """Each seat's expected score (as ``scores_of`` counts it) when seat i beats seat j with
+    probability logistic((strength[i] - strength[j]) / scale): a helper for a game's
+    ``cardparty_bot_estimate``. At two seats it is the chance of winning."""
+    n = len(strength)
+    if n < 2:
+        return [1.0] * n
+    out = []
+    for i, a in enumerate(strength):
+        total = 0.0
+        for j, b in enumerate(strength):
+            if i != j:
+                x = max(-30.0, min(30.0, (a - b) / scale))
+                total += 1.0 / (1.0 + math.exp(-x))
+        out.append(total / (n - 1))
+    return out
+
+
 class _Game:
     """The game's rule hooks on a bare state: what the search needs, nothing more.
 
@@ -110,7 +135,9 @@ class _Game:
         self.legal: Callable[..., Any] = hook.cardparty_legal_moves
         self.apply: Callable[..., Any] = hook.cardparty_apply_move
         self.result: Callable[..., Any] = hook.cardparty_result
-        self.deadlines: Callable[..., Any] = hook.cardparty_deadlines
+        self.deadlines: Callable[..., Any] | None = None
+        if table.pm.hook.cardparty_deadlines.get_hookimpls():
+            self.deadlines = hook.cardparty_deadlines
         self.view: Callable[..., Any] = hook.cardparty_view
         self.policy: Callable[..., Any] | None = None
         self.estimate: Callable[..., Any] | None = None
@@ -123,7 +150,7 @@ class _Game:
     def actor(self, state: Any, rng: random.Random) -> int | None:
         """Who acts next, drawn as the simulator draws it (SYSTEM while a deadline runs)."""
         actors = tuple(self.to_move(state=state))
-        if self.deadlines(state=state):
+        if self.deadlines is not None and self.deadlines(state=state):
             actors = (*actors, SYSTEM)
         if len(actors) == 1:
             return actors[0]
@@ -146,12 +173,13 @@ class _Game:
         return moves[rng.randrange(len(moves))]
 
 
-def search(table: Table, seat: int, rng: random.Random,
-           budget: Budget = DEFAULT_BUDGET) -> Move:
+def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT_BUDGET,
+           stats: dict[Move, tuple[int, float]] | None = None) -> Move:
     """The search bot's move for ``seat``: one of ``table.legal_moves(seat)`` (the very object).
 
-    Reads only ``table.legal_moves(seat)``, ``table.to_move()`` (public) and
-    ``table.determinize(seat, rng)``; ``table`` is left unchanged.
+    Of the table it reads only the seat's legal moves and view, and determinizations for the
+    seat (``table.determinize(seat, rng)``); it plays on those, never on ``table``, which is
+    left unchanged. ``stats``, when given, receives each root move's visits and mean score.
     """
     moves = table.legal_moves(seat)
     if not moves:
@@ -168,8 +196,22 @@ def search(table: Table, seat: int, rng: random.Random,
         done += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
+    if stats is not None:
+        for m in moves:
+            stats[m] = (_root_rank(root, seat, m)[0], _mean(root, seat, m))
     best = max(moves, key=lambda m: _root_rank(root, seat, m))
+    if game.policy is not None and budget.trust > 0:
+        own = game.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
+                          level="basic")
+        if own is not None and own is not best and _mean(root, seat, best) - _mean(
+                root, seat, own) < budget.trust:
+            return own
     return best
+
+
+def _mean(root: _Node, seat: int, move: Move) -> float:
+    child = root.children.get((seat, move))
+    return child.score / child.visits if child is not None and child.visits else 0.0
 
 
 def _root_rank(root: _Node, seat: int, move: Move) -> tuple[int, float]:
@@ -225,7 +267,7 @@ def _iterate(table: Table, game: _Game, root: _Node, seat: int, root_moves: list
                 node = best_child
                 path.append(best_child)
                 game.apply(state=state, seat=actor, move=best_move, rng=rng)
-        if game.result(state=state) is not None or expanded:
+        if game.result(state=state) is not None or expanded or len(path) >= budget.depth:
             break
         actor = game.actor(state, rng)
         if actor is not None:
@@ -285,4 +327,7 @@ def decide(snapshot: bytes, seat: int, seed: int, budget: Budget = DEFAULT_BUDGE
     """
     table = Table.restore(snapshot)
     move = search(table, seat, random.Random(seed), budget)
-    return next(i for i, m in enumerate(table.legal_moves(seat)) if m is move)
+    for i, m in enumerate(table.legal_moves(seat)):
+        if m.same(move):
+            return i
+    raise AssertionError("the search chose a move that is not listed")

@@ -657,6 +657,7 @@ def cardparty_determinize(state: KakheadState, seat: int, rng: random.Random) ->
         unseen += twin.blind[s]
         if s != seat:
             unseen += twin.hands[s]
+    unseen.sort()                     # what the seat sees decides the result, not the deal
     rng.shuffle(unseen)
     i = 0
     for s in range(state.n):
@@ -778,3 +779,6 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         loser = max(range(len(places)), key=lambda s: places[s])
         return f"game over: {seat_name(names, loser)} is the Kakhead"
     return None
+
+
+from cardparty.plugins.kakhead.bot import cardparty_bot_estimate  # noqa: E402, F401

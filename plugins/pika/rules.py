@@ -475,6 +475,7 @@ def cardparty_determinize(state: PikaState, seat: int, rng: random.Random) -> Pi
     """Redeal every card ``seat`` cannot see (other hands, the stock), keeping their sizes."""
     twin = state.copy()
     unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]] + twin.stock
+    unseen.sort()                     # what the seat sees decides the result, not the deal
     rng.shuffle(unseen)
     i = 0
     for s in range(state.n):
@@ -539,4 +540,4 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
 
 
 # The "basic" bot policy lives in its own module; importing it here registers it with the game.
-from cardparty.plugins.pika.bot import cardparty_bot_move  # noqa: E402, F401
+from cardparty.plugins.pika.bot import cardparty_bot_estimate, cardparty_bot_move  # noqa: E402, F401

@@ -589,6 +589,7 @@ def cardparty_determinize(state: PikacState, seat: int, rng: random.Random) -> P
     keep = 1 if state.shown_bottom else 0
     unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]]
     unseen += twin.stock[keep:]
+    unseen.sort()                     # what the seat sees decides the result, not the deal
     rng.shuffle(unseen)
     i = 0
     for s in range(state.n):
@@ -672,3 +673,10 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
                                           for s in order)
     return None
+
+
+# The normal level's throws and the search's estimate live in ``bot``.
+from cardparty.plugins.pikac import bot as _bot  # noqa: E402
+
+cardparty_bot_move = _bot.wrap(cardparty_bot_move)
+cardparty_bot_estimate = _bot.cardparty_bot_estimate

@@ -18,6 +18,7 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.search import pairwise_shares
 
 ORDER = {r: i for i, r in enumerate("789TJQKA")}
 
@@ -69,3 +70,13 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     if moves[0].kind == "play":
         return _play(moves, hand, seen["zones"]["trick"])
     return None
+
+
+@hookimpl
+def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
+    """For the search bot: the chance of winning grows with the lead in points (the score so
+    far and this deal's), measured against what a deal is worth (about 20 points)."""
+    counters = view["counters"]
+    score = counters.get("score") or [0, 0]
+    deal = counters.get("this deal") or [0, 0]
+    return pairwise_shares([float(score[s] + deal[s]) for s in range(len(score))], 15.0)

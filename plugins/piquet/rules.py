@@ -734,9 +734,11 @@ def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> 
     hand = twin.hands[other]
     unseen = [c for c in hand if c not in shown] + twin.discards[other] + twin.talon1 \
         + twin.talon2 + twin.left
+    unseen.sort()                     # what the seat sees decides the result, not the deal
     rng.shuffle(unseen)
     it = iter(unseen)
-    twin.hands[other] = [c if c in shown else next(it) for c in hand]
+    kept = [c for c in hand if c in shown]          # in the order his view shows them
+    twin.hands[other] = kept + [next(it) for _ in range(len(hand) - len(kept))]
     twin.discards[other] = [next(it) for _ in twin.discards[other]]
     twin.talon1 = [next(it) for _ in twin.talon1]
     twin.talon2 = [next(it) for _ in twin.talon2]
@@ -834,4 +836,4 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
 
 
 # The basic bot lives in its own module; importing its hook here registers it with the rules.
-from cardparty.plugins.piquet.bot import cardparty_bot_move  # noqa: E402, F401
+from cardparty.plugins.piquet.bot import cardparty_bot_estimate, cardparty_bot_move  # noqa: E402, F401
