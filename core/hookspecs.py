@@ -204,7 +204,8 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
 @hookspec(firstresult=True)
 def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
     """Each seat's expected share of the game (1 a sure first place, 0 a sure last) from a
-    spectator's view of an unfinished game, or None to give no estimate.
+    spectator's view of an unfinished game, or None to have the rollout play on (asked again
+    after every move): a game answers None where it cannot judge (a Piquet deal half played).
 
     Optional. The search bot (``cardparty.core.search``) asks it where it cuts a rollout short
     (``Budget.rollout_moves``); the view is of a determinized position, so it may be any

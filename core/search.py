@@ -56,7 +56,7 @@ class Budget:
 
     iterations: int | None = 300
     seconds: float | None = 0.15
-    rollout_moves: int | None = 60
+    rollout_moves: int | None = 10
     exploration: float = EXPLORATION
     #: The deepest the tree grows, in moves from the root (1: flat Monte Carlo over the
     #: root's moves, each judged by rollouts alone).
@@ -65,12 +65,18 @@ class Budget:
     #: choice for the search to play it instead: with a few hundred noisy rollouts, a small
     #: lead is as likely luck as insight, and then the policy's judgement is kept.
     trust: float = 0.04
+    #: How the other seats choose inside the tree: "tree" (their own UCB nodes, as in
+    #: Cowling et al.: they choose as if they saw the determinization) or "policy" (the game's
+    #: policy, as in the rollouts: the tree branches on the deciding seat's moves only).
+    opponents: str = "tree"
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
             raise ValueError("a search budget needs iterations, seconds or both")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError("a search budget needs at least one iteration")
+        if self.opponents not in ("tree", "policy"):
+            raise ValueError("a search budget's opponents are 'tree' or 'policy'")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError("a search budget's seconds must be positive")
 
@@ -238,6 +244,9 @@ def _iterate(table: Table, game: _Game, root: _Node, seat: int, root_moves: list
         if actor == SYSTEM:
             game.apply(state=state, seat=SYSTEM, move=moves[rng.randrange(len(moves))],
                        rng=rng)
+        elif actor != seat and budget.opponents == "policy":
+            game.apply(state=state, seat=actor,
+                       move=game.rollout_move(state, actor, moves, rng), rng=rng)
         else:
             children = node.children
             untried = [m for m in moves if (actor, m) not in children]
@@ -286,7 +295,11 @@ def _rollout(game: _Game, state: Any, rng: random.Random, cap: int | None) -> li
         if result is not None:
             return scores_of(result)
         if cap is not None and played >= cap:
-            return _estimate(game, state)
+            guess = _estimate(game, state)
+            if guess is not None:
+                return guess
+            if played >= cap + 400:
+                return [0.5] * game.players
         actor = game.actor(state, rng)
         if actor is None:
             return [0.5] * game.players
@@ -296,14 +309,16 @@ def _rollout(game: _Game, state: Any, rng: random.Random, cap: int | None) -> li
         played += 1
 
 
-def _estimate(game: _Game, state: Any) -> list[float]:
+def _estimate(game: _Game, state: Any) -> list[float] | None:
     """Each seat's expected score of an unfinished game, from the game's estimate of the
-    spectator's view; an even share where the game gives none."""
-    if game.estimate is not None:
-        guess = game.estimate(view=game.view(state=state, seat=None))
-        if guess is not None:
-            return [min(1.0, max(0.0, float(g))) for g in guess]
-    return [0.5] * game.players
+    spectator's view; None when the game asks to play on (a Piquet deal half played); an even
+    share where the game has no estimate."""
+    if game.estimate is None:
+        return [0.5] * game.players
+    guess = game.estimate(view=game.view(state=state, seat=None))
+    if guess is None:
+        return None
+    return [min(1.0, max(0.0, float(g))) for g in guess]
 
 
 class SearchBot:

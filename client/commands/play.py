@@ -19,7 +19,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", default="pika", help="game id (see 'cardparty games'; default pika)")
     p.add_argument("--players", type=int, default=None,
                    help="players at the table, you included (default: the game's most)")
-    p.add_argument("--bots", default="basic", choices=LEVELS, help="bot level (default basic)")
+    p.add_argument("--bots", default="normal", choices=LEVELS, metavar="LEVEL",
+                   help="bot level: easy, normal or hard (default normal; the old names "
+                        "random and basic mean easy and normal)")
     p.add_argument("--name", default=None, help="your name at the table")
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help="seconds a bot waits before it moves, so you can follow (default 0.6)")

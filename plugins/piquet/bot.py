@@ -74,9 +74,10 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
 
 @hookimpl
 def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
-    """For the search bot: the chance of winning grows with the lead in points (the score so
-    far and this deal's), measured against what a deal is worth (about 20 points)."""
-    counters = view["counters"]
-    score = counters.get("score") or [0, 0]
-    deal = counters.get("this deal") or [0, 0]
-    return pairwise_shares([float(score[s] + deal[s]) for s in range(len(score))], 15.0)
+    """For the search bot: the chance of winning grows with the lead in points, measured
+    against what a deal is worth (about 20 points). Judged only between deals: half a deal's
+    points say little of the rest of it (the elder scores first, the cards come last)."""
+    if view.get("phase") != "scored":
+        return None
+    score = view["counters"].get("score") or [0, 0]       # the deal just played included
+    return pairwise_shares([float(x) for x in score], 15.0)
