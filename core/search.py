@@ -68,7 +68,7 @@ class Budget:
     #: How the other seats choose inside the tree: "tree" (their own UCB nodes, as in
     #: Cowling et al.: they choose as if they saw the determinization) or "policy" (the game's
     #: policy, as in the rollouts: the tree branches on the deciding seat's moves only).
-    opponents: str = "tree"
+    opponents: str = "policy"
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:

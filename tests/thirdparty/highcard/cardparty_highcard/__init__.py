@@ -114,7 +114,7 @@ def cardparty_result(state: dict) -> Result | None:
 def cardparty_determinize(state: dict, seat: int, rng: random.Random) -> dict:
     twin = cardparty_restore(cardparty_save(state))
     others = [i for i in range(len(state["hands"])) if i != seat]
-    pool = [c for i in others for c in twin["hands"][i]] + twin["stock"]
+    pool = sorted([c for i in others for c in twin["hands"][i]] + twin["stock"])
     rng.shuffle(pool)
     for i in others:
         k = len(twin["hands"][i])
