@@ -8,17 +8,21 @@ ISMCTS (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search
    consistent with that seat's view, the unseen cards redealt by the search's own rng;
 2. descends the tree on that state, choosing among the children whose move is legal in this
    determinization by UCB1 with availability counts (a child's exploration term counts the
-   iterations in which it could have been chosen, not the parent's visits);
+   iterations in which it could have been chosen, not the parent's visits); the other seats
+   choose by the game's policy (``Budget.opponents``, "policy") or, as in the paper, by nodes
+   of their own ("tree": they then choose as if they saw the determinization);
 3. adds one new child, then plays the game on to its end (or to ``Budget.rollout_moves``) with
    the game's own policy (``cardparty_bot_move`` at "basic"), random where it has none;
 4. scores the end for every seat (first place 1, last 0, shared places share) or, when the
    rollout was cut, asks the game's ``cardparty_bot_estimate`` for each seat's share, and
    credits each node with the score of the seat that moved into it.
 
-The move played is the root's most visited child. The bot sees only what the seat may know:
-the seat's legal moves, and determinizations. It never reads ``table.state``; it never plays a
-move on the table it is given. With an iteration budget and no time budget it is a pure
-function of the seat's view and the rng, which is what the tests hold it to.
+The move played is the root's most visited child, unless the game's own policy chose a move
+rated less than ``Budget.trust`` below it (docs/bots.md has the measurements). The bot sees
+only what the seat may know: the seat's legal moves, and determinizations. It never reads
+``table.state``; it never plays a move on the table it is given. With an iteration budget and
+no time budget it is a pure function of the seat's view and the rng, which is what the tests
+hold it to.
 
 Timeouts (SYSTEM moves while a deadline runs) and several seats able to move at once are
 handled as the simulator handles them: the actor is drawn at random among those who may move.
@@ -33,7 +37,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from cardparty.core.contract import SYSTEM, Move, Result
@@ -79,10 +83,6 @@ class Budget:
             raise ValueError("a search budget's opponents are 'tree' or 'policy'")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError("a search budget's seconds must be positive")
-
-    def fixed(self) -> Budget:
-        """The same budget without its time limit: deterministic for a given rng."""
-        return replace(self, seconds=None, iterations=self.iterations or 300)
 
 
 DEFAULT_BUDGET = Budget()
