@@ -13,7 +13,8 @@ p95 seconds of a hard decision, and a verdict per target of issue 14:
 
 Exits 1 when a target is missed. Tournaments run in ``--jobs`` worker processes.
 
-    python bench/bots.py [--deals 200] [--hard-deals 12] [--four-deals 6] [--jobs 2]
+    python bench/bots.py [--deals 200] [--hard-deals 16] [--easy-hard-deals 6]
+                         [--four-deals 6] [--jobs 2]
     python bench/bots.py --small        # one deal each and a tiny search: does it run
 """
 
@@ -74,8 +75,10 @@ def p95(values: list[float]) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200, help="deals for easy vs normal")
-    ap.add_argument("--hard-deals", type=int, default=12,
-                    help="deals for each 2-player pair with the hard level")
+    ap.add_argument("--hard-deals", type=int, default=16,
+                    help="deals for hard against normal at 2 players")
+    ap.add_argument("--easy-hard-deals", type=int, default=6,
+                    help="deals for hard against easy at 2 players")
     ap.add_argument("--four-deals", type=int, default=6,
                     help="deals for hard against three normal at 4 players")
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
@@ -85,13 +88,14 @@ def main() -> int:
     args = ap.parse_args()
     budget = DEFAULT_BUDGET
     if args.small:
-        args.deals = args.hard_deals = args.four_deals = 1
+        args.deals = args.hard_deals = args.easy_hard_deals = args.four_deals = 1
         budget = Budget(iterations=8, seconds=None)
     games = [g for g in args.games.split(",") if g]
     work = []
     for game in games:
         for pair in PAIRS:
-            deals = args.deals if "hard" not in pair else args.hard_deals
+            deals = {("easy", "normal"): args.deals, ("normal", "hard"): args.hard_deals,
+                     ("easy", "hard"): args.easy_hard_deals}[pair]
             work.append((game, 2, pair, deals))
         if game in FOUR:
             work.append((game, 4, ("hard", "normal", "normal", "normal"), args.four_deals))
@@ -100,8 +104,10 @@ def main() -> int:
           f"rollouts cut at {budget.rollout_moves} moves; seeds from {SEED}; duplicate deals")
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_one, g, n, lv, d, budget) for g, n, lv, d in work]
-        rows = [f.result() for f in futures]
+        # The longest first, so that the workers finish together; rows print in work order.
+        order = sorted(range(len(work)), key=lambda i: -work[i][3] * ("hard" in work[i][2]))
+        futures = {i: pool.submit(run_one, *work[i], budget) for i in order}
+        rows = [futures[i].result() for i in range(len(work))]
     print(f"{'game':8} {'pl':>2}  {'levels':30} {'deals':>5} {'games':>5}  "
           f"{'win %':>5} {'95% CI':>13}")
     ok = True
