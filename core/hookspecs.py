@@ -172,7 +172,11 @@ def cardparty_result(state: State) -> Result | None:
 @hookspec(firstresult=True)
 def cardparty_determinize(state: State, seat: int, rng: random.Random) -> State:
     """A full state consistent with everything ``seat`` can see, the unseen cards redealt at
-    random: what a bot may search over without cheating. Returns a new state."""
+    random: what a bot may search over without cheating. Returns a new state.
+
+    The result must depend only on what ``seat`` sees and on ``rng`` (sort the unseen cards
+    before shuffling them), so that a search bot's choice cannot depend on where the hidden
+    cards really are: two states ``seat`` sees alike give the same determinization."""
 
 
 @hookspec(firstresult=True)
@@ -212,6 +216,19 @@ def cardparty_bot_move(view: Callable[[], View], moves: list[Move],
     """The game's own bot policy: one of ``moves``, or None to leave the choice to chance.
 
     Optional. ``view()`` builds the seat's view (only what the seat may know; call it only when
-    needed, it costs time on the simulation's hot path). ``level`` is "random" or "basic";
-    answer None for "random" unless the game cannot end otherwise (a draw offer after a long
-    stretch without progress)."""
+    needed, it costs time on the simulation's hot path). ``level`` is "random" (the easy level)
+    or "basic" (the normal level, and the search bot's rollouts, where the view is of a
+    determinized position and holds only the game's own keys plus ``seat``); answer None for
+    "random" unless the game cannot end otherwise (a draw offer after a long stretch without
+    progress)."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
+    """Each seat's expected share of the game (1 a sure first place, 0 a sure last) from a
+    spectator's view of an unfinished game, or None to have the rollout play on (asked again
+    after every move): a game answers None where it cannot judge (a Piquet deal half played).
+
+    Optional. The search bot (``cardparty.core.search``) asks it where it cuts a rollout short
+    (``Budget.rollout_moves``); the view is of a determinized position, so it may be any
+    position the game can reach. Without it a cut rollout counts as an even share."""

@@ -199,13 +199,16 @@ def redeal(rng: random.Random, zones: Sequence[list[str]],
 
     ``zones`` are the state copy's own lists (another seat's hand, the stock, blind cards).
     ``fixed[k]``, when given, holds positions of zone k the seat can see (a shown card, the
-    stock's shown bottom card): they stay where they are. Cards are gathered and dealt back in
-    the order of ``zones``, so a game's determinize replays exactly from the same rng.
+    stock's shown bottom card): they stay where they are. The pool is sorted before it is
+    shuffled, so the result depends on what the seat sees and the rng, never on where the
+    hidden cards really lie (a bot must not learn the deal from its samples); zones are dealt
+    back in the order given, so a game's determinize replays exactly from the same rng.
     """
     none: tuple[int, ...] = ()
     keep = fixed if fixed is not None else [none] * len(zones)
     pool = [c for zone, kept in zip(zones, keep, strict=True)
             for i, c in enumerate(zone) if i not in kept]
+    pool.sort()
     rng.shuffle(pool)
     it = iter(pool)
     for zone, kept in zip(zones, keep, strict=True):

@@ -83,3 +83,23 @@ def test_check_games_bench_runs_every_game_and_says_its_verdict() -> None:
         assert re.search(rf"^{re.escape(label)}: \d+ games, \d+ moves checked", out,
                          re.MULTILINE), out
     assert "verdict: every invariant held in every game" in out
+
+
+def test_bots_bench_plays_every_tournament_and_prints_its_verdicts() -> None:
+    # --small plays one deal per tournament with a tiny search: the win rates mean nothing and
+    # bots.py exits 1 on the missed targets, so the verdicts are checked, never the outcome.
+    out = run("bots.py", "--small", "--jobs", "1", timeout=600, codes=(0, 1))
+    assert re.search(r"^search budget: 8 iterations, no time limit", out, re.MULTILINE), out
+    for game in ("kakhead", "pika", "pikac", "piquet"):
+        for label in ("normal vs easy", "hard vs normal", "hard vs easy"):
+            assert re.search(rf"^{game}\s+2\s+{label}\s+1\s+2\s+[\d.]+ \[\s*[\d.]+,\s*[\d.]+\]$",
+                             out, re.MULTILINE), f"no {game} {label} row in:\n{out}"
+        assert re.search(rf"^  {game}\s+\d+ decisions\s+mean\s+[\d.]+ ms\s+p95\s+[\d.]+ ms$",
+                         out, re.MULTILINE), out
+        assert re.search(rf"^  {game}: normal beats easy in >= 65%: [\d.]+% -> (PASS|FAIL)$",
+                         out, re.MULTILINE), out
+        assert re.search(rf"^  {game}: hard beats normal, interval above 50%.*-> (PASS|FAIL)$",
+                         out, re.MULTILINE), out
+    for game in ("pika", "pikac"):
+        assert re.search(rf"^{game}\s+4\s+hard vs 3 normal\s+1\s+4\s", out, re.MULTILINE), out
+    assert "hard decision p95 <= 200 ms" in out

@@ -18,7 +18,7 @@ import random
 import sys
 from typing import Any
 
-from cardparty.core.bots import LEVELS
+from cardparty.core.bots import HOOK_LEVEL, LEVELS, canonical_level
 from cardparty.core.i18n import _
 
 
@@ -49,7 +49,10 @@ def add_parser(sub: Any) -> None:
                    help="fill the new table's other seats with host bots")
     p.add_argument("--seat", type=int, default=None, help="the seat to take (default: first free)")
     p.add_argument("--name", default=None, help="the bot's name (default Bot-<n>)")
-    p.add_argument("--level", default="basic", choices=LEVELS, help="bot level")
+    p.add_argument("--level", default="normal", choices=LEVELS, metavar="LEVEL",
+                   help="bot level: easy or normal (hard plays as normal here: a bot over "
+                        "the network sees only its views, and the search needs the host's "
+                        "determinizations)")
     p.add_argument("--token", default=None, help=argparse.SUPPRESS)   # protocol 1's resume
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="give up after S seconds (default: never)")
@@ -100,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
             session.ready(table)
         say({"table": table, "seat": seat, "name": name},
             f"seat {seat} at table {table} (resume with --name {name!r})")
-        result = play_table(session, table, level=args.level, rng=rng, timeout=args.timeout,
+        result = play_table(session, table, level=HOOK_LEVEL[canonical_level(args.level)],
+                            rng=rng, timeout=args.timeout,
                             delay=args.delay)
     except (SessionError, BotGone) as exc:
         print(f"cardparty bot-client: error: {exc}", file=sys.stderr)

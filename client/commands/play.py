@@ -28,7 +28,9 @@ def add_parser(sub: Any) -> None:
                         "'cardparty games' lists them)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help=_("a house-rule variant of the game (repeatable)"))
-    p.add_argument("--bots", default="basic", choices=LEVELS, help=_("bot level (default basic)"))
+    p.add_argument("--bots", default="normal", choices=LEVELS, metavar="LEVEL",
+                   help=_("bot level: easy, normal or hard (default normal; the old names "
+                          "random and basic mean easy and normal)"))
     p.add_argument("--name", default=None, help=_("your name at the table"))
     p.add_argument("--bell", action="store_true",
                    help="ring the terminal bell and set the window title when it is your "

@@ -3,6 +3,9 @@
 Prints games/s, moves/s, average length and places per seat, or with ``--json`` one JSON object.
 With ``--check`` every invariant of the random-simulation checker runs after every move. Any
 rule or invariant failure exits 1 and prints the seed and move number to replay it.
+``--bots LEVEL[,LEVEL...]`` seats bots of those levels (one per seat, cycling) and
+``--duplicate`` plays every deal once per rotation of the seats (``cardparty.core.tournament``);
+either adds each level's games and wins (``by_level``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from cardparty.core.i18n import _
 from cardparty.core.simcheck import check_random_games
 from cardparty.core.simulate import SimulationFailure, SimulationReport, simulate
 from cardparty.core.table import TableError
+from cardparty.core.tournament import TournamentReport, parse_levels, tournament
 
 
 def _positive(text: str) -> int:
@@ -36,6 +40,13 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+def _levels(text: str) -> list[str]:
+    try:
+        return parse_levels(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("simulate", help=_("play bot games and print their figures"))
     p.add_argument("--game", required=True, help="game id (see 'cardparty games')")
@@ -48,6 +59,11 @@ def add_parser(sub: Any) -> None:
                    help="a variant plugin for every table (repeatable)")
     p.add_argument("--check", action="store_true",
                    help="check every invariant after every move (slower)")
+    p.add_argument("--bots", type=_levels, default=None, metavar="LEVEL[,LEVEL...]",
+                   help="bot levels, one per seat, cycling: easy, normal, hard "
+                        "(default: the simulator's random-ish bots)")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play every deal again with the seats rotated (all rotations)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -70,8 +86,16 @@ def run(args: argparse.Namespace) -> int:
         except KeyError as exc:
             print(f"cardparty simulate: error: {exc.args[0]}", file=sys.stderr)
             return 2
+    if args.check and (args.bots or args.duplicate):
+        print("cardparty simulate: error: --check plays random bots; leave out --bots and "
+              "--duplicate", file=sys.stderr)
+        return 2
     try:
-        if args.check:
+        if args.bots or args.duplicate:
+            report: SimulationReport | TournamentReport = tournament(
+                args.game, args.players, args.games, args.seed, args.bots or ["easy"],
+                duplicate=args.duplicate, variants=args.variant)
+        elif args.check:
             report = check_random_games(args.game, args.players, args.games, args.seed,
                                         args.variant)
         else:
@@ -90,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_report(report: SimulationReport) -> str:
+def format_report(report: SimulationReport | TournamentReport) -> str:
+    if isinstance(report, TournamentReport):
+        return format_tournament(report)
     data = report.as_json()
     lines = [
         f"{report.game}: {report.games} games of {report.players} players, "
@@ -104,4 +130,15 @@ def format_report(report: SimulationReport) -> str:
     if report.outcomes:
         lines.append("  outcomes: " + ", ".join(f"{k} {v}" for k, v in
                                                 sorted(report.outcomes.items())))
+    return "\n".join(lines)
+
+
+def format_tournament(tour: TournamentReport) -> str:
+    """The simulation's figures, then each level's games and first places."""
+    lines = [format_report(tour.report),
+             f"  seats: {', '.join(tour.levels)}"
+             + (" (duplicate: every deal in every rotation)" if tour.duplicate else "")]
+    for level, score in sorted(tour.by_level.items()):
+        rate = score.won / score.games if score.games else 0.0
+        lines.append(f"  {level}: {score.games} games, {score.won:g} won ({rate:.1%})")
     return "\n".join(lines)

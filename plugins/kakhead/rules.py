@@ -794,3 +794,6 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         loser = max(range(len(places)), key=lambda s: places[s])
         return Msg("game over: {who} is the Kakhead", who=seat_name(names, loser))
     return None
+
+
+from cardparty.plugins.kakhead.bot import cardparty_bot_estimate  # noqa: E402, F401

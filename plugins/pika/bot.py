@@ -16,6 +16,7 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.search import pairwise_shares
 
 
 def _score(move: Move, colours: Counter[str], danger: bool) -> float:
@@ -48,3 +49,11 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     danger = seen["players"][nxt]["count"] <= 2
     best = max(_score(m, colours, danger) for m in moves)
     return rng.choice([m for m in moves if _score(m, colours, danger) == best])
+
+
+@hookimpl
+def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
+    """For the search bot: fewer cards is better, a player who is out best."""
+    strength = [100.0 - p["place"] if p.get("place") is not None else -float(p["count"])
+                for p in view["players"]]
+    return pairwise_shares(strength, 2.0)

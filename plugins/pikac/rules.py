@@ -633,3 +633,11 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     if kind == "finished":
         return Msg("{who} has finished (place {place})", who=who, place=event["place"])
     return common(event, names)                     # reshuffle, reverse, over
+
+
+# The normal level's throws and the search's estimate live in ``bot``.
+from cardparty.plugins.pikac import bot as _bot  # noqa: E402
+
+cardparty_bot_move = _bot.wrap(cardparty_bot_move)
+cardparty_bot_estimate = _bot.cardparty_bot_estimate
+

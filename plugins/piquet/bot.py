@@ -18,6 +18,7 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.search import pairwise_shares
 
 ORDER = {r: i for i, r in enumerate("789TJQKA")}
 
@@ -71,3 +72,14 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     if moves[0].kind == "play":
         return _play(moves, hand, seen["zones"]["trick"])
     return None
+
+
+@hookimpl
+def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
+    """For the search bot: the chance of winning grows with the lead in points, measured
+    against what a deal is worth (about 20 points). Judged only between deals: half a deal's
+    points say little of the rest of it (the elder scores first, the cards come last)."""
+    if view.get("phase") != "scored":
+        return None
+    score = view["counters"].get("score") or [0, 0]       # the deal just played included
+    return pairwise_shares([float(x) for x in score], 15.0)

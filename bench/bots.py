@@ -1,0 +1,160 @@
+"""Bot strength: duplicate tournaments between the levels of every game, and the search's time.
+
+For each game at 2 players, a duplicate tournament (every deal played once per rotation of the
+seats) between each pair of levels, easy / normal / hard; for Pika and Pikáč at 4 players, one
+hard bot against three normal ones. Prints each level's share of first places with a 95%
+confidence interval (over deals: the rotations of one deal are not independent), the mean and
+p95 seconds of a hard decision, and a verdict per target of issue 14:
+
+- 2 players, every game: normal wins at least 65% of its games against easy;
+- hard beats normal with the whole 95% interval above 50%, and wins at least 60% in Piquet
+  and Kakhead;
+- a hard decision takes at most 200 ms (p95) at the default budget.
+
+Exits 1 when a target is missed. Tournaments run in ``--jobs`` worker processes.
+
+    python bench/bots.py [--deals 200] [--hard-deals 16] [--easy-hard-deals 6]
+                         [--four-deals 6] [--jobs 2]
+    python bench/bots.py --small        # one deal each and a tiny search: does it run
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from cardparty.core.search import DEFAULT_BUDGET, Budget, SearchBot
+from cardparty.core.tournament import tournament
+
+GAMES = ("kakhead", "pika", "pikac", "piquet")
+FOUR = ("pika", "pikac")
+PAIRS = (("easy", "normal"), ("normal", "hard"), ("easy", "hard"))
+NORMAL_OVER_EASY = 0.65
+HARD_OVER_NORMAL = {"piquet": 0.60, "kakhead": 0.60}
+P95_TARGET = 0.200
+SEED = 1000
+
+
+@dataclass
+class Row:
+    game: str
+    players: int
+    levels: tuple[str, ...]
+    deals: int
+    games: int
+    share: tuple[float, float, float]      # the second level's first-place share, CI
+    hard_times: list[float]
+    seconds: float
+
+
+def run_one(game: str, players: int, levels: tuple[str, ...], deals: int,
+            budget: Budget) -> Row:
+    start = time.perf_counter()
+    rep = tournament(game, players, deals, SEED, list(levels), duplicate=True,
+                     bots={"hard": SearchBot(budget)}, timed=["hard"])
+    focus = "hard" if "hard" in levels else levels[-1]
+    return Row(game, players, levels, deals, rep.report.games, rep.share(focus),
+               rep.decision_seconds.get("hard", []), time.perf_counter() - start)
+
+
+def pct(x: float) -> str:
+    return "  n/a" if math.isnan(x) else f"{100 * x:5.1f}"
+
+
+def p95(values: list[float]) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=200, help="deals for easy vs normal")
+    ap.add_argument("--hard-deals", type=int, default=16,
+                    help="deals for hard against normal at 2 players")
+    ap.add_argument("--easy-hard-deals", type=int, default=6,
+                    help="deals for hard against easy at 2 players")
+    ap.add_argument("--four-deals", type=int, default=6,
+                    help="deals for hard against three normal at 4 players")
+    ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--small", action="store_true",
+                    help="one deal per tournament and a tiny search budget (a smoke run)")
+    args = ap.parse_args()
+    budget = DEFAULT_BUDGET
+    if args.small:
+        args.deals = args.hard_deals = args.easy_hard_deals = args.four_deals = 1
+        budget = Budget(iterations=8, seconds=None)
+    games = [g for g in args.games.split(",") if g]
+    work = []
+    for game in games:
+        for pair in PAIRS:
+            deals = {("easy", "normal"): args.deals, ("normal", "hard"): args.hard_deals,
+                     ("easy", "hard"): args.easy_hard_deals}[pair]
+            work.append((game, 2, pair, deals))
+        if game in FOUR:
+            work.append((game, 4, ("hard", "normal", "normal", "normal"), args.four_deals))
+    print(f"search budget: {budget.iterations} iterations, "
+          f"{'no' if budget.seconds is None else f'{budget.seconds:g} s'} time limit, "
+          f"rollouts cut at {budget.rollout_moves} moves; seeds from {SEED}; duplicate deals")
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        # The longest first, so that the workers finish together; rows print in work order.
+        order = sorted(range(len(work)), key=lambda i: -work[i][3] * ("hard" in work[i][2]))
+        futures = {i: pool.submit(run_one, *work[i], budget) for i in order}
+        rows = [futures[i].result() for i in range(len(work))]
+    print(f"{'game':8} {'pl':>2}  {'levels':30} {'deals':>5} {'games':>5}  "
+          f"{'win %':>5} {'95% CI':>13}")
+    ok = True
+    verdicts: list[str] = []
+    all_hard: list[float] = []
+    for r in rows:
+        mean, lo, hi = r.share
+        first, second = (r.levels[1], r.levels[0]) if r.players == 4 else r.levels
+        label = "hard vs 3 normal" if r.players == 4 else f"{second} vs {first}"
+        print(f"{r.game:8} {r.players:>2}  {label:30} {r.deals:>5} {r.games:>5}  "
+              f"{pct(mean)} [{pct(lo)},{pct(hi)}]")
+        all_hard.extend(r.hard_times)
+        if r.players == 2 and r.levels == ("easy", "normal"):
+            good = mean >= NORMAL_OVER_EASY
+            verdicts.append(f"{r.game}: normal beats easy in >= {NORMAL_OVER_EASY:.0%}: "
+                            f"{pct(mean).strip()}% -> {'PASS' if good else 'FAIL'}")
+            ok &= good
+        if r.players == 2 and r.levels == ("normal", "hard"):
+            floor = HARD_OVER_NORMAL.get(r.game)
+            good = lo > 0.5 and (floor is None or mean >= floor)
+            want = "interval above 50%" + (f" and >= {floor:.0%}" if floor else "")
+            verdicts.append(f"{r.game}: hard beats normal, {want}: {pct(mean).strip()}% "
+                            f"[{pct(lo).strip()}, {pct(hi).strip()}] -> "
+                            f"{'PASS' if good else 'FAIL'}")
+            ok &= good
+    print(f"tournaments took {time.perf_counter() - start:.0f} s")
+    print("hard decisions:")
+    for game in games:
+        times = [t for r in rows if r.game == game for t in r.hard_times]
+        if times:
+            mean = 1000 * sum(times) / len(times)
+            print(f"  {game:8} {len(times):>6} decisions  mean {mean:6.1f} ms"
+                  f"  p95 {1000 * p95(times):6.1f} ms")
+    worst = p95(all_hard)
+    good = worst <= P95_TARGET
+    if args.small:
+        verdicts.append(f"hard decision p95 <= 200 ms: {1000 * worst:.1f} ms -> not judged "
+                        "(--small searches with a tiny budget)")
+    else:
+        verdicts.append(f"hard decision p95 <= 200 ms: {1000 * worst:.1f} ms -> "
+                        f"{'PASS' if good else 'FAIL'}")
+        ok &= good
+    print("targets:")
+    for v in verdicts:
+        print(f"  {v}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
