@@ -7,6 +7,7 @@ Must not know about: game rules, the wire.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -139,10 +140,13 @@ class ScreenParts:
             return shown_text(str(result["summary"]), None)
         seats = str(said.params.get("seats", ""))
         numbers = [int(x) for x in seats.split(", ") if x.isdigit()]
-        if numbers and len(numbers) == len(seats.split(", ")) and all(
-                0 <= s < len(names) for s in numbers):
-            said.params["seats"] = ", ".join(names[s] for s in numbers)
-        return translate(said)
+        if not (numbers and len(numbers) == len(seats.split(", ")) and all(
+                0 <= s < len(names) for s in numbers)):
+            return translate(said)
+        said.params["seats"] = who = ", ".join(names[s] for s in numbers)
+        # The English source says "seat 3 won"; with names it is "Eva won" (the catalogs'
+        # sentences already put the names where the seat was).
+        return re.sub(rf"\bseats? (?={re.escape(who)})", "", translate(said))
 
     # --- overlays -----------------------------------------------------------------------------
 

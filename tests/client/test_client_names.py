@@ -44,3 +44,20 @@ def test_watch_prints_the_summary_with_names(capsys: pytest.CaptureFixture[str])
     assert main(["watch", "--game", "kakhead", "--players", "3", "--seed", "4"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert "is the Kakhead" in last and "seat" not in last
+
+
+def test_a_summary_in_words_of_the_wire_names_the_players_too() -> None:
+    """A result carrying its summary as a message (``summary_msg``) reads with names as well,
+    never as "seat Eva": the games' own results, not only the plain text above."""
+    from cardparty.core.contract import Result
+    from cardparty.core.i18n import Msg
+
+    lost = Result(places=(2, 1), scores=(3, 0), next_dealer=0, outcome="finished",
+                  summary=Msg("seat {seats} lost ({how}) and deals next", seats=0,
+                              how=Msg("last holding cards")))
+    c = Controller(None, name="Eva")
+    c.screen = "table"
+    c.table.apply({"game": "pikac", "seat": 0, "players": [{"name": "Eva"}, {"name": "Petr"}],
+                   "result": lost.to_wire()}, [])
+    text = " ".join("".join(f[1] for f in Renderer(c, glyphs(False)).over()).split())
+    assert "Eva lost (last holding cards) and deals next" in text and "seat" not in text
