@@ -100,10 +100,17 @@ def tmux() -> Iterator[Tmux]:
 
 
 def free_port() -> int:
+    """A free port whose next port is free too: a host tells its key on its port + 1."""
     import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    while True:
+        with socket.socket() as s, socket.socket() as after:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+            try:
+                after.bind(("127.0.0.1", port + 1))
+            except OSError:
+                continue
+            return port
 
 
 def start_host(t: Tmux, port: int, window: str = "host") -> None:

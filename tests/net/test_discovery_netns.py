@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -99,10 +100,13 @@ def test_two_hosts_of_one_name_are_told_apart_by_fingerprint(
     first, fp1 = start_host(a, "10.231.7.1", 5599, tmp_path / "one")
     second, fp2 = start_host(a, "10.231.7.1", 5601, tmp_path / "two", machine="cp-other")
     try:
-        # The second "Party" is renamed by DNS-SD's conflict rules, which takes a moment.
-        for _ in range(5):
+        # The second "Party" is renamed by DNS-SD's conflict rules, which takes a moment (and
+        # longer on a busy machine): list again until both answer, for a minute at most.
+        end = time.monotonic() + 60
+        while True:
             listed = list_hosts(b)
-            if {h["address"] for h in listed} == {"10.231.7.1:5599", "10.231.7.1:5601"}:
+            both = {h["address"] for h in listed} == {"10.231.7.1:5599", "10.231.7.1:5601"}
+            if both or time.monotonic() > end:
                 break
         assert {(h["address"], h["fingerprint"]) for h in listed} == {
             ("10.231.7.1:5599", fp1), ("10.231.7.1:5601", fp2)}
