@@ -22,7 +22,15 @@ from cardparty.core.bots import LEVELS
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table, TableError
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import MAX_INVITED, HostTable, Player, Seat, Tables
+from cardparty.net.host.model import (
+    MAX_INVITED,
+    MAX_OPEN_TABLES,
+    TABLES_PAGE,
+    HostTable,
+    Player,
+    Seat,
+    Tables,
+)
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.play import Play
 from cardparty.net.host.roster import Roster
@@ -96,10 +104,23 @@ class Lobby:
         return message("games", games=self._games)
 
     def on_tables(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        return message("tables", tables=[self.views.summary(ht)
-                                         for ht in self.tables.all.values()])
+        """One page of summaries (``TABLES_PAGE`` at most, from ``offset``): a reply stays
+        small however many tables there are; ``next`` is the offset of the next page."""
+        offset = req["offset"]
+        tables = self.tables.all
+        page = list(itertools.islice(tables.values(), offset, offset + TABLES_PAGE))
+        end = offset + len(page)
+        return message("tables", tables=[self.views.summary(ht) for ht in page],
+                       total=len(tables), next=end if end < len(tables) else None)
 
     def on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        quota = self.roster.quota_key(player.route) if player.route is not None else None
+        mine = sum(1 for ht in self.tables.all.values() if ht.status == "open" and (
+            ht.creator_token == player.token or (quota is not None
+                                                 and ht.creator_quota == quota)))
+        if mine >= MAX_OPEN_TABLES:
+            raise ProtocolError("too_many", f"you have {mine} open tables, as many as one "
+                                            "player may have: start or close one first")
         if len(self.tables.all) >= self.max_tables and not self.make_room():
             raise ProtocolError("busy", "this host has too many tables")
         game = req["game"]
@@ -126,8 +147,11 @@ class Lobby:
         ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
                        table=table, idle=idle, bot_delay=bot_delay,
                        seats=[Seat() for _ in range(players)], changed_at=self.clock.now(),
-                       mode=req["mode"], creator_token=player.token, creator_name=player.name)
+                       mode=req["mode"], creator_token=player.token, creator_name=player.name,
+                       strangers=req["strangers"], creator_quota=quota)
         self.tables.add(ht)
+        player.owns.add(ht.id)
+        player.settled = True
         self.play.persist(ht)
         log.info("%s opened table %s: %s for %d (%s)", player.name, ht.id, game, players,
                  ht.mode)
@@ -141,10 +165,11 @@ class Lobby:
             raise ProtocolError("seated", f"you already sit at seat {ht.seat_of(player)}")
         if ht.status != "open":
             raise ProtocolError("not_open", "the game at this table has started")
-        if (ht.mode == "friends" and player.token != ht.creator_token
+        if ((ht.mode == "friends" or not ht.strangers) and player.token != ht.creator_token
                 and ht.inviter_of(player.name) is None):
-            raise ProtocolError("not_invited", f"{ht.creator_name} created this friends table: "
-                                               "only the players invited may sit")
+            raise ProtocolError("not_invited", f"{ht.creator_name} created this "
+                                               f"{'friends ' if ht.mode == 'friends' else ''}"
+                                               "table: only the players invited may sit")
         seat = req["seat"]
         if seat is None:
             free = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
@@ -158,6 +183,7 @@ class Lobby:
         ht.seats[seat] = Seat("human", player, player.name)
         ht.spectators.discard(player.id)
         player.tables.add(ht.id)
+        player.settled = True
         self.changed(ht)
         return message("seated", table=ht.id, seat=seat)
 
@@ -213,7 +239,7 @@ class Lobby:
         if player.token != ht.creator_token and ht.seat_of(player) is None:
             raise ProtocolError("not_seated", "only a player seated at this table or its "
                                               "creator may invite")
-        if ht.mode != "friends":
+        if ht.mode != "friends" and ht.strangers:
             raise ProtocolError("not_friends", "this table is open: anyone may sit, no "
                                                "invitation is needed")
         if ht.status != "open":
@@ -231,10 +257,12 @@ class Lobby:
             raise ProtocolError("bad_field", f"invite: a table invites at most {MAX_INVITED} "
                                              f"players ({len(ht.invited)} so far)")
         ht.invited.update(fresh)
-        self.outbox.send_all([p for p in self.roster.players.values()
-                              if p is not player and p.name.casefold() in wanted
-                              and ht.seat_of(p) is None],
-                             self.views.invitation(ht, player.name))
+        told = {n.casefold() for n in fresh}      # a pending invitation is not sent again
+        if told:
+            self.outbox.send_all([p for p in self.roster.players.values()
+                                  if p is not player and p.connected
+                                  and p.name.casefold() in told and ht.seat_of(p) is None],
+                                 self.views.invitation(ht, player.name))
         log.info("%s invites %s to table %s", player.name, ", ".join(sorted(wanted)), ht.id)
         self.changed(ht)
         return message("ok", about="invite")
@@ -272,8 +300,11 @@ class Lobby:
         if ht.seat_of(player) is None:
             ht.spectators.add(player.id)
             player.tables.add(ht.id)
+            player.settled = True
         if ht.status == "open":
-            self.views.push_summary(ht)
+            # The seated see the count of watchers change; the watchers already there are
+            # not told of each other (a crowd joining costs one push each, not a square).
+            self.outbox.send_all(self.views.seated(ht), self.views.summary_message(ht))
             return self.views.summary_message(ht)
         self.outbox.send(player, self.views.summary_message(ht))
         self.views.push_view(ht, player, ht.seat_of(player), snapshot=True, rid=req["rid"])
@@ -282,10 +313,10 @@ class Lobby:
     def on_snapshot(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
         seat = ht.seat_of(player)
+        if ht.status == "open":            # an open table's summary is for anyone
+            return self.views.summary_message(ht)
         if seat is None and player.id not in ht.spectators:
             raise ProtocolError("not_seated", "sit or watch first")
-        if ht.status == "open":
-            return self.views.summary_message(ht)
         self.play.back(ht, seat)
         self.views.push_view(ht, player, seat, snapshot=True, rid=req["rid"])
         return None
@@ -318,17 +349,32 @@ class Lobby:
         """At the table limit, drop the table that ended longest ago: a finished table is
         kept only so that its players can still read the result, and a busy host (a room of
         bot clients playing game after game) must not refuse new tables because of old
-        ones. Tables open or in play are never dropped for room."""
+        ones. Failing that, the open table longest unchanged that no connected person sits
+        at nor created (tables made and left must not lock the lobby). Tables in play, and
+        open tables someone present cares about, are never dropped for room."""
         ended = [ht for ht in self.tables.all.values() if ht.ended_at is not None]
-        if not ended:
+        if ended:
+            self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
+            return True
+        left = [ht for ht in self.tables.all.values()
+                if ht.status == "open" and not self.cared_for(ht)]
+        if not left:
             return False
-        self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
+        self.drop(min(left, key=lambda ht: ht.changed_at))
         return True
+
+    def cared_for(self, ht: HostTable) -> bool:
+        """Someone connected sits at ``ht`` or created it."""
+        creator = self.roster.players.get(ht.creator_token)
+        return (creator is not None and creator.connected) or any(
+            s.kind == "human" and s.player is not None and s.player.connected
+            for s in ht.seats)
 
     def drop(self, ht: HostTable) -> None:
         self.tables.remove(ht)
         for player in self.roster.players.values():
             player.tables.discard(ht.id)
+            player.owns.discard(ht.id)
         self.play.persistence.drop_table(ht)
 
     def sweep(self, now: float) -> None:

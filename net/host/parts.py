@@ -22,6 +22,7 @@ from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.match import Match
 from cardparty.net.host.model import Player, Tables
 from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.owner import Owner
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.roster import Roster
@@ -58,6 +59,7 @@ class HostParts:
         self.lobby = Lobby(self.tables, clock, outbox, self.roster, self.views, self.play,
                            self.catalog, idle=idle, bot_delay=bot_delay, keep_over=keep_over,
                            max_tables=max_tables)
+        self.owner = Owner(self.lobby)
         self.match = Match(self.tables, clock, self.views, self.play, self.catalog)
         self.play.on_over = self.match.record
         self.roster.on_presence = self.lobby.presence
@@ -70,6 +72,8 @@ class HostParts:
             "invite": lobby.on_invite, "ready": lobby.on_ready, "start": lobby.on_start,
             "watch": lobby.on_watch, "snapshot": lobby.on_snapshot, "chat": lobby.on_chat,
             "move": play.on_move, "reorder": play.on_reorder, "again": self.match.on_again,
+            "remove": self.owner.on_remove, "close": self.owner.on_close,
+            "strangers": self.owner.on_strangers,
         }
         self._next_sweep = clock.now()
         if self.persistence.store is not None:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import Player
+from cardparty.net.host.model import FORGET_UNSEATED, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.protocol import PROTOCOL, ProtocolError, message
@@ -59,7 +59,12 @@ class Roster:
     def load(self) -> None:
         """The players the store remembers; ids go on from the highest."""
         top = 0
+        now = self.clock.now()
         for p in self.persistence.players():
+            # Gone since the restart, not since the clock's zero: kept as long as if the host
+            # had never stopped.
+            p.last_seen = now
+            p.settled = True
             self.players[p.token] = self.by_id[p.id] = p
             with contextlib.suppress(ValueError):
                 top = max(top, int(p.id[1:]))
@@ -77,6 +82,12 @@ class Roster:
             player = known               # the same connection saying hello again (a retry)
         return player
 
+    def quota_key(self, route: bytes) -> Any:
+        """What a connection's limits (requests a second, open tables, players) are counted
+        against: the connection itself in v1, whatever name it says hello with; the one
+        place that becomes the authenticated key once connections carry keys."""
+        return route
+
     def at(self, route: bytes) -> Player | None:
         return self.routes.get(route)
 
@@ -88,15 +99,18 @@ class Roster:
     def hello(self, route: bytes, req: dict[str, Any]) -> Player:
         player = self.identify(route, req)
         resumed = player is not None
+        old = self.routes.get(route)
+        if player is None and old is not None and not self.keep(old):
+            self.forget(old)          # a passing name on this connection gives its place up
+            old = None
         if player is None:
-            if len(self.players) >= self.max_players:
+            if len(self.players) >= self.max_players and not self.make_room():
                 raise ProtocolError("busy", "this host has too many players")
             player = Player(id=f"p{next(self._ids)}", token=secrets.token_hex(16),
                             name=req["name"])
             self.players[player.token] = player
             self.by_id[player.id] = player
             self.persistence.save_player(player)
-        old = self.routes.get(route)
         if old is not None and old is not player:
             old.route = None
             self.set_connected(old, False)
@@ -154,15 +168,36 @@ class Roster:
                      "connected" if connected else "disconnected")
             self.on_presence(player)
 
+    @staticmethod
+    def keep(player: Player) -> bool:
+        """``player`` is more than a passing hello: he sits, watches, owns a table, or was
+        once settled (the store knew him, or he did any of those)."""
+        return player.settled or bool(player.tables or player.owns)
+
+    def make_room(self) -> bool:
+        """At the player limit, forget the player gone longest who is at no table and owns
+        none: the limit counts connected players and those who still have a place here,
+        never a crowd of names said once and gone."""
+        idle = [p for p in self.players.values()
+                if not p.connected and not p.tables and not p.owns]
+        if not idle:
+            return False
+        self.forget(min(idle, key=lambda p: p.last_seen))
+        return True
+
     def sweep(self, now: float) -> None:
-        """Liveness (Paranoid Pirate) and forgetting players nobody needs any more."""
+        """Liveness (Paranoid Pirate) and forgetting players nobody needs any more: one
+        gone for ``keep_over`` seconds, at no table and owning none; one who never did
+        anything here, ``FORGET_UNSEATED`` seconds after he went."""
         silent = now - self.heartbeat * self.liveness
         forgotten = now - self.keep_over
+        passing = now - FORGET_UNSEATED
         for player in list(self.players.values()):
             if player.connected and player.last_seen < silent:
                 self.set_connected(player, False)
-            elif not player.connected and not player.tables and player.last_seen < forgotten:
-                self.forget(player)       # gone for long, at no table: his token expires
+            elif (not player.connected and not player.tables and not player.owns
+                  and player.last_seen < (forgotten if player.settled else passing)):
+                self.forget(player)       # gone, at no table: his token expires
 
     def forget(self, player: Player) -> None:
         self.players.pop(player.token, None)

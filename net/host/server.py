@@ -31,7 +31,7 @@ from typing import Any
 import zmq
 
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import RATE, Player
+from cardparty.net.host.model import RATE, Allowance, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.parts import HostParts
 from cardparty.net.protocol import (
@@ -51,7 +51,16 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 BIND_RETRY = 2.0
 #: Requests answered from memory when their rid repeats (the others are harmless to redo).
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
-                        "chat", "bye", "invite", "again"})
+                        "chat", "bye", "invite", "again", "remove", "close",
+                        "strangers"})
+#: Connections whose allowance is remembered (the least recently heard forgotten first: an
+#: allowance unused for ``BURST / RATE`` seconds is full again anyway).
+MAX_ALLOWANCES = 16384
+#: Frames the host queues to one client (ZeroMQ's send high-water mark, per connection).
+#: Every frame is bounded (the largest, a ``tables`` page, is a few tens of KB), so this
+#: bounds the bytes one client that stops reading can hold in the host; past it the client
+#: is disconnected and resumes with a snapshot when it says hello again.
+SNDHWM = 2000
 #: Messages read in one go before timers get their turn.
 BATCH = 256
 #: With a store, messages handled before their changes are written in one transaction and
@@ -80,7 +89,7 @@ def open_router(ctx: zmq.Context[Any], bind: str) -> tuple[zmq.Socket[Any], str]
     sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
     sock.setsockopt(zmq.LINGER, 200)
     sock.setsockopt(zmq.MAXMSGSIZE, HARD_FRAME)
-    sock.setsockopt(zmq.SNDHWM, 10_000)
+    sock.setsockopt(zmq.SNDHWM, SNDHWM)
     endpoint = bind
     if endpoint.startswith("tcp://") and endpoint.endswith(":0"):
         endpoint = endpoint[:-2] + ":*"
@@ -150,7 +159,10 @@ class SocketOutbox(Outbox):
             _send(sock, frame, _LAST)
             return True
         except zmq.Again:
-            return False           # that client's queue is full: it will ask for a snapshot
+            # That client's queue is full: it stopped reading. Holding more for it would
+            # grow the host; it is disconnected and resumes with a snapshot on its hello.
+            self.gone(route)
+            return False
         except zmq.ZMQError:
             self.gone(route)       # EHOSTUNREACH: the client is gone
             return False
@@ -169,6 +181,8 @@ class Server:
         self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
                                        "from you: this one was not read; slow down"))
         self.handled = 0
+        #: allowance of requests by ``roster.quota_key`` (see ``Allowance``)
+        self.allowances: collections.OrderedDict[Any, Allowance] = collections.OrderedDict()
         self.persistence = parts.persistence
         self.store = self.persistence.store
         self._wake_r = self._wake_w = -1
@@ -259,12 +273,12 @@ class Server:
         self.handled += 1
         roster = self.roster
         player = roster.at(route)
+        now = self.clock.now()
+        if not self._spend(route, now):
+            # Refused before it is even unpacked: a flood costs the host as little as can be.
+            self.outbox.to_route(route, self._slow_down)
+            return
         if player is not None:
-            now = self.clock.now()
-            if not player.spend(now):
-                # Refused before it is even unpacked: a flood costs the host as little as can be.
-                self.outbox.to_route(route, self._slow_down)
-                return
             roster.heard(player, now)
         req: dict[str, Any] | None = None
         raw: dict[str, Any] | None = None
@@ -286,7 +300,12 @@ class Server:
             if rid is not None and kind in REMEMBERED:
                 old = player.replies.get(rid)
                 if old is not None:
-                    self.outbox.to_route(route, old)
+                    if old[0] != kind:       # refused, and the first reply stays remembered
+                        self.outbox.to_route(route, encode(self._error_for(
+                            "bad_field", f"{kind}: rid {rid!r} was already used by a "
+                            f"{old[0]}: use a new rid", raw)))
+                        return
+                    self.outbox.to_route(route, old[1])
                     return
             reply = self.handlers[kind](player, req)
         except ProtocolError as exc:
@@ -303,8 +322,22 @@ class Server:
         frame = encode(reply)
         if player is not None and rid is not None and req is not None and (
                 req["type"] in REMEMBERED):
-            player.remember(rid, frame)
+            player.remember(rid, req["type"], frame)
         self.outbox.to_route(route, frame)
+
+    def _spend(self, route: bytes, now: float) -> bool:
+        """One request from the allowance of whoever ``route`` is to the limits
+        (``Roster.quota_key``: the connection, not the name it says)."""
+        key = self.roster.quota_key(route)
+        allowances = self.allowances
+        allowance = allowances.get(key)
+        if allowance is None:
+            allowance = allowances[key] = Allowance(now)
+            if len(allowances) > MAX_ALLOWANCES:
+                allowances.popitem(last=False)
+        else:
+            allowances.move_to_end(key)
+        return allowance.spend(now)
 
     @staticmethod
     def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -50,6 +50,11 @@ class Views:
 
     # --- who ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def seated(ht: HostTable) -> list[Player]:
+        """The humans seated at ``ht`` (at most its seats)."""
+        return [s.player for s in ht.seats if s.kind == "human" and s.player is not None]
+
     def recipients(self, ht: HostTable) -> list[Player]:
         out = [s.player for s in ht.seats if s.kind == "human" and s.player is not None]
         for pid in ht.spectators:
@@ -70,6 +75,7 @@ class Views:
         return {
             "id": ht.id, "title": ht.title, "game": table.game, "game_name": table.info.name,
             "mode": ht.mode, "creator": ht.creator_name or None, "invited": list(ht.invited),
+            "strangers": ht.strangers,
             "players": table.players, "settings": table.settings,
             "variants": list(table.variant_ids), "status": ht.status, "idle": ht.idle,
             "version": table.version, "spectators": len(ht.spectators),

@@ -1,0 +1,73 @@
+"""The table's owner (its creator, issue 15): before the start he may remove a seated
+player or a bot, close the table, and choose whether strangers may sit; the lobby shows it.
+Parts with a ManualClock and a MemoryOutbox (hostkit)."""
+
+from __future__ import annotations
+
+from tests.net.hostkit import Kit
+
+
+def test_the_owner_removes_a_stranger_and_his_bots() -> None:
+    """Griefing: a stranger sat at someone's open table, filled it with bots; nobody could
+    remove him."""
+    kit = Kit()
+    eva, zed = kit.player("Eva"), kit.player("Zed")
+    tid = kit.open_table("pika", eva, 3)
+    kit.ask(zed, "sit", table=tid)
+    kit.ask(zed, "bots", table=tid, count=1)
+    kit.refused("not_creator", zed, "remove", table=tid, seat=1)
+    kit.out.take(zed)
+    assert kit.ask(eva, "remove", table=tid, seat=0) == {"type": "ok", "v": 1, "about": "remove"}
+    told = kit.out.take(zed, "table")
+    assert told and told[-1]["table"]["seats"][0]["kind"] == "empty"
+    kit.ask(eva, "remove", table=tid, seat=1)
+    seats = kit.table(tid).seats
+    assert [s.kind for s in seats] == ["empty", "empty", "empty"]
+    assert tid not in zed.tables
+    kit.refused("no_seat", eva, "remove", table=tid, seat=2)
+    kit.refused("no_seat", eva, "remove", table=tid, seat=9)
+
+
+def test_the_owner_may_not_remove_anyone_once_the_game_started() -> None:
+    kit = Kit()
+    eva = kit.player("Eva")
+    tid = kit.open_table("pika", eva, 2)
+    kit.ask(eva, "sit", table=tid)
+    kit.ask(eva, "bots", table=tid)
+    kit.ask(eva, "ready", table=tid)
+    kit.refused("not_open", eva, "remove", table=tid, seat=1)
+    kit.refused("not_open", eva, "close", table=tid)
+
+
+def test_the_owner_closes_his_table_and_its_people_are_told() -> None:
+    kit = Kit()
+    eva, bob, wat = kit.player("Eva"), kit.player("Bob"), kit.player("Wat")
+    tid = kit.open_table("pika", eva, 2)
+    kit.ask(bob, "sit", table=tid)
+    kit.ask(wat, "watch", table=tid)
+    kit.out.sent.clear()
+    kit.refused("not_creator", bob, "close", table=tid)
+    reply = kit.ask(eva, "close", table=tid)
+    assert reply is not None and reply["table"]["status"] == "closed"
+    for p in (bob, wat):
+        assert kit.out.take(p, "table")[-1]["table"]["status"] == "closed"
+    assert tid not in kit.parts.tables.all and not bob.tables and not wat.tables
+    kit.refused("no_table", bob, "sit", table=tid)
+
+
+def test_the_owner_chooses_whether_strangers_may_sit_and_the_lobby_shows_it() -> None:
+    kit = Kit()
+    eva, bob, zed = kit.player("Eva"), kit.player("Bob"), kit.player("Zed")
+    tid = kit.open_table("pika", eva, 3, strangers=False)
+    listed = kit.ask(zed, "tables")
+    assert listed is not None and listed["tables"][0]["strangers"] is False
+    kit.refused("not_invited", zed, "sit", table=tid)
+    kit.ask(eva, "invite", table=tid, names=["Bob"])       # an invitation lets Bob in
+    kit.ask(bob, "sit", table=tid)
+    kit.ask(eva, "sit", table=tid)                          # the owner always may
+    kit.refused("not_creator", bob, "strangers", table=tid, allow=True)
+    kit.ask(eva, "strangers", table=tid, allow=True)
+    assert kit.table(tid).strangers is True
+    kit.ask(zed, "sit", table=tid)
+    default = kit.open_table("pika", bob, 2)
+    assert kit.table(default).strangers is True             # open to all by default
