@@ -72,3 +72,12 @@ def test_engine_bench_plays_every_game() -> None:
     for game in ("pikac", "kakhead", "piquet"):
         assert re.search(rf"^{game}: [\d,]+ moves/s \(target >= [\d,]+\) (ok|BELOW TARGET)$",
                          out, re.MULTILINE), out
+
+
+def test_soak_prints_rss_cpu_and_latency_each_interval() -> None:
+    out = run("soak.py", "--minutes", "0.05", "--interval", "1", "--games", "1",
+              "--watchers", "1", "--hostile")
+    lines = re.findall(r"minute +[\d.]+: RSS +[\d.]+ MB, CPU +[\d.]+ %, ping p50 +[\d.]+ ms, "
+                       r"p99 +[\d.]+ ms", out)
+    assert len(lines) >= 2, out
+    assert re.search(r"soak: RSS at the end [\d.]+ MB", out), out
