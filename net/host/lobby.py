@@ -68,11 +68,13 @@ class Lobby:
     # --- players coming and going ------------------------------------------------------------
 
     def presence(self, player: Player) -> None:
-        """``player`` connected or disconnected: the tables where he sits show it."""
+        """``player`` connected or disconnected: the tables where he sits show it (to the
+        others: he himself gets each summary from ``back`` once he is welcomed)."""
         for tid in list(player.tables):
             ht = self.tables.all.get(tid)
             if ht is not None and ht.seat_of(player) is not None:
-                self.views.push_summary(ht)
+                self.outbox.send_all([p for p in self.views.recipients(ht) if p is not player],
+                                     self.views.summary_message(ht))
 
     def back(self, player: Player) -> None:
         """After a hello: no bot plays for him any more, a fresh picture of every table of
@@ -87,6 +89,9 @@ class Lobby:
                 self.play.schedule(ht)
             if seat is not None or player.id in ht.spectators:
                 self.outbox.send(player, self.views.summary_message(ht))
+                # A new connection has seen no view of this table: its snapshot's prev is
+                # null, never a version sent to a connection before it.
+                ht.streams.pop(player.id, None)
                 if ht.status != "open":
                     self.views.push_view(ht, player, seat, snapshot=True)
         for ht in self.tables.all.values():

@@ -98,7 +98,10 @@ class Roster:
 
     def hello(self, route: bytes, req: dict[str, Any]) -> Player:
         player = self.identify(route, req)
-        resumed = player is not None
+        # "resumed": the token was known (a retry on the same connection without one is
+        # welcomed as the same player, but nothing was resumed).
+        resumed = player is not None and bool(req.get("token")) and (
+            self.players.get(req["token"]) is player)
         old = self.routes.get(route)
         if player is None and old is not None and not self.keep(old):
             self.forget(old)          # a passing name on this connection gives its place up
