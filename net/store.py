@@ -80,7 +80,7 @@ class Store:
 
     def __init__(self, directory: str | Path) -> None:
         had_wal = (Path(directory) / "host.sqlite3-wal").exists()   # before SQLite makes one
-        self.path, self.db = open_checked(Path(directory))
+        self.path, self.db, self.layout_was = open_checked(Path(directory))
         #: what a start found worth telling an operator (also logged as warnings)
         self.warnings: list[str] = []
         self._commits_path = self.path.with_name(self.path.name + "-commits")
@@ -288,6 +288,19 @@ class Store:
         """(id, seq, meta as packed, save) of every live table, oldest first."""
         return list(self.db.execute("SELECT id, seq, meta, save FROM tables ORDER BY seq"))
 
+    def rewrite_tokens(self, key: Callable[[str], str],
+                       meta: Callable[[bytes], bytes]) -> None:
+        """Layout 0 to 1: the players' tokens as ``key`` makes them, and each table's record
+        through ``meta`` (which knows where tokens are in it), in one transaction."""
+        players = list(self.db.execute("SELECT token, id, name FROM players"))
+        tables = list(self.db.execute("SELECT id, meta FROM tables"))
+        with self.batch():
+            self._do("DELETE FROM players", ())
+            self._do("INSERT INTO players (token, id, name) VALUES (?, ?, ?)",
+                     [(key(t), i, n) for t, i, n in players], True)
+            self._do("UPDATE tables SET meta = ? WHERE id = ?",
+                     [(meta(m), i) for i, m in tables], True)
+
     def set_aside(self, table_id: str, why: str) -> None:
         """A table that cannot be restored leaves the live rows for ``aside`` (kept for
         whoever wants to look at it, never played), so the others play on."""
@@ -310,7 +323,7 @@ class Store:
         self.db.close()
 
 
-def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection]:
+def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int]:
     """The host's store in ``directory``, opened and checked: SQLite's own integrity check,
     the application id and the layout's version. A file that fails any of these is never
     written: ``StoreError`` says why in one line. Files are made readable by their owner only
@@ -333,7 +346,7 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection]:
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open {path}: {exc}") from None
     try:
-        _check(db, path)
+        layout = _check(db, path)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA wal_autocheckpoint=0")
@@ -345,11 +358,12 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection]:
     except StoreError:
         db.close()
         raise
-    return path, db
+    return path, db, layout
 
 
-def _check(db: sqlite3.Connection, path: Path) -> None:
-    """``path`` is sound and the host's (or empty: then it is made so)."""
+def _check(db: sqlite3.Connection, path: Path) -> int:
+    """``path`` is sound and the host's (or empty: then it is made so); the layout version it
+    had (0: new, or written before layouts had versions)."""
     try:
         result = [r[0] for r in db.execute("PRAGMA integrity_check(8)")]
     except sqlite3.DatabaseError as exc:
@@ -373,6 +387,7 @@ def _check(db: sqlite3.Connection, path: Path) -> None:
                          f"host reads {SCHEMA_VERSION}); it was left as it is")
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return int(version)
 
 
 def backup(directory: str | Path, target: str | Path) -> Path:

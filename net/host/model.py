@@ -12,6 +12,7 @@ Must not know about: sockets, the protocol's codec, any particular game (the gam
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,13 +41,24 @@ MAX_INVITED = 64
 MAX_ROUNDS = 64
 
 
+def token_key(secret: str) -> str:
+    """What the host keeps of a session token: its SHA-256, so that the store (and a copy of
+    it) holds nothing that resumes a player."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
 @dataclass(eq=False)
 class Player:
-    """One person (or bot client) at this host, across connections: found by token."""
+    """One person (or bot client) at this host, across connections: found by token.
+
+    ``token`` is the player's identity in the host, the digest of his session token
+    (``token_key``): what the store, tables and owners refer to. ``secret``, the session token
+    itself, is known only in the process that made it or was given it by a hello."""
 
     id: str
     token: str
     name: str
+    secret: str = ""
     route: bytes | None = None
     connected: bool = False
     last_seen: float = 0.0

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import FORGET_UNSEATED, Player
+from cardparty.net.host.model import FORGET_UNSEATED, Player, token_key
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.protocol import PROTOCOL, ProtocolError, message
@@ -45,7 +45,7 @@ class Roster:
         self.keep_over = keep_over
         self.max_players = max_players
         self.games = games
-        self.players: dict[str, Player] = {}   # by token
+        self.players: dict[str, Player] = {}   # by token_key(session token)
         self.by_id: dict[str, Player] = {}
         self.routes: dict[bytes, Player] = {}
         #: Routes whose player said hello again from another connection (oldest first).
@@ -76,7 +76,7 @@ class Roster:
         """The player a hello on ``route`` is: by his token, or the same connection saying
         hello again under the same name; None: a new player."""
         token = req.get("token")
-        player = self.players.get(token) if token else None
+        player = self.players.get(token_key(token)) if token else None
         known = self.routes.get(route)
         if player is None and known is not None and known.name == req["name"]:
             player = known               # the same connection saying hello again (a retry)
@@ -87,6 +87,10 @@ class Roster:
         against: the connection itself in v1, whatever name it says hello with; the one
         place that becomes the authenticated key once connections carry keys."""
         return route
+
+    def find(self, token: str) -> Player | None:
+        """The player whose session token is ``token`` (None: unknown)."""
+        return self.players.get(token_key(token))
 
     def at(self, route: bytes) -> Player | None:
         return self.routes.get(route)
@@ -101,7 +105,9 @@ class Roster:
         # "resumed": the token was known (a retry on the same connection without one is
         # welcomed as the same player, but nothing was resumed).
         resumed = player is not None and bool(req.get("token")) and (
-            self.players.get(req["token"]) is player)
+            self.players.get(token_key(req["token"])) is player)
+        if resumed:
+            player.secret = req["token"]
         old = self.routes.get(route)
         if player is None and old is not None and not self.keep(old):
             self.forget(old)          # a passing name on this connection gives its place up
@@ -109,8 +115,9 @@ class Roster:
         if player is None:
             if len(self.players) >= self.max_players and not self.make_room():
                 raise ProtocolError("busy", "this host has too many players")
-            player = Player(id=f"p{next(self._ids)}", token=secrets.token_hex(16),
-                            name=req["name"])
+            secret = secrets.token_hex(16)
+            player = Player(id=f"p{next(self._ids)}", token=token_key(secret),
+                            name=req["name"], secret=secret)
             self.players[player.token] = player
             self.by_id[player.id] = player
             self.persistence.save_player(player)
@@ -127,7 +134,7 @@ class Roster:
         self.superseded.pop(route, None)
         player.last_seen = self.clock.now()
         self.outbox.send(player, message(
-            "welcome", rid=req["rid"], host=self.name, token=player.token, player=player.id,
+            "welcome", rid=req["rid"], host=self.name, token=player.secret, player=player.id,
             name=player.name, resumed=resumed, heartbeat=self.heartbeat,
             liveness=self.liveness, protocol=PROTOCOL, games=self.games()))
         self.set_connected(player, True, force=True)

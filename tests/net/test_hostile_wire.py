@@ -88,7 +88,8 @@ def test_a_client_that_stops_reading_is_disconnected_then_resumes(host: Host) ->
         assert hog.poll(3000)
         welcome = decode(hog.recv(), HOST_LIMITS)
         token = welcome["token"]
-        hogger = host.players[token]
+        hogger = host.parts.roster.find(token)
+        assert hogger is not None
         frame = encode(message("tables"))
         for _ in range(2600):            # more than the host queues to one client
             hog.send(frame)

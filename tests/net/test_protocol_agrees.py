@@ -56,7 +56,7 @@ def test_a_second_hello_without_a_known_token_is_not_resumed() -> None:
     welcomes = kit.out.take(first, "welcome")
     assert [w["resumed"] for w in welcomes] == [False, False]
     assert welcomes[1]["token"] == welcomes[0]["token"]
-    kit.parts.hello(b"r2", "Eva", token=first.token)
+    kit.parts.hello(b"r2", "Eva", token=first.secret)
     assert kit.out.take(first, "welcome")[0]["resumed"] is True
 
 
@@ -86,7 +86,7 @@ def test_a_resume_pushes_the_summary_once_and_a_snapshot_with_no_prev() -> None:
     kit.tick(5.0)                                     # silent: disconnected
     assert not eva.connected
     kit.out.take(eva)
-    kit.parts.hello(b"new-process", "Eva", token=eva.token)
+    kit.parts.hello(b"new-process", "Eva", token=eva.secret)
     got = kit.out.take(eva)
     assert [m["type"] for m in got] == ["welcome", "table", "view"]
     assert got[2]["snapshot"] is True and got[2]["prev"] is None

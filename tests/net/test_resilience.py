@@ -166,7 +166,7 @@ def test_a_missed_view_makes_the_session_ask_for_a_snapshot(connect: Any, host: 
     eva.add_bots(tid)
     eva.ready(tid)
     view = wait_for(eva, lambda m: m["type"] == "view")
-    host.tables[tid].streams[host.players[eva.token].id][0] = -7   # the host "lost" one
+    host.tables[tid].streams[host.parts.roster.find(eva.token).id][0] = -7   # the host "lost" one
     eva.reorder(tid, list(reversed(view["view"]["hand"])))
     gap = wait_for(eva, lambda m: m["type"] == "view" and m["prev"] == -7)
     assert not gap["snapshot"]

@@ -80,7 +80,7 @@ def test_a_damaged_table_is_set_aside_and_named_while_the_others_play(
         kit = Kit(data=tmp_path)
     assert list(kit.parts.tables.all) == [good]
     assert any(bad in r.getMessage() and "set aside" in r.getMessage() for r in caplog.records)
-    eva = kit.player("Eva", token=eva.token)
+    eva = kit.player("Eva", token=eva.secret)
     kit.ask(eva, "sit", table=good)
     kit.parts.close()
     with sqlite3.connect(tmp_path / "host.sqlite3") as con:
