@@ -5,7 +5,9 @@ ROUTER_MANDATORY so a send to a vanished client fails loudly instead of vanishin
 ROUTER_HANDOVER so a reconnecting client with the same routing id takes its route over at
 once, an explicit linger, ZeroMQ's own frame limit), the receive loop (requests, then due
 timers, then liveness), reading a message (at most two frames of a hostile many-part one),
-the per-player rate limit (a token bucket, refused before the frame is even unpacked), the
+the per-connection rate limit (a token bucket per ``Roster.quota_key``, refused before the
+frame is even unpacked; a new name on the connection does not refill it), a client that
+stops reading disconnected when its queue is full, the
 memory of replies by request id (a repeated move is answered, never played twice),
 dispatching a checked request to its handler and turning any failure into one ``error``
 reply, and ``SocketOutbox``: a frame to a player's route.

@@ -170,3 +170,20 @@ def test_a_backup_is_consistent_owner_only_and_never_overwrites(tmp_path: Path,
     assert list(again.parts.tables.all) == [tid]
     again.parts.close()
     kit.parts.close()
+
+
+def test_the_cli_backs_up_a_store_in_one_line(tmp_path: Path) -> None:
+    kit = Kit(data=tmp_path / "live")
+    tid = kit.open_table("pika", kit.player("Eva"), 2)
+    out = subprocess.run([sys.executable, "-m", "cardparty.client.cli", "host", "--data",
+                          str(tmp_path / "live"), "--backup", str(tmp_path / "b.sqlite3")],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.count("\n") == 1, out
+    with sqlite3.connect(tmp_path / "b.sqlite3") as con:
+        assert con.execute("SELECT id FROM tables").fetchall() == [(tid,)]
+    con.close()
+    again = subprocess.run([sys.executable, "-m", "cardparty.client.cli", "host", "--data",
+                            str(tmp_path / "live"), "--backup", str(tmp_path / "b.sqlite3")],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and again.stderr.count("\n") == 1, again
+    kit.parts.close()
