@@ -1,7 +1,8 @@
 """Engine speed: random playouts of every installed game, against RLCard's Uno in the same run.
 
 Each game is played by random bots through the embedding API (``Table``: legal moves, play with
-its legality check, apply, result, deadlines: every hook in the loop). For Pika the same
+its legality check, apply, result, deadlines: every hook in the loop), as the simulator plays
+them: ``play_out``, the referee's any-order mode. For Pika the same
 playouts are also run with every hook called through pluggy's own callers (no direct dispatch),
 to show what the driver's hook resolution buys. RLCard's Uno environment with random agents
 (``env.run`` with ``RandomAgent``, RLCard's own loop) is the baseline of the target

@@ -5,9 +5,9 @@ messages come in (lobby listings, a seat's generic view with its events, one-lin
 the connection's state) through the ``deliver`` callback given to ``start``; requests go out
 (a move chosen among the view's listed moves, a new hand order, chat, lobby requests).
 
-Two links exist: ``net_link.NetLink`` adapts the client session of ``cardparty.net`` (a real
-host, in this process or across the LAN), and ``local_link.LocalLink`` drives a table of the
-embedding API in-process (tests and the render benchmark). Only the adapter knows the wire.
+The link is ``net_link.NetLink``: it adapts the client session of ``cardparty.net`` to a real
+host, in this process (``cardparty play``, the client's tests) or across the LAN. Only the
+adapter knows the wire.
 
 Messages into the client are plain dicts with a ``type``:
 

@@ -13,7 +13,8 @@ becomes the client's ``invite`` message.
 
 The lobby is polled every two seconds (``tables``), since a host pushes table changes only to
 the players at that table. ``autoplay`` makes the link set up a table against bots by itself
-once welcomed (``cardparty play``): create, sit, bots in the empty seats, ready.
+once welcomed (``cardparty play``): create, sit, bots in the empty seats, ready (with a
+``seed`` in it, the deal and the host's bots are the same every time: the client's tests).
 
 Must not know about: game rules, terminals.
 """
@@ -264,7 +265,8 @@ class NetLink:
                                               args.get("variants") or [],
                                               title=args.get("title") or "",
                                               mode=args.get("mode") or "open",
-                                              bot_delay=float(args.get("bot_delay", -1.0)))
+                                              bot_delay=float(args.get("bot_delay", -1.0)),
+                                              seed=args.get("seed"))
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 self.session.sit(tid)

@@ -6,17 +6,25 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardparty.client.controller import Controller
-from cardparty.client.local_link import LocalLink
 from cardparty.net.host import Host
-from tests.client.clientkit import pika_link, wired
+from tests.client.clientkit import Client, HostKit, host_for_tests, pika_at
+
+
+@pytest.fixture(scope="module")
+def kit() -> Iterator[HostKit]:
+    """One host per test module, on 127.0.0.1, for the tests that sit at seeded tables: a
+    host starts in milliseconds, but a module's tables need not see another module's."""
+    test_host = host_for_tests()
+    yield test_host
+    test_host.host.stop()
 
 
 @pytest.fixture
-def opening() -> Iterator[tuple[Controller, LocalLink]]:
-    link = pika_link()
-    yield wired(link), link
-    link.close()
+def opening(kit: HostKit) -> Iterator[Client]:
+    """Eva at seat 0 of a two-player Pika table dealt ``OPENING``: her turn."""
+    c = pika_at(kit)
+    yield c
+    c.close()
 
 
 @pytest.fixture

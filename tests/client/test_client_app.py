@@ -1,6 +1,7 @@
 """The real prompt-toolkit application, headless: keys typed into a pipe input, the screen
 drawn to a dummy output (and, for the layout checks, to a VT100 output of 80x24 kept in
-memory). Nothing is stubbed: the keys go through prompt-toolkit's parser and key bindings."""
+memory), the real client link to a real host in this process. Nothing is stubbed: the keys go
+through prompt-toolkit's parser and key bindings, the moves through the host."""
 
 from __future__ import annotations
 
@@ -17,9 +18,8 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import Controller
-from cardparty.client.local_link import LocalLink
 from cardparty.client.words import describer
-from tests.client.clientkit import pika_link
+from tests.client.clientkit import HostKit, RecordingLink, pika_link
 
 ENTER, TAB, ESC, RIGHT = "\r", "\t", "\x1b", "\x1b[C"
 
@@ -33,7 +33,7 @@ class Screen(io.StringIO):
         raise io.UnsupportedOperation
 
 
-def run_with_keys(link: LocalLink, player: Callable[[Controller], str | None],
+def run_with_keys(link: RecordingLink, player: Callable[[Controller], str | None],
                   output: object = None, ascii_only: bool = False,
                   limit: int = 2000) -> Controller:
     """Run the application; ``player`` looks at the state and answers the keys to type next
@@ -64,7 +64,10 @@ def run_with_keys(link: LocalLink, player: Callable[[Controller], str | None],
                                    timeout=60)
             await task
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        link.close()
     return c
 
 
@@ -86,8 +89,8 @@ def script(*steps: tuple[str, Callable[[Controller], bool]]) -> Callable[[Contro
     return player
 
 
-def test_keys_through_prompt_toolkit_play_a_black_card_naming_a_colour() -> None:
-    link = pika_link()
+def test_keys_through_prompt_toolkit_play_a_black_card_naming_a_colour(kit: HostKit) -> None:
+    link = pika_link(kit)
     c = run_with_keys(link, script(
         ("", lambda c: c.screen == "table"),
         (RIGHT + ENTER, lambda c: c.dialog is not None),
@@ -97,8 +100,8 @@ def test_keys_through_prompt_toolkit_play_a_black_card_naming_a_colour() -> None
     assert c.quit and c.failures == []
 
 
-def test_a_whole_round_by_keystrokes_through_the_pipe() -> None:
-    link = pika_link(None, players=2, hand=3, seed=4)
+def test_a_whole_round_by_keystrokes_through_the_pipe(kit: HostKit) -> None:
+    link = pika_link(kit, None, players=2, hand=3, seed=4)
 
     def player(c: Controller) -> str | None:
         if c.table.over:
@@ -114,8 +117,8 @@ def test_a_whole_round_by_keystrokes_through_the_pipe() -> None:
     assert c.table.view["result"]["places"]
 
 
-def test_an_80x24_terminal_shows_players_table_hand_and_moves() -> None:
-    link = pika_link(None, players=4, seed=9)
+def test_an_80x24_terminal_shows_players_table_hand_and_moves(kit: HostKit) -> None:
+    link = pika_link(kit, None, players=4, seed=9)
     screen = Screen()
     out = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm")
     run_with_keys(link, script(("", lambda c: c.screen == "table"),
@@ -132,8 +135,8 @@ def terminal_text(screen: Screen) -> str:
                   screen.getvalue())
 
 
-def test_ascii_mode_writes_only_ascii_to_the_terminal_frames_included() -> None:
-    link = pika_link(None, players=3, seed=2)
+def test_ascii_mode_writes_only_ascii_to_the_terminal_frames_included(kit: HostKit) -> None:
+    link = pika_link(kit, None, players=3, seed=2)
     screen = Screen()
     out = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm")
     run_with_keys(link, script(("", lambda c: c.screen == "table"),
@@ -147,10 +150,10 @@ def test_ascii_mode_writes_only_ascii_to_the_terminal_frames_included() -> None:
     assert text.isascii(), sorted({ch for ch in text if not ch.isascii()})
 
 
-def test_no_color_drops_every_colour_but_keeps_the_table(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_no_color_drops_every_colour_but_keeps_the_table(monkeypatch: pytest.MonkeyPatch,
+                                                         kit: HostKit) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    link = pika_link(None, players=3, seed=2)
+    link = pika_link(kit, None, players=3, seed=2)
     screen = Screen()
     out = Vt100_Output(screen, lambda: Size(rows=24, columns=80), term="xterm-256color")
     run_with_keys(link, script(("", lambda c: c.screen == "table"),

@@ -9,7 +9,7 @@ from typing import Any
 
 from cardparty.client.command_line import candidates, normal
 from cardparty.client.controller import Controller
-from tests.client.clientkit import pika_link
+from tests.client.clientkit import HostKit, pika_link
 from tests.client.test_client_app import run_with_keys, script
 from tests.client.test_client_enter import Recorder, at_table
 
@@ -98,8 +98,8 @@ def test_completion_offers_moves_and_commands() -> None:
     assert "chat " in offered and "ready" in offered and "again" in offered
 
 
-def test_colon_opens_the_line_and_it_plays_through_prompt_toolkit() -> None:
-    link = pika_link()
+def test_colon_opens_the_line_and_it_plays_through_prompt_toolkit(kit: HostKit) -> None:
+    link = pika_link(kit)
     c = run_with_keys(link, script(
         ("", lambda c: c.screen == "table"),
         (":", lambda c: c.command_open),
@@ -122,8 +122,8 @@ def after(seconds: float) -> Any:
     return check
 
 
-def test_tab_completes_and_escape_closes() -> None:
-    link = pika_link()
+def test_tab_completes_and_escape_closes(kit: HostKit) -> None:
+    link = pika_link(kit)
     c = run_with_keys(link, script(
         ("", lambda c: c.screen == "table"),
         ("/", lambda c: c.command_open),
@@ -137,8 +137,8 @@ def test_tab_completes_and_escape_closes() -> None:
     assert link.sent and link.sent[0]["cards"][0].startswith("R"), (link.sent, c.error)
 
 
-def test_up_recalls_the_last_line() -> None:
-    link = pika_link()
+def test_up_recalls_the_last_line(kit: HostKit) -> None:
+    link = pika_link(kit)
     UP = "\x1b[A"
     c = run_with_keys(link, script(
         ("", lambda c: c.screen == "table"),

@@ -1,19 +1,16 @@
-"""Whole flows through the controller and the renderer with a real in-process table: a game
-played to its end by keys, the end of a round, play again, help, chat, and random keys in every
-state never breaking anything."""
+"""Whole flows through the controller and the renderer, with the real client link to a real
+host in this process: a game played to its end by keys, the end of a round, play again, help,
+chat, and random keys in every state never breaking anything."""
 
 from __future__ import annotations
 
 import random
 
-import pytest
-
 from cardparty.client.controller import Controller
-from cardparty.client.local_link import LocalLink
 from cardparty.client.render import Renderer
 from cardparty.client.theme import ASCII, UNICODE
-from cardparty.core.discovery import load_catalog
-from tests.client.clientkit import pika_link, wired
+from cardparty.core.table import open_table
+from tests.client.clientkit import Client, HostKit, RecordingLink, pika_at, seated
 
 
 def text_of(fragments: list[tuple]) -> str:
@@ -52,9 +49,8 @@ def play_by_keys(c: Controller, limit: int = 3000) -> int:
     return pressed
 
 
-def test_a_pika_game_is_played_to_its_end_by_keys_and_the_places_show() -> None:
-    link = pika_link(None, players=4, hand=7, seed=11)
-    c = wired(link)
+def test_a_pika_game_is_played_to_its_end_by_keys_and_the_places_show(kit: HostKit) -> None:
+    c = pika_at(kit, None, players=4, hand=7, seed=11)
     play_by_keys(c)
     assert c.table.over and c.failures == []
     screen = draw_all(c)
@@ -65,20 +61,22 @@ def test_a_pika_game_is_played_to_its_end_by_keys_and_the_places_show() -> None:
     assert any(line.startswith("round over: 1.") for line in c.table.log)
 
 
-def test_after_a_round_n_deals_again_and_q_goes_back_to_the_lobby() -> None:
-    link = pika_link(None, players=2, hand=3, seed=5)
-    c = wired(link)
+def test_n_deals_again_at_the_same_table_and_l_goes_back_to_the_lobby(kit: HostKit) -> None:
+    c = pika_at(kit, None, players=2, hand=3, seed=5)
+    first = c.table_id
     play_by_keys(c)
-    c.key("n")
-    assert not c.table.over and c.screen == "table" and len(c.table.hand) == 3
+    c.key("n")                              # another round at the same table (protocol: again)
+    c.pump.until(lambda: c.screen == "table" and bool(c.table.view) and not c.table.over)
+    c.settle()
+    assert c.table_id == first and not c.table.over and len(c.table.hand) == 3
     play_by_keys(c)
     c.key("l")
     assert c.screen == "lobby"
     assert "Pika" in draw_all(c)
 
 
-def test_help_shows_the_keys_then_the_games_rules_in_short() -> None:
-    c = wired(pika_link())
+def test_help_shows_the_keys_then_the_games_rules_in_short(opening: Client) -> None:
+    c = opening
     c.key("?")
     assert "Tab" in draw_all(c) and c.help == 1
     c.key("?")
@@ -88,28 +86,32 @@ def test_help_shows_the_keys_then_the_games_rules_in_short() -> None:
     assert c.help == 0 and c.table.hand == ["R7", "W", "R1", "R2", "R3"]
 
 
-def test_chat_is_typed_on_one_line_and_shows_in_the_log() -> None:
-    c = wired(pika_link())
+def test_chat_is_typed_on_one_line_and_shows_in_the_log(opening: Client) -> None:
+    c = opening
     for k in ["t", *"gg all", "enter"]:
         c.key(k)
     assert "<Eva> gg all" in c.table.log
 
 
-def test_a_spectator_sees_no_hand_and_has_no_moves() -> None:
-    link = pika_link()
-    c = wired(link)
-    c.key("q")
-    c.key("down")
-    c.key("enter")                         # leave table 1 for the lobby, then watch it
-    assert c.screen == "lobby"
-    c.left_tables.clear()
-    c.receive({"type": "view", "table": 1, "view": link.t.view(None), "events": []})
-    assert c.table.seat is None and c.table.moves == []
-    assert "spectating" in draw_all(c)
+def test_a_spectator_sees_no_hand_and_has_no_moves(kit: HostKit, opening: Client) -> None:
+    table = opening.table_id
+    zoe = Client(kit, RecordingLink(kit.address, "Zoe"), "Zoe")
+    zoe.pump.until(lambda: any(t["id"] == table for t in zoe.tables))
+    for _ in range(len(zoe.tables)):
+        if (zoe.selected_table() or {}).get("id") == table:
+            break
+        zoe.key("down")
+    zoe.key("s")                           # watch Eva's table
+    zoe.pump.until(lambda: zoe.screen == "table")
+    zoe.settle()
+    assert zoe.table_id == table and zoe.table.seat is None
+    assert zoe.table.moves == [] and zoe.table.hand == []
+    assert "spectating" in draw_all(zoe)
+    zoe.close()
 
 
-def test_ascii_mode_draws_only_ascii() -> None:
-    c = wired(pika_link(None, players=3, seed=2))
+def test_ascii_mode_draws_only_ascii(kit: HostKit) -> None:
+    c = pika_at(kit, None, players=3, seed=2)
     c.key("tab")
     screens = [draw_all(c, ascii_only=True)]
     play_by_keys(c)
@@ -119,7 +121,7 @@ def test_ascii_mode_draws_only_ascii() -> None:
         assert screen.isascii(), [ch for ch in screen if not ch.isascii()]
 
 
-def test_any_key_in_any_state_is_safe() -> None:
+def test_any_key_in_any_state_is_safe(kit: HostKit) -> None:
     """Thousands of random keys across the table, dialogs, help, the end of a round and the
     lobby: nothing raises, nothing is caught as a bug, every screen draws, every message is
     one line."""
@@ -129,14 +131,17 @@ def test_any_key_in_any_state_is_safe() -> None:
              *"0123456789?pqtnlocsbri<>.,! xX"]
     for seed in range(4):
         if seed < 3:
-            link: LocalLink = pika_link(None, players=3, hand=4, seed=seed)
-            c = wired(link)
+            c = pika_at(kit, None, players=3, hand=4, seed=seed)
         else:                  # from the start screen: typing, joining, the lobby, a table
-            link = pika_link(None, players=3, hand=4, seed=seed)
-            c = Controller(None, connect=lambda who, where, link=link: link)
+            autoplay = {"game": "pika", "players": 3, "bots": "basic", "bot_delay": 0.0,
+                        "settings": {"hand_size": 4, "dealer": 2}, "seed": seed}
+            c = Client(kit, None, "", connect=lambda who, where, a=autoplay: RecordingLink(
+                kit.address, who, autoplay=a))
             for k in ["backspace", "E", "v", "a", "tab", *"127.0.0.1", "enter"]:
                 c.key(k)
-            assert c.screen == "table" and c.name == "Eva"
+            c.pump.until(lambda c=c: c.screen == "table" and bool(c.table.view))
+            c.settle()
+            assert c.name == "Eva"
         for _ in range(1500):
             c.key(rng.choice(names))
             assert c.failures == [], c.failures
@@ -144,7 +149,7 @@ def test_any_key_in_any_state_is_safe() -> None:
             assert "\n" not in c.error and "\n" not in c.notice
             if c.quit:
                 break
-        link.close()
+        c.close()
 
 
 def test_any_key_on_the_start_screen_is_safe() -> None:
@@ -158,8 +163,9 @@ def test_any_key_on_the_start_screen_is_safe() -> None:
     assert c.screen == "start"
 
 
-def test_a_click_on_a_card_selects_it_and_a_second_click_unselects_it() -> None:
-    c = wired(pika_link())
+def test_a_click_on_a_card_selects_it_and_a_second_click_unselects_it(opening: Client
+                                                                       ) -> None:
+    c = opening
     c.key_click(2)
     c.key_click(0)
     assert [c.table.hand[i] for i in c.table.selection] == ["R1", "R7"]
@@ -193,12 +199,9 @@ def test_card_codes_in_labels_and_events_read_as_cards() -> None:
     assert list(c.table.log) == ["Bot 2 swaps A♦ into the face-up cards"]
 
 
-def test_a_long_list_of_choices_scrolls_with_the_cursor() -> None:
+def test_a_long_list_of_choices_scrolls_with_the_cursor(kit: HostKit) -> None:
     """Pikáč's dealer chooses the hand size (PK-5): dozens of choices in one dialog."""
-    if "pikac" not in load_catalog().games:
-        pytest.skip("Pikáč is not installed")
-    link = LocalLink("pikac", 3, 0, settings={"dealer": 0}, name="Eva", timers=False)
-    c = wired(link)
+    c = seated(kit, "pikac", 3, {"dealer": 0})
     kinds = [kind for kind, _ in c.table.action_groups()]
     assert kinds == ["deal"]
     c.key("1")
@@ -210,14 +213,14 @@ def test_a_long_list_of_choices_scrolls_with_the_cursor() -> None:
     assert options[20][0] in shown and options[0][0] not in shown
     assert shown.count("\n") <= 16
     c.key("enter")
-    assert link.sent == [{"kind": "deal", "cards": [], "choice": options[20][1]["choice"]}]
+    assert c.sent == [{"kind": "deal", "cards": [], "choice": options[20][1]["choice"]}]
 
 
-def test_a_view_of_another_table_does_not_take_the_screen() -> None:
-    link = pika_link()
-    c = wired(link)
-    other = pika_link(None, players=2, seed=8)
-    c.receive({"type": "view", "table": 2, "view": other.t.view(other.t.to_move()[0]),
+def test_a_view_of_another_table_does_not_take_the_screen(opening: Client) -> None:
+    c = opening
+    here = c.table_id
+    other = open_table("pika", 2, {"hand_size": 5, "dealer": 1}, seed=8)
+    c.receive({"type": "view", "table": "elsewhere", "view": other.view(other.to_move()[0]),
                "events": []})
-    assert c.table_id == 1 and c.table.hand == ["R7", "W", "R1", "R2", "R3"]
-    assert "table 2 waits for your move" in c.notice
+    assert c.table_id == here and c.table.hand == ["R7", "W", "R1", "R2", "R3"]
+    assert "table elsewhere waits for your move" in c.notice

@@ -6,38 +6,34 @@ per move) without the selection being lost."""
 from __future__ import annotations
 
 from cardparty.client.controller import Controller
-from cardparty.client.local_link import LocalLink
 from cardparty.client.render import Renderer, counter_text
 from cardparty.client.theme import glyphs
-from cardparty.client.words import describer
+from tests.client.clientkit import Client, HostKit, seated
 
 
-def piquet(dealer: int = 1) -> tuple[Controller, LocalLink]:
-    link = LocalLink("piquet", 2, 0, settings={"dealer": dealer}, seed=1, name="Eva",
-                     timers=False)
-    c = Controller(link, name="Eva", address="in-process", describe=describer)
-    link.start(c.receive)
-    return c, link
+def piquet(kit: HostKit, dealer: int = 1) -> Client:
+    """Eva at seat 0 of a Piquet table at the test host, a bot opposite."""
+    return seated(kit, "piquet", 2, {"dealer": dealer}, seed=1)
 
 
 def plain(fragments: list[tuple]) -> str:
     return "".join(f[1] for f in fragments)
 
 
-def test_counters_with_one_value_per_player_carry_the_names() -> None:
+def test_counters_with_one_value_per_player_carry_the_names(kit: HostKit) -> None:
     names = ["Eva", "Petr"]
     assert counter_text([9, 4], names, "score") == "Eva 9, Petr 4"
     assert counter_text(1, names, "dealer") == "Petr"
     assert counter_text(1, names, "deal") == "1"
     assert counter_text([1, 2, 3], names, "x") == "1, 2, 3"
-    c, link = piquet()
+    c = piquet(kit)
     text = plain(Renderer(c, glyphs(False)).zones())
     assert "score: Eva 0, Bot 2 0" in text and "dealer: Bot 2" in text
-    link.close()
+    c.close()
 
 
-def test_a_deal_summary_in_the_log_is_shown_whole_and_wrapped() -> None:
-    c, link = piquet()
+def test_a_deal_summary_in_the_log_is_shown_whole_and_wrapped(kit: HostKit) -> None:
+    c = piquet(kit)
     summary = ("deal 1 over:\nPetr: quart to the ace in hearts, 4\nEva: trio of aces (three "
                "aces), 3\nthis deal: Eva 22, Petr 9\nmatch: Eva 22, Petr 9\n" + "x" * 90)
     c.table.log.append(summary)
@@ -49,11 +45,12 @@ def test_a_deal_summary_in_the_log_is_shown_whole_and_wrapped() -> None:
     # Only the newest lines that fit: the summary's last line is always there.
     short = plain(Renderer(c, glyphs(False), width=lambda: 80).log(3)).splitlines()
     assert len(short) == 3 and short[-1].strip() == "x" * (90 - 76)
-    link.close()
+    c.close()
 
 
-def test_several_cards_selected_for_the_exchange_are_discarded_one_by_one() -> None:
-    c, link = piquet(dealer=1)                                  # Eva is elder: she exchanges
+def test_several_cards_selected_for_the_exchange_are_discarded_one_by_one(kit: HostKit
+                                                                          ) -> None:
+    c = piquet(kit, dealer=1)                                      # Eva is elder: she exchanges
     assert c.table.view["phase"] == "exchange"
     hand = list(c.table.hand)
     c.key("space")
@@ -66,7 +63,7 @@ def test_several_cards_selected_for_the_exchange_are_discarded_one_by_one() -> N
     assert all(card not in c.table.hand for card in hand[:3])   # all three went
     assert len(c.table.hand) == len(hand) - 3
     assert c.queued is None
-    link.close()
+    c.close()
 
 
 def test_your_own_declared_cards_show_as_cards() -> None:

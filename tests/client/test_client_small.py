@@ -17,10 +17,9 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from cardparty.client.app import build_app
 from cardparty.client.controller import Controller
-from cardparty.client.local_link import LocalLink
 from cardparty.client.render import counter_text
-from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
+from tests.client.clientkit import Client, HostKit, seated
 
 
 class Sink(io.StringIO):
@@ -48,17 +47,14 @@ def snapshot(c: Controller, columns: int, rows: int) -> str:
                      for y in range(rows))
 
 
-def largest_table(game: str, seed: int = 3) -> tuple[Controller, LocalLink]:
-    info = load_catalog().game(game)
-    link = LocalLink(game, info.max_players, 0, seed=seed, name="Eva", timers=False)
-    c = Controller(link, name="Eva", address="in-process", describe=describer)
-    link.start(c.receive)
-    return c, link
+def largest_table(kit: HostKit, game: str, seed: int = 3) -> Client:
+    """Eva at seat 0 of ``game``'s largest table at the test host, bots in every other seat."""
+    return seated(kit, game, load_catalog().game(game).max_players, seed=seed)
 
 
 @pytest.mark.parametrize("game", sorted(load_catalog().games))
-def test_the_largest_table_of_every_game_is_complete_at_80x24(game: str) -> None:
-    c, link = largest_table(game)
+def test_the_largest_table_of_every_game_is_complete_at_80x24(kit: HostKit, game: str) -> None:
+    c = largest_table(kit, game)
     c.key("tab")
     text = snapshot(c, 80, 24)
     view = c.table.view
@@ -73,20 +69,20 @@ def test_the_largest_table_of_every_game_is_complete_at_80x24(game: str) -> None
     assert len(lines) == 24 and lines[-1].startswith(" ? help")
     newest = list(c.table.log)[-1]
     assert f" {newest}" in lines, text                       # the log's newest line shows
-    link.close()
+    c.close()
 
 
-def test_a_terminal_too_small_for_the_table_says_so() -> None:
-    c, link = largest_table("pikac")
+def test_a_terminal_too_small_for_the_table_says_so(kit: HostKit) -> None:
+    c = largest_table(kit, "pikac")
     text = snapshot(c, 60, 14)
     assert "too small" in text and "Bot 8" not in text
     assert "Hand" not in text
-    link.close()
+    c.close()
 
 
-def test_the_help_shows_its_keys_at_60x20() -> None:
-    c, link = largest_table("pika")
+def test_the_help_shows_its_keys_at_60x20(kit: HostKit) -> None:
+    c = largest_table(kit, "pika")
     c.key("?")
     text = snapshot(c, 60, 20)
     assert "Keys" in text and "Tab S-Tab" in text, text
-    link.close()
+    c.close()

@@ -139,6 +139,21 @@ def test_the_idle_timeout_puts_a_stand_in_in_and_it_plays_at_once() -> None:
     assert table.journal[-1] == (0, played.move)
 
 
+def test_the_idle_timeout_covers_every_human_who_may_move_and_only_them() -> None:
+    table = Table("kakhead", 3, seed=1)                  # the swap phase: all three may move
+    chairs = [Seat("human"), Seat("bot"), Seat("human")]
+    ref = Referee(table, chairs, idle=10.0, bot_delay=20.0, rng=random.Random(6))
+    ref.changed(0.0)
+    assert table.to_move() == (0, 1, 2) and ref.next_due() == 10.0
+    assert [t["seat"] for t in ref.timers(0.0)] == [0, 2]
+    played = ref.fire(10.0)
+    assert played is not None and (played.kind, played.seats) == (IDLE, (0, 2))
+    assert [c.standin for c in chairs] == [True, False, True] and ref.timers(10.0) == []
+    played = ref.fire(10.0)                              # the first that plays itself
+    assert played is not None and (played.kind, played.seat) == (STANDIN, 0)
+    assert ref.next_due() == 30.0                        # then the bot delay again
+
+
 def test_a_human_back_ends_his_stand_in_and_his_idle_time_counts_from_the_last_change(
         ) -> None:
     table = pika(deck=None)
@@ -273,3 +288,45 @@ def test_any_order_lets_a_pi10_warning_run_out_at_a_listed_point() -> None:
         assert played is not None
         outcomes.add(played.seat)
     assert outcomes == {0, 1, SYSTEM}
+
+
+def test_any_order_asks_each_seats_own_bot_and_systems() -> None:
+    asked: list[int] = []
+
+    class Named:
+        def choose(self, table: Table, seat: int, rng: random.Random):  # noqa: ANN201
+            asked.append(seat)
+            moves = table.legal_moves(seat)
+            return moves[rng.randrange(len(moves))]
+
+    table = pika(warning=30.0)
+    table.play(0, R7)                                    # warned: seats 1, 0 and SYSTEM
+    bots = {0: Named(), 1: Named(), SYSTEM: Named()}
+    seen = set()
+    for seed in range(30):
+        twin = table.clone()
+        asked.clear()
+        Referee.any_order(twin, random.Random(seed), bots=bots.__getitem__).fire(0.0)
+        assert twin.journal[-1][0] == asked[0]
+        seen.add(asked[0])
+    assert seen == {0, 1, SYSTEM}
+
+
+def test_next_due_and_due_are_stored_answers_so_many_tables_are_cheap_to_ask() -> None:
+    tables = [pika(deck=None, seed=s) for s in range(50)]
+    refs = [Referee(t, seats("bot", "human"), bot_delay=float(i % 5), idle=60.0)
+            for i, t in enumerate(tables)]
+    for ref in refs:
+        ref.changed(100.0)
+
+    def asked(*_: object) -> None:
+        raise AssertionError("the game was asked")
+    for t in tables:                      # the game may not be asked: stored answers only
+        t.to_move = t.deadlines = asked   # type: ignore[method-assign]
+    dues = [ref.next_due() for ref in refs]
+    assert all(ref.due() is not None for ref in refs)
+    assert min(d for d in dues if d is not None) == 100.0
+    for t in tables:
+        del t.to_move, t.deadlines
+    fired = [ref.fire(101.5) for ref in refs]
+    assert sum(f is not None for f in fired) == sum(d is not None and d <= 101.5 for d in dues)
