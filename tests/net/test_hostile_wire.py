@@ -110,3 +110,10 @@ def test_a_client_that_stops_reading_is_disconnected_then_resumes(host: Host) ->
     finally:
         maker.close()
         hog.close(0)
+
+
+def test_the_session_reads_every_page_of_tables(connect: Any) -> None:
+    makers = [connect(f"Maker{i}") for i in range(4)]
+    made = {m.create("pika", 2)["id"] for m in makers for _ in range(7)}
+    listed = makers[0].tables()
+    assert {t["id"] for t in listed} == made and len(listed) == 28
