@@ -68,7 +68,9 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
     invited = summary.get("invited")
     return {"id": summary.get("id"), "game": summary.get("game"),
             "players": summary.get("players"), "seats": seats,
-            "mode": str(summary.get("mode") or "-"),
+            # an open table its creator closed to strangers shows as "invited" (docs/protocol.md)
+            "mode": "invited" if summary.get("mode") == "open" and summary.get(
+                "strangers") is False else str(summary.get("mode") or "-"),
             "status": summary.get("status"), "title": summary.get("title", ""),
             "creator": summary.get("creator"),
             "invited": [str(n) for n in invited] if isinstance(invited, list) else [],

@@ -71,3 +71,17 @@ def test_the_owner_chooses_whether_strangers_may_sit_and_the_lobby_shows_it() ->
     kit.ask(zed, "sit", table=tid)
     default = kit.open_table("pika", bob, 2)
     assert kit.table(default).strangers is True             # open to all by default
+
+
+def test_the_terminal_lobby_shows_a_table_closed_to_strangers() -> None:
+    from cardparty.client.net_link import lobby_row
+
+    kit = Kit()
+    eva = kit.player("Eva")
+    closed = kit.open_table("pika", eva, 2, strangers=False)
+    usual = kit.open_table("pika", eva, 2)
+    friends = kit.open_table("pika", eva, 2, mode="friends")
+    reply = kit.ask(eva, "tables")
+    assert reply is not None
+    modes = {t["id"]: lobby_row(t)["mode"] for t in reply["tables"]}
+    assert modes == {closed: "invited", usual: "open", friends: "friends"}
