@@ -76,6 +76,20 @@ class Lobby:
                 self.outbox.send_all([p for p in self.views.recipients(ht) if p is not player],
                                      self.views.summary_message(ht))
 
+    def seated(self, player: Player) -> bool:
+        """``player`` sits at one of his tables (rather than only watching)."""
+        return any((ht := self.tables.all.get(tid)) is not None and ht.seat_of(player)
+                   is not None for tid in player.tables)
+
+    def forgotten(self, player: Player) -> None:
+        """A player forgotten stops watching: his tables no longer send him views."""
+        for tid in list(player.tables):
+            ht = self.tables.all.get(tid)
+            if ht is not None:
+                ht.spectators.discard(player.id)
+                ht.streams.pop(player.id, None)
+        player.tables.clear()
+
     def back(self, player: Player) -> None:
         """After a hello: no bot plays for him any more, a fresh picture of every table of
         his, and (MO-4) the invitations still pending, so one missed while away is not lost."""

@@ -64,6 +64,8 @@ class HostParts:
         self.play.on_over = self.match.record
         self.roster.on_presence = self.lobby.presence
         self.roster.on_back = self.lobby.back
+        self.roster.seated = self.lobby.seated
+        self.roster.on_forget = self.lobby.forgotten
         lobby, play, roster = self.lobby, self.play, self.roster
         self.handlers: dict[str, Handler] = {
             "ping": roster.on_ping, "bye": roster.on_bye,

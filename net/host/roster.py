@@ -55,6 +55,10 @@ class Roster:
         self.on_presence: Callable[[Player], None] = lambda p: None
         #: called after a hello: his tables and invitations are told again
         self.on_back: Callable[[Player], None] = lambda p: None
+        #: whether a player sits at a table (the lobby says; watching is not sitting)
+        self.seated: Callable[[Player], bool] = lambda p: bool(p.tables)
+        #: called when a player is forgotten: the tables he watched let him go
+        self.on_forget: Callable[[Player], None] = lambda p: None
 
     def load(self) -> None:
         """The players the store remembers; ids go on from the highest."""
@@ -185,11 +189,12 @@ class Roster:
         return player.settled or bool(player.tables or player.owns)
 
     def make_room(self) -> bool:
-        """At the player limit, forget the player gone longest who is at no table and owns
-        none: the limit counts connected players and those who still have a place here,
-        never a crowd of names said once and gone."""
+        """At the player limit, forget the player gone longest who sits at no table and owns
+        none (he may have watched: a crowd of watchers that left must not lock the host): the
+        limit counts connected players and those who still have a place here, never a crowd
+        of names said once and gone."""
         idle = [p for p in self.players.values()
-                if not p.connected and not p.tables and not p.owns]
+                if not p.connected and not p.owns and not self.seated(p)]
         if not idle:
             return False
         self.forget(min(idle, key=lambda p: p.last_seen))
@@ -210,6 +215,8 @@ class Roster:
                 self.forget(player)       # gone, at no table: his token expires
 
     def forget(self, player: Player) -> None:
+        if player.tables:
+            self.on_forget(player)
         self.players.pop(player.token, None)
         self.by_id.pop(player.id, None)
         if player.route is not None:

@@ -33,7 +33,7 @@ from typing import Any
 import zmq
 
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import RATE, Allowance, Player
+from cardparty.net.host.model import BURST, RATE, Allowance, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.parts import HostParts
 from cardparty.net.protocol import (
@@ -335,8 +335,14 @@ class Server:
         allowance = allowances.get(key)
         if allowance is None:
             allowance = allowances[key] = Allowance(now)
-            if len(allowances) > MAX_ALLOWANCES:
-                allowances.popitem(last=False)
+            # The least recently heard go once their allowance would be full again anyway:
+            # the memory follows the connections of the last seconds, not of all time.
+            for _ in range(2):
+                oldest = next(iter(allowances.values()))
+                if len(allowances) > MAX_ALLOWANCES or now - oldest.at > BURST / RATE:
+                    allowances.popitem(last=False)
+                else:
+                    break
         else:
             allowances.move_to_end(key)
         return allowance.spend(now)

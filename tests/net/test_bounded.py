@@ -132,3 +132,30 @@ def test_an_invitation_already_pending_is_not_sent_again() -> None:
     for _ in range(50):
         kit.ask(eva, "invite", table=tid, names=["Bob", "bob "])
     assert len(kit.out.take(bob, "invited")) == 1
+
+
+def test_a_crowd_of_watchers_gone_does_not_lock_the_host() -> None:
+    """2,000 watchers who came and went kept every newcomer out (``busy``) for as long as
+    the table lasted; one who only watched makes room at the cap, and stops watching."""
+    kit = Kit(max_players=30)
+    eva = kit.player("Eva")
+    tid = kit.open_table("pika", eva, 2)
+    kit.ask(eva, "sit", table=tid)
+    for i in range(29):
+        kit.ask(kit.player(f"W{i}"), "watch", table=tid)
+    kit.tick(5.0, alive=(eva,))                        # the watchers are gone
+    bob = kit.player("Bob")
+    assert bob.connected and len(kit.table(tid).spectators) == 28
+    assert kit.table(tid).seats[0].player is eva       # a seated player is never forgotten
+
+
+def test_the_allowances_follow_the_connections_of_the_last_seconds() -> None:
+    from cardparty.net.host.server import Server
+
+    kit = Kit()
+    server = Server.__new__(Server)
+    server.roster = kit.parts.roster
+    server.allowances = __import__("collections").OrderedDict()
+    for i in range(1000):
+        assert server._spend(f"r{i}".encode(), i * 0.01)
+    assert len(server.allowances) <= 300
