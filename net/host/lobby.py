@@ -213,6 +213,13 @@ class Lobby:
             if player.id not in ht.spectators:
                 raise ProtocolError("not_seated", "you are neither seated nor watching here")
             ht.spectators.discard(player.id)
+            player.tables.discard(ht.id)
+            ht.streams.pop(player.id, None)
+            # As for a watch: the seated see the count change, the other watchers are not
+            # told (a crowd leaving costs one push each, not a square).
+            self.play.persist(ht)
+            self.outbox.send_all(self.views.seated(ht), self.views.summary_message(ht))
+            return message("ok", about="leave")
         elif ht.status == "open":
             ht.seats[seat] = Seat()
             for s in ht.seats:

@@ -122,6 +122,12 @@ def test_watchers_joining_cost_a_push_each_not_a_square() -> None:
     pushed = sum(len(v) for v in kit.out.sent.values())
     assert pushed <= 2 * len(watchers), pushed
     assert kit.table(tid).spectators == {w.id for w in watchers}
+    kit.out.sent.clear()
+    for w in watchers:
+        kit.ask(w, "leave", table=tid)
+    pushed = sum(len(v) for v in kit.out.sent.values())
+    assert pushed <= 2 * len(watchers), pushed
+    assert not kit.table(tid).spectators and not any(w.tables for w in watchers)
 
 
 def test_an_invitation_already_pending_is_not_sent_again() -> None:
