@@ -231,6 +231,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     title_window = Window(title_control, height=1, style="class:title")
 
     screens = {"start": Window(text(r.start)), "lobby": Window(text(r.lobby)),
+               "league": Window(text(r.league)), "shop": Window(text(r.shop)),
                "room": Window(text(r.room), wrap_lines=True),
                "table": table_or_not}
     body = HSplit([

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 
 #: Subcommand modules in the order ``cardparty --help`` lists them.
-COMMANDS = ("play", "join", "host", "hosts", "bot_client", "games", "simulate", "watch")
+COMMANDS = ("play", "join", "host", "hosts", "bot_client", "games", "simulate", "watch",
+            "league")
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -5,8 +5,10 @@ cards``) or by its kind and cards typed plainly (``play 7h``, ``play 10s 10c``, 
 or by the start of a label when only one move starts so (``take 4``). And a command, reaching
 what the keys reach: ``chat TEXT`` (or ``say``), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``,
 ``watch [TABLE]``, ``create``, ``invite NAMES``, ``leave``, ``lobby``, ``again``, ``call``,
-``sort``, ``bell``, ``help``, ``quit``. The client still decides no legality: a move line is
-matched against the listed moves only, and the host judges what is sent.
+``sort``, ``bell``, ``help``, ``quit``; and the economy's: ``seek`` (the open play form),
+``unseek``, ``league [WEEK]``, ``shop``, ``buy gold|vip``. The client still decides no
+legality: a move line is matched against the listed moves only, and the host judges what is
+sent.
 
 ``candidates`` is what completion offers; ``run`` does a line. Both work on the controller's
 state only, so they are tested without a terminal.
@@ -37,6 +39,11 @@ COMMANDS: list[tuple[str, str]] = [
     ("again", "another round, when the round is over"),
     ("call", "the call (Pika!)"),
     ("sort", "sort your hand"),
+    ("seek", "open play: seek a table (the form)"),
+    ("unseek", "stop waiting for a table"),
+    ("league", "the week's league (league 2026-W48: another week)"),
+    ("shop", "the shop: gold booster, VIP pass"),
+    ("buy ", "buy gold (the booster) or vip (the pass)"),
     ("bell", "the bell on or off"),
     ("help", "the keys"),
     ("quit", "quit cardparty"),
@@ -141,6 +148,19 @@ def run(c: Any, line: str) -> None:
         c._outcome(c.table.call())
     elif verb == "sort":
         c._reorder(c.table.sort_hand())
+    elif verb == "seek":
+        c._key_lobby("o")
+    elif verb == "unseek":
+        c._request("unseek")
+    elif verb == "league":
+        c.open_league(rest or None)
+    elif verb == "shop":
+        c.open_shop()
+    elif verb == "buy":
+        if rest.lower() not in ("gold", "vip"):
+            c.error = "buy gold (the booster) or buy vip (the pass)"
+        else:
+            c._request("buy", item=rest.lower())
     elif verb == "bell":
         c.toggle_bell()
     elif verb in ("help", "?"):

@@ -2,7 +2,8 @@
 message from the link changes.
 
 Screens: ``start`` (name and host address; the place for hosts found on the LAN), ``lobby``
-(tables, create, sit, spectate, bots, ready, invite), ``room`` (the waiting room of a table
+(tables, create, sit, spectate, bots, ready, invite; the player's profile; open play),
+``league`` and ``shop`` (``keys_economy``), ``room`` (the waiting room of a table
 this player sits at before its game starts), ``table`` (one table's view; the end of a round
 shows places and scores over it). Over any screen: a dialog (choices, a text field, the
 create form), the help, or the command line (``command_line``). The keys of each screen live
@@ -25,6 +26,7 @@ from typing import Any
 
 from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField, type_key
+from cardparty.client.keys_economy import EconomyKeys
 from cardparty.client.keys_lobby import LobbyKeys
 from cardparty.client.keys_room import ROOM_CHAT, RoomKeys
 from cardparty.client.keys_table import TableKeys
@@ -65,7 +67,7 @@ class StartForm:
     limit = 64
 
 
-class Controller(LobbyKeys, RoomKeys, TableKeys):
+class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
     """See the module docstring."""
 
     def __init__(self, link: Link | None = None, *, name: str = "", address: str = "",
@@ -130,6 +132,7 @@ class Controller(LobbyKeys, RoomKeys, TableKeys):
         #: Where a link started by ``join`` delivers; the application replaces it with its
         #: thread-safe inbox.
         self.deliver: Callable[[Message], None] = self.receive
+        self.init_economy()
 
     # --- the link's messages --------------------------------------------------------------
 
@@ -219,6 +222,8 @@ class Controller(LobbyKeys, RoomKeys, TableKeys):
             self.notice = f"{who} invites you to {where} — Enter on it in the lobby to sit"
         elif kind == "notice":
             self.notice = str(msg.get("text") or "")
+        elif kind in ("profile", "league", "reward"):
+            self.economy_message(msg)
         elif kind == "hosts":
             self.start.hosts = [(str(label), str(address))
                                 for label, address in msg.get("hosts") or ()][:12]
@@ -297,6 +302,8 @@ class Controller(LobbyKeys, RoomKeys, TableKeys):
             self._key_lobby(name)
         elif self.screen == "room":
             self._key_room(name)
+        elif self.screen in ("league", "shop"):
+            self._key_economy(name)
         else:
             self._key_table(name)
 

@@ -101,7 +101,9 @@ class CreateForm:
     games: list[dict[str, Any]]
     on_create: Callable[[dict[str, Any]], None]
     #: The first is the default: ``open``, as a host takes a table whose creator names none.
-    modes: tuple[str, ...] = ("open", "friends")
+    modes: tuple[str, ...] = ("open", "friends", "practice", "entry")
+    #: An entry table's stakes (the host's, from the profile; modes.md's by default).
+    stakes: tuple[int, ...] = (100, 250, 500, 1000)
     rows: list[Row] = field(default_factory=list)
     cursor: int = 0
     game_index: int = 0
@@ -119,7 +121,11 @@ class CreateForm:
                     choices=tuple(x.get("name", x["id"]) for x in self.games)),
                 Row("players", "Players", int(g["max_players"]), "int",
                     g["min_players"], g["max_players"]),
-                Row("mode", "Mode", self.modes[0], "choice", choices=self.modes)]
+                Row("mode", "Mode", self.modes[0], "choice", choices=self.modes,
+                    help="open: anyone sits · friends: invited only · practice: you and "
+                         "bots, no coins · entry: humans pay the stake, winners take the pot"),
+                Row("stake", "Stake (entry tables)", self.stakes[0], "choice",
+                    choices=self.stakes)]
         for name, s in sorted((g.get("settings") or {}).items()):
             if s.get("kind") not in ("int", "float", "bool", "choice"):
                 continue
@@ -178,10 +184,37 @@ class CreateForm:
                 out["players"] = row.value
             elif row.key == "mode":
                 out["mode"] = row.value
+            elif row.key == "stake":
+                out["stake"] = row.value
             elif row.key.startswith("setting:"):
                 name = row.key.split(":", 1)[1]
                 if row.value != declared[name].get("default"):
                     out["settings"][name] = row.value
             elif row.key.startswith("variant:") and row.value:
                 out["variants"].append(row.key.split(":", 1)[1])
+        if out.get("mode") != "entry":
+            out.pop("stake", None)
         return out
+
+
+@dataclass
+class SeekForm(CreateForm):
+    """Open play (MO-5): a game, a player count and a stake (0: an open table paying every
+    place; else an entry table); the host seats together those who ask the same."""
+
+    def _build(self) -> None:
+        g = self.game
+        self.rows = [Row("game", "Game", g.get("name", g["id"]), "choice",
+                         choices=tuple(x.get("name", x["id"]) for x in self.games)),
+                     Row("players", "Players", max(2, int(g["min_players"])), "int",
+                         max(2, g["min_players"]), g["max_players"]),
+                     Row("stake", "Stake (0: no stake)", 0, "choice",
+                         choices=(0, *self.stakes),
+                         help="with a stake: humans only; the winners take the pot"),
+                     Row("create", "[ Seek a table ]", kind="action")]
+        self.cursor = min(self.cursor, len(self.rows) - 1)
+
+    def request(self) -> dict[str, Any]:
+        values = {row.key: row.value for row in self.rows}
+        return {"game": self.game["id"], "players": values["players"],
+                "stake": values["stake"]}

@@ -1,5 +1,6 @@
 """The lobby's keys: choose a table, sit, watch, create, add a bot, ready, invite, leave,
-chat. A mixin of ``Controller`` (it uses the controller's state and ``_request``).
+chat; open play (o: seek, u: stop waiting), the league (L) and the shop ($). A mixin of
+``Controller`` (it uses the controller's state and ``_request``).
 
 Must not know about: game rules, terminals, the wire.
 """
@@ -100,6 +101,17 @@ class LobbyKeys:
                 return
             self.dialog = TextField(f"say at {tid}: ",
                                     lambda text: text and self._chat(tid, text))
+        elif name == "L":
+            self.open_league()
+        elif name == "$":
+            self.open_shop()
+        elif name == "o":
+            if not self.games:
+                self.error = "the host has not listed its games yet: try again in a moment"
+                return
+            self.seek_form()
+        elif name == "u":
+            self._request("unseek")
         elif name in ("q", "escape"):
             self.dialog = Choice("Quit cardparty?", [("quit", True), ("stay", False)],
                                  lambda yes: yes and self.exit())
@@ -109,7 +121,8 @@ class LobbyKeys:
             self._request("create", **req)
             self.wait_for_room("new")             # the creator sits at once: his room opens
 
-        self.dialog = CreateForm(self.games, create)
+        stakes = tuple((self.profile or {}).get("stakes") or (100, 250, 500, 1000))
+        self.dialog = CreateForm(self.games, create, stakes=stakes)
 
     def _chat(self, table: Any, text: str) -> None:
         if self.link is not None:

@@ -89,7 +89,8 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     address = host.start()
     autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
                 "variants": list(variants or []),
-                "bots": bots, "bot_delay": bot_delay, "title": "practice"}
+                "bots": bots, "bot_delay": bot_delay, "title": "practice",
+                "mode": "practice"}     # MO-3: against the machine, no ledger, pays nothing
     link = NetLink(address, name, autoplay=autoplay)
     controller = Controller(link, name=name, address="this machine", describe=describer)
     controller.bell = bell

@@ -26,6 +26,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any
 
+from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
 from cardparty.net.session import Session, SessionError
@@ -71,6 +72,8 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
             # an open table its creator closed to strangers shows as "invited" (docs/protocol.md)
             "mode": "invited" if summary.get("mode") == "open" and summary.get(
                 "strangers") is False else str(summary.get("mode") or "-"),
+            "stake": int(summary.get("stake") or 0), "seeking": bool(summary.get("seeking")),
+            "fill_in": summary.get("fill_in"),
             "status": summary.get("status"), "title": summary.get("title", ""),
             "creator": summary.get("creator"),
             "invited": [str(n) for n in invited] if isinstance(invited, list) else [],
@@ -190,6 +193,8 @@ class NetLink:
             self._fetch_games()
         elif action == "invite":
             self._invite(table, list(args.get("names") or ()))
+        elif action in economy_link.ACTIONS:
+            economy_link.request(self, action, args)
         else:
             self.deliver({"type": "error", "text": f"unknown request {action}"})
 
@@ -251,6 +256,8 @@ class NetLink:
                 snap.add_done_callback(lambda g, refused=exc: back(g, refused))
             elif isinstance(exc, SessionError):
                 self.deliver({"type": "error", "text": exc.message})
+            elif (self.tables.get(table) or {}).get("stake"):
+                economy_link.fetch_profile(self)      # the stake was taken: coins changed
             self._poll_tables()
 
         fut.add_done_callback(done)
@@ -262,16 +269,17 @@ class NetLink:
         those names (another round of a friends table)."""
         def work() -> None:
             try:
-                summary = self.session.create(args["game"], int(args["players"]),
-                                              args.get("settings") or {},
-                                              args.get("variants") or [],
-                                              title=args.get("title") or "",
-                                              mode=args.get("mode") or "open",
-                                              bot_delay=float(args.get("bot_delay", -1.0)),
-                                              seed=args.get("seed"))
+                summary = self.session.request(
+                    "create", game=args["game"], players=int(args["players"]),
+                    settings=args.get("settings") or {}, variants=args.get("variants") or [],
+                    title=args.get("title") or "", mode=args.get("mode") or "open",
+                    stake=int(args.get("stake") or 0), seed=args.get("seed"),
+                    bot_delay=float(args.get("bot_delay", -1.0)))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 self.session.sit(tid)
+                if args.get("stake"):                 # the stake was taken: coins changed
+                    economy_link.fetch_profile(self)
                 if invite and summary.get("mode") == "friends":
                     self.session.invite(tid, invite)
                 if bots:
@@ -314,6 +322,7 @@ class NetLink:
                       "host": welcome.get("host", self.address)})
         self._poll_tables(wait=True)
         self.deliver({"type": "status", "state": "connected", "text": ""})
+        economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
         while not self.closed.wait(LOBBY_POLL):
@@ -365,6 +374,8 @@ class NetLink:
 
     def _translate(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
+        if economy_link.pushed(self, msg):
+            return
         if kind == "view":
             self.deliver(view_message(msg))
         elif kind == "table":

@@ -101,6 +101,8 @@ class Renderer(ScreenParts):
             text = " cardparty"
         elif c.screen == "lobby":
             text = f" cardparty · lobby · {c.name or '?'} at {c.host or '?'}"
+        elif c.screen in ("league", "shop"):
+            text = f" cardparty · {c.screen} · {c.name or '?'} at {c.host or '?'}"
         elif c.screen == "room":
             t = c.room() or {}
             text = (f" {self.game_name(str(t.get('game', '?')))} · table {c.room_id} · "
@@ -142,8 +144,11 @@ class Renderer(ScreenParts):
             parts = ("? help", "r: ready", "b: bot", "t: chat", "l: leave", "q: lobby",
                      ": command")
         elif c.screen == "lobby":
-            parts = ("? help", "c: create", "Enter: sit", "s: watch", "r: ready", ": command",
-                     "q: quit")
+            parts = ("? help", "c: create", "o: open play", "Enter: sit", "s: watch",
+                     "r: ready", "L: league", "$: shop", "q: quit")
+        elif c.screen in ("league", "shop"):
+            parts = ("q: lobby",) + (("g: gold booster", "v: VIP pass") if c.screen == "shop"
+                                     else ("left right: weeks",))
         else:
             parts = ("Enter: connect", "Tab: next field", "Ctrl-C: quit")
         return [("class:dim", " " + self.g.sep.join(parts))]

@@ -11,7 +11,8 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.client.dialog import Choice, CreateForm, TextField
+from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
+from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
 from cardparty.client.theme import pretty_text, to_ascii
 from cardparty.core.narrate import with_names
 
@@ -38,7 +39,9 @@ KEYS_LOBBY = [
     ("up down", "choose a table"),
     ("Enter", "sit at the table"),
     ("s", "spectate the table"),
-    ("c", "create a table (game, players, mode, settings, variants)"),
+    ("c", "create a table (game, players, mode, stake, settings, variants)"),
+    ("o u", "open play: seek a table (bots fill it after the wait) / stop waiting"),
+    ("L $", "the week's league / the shop (gold booster, VIP pass)"),
     ("b", "add a bot to the table"),
     ("r", "ready"),
     ("i", "invite players by username to your friends table"),
@@ -61,6 +64,20 @@ KEYS_ROOM = [
     ("B", "bell on/off: rings when the game starts and it is your turn"),
     ("Ctrl-C", "quit"),
 ]
+
+
+def mode_text(t: dict[str, Any]) -> str:
+    """A lobby row's mode: with the stake of an entry table, and the seconds before bots
+    (or a cancel) at a table waiting for players."""
+    mode = str(t.get("mode") or "")
+    if t.get("stake"):
+        mode = f"entry {t['stake']}"
+    if t.get("seeking"):                    # made by open play: who waits for what
+        mode = f"seek {t['stake']}" if t.get("stake") else "seek"
+    fill = t.get("fill_in")
+    if t.get("status") == "open" and isinstance(fill, int | float):
+        mode += f" {fill:.0f}s"
+    return mode[:12]
 
 
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
@@ -99,6 +116,11 @@ class ScreenParts:
             out.append((style, line + "\n"))
         if result.get("summary"):
             out.append(("class:dim", f"\n {with_names(str(result['summary']), names)}\n"))
+        reward = self.c.rewards.get(self.c.table_id)
+        if reward is not None and tm.seat is not None:
+            wrapped = textwrap.fill(reward_text(reward), 56, initial_indent=" ",
+                                    subsequent_indent=" ")
+            out.append(("class:notice", f"\n{wrapped}\n"))
         out.append(("", "\n "))
         out.append(("class:key", "n"))
         out.append(("", " play again   "))
@@ -135,7 +157,8 @@ class ScreenParts:
         return []
 
     def create_form(self, f: CreateForm) -> Fragments:
-        out: Fragments = [("class:heading", "Create a table"), ("", "\n")]
+        title = "Open play: seek a table" if isinstance(f, SeekForm) else "Create a table"
+        out: Fragments = [("class:heading", title), ("", "\n")]
         for i, row in enumerate(f.rows):
             style = "class:dialog.cursor" if i == f.cursor else ""
             if row.kind == "action":
@@ -205,8 +228,10 @@ class ScreenParts:
     @asciified
     def lobby(self) -> Fragments:
         c = self.c
-        out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
-                                            f"{'Mode':<9}{'Status':<12}"), ("", "\n")]
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n"),
+                          ("class:dim", " o: open play · L: league · $: shop\n\n"),
+                          ("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
+                                            f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
         if not c.tables:
             out.append(("class:dim", " no tables yet: press c to create one\n"))
         for i, t in enumerate(c.tables):
@@ -220,7 +245,7 @@ class ScreenParts:
                 status = "invited"
                 style = style or "class:notice"
             line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{str(t.get('mode', ''))[:8]:<9}{status:<12}")
+                    f"{shown:<34}{mode_text(t):<13}{status:<12}")
             out.append((style, line + "\n"))
         if c.lobby_chat:
             out.append(("", "\n"))
@@ -238,13 +263,13 @@ class ScreenParts:
             return [("class:dim", " waiting for the host to list the table...")]
         summary = t.get("summary") or {}
         out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
-                                            f"{'Mode':<9}{'Status':<12}"), ("", "\n")]
+                                            f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
         seats_line = ", ".join(str(s) if s else "(free)" for s in t.get("seats") or [])
         if len(seats_line) > 32:
             seats_line = seats_line[:31] + self.g.more[:1]
         out.append(("class:dialog.cursor",
                     f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
-                    f"{seats_line:<34}{str(t.get('mode', ''))[:8]:<9}"
+                    f"{seats_line:<34}{mode_text(t):<13}"
                     f"{str(t.get('status', '')):<12}\n"))
         out.append(("", "\n"))
         out.append(("class:heading", " Seats\n"))
@@ -285,4 +310,59 @@ class ScreenParts:
         out.append(("class:dim", " (t to talk)\n"))
         for line in list(c.room_chat)[-8:]:
             out.append(("class:chat", f" {line}\n"))
+        return out
+
+    # --- the economy's screens ----------------------------------------------------------------
+
+    @asciified
+    def league(self) -> Fragments:
+        """A week's standings: rank, name, points; the player's own line marked."""
+        c = self.c
+        lg = c.league or {}
+        week = str(lg.get("week") or "this week")
+        this = " (this week)" if lg.get("week") == lg.get("current") else ""
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
+                          ("class:heading", f" League {week}{this}\n")]
+        if not lg:
+            out.append(("class:dim", " asking the host...\n"))
+        rows = list(lg.get("standings") or [])
+        if lg and not rows:
+            out.append(("class:dim", " nobody has points this week yet: open tables count\n"))
+        me = c.name.casefold()
+        for row in rows[:30]:
+            mine = str(row.get("name", "")).casefold() == me
+            out.append(("class:me" if mine else "", f" {row.get('rank', '?'):>3}. "
+                        f"{str(row.get('name', '?'))[:24]:<24} {row.get('points', 0):>6} pts"
+                        f"{'  (you)' if mine else ''}\n"))
+        mine_row = lg.get("me")
+        if mine_row and all(r.get("name") != mine_row.get("name") for r in rows[:30]):
+            out.append(("class:me", f" {mine_row.get('rank')}. {mine_row.get('name')} "
+                                    f"{mine_row.get('points')} pts (you)\n"))
+        out.append(("class:dim", "\n left/right: an older/newer week · q: back to the lobby"))
+        return out
+
+    @asciified
+    def shop(self) -> Fragments:
+        """The shop: the two boosters, their prices and what they do, and what is active."""
+        c = self.c
+        p = c.profile
+        out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
+                          ("class:heading", " Shop\n")]
+        if not p:
+            out.append(("class:dim", " this host keeps no coins: nothing to buy here\n"))
+            return out
+        prices = p.get("prices") or {}
+        boosts = p.get("boosts") or {}
+        items = [("g", "Gold booster", prices.get("gold"),
+                  f"coins x2 for {boosts.get('gold_minutes', 60):g} minutes", p.get("gold_left")),
+                 ("v", "VIP pass", prices.get("vip"),
+                  f"coins and XP x1.5 for {boosts.get('vip_days', 7):g} days", p.get("vip_left"))]
+        for key, name, price, what, left in items:
+            out.append(("class:key", f" {key} "))
+            out.append(("", f" {name:<14} {coins_text(price):>7} coins   {what}"))
+            if left:
+                out.append(("class:notice", f"   active: {left_text(left)} left"))
+            out.append(("", "\n"))
+        out.append(("class:dim", "\n Boosters never multiply a pot, nor practice; buying again "
+                                 "while active adds the time.\n q: back to the lobby"))
         return out

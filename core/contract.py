@@ -1,6 +1,7 @@
 """The small immutable values that cross the game contract.
 
-Owns: Move, Zone, Deadline, Result, Setting, GameInfo, VariantInfo and the seat constants.
+Owns: Move, Zone, Deadline, Result, Setting, GameInfo, VariantInfo, the seat constants, and the
+declared shapes of the maps that cross it: View, PlayerRow and Event (``TypedDict``s).
 These are what a rules plugin returns from its hooks (see ``hookspecs``) and what the table
 driver, the bots, the host and the client pass around. They are plain data so that msgpack can
 carry them and a client that has never seen a game can still show it.
@@ -11,7 +12,7 @@ Must not know about: any particular game, sockets, terminals.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, Required, TypedDict
 
 #: The seat of the host itself. Timeout moves (a Pika warning running out, an idle turn) are
 #: played by SYSTEM, never by a player: time enters the engine only as such moves.
@@ -20,6 +21,64 @@ SYSTEM = -1
 #: ``Zone.seen_by`` values besides a seat number.
 PUBLIC = -1
 NOBODY = -2
+
+
+class Event(TypedDict, total=False):
+    """One thing that happened, as ``cardparty_apply_move`` returns it: msgpack-ready data.
+
+    ``type`` says what ("play", "draw", "take", "over"...), ``seat`` who (None for the table
+    itself). An event carrying cards only ``seat`` may see sets ``private``; the driver shows
+    the others ``count`` instead of ``cards`` (``table.redact_event``). A game adds keys of its
+    own (``choice``, ``places``, ``source``...); ``cardparty_describe`` puts them in words.
+    """
+
+    type: Required[str]
+    seat: int | None
+    cards: list[str]
+    count: int
+    private: bool
+    choice: str | None
+    places: list[int]
+
+
+class PlayerRow(TypedDict, total=False):
+    """One seat's entry in a view's ``players``: what everybody may know about that seat.
+
+    The game gives ``count``, ``status``, ``place`` and ``zones`` (public zones of that seat:
+    a list of codes where visible, an int count where not); the driver adds ``name``. A game
+    may add counters of its own (``stops``, ``score``...), shown as they are.
+    """
+
+    count: Required[int]
+    status: Required[str]
+    place: Required[int | None]
+    zones: Required[dict[str, list[str] | int]]
+    name: str
+
+
+class View(TypedDict, total=False):
+    """What one seat (None: a spectator) may know, as ``cardparty_view`` builds it and the
+    driver completes it (see docs/protocol.md).
+
+    The game gives ``phase``, ``turn``, ``direction``, ``players``, ``hand``, ``zones`` and
+    ``counters``, and may add hints of its own; ``Table.view`` adds ``game``, ``variants``,
+    ``version``, ``seat``, ``moves``, ``deadlines`` and ``result``.
+    """
+
+    phase: Required[str]
+    turn: Required[int | None]
+    direction: Required[int]
+    players: Required[list[PlayerRow]]
+    hand: Required[list[str]]
+    zones: Required[dict[str, Any]]
+    counters: Required[dict[str, Any]]
+    game: NotRequired[str]
+    variants: NotRequired[list[str]]
+    version: NotRequired[int]
+    seat: NotRequired[int | None]
+    moves: NotRequired[list[dict[str, Any]]]
+    deadlines: NotRequired[list[dict[str, Any]]]
+    result: NotRequired[dict[str, Any] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +237,10 @@ class GameInfo:
     max_moves: int = 10_000
     #: The full deck (for the checker: every card accounted for exactly once).
     deck: tuple[str, ...] = ()
+    #: The game's state class, when made with ``cardparty.core.kit.game_state``: every table
+    #: of the game then gets the kit's save, restore, clone and reorder hooks for each of them
+    #: the game does not implement itself. Not sent on the wire.
+    state: type | None = None
 
     def to_wire(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "min_players": self.min_players,

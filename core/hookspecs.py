@@ -32,7 +32,16 @@ from typing import Any
 
 import pluggy
 
-from cardparty.core.contract import Deadline, GameInfo, Move, Result, VariantInfo, Zone
+from cardparty.core.contract import (
+    Deadline,
+    Event,
+    GameInfo,
+    Move,
+    Result,
+    VariantInfo,
+    View,
+    Zone,
+)
 
 PROJECT = "cardparty"
 ENTRY_POINT_GROUP = "cardparty.games"
@@ -41,6 +50,14 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 State = Any
+
+#: The rule hooks every game must implement; a game plugin without one of them is refused when
+#: it is loaded (``discovery``). The other rule hooks are optional: ``cardparty_deadlines``
+#: (no timers), ``cardparty_clone`` (through save and restore), ``cardparty_reorder``,
+#: ``cardparty_describe``, ``cardparty_bot_move``.
+REQUIRED = ("cardparty_setup", "cardparty_to_move", "cardparty_legal_moves", "cardparty_refusal",
+            "cardparty_apply_move", "cardparty_view", "cardparty_zones", "cardparty_result",
+            "cardparty_determinize", "cardparty_save", "cardparty_restore")
 
 
 # --- discovery -------------------------------------------------------------------------------
@@ -107,25 +124,26 @@ def cardparty_refusal(state: State, seat: int, move: Move) -> str | None:
 
 @hookspec(firstresult=True)
 def cardparty_apply_move(state: State, seat: int, move: Move, rng: random.Random
-                         ) -> list[dict[str, Any]]:
+                         ) -> list[Event]:
     """Play a legal ``move`` for ``seat``, changing ``state`` in place; return the events.
 
-    Events are data (msgpack-ready dicts): ``type``, ``seat``, and what happened (``cards``,
-    ``count``, ``choice``...). An event that carries cards only ``seat`` may see sets
-    ``"private": True``; the driver shows the others only ``count``. Narration is made from
-    events in ``cardparty.core.narrate``.
+    Events are data (msgpack-ready maps shaped as ``contract.Event``): ``type``, ``seat``, and
+    what happened (``cards``, ``count``, ``choice``...). An event that carries cards only
+    ``seat`` may see sets ``"private": True``; the driver shows the others only ``count``.
+    Narration is made from events in ``cardparty.core.narrate``.
     """
 
 
 @hookspec(firstresult=True)
-def cardparty_view(state: State, seat: int | None) -> dict[str, Any]:
+def cardparty_view(state: State, seat: int | None) -> View:
     """What ``seat`` may know (None: a spectator), built field by field, never by copying the
     state and deleting secrets.
 
-    Keys (see docs/protocol.md): ``phase``, ``turn``, ``direction``, ``players`` (one map per
-    seat: ``count``, ``status``, ``place``, ``zones``), ``hand`` (this seat's cards, in the
-    player's own order), ``zones`` (public zones: a list of codes where visible, an int count
-    where not), ``counters`` (named values to show). The driver adds ``game``, ``version``,
+    Shaped as ``contract.View`` (see docs/protocol.md): ``phase``, ``turn``, ``direction``,
+    ``players`` (one ``contract.PlayerRow`` per seat: ``count``, ``status``, ``place``,
+    ``zones``), ``hand`` (this seat's cards, in the player's own order), ``zones`` (public
+    zones: a list of codes where visible, an int count where not), ``counters`` (named values
+    to show). The driver adds ``game``, ``version``,
     ``seat``, names, ``moves`` and ``deadlines``.
     """
 
@@ -142,7 +160,8 @@ def cardparty_zones(state: State) -> list[Zone]:
 @hookspec(firstresult=True)
 def cardparty_deadlines(state: State) -> list[Deadline]:
     """The timers running now (a Pika warning). The host plays a deadline's move as SYSTEM
-    when it runs out; a bot-only simulation may play it at any point it is listed."""
+    when it runs out; a bot-only simulation may play it at any point it is listed. Optional:
+    a game without timers leaves it out."""
 
 
 @hookspec(firstresult=True)
@@ -158,7 +177,10 @@ def cardparty_determinize(state: State, seat: int, rng: random.Random) -> State:
 
 @hookspec(firstresult=True)
 def cardparty_save(state: State) -> dict[str, Any]:
-    """The whole state as msgpack-ready data (maps, lists, strings, ints, bools, None)."""
+    """The whole state as msgpack-ready data (maps, lists, strings, ints, bools, None).
+
+    ``cardparty.core.kit`` supplies this hook, restore, clone and reorder for a game whose
+    ``GameInfo.state`` names a ``kit.game_state`` class."""
 
 
 @hookspec(firstresult=True)
@@ -179,13 +201,13 @@ def cardparty_reorder(state: State, seat: int, order: list[str]) -> str | None:
 
 
 @hookspec(firstresult=True)
-def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
+def cardparty_describe(event: Event, names: list[str]) -> str | None:
     """One event in words ("Eva plays K♣ and sends 12 cards to Petr"). Optional: without it,
     ``cardparty.core.narrate`` describes events generically."""
 
 
 @hookspec(firstresult=True)
-def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
+def cardparty_bot_move(view: Callable[[], View], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
     """The game's own bot policy: one of ``moves``, or None to leave the choice to chance.
 

@@ -1,7 +1,9 @@
 """Events in words: the one place narration is made ("Eva plays K♣ and sends 12 cards to Petr").
 
-A game may describe its own events (``cardparty_describe``); everything else gets a generic
-sentence from the event's fields, so a client can narrate a game it has never seen.
+A game may describe its own events (``cardparty_describe``); events several games share (a
+reshuffle, the direction turning, the places at the end) have their words here (``common``);
+everything else gets a generic sentence from the event's fields, so a client can narrate a game
+it has never seen.
 
 Must not know about: sockets, terminals.
 """
@@ -58,11 +60,26 @@ def generic(event: dict[str, Any], names: Sequence[str], ascii_only: bool = Fals
     return " ".join(parts)
 
 
+def common(event: dict[str, Any], names: Sequence[str]) -> str | None:
+    """Words for the events several games share, when the game has none of its own."""
+    kind = event.get("type")
+    if kind == "reshuffle":
+        return "the pile is shuffled into a new stock"
+    if kind == "reverse":
+        return "the direction turns"
+    places = event.get("places")
+    if kind == "over" and isinstance(places, list):
+        order = sorted(range(len(places)), key=lambda s: places[s])
+        return "round over: " + ", ".join(f"{places[s]}. {seat_name(names, s)}" for s in order)
+    return None
+
+
 def describe(event: dict[str, Any], names: Sequence[str], hook: Any = None,
              ascii_only: bool = False) -> str:
-    """``event`` in words, by the game's own hook when it has one."""
+    """``event`` in words, by the game's own hook when it has one, else ``common`` words, else
+    the ``generic`` sentence."""
     if hook is not None:
         said = hook.cardparty_describe(event=event, names=list(names))
         if said:
             return said
-    return generic(event, names, ascii_only)
+    return common(event, names) or generic(event, names, ascii_only)

@@ -5,8 +5,13 @@ Over many seeded bot games it checks, after every move:
 - every card is accounted for exactly once: the zones hold the deck, no more, no less;
 - no view of a seat holds a card that seat may not see (other hands, blind cards, the stock):
   the cards in the view are a sub-multiset of the zones visible to it; a spectator sees only
-  public zones;
-- events that are not private carry only cards that are public before or after the move;
+  public zones; and no card code the seat may not see appears anywhere else in the view, under
+  any key, however deep (a game's own extra fields: a transcript, a memory of claims);
+- events that are not private carry only cards that are public before or after the move, in
+  any field, however deep;
+- no card becomes public silently: every card that a move brings into a public zone is named
+  by a public event of that move (so a game cannot show, say, a combination a player sank by
+  moving it into a public zone without anybody announcing it);
 - the move the bot chose, being listed as legal, is also accepted by ``cardparty_refusal``
   (the listing and the refusal agree);
 - save and restore round-trip: after every move the game's own state survives msgpack and
@@ -81,6 +86,7 @@ class InvariantChecker:
     def __init__(self, deck: Counter[str] | None, determinize_every: int = 7,
                  save_every: int = 25) -> None:
         self.deck = deck
+        self.codes: frozenset[str] = frozenset(deck) if deck else frozenset()
         self.determinize_every = determinize_every
         self.save_every = save_every
         self.public_before: Counter[str] = Counter()
@@ -105,16 +111,23 @@ class InvariantChecker:
         total, public_after, own = self.census(table)
         if total != self.deck_now:
             self.fail(table, n, f"cards created or lost: {_diff(total, self.deck_now)}")
+        announced: Counter[str] = Counter()
         for event in events:
             if event.get("private"):
                 if event.get("seat") is None:
                     self.fail(table, n, f"a private event names no seat: {event}")
                 continue
             shown = Counter(event.get("cards", ()))
-            hidden = shown - (self.public_before | public_after)
+            named = self.card_strings(event)
+            hidden = (shown | named) - (self.public_before | public_after)
             if hidden:
                 self.fail(table, n, f"event {event.get('type')} shows hidden cards "
                                     f"{sorted(hidden.elements())}")
+            announced.update(shown | named)
+        silent = (public_after - self.public_before) - announced
+        if silent:
+            self.fail(table, n, f"cards became public with no event naming them: "
+                                f"{sorted(silent.elements())}")
         self.public_before = public_after
         self.check_views(table, n, public_after, own)
         self.check_state_round_trip(table, n)
@@ -122,6 +135,26 @@ class InvariantChecker:
             self.check_save(table, n)
         if self.determinize_every and n % self.determinize_every == 0:
             self.check_determinize(table, n)
+
+    def card_strings(self, obj: Any, skip: tuple[str, ...] = ()) -> Counter[str]:
+        """Every string equal to one of the deck's card codes anywhere in ``obj`` (a view or
+        an event: maps, lists, nested), keys ``skip`` left out at the top level."""
+        found: Counter[str] = Counter()
+        if not self.codes:
+            return found
+        stack: list[Any] = [v for k, v in obj.items() if k not in skip] \
+            if isinstance(obj, dict) else [obj]
+        codes = self.codes
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if item in codes:
+                    found[item] += 1
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list | tuple):
+                stack.extend(item)
+        return found
 
     @staticmethod
     def census(table: Table) -> tuple[Counter[str], Counter[str], dict[int, Counter[str]]]:
@@ -151,11 +184,16 @@ class InvariantChecker:
                 view = table.hook.cardparty_view(state=table.state, seat=seat)
             shown = view_cards(view)
             mine = own.get(seat, EMPTY) if seat is not None else EMPTY
+            who = "a spectator" if seat is None else f"seat {seat}"
             if any(k > public[c] + mine[c] for c, k in shown.items()):
                 leaked = shown - public - mine
-                who = "a spectator" if seat is None else f"seat {seat}"
                 self.fail(table, n, f"the view of {who} shows cards it may not see: "
                                     f"{sorted(leaked.elements())}")
+            anywhere = self.card_strings(view, skip=("moves", "events"))
+            unseen = [c for c in anywhere if public[c] + mine[c] == 0]
+            if unseen:
+                self.fail(table, n, f"the view of {who} shows cards it may not see: "
+                                    f"{sorted(unseen)} (outside its card zones)")
             for m in view.get("moves", ()):
                 if not isinstance(m["label"], str) or not m["label"]:
                     self.fail(table, n, f"move {m} has no label")

@@ -16,6 +16,7 @@ Must not know about: sockets, terminals.
 from __future__ import annotations
 
 import random
+import typing
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -23,8 +24,18 @@ import msgpack
 import pluggy
 
 from cardparty.core import hookspecs
-from cardparty.core.contract import SYSTEM, Deadline, GameInfo, Move, Result, Setting, Zone
-from cardparty.core.discovery import Catalog, load_catalog
+from cardparty.core.contract import (
+    SYSTEM,
+    Deadline,
+    Event,
+    GameInfo,
+    Move,
+    Result,
+    Setting,
+    View,
+    Zone,
+)
+from cardparty.core.discovery import Catalog, add_state_defaults, load_catalog
 from cardparty.core.rng import fresh_seed, new_rng, rng_from_state, rng_state
 
 SAVE_FORMAT = 1
@@ -62,12 +73,18 @@ def refusal_by_listing(legal: Sequence[Move], move: Move) -> str | None:
 _MANAGERS: dict[tuple[int, str, tuple[str, ...]], tuple[pluggy.PluginManager, DirectHooks]] = {}
 
 
+def _no_answer(**_: Any) -> None:
+    """What pluggy answers for a firstresult hook nobody implements, without its bookkeeping."""
+    return None
+
+
 class DirectHooks:
     """The rule hooks of one manager, each resolved once into the cheapest correct callable.
 
     A hook with exactly one implementation, no wrapper, taking every argument of its spec, is
     the implementation's own function: that is all pluggy would call, without its per-call
-    bookkeeping (which costs more than a Pika move). Any other hook (a variant's wrapper, an
+    bookkeeping (which costs more than a Pika move); a firstresult hook with none answers None,
+    as pluggy would. Any other hook (a variant's wrapper, an
     implementation taking fewer arguments, none at all) stays pluggy's caller, so wrappers
     behave exactly as pluggy defines. Call with keyword arguments, as with ``pm.hook``.
     """
@@ -83,12 +100,15 @@ class DirectHooks:
             if len(impls) == 1 and not impls[0].wrapper and not impls[0].hookwrapper \
                     and tuple(impls[0].argnames) == spec_args:
                 direct = impls[0].function
+            elif not impls and caller.spec and caller.spec.opts.get("firstresult"):
+                direct = _no_answer           # an optional hook the game leaves out
             setattr(self, name, direct)
 
 
 def rules_manager(catalog: Catalog, game: str, variants: tuple[str, ...],
                   plugins: tuple[Any, ...]) -> tuple[pluggy.PluginManager, DirectHooks]:
-    """The PluginManager holding ``game``'s rules plugin and exactly ``variants``, in order.
+    """The PluginManager holding ``game``'s rules plugin (with the kit's state hooks it lacks,
+    see ``GameInfo.state``) and exactly ``variants``, in order.
 
     Building a manager costs milliseconds (pluggy inspects every hook), which a simulator
     opening thousands of tables cannot pay per table. A manager holds no game state and is never
@@ -101,7 +121,9 @@ def rules_manager(catalog: Catalog, game: str, variants: tuple[str, ...],
     if found is None:
         pm = pluggy.PluginManager(hookspecs.PROJECT)
         pm.add_hookspecs(hookspecs)
-        for name, plugin in zip((game, *variants), plugins, strict=True):
+        pm.register(plugins[0], name=game)
+        add_state_defaults(pm, catalog.game(game))
+        for name, plugin in zip(variants, plugins[1:], strict=True):
             pm.register(plugin, name=name)
         found = _MANAGERS[key] = (pm, DirectHooks(pm))
     return found
@@ -132,6 +154,7 @@ class Table:
                  names: Sequence[str] | None = None, catalog: Catalog | None = None,
                  _state: Any = None) -> None:
         catalog = catalog or load_catalog()
+        self.catalog = catalog
         try:
             self.info = catalog.game(game)
             self.variant_ids = tuple(variants)
@@ -154,7 +177,7 @@ class Table:
         self.pm, self.hook = rules_manager(catalog, game, self.variant_ids,
                                            (catalog.plugins[game], *variant_plugins))
         self.journal: list[tuple[int, Move]] = []
-        self.events: list[dict[str, Any]] = []
+        self.events: list[Event] = []
         self.version = 0
         self._legal_cache: dict[int, list[Move]] = {}
         if _state is not None:
@@ -206,7 +229,7 @@ class Table:
     def zones(self) -> list[Zone]:
         return self.hook.cardparty_zones(state=self.state)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         """The generic view of ``seat`` (None: a spectator): the game's part plus the driver's
         (game, version, seat, names, legal moves with ids, deadlines, result)."""
         view = self.hook.cardparty_view(state=self.state, seat=seat)
@@ -224,14 +247,14 @@ class Table:
         view["result"] = None if result is None else result.to_wire()
         return view
 
-    def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
+    def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """Events from index ``since`` as ``seat`` may see them: private cards of other seats
         become a count."""
         return [redact_event(e, seat) for e in self.events[since:]]
 
     # --- acting ---------------------------------------------------------------------------
 
-    def play(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def play(self, seat: int, move: Move) -> list[Event]:
         """Play ``move`` for ``seat``; return its events. Raises IllegalMove (with the reason)
         and leaves the table unchanged if the rules refuse it."""
         reason = self.refusal(seat, move)
@@ -239,7 +262,7 @@ class Table:
             raise IllegalMove(move, reason, seat)
         return self._apply(seat, move)
 
-    def _apply(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _apply(self, seat: int, move: Move) -> list[Event]:
         events = self.hook.cardparty_apply_move(state=self.state, seat=seat, move=move,
                                                 rng=self.rng)
         self.journal.append((seat, move))
@@ -262,12 +285,13 @@ class Table:
         return self.hook.cardparty_determinize(state=self.state, seat=seat, rng=rng)
 
     def clone(self) -> Table:
-        """An independent table at the same point (state, rng, journal, version)."""
+        """An independent table at the same point (state, rng, journal, events, version), of
+        the same catalog (a game known only to this table's catalog clones too)."""
         state = self.hook.cardparty_clone(state=self.state)
         if state is None:
             state = self.hook.cardparty_restore(data=self.hook.cardparty_save(state=self.state))
         twin = Table(self.game, self.players, self.settings, self.variant_ids, self.seed,
-                     self.names, _state=state)
+                     self.names, catalog=self.catalog, _state=state)
         twin.rng.setstate(self.rng.getstate())
         twin.journal = list(self.journal)
         twin.events = list(self.events)
@@ -284,6 +308,7 @@ class Table:
             "names": self.names, "version": self.version,
             "journal": [[s, m.kind, list(m.cards), m.choice] for s, m in self.journal],
             "rng": rng_state(self.rng),
+            "events": self.events,
             "state": self.hook.cardparty_save(state=self.state),
         }, use_bin_type=True)
 
@@ -303,6 +328,7 @@ class Table:
             table.rng = rng_from_state(data["rng"])
             table.journal = [(s, Move(k, tuple(c), ch)) for s, k, c, ch in data["journal"]]
             table.version = data["version"]
+            table.events = list(data.get("events", ()))   # saves made before events travelled
             return table
         except TableError:
             raise
@@ -320,11 +346,11 @@ class Table:
         return table
 
 
-def redact_event(event: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def redact_event(event: Event, seat: int | None) -> Event:
     """``event`` as ``seat`` may see it: a private event of another seat shows a count only."""
     if not event.get("private") or event.get("seat") == seat:
         return event
-    out = {k: v for k, v in event.items() if k != "cards"}
+    out = typing.cast(Event, {k: v for k, v in event.items() if k != "cards"})
     out["count"] = len(event.get("cards", ()))
     return out
 

@@ -83,6 +83,11 @@ ERRORS: dict[str, str] = {
                    "close, strangers)",
     "too_many": "you have as many open tables (or players) as one connection may have",
     "not_friends": "invitations are for friends tables; anyone may sit at an open table",
+    "no_coins": "not enough coins for the stake or the item",
+    "no_economy": "this host keeps no coins (it plays practice tables only)",
+    "economy": "the economy refused the request (the message says why)",
+    "practice": "a practice table is its creator and bots",
+    "humans_only": "entry tables are for humans only: no bots",
 }
 
 
@@ -280,8 +285,11 @@ def rid_of(data: Any) -> Any:
 
 TABLE_ID = Field(text(16, 1), required=True)
 NAME = text(32, 1)
-#: A table's mode (modes.md): ``friends`` (only invitees sit) or ``open`` (anyone sits).
-MODES = ("friends", "open")
+#: A table's mode (modes.md): ``practice`` (the creator and bots, pays nothing), ``friends``
+#: (only invitees sit), ``open`` (anyone sits) or ``entry`` (open, with a stake).
+MODES = ("practice", "friends", "open", "entry")
+#: The shop's items (MO-8).
+ITEMS = ("gold", "vip")
 
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
@@ -300,7 +308,15 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "title": Field(text(64), default=""),
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
+               "stake": Field(integer(0, 10**9), default=0),
                "strangers": Field(boolean, default=True)},
+    "seek": {"game": Field(text(32, 1), required=True),
+             "players": Field(integer(2, 16), required=True),
+             "stake": Field(integer(0, 10**9), default=0)},
+    "unseek": {},
+    "profile": {"name": Field(NAME)},
+    "league": {"week": Field(text(16, 1))},
+    "buy": {"item": Field(one_of(*ITEMS), required=True)},
     "sit": {"table": TABLE_ID, "seat": Field(integer(0, 15, nullable=True))},
     "leave": {"table": TABLE_ID},
     "bots": {"table": TABLE_ID, "count": Field(integer(1, 16, nullable=True)),

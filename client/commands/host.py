@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import signal
 import sys
+from pathlib import Path
 from typing import Any
 
 from cardparty.net.protocol import DEFAULT_PORT
@@ -34,6 +35,11 @@ def add_parser(sub: Any) -> None:
                         "absent player (default 120; 0: never)")
     p.add_argument("--bot-delay", type=float, default=0.0,
                    help="seconds a host bot waits before moving (default 0)")
+    p.add_argument("--config", default=None, metavar="FILE",
+                   help="the modes' and the economy's settings, a TOML file (docs/economy.md)")
+    p.add_argument("--fill-timeout", type=float, default=None, metavar="SECONDS",
+                   help="seconds an open table waits for players before bots fill it, and an "
+                        "entry table before it is cancelled (default 30; wins over --config)")
     p.add_argument("--advertise", action=argparse.BooleanOptionalAction, default=None,
                    help="announce the host on the LAN by DNS-SD (default: yes unless bound "
                         "to loopback)")
@@ -74,9 +80,21 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardparty host: error: --data {args.data}: {problem}", file=sys.stderr)
         return 2
+    from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
+
+    try:
+        settings = (load(args.config, args.fill_timeout) if args.config
+                    else from_map({}, args.fill_timeout) if args.fill_timeout is not None
+                    else HostSettings())
+    except SettingsError as exc:
+        print(f"cardparty host: error: {exc}", file=sys.stderr)
+        return 2
+    # The economy lives beside the tables with --data; without, it lasts as long as the host.
+    economy = str(Path(args.data) / "economy.sqlite3") if args.data else ":memory:"
     try:
         host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
-                    idle=args.idle or None, bot_delay=args.bot_delay)
+                    idle=args.idle or None, bot_delay=args.bot_delay, economy=economy,
+                    settings=settings)
     except StoreError as exc:          # damaged, foreign or newer: never overwritten
         print(f"cardparty host: error: {exc}", file=sys.stderr)
         return 2

@@ -84,13 +84,29 @@ class Profile:
 class Ledger:
     """One host's economy in one SQLite file."""
 
-    def __init__(self, path: str | Path, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str | Path, now: Callable[[], float] = time.time,
+                 rules: rw.Rules = rw.DEFAULT_RULES) -> None:
         self.path = str(path)
         self.now = now
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
+        self.rules = rules
+        # One thread at a time uses it, not always the one that made it (a host is built on
+        # one thread and runs on another).
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10,
+                                  check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+
+    @classmethod
+    def read_only(cls, path: str | Path, rules: rw.Rules = rw.DEFAULT_RULES) -> Ledger:
+        """The ledger opened for reading only (``cardparty league``): nothing is created or
+        written, and a host running on the same file is not disturbed."""
+        if not Path(path).exists():
+            raise EconomyError(f"there is no economy at {path}")
+        self = cls.__new__(cls)
+        self.path, self.now, self.rules = str(path), time.time, rules
+        self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        return self
 
     def close(self) -> None:
         self.db.close()
@@ -129,7 +145,7 @@ class Ledger:
             if row is None:
                 db.execute("INSERT INTO profiles (username, public_key, coins) VALUES (?,?,0)",
                            (username, public_key))
-                self._move(db, username, rw.NEW_PROFILE_COINS, "welcome")
+                self._move(db, username, self.rules.new_profile_coins, "welcome")
             elif row[0] != public_key:
                 raise EconomyError(f"the username {username!r} belongs to another player here")
         return self.profile(username)
@@ -155,8 +171,9 @@ class Ledger:
     def buy(self, username: str, item: str) -> Profile:
         """MO-8: a gold booster (coins x2 for 60 min) or a VIP pass (x1.5 for 7 days), bought
         with coins; buying again while active extends it."""
-        prices = {"gold": (rw.BOOSTER_PRICE, rw.BOOSTER_MINUTES * 60, "gold_until"),
-                  "vip": (rw.VIP_PRICE, rw.VIP_DAYS * 86400, "vip_until")}
+        rules = self.rules
+        prices = {"gold": (rules.booster_price, rules.booster_minutes * 60, "gold_until"),
+                  "vip": (rules.vip_price, rules.vip_days * 86400, "vip_until")}
         if item not in prices:
             raise EconomyError("the shop sells 'gold' and 'vip'")
         price, seconds, column = prices[item]
@@ -170,15 +187,47 @@ class Ledger:
 
     def take_stake(self, table_id: str, username: str, stake: int) -> None:
         """MO-6: a player pays the stake when he sits; without the coins he cannot sit."""
-        if stake not in rw.STAKES:
-            raise EconomyError(f"stakes are {', '.join(map(str, rw.STAKES))}")
+        if stake not in self.rules.stakes:
+            raise EconomyError(f"stakes are {', '.join(map(str, self.rules.stakes))}")
         with self._tx() as db:
-            if db.execute("SELECT 1 FROM stakes WHERE table_id = ? AND username = ?",
-                          (table_id, username)).fetchone():
+            row = db.execute("SELECT state FROM stakes WHERE table_id = ? AND username = ?",
+                             (table_id, username)).fetchone()
+            if row is not None and row[0] != "refunded":
                 raise EconomyError(f"{username} has already paid the stake of this table")
-            self._move(db, username, -stake, "stake", table_id)
-            db.execute("INSERT INTO stakes (table_id, username, amount) VALUES (?,?,?)",
+            try:
+                self._move(db, username, -stake, "stake", table_id)
+            except EconomyError:
+                have = self.profile(username).coins
+                raise EconomyError(f"not enough coins: the stake is {stake} and you have "
+                                   f"{have}") from None
+            # A player who left before the start (refunded) may sit again and pay again.
+            db.execute("INSERT INTO stakes (table_id, username, amount) VALUES (?,?,?) "
+                       "ON CONFLICT (table_id, username) DO UPDATE SET "
+                       "amount = excluded.amount, state = 'held'",
                        (table_id, username, stake))
+
+    def refund_stake(self, table_id: str, username: str) -> int:
+        """MO-6: one player's stake back (he left an entry table before its game started,
+        or his seat was lost in a crash): the coins refunded, 0 when none was held."""
+        with self._tx() as db:
+            row = db.execute("SELECT amount FROM stakes WHERE table_id = ? AND username = ? "
+                             "AND state = 'held'", (table_id, username)).fetchone()
+            if row is None:
+                return 0
+            self._move(db, username, row[0], "refund", table_id)
+            db.execute("UPDATE stakes SET state = 'refunded' WHERE table_id = ? AND "
+                       "username = ?", (table_id, username))
+        return int(row[0])
+
+    def held(self) -> list[tuple[str, str, int]]:
+        """Every stake in escrow: (table id, username, amount)."""
+        return [(t, u, a) for t, u, a in self.db.execute(
+            "SELECT table_id, username, amount FROM stakes WHERE state = 'held' "
+            "ORDER BY table_id, username")]
+
+    def paid(self, match_id: str) -> bool:
+        return self.db.execute("SELECT 1 FROM payouts WHERE match_id = ?",
+                               (match_id,)).fetchone() is not None
 
     def refund_table(self, table_id: str) -> int:
         """MO-6, MO-11: a cancelled entry table gives back exactly the stakes it took, once."""
@@ -210,7 +259,7 @@ class Ledger:
                        (match_id, self.now(), mode))
             humans = [s is not None for s in seats]
             boosts = [self.boosts(s) if s else rw.Boosts() for s in seats]
-            earned = rw.rewards(mode, places, humans, boosts, bots_filled)
+            earned = rw.rewards(mode, places, humans, boosts, bots_filled, self.rules)
             if mode == rw.ENTRY:
                 pot = self._pay_pot(db, match_id, table_id or match_id, seats, places)
                 earned = [rw.Reward(coins, r.xp, r.league)
@@ -252,6 +301,18 @@ class Ledger:
         return [(u, p) for u, p in self.db.execute(
             "SELECT username, points FROM league WHERE week = ? ORDER BY points DESC, "
             "username", (week,))]
+
+    def weeks(self) -> list[str]:
+        """Every week with standings, newest first."""
+        return [w for (w,) in self.db.execute(
+            "SELECT DISTINCT week FROM league ORDER BY week DESC")]
+
+    def week(self) -> str:
+        """This week's key (MO-10), in the host's time zone."""
+        return rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+
+    def usernames(self) -> list[str]:
+        return [u for (u,) in self.db.execute("SELECT username FROM profiles ORDER BY username")]
 
     # --- the proof (MO-2) -------------------------------------------------------------------
 

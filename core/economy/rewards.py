@@ -29,6 +29,41 @@ VIP_PRICE, VIP_DAYS = 1000, 7
 
 
 @dataclass(frozen=True, slots=True)
+class Rules:
+    """Every number of modes.md marked (default), as one host's settings (``--config``).
+
+    The module's constants are the defaults; a host may change any of them, and the ledger
+    and ``rewards`` read them from here, never from the constants."""
+
+    new_profile_coins: int = NEW_PROFILE_COINS
+    base_coins: tuple[int, ...] = BASE_COINS
+    base_xp: tuple[int, ...] = BASE_XP
+    base_league: tuple[int, ...] = BASE_LEAGUE
+    stakes: tuple[int, ...] = STAKES
+    booster_price: int = BOOSTER_PRICE
+    booster_minutes: float = BOOSTER_MINUTES
+    vip_price: int = VIP_PRICE
+    vip_days: float = VIP_DAYS
+
+    def __post_init__(self) -> None:
+        for name in ("base_coins", "base_xp", "base_league", "stakes"):
+            value = getattr(self, name)
+            if not value or any(not isinstance(v, int) or v < 0 for v in value):
+                raise ValueError(f"{name} must be a list of whole numbers from 0 up")
+            object.__setattr__(self, name, tuple(value))
+        for name in ("new_profile_coins", "booster_price", "vip_price"):
+            if not isinstance(getattr(self, name), int) or getattr(self, name) < 0:
+                raise ValueError(f"{name} must be a whole number from 0 up")
+        if any(s <= 0 for s in self.stakes):
+            raise ValueError("stakes must be positive")
+        if self.booster_minutes <= 0 or self.vip_days <= 0:
+            raise ValueError("booster_minutes and vip_days must be positive")
+
+
+DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True, slots=True)
 class Boosts:
     """What multiplies one player's rewards at payout time (MO-8)."""
 
@@ -68,7 +103,8 @@ def boosted(reward: Reward, boosts: Boosts) -> Reward:
 
 
 def rewards(mode: str, places: Sequence[int], humans: Sequence[bool],
-            boosts: Sequence[Boosts], bots_filled: bool = False) -> list[Reward]:
+            boosts: Sequence[Boosts], bots_filled: bool = False,
+            rules: Rules = DEFAULT_RULES) -> list[Reward]:
     """What each seat earns for a finished table (bots earn nothing).
 
     MO-3 practice pays nothing. MO-4 friends pays only first place, coins and XP at half the
@@ -83,9 +119,9 @@ def rewards(mode: str, places: Sequence[int], humans: Sequence[bool],
     n = len(places)
     if mode == PRACTICE:
         return [Reward() for _ in range(n)]
-    coins = by_place(BASE_COINS, places)
-    xp = by_place(BASE_XP, places)
-    league = by_place(BASE_LEAGUE, places)
+    coins = by_place(rules.base_coins, places)
+    xp = by_place(rules.base_xp, places)
+    league = by_place(rules.base_league, places)
     out = []
     for seat in range(n):
         if not humans[seat]:
@@ -120,6 +156,11 @@ def level(xp: int) -> int:
     while 100 * (n + 1) * (n + 2) // 2 <= xp:
         n += 1
     return n
+
+
+def level_xp(n: int) -> int:
+    """MO-9: the total XP level ``n`` needs (0 for level 0)."""
+    return 100 * n * (n + 1) // 2
 
 
 def league_week(moment: dt.datetime) -> str:

@@ -2,7 +2,9 @@
 
 Owns: the requests ``games``, ``tables``, ``create``, ``sit``, ``leave``, ``bots``,
 ``invite`` (friends tables, MO-4), ``ready``, ``start``, ``watch``, ``snapshot`` and
-``chat``; a table starting when every seat is filled and ready; what a player's tables show
+``chat``; who may sit and add bots by the table's mode (MO-3 practice: its creator and bots;
+MO-4 friends: invitees; MO-6 entry: humans who pay the stake, through ``economy``); a table
+starting when every seat is filled and ready; what a player's tables show
 when he comes and goes (``presence``, ``back``: a fresh picture of each and the invitations
 still pending); the table limit (a finished table makes room for a new one) and dropping
 tables nobody needs any more.
@@ -22,6 +24,7 @@ from cardparty.core.bots import LEVELS
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table, TableError
 from cardparty.net.host.clock import Clock
+from cardparty.net.host.economy import Economy
 from cardparty.net.host.model import (
     MAX_INVITED,
     MAX_OPEN_TABLES,
@@ -57,6 +60,8 @@ class Lobby:
         self.max_tables = max_tables
         self._seq = itertools.count(1)
         self._games: list[dict[str, Any]] | None = None
+        #: the economy part (set when the parts are wired): stakes, a new table's key
+        self.economy: Economy | None = None
 
     def loaded(self, restored: list[HostTable]) -> None:
         """Tables rebuilt from the store join the lobby; new ids go on from the highest."""
@@ -152,6 +157,10 @@ class Lobby:
             except KeyError as exc:
                 raise ProtocolError("no_game", exc.args[0]) from None
         players = req["players"]
+        if self.economy is not None:
+            self.economy.check_create(req["mode"], req.get("stake", 0))
+        elif req["mode"] == "entry":
+            raise ProtocolError("no_economy", "this host keeps no coins: no entry tables")
         try:
             table = Table(game, players, req["settings"], req["variants"], seed=req["seed"],
                           names=[f"Seat {i + 1}" for i in range(players)],
@@ -167,7 +176,10 @@ class Lobby:
                        table=table, idle=idle, bot_delay=bot_delay,
                        seats=[Seat() for _ in range(players)], changed_at=self.clock.now(),
                        mode=req["mode"], creator_token=player.token, creator_name=player.name,
-                       strangers=req["strangers"], creator_quota=quota)
+                       stake=req.get("stake", 0), strangers=req.get("strangers", True),
+                       creator_quota=quota)
+        if self.economy is not None:
+            self.economy.opened(ht)
         self.tables.add(ht)
         player.owns.add(ht.id)
         player.settled = True
@@ -189,6 +201,9 @@ class Lobby:
             raise ProtocolError("not_invited", f"{ht.creator_name} created this "
                                                f"{'friends ' if ht.mode == 'friends' else ''}"
                                                "table: only the players invited may sit")
+        if ht.mode == "practice" and player.token != ht.creator_token:
+            raise ProtocolError("practice", f"this is {ht.creator_name}'s practice table: "
+                                            "watch it, or open one of your own")
         seat = req["seat"]
         if seat is None:
             free = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
@@ -199,7 +214,9 @@ class Lobby:
             raise ProtocolError("no_seat", f"this table has seats 0 to {len(ht.seats) - 1}")
         elif ht.seats[seat].kind != "empty":
             raise ProtocolError("seat_taken", f"seat {seat} is taken by {ht.seats[seat].name}")
-        ht.seats[seat] = Seat("human", player, player.name)
+        if self.economy is not None:
+            self.economy.take_stake(ht, player)       # MO-6: no seat without the stake
+        ht.seats[seat] = Seat("human", player, player.name, ready=ht.seeking)
         ht.spectators.discard(player.id)
         player.tables.add(ht.id)
         player.settled = True
@@ -222,8 +239,10 @@ class Lobby:
             return message("ok", about="leave")
         elif ht.status == "open":
             ht.seats[seat] = Seat()
+            if self.economy is not None:
+                self.economy.refund_stake(ht, player)
             for s in ht.seats:
-                s.ready = False if s.kind == "human" else s.ready
+                s.ready = False if s.kind == "human" and not ht.seeking else s.ready
         elif ht.status == "playing":
             old = ht.seats[seat]            # a bot plays his seat to the end
             ht.seats[seat] = Seat("bot", None, f"{old.name} (bot)", True)
@@ -243,6 +262,8 @@ class Lobby:
                                                    "friends table, may add bots to it")
         elif ht.seat_of(player) is None:
             raise ProtocolError("not_seated", "only a seated player may add bots")
+        if ht.mode == "entry":
+            raise ProtocolError("humans_only", "an entry table is for humans only: no bots")
         if ht.status != "open":
             raise ProtocolError("not_open", "the game at this table has started")
         if req["level"] not in LEVELS:
@@ -382,8 +403,8 @@ class Lobby:
         if ended:
             self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
             return True
-        left = [ht for ht in self.tables.all.values()
-                if ht.status == "open" and not self.cared_for(ht)]
+        left = [ht for ht in self.tables.all.values()       # never one holding stakes
+                if ht.status == "open" and not ht.stake and not self.cared_for(ht)]
         if not left:
             return False
         self.drop(min(left, key=lambda ht: ht.changed_at))

@@ -73,6 +73,9 @@ class Match:
         if ht.status != "over":
             raise ProtocolError("not_over", f"the round at this table is {ht.status}, "
                                             "not over")
+        if ht.mode == "entry":
+            raise ProtocolError("not_over", "an entry table plays one round for its pot: "
+                                            "seek another table")
         ht.seats[seat].ready = True
         waiting = [s.name for s in ht.seats
                    if s.kind == "human" and s.player is not None and not s.ready]

@@ -52,8 +52,9 @@ class Player:
     """One person (or bot client) at this host, across connections: found by token.
 
     ``token`` is the player's identity in the host, the digest of his session token
-    (``token_key``): what the store, tables and owners refer to. ``secret``, the session token
-    itself, is known only in the process that made it or was given it by a hello."""
+    (``token_key``): what the store and the tables' seats and creators refer to.
+    ``secret``, the session token itself, is known only in the process that made it or was
+    given it by a hello."""
 
     id: str
     token: str
@@ -133,8 +134,20 @@ class HostTable:
     #: (event index, redacted?) -> the event as sent, with its words: each event is
     #: redacted and narrated once per way of seeing it, not once per seat
     texts: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict)
-    #: ``friends`` (MO-4: only the creator and invitees sit) or ``open`` (anyone sits).
+    #: ``practice`` (MO-3: the creator and bots), ``friends`` (MO-4: only the creator and
+    #: invitees sit), ``open`` (MO-5: anyone sits) or ``entry`` (MO-6: open, with a stake).
     mode: str = "open"
+    #: The economy (``economy``, ``seek``): an entry table's stake (0: none); the table's
+    #: key in the ledger, unique across restarts (stakes and payouts are keyed by it); made
+    #: by ``seek`` (seats filled in order of asking, bots at the fill timeout); when the fill
+    #: timeout ends (monotonic; None: no timeout); whether bots took seats (league points
+    #: halved); the username at each seat when the round started (who is paid).
+    stake: int = 0
+    key: str = ""
+    seeking: bool = False
+    fill_at: float | None = None
+    bots_filled: bool = False
+    owners: list[str | None] = field(default_factory=list)
     #: Who created the table: his token (identity, survives a restart) and name (words).
     creator_token: str = ""
     creator_name: str = ""
@@ -186,6 +199,13 @@ class Tables:
     def __init__(self) -> None:
         self.all: dict[str, HostTable] = {}
         self.live: dict[str, HostTable] = {}
+        #: open tables with a fill timeout (``fill_at``): the loop looks at these alone
+        self.filling: dict[str, HostTable] = {}
+
+    def fill_by(self, ht: HostTable, at: float) -> None:
+        """``ht`` waits for players until ``at`` (MO-5, MO-6)."""
+        ht.fill_at = at
+        self.filling[ht.id] = ht
 
     def find(self, table_id: str) -> HostTable:
         ht = self.all.get(table_id)
@@ -201,3 +221,4 @@ class Tables:
     def remove(self, ht: HostTable) -> None:
         self.all.pop(ht.id, None)
         self.live.pop(ht.id, None)
+        self.filling.pop(ht.id, None)

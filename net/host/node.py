@@ -25,6 +25,7 @@ from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.parts import HostParts
 from cardparty.net.host.server import Server, SocketOutbox, open_router
+from cardparty.net.host.settings import HostSettings
 from cardparty.net.store import Store
 
 
@@ -34,6 +35,9 @@ class Host:
 
     ``bind`` is a ZeroMQ endpoint; port 0 (``tcp://127.0.0.1:0``) lets the system choose.
     ``data`` is a directory for the SQLite file of live tables (None: nothing is kept).
+    ``economy`` is the ledger's SQLite file (profiles, coins, the league; ":memory:" for one
+    that lasts as long as the host; None: no coins, tables pay nothing, as ``cardparty
+    play``); ``settings`` the modes' and the economy's settings (``settings.HostSettings``).
     ``observer(table_id, table)`` is called on the host's thread after every change of a
     playing table (tests use it to check what each seat may see).
     """
@@ -44,7 +48,8 @@ class Host:
                  keep_over: float = 600.0, max_tables: int = 1000, max_players: int = 4096,
                  catalog: Catalog | None = None,
                  observer: Callable[[str, Table], None] | None = None,
-                 clock: Clock | None = None) -> None:
+                 clock: Clock | None = None, economy: str | os.PathLike[str] | None = None,
+                 settings: HostSettings | None = None) -> None:
         self.bind = bind
         self.name = name
         self.clock = clock or SystemClock()
@@ -53,7 +58,8 @@ class Host:
                                heartbeat=heartbeat, liveness=liveness, idle=idle,
                                bot_delay=bot_delay, keep_over=keep_over,
                                max_tables=max_tables, max_players=max_players,
-                               catalog=catalog, observer=observer)
+                               catalog=catalog, observer=observer, economy=economy,
+                               settings=settings)
         self.server = Server(self.parts, self.outbox, self.clock)
         self.catalog = self.parts.catalog
         self.heartbeat = heartbeat

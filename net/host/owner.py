@@ -50,6 +50,8 @@ class Owner:
         for s in ht.seats:
             s.ready = False if s.kind == "human" else s.ready
         if gone is not None:
+            if self.lobby.economy is not None:
+                self.lobby.economy.refund_stake(ht, gone)     # an entry table's stake back
             gone.tables.discard(ht.id)
             ht.streams.pop(gone.id, None)
             self.outbox.send(gone, self.views.summary_message(ht))
@@ -62,6 +64,9 @@ class Owner:
         summary with ``status: "closed"`` (the last they hear of it)."""
         ht = self._owned(player, req, "close it")
         people = self.views.recipients(ht)
+        economy = self.lobby.economy
+        if economy is not None and ht.stake and economy.ledger is not None:
+            economy.ledger.refund_table(ht.key)                # every stake back
         self.lobby.drop(ht)
         summary = self.views.summary(ht)
         summary["status"] = "closed"

@@ -1,10 +1,10 @@
 """The host's parts wired together, without a socket: what a request does, what is due.
 
 Owns: building the parts around one ``Outbox`` and one ``Clock`` (roster, views, play and its
-timers, lobby, match, persistence), the table of request handlers by message type, and the
-two things the server's loop asks: ``next_due`` and ``tick``. ``request`` runs one request
-exactly as the server does after decoding it, so the lobby and play rules are tested with a
-``MemoryOutbox`` and a ``ManualClock``, in milliseconds.
+timers, lobby, match, persistence, the economy and open play's seeking), the table of
+request handlers by message type, and the two things the server's loop asks: ``next_due``
+and ``tick``. ``request`` runs one request exactly as the server does after decoding it, so
+the lobby and play rules are tested with a ``MemoryOutbox`` and a ``ManualClock``, in milliseconds.
 
 Must not know about: sockets, frames, rate limits (the server owns those).
 """
@@ -15,17 +15,22 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog, load_catalog
+from cardparty.core.economy.ledger import Ledger
 from cardparty.core.table import Table
 from cardparty.net.host.clock import Clock
+from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.match import Match
-from cardparty.net.host.model import Player, Tables
+from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.owner import Owner
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.roster import Roster
+from cardparty.net.host.seek import Seeks
+from cardparty.net.host.settings import HostSettings
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import Views
 from cardparty.net.protocol import check_request, message
@@ -40,7 +45,10 @@ class HostParts:
                  keep_over: float = 600.0, max_tables: int = 1000, max_players: int = 4096,
                  catalog: Catalog | None = None,
                  observer: Callable[[str, Table], None] | None = None,
-                 timers: Timers | None = None) -> None:
+                 timers: Timers | None = None, economy: str | os.PathLike[str] | None = None,
+                 settings: HostSettings | None = None) -> None:
+        """``economy``: the ledger's SQLite file (":memory:" for one that lasts as long as
+        the host); None: no coins, every table plays and pays nothing (``cardparty play``)."""
         self.outbox = outbox
         self.clock = clock
         self.catalog = catalog or load_catalog()
@@ -61,7 +69,14 @@ class HostParts:
                            max_tables=max_tables)
         self.owner = Owner(self.lobby)
         self.match = Match(self.tables, clock, self.views, self.play, self.catalog)
-        self.play.on_over = self.match.record
+        self.settings = settings or HostSettings()
+        ledger = None if economy is None else Ledger(economy, now=clock.wall,
+                                                     rules=self.settings.rules)
+        self.economy = Economy(ledger, outbox, clock, self.settings, self.tables)
+        self.lobby.economy = self.economy
+        self.seeks = Seeks(self.tables, clock, self.lobby, self.play, self.views, self.economy)
+        self.play.on_over = self._over
+        self.play.on_start = self.economy.started
         self.roster.on_presence = self.lobby.presence
         self.roster.on_back = self.lobby.back
         self.roster.seated = self.lobby.seated
@@ -76,29 +91,41 @@ class HostParts:
             "move": play.on_move, "reorder": play.on_reorder, "again": self.match.on_again,
             "remove": self.owner.on_remove, "close": self.owner.on_close,
             "strangers": self.owner.on_strangers,
+            "seek": self.seeks.on_seek, "unseek": self.seeks.on_unseek,
+            "profile": self.economy.on_profile, "league": self.economy.on_league,
+            "buy": self.economy.on_buy,
         }
         self._next_sweep = clock.now()
         if self.persistence.store is not None:
             self.roster.load()
             self.lobby.loaded(self.persistence.tables(self.roster.players, clock.now()))
+        self.economy.recover(list(self.tables.all.values()))
+
+    def _over(self, ht: HostTable, result: Result) -> None:
+        """A round is over: the match records it, then the economy pays it."""
+        self.match.record(ht, result)
+        self.economy.settle(ht, result)
 
     # --- the loop's questions ----------------------------------------------------------------
 
     def next_due(self) -> float:
         """When the loop must look again at the latest: a timer, or the next sweep."""
-        due = self.play.next_due()
-        return self._next_sweep if due is None else min(due, self._next_sweep)
+        due = [d for d in (self.play.next_due(), self.seeks.next_due()) if d is not None]
+        return min([*due, self._next_sweep])
 
     def tick(self, now: float) -> None:
         """Fire due timers; every half heartbeat, liveness and housekeeping."""
         self.play.tick(now)
+        self.seeks.tick(now)
         if now >= self._next_sweep:
             self._next_sweep = now + min(self.heartbeat / 2, 1.0)
             self.roster.sweep(now)
             self.lobby.sweep(now)
+            self.economy.reconcile()
 
     def close(self) -> None:
         self.persistence.close()
+        self.economy.close()
 
     # --- requests without a socket (tests, and the server after decoding) --------------------
 

@@ -131,7 +131,8 @@ class Persistence:
                           for s in ht.seats],
                 "spectators": [by_id[pid].token for pid in ht.spectators if pid in by_id],
                 "round": ht.round, "rounds": list(ht.rounds), "wins": list(ht.wins),
-                "scores": ht.scores}
+                "scores": ht.scores,
+                "economy": [ht.stake, ht.key, ht.seeking, ht.bots_filled, list(ht.owners)]}
 
     @staticmethod
     def _meta_keyed(packed: bytes) -> bytes:
@@ -232,6 +233,10 @@ class Persistence:
         ht.rounds = list(meta.get("rounds", ()))
         ht.wins = list(meta.get("wins", ()))
         ht.scores = meta.get("scores")
+        if "economy" in meta:
+            (ht.stake, ht.key, ht.seeking, ht.bots_filled,
+             owners) = meta["economy"]
+            ht.owners = list(owners)
         for token in meta.get("spectators", ()):
             if token in by_token:
                 ht.spectators.add(by_token[token].id)

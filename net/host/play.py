@@ -44,6 +44,8 @@ class Play:
         self.views: Views | None = None
         #: called once when a round is over, before anybody is told (the match records it)
         self.on_over: Callable[[HostTable, Result], None] = lambda ht, r: None
+        #: called when a round starts (the economy notes who is paid)
+        self.on_start: Callable[[HostTable], None] = lambda ht: None
 
     def _views(self) -> Views:
         assert self.views is not None
@@ -122,6 +124,7 @@ class Play:
         ht.ended_at = None
         self.tables.live[ht.id] = ht
         ht.table.names = [s.name for s in ht.seats]
+        self.on_start(ht)
         ht.changed_at = self.clock.now()
         self._views().push_summary(ht)
         self.changed(ht, snapshot=True)

@@ -53,8 +53,8 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 BIND_RETRY = 2.0
 #: Requests answered from memory when their rid repeats (the others are harmless to redo).
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
-                        "chat", "bye", "invite", "again", "remove", "close",
-                        "strangers"})
+                        "chat", "bye", "invite", "again", "seek", "unseek", "buy", "remove",
+                        "close", "strangers"})
 #: Connections whose allowance is remembered (the least recently heard forgotten first: an
 #: allowance unused for ``BURST / RATE`` seconds is full again anyway).
 MAX_ALLOWANCES = 16384

@@ -76,6 +76,9 @@ class Views:
             "id": ht.id, "title": ht.title, "game": table.game, "game_name": table.info.name,
             "mode": ht.mode, "creator": ht.creator_name or None, "invited": list(ht.invited),
             "strangers": ht.strangers,
+            "stake": ht.stake, "seeking": ht.seeking, "bots_filled": ht.bots_filled,
+            "fill_in": None if ht.fill_at is None or ht.status != "open"
+            else max(0.0, ht.fill_at - self.clock.now()),
             "players": table.players, "settings": table.settings,
             "variants": list(table.variant_ids), "status": ht.status, "idle": ht.idle,
             "version": table.version, "spectators": len(ht.spectators),

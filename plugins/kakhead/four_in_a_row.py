@@ -5,18 +5,22 @@ house rule (named in KH-10 itself) also burns it when the top four cards of the 
 rank, whoever played them and over how many plays: 9 by one player, 9 9 by the next, 9 by the
 third burns, and the player who laid the fourth plays again, as after any burn.
 
-The base game counts the run on top of the pile when ``state.four_across`` is set; this plugin
-switches it on at setup, so the flag travels in saves and replays, and changes nothing else.
+The rule lives here: the base game's ``cardparty_apply_move`` takes the rule that says when a
+play burns the pile as a parameter (KH-9, KH-10 by default), and this plugin plays every move
+through it with its own. The table's variants travel in its save, so a restored table keeps
+the rule; the game's state knows nothing of it.
+
+Must not know about: sockets, terminals, other games.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Generator
-from typing import Any
 
-from cardparty.core.contract import VariantInfo
+from cardparty.core.contract import Event, Move, VariantInfo
 from cardparty.core.hookspecs import hookimpl
+from cardparty.plugins.kakhead import rules
+from cardparty.plugins.kakhead.state import KakheadState
 
 VARIANT_ID = "kakhead-four-in-a-row"
 
@@ -28,9 +32,16 @@ def cardparty_variant_info() -> VariantInfo:
                        "different players laid them")
 
 
-@hookimpl(wrapper=True)
-def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
-                    ) -> Generator[None, Any, Any]:
-    state = yield
-    state.four_across = True
-    return state
+def burns_across_plays(pile: list[str], cards: list[str]) -> bool:
+    """KH-10's own burns, or the top four cards of the pile of the rank just played."""
+    if rules.burns_in_one_play(pile, cards):
+        return True
+    r = cards[0][0]
+    return len(pile) >= 4 and all(c[0] == r for c in pile[-4:])
+
+
+@hookimpl(tryfirst=True)
+def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random
+                         ) -> list[Event]:
+    """Every move as the base game plays it, with this burn rule (first, so it answers)."""
+    return rules.cardparty_apply_move(state, seat, move, rng, burns=burns_across_plays)

@@ -23,9 +23,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.core.cards import canasta_deck, ordered_deck, reorder_hand
+from cardparty.core.cards import canasta_deck, ordered_deck
 from cardparty.core.contract import NOBODY, PUBLIC, SYSTEM, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import finishing_places, pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.core.turns import next_seat
 from cardparty.plugins.kakhead.state import KakheadState
@@ -46,14 +47,19 @@ ALWAYS = frozenset("23T")
 #: cards is three swaps away; six leave room to change one's mind, and the bound keeps the
 #: swap phase finite.
 MAX_SWAPS = 6
-#: KH-12 Decision: moves without progress (no card burned, drawn, played from the table, no
-#: player finishing) before a draw may be offered; after a refusal, as many again.
-OFFER_AFTER = 200
+#: KH-12 (revised 2026-11-30): the table setting ``offer_after``, moves without progress (no
+#: card burned, drawn, played from the table, no player finishing) before a draw may be
+#: offered; after a refusal, as many again. Default 30, bounds 10-200.
+OFFER_DEFAULT = 30
+OFFER_MIN = 10
+OFFER_MAX = 200
 #: The most progress a game can make: every card burned, every stock card drawn, every table
 #: card played, every finisher. Between two steps of progress, a stretch without it lasts at
-#: most OFFER_AFTER moves before bots offer a draw that every bot accepts (``cardparty_bot_move``).
+#: most 2 × OFFER_MAX moves (an early offer refused just under OFFER_MAX opens again at most
+#: ``offer_after`` ≤ OFFER_MAX moves later) before bots offer a draw that every bot accepts
+#: (``cardparty_bot_move``), plus the answers.
 _PROGRESS_STEPS = 2 * len(DECK)
-MAX_MOVES = MAX_PLAYERS * (MAX_SWAPS + 1) + (_PROGRESS_STEPS + 1) * (OFFER_AFTER + MAX_PLAYERS)
+MAX_MOVES = MAX_PLAYERS * (MAX_SWAPS + 1) + (_PROGRESS_STEPS + 1) * 2 * (OFFER_MAX + MAX_PLAYERS)
 
 SUMMARY = """Kakhead: three blind cards, three face-up cards on them, three in hand. Play one
 card or several of one rank, the same or higher than the card in force; draw back up to three
@@ -114,8 +120,12 @@ def cardparty_game_info() -> GameInfo:
         settings={
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
                               help="the dealer's seat; -1: drawn at random (KH-4)"),
+            "offer_after": Setting(OFFER_DEFAULT, "int", OFFER_MIN, OFFER_MAX,
+                                   help="moves without progress before a draw may be offered, "
+                                        "and again after a refusal (KH-12)"),
         },
-        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
+        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
+        state=KakheadState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup (KH-1, KH-3) ----------------------------------------------------------------------
@@ -126,11 +136,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     """KH-3: deal in blocks, seat by seat: 3 blind, 3 face-up, 3 hand cards for seat 0 from
     the top of the deck order, then seat 1...; the rest is the stock, its first card on top.
     The game opens with the swap phase."""
-    dealer = settings["dealer"]
-    if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
-    if dealer < 0:
-        dealer = rng.randrange(players)
+    dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = KakheadState.__new__(KakheadState)
     state.n = players
@@ -150,11 +156,11 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     state.force_count = 0
     state.finished = []
     state.idle = 0
-    state.offer_at = OFFER_AFTER
+    state.offer_after = settings["offer_after"]
+    state.offer_at = state.offer_after
     state.offer_by = -1
     state.offer_yes = []
     state.outcome = ""
-    state.four_across = False
     return state
 
 
@@ -363,8 +369,8 @@ def cardparty_refusal(state: KakheadState, seat: int, move: Move) -> str | None:
         return "it is not your turn"
     if kind == "offer":
         if state.idle < state.offer_at:
-            return ("a draw may be offered only after "
-                    f"{OFFER_AFTER} moves without progress (KH-12)")
+            return (f"a draw may be offered only after {state.offer_after} moves without "
+                    f"progress ({state.offer_at - state.idle} to go) (KH-12)")
         return None
     if kind == "play":
         return refusal_to_play(state, seat, move.cards)
@@ -388,9 +394,18 @@ def cardparty_refusal(state: KakheadState, seat: int, move: Move) -> str | None:
 
 # --- applying a move -------------------------------------------------------------------------
 
+def burns_in_one_play(pile: list[str], cards: list[str]) -> bool:
+    """KH-9, KH-10: a 10, or four or more cards of one rank played in one turn (not K-A-K),
+    burn the pile (``pile`` already holds ``cards`` on top)."""
+    return cards[0][0] == "T" or (len(cards) >= 4 and not is_kak(cards))
+
+
 @hookimpl
-def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random
+def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random,
+                         burns: Callable[[list[str], list[str]], bool] = burns_in_one_play
                          ) -> list[dict[str, Any]]:
+    """``burns`` is the rule that says when a play burns the pile: a house-rule variant calls
+    this hook with its own (``four_in_a_row``); pluggy never passes it."""
     kind = move.kind
     events: list[dict[str, Any]] = []
     if state.phase == "swap":
@@ -402,13 +417,13 @@ def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random
         pool = state.hands[seat] if src == "hand" else state.faceup[seat]
         for c in move.cards:
             pool.remove(c)
-        progress = _play(state, seat, list(move.cards), src, events) or src != "hand"
+        progress = _play(state, seat, list(move.cards), src, events, burns) or src != "hand"
     elif kind == "blind":                                              # KH-8
         card = state.blind[seat].pop(int(move.choice or "0"))
         progress = True
         if FITS[in_force(state.pile)][card[0]]:
             events.append({"type": "turn", "seat": seat, "cards": [card], "fits": True})
-            _play(state, seat, [card], "blind", events)
+            _play(state, seat, [card], "blind", events, burns)
         else:
             # The card joins the player's hand with the pile; the zones allow nobody else
             # to see it there, so the event showing it is private (docs: KH-8).
@@ -430,10 +445,10 @@ def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random
         events.append({"type": "refuse", "seat": seat})
         state.offer_by = -1
         state.offer_yes = []
-        state.offer_at = state.idle + 1 + OFFER_AFTER
+        state.offer_at = state.idle + 1 + state.offer_after
     if progress:
         state.idle = 0
-        state.offer_at = OFFER_AFTER
+        state.offer_at = state.offer_after
     else:
         state.idle += 1
     if state.phase == "over":
@@ -462,7 +477,7 @@ def _swap_phase(state: KakheadState, seat: int, move: Move, events: list[dict[st
 
 
 def _play(state: KakheadState, seat: int, cards: list[str], src: str,
-          events: list[dict[str, Any]]) -> bool:
+          events: list[dict[str, Any]], burns: Callable[[list[str], list[str]], bool]) -> bool:
     """Put ``cards`` (already taken from their source) on the pile and carry out KH-6, KH-9,
     KH-10, KH-11. Returns whether the game made progress (cards burned or drawn, a player out).
     """
@@ -473,14 +488,7 @@ def _play(state: KakheadState, seat: int, cards: list[str], src: str,
     r = cards[0][0]
     kak = is_kak(cards)
     progress = False
-    burn = r == "T" or (len(cards) >= 4 and not kak)                   # KH-9 10, KH-10
-    if not burn and state.four_across and len(pile) >= 4:              # the house rule
-        run = 0
-        for c in reversed(pile):
-            if c[0] != r:
-                break
-            run += 1
-        burn = run >= 4
+    burn = burns(pile, cards)                                          # KH-9 10, KH-10
     if burn:
         events.append({"type": "burn", "seat": seat, "cards": list(pile)})
         state.burned.extend(pile)
@@ -552,11 +560,7 @@ def _finish(state: KakheadState, outcome: str) -> None:
 def _places(state: KakheadState) -> list[int]:
     """KH-11: finishers in finishing order; the rest (the Kakhead, or after a draw all who
     still hold cards, KH-12) share the next place."""
-    rest = len(state.finished) + 1
-    places = [rest] * state.n
-    for i, s in enumerate(state.finished):
-        places[s] = i + 1
-    return places
+    return finishing_places(state.n, state.finished)
 
 
 # --- what players see ------------------------------------------------------------------------
@@ -599,6 +603,7 @@ def cardparty_view(state: KakheadState, seat: int | None) -> dict[str, Any]:
     }
     if state.phase == "play" and state.idle:
         counters["moves without progress"] = state.idle
+        counters["draw may be offered at"] = state.offer_at               # KH-12
     if state.offer_by >= 0:
         counters["draw offered by"] = state.offer_by
     turn = state.turn if state.phase == "play" and state.offer_by < 0 else None
@@ -652,22 +657,10 @@ def cardparty_determinize(state: KakheadState, seat: int, rng: random.Random) ->
     """Redeal every card ``seat`` cannot see (other hands, the stock, every blind card, his
     own included), keeping every zone's size."""
     twin = state.copy()
-    unseen = list(twin.stock)
+    zones = [twin.stock]
     for s in range(state.n):
-        unseen += twin.blind[s]
-        if s != seat:
-            unseen += twin.hands[s]
-    rng.shuffle(unseen)
-    i = 0
-    for s in range(state.n):
-        k = len(state.blind[s])
-        twin.blind[s] = unseen[i:i + k]
-        i += k
-        if s != seat:
-            k = len(state.hands[s])
-            twin.hands[s] = unseen[i:i + k]
-            i += k
-    twin.stock = unseen[i:]
+        zones += [twin.blind[s]] if s == seat else [twin.blind[s], twin.hands[s]]
+    redeal(rng, zones)
     return twin
 
 
@@ -677,24 +670,43 @@ def _keep_value(card: str) -> int:
     return {"T": 20, "2": 19, "3": 18}.get(r) or ORDER[r]
 
 
+#: KH-12: a bot offers a draw itself only once the game has gone this many moves without
+#: progress (a real cycle; the table's ``offer_after`` is for people). It accepts every offer,
+#: except that a random player refuses an early one (under BOT_PATIENCE) now and then.
+BOT_PATIENCE = OFFER_MAX
+RANDOM_OFFER = 0.01
+RANDOM_REFUSAL = 0.5
+
+
+def _idle(view: Callable[[], dict[str, Any]]) -> int:
+    return int(view()["counters"].get("moves without progress", 0))
+
+
 @hookimpl
 def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
-    """KH-12: every bot offers a draw as soon as one may be offered (a long stretch without
-    progress) and accepts every offer, so bot games end even when they cycle. At "basic":
-    swap high and special cards face up, then play the cheapest fitting rank, all of it."""
+    """KH-12: bots offer and accept under the table's rule: the offer is listed only after
+    ``offer_after`` moves without progress (after a refusal, as many again). A bot offers once
+    the stretch reaches BOT_PATIENCE (a random player also now and then as soon as it may) and
+    accepts every offer (a random player refuses an early one now and then), so bot games end
+    even when they cycle. At "basic": swap high and special cards face up, then play the
+    cheapest fitting rank, all of it."""
     last = moves[-1]
-    if last.kind == "offer":
-        return last
     first = moves[0]
     if first.kind == "accept":
+        if level == "random" and rng.random() < RANDOM_REFUSAL and _idle(view) < BOT_PATIENCE:
+            return moves[1]
         return first
+    if last.kind == "offer":
+        if _idle(view) >= BOT_PATIENCE or (level == "random" and rng.random() < RANDOM_OFFER):
+            return last
+        moves = moves[:-1]                         # not now: choose among the other moves
     if level == "random" and rng.random() < 0.8:
         # The simulation's random player: four moves in five uniformly random, one in five the
         # basic habits below. Uniformly random games last about 520 moves at 4 players and
         # 770 at 8; this mix about 450 and 580, and still cycles into agreed draws (KH-12)
         # now and then, so the checker covers both endings.
-        return None
+        return moves[rng.randrange(len(moves))]
     if last.kind == "ready":
         best, gain = last, 0
         for m in moves:
@@ -705,30 +717,9 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
         return best
     plays = [m for m in moves if m.kind == "play"]
     if not plays:
-        return None
+        return moves[rng.randrange(len(moves))]
     return min(plays, key=lambda m: (_keep_value(m.cards[0]) + (0 if len(m.cards) < 3 else 1),
                                      -len(m.cards)))
-
-
-@hookimpl
-def cardparty_save(state: KakheadState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> KakheadState:
-    return KakheadState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: KakheadState) -> KakheadState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: KakheadState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
 
 
 @hookimpl

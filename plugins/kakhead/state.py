@@ -1,17 +1,14 @@
-"""Kakhead's game state: plain fields, copied cheaply, saved as a map.
+"""Kakhead's game state: declared fields, copied and saved by the kit (``core.kit``).
 
 Must not know about: the rules (``rules``), sockets, terminals.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-FIELDS = ("n", "dealer", "phase", "hands", "faceup", "blind", "stock", "pile", "burned",
-          "ready", "swaps", "turn", "direction", "force_count", "finished", "idle",
-          "offer_at", "offer_by", "offer_yes", "outcome", "four_across")
+from cardparty.core.kit import game_state
 
 
+@game_state
 class KakheadState:
     """Everything about one Kakhead game.
 
@@ -19,8 +16,6 @@ class KakheadState:
     player's own order; ``blind[s]`` are face down (KH-3) and nobody, the owner included, may
     see them until one is turned (KH-8).
     """
-
-    __slots__ = FIELDS
 
     n: int
     dealer: int
@@ -42,30 +37,4 @@ class KakheadState:
     offer_by: int                # the seat offering a draw now, -1 when none (KH-12)
     offer_yes: list[int]         # seats that accepted the running offer
     outcome: str                 # "" while playing, "finished" or "draw agreed"
-    four_across: bool            # house rule: four in a row across plays burns (variant)
-
-    def copy(self) -> KakheadState:
-        twin = KakheadState.__new__(KakheadState)
-        for name in FIELDS:
-            setattr(twin, name, getattr(self, name))
-        twin.hands = [list(h) for h in self.hands]
-        twin.faceup = [list(h) for h in self.faceup]
-        twin.blind = [list(h) for h in self.blind]
-        twin.stock = list(self.stock)
-        twin.pile = list(self.pile)
-        twin.burned = list(self.burned)
-        twin.ready = list(self.ready)
-        twin.swaps = list(self.swaps)
-        twin.finished = list(self.finished)
-        twin.offer_yes = list(self.offer_yes)
-        return twin
-
-    def to_data(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in FIELDS}
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> KakheadState:
-        state = cls.__new__(cls)
-        for name in FIELDS:
-            setattr(state, name, data[name])
-        return state.copy()
+    offer_after: int             # KH-12: the table setting, moves without progress per offer

@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from cardparty.core import stock as stockpile
-from cardparty.core.cards import COLOUR_NAME, PIKA_COLOURS, ordered_deck, pika_deck, reorder_hand
+from cardparty.core.cards import COLOUR_NAME, PIKA_COLOURS, ordered_deck, pika_deck
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
@@ -32,7 +32,8 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.narrate import seat_name
+from cardparty.core.kit import competition_places, pick_dealer, redeal
+from cardparty.core.narrate import common, seat_name
 from cardparty.core.turns import next_seat
 from cardparty.plugins.pika.state import PikaState
 
@@ -77,7 +78,8 @@ def cardparty_game_info() -> GameInfo:
                                help="seconds to call «Pika!» with one card left (PI-10)"),
             "dealer": Setting(-1, "int", -1, 3, help="the dealer's seat; -1: drawn at random"),
         },
-        summary=SUMMARY, max_moves=20_000, deck=DECK)
+        summary=SUMMARY, max_moves=20_000, deck=DECK,
+        state=PikaState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup (PI-1, PI-3) ----------------------------------------------------------------------
@@ -90,11 +92,7 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     size = settings["hand_size"]
     if players * size + 1 > len(DECK):
         raise ValueError(f"{players} hands of {size} cards do not fit in the deck")
-    dealer = settings["dealer"]
-    if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
-    if dealer < 0:
-        dealer = rng.randrange(players)
+    dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = PikaState.__new__(PikaState)
     state.n = players
@@ -398,8 +396,7 @@ def _void_warnings(state: PikaState) -> None:
 def _finish(state: PikaState, outcome: str) -> None:
     """PI-11, PI-12, PI-13: places by cards in hand, fewest first, ties sharing a place (a
     player who went out has none, so he is first)."""
-    counts = [len(h) for h in state.hands]
-    state.places = [1 + sum(c < mine for c in counts) for mine in counts]
+    state.places = competition_places([len(h) for h in state.hands])
     state.outcome = outcome
     state.pending = 0
     state.pending_kind = ""
@@ -475,37 +472,8 @@ def cardparty_result(state: PikaState) -> Result | None:
 def cardparty_determinize(state: PikaState, seat: int, rng: random.Random) -> PikaState:
     """Redeal every card ``seat`` cannot see (other hands, the stock), keeping their sizes."""
     twin = state.copy()
-    unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]] + twin.stock
-    rng.shuffle(unseen)
-    i = 0
-    for s in range(state.n):
-        if s != seat:
-            k = len(state.hands[s])
-            twin.hands[s] = unseen[i:i + k]
-            i += k
-    twin.stock = unseen[i:]
+    redeal(rng, [twin.hands[s] for s in range(state.n) if s != seat] + [twin.stock])
     return twin
-
-
-@hookimpl
-def cardparty_save(state: PikaState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> PikaState:
-    return PikaState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: PikaState) -> PikaState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: PikaState, seat: int, order: list[str]) -> str | None:
-    """PI-14: a player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
 
 
 @hookimpl
@@ -526,17 +494,9 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return f"{who} calls «Pika!»"
     if kind == "skip":
         return f"{who} is blocked"
-    if kind == "reverse":
-        return "the direction turns"
     if kind == "keep":
         return f"{who} keeps the drawn card"
-    if kind == "reshuffle":
-        return "the pile is shuffled into a new stock"
-    if kind == "over":
-        order = sorted(range(len(event["places"])), key=lambda s: event["places"][s])
-        return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
-                                          for s in order)
-    return None
+    return common(event, names)                     # reshuffle, reverse, over
 
 
 # The "basic" bot policy lives in its own module; importing it here registers it with the game.

@@ -1,22 +1,17 @@
-"""Pika's game state: plain fields, copied cheaply, saved as a map.
+"""Pika's game state: declared fields, copied and saved by the kit (``core.kit``).
 
 Must not know about: the rules (``rules``), sockets, terminals.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-FIELDS = ("n", "hands", "stock", "pile", "turn", "direction", "colour", "pending",
-          "pending_kind", "drawn", "idle", "out_pending", "warned", "places", "outcome",
-          "dealer", "warning_seconds")
+from cardparty.core.kit import game_state
 
 
+@game_state
 class PikaState:
     """Everything about one Pika round. The pile's top is ``pile[-1]``, the stock's top is
     ``stock[-1]``; ``hands[s]`` is in the player's own order (PI-14)."""
-
-    __slots__ = FIELDS
 
     n: int
     hands: list[list[str]]
@@ -35,25 +30,3 @@ class PikaState:
     outcome: str
     dealer: int
     warning_seconds: float
-
-    def copy(self) -> PikaState:
-        twin = PikaState.__new__(PikaState)
-        for name in FIELDS:
-            setattr(twin, name, getattr(self, name))
-        twin.hands = [list(h) for h in self.hands]
-        twin.stock = list(self.stock)
-        twin.pile = list(self.pile)
-        twin.out_pending = list(self.out_pending)
-        twin.warned = list(self.warned)
-        twin.places = None if self.places is None else list(self.places)
-        return twin
-
-    def to_data(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in FIELDS}
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> PikaState:
-        state = cls.__new__(cls)
-        for name in FIELDS:
-            setattr(state, name, data[name])
-        return state.copy()

@@ -2,6 +2,11 @@
 several cards at once (PK-12), the K♦ bar (PK-16), stops and the counter-throw (PK-20), the
 K♣'s choice (PK-14, PK-21), and the lists of legal moves built from them.
 
+PK-10 and PK-17 are read literally from the source: a function card thrown on a normal card
+(or a Queen, or the starter, PK-6) follows the suit in force and never the rank (§4c); on an
+Ace or on a function card of a live chain it is free; on a dead function card (the count was
+taken) every card but a Queen or a Joker matches its suit or rank (§5).
+
 The refusal functions are the authority on legality: ``refusal`` judges any move a client may
 send, in any card order, and says why in words. The legal-move list is a bounded set of
 representatives of it: every single card, and for a group of one rank (PK-12) one order per
@@ -52,6 +57,12 @@ def top_is_function(state: PikacState) -> bool:
     return not state.starter_top and CLASS[state.pile[-1]] == FUNCTION
 
 
+def top_is_dead(state: PikacState) -> bool:
+    """PK-17: the top card is a function card whose chain has ended (its count was taken, or
+    drawn at 0): every card but a Queen or a Joker must match its suit or rank."""
+    return not state.chain and top_is_function(state)
+
+
 def _matches(state: PikacState, card: str) -> bool:
     """PK-10: the suit in force (any, when free) or the rank of the top card."""
     top = state.pile[-1]
@@ -59,14 +70,50 @@ def _matches(state: PikacState, card: str) -> bool:
             or (top != "X" and RANK_OF[card] == RANK_OF[top]))
 
 
-def _mismatch(state: PikacState, card: str) -> str:
+def _what_matches(state: PikacState) -> str:
+    """What a card must be to match now: 'a card of hearts or any 5'."""
+    top = state.pile[-1]
+    rank = "" if top == "X" else f" or any {RANK_WORD.get(top[0], top[0])}"
+    return f"a card of {suit_name(state.suit)}{rank}"
+
+
+RANK_WORD = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+
+
+def _mismatch(state: PikacState, card: str, rule: str = "PK-10") -> str:
     top = state.pile[-1]
     return (f"{pretty(card)} matches neither the suit in force ({suit_name(state.suit)}) "
-            f"nor the rank of the top card {pretty(top)}")
+            f"nor the rank of the top card {pretty(top)}: play {_what_matches(state)}, a "
+            f"Queen or a Joker ({rule})")
+
+
+def _function_refusal(state: PikacState, card: str) -> str | None:
+    """PK-10, PK-17: a function card (not a Joker) thrown at count 0. On a function card of a
+    live chain and on an Ace it is free; on a dead function card it matches the suit in force
+    or the rank (PK-17); on anything else (a normal card, a Queen, the starter, PK-6) it must be
+    of the suit in force, and rank does not count (§4c)."""
+    if not state.suit:
+        return None
+    top = state.pile[-1]
+    if top_is_function(state):
+        if state.chain or _matches(state, card):
+            return None
+        return (f"{pretty(card)} does not go on the dead {pretty(top)} (its count was taken): "
+                f"after a taken count every card matches the suit in force "
+                f"({suit_name(state.suit)}) or its rank; play {_what_matches(state)}, a "
+                f"Queen or a Joker (PK-17)")
+    if CLASS[top] == ACE and not state.starter_top:
+        return None
+    if SUIT_OF[card] == state.suit:
+        return None
+    return (f"{pretty(card)} does not go on {pretty(top)}: the first function card on a "
+            f"{'starter' if state.starter_top else CLASS[top] + ' card'} must be of the suit in "
+            f"force ({suit_name(state.suit)}), rank does not count; play a function card of "
+            f"{suit_name(state.suit)}, a Queen or a Joker (PK-10)")
 
 
 def first_card_refusal(state: PikacState, seat: int, card: str) -> str | None:
-    """Why ``card`` may not open a throw of ``seat`` now (PK-10, PK-11, PK-16, PK-20)."""
+    """Why ``card`` may not open a throw of ``seat`` now (PK-10, PK-11, PK-16, PK-17, PK-20)."""
     cls = CLASS[card]
     if state.count:                                                   # PK-11
         if cls == QUEEN:
@@ -92,12 +139,10 @@ def first_card_refusal(state: PikacState, seat: int, card: str) -> str | None:
     if cls == FUNCTION:
         if state.chain and state.kd_bar and card in BARRED_BY_KD:    # PK-16
             return f"the K♦ earlier in this chain bars {pretty(card)} for the rest of the chain"
-        if top_is_function(state) or _matches(state, card):
-            return None
-        return (f"the first function card on {pretty(state.pile[-1])} must follow the suit in "
-                f"force ({suit_name(state.suit)}) or its rank; "
-                + _mismatch(state, card))
-    return None if _matches(state, card) else _mismatch(state, card)
+        return _function_refusal(state, card)
+    if _matches(state, card):
+        return None
+    return _mismatch(state, card, "PK-17" if top_is_dead(state) else "PK-10")
 
 
 def kc_targets(state: PikacState, seat: int) -> list[int]:
@@ -157,8 +202,6 @@ def throw_refusal(state: PikacState, seat: int, cards: tuple[str, ...], choice: 
     for card, k in need.items():
         if have[card] < k:
             return f"you do not hold {'that many ' if have[card] else ''}{pretty(card)}"
-    if state.drawn is not None and cards != (state.drawn,):
-        return f"after drawing you may play only the card you drew ({pretty(state.drawn)})"
     if len(cards) > 1:
         group = GROUP[cards[0]]
         if group is None:
@@ -210,8 +253,6 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         if state.count:
             return (f"a count of {state.count} is pending: continue the chain or take the "
                     f"{state.count} cards (PK-11)")
-        if state.drawn is not None:
-            return "you have drawn already: play the drawn card or keep it"
         if state.stops[seat]:
             return "you are stopped: stand, or counter with Aces (PK-20)"
         return None
@@ -219,8 +260,6 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
         if state.count:
             return "a pending count is dealt with first: continue the chain or take it (PK-20)"
         return None if state.stops[seat] else "you are not stopped"
-    if kind == "keep":
-        return None if state.drawn is not None else "you have not drawn a playable card"
     return f"Pikáč has no move {kind!r}"
 
 
@@ -307,18 +346,25 @@ def _openers(state: PikacState, seat: int, distinct: Iterable[str]) -> list[str]
         return [c for c in distinct if CLASS[c] == FUNCTION]
     if state.stops[seat]:                                             # PK-20
         return [c for c in distinct if CLASS[c] == ACE]
-    suit = state.suit                                                 # PK-10
+    suit = state.suit                                                 # PK-10, PK-17
     if not suit:
         openers = list(distinct)
     else:
         top = state.pile[-1]
         top_rank = RANK_OF[top] if top != "X" else "-"
         if top_is_function(state):
+            if state.chain:                   # a live chain: function cards go on it freely
+                openers = [c for c in distinct if ANYWHERE[c] or SUIT_OF[c] == suit
+                           or RANK_OF[c] == top_rank or CLASS[c] == FUNCTION]
+            else:                             # a dead function card: everything matches it
+                openers = [c for c in distinct if ANYWHERE[c] or SUIT_OF[c] == suit
+                           or RANK_OF[c] == top_rank]
+        elif CLASS[top] == ACE and not state.starter_top:   # on an Ace a function card is free
             openers = [c for c in distinct if ANYWHERE[c] or SUIT_OF[c] == suit
-                       or RANK_OF[c] == top_rank or CLASS[c] == FUNCTION]
-        else:
+                       or CLASS[c] == FUNCTION or RANK_OF[c] == top_rank]
+        else:                                 # normal card, Queen, starter: function by suit
             openers = [c for c in distinct if ANYWHERE[c] or SUIT_OF[c] == suit
-                       or RANK_OF[c] == top_rank]
+                       or (RANK_OF[c] == top_rank and CLASS[c] != FUNCTION)]
     if state.chain and state.kd_bar:                                  # PK-16
         openers = [c for c in openers if c not in BARRED_BY_KD]
     return openers
@@ -338,12 +384,6 @@ def legal_moves(state: PikacState, seat: int) -> list[Move]:
     if seat != state.turn:
         return []
     moves: list[Move] = []
-    if state.drawn is not None:                                       # house rule play_drawn
-        card = state.drawn
-        targets = tuple(kc_targets(state, seat)) if card == "KC" else ()
-        moves += _throw_moves((card,), targets)
-        moves.append(Move("keep", (), None, f"keep {pretty(card)}"))
-        return moves
     hand = state.hands[seat]
     openers = _openers(state, seat, dict.fromkeys(hand))
     groups: list[str] = []

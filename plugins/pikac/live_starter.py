@@ -4,7 +4,8 @@ Reverses the Decision of PK-6 ("the starter card's own effect never applies"). T
 as if the dealer had thrown it: a function card starts the chain (a 7 makes the first player
 face a count of 2, a Joker 5, K♠ 10; 2♣ turns the direction, so the dealer's right-hand
 neighbour starts; K♦ bars K♥ and J♠ for that chain) and counts as a function card for matching;
-an Ace stops the first player for one turn. Two cards need a thrower's choice the dealer never
+an Ace stops the first player for one turn (and, being thrown, takes any function card, PK-10).
+Two cards need a thrower's choice the dealer never
 made: a starter K♣ passes the turn on like 2♦ and is not remembered for a J♣, and a J♣ (no K♣
 before it) acts as 2♦, as in the base game. A Queen starter is unchanged (the stock's bottom
 card names the suit), and so are normal cards.
@@ -49,5 +50,6 @@ def cardparty_apply_move(state: Any, seat: int, move: Move, rng: random.Random
         state.kc_seat = None
         rules.advance(state, dealer, events)
     elif cls == ACE:
+        state.starter_top = False              # a thrown Ace: function cards go on it (PK-10)
         rules.stop_players(state, dealer, 1, "hold", events)
     return events

@@ -13,7 +13,7 @@ Moves:
       a Queen names the suit (PK-18), Aces a mode (PK-19), a K♣ the next player (PK-14)
   draw -- draw one card, the turn ends (PK-9)       take -- take the count (PK-17)
   stand -- a stopped player misses this turn (PK-20)
-  keep -- house rule play_drawn: keep the card just drawn
+  keep -- only with the variant pikac-play-drawn (play_drawn.py): keep the card just drawn
 
 Must not know about: sockets, terminals, other games.
 """
@@ -25,10 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.core import stock as stockpile
-from cardparty.core.cards import ordered_deck, pretty, reorder_hand
-from cardparty.core.contract import NOBODY, PUBLIC, Deadline, GameInfo, Move, Result, Setting, Zone
+from cardparty.core.cards import ordered_deck, pretty
+from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.narrate import seat_name
+from cardparty.core.kit import finishing_places, pick_dealer, redeal
+from cardparty.core.narrate import common, seat_name
 from cardparty.plugins.pikac import legality
 from cardparty.plugins.pikac.deck import (
     ACE,
@@ -66,7 +67,8 @@ def cardparty_game_info() -> GameInfo:
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
                               help="the first round's dealer; -1: drawn at random (PK-4)"),
         },
-        summary=SUMMARY, max_moves=MOVE_LIMIT + 1, deck=DECK)
+        summary=SUMMARY, max_moves=MOVE_LIMIT + 1, deck=DECK,
+        state=PikacState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup and the deal (PK-4 ... PK-7) ------------------------------------------------------
@@ -75,11 +77,7 @@ def cardparty_game_info() -> GameInfo:
 def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) -> PikacState:
     """PK-4: the dealer (at random unless the setting names one) shuffles; the round waits in
     the deal phase for his choice of hand size (PK-5). The whole deck is the stock until then."""
-    dealer = settings["dealer"]
-    if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
-    if dealer < 0:
-        dealer = rng.randrange(players)
+    dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = PikacState.__new__(PikacState)
     state.n = players
@@ -106,7 +104,6 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     state.moves = 0
     state.outcome = ""
     state.drawn = None
-    state.play_drawn = False
     return state
 
 
@@ -164,27 +161,37 @@ def cardparty_refusal(state: PikacState, seat: int, move: Move) -> str | None:
 
 # --- applying a move -------------------------------------------------------------------------
 
+def ends_turn(state: PikacState, seat: int, card: str) -> bool:
+    """PK-9's Decision: the card drawn instead of playing waits for the next turn."""
+    return True
+
+
 @hookimpl
-def cardparty_apply_move(state: PikacState, seat: int, move: Move, rng: random.Random
+def cardparty_apply_move(state: PikacState, seat: int, move: Move, rng: random.Random,
+                         after_draw: Callable[[PikacState, int, str], bool] = ends_turn
                          ) -> list[dict[str, Any]]:
+    """``after_draw`` says whether a draw ends the turn: a house-rule variant calls this hook
+    with its own (``play_drawn``); pluggy never passes it."""
     events: list[dict[str, Any]] = []
     kind = move.kind
     if kind == "play":
         throw(state, seat, move.cards, move.choice, events)
     elif kind == "draw":
-        _draw_one(state, seat, rng, events)
+        _draw_one(state, seat, rng, events, after_draw)
     elif kind == "take":
         _take(state, seat, rng, events)
     elif kind == "stand":                                              # PK-20
         state.stops[seat] -= 1
         events.append({"type": "stand", "seat": seat, "count": state.stops[seat]})
         advance(state, seat, events)
-    elif kind == "keep":
-        events.append({"type": "keep", "seat": seat})
-        state.drawn = None
-        advance(state, seat, events)
     elif kind == "deal":
         deal(state, int(move.choice or "0"), events)
+    return finish_move(state, events)
+
+
+def finish_move(state: PikacState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """After every move: count it against the round's hard limit; announce the places when the
+    round is over. Returns ``events``."""
     state.moves += 1
     if state.moves >= MOVE_LIMIT and state.phase == "play":
         state.phase = "over"
@@ -203,7 +210,6 @@ def throw(state: PikacState, seat: int, cards: tuple[str, ...], choice: str | No
         hand.remove(c)
     state.pile.extend(cards)
     state.starter_top = False
-    state.drawn = None
     state.idle = 0
     events.append({"type": "play", "seat": seat, "cards": list(cards), "choice": choice})
     if not hand:
@@ -386,8 +392,8 @@ def _stalled(state: PikacState) -> bool:
     return False
 
 
-def _draw_one(state: PikacState, seat: int, rng: random.Random,
-              events: list[dict[str, Any]]) -> None:
+def _draw_one(state: PikacState, seat: int, rng: random.Random, events: list[dict[str, Any]],
+              after_draw: Callable[[PikacState, int, str], bool]) -> None:
     """PK-9: no card played: draw one and the turn ends (Decision: the drawn card waits for
     the next turn). Drawing with a live chain at count 0 takes that count of 0, so the chain
     ends (PK-13, PK-17)."""
@@ -396,12 +402,8 @@ def _draw_one(state: PikacState, seat: int, rng: random.Random,
     events.append({"type": "draw", "seat": seat, "cards": drawn, "private": True})
     if not drawn and _stalled(state):
         return
-    if state.play_drawn and drawn:                                     # house rule
-        card = drawn[0]
-        if legality.first_card_refusal(state, seat, card) is None and (
-                card != "KC" or legality.kc_targets(state, seat)):
-            state.drawn = card
-            return
+    if drawn and not after_draw(state, seat, drawn[0]):
+        return
     advance(state, seat, events)
 
 
@@ -429,16 +431,8 @@ def _places(state: PikacState) -> list[int]:
     """PK-22: the finishing order, the loser last. A stalled round (or one closed by the move
     limit) ranks the players still in it by the cards they hold, fewest first (ties share a
     place)."""
-    n = state.n
-    places = [0] * n
-    for i, s in enumerate(state.finished):
-        places[s] = i + 1
-    rest = [s for s in range(n) if state.status[s] != DONE]
-    base = len(state.finished)
-    counts = {s: len(state.hands[s]) for s in rest}
-    for s in rest:
-        places[s] = base + 1 + sum(counts[o] < counts[s] for o in rest)
-    return places
+    return finishing_places(state.n, state.finished,
+                            lambda s: len(state.hands[s]))
 
 
 def loser(state: PikacState) -> int:
@@ -515,7 +509,6 @@ def cardparty_view(state: PikacState, seat: int | None) -> dict[str, Any]:
         "hand": list(state.hands[seat]) if seat is not None else [],
         "zones": zones,
         "counters": counters,
-        "drawn": state.drawn if seat == state.turn else None,
     }
 
 
@@ -529,11 +522,6 @@ def cardparty_zones(state: PikacState) -> list[Zone]:
         zones.append(Zone("stock", state.stock, NOBODY))
     zones.append(Zone("pile", state.pile, PUBLIC))
     return zones
-
-
-@hookimpl
-def cardparty_deadlines(state: PikacState) -> list[Deadline]:
-    return []
 
 
 # --- bots, saving ----------------------------------------------------------------------------
@@ -586,39 +574,10 @@ def cardparty_determinize(state: PikacState, seat: int, rng: random.Random) -> P
     """Redeal every card ``seat`` cannot see (other hands, the stock but a shown bottom card),
     keeping every hand's size."""
     twin = state.copy()
-    keep = 1 if state.shown_bottom else 0
-    unseen = [c for s in range(state.n) if s != seat for c in state.hands[s]]
-    unseen += twin.stock[keep:]
-    rng.shuffle(unseen)
-    i = 0
-    for s in range(state.n):
-        if s != seat:
-            k = len(state.hands[s])
-            twin.hands[s] = unseen[i:i + k]
-            i += k
-    twin.stock = twin.stock[:keep] + unseen[i:]
+    shown = {0} if state.shown_bottom else set()
+    others = [s for s in range(state.n) if s != seat]
+    redeal(rng, [twin.hands[s] for s in others] + [twin.stock], [set()] * len(others) + [shown])
     return twin
-
-
-@hookimpl
-def cardparty_save(state: PikacState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> PikacState:
-    return PikacState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: PikacState) -> PikacState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: PikacState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
 
 
 @hookimpl
@@ -655,20 +614,10 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return f"{who} stands"
     if kind == "stop":
         return f"{who} must stand {event['count']} turn{'s' if event['count'] > 1 else ''}"
-    if kind == "reverse":
-        return "the direction turns"
     if kind == "out":
         return f"{who} is out on probation"
     if kind == "back":
         return f"{who} is back in the game"
     if kind == "finished":
         return f"{who} has finished (place {event['place']})"
-    if kind == "keep":
-        return f"{who} keeps the drawn card"
-    if kind == "reshuffle":
-        return "the pile is shuffled into a new stock"
-    if kind == "over":
-        order = sorted(range(len(event["places"])), key=lambda s: event["places"][s])
-        return "round over: " + ", ".join(f"{event['places'][s]}. {seat_name(names, s)}"
-                                          for s in order)
-    return None
+    return common(event, names)                     # reshuffle, reverse, over

@@ -1,23 +1,18 @@
-"""Pikáč's game state: plain fields, copied cheaply, saved as a map.
+"""Pikáč's game state: declared fields, copied and saved by the kit (``core.kit``).
 
 Must not know about: the rules (``rules``, ``legality``), sockets, terminals.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from cardparty.core.kit import game_state
 
 #: Seat statuses (PK-21): holding cards, out on probation, finished for good.
 IN = "in"
 PROBATION = "probation"
 DONE = "done"
 
-FIELDS = ("n", "phase", "dealer", "hand_size", "hands", "stock", "pile", "turn", "direction",
-          "suit", "count", "chain", "kd_bar", "js_cancelled", "kc_seat", "stops", "status",
-          "finished", "starter_top", "shown_bottom", "idle", "moves", "outcome", "drawn",
-          "play_drawn")
-
-
+@game_state
 class PikacState:
     """Everything about one Pikáč round.
 
@@ -25,8 +20,6 @@ class PikacState:
     ``stock[0]`` (shown to everyone after a Queen starter while ``shown_bottom``, PK-6).
     ``hands[s]`` is in the player's own order.
     """
-
-    __slots__ = FIELDS
 
     n: int
     phase: str                   # "deal" (PK-5), "play", "over"
@@ -51,27 +44,5 @@ class PikacState:
     idle: int                    # draws in a row that found no card at all (stalled round)
     moves: int                   # moves played this round (the round's hard limit)
     outcome: str                 # "" while playing; "finished", "stalled" or "limit"
-    drawn: str | None            # house rule play_drawn: the drawn card that may be played
-    play_drawn: bool             # house rule: a drawn playable card may be played at once
-
-    def copy(self) -> PikacState:
-        twin = PikacState.__new__(PikacState)
-        for name in FIELDS:
-            setattr(twin, name, getattr(self, name))
-        twin.hands = [list(h) for h in self.hands]
-        twin.stock = list(self.stock)
-        twin.pile = list(self.pile)
-        twin.stops = list(self.stops)
-        twin.status = list(self.status)
-        twin.finished = list(self.finished)
-        return twin
-
-    def to_data(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in FIELDS}
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> PikacState:
-        state = cls.__new__(cls)
-        for name in FIELDS:
-            setattr(state, name, data[name])
-        return state.copy()
+    drawn: str | None            # the drawn card that may be played: only the variant
+                                 # pikac-play-drawn (play_drawn.py) sets it

@@ -4,7 +4,7 @@ Exchange: throw the lowest cards of the short suits, keep aces, kings and the lo
 elder stops discarding once what is left is worth keeping. Play: lead a run of cards that
 cannot lose when there is one (each scores a lead, PQ-12, PQ-13), else the top of the longest
 suit; follow by winning as cheaply as possible, or by throwing the lowest card of the
-shortest suit.
+shortest suit. Spoken declarations (PQ-16): declare and answer everything in full, never sink.
 
 Must not know about: the rules module's internals, sockets, terminals.
 """
@@ -62,6 +62,8 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
     if level != "basic" or len(moves) == 1:
         return None
+    if moves[0].kind in ("declare", "answer"):
+        return moves[0]                   # PQ-16: declare or answer in full, never sinking
     seen = view()
     hand = seen["hand"]
     if moves[0].kind in ("discard", "take"):

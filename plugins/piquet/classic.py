@@ -2,10 +2,12 @@
 
 PQ-16: elder exchanges 1 to 5 cards and younger 1 up to all that is left; the point needs no
 4 cards; the winner of a category scores every combination he holds of it; four of a kind
-(quatorze) scores 14; the match is a Rubicon partie of six deals. Everything else is the base
-game's (``rules``): this module installs the classic ``Laws`` in the state when a table is
-set up, and turns the partie's totals into the Rubicon count at its end. Because the laws
-travel in the state, a saved table keeps them.
+(quatorze) scores 14; declaring is the players' act (``spoken``: each combination declared in
+full or sunk, younger answering good / not good / equal); the match is a Rubicon partie of six
+deals, two more if the totals are then equal, and drawn if they still are (Cavendish 1882).
+Everything else is the base game's (``rules``, ``spoken``): this module installs the classic
+``Laws`` in the state when a table is set up, and turns the partie's totals into the Rubicon
+count at its end. Because the laws travel in the state, a saved table keeps them.
 
 Must not know about: sockets, terminals, other games.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
+from dataclasses import replace
 from typing import Any
 
 from cardparty.core.contract import Move, Result, VariantInfo
@@ -22,7 +25,8 @@ from cardparty.plugins.piquet.state import Laws, PiquetState
 
 VARIANT_ID = "piquet-classic"
 CLASSIC = Laws(elder_min=1, elder_max=5, younger_forced=False, point_min=1,
-               every_combination=True, quatorze=14, rubicon=True)
+               every_combination=True, quatorze=14, rubicon=True, spoken=True,
+               tie_deals=2)      # Cavendish 1882: equal after the sixth deal, two more deals
 PARTIE = 6          # PQ-16: a Rubicon partie is six deals, each player dealing three
 RUBICON = 100
 
@@ -31,7 +35,8 @@ RUBICON = 100
 def cardparty_variant_info() -> VariantInfo:
     return VariantInfo(VARIANT_ID, "piquet", "Classic laws (Portland Club)",
                        "exchange 1-5, no point minimum, the winner scores all his sequences "
-                       "and sets, quatorze 14, Rubicon partie of six deals")
+                       "and sets, quatorze 14, spoken declarations (sinking allowed), Rubicon "
+                       "partie of six deals (two more after a tie)")
 
 
 def rubicon_count(totals: list[int]) -> tuple[int, int]:
@@ -52,7 +57,9 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     """Install the classic laws and the six-deal partie (``target`` does not apply; a table
     that sets ``deals`` plays that many deals instead, Rubicon-counted, e.g. one for tests)."""
     state = yield
-    state.laws = CLASSIC
+    # an agreed number of deals is summed as agreed: the partie's two deals after a tie are
+    # the six-deal partie's rule only
+    state.laws = CLASSIC if not settings["deals"] else replace(CLASSIC, tie_deals=0)
     state.deals_limit = settings["deals"] or PARTIE
     return state
 

@@ -16,6 +16,7 @@ Moves:
   play (card,)     -- lead or follow (PQ-11)
   play (c1, c2...) -- PQ-12: lead a run of cards that cannot lose; the opponent follows each
   deal             -- PQ-1: the next dealer deals the next hand, once the deal's story is read
+  declare / answer -- PQ-16 (and the ``spoken`` setting): the players declare, see ``spoken``
 
 Must not know about: sockets, terminals, other games.
 """
@@ -25,11 +26,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck, reorder_hand
+from cardparty.core.cards import SUIT_NAME, ordered_deck, piquet_deck
 from cardparty.core.contract import (
     NOBODY,
     PUBLIC,
-    Deadline,
     GameInfo,
     Move,
     Result,
@@ -37,6 +37,7 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.piquet import scoring
 from cardparty.plugins.piquet.scoring import (
@@ -65,9 +66,9 @@ EXTRA_DEALS = 10
 #: Every deal scores at least 13 (12 leads and the last trick, PQ-13), so a match to at most
 #: 300 is decided by deal 47, plus the deals that equal totals add.
 MAX_DEALS = 47 + EXTRA_DEALS
-#: A deal is the deal itself, at most 24 plays and two exchanges of at most 8 discards and a
-#: take each.
-MAX_MOVES = MAX_DEALS * 43
+#: A deal is the deal itself, at most 24 plays, two exchanges of at most 8 discards and a
+#: take each, and with spoken declarations at most 3 declarations and 6 answers.
+MAX_MOVES = MAX_DEALS * 52
 DEAL = Move("deal", (), None, "deal the next hand")
 SUIT_DESCENDING = tuple(tuple(r + s for r in reversed(scoring.RANKS)) for s in SUITS)
 #: Moves are immutable: the single-card ones are made once, not on every listing.
@@ -109,8 +110,12 @@ def cardparty_game_info() -> GameInfo:
                                   help="what the last trick is worth in all: 2, or 3 (PQ-13, "
                                        "PQ-15)"),
             "dealer": Setting(-1, "int", -1, 1, help="the first dealer; -1: drawn at random"),
+            "spoken": Setting(False, "bool",
+                              help="the players declare point, sequence and set themselves "
+                                   "and may sink; always so in the classic laws (PQ-9, PQ-16)"),
         },
-        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK)
+        summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
+        state=PiquetState)  # the kit saves, restores, clones and reorders it
 
 
 # --- setup and the deal (PQ-1, PQ-2, PQ-4) ---------------------------------------------------
@@ -127,11 +132,9 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
         raise ValueError("Piquet is for two players")
     if settings["premiums"] and not settings["deals"]:
         raise ValueError("setting premiums needs an agreed number of deals (setting deals)")
-    dealer = settings["dealer"]
-    if dealer < 0:
-        dealer = rng.randrange(2)
+    dealer = pick_dealer(settings, players, rng)
     state = PiquetState.__new__(PiquetState)
-    state.laws = Laws()
+    state.laws = Laws(spoken=settings["spoken"])
     state.target = settings["target"]
     state.deals_limit = settings["deals"]
     state.premiums = settings["premiums"]
@@ -177,6 +180,10 @@ def new_deal(state: PiquetState, deck: list[str], events: list[dict[str, Any]]) 
     state.bonus = ""
     state.blanche = -1
     state.log = []
+    state.claims = [None, None, None]
+    state.cat = 0
+    state.stage = 0
+    state.said = []
     state.phase = "exchange"
     state.turn = elder
     events.append({"type": "deal", "seat": dealer, "deal": state.deal_no})
@@ -288,9 +295,31 @@ def _take(state: PiquetState, seat: int, events: list[dict[str, Any]]) -> None:
     events.append({"type": "take", "seat": seat, "cards": got, "private": True})
     if state.left:
         events.append({"type": "leave", "seat": seat, "count": len(state.left)})
+    if state.laws.spoken:                                               # PQ-16
+        spoken.start(state, events)
+        return
     declare(state, events)
+
+
+def after_declarations(state: PiquetState, events: list[dict[str, Any]]) -> None:
+    """PQ-15 carte rouge (every card of the hand shown in a scoring declaration while the
+    opponent scored none), then the play: elder leads (PQ-11)."""
+    if state.carte_rouge:
+        for seat in (elder_of(state), state.dealer):
+            if state.decl[seat] and not state.decl[1 - seat] and \
+                    set(state.shown[seat]).issuperset(state.hands[seat]):
+                score(state, seat, "carte rouge",
+                      20, "carte rouge (every card scores in a declaration)", events)
     state.phase = "play"
     state.turn = state.leader = elder_of(state)
+
+
+def show_and_score(state: PiquetState, seat: int, combo: scoring.Combo,
+                   events: list[dict[str, Any]]) -> None:
+    """PQ-9: a scoring combination is shown (its cards become public) and scored."""
+    _show(state, seat, combo.cards)
+    score(state, seat, combo.category, combo.points, combo.text, events,
+          cards=list(combo.cards), combination=combo.detail)
 
 
 # --- declarations (PQ-5 ... PQ-9, PQ-15 carte rouge) -----------------------------------------
@@ -313,7 +342,6 @@ def declare(state: PiquetState, events: list[dict[str, Any]]) -> None:
     equal holdings score nothing. The scoring combinations are shown (their cards become
     public) and both players are told what each was. No sinking (Decision)."""
     held = holdings(state)
-    used: list[set[str]] = [set(), set()]
     for category in ("point", "sequence", "set"):
         verdict = decide(category, held[category], state.laws.every_combination)
         if verdict.winner is None:
@@ -322,18 +350,9 @@ def declare(state: PiquetState, events: list[dict[str, Any]]) -> None:
                            "combinations": [None if c is None else c.detail
                                             for c in verdict.best]})
             continue
-        seat = verdict.winner
         for combo in verdict.scored:
-            _show(state, seat, combo.cards)
-            used[seat].update(combo.cards)
-            score(state, seat, category, combo.points, combo.text, events,
-                  cards=list(combo.cards), combination=combo.detail)
-    if state.carte_rouge:
-        for seat in (elder_of(state), state.dealer):
-            if state.decl[seat] and not state.decl[1 - seat] and \
-                    used[seat].issuperset(state.hands[seat]):
-                score(state, seat, "carte rouge",
-                      20, "carte rouge (every card scores in a declaration)", events)
+            show_and_score(state, verdict.winner, combo, events)
+    after_declarations(state, events)
 
 
 def _no_score_text(verdict: scoring.Verdict) -> str:
@@ -481,9 +500,16 @@ def deal_totals(log: list[Any]) -> list[int]:
 def match_over(state: PiquetState) -> bool:
     """PQ-15: an agreed number of deals ends the match when played; otherwise the first to
     the target wins, checked at the end of a deal; past it with equal totals, another deal
-    (Decision: at most ``EXTRA_DEALS`` more, then the match is drawn)."""
+    (Decision: at most ``EXTRA_DEALS`` more, then the match is drawn). PQ-16: a partie whose
+    totals are equal after its last deal plays ``laws.tie_deals`` more (two, Cavendish 1882);
+    still equal, it is drawn."""
     if state.deals_limit:
-        return state.deal_no >= state.deals_limit
+        if state.deal_no < state.deals_limit + state.extra:
+            return False
+        if state.laws.tie_deals and not state.extra and state.totals[0] == state.totals[1]:
+            state.extra = state.laws.tie_deals
+            return False
+        return True
     if max(state.totals) < state.target:
         return False
     if state.totals[0] != state.totals[1]:
@@ -519,6 +545,8 @@ def cardparty_legal_moves(state: PiquetState, seat: int) -> list[Move]:
         return _exchange_moves(state, seat)
     if state.phase == "scored":
         return [DEAL]
+    if state.phase == "declare":
+        return spoken.legal_moves(state, seat)                           # PQ-16
     hand = state.hands[seat]
     if state.trick:                                                      # PQ-11
         suit = state.trick[0][1]
@@ -545,6 +573,10 @@ def cardparty_refusal(state: PiquetState, seat: int, move: Move) -> str | None:
         return None if kind == "deal" else "the deal is over: the dealer deals the next one"
     if kind == "deal":
         return "the deal is still being played"
+    if state.phase == "declare":
+        return spoken.refusal(state, seat, move)                         # PQ-16
+    if kind in spoken.KINDS:
+        return "there is nothing to declare now: declarations follow the exchange (PQ-16)"
     if state.phase == "exchange":
         done = len(state.discards[seat])
         least, most = exchange_bounds(state, seat)
@@ -605,6 +637,8 @@ def cardparty_apply_move(state: PiquetState, seat: int, move: Move, rng: random.
         _discard(state, seat, move.cards[0], events)
     elif kind == "take":
         _take(state, seat, events)
+    elif kind in spoken.KINDS:
+        spoken.apply(state, seat, move, events)                          # PQ-16
     else:
         new_deal(state, ordered_deck(DECK, None, rng), events)         # PQ-1, PQ-2
     return events
@@ -622,6 +656,8 @@ def _status(state: PiquetState, seat: int) -> str:
         return "to exchange"
     if state.phase == "scored":
         return "to deal"
+    if state.phase == "declare":
+        return "to declare" if seat == elder_of(state) else "to answer"
     return "to play" if state.trick else "to lead"
 
 
@@ -662,6 +698,10 @@ def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
         counters["partie"] = "Rubicon"
     if state.bonus:
         counters["premium"] = state.bonus
+    if state.phase == "declare":
+        counters["declaring"] = spoken.CATEGORIES[state.cat]
+    if state.laws.spoken:
+        counters["declarations"] = "spoken"
     return {
         "phase": state.phase,
         "turn": None if over else state.turn,
@@ -678,6 +718,8 @@ def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
         # "shown" counts them; the cards are the hand's, listed nowhere else.
         "marked": {"shown": [c for c in state.hands[seat] if c in state.shown[seat]]}
         if seat is not None else {},
+        # PQ-16: the declarations as both players heard them, never a sunk combination's cards
+        "said": [{"seat": e[0], "words": e[1]} for e in state.said],
     }
 
 
@@ -708,12 +750,6 @@ def cardparty_zones(state: PiquetState) -> list[Zone]:
 
 
 @hookimpl
-def cardparty_deadlines(state: PiquetState) -> list[Deadline]:
-    """Piquet has no timers of its own (the host's idle timeouts are its business)."""
-    return []
-
-
-@hookimpl
 def cardparty_result(state: PiquetState) -> Result | None:
     if state.places is None:
         return None
@@ -732,42 +768,19 @@ def cardparty_result(state: PiquetState) -> Result | None:
 @hookimpl
 def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> PiquetState:
     """Redeal every card ``seat`` cannot see — the opponent's unshown cards, his discards, the
-    talons, the cards left — keeping every size and every card shown in a declaration."""
+    talons, the cards left — keeping every size and every card shown in a declaration. Elder's
+    spoken claims (PQ-16) keep their cards too, so the answers stay the same (a bot searching
+    the redeal learns those cards: a Decision for a bot's sample, never shown in a view)."""
     twin = state.copy()
     other = 1 - seat
-    shown = twin.shown[other]
     hand = twin.hands[other]
-    unseen = [c for c in hand if c not in shown] + twin.discards[other] + twin.talon1 \
-        + twin.talon2 + twin.left
-    rng.shuffle(unseen)
-    it = iter(unseen)
-    twin.hands[other] = [c if c in shown else next(it) for c in hand]
-    twin.discards[other] = [next(it) for _ in twin.discards[other]]
-    twin.talon1 = [next(it) for _ in twin.talon1]
-    twin.talon2 = [next(it) for _ in twin.talon2]
-    twin.left = [next(it) for _ in twin.left]
+    kept = set(twin.shown[other])
+    if other == elder_of(state):        # PQ-16: elder's spoken claims stay where they are
+        kept.update(c for claim in state.claims if claim for c in claim)
+    shown = {i for i, c in enumerate(hand) if c in kept}
+    redeal(rng, [hand, twin.discards[other], twin.talon1, twin.talon2, twin.left],
+           [shown, (), (), (), ()])
     return twin
-
-
-@hookimpl
-def cardparty_save(state: PiquetState) -> dict[str, Any]:
-    return state.to_data()
-
-
-@hookimpl
-def cardparty_restore(data: dict[str, Any]) -> PiquetState:
-    return PiquetState.from_data(data)
-
-
-@hookimpl
-def cardparty_clone(state: PiquetState) -> PiquetState:
-    return state.copy()
-
-
-@hookimpl
-def cardparty_reorder(state: PiquetState, seat: int, order: list[str]) -> str | None:
-    """A player may put his own hand in any order; nothing else changes."""
-    return reorder_hand(state.hands, seat, order)
 
 
 # --- narration -------------------------------------------------------------------------------
@@ -815,6 +828,8 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return f"{who} leaves {event['count']} cards of the talon untaken"
     if kind == "declare":
         return str(event["text"])
+    if kind == "say":
+        return f"{who}: {event['words']}"
     if kind == "score":
         category = event["category"]
         if category in PLAY_WORDS:
@@ -839,4 +854,6 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
 
 
 # The basic bot lives in its own module; importing its hook here registers it with the rules.
+# Spoken declarations (PQ-16) call back into this module, so they are imported last.
+from cardparty.plugins.piquet import spoken  # noqa: E402
 from cardparty.plugins.piquet.bot import cardparty_bot_move  # noqa: E402, F401

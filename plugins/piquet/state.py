@@ -1,4 +1,4 @@
-"""Piquet's game state: plain fields, copied cheaply, saved as a map.
+"""Piquet's game state: declared fields, copied and saved by the kit (``core.kit``).
 
 One object holds the whole match: the table's laws (flags a variant may change, see
 ``Laws``), the match score, and the deal in progress. Lists are top first: ``talon1[0]`` is
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from typing import Any
+
+from cardparty.core.kit import game_state
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +30,8 @@ class Laws:
     every_combination: bool = False  # PQ-5: one of each; classic: the winner scores all his
     quatorze: int = 4             # PQ-8: four of a kind scores 4; classic 14
     rubicon: bool = False         # PQ-15 / PQ-16: Rubicon scoring of the partie
+    spoken: bool = False          # PQ-9 / PQ-16: the players declare (``spoken``); classic: yes
+    tie_deals: int = 0            # PQ-16: equal totals after the partie: this many more deals
 
     def to_data(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in LAW_FIELDS}
@@ -36,23 +40,11 @@ class Laws:
 LAW_FIELDS = tuple(f.name for f in fields(Laws))
 
 
-MATCH_FIELDS = (
-    "laws", "target", "deals_limit", "premiums", "carte_blanche", "carte_rouge", "last_bonus",
-    "totals", "deal_no", "dealer", "extra", "places", "outcome", "last_deal", "news",
-)
-DEAL_FIELDS = (
-    "phase", "turn", "hands", "talon1", "talon2", "left", "discards", "taken", "shown",
-    "trick", "leader", "run", "won", "tricks", "decl", "deal_points", "bonus", "blanche", "log",
-)
-FIELDS = MATCH_FIELDS + DEAL_FIELDS
-
-
+@game_state
 class PiquetState:
     """Everything about one Piquet match. Seats are 0 and 1; ``dealer`` is younger, the
     other seat is elder (PQ-1). ``log`` is the deal's score log, one ``(seat, category,
     points, text)`` per score, in the order scored (PQ-9, PQ-10)."""
-
-    __slots__ = FIELDS
 
     laws: Laws
     target: int                  # PQ-15: points to win the match (0 with deals_limit)
@@ -88,41 +80,8 @@ class PiquetState:
     bonus: str                   # "", "repique" or "pique": at most one per deal (PQ-10)
     blanche: int                 # the seat that scored carte blanche this deal, or -1
     log: list[tuple[int, str, int, str]]
+    claims: list[list[str] | None]  # spoken declarations: elder's per category (PQ-16)
+    cat: int                     # spoken: the category being declared, 0 point ... 3 done
+    stage: int                   # spoken: 0 not begun, 1 / 2 younger answers, 3 younger declares
+    said: list[list[Any]]        # spoken: [seat, words] as both players heard them
 
-    def copy(self) -> PiquetState:
-        twin = PiquetState.__new__(PiquetState)
-        for name in FIELDS:
-            setattr(twin, name, getattr(self, name))
-        twin.totals = list(self.totals)
-        twin.places = None if self.places is None else list(self.places)
-        twin.news = list(self.news)
-        twin.hands = [list(h) for h in self.hands]
-        twin.talon1 = list(self.talon1)
-        twin.talon2 = list(self.talon2)
-        twin.left = list(self.left)
-        twin.discards = [list(d) for d in self.discards]
-        twin.shown = [list(s) for s in self.shown]
-        twin.trick = list(self.trick)
-        twin.run = list(self.run)
-        twin.won = [list(w) for w in self.won]
-        twin.tricks = list(self.tricks)
-        twin.decl = list(self.decl)
-        twin.deal_points = list(self.deal_points)
-        twin.log = list(self.log)
-        return twin
-
-    def to_data(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in FIELDS}
-        data["laws"] = self.laws.to_data()
-        data["log"] = [list(e) for e in self.log]
-        return data
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> PiquetState:
-        state = cls.__new__(cls)
-        for name in FIELDS:
-            setattr(state, name, data[name])
-        state.laws = Laws(**data["laws"])
-        state.log = [tuple(e) for e in data["log"]]  # type: ignore[misc]
-        state.last_deal = [list(e) for e in data["last_deal"]]
-        return state.copy()

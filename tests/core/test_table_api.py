@@ -12,9 +12,10 @@ import pytest
 
 from cardparty.core.bots import RandomBot
 from cardparty.core.contract import SYSTEM, Move
-from cardparty.core.discovery import load_catalog
+from cardparty.core.discovery import Catalog, load_catalog
 from cardparty.core.simulate import next_actor
 from cardparty.core.table import IllegalMove, Table, TableError, open_table
+from tests.core.plugins import tiny
 
 
 def _advance(table: Table, moves: int, seed: int = 1) -> None:
@@ -124,3 +125,24 @@ def test_the_catalog_lists_pika_and_its_variant_through_entry_points() -> None:
     catalog = load_catalog()
     assert catalog.games["pika"].max_players == 4
     assert [v.id for v in catalog.variants_of("pika")] == ["pika-strict-plus4"]
+
+
+def test_a_clone_keeps_the_catalog_of_its_table() -> None:
+    catalog = Catalog()
+    catalog.add(tiny)
+    table = Table("tiny", 2, {"deck": ["TS", "7S", "8S", "9S"]}, seed=1, catalog=catalog)
+    twin = table.clone()                     # "tiny" is in no installed package
+    assert twin.catalog is catalog
+    twin.play(0, Move("play", ("TS",)))
+    assert table.view(0)["hand"] == ["TS"]
+
+
+def test_restore_gives_back_the_events() -> None:
+    catalog = Catalog()
+    catalog.add(tiny)
+    table = Table("tiny", 2, {"deck": ["TS", "7S", "8S", "9S"]}, seed=1, catalog=catalog)
+    table.play(0, Move("play", ("TS",)))
+    twin = Table.restore(table.save(), catalog)
+    assert twin.events == table.events == [{"type": "play", "seat": 0, "cards": ["TS"]}]
+    assert twin.events_for(1) == table.events_for(1)
+    assert twin.save() == table.save()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import msgpack
 
@@ -31,7 +32,7 @@ def _fill(cards: Sequence[str] | None, pool: list[str]) -> list[str]:
 def deal(hands: Sequence[Sequence[str]], faceup: Sequence[Sequence[str] | None] | None = None,
          blind: Sequence[Sequence[str] | None] | None = None, stock: Sequence[str] = (),
          dealer: int | None = None, variants: Sequence[str] = (), seed: int = 7,
-         ready: bool = True) -> Table:
+         ready: bool = True, settings: dict[str, Any] | None = None) -> Table:
     """A table dealt from a stacked deck; by default every seat has said ready (KH-3) and the
     dealer is the last seat, so seat 0 is the dealer's left (KH-4)."""
     n = len(hands)
@@ -50,7 +51,7 @@ def deal(hands: Sequence[Sequence[str]], faceup: Sequence[Sequence[str] | None] 
         order += _fill(blind[s], pool) + _fill(faceup[s], pool) + list(hands[s])
     order += list(stock)
     table = open_table("kakhead", n, {"deck": order, "dealer": n - 1 if dealer is None
-                                      else dealer}, variants, seed)
+                                      else dealer, **(settings or {})}, variants, seed)
     if ready:
         for s in range(n):
             table.play(s, Move("ready"))
@@ -60,12 +61,14 @@ def deal(hands: Sequence[Sequence[str]], faceup: Sequence[Sequence[str] | None] 
 def position(hands: Sequence[Sequence[str]], faceup: Sequence[Sequence[str]] | None = None,
              blind: Sequence[Sequence[str]] | None = None, stock: Sequence[str] = (),
              pile: Sequence[str] = (), turn: int = 0, finished: Sequence[int] = (),
-             force_count: int = 1, idle: int = 0, variants: Sequence[str] = ()) -> Table:
+             force_count: int = 1, idle: int = 0, variants: Sequence[str] = (),
+             settings: dict[str, Any] | None = None) -> Table:
     """A table in the play phase with exactly these zones (stock top last, pile top last);
     every other card of the deck is burned. ``force_count``: how many cards the play in force
-    had (k eights); ``idle``: moves already made without progress (KH-12)."""
+    had (k eights); ``idle``: moves already made without progress (KH-12); ``settings``: table
+    settings besides the dealer (e.g. ``offer_after``)."""
     n = len(hands)
-    table = open_table("kakhead", n, {"dealer": n - 1}, variants, seed=1)
+    table = open_table("kakhead", n, {"dealer": n - 1, **(settings or {})}, variants, seed=1)
     data = msgpack.unpackb(table.save(), raw=False, strict_map_key=False)
     state = data["state"]
     state.update(phase="play", hands=[list(h) for h in hands],

@@ -20,7 +20,13 @@ from cardparty.core.narrate import describe
 from cardparty.core.simcheck import view_cards, visible_cards
 from cardparty.core.simulate import play_out, simulate
 from cardparty.core.table import IllegalMove, Table, TableError, open_table
-from cardparty.plugins.kakhead.rules import MAX_SWAPS, OFFER_AFTER
+from cardparty.plugins.kakhead.rules import (
+    BOT_PATIENCE,
+    MAX_SWAPS,
+    OFFER_DEFAULT,
+    OFFER_MAX,
+    OFFER_MIN,
+)
 from tests.kakhead.helpers import deal, kinds, play, position, refusal
 
 
@@ -493,10 +499,13 @@ def test_kh11_finishing_with_a_burn_hands_the_fresh_pile_to_the_next() -> None:
 
 # --- KH-12: the draw offer -------------------------------------------------------------------
 
-def _stalled(idle: int = OFFER_AFTER - 1) -> Table:
-    """A four-player position just short of a long stretch without progress."""
+def _stalled(idle: int = OFFER_DEFAULT - 1, offer_after: int | None = None) -> Table:
+    """A four-player position just short of a stretch without progress (the table's
+    ``offer_after`` setting, default 30)."""
+    settings = {} if offer_after is None else {"offer_after": offer_after}
     return position([["5S", "6S"], ["5H", "6H"], ["5D", "6D"], []],
-                    faceup=[["QS"], ["QH"], ["QD"], []], finished=[3], idle=idle)
+                    faceup=[["QS"], ["QH"], ["QD"], []], finished=[3], idle=idle,
+                    settings=settings)
 
 
 def test_kh12_a_draw_may_not_be_offered_before_a_long_stretch_without_progress() -> None:
@@ -509,7 +518,7 @@ def test_kh12_a_draw_may_not_be_offered_before_a_long_stretch_without_progress()
 def test_kh12_after_a_long_stretch_without_progress_a_draw_may_be_offered() -> None:
     table = _stalled()
     play(table, 0, "5S")
-    assert table.view(None)["counters"]["moves without progress"] == OFFER_AFTER
+    assert table.view(None)["counters"]["moves without progress"] == OFFER_DEFAULT
     assert ("offer", (), None) in legal(table, 1)
 
 
@@ -551,14 +560,80 @@ def test_kh12_progress_resets_the_stretch() -> None:
     assert ("offer", (), None) not in legal(table, 1)
 
 
-def test_kh12_bots_offer_a_draw_as_soon_as_they_may_and_accept_one() -> None:
-    table = _stalled()
+def test_kh12_revised_the_offer_opens_after_the_tables_setting_default_30_bounds_10_200(
+        ) -> None:
+    info = load_catalog().game("kakhead")
+    setting = info.settings["offer_after"]
+    assert (setting.default, setting.min, setting.max) == (30, 10, 200)
+    assert (OFFER_DEFAULT, OFFER_MIN, OFFER_MAX) == (30, 10, 200)
+    for bad in (9, 201):
+        with pytest.raises(TableError, match="offer_after"):
+            open_table("kakhead", 2, {"offer_after": bad})
+    # a dealt game at 10: seat 0 plays a Joker (and draws: progress); seat 1 holds nothing
+    # that goes on it and takes the pile: one move without progress of the ten
+    table = deal([["X", "5S", "6S"], ["5H", "6H", "7H"]], stock=["8S", "8H", "8D"],
+                 settings={"offer_after": 10})
+    play(table, 0, "X")
+    table.play(1, Move("take"))
+    counters = table.view(None)["counters"]
+    assert counters["moves without progress"] == 1
+    assert counters["draw may be offered at"] == 10
+    with pytest.raises(IllegalMove, match="only after 10 moves without progress"):
+        table.play(0, Move("offer"))
+
+
+def _no_progress_move(table: Table) -> None:
+    """Take the pile if that is the move, else play the highest single card (no stock left,
+    so a hand card played draws nothing: no progress)."""
+    seat = table.to_move()[0]
+    moves = table.legal_moves(seat)
+    take = [m for m in moves if m.kind == "take"]
+    singles = [m for m in moves if m.kind == "play" and len(m.cards) == 1]
+    table.play(seat, take[0] if take else max(singles, key=lambda m: "5678X".index(m.cards[0][0])))
+
+
+def test_kh12_revised_at_ten_the_offer_opens_after_ten_and_after_a_refusal_ten_again() -> None:
+    table = position([["X", "5S", "5H", "6S", "6H", "7S"], ["X", "5D", "5C", "6D", "6C", "7D"]],
+                     faceup=[["QS"], ["QH"]], idle=8, settings={"offer_after": 10})
+    play(table, 0, "X")                                    # the ninth move without progress
+    assert ("offer", (), None) not in legal(table, 1)
+    table.play(1, Move("take"))                            # nothing goes on a Joker: the tenth
+    assert ("offer", (), None) in legal(table, 0)
+    offer = next(m for m in table.legal_moves(0) if m.kind == "offer")
+    assert offer.label == "offer a draw"                   # a labelled move like any other
+    table.play(0, Move("offer"))
+    assert {m.label for m in table.legal_moves(1)} == {"accept the draw", "refuse the draw"}
+    table.play(1, Move("refuse"))
+    assert table.to_move() == (0,)
+    for k in range(10):                                    # as many again: ten moves
+        assert ("offer", (), None) not in legal(table, table.to_move()[0]), k
+        _no_progress_move(table)
+    assert table.view(None)["counters"]["moves without progress"] == 22
+    assert ("offer", (), None) in legal(table, table.to_move()[0])
+
+
+def test_kh12_bots_offer_a_draw_once_the_game_really_cycles_and_accept_one() -> None:
+    early = _stalled()
+    play(early, 0, "5S")                             # 30 moves without progress: listed
+    assert ("offer", (), None) in legal(early, 1)
+    assert PolicyBot("basic").choose(early, 1, random.Random(3)).kind != "offer"
+    table = _stalled(idle=BOT_PATIENCE - 1)
     play(table, 0, "5S")
     bot, rng = PolicyBot("random"), random.Random(3)
     assert bot.choose(table, 1, rng).kind == "offer"
     table.play(1, Move("offer"))
     assert bot.choose(table, 0, rng).kind == "accept"
     assert PolicyBot("basic").choose(table, 2, rng).kind == "accept"
+
+
+def test_kh12_random_bots_sometimes_refuse_an_early_offer_and_basic_ones_never() -> None:
+    table = _stalled()
+    play(table, 0, "5S")
+    table.play(1, Move("offer"))
+    rng = random.Random(5)
+    answers = {PolicyBot("random").choose(table, 0, rng).kind for _ in range(40)}
+    assert answers == {"accept", "refuse"}
+    assert {PolicyBot("basic").choose(table, 0, rng).kind for _ in range(40)} == {"accept"}
 
 
 def test_kh12_random_bot_games_always_end_and_the_report_counts_the_draws() -> None:
@@ -603,3 +678,26 @@ def test_basic_bots_play_games_to_a_kakhead() -> None:
         assert result.outcome == "finished"
         assert sorted(result.places) == [1, 2, 3, 4]
         assert result.next_dealer == result.places.index(4)
+
+
+def test_kh12_revised_the_lobby_create_form_offers_the_setting_with_its_bounds() -> None:
+    """The setting is declared (``cardparty_game_info``), so the lobby's create form lists it
+    generically, bounded 10-200, and sends it only when changed."""
+    from cardparty.client.dialog import CreateForm
+
+    catalog = load_catalog()
+    wire = {**catalog.game("kakhead").to_wire(),
+            "variants": [v.to_wire() for v in catalog.variants_of("kakhead")]}
+    sent: list[dict] = []
+    form = CreateForm([wire], sent.append)
+    row = next(r for r in form.rows if r.key == "setting:offer_after")
+    assert (row.value, row.min, row.max) == (30, 10, 200)
+    assert "draw" in row.help
+    assert "offer_after" not in form.request()["settings"]
+    form.cursor = form.rows.index(row)
+    for _ in range(25):
+        form.key("left")
+    assert row.value == 10                                   # held at the lower bound
+    assert form.request()["settings"]["offer_after"] == 10
+    table = open_table("kakhead", 2, form.request()["settings"])
+    assert table.settings["offer_after"] == 10

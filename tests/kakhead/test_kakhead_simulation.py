@@ -31,3 +31,12 @@ def test_kakhead_random_games_keep_every_invariant(players: int, chunk: int) -> 
     assert report.outcomes["finished"] > GAMES_PER_CHUNK // 2
     # every seat is the Kakhead sometimes: the places are a ranking, not a constant
     assert all(places[-1] > 0 for places in report.places)
+
+
+def test_kakhead_random_games_with_the_draw_offer_at_its_lowest_bound() -> None:
+    """KH-12 revised: with ``offer_after`` at 10 random players offer early, refuse now and
+    then, and agree; every invariant still holds (the full 2,000-game run is `cardparty
+    simulate`'s, see docs/rules/kakhead.md)."""
+    report = check_random_games("kakhead", 4, 30, seed=77_000, settings={"offer_after": 10})
+    assert report.games == 30
+    assert set(report.outcomes) == {"finished", "draw agreed"}

@@ -85,3 +85,22 @@ def test_the_terminal_lobby_shows_a_table_closed_to_strangers() -> None:
     assert reply is not None
     modes = {t["id"]: lobby_row(t)["mode"] for t in reply["tables"]}
     assert modes == {closed: "invited", usual: "open", friends: "friends"}
+
+
+def test_at_an_entry_table_removing_or_closing_gives_every_stake_back() -> None:
+    """MO-6 with the owner's rights: no stake is lost when the owner removes a player or
+    closes his entry table."""
+    k = Kit(economy=":memory:")
+    led = k.parts.economy.ledger
+    assert led is not None
+    eva, petr, zoe = k.player("eva"), k.player("petr"), k.player("zoe")
+    tid = k.open_table("pikac", eva, 3, mode="entry", stake=250)
+    for p in (eva, petr, zoe):
+        k.ask(p, "sit", table=tid)
+    assert [led.profile(n).coins for n in ("eva", "petr", "zoe")] == [750, 750, 750]
+    k.ask(eva, "remove", table=tid, seat=1)
+    assert led.profile("petr").coins == 1000
+    k.ask(eva, "close", table=tid)
+    assert [led.profile(n).coins for n in ("eva", "zoe")] == [1000, 1000]
+    assert led.held() == []
+    led.audit()

@@ -104,9 +104,10 @@ def test_pk6_the_starter_is_turned_face_up_and_its_effect_never_applies() -> Non
     table = deal([["KS", "7S", "2H", "3C"], ["4C", "4D", "6C", "6D"]], starter="7H")
     assert table.view(None)["zones"]["pile"] == ["7H"]
     assert count(table) == 0 and turn(table) == 0              # a starter 7 makes no draw
-    # matched like a normal card: the first function card must follow ♥ or the rank 7
-    assert "must follow the suit in force (hearts)" in (refusal(table, 0, "KS") or "")
-    assert refusal(table, 0, "7S") is None
+    # matched like a normal card: the first function card must be of ♥, the rank does not
+    # count (PK-10)
+    assert "must be of the suit in force (hearts)" in (refusal(table, 0, "KS") or "")
+    assert "rank does not count" in (refusal(table, 0, "7S") or "")
     assert refusal(table, 0, "2H") is None
     ace = deal([["3C", "4C"], ["4D", "6C"]], starter="AH")
     assert kinds(ace, 0) >= {"draw"} and "stand" not in kinds(ace, 0)   # the Ace stops nobody
@@ -170,7 +171,8 @@ def test_pk10_normal_cards_and_aces_match_the_suit_in_force_or_the_rank() -> Non
     assert refusal(table, 0, "5C") is None                     # rank
     assert refusal(table, 0, "AH", choice="hold") is None
     assert refusal(table, 0, "9C") == ("9♣ matches neither the suit in force (hearts) nor "
-                                       "the rank of the top card 5♥")
+                                       "the rank of the top card 5♥: play a card of hearts or "
+                                       "any 5, a Queen or a Joker (PK-10)")
     assert "matches neither" in (refusal(table, 0, "AC", choice="hold") or "")
 
 
@@ -185,10 +187,51 @@ def test_pk10_queens_and_jokers_go_on_anything_and_a_queen_names_the_suit() -> N
 
 def test_pk10_function_cards_on_a_normal_card_follow_suit_on_a_function_card_anything() -> None:
     table = deal([["2D", "2H", "3C"], ["KS", "4D", "6C"], ["6D", "8D", "8C"]])
-    assert "must follow the suit in force" in (refusal(table, 0, "2D") or "")
+    assert "must be of the suit in force (hearts)" in (refusal(table, 0, "2D") or "")
     throw(table, 0, "2H")                                      # follows ♥; count stays 0
     assert count(table) == 0 and turn(table) == 1
     assert refusal(table, 1, "KS") is None                     # a function card on a function
+
+
+def test_pk10_revised_a_function_card_on_a_normal_card_follows_suit_never_rank() -> None:
+    # J♥ is a normal card; J♠ is a function card and does not go on it, though the ranks match
+    table = deal([["JH", "3C", "4C", "6C"], ["JS", "JC", "KH", "JD"], ["6D", "8D", "9D", "TD"]],
+                 starter="5H")
+    throw(table, 0, "JH")
+    assert suit(table) == "hearts" and turn(table) == 1
+    reason = refusal(table, 1, "JS")
+    assert reason == ("J♠ does not go on J♥: the first function card on a normal card must be "
+                      "of the suit in force (hearts), rank does not count; play a function card "
+                      "of hearts, a Queen or a Joker (PK-10)")
+    assert "J♣ does not go on J♥" in (refusal(table, 1, "JC") or "")
+    assert refusal(table, 1, "KH") is None                     # a function card of hearts
+    assert refusal(table, 1, "JD") is None                     # a normal card: the rank counts
+    assert {c for (c, *_), _ in plays(table, 1)} == {"KH", "JD"}
+
+
+def test_pk10_revised_on_an_ace_a_function_card_is_free() -> None:
+    table = deal([["AH", "3C", "4C", "6C"], ["KS", "7C", "4D", "AC"], ["6D", "8D", "9D", "TD"]],
+                 starter="5H")
+    throw(table, 0, "AH", choice="spread")                     # seat 1 stands one turn
+    table.play(1, Move("stand"))
+    assert turn(table) == 2
+    draw(table, 2)
+    assert turn(table) == 0
+    draw(table, 0)
+    assert turn(table) == 1 and table.view(None)["zones"]["pile"] == ["AH"]
+    assert refusal(table, 1, "KS") is None                     # §4c restricts normal tops only
+    assert refusal(table, 1, "7C") is None
+    assert refusal(table, 1, "AC", choice="hold") is None      # an Ace matches by rank
+    assert "matches neither" in (refusal(table, 1, "4D") or "")  # a normal card still matches
+    assert {c for (c, *_), _ in plays(table, 1)} == {"KS", "7C", "AC"}
+
+
+def test_pk10_revised_on_a_queen_a_function_card_follows_the_named_suit() -> None:
+    table = deal([["QC", "3C", "4C"], ["KD", "2S", "4D"], ["6D", "8D", "9D"]], starter="5H")
+    throw(table, 0, "QC", choice="D")
+    assert refusal(table, 1, "KD") is None
+    assert ("2♠ does not go on Q♣: the first function card on a queen card must be of the suit "
+            "in force (diamonds)") in (refusal(table, 1, "2S") or "")
 
 
 def test_pk10_on_a_joker_whose_draw_was_taken_the_suit_is_free() -> None:
@@ -230,12 +273,12 @@ def test_pk12_several_cards_of_one_rank_first_playable_last_sets_the_suit() -> N
 
 def test_pk12_twos_queens_and_kings_are_thrown_alone_but_the_pair_of_k_spades() -> None:
     table = deal([["2H", "2H", "QH", "QS", "KS", "KS", "KH", "7H"],
-                  ["4C", "4D", "6C", "6D", "8C", "8D", "9C", "9D"]])
+                  ["7S", "4D", "6C", "6D", "8C", "8D", "9C", "9D"]])
     assert refusal(table, 0, "2H", "2H") == "2♥ is thrown alone (PK-12)"
     assert refusal(table, 0, "QH", "QS", choice="S") == "Q♥ is thrown alone (PK-12)"
     assert refusal(table, 0, "KH", "KS") == "K♥ is thrown alone (PK-12)"
     throw(table, 0, "7H")
-    take(table, 1)
+    throw(table, 1, "7S")                                     # the chain goes on: any function
     assert refusal(table, 0, "KS", "KH") == (
         "the only Kings thrown together are the pair of K♠ (PK-12)")
     assert refusal(table, 0, "KS", "KS") is None
@@ -264,12 +307,12 @@ def test_pk12_eight_cards_of_one_rank_give_a_bounded_list_and_any_order_is_accep
 
 
 def test_pk13_taking_the_count_ends_the_chain_and_its_memory() -> None:
-    table = deal([["7H", "2H", "3C"], ["JS", "4C", "4D"], ["7S", "6C", "6D"],
+    table = deal([["7H", "2H", "3C"], ["JS", "4C", "4D"], ["7H", "6C", "6D"],
                   ["8C", "8D", "9C"]])
     throw(table, 0, "7H")
     throw(table, 1, "JS")
     assert counters(table)["J♠ cancelled"] == 2
-    throw(table, 2, "7S")
+    throw(table, 2, "7H")
     take(table, 3)
     assert "chain" not in counters(table)
     throw(table, 0, "2H")                                     # no J♠ in this new chain
@@ -414,7 +457,49 @@ def test_pk17_taking_draws_the_count_and_the_next_player_matches_the_top_card() 
     assert count(table) == 0 and turn(table) == 2
     assert refusal(table, 2, "9S") is None                     # follows ♠
     assert "matches neither" in (refusal(table, 2, "9H") or "")
+    assert "(PK-17)" in (refusal(table, 2, "9H") or "")
     assert "no count to take" in (table.refusal(2, Move("take")) or "")
+
+
+def test_pk17_revised_after_a_taken_count_a_function_card_matches_suit_or_rank() -> None:
+    # 7♠ is taken: the dead 7♠ is matched by a spade or a 7, function cards included; a Queen
+    # and a Joker still go on anything
+    table = deal([["7S", "3C", "4C", "6C", "8C", "9C", "TC", "3D"],
+                  ["4C", "4D", "6D", "8D", "9D", "TD", "3H", "4H"],
+                  ["KH", "2S", "7D", "QD", "X", "AH", "AS", "9H"]],
+                 starter="5S", stock=("TC", "TD"))
+    throw(table, 0, "7S")
+    take(table, 1)
+    assert turn(table) == 2 and count(table) == 0 and "chain" not in counters(table)
+    assert refusal(table, 2, "KH") == (
+        "K♥ does not go on the dead 7♠ (its count was taken): after a taken count every card "
+        "matches the suit in force (spades) or its rank; play a card of spades or any 7, a "
+        "Queen or a Joker (PK-17)")
+    assert refusal(table, 2, "2S") is None                     # suit
+    assert refusal(table, 2, "7D") is None                     # rank
+    assert refusal(table, 2, "QD", choice="H") is None
+    assert refusal(table, 2, "X") is None
+    assert refusal(table, 2, "AS", choice="hold") is None
+    assert "(PK-17)" in (refusal(table, 2, "AH", choice="hold") or "")
+    assert "(PK-17)" in (refusal(table, 2, "9H") or "")
+    listed = {c for (c, *_), _ in plays(table, 2)}
+    assert listed == {"2S", "7D", "QD", "X", "AS"}
+
+
+def test_pk17_revised_a_chain_drawn_at_count_zero_is_dead_too() -> None:
+    # J♠ cancels the count to 0 and the chain lives: any function card goes on it; once the
+    # next player draws instead, the J♠ is dead and must be matched
+    table = deal([["7H", "3C", "4C"], ["JS", "4D", "6D"], ["2D", "8C", "KH"], ["KC", "9D", "2C"]],
+                 starter="5H", stock=("TC", "TD", "8S", "9S"))
+    throw(table, 0, "7H")
+    throw(table, 1, "JS")
+    assert count(table) == 0 and counters(table)["chain"] is True
+    assert refusal(table, 2, "2D") is None                     # live chain: free
+    draw(table, 2)
+    assert "chain" not in counters(table) and turn(table) == 3
+    assert "(PK-17)" in (refusal(table, 3, "KC", choice="0") or "")
+    assert "(PK-17)" in (refusal(table, 3, "2C") or "")
+    assert refusal(table, 3, "9D") is not None
 
 
 # --- special cards ---------------------------------------------------------------------------

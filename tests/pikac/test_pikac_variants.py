@@ -104,6 +104,14 @@ def test_pk6_variant_a_starter_ace_stops_the_first_player() -> None:
     assert turn(table) == 0 and kinds(table, 0) == {"stand"}
 
 
+def test_pk10_variant_a_live_starter_ace_takes_any_function_card() -> None:
+    table = deal([["3C", "4C"], ["KS", "6C"], ["6D", "8C"]], starter="AH", variants=LIVE)
+    table.play(0, Move("stand"))
+    assert turn(table) == 1 and refusal(table, 1, "KS") is None
+    plain = deal([["KS", "4C"], ["4D", "6C"]], starter="AH")
+    assert "on a starter must be of the suit in force" in (refusal(plain, 0, "KS") or "")
+
+
 def test_pk6_variant_a_starter_two_clubs_turns_the_direction() -> None:
     table = deal([["3C", "4C"], ["4D", "6C"], ["6D", "8C"], ["8D", "9C"]], starter="2C",
                  variants=LIVE)

@@ -31,11 +31,13 @@ def dealt(elder: Sequence[str], younger: Sequence[str], talon1: Sequence[str] = 
 
 def exchanged(elder: Sequence[str], younger: Sequence[str],
               elder_out: Sequence[str] | None = None,
-              younger_out: Sequence[str] | None = None, **kw: Any) -> Table:
+              younger_out: Sequence[str] | None = None, in_full: bool = True,
+              **kw: Any) -> Table:
     """A table just past the exchange, elder holding ``elder`` and the dealer ``younger``.
 
     ``elder_out`` (3 cards) and ``younger_out`` (5) are the discards, by default the unnamed
-    cards in deck order."""
+    cards in deck order. With spoken declarations (PQ-16) both then declare and answer in
+    full (the first move listed), unless ``in_full`` is False: the table waits for elder."""
     assert len(elder) == 12 and len(younger) == 12
     rest = [c for c in DECK if c not in elder and c not in younger]
     elder_out = list(elder_out if elder_out is not None else rest[:3])
@@ -51,7 +53,27 @@ def exchanged(elder: Sequence[str], younger: Sequence[str],
         table.play(YOUNGER, Move("discard", (c,)))
     assert sorted(table.view(ELDER)["hand"]) == sorted(elder)
     assert sorted(table.view(YOUNGER)["hand"]) == sorted(younger)
+    if in_full:
+        declare_in_full(table)
     return table
+
+
+def declare_in_full(table: Table) -> None:
+    """PQ-16: each player, in turn, declares or answers everything in full."""
+    while table.view(None)["phase"] == "declare":
+        seat = table.to_move()[0]
+        table.play(seat, table.legal_moves(seat)[0])
+
+
+def say(table: Table, seat: int, choice: str | None, *cards: str, kind: str = "") -> None:
+    """A spoken declaration (kind ``declare``) or answer (``answer``) by ``seat``."""
+    kind = kind or ("declare" if seat == ELDER else "answer")
+    table.play(seat, Move(kind, tuple(cards), choice))
+
+
+def said(table: Table) -> list[tuple[int, str]]:
+    """The declarations as both players heard them."""
+    return [(e["seat"], e["words"]) for e in table.view(None)["said"]]
 
 
 def log(table: Table) -> list[tuple[int, str, int]]:

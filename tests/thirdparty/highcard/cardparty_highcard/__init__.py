@@ -13,10 +13,24 @@ from typing import Any
 from cardparty.core.cards import ordered_deck, piquet_deck
 from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.kit import competition_places, game_state, redeal
 
 ORDER = "789TJQKA"
 DECK = tuple(piquet_deck())
 HAND = 3
+
+
+@game_state
+class HighcardState:
+    """The whole game, as declared fields: the kit copies, saves and restores it."""
+
+    hands: list[list[str]]
+    stock: list[str]
+    trick: list[tuple[int, str]]  # (seat, card) in the order laid
+    won: list[str]
+    tricks: list[int]
+    turn: int
+    lowball: bool                 # set by the highcard-lowball variant
 
 
 def strength(card: str) -> int:
@@ -26,109 +40,90 @@ def strength(card: str) -> int:
 @hookimpl
 def cardparty_game_info() -> GameInfo:
     return GameInfo("highcard", "High card", 2, 4, summary="Highest card takes the trick.",
-                    max_moves=40, deck=DECK)
+                    max_moves=40, deck=DECK, state=HighcardState)
 
 
 @hookimpl
-def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) -> dict:
+def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
+                    ) -> HighcardState:
     deck = ordered_deck(DECK, settings["deck"], rng)
-    return {"hands": [deck[i * HAND:(i + 1) * HAND] for i in range(players)],
-            "stock": deck[players * HAND:], "trick": [], "won": [], "tricks": [0] * players,
-            "turn": 0, "lowball": False}
+    return HighcardState.from_data({
+        "hands": [deck[i * HAND:(i + 1) * HAND] for i in range(players)],
+        "stock": deck[players * HAND:], "trick": [], "won": [], "tricks": [0] * players,
+        "turn": 0, "lowball": False})
 
 
 @hookimpl
-def cardparty_to_move(state: dict) -> tuple[int, ...]:
-    return () if _over(state) else (state["turn"],)
+def cardparty_to_move(state: HighcardState) -> tuple[int, ...]:
+    return () if _over(state) else (state.turn,)
 
 
 @hookimpl
-def cardparty_legal_moves(state: dict, seat: int) -> list[Move]:
-    if _over(state) or seat != state["turn"]:
+def cardparty_legal_moves(state: HighcardState, seat: int) -> list[Move]:
+    if _over(state) or seat != state.turn:
         return []
-    return [Move("play", (c,), None, f"lay {c}") for c in state["hands"][seat]]
+    return [Move("play", (c,), None, f"lay {c}") for c in state.hands[seat]]
 
 
 @hookimpl
-def cardparty_refusal(state: dict, seat: int, move: Move) -> str | None:
+def cardparty_refusal(state: HighcardState, seat: int, move: Move) -> str | None:
     if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
         return None
     return "lay one card of your own hand"
 
 
 @hookimpl
-def cardparty_apply_move(state: dict, seat: int, move: Move, rng: random.Random) -> list[dict]:
+def cardparty_apply_move(state: HighcardState, seat: int, move: Move, rng: random.Random
+                         ) -> list[dict]:
     card = move.cards[0]
-    state["hands"][seat].remove(card)
-    state["trick"].append([seat, card])
+    state.hands[seat].remove(card)
+    state.trick.append((seat, card))
     events: list[dict] = [{"type": "play", "seat": seat, "cards": [card]}]
-    n = len(state["hands"])
-    if len(state["trick"]) < n:
-        state["turn"] = (seat + 1) % n
+    n = len(state.hands)
+    if len(state.trick) < n:
+        state.turn = (seat + 1) % n
         return events
-    pick = min if state["lowball"] else max
-    winner = pick(state["trick"], key=lambda sc: strength(sc[1]))[0]
-    state["tricks"][winner] += 1
-    state["won"] += [c for _, c in state["trick"]]
-    state["trick"] = []
-    state["turn"] = winner
+    pick = min if state.lowball else max
+    winner = pick(state.trick, key=lambda sc: strength(sc[1]))[0]
+    state.tricks[winner] += 1
+    state.won += [c for _, c in state.trick]
+    state.trick = []
+    state.turn = winner
     events.append({"type": "trick", "seat": winner})
     return events
 
 
-def _over(state: dict) -> bool:
-    return not state["trick"] and not any(state["hands"])
+def _over(state: HighcardState) -> bool:
+    return not state.trick and not any(state.hands)
 
 
 @hookimpl
-def cardparty_view(state: dict, seat: int | None) -> dict[str, Any]:
-    return {"phase": "over" if _over(state) else "play", "turn": state["turn"], "direction": 1,
+def cardparty_view(state: HighcardState, seat: int | None) -> dict[str, Any]:
+    return {"phase": "over" if _over(state) else "play", "turn": state.turn, "direction": 1,
             "players": [{"count": len(h), "status": "", "place": None, "zones": {}}
-                        for h in state["hands"]],
-            "hand": list(state["hands"][seat]) if seat is not None else [],
-            "zones": {"trick": [c for _, c in state["trick"]]},
-            "counters": {"tricks": list(state["tricks"])}}
+                        for h in state.hands],
+            "hand": list(state.hands[seat]) if seat is not None else [],
+            "zones": {"trick": [c for _, c in state.trick]},
+            "counters": {"tricks": list(state.tricks)}}
 
 
 @hookimpl
-def cardparty_zones(state: dict) -> list[Zone]:
-    zones = [Zone(f"hand {i}", h, i) for i, h in enumerate(state["hands"])]
-    return zones + [Zone("trick", [c for _, c in state["trick"]], PUBLIC),
-                    Zone("won", state["won"], PUBLIC), Zone("stock", state["stock"], NOBODY)]
+def cardparty_zones(state: HighcardState) -> list[Zone]:
+    zones = [Zone(f"hand {i}", h, i) for i, h in enumerate(state.hands)]
+    return zones + [Zone("trick", [c for _, c in state.trick], PUBLIC),
+                    Zone("won", state.won, PUBLIC), Zone("stock", state.stock, NOBODY)]
 
 
 @hookimpl
-def cardparty_deadlines(state: dict) -> list:
-    return []
-
-
-@hookimpl
-def cardparty_result(state: dict) -> Result | None:
+def cardparty_result(state: HighcardState) -> Result | None:
     if not _over(state):
         return None
-    t = state["tricks"]
-    return Result(tuple(1 + sum(o > mine for o in t) for mine in t), tuple(t))
+    t = state.tricks
+    return Result(tuple(competition_places([-k for k in t])), tuple(t))
 
 
 @hookimpl
-def cardparty_determinize(state: dict, seat: int, rng: random.Random) -> dict:
-    twin = cardparty_restore(cardparty_save(state))
-    others = [i for i in range(len(state["hands"])) if i != seat]
-    pool = [c for i in others for c in twin["hands"][i]] + twin["stock"]
-    rng.shuffle(pool)
-    for i in others:
-        k = len(twin["hands"][i])
-        twin["hands"][i], pool = pool[:k], pool[k:]
-    twin["stock"] = pool
+def cardparty_determinize(state: HighcardState, seat: int, rng: random.Random) -> HighcardState:
+    twin = state.copy()
+    redeal(rng, [h for i, h in enumerate(twin.hands) if i != seat] + [twin.stock])
     return twin
-
-
-@hookimpl
-def cardparty_save(state: dict) -> dict:
-    return state
-
-
-@hookimpl
-def cardparty_restore(data: dict) -> dict:
-    return {k: (list(map(list, v)) if k in ("hands", "trick") else
-                list(v) if isinstance(v, list) else v) for k, v in data.items()}

@@ -15,7 +15,7 @@ def cardparty_variant_info() -> VariantInfo:
 
 
 @hookimpl(wrapper=True)
-def cardparty_setup(settings: dict, players: int, rng: Any) -> Generator[None, dict, dict]:
+def cardparty_setup(settings: dict, players: int, rng: Any) -> Generator[None, Any, Any]:
     state = yield
-    state["lowball"] = True
+    state.lowball = True
     return state

@@ -1,0 +1,94 @@
+"""The economy on the link to a real host: open play (``seek``, ``unseek``), the profile,
+the league and the shop (``buy``), and the host's ``reward`` and ``cancelled`` pushes, as the
+client's messages (docs/protocol.md, "Modes and the economy").
+
+The client's messages it delivers: ``profile`` (the player's profile, or None when the host
+keeps no coins), ``league`` (the standings of a week), ``reward`` (what a finished round paid
+this player) and one-line ``notice``s. Functions of a ``NetLink`` (its session and deliver),
+kept apart so that the link stays about tables.
+
+Must not know about: game rules, terminals, the screens.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import Any
+
+from cardparty.net.session import SessionError
+
+ACTIONS = ("seek", "unseek", "profile", "league", "buy")
+
+
+def request(link: Any, action: str, args: dict[str, Any]) -> None:
+    """Send one of ``ACTIONS``; the reply becomes the client's message."""
+    fields: dict[str, Any] = {}
+    if action == "seek":
+        fields = {"game": args["game"], "players": int(args["players"]),
+                  "stake": int(args.get("stake") or 0)}
+    elif action == "league" and args.get("week"):
+        fields = {"week": str(args["week"])}
+    elif action == "buy":
+        fields = {"item": str(args["item"])}
+    try:
+        fut = link.session.send(action, **fields)
+    except SessionError as exc:
+        link.deliver({"type": "error", "text": exc.message})
+        return
+
+    def done(f: Future[dict[str, Any]]) -> None:
+        exc = f.exception()
+        if isinstance(exc, SessionError):
+            if exc.code == "no_economy" and action in ("profile", "league"):
+                link.deliver({"type": "profile", "profile": None})
+                if action == "league":
+                    link.deliver({"type": "error", "text": exc.message})
+                return
+            link.deliver({"type": "error", "text": exc.message})
+            return
+        if exc is not None:
+            link.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
+            return
+        reply = f.result()
+        if action == "seek":
+            wait = reply.get("fill_in")
+            stake = int(reply.get("stake") or 0)
+            link.deliver({"type": "notice", "text": (
+                f"waiting at table {reply.get('table')} for {reply.get('players')} players"
+                + (f", stake {stake}" if stake else "")
+                + (f" (bots in {wait:.0f} s)" if wait is not None and not stake else "")
+                + (f" (cancelled in {wait:.0f} s if not full)" if wait is not None and stake
+                   else "") + "; u: stop waiting")})
+            fetch_profile(link)
+        elif action == "unseek":
+            link.deliver({"type": "notice", "text": "you stopped waiting"})
+            fetch_profile(link)
+        elif action == "league":
+            link.deliver({**reply, "type": "league"})
+        else:
+            link.deliver({"type": "profile", "profile": reply.get("profile"),
+                          "bought": reply.get("bought")})
+        link._poll_tables()
+
+    fut.add_done_callback(done)
+
+
+def fetch_profile(link: Any) -> None:
+    request(link, "profile", {})
+
+
+def pushed(link: Any, msg: dict[str, Any]) -> bool:
+    """A pushed ``reward`` or ``cancelled``: delivered; True when it was one."""
+    kind = msg.get("type")
+    if kind == "reward":
+        link.deliver({**msg, "type": "reward"})
+        if isinstance(msg.get("profile"), dict):
+            link.deliver({"type": "profile", "profile": msg["profile"]})
+        return True
+    if kind == "cancelled":
+        link.deliver({"type": "notice", "text": f"table {msg.get('table')} was cancelled: "
+                                                f"{msg.get('reason', '')}"})
+        fetch_profile(link)
+        link._poll_tables()
+        return True
+    return False

@@ -1,0 +1,303 @@
+"""The host's economy: profiles, the shop, the league, stakes and payouts (docs/economy.md,
+MO-1 ... MO-11), through ``core.economy.Ledger``.
+
+Owns: the requests ``profile``, ``league`` and ``buy``; who a player is in the ledger
+(``username``, ``key``: the one place that says it); what a table's mode and stake allow
+when it is created; an entry table's stakes (taken when a player sits, given back when he
+leaves before the start, refunded whole when the table is cancelled); paying a finished round
+once, keyed by the match (the table's ledger key and the round), and telling each player at
+the table his ``reward``; and, when a host starts again from its data, finishing what a crash
+interrupted (``recover``: a round over but not paid is paid, a cancelled table refunded, a
+stake whose seat was lost given back), also checked at every sweep (``reconcile``).
+
+The ledger is its own SQLite file and commits before anything is told or stored: a payout is
+done or not done, and paying the same match again does nothing (MO-11), so a host killed at
+any point and started again pays each round exactly once.
+
+Must not know about: sockets (it sends through the outbox), how a game is played, the store's
+format, the reward arithmetic (``core.economy.rewards``).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Iterable
+from typing import Any
+
+from cardparty.core.contract import Result
+from cardparty.core.economy import rewards as rw
+from cardparty.core.economy.ledger import EconomyError, Ledger, Profile
+from cardparty.net.host.clock import Clock
+from cardparty.net.host.model import HostTable, Player, Tables
+from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.settings import HostSettings
+from cardparty.net.protocol import ProtocolError, message
+
+log = logging.getLogger("cardparty.host")
+
+#: Standings a ``league`` reply lists (the asker's own line is always added).
+LEAGUE_ROWS = 50
+#: Past weeks a ``league`` reply names.
+WEEKS_LISTED = 12
+#: Modes whose results the ledger pays.
+PAYING = (rw.FRIENDS, rw.OPEN, rw.ENTRY)
+
+
+def username(player: Player) -> str:
+    """The profile a player acts under: his name (MO-1). The one place that says so, so
+    that binding names to authenticated keys changes this function alone."""
+    return player.name
+
+
+def key_of(player: Player) -> str:
+    """The key a profile is bound to on first use (MO-1): until names are bound to
+    authenticated keys, the name itself (so a name owns its profile)."""
+    return f"name:{player.name}"
+
+
+def refused(exc: EconomyError) -> ProtocolError:
+    text = str(exc)
+    return ProtocolError("no_coins" if "not enough coins" in text else "economy", text)
+
+
+class Economy:
+    def __init__(self, ledger: Ledger | None, outbox: Outbox, clock: Clock,
+                 settings: HostSettings, tables: Tables) -> None:
+        self.ledger = ledger
+        self.outbox = outbox
+        self.clock = clock
+        self.settings = settings
+        self.tables = tables
+
+    def close(self) -> None:
+        if self.ledger is not None:
+            self.ledger.close()
+
+    def _ledger(self) -> Ledger:
+        if self.ledger is None:
+            raise ProtocolError("no_economy", "this host keeps no coins: it plays practice "
+                                              "tables only")
+        return self.ledger
+
+    def enter(self, player: Player) -> Profile:
+        """The player's profile, made with the welcome coins on first use (MO-1)."""
+        try:
+            return self._ledger().enter(username(player), key_of(player))
+        except EconomyError as exc:
+            raise refused(exc) from None
+
+    # --- requests ----------------------------------------------------------------------------
+
+    def profile_map(self, p: Profile) -> dict[str, Any]:
+        """A profile as the wire shows it: coins, XP and level with the progress to the
+        next, the booster's and VIP pass's time left (seconds; 0: not active)."""
+        now = self.clock.wall()
+        rules = self.settings.rules
+        return {"name": p.username, "coins": p.coins, "xp": p.xp, "level": p.level,
+                "level_xp": rw.level_xp(p.level), "next_xp": rw.level_xp(p.level + 1),
+                "gold_left": max(0.0, p.gold_until - now),
+                "vip_left": max(0.0, p.vip_until - now),
+                "league": p.league_points, "week": self._ledger().week(),
+                "prices": {"gold": rules.booster_price, "vip": rules.vip_price},
+                "boosts": {"gold_minutes": rules.booster_minutes, "vip_days": rules.vip_days},
+                "stakes": list(rules.stakes)}
+
+    def on_profile(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ledger = self._ledger()
+        if req["name"] is None or req["name"] == username(player):
+            return message("profile", profile=self.profile_map(self.enter(player)))
+        try:
+            return message("profile", profile=self.profile_map(ledger.profile(req["name"])))
+        except EconomyError as exc:
+            raise refused(exc) from None
+
+    def on_league(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ledger = self._ledger()
+        me = username(player)
+        this = ledger.week()
+        week = req["week"] or this
+        rows = ledger.standings(week)
+        listed = [{"rank": i + 1, "name": n, "points": p}
+                  for i, (n, p) in enumerate(rows[:LEAGUE_ROWS])]
+        mine = next(({"rank": i + 1, "name": n, "points": p}
+                     for i, (n, p) in enumerate(rows) if n == me), None)
+        weeks = ledger.weeks()[:WEEKS_LISTED]
+        if this not in weeks:
+            weeks.insert(0, this)
+        return message("league", week=week, current=this, weeks=weeks, standings=listed,
+                       me=mine, players=len(rows))
+
+    def on_buy(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """MO-8: the gold booster or the VIP pass, paid in coins."""
+        ledger = self._ledger()
+        self.enter(player)
+        try:
+            p = ledger.buy(username(player), req["item"])
+        except EconomyError as exc:
+            raise refused(exc) from None
+        log.info("%s bought %s", username(player), req["item"])
+        return message("profile", profile=self.profile_map(p), bought=req["item"])
+
+    # --- tables ------------------------------------------------------------------------------
+
+    def check_create(self, mode: str, stake: int) -> None:
+        """What a table's mode and stake must be (MO-3 ... MO-6)."""
+        stakes = self.settings.rules.stakes
+        if mode == rw.ENTRY:
+            self._ledger()
+            if stake not in stakes:
+                raise ProtocolError("bad_field", f"create: an entry table's stake is one of "
+                                                 f"{', '.join(map(str, stakes))}")
+        elif stake:
+            raise ProtocolError("bad_field", "create: only an entry table has a stake")
+
+    def opened(self, ht: HostTable) -> None:
+        """A new table: its key in the ledger, unique even when a crash lost the table and
+        its id is given again; an entry table waits ``fill_timeout`` for its players."""
+        ht.key = f"{ht.id}.{secrets.token_hex(4)}"
+        if ht.mode == rw.ENTRY:
+            self.tables.fill_by(ht, self.clock.now() + self.settings.fill_timeout)
+
+    def take_stake(self, ht: HostTable, player: Player) -> None:
+        """MO-6: sitting at an entry table costs the stake; without it he cannot sit."""
+        if ht.mode != rw.ENTRY:
+            return
+        self.enter(player)
+        try:
+            self._ledger().take_stake(ht.key, username(player), ht.stake)
+        except EconomyError as exc:
+            raise refused(exc) from None
+
+    def refund_stake(self, ht: HostTable, player: Player) -> None:
+        """He left an entry table before its game started: his stake comes back."""
+        if ht.mode == rw.ENTRY and self.ledger is not None:
+            self.ledger.refund_stake(ht.key, username(player))
+
+    def cancel(self, ht: HostTable) -> int:
+        """MO-6: an entry table not full by the fill timeout: cancelled, every stake
+        refunded, everybody at it told."""
+        refunded = self._ledger().refund_table(ht.key) if self.ledger is not None else 0
+        ht.status = "cancelled"
+        ht.ended_at = self.clock.now()
+        ht.fill_at = None
+        log.info("table %s cancelled: not full in time; %d coins refunded", ht.id, refunded)
+        for s in ht.seats:
+            if s.kind == "human" and s.player is not None:
+                self.outbox.send(s.player, message(
+                    "cancelled", table=ht.id, refund=ht.stake,
+                    reason=f"the table was not full after {self.settings.fill_timeout:g} s; "
+                           f"your stake of {ht.stake} coins is back"))
+        return refunded
+
+    def started(self, ht: HostTable) -> None:
+        """A round starts: who sits where is who is paid; bots at the table halve the
+        league points (MO-5)."""
+        ht.owners = [username(s.player) if s.kind == "human" and s.player is not None else None
+                     for s in ht.seats]
+        if self.ledger is not None and ht.mode in PAYING:
+            for s in ht.seats:
+                if s.kind == "human" and s.player is not None:
+                    self.enter(s.player)       # a profile to pay, made on first use
+        ht.bots_filled = any(s.kind == "bot" for s in ht.seats)
+        ht.fill_at = None
+
+    # --- paying a result ---------------------------------------------------------------------
+
+    def settle(self, ht: HostTable, result: Result) -> None:
+        """A round is over: pay it once (MO-11) and tell every player at the table."""
+        n = len(ht.seats)
+        places = [int(p) for p in result.places[:n]]
+        earned = self.pay(ht, ht.round, places)
+        if earned is None:
+            return
+        for seat, s in enumerate(ht.seats):
+            if s.kind != "human" or s.player is None:
+                continue
+            self.tell(ht, s.player, seat, places[seat], earned[seat])
+
+    def pay(self, ht: HostTable, round_: int, places: list[int]) -> list[rw.Reward] | None:
+        """The ledger's payout of round ``round_``: None when it was paid already (or
+        could not be: said in the log, an entry table's stakes refunded)."""
+        n = len(places)
+        if self.ledger is None or ht.mode not in PAYING:
+            return [rw.Reward()] * n
+        seats = ht.owners if len(ht.owners) == n else [
+            username(s.player) if s.kind == "human" and s.player is not None else None
+            for s in ht.seats]
+        try:
+            return self.ledger.pay_result(f"{ht.key}/r{round_}", ht.mode, seats, places,
+                                          ht.bots_filled, table_id=ht.key)
+        except EconomyError as exc:
+            log.error("table %s: round %d not paid: %s", ht.id, round_, exc)
+            if ht.mode == rw.ENTRY:
+                self.ledger.refund_table(ht.key)
+            return None
+
+    def tell(self, ht: HostTable, player: Player, seat: int, place: int,
+             reward: rw.Reward) -> None:
+        profile = None
+        level_up = False
+        if self.ledger is not None and ht.mode in PAYING:
+            p = self.ledger.profile(username(player))
+            profile = self.profile_map(p)
+            level_up = reward.xp > 0 and rw.level(p.xp - reward.xp) < p.level
+        pot = ht.stake * sum(1 for o in ht.owners if o) if ht.mode == rw.ENTRY else 0
+        self.outbox.send(player, message(
+            "reward", table=ht.id, round=ht.round, mode=ht.mode, seat=seat, place=place,
+            coins=reward.coins, xp=reward.xp, league=reward.league, stake=ht.stake, pot=pot,
+            halved=ht.bots_filled and ht.mode in (rw.OPEN, rw.ENTRY), level_up=level_up,
+            profile=profile))
+
+    # --- after a crash -----------------------------------------------------------------------
+
+    def recover(self, tables: Iterable[HostTable]) -> None:
+        """A host started again from its data finishes what a crash interrupted: a round
+        over but not paid is paid (paying again does nothing), a cancelled table is
+        refunded, an open entry table keeps only the players whose stakes are held, and
+        fill timeouts start again."""
+        now = self.clock.now()
+        for ht in tables:
+            if ht.status == "open" and (ht.mode == rw.ENTRY or ht.seeking):
+                self.tables.fill_by(ht, now + self.settings.fill_timeout)   # a fresh wait
+        if self.ledger is None:
+            return
+        for ht in tables:
+            if ht.status == "over" and ht.rounds:
+                last = ht.rounds[-1]
+                if self.pay(ht, int(last["round"]), [int(p) for p in last["places"]]):
+                    log.info("table %s: round %s paid after a restart", ht.id, last["round"])
+            elif ht.status == "cancelled":
+                self.ledger.refund_table(ht.key)
+            elif ht.status == "open" and ht.mode == rw.ENTRY:
+                held = {u for t, u, _ in self.ledger.held() if t == ht.key}
+                for i, s in enumerate(ht.seats):
+                    if s.kind == "human" and s.name not in held:
+                        if s.player is not None:
+                            s.player.tables.discard(ht.id)
+                        ht.seats[i] = type(s)()
+        self.reconcile()
+
+    def reconcile(self) -> None:
+        """Every stake in escrow belongs to a player seated at an entry table that is open
+        or playing; any other (its seat or table lost in a crash, the table broken or gone)
+        is given back."""
+        if self.ledger is None:
+            return
+        held = self.ledger.held()
+        if not held:
+            return
+        by_key = {ht.key: ht for ht in self.tables.all.values() if ht.key}
+        for tkey, user, amount in held:
+            ht = by_key.get(tkey)
+            if ht is not None and ht.status == "playing" and user in ht.owners:
+                continue
+            if ht is not None and ht.status == "open" and any(
+                    s.kind == "human" and s.player is not None and username(s.player) == user
+                    for s in ht.seats):
+                continue
+            if ht is not None and ht.status == "over":
+                continue        # paid by ``recover`` or its payout (which refunds on failure)
+            self.ledger.refund_stake(tkey, user)
+            log.info("stake of %s at %s (%d coins) refunded: no seat holds it", user, tkey,
+                     amount)

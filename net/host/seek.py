@@ -1,0 +1,131 @@
+"""Open play (MO-5, MO-6): players asking for a game at a player count are seated together in
+order of asking; what happens when the fill timeout ends.
+
+Owns: the requests ``seek`` (sit at the oldest table made by seeking for the same game,
+player count and stake that has a free seat, or open one) and ``unseek`` (leave it again);
+the fill timeout of tables that have one (``next_due``, ``tick``): at a table made by
+seeking, bots take the empty seats and the game starts (its league points are halved); an
+entry table not full in time is cancelled and every stake refunded (``Economy.cancel``).
+Seats taken by seeking are ready at once: the game starts as soon as the table is full.
+
+Must not know about: sockets, how a seat is taken or a table opened (``Lobby``), the ledger
+(``Economy``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from cardparty.core.economy import rewards as rw
+from cardparty.net.host.clock import Clock
+from cardparty.net.host.economy import Economy
+from cardparty.net.host.lobby import Lobby
+from cardparty.net.host.model import HostTable, Player, Seat, Tables
+from cardparty.net.host.play import Play
+from cardparty.net.host.views import Views
+from cardparty.net.protocol import ProtocolError, message
+
+log = logging.getLogger("cardparty.host")
+
+
+class Seeks:
+    def __init__(self, tables: Tables, clock: Clock, lobby: Lobby, play: Play, views: Views,
+                 economy: Economy) -> None:
+        self.tables = tables
+        self.clock = clock
+        self.lobby = lobby
+        self.play = play
+        self.views = views
+        self.economy = economy
+
+    def waiting_for(self, player: Player) -> HostTable | None:
+        """The table made by seeking where ``player`` waits, if any."""
+        for tid in player.tables:
+            ht = self.tables.all.get(tid)
+            if ht is not None and ht.seeking and ht.status == "open" and (
+                    ht.seat_of(player) is not None):
+                return ht
+        return None
+
+    def on_seek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        waiting = self.waiting_for(player)
+        if waiting is not None:
+            raise ProtocolError("seated", f"you already wait for {waiting.table.info.name} "
+                                          f"for {len(waiting.seats)} at {waiting.id}: cancel "
+                                          "that first")
+        game, players, stake = req["game"], req["players"], req["stake"]
+        mode = rw.ENTRY if stake else rw.OPEN
+        self.economy.check_create(mode, stake)
+        found = next((ht for ht in sorted(self.tables.all.values(), key=lambda t: t.seq)
+                      if ht.seeking and ht.status == "open" and ht.table.game == game
+                      and len(ht.seats) == players and ht.stake == stake
+                      and any(s.kind == "empty" for s in ht.seats)), None)
+        fresh = found is None
+        if found is None:
+            reply = self.lobby.on_create(player, {
+                "game": game, "players": players, "settings": {}, "variants": [],
+                "idle": -1.0, "bot_delay": -1.0, "title": "", "seed": None, "mode": mode,
+                "stake": stake})
+            found = self.tables.find(reply["table"]["id"])
+            found.seeking = True
+            self.tables.fill_by(found, self.clock.now() + self.economy.settings.fill_timeout)
+        try:
+            seated = self.lobby.on_sit(player, {"table": found.id, "seat": None})
+        except ProtocolError:
+            if fresh:
+                self.lobby.drop(found)
+            raise
+        log.info("%s seeks %s for %d%s: table %s", player.name, game, players,
+                 f" (stake {stake})" if stake else "", found.id)
+        return message("seeking", table=found.id, seat=seated["seat"], game=game,
+                       players=players, stake=stake, fill_in=self.fill_in(found))
+
+    def on_unseek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        ht = self.waiting_for(player)
+        if ht is None:
+            raise ProtocolError("not_seated", "you are not waiting for a game")
+        self.lobby.on_leave(player, {"table": ht.id})
+        if not any(s.kind == "human" for s in ht.seats):
+            self.lobby.drop(ht)
+        return message("ok", about="unseek", table=ht.id)
+
+    def fill_in(self, ht: HostTable) -> float | None:
+        if ht.fill_at is None or ht.status != "open":
+            return None
+        return max(0.0, ht.fill_at - self.clock.now())
+
+    # --- the fill timeout --------------------------------------------------------------------
+
+    def next_due(self) -> float | None:
+        filling = self.tables.filling
+        for tid, ht in list(filling.items()):
+            if ht.fill_at is None or ht.status != "open":
+                del filling[tid]                # started, cancelled: no more waiting
+        due = [ht.fill_at for ht in filling.values() if ht.fill_at is not None]
+        return min(due) if due else None
+
+    def tick(self, now: float) -> None:
+        for ht in list(self.tables.filling.values()):
+            if ht.fill_at is None or ht.status != "open" or ht.fill_at > now:
+                continue
+            ht.fill_at = None
+            self.tables.filling.pop(ht.id, None)
+            if all(s.kind != "empty" for s in ht.seats):
+                # Full: it starts when everyone is ready; should someone leave before, the
+                # wait goes on (an entry table never holds stakes for ever).
+                self.tables.fill_by(ht, now + self.economy.settings.fill_timeout)
+                continue
+            if ht.mode == rw.ENTRY:             # MO-6: humans only; cancelled, refunded
+                self.economy.cancel(ht)
+                self.play.persist(ht)
+                self.views.push_summary(ht)
+            elif not any(s.kind == "human" for s in ht.seats):
+                self.lobby.drop(ht)
+            elif ht.seeking:                    # MO-5: bots take the empty seats
+                for i, s in enumerate(ht.seats):
+                    if s.kind == "empty":
+                        ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True)
+                    ht.seats[i].ready = True
+                log.info("table %s: bots fill the empty seats", ht.id)
+                self.lobby.changed(ht)

@@ -1,0 +1,366 @@
+"""Spoken declarations: the players declare, as the laws have it (PQ-16; at the Czech table
+only when its ``spoken`` setting asks, PQ-9).
+
+Elder declares point, then sequence, then set, each in full or *sunk* (not declared, or
+declared smaller than held: a shorter point or sequence, a trio out of a quatorze); younger
+answers each with "good", "not good" or "equal", and after "equal" elder gives the next detail
+(the point's value, the sequence's top card) and younger answers again. When elder declares
+nothing, younger may declare his own. The winner of a category scores the combination he
+declared (and, under the classic laws' ``every_combination``, his smaller ones beside it), and
+only then are its cards shown; a combination that loses or is sunk is never shown, and an
+event only ever carries the words the other player hears.
+
+"Declare everything in full" (elder) and "answer in full" (younger) are the first move of
+every list, one key away, and are what the basic bot plays. A player with nothing to choose
+(elder holding nothing in a category; younger with nothing equal or better to answer, or
+nothing to declare after elder sank) is not asked: the engine says the only thing he could.
+
+The state fields are the deal's ``claims`` (elder's declared cards per category: None not yet,
+[] nothing), ``cat`` (the category being declared, 0-2), ``stage`` (0 not started, 1 younger
+answers the first detail, 2 the second, 3 younger declares after elder declared nothing) and
+``said`` (the transcript both players hear, [seat, words] per line).
+
+Must not know about: sockets, terminals, other games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardparty.core.contract import Move
+from cardparty.plugins.piquet import rules
+from cardparty.plugins.piquet.scoring import (
+    ORDER,
+    RANK_PLURAL,
+    RANK_WORD,
+    SEQUENCE_NAME,
+    SUITS,
+    Combo,
+    point_of,
+    sequences_of,
+    sets_of,
+)
+from cardparty.plugins.piquet.state import PiquetState
+
+CATEGORIES = ("point", "sequence", "set")
+#: A declaration's first detail is said at once; these categories have a second one, said only
+#: after younger answers "equal" (sets cannot be equal: one deck holds four of each rank).
+TWO_STAGES = frozenset(("point", "sequence"))
+KINDS = ("declare", "answer")
+
+
+# --- what a hand may declare -----------------------------------------------------------------
+
+def options(state: PiquetState, seat: int, category: str) -> list[Combo]:
+    """Every declaration ``seat`` may make in ``category``, best first: the full holdings and
+    each smaller one (a point of fewer cards, its highest ones; a sequence shortened from the
+    bottom, keeping its top card; a trio out of a quatorze)."""
+    hand = state.hands[seat]
+    found: list[Combo] = []
+    if category == "point":
+        least = max(state.laws.point_min, 1)
+        for s in SUITS:
+            cards = sorted((c for c in hand if c[1] == s), key=lambda c: -ORDER[c[0]])
+            for k in range(len(cards), least - 1, -1):
+                combo = point_of(cards[:k], least)
+                if combo is not None:
+                    found.append(combo)
+    elif category == "sequence":
+        for run in sequences_of(hand):
+            for k in range(len(run.cards), 2, -1):
+                found += sequences_of(run.cards[:k])
+    else:
+        for trio_or_four in sets_of(hand, state.laws.quatorze):
+            found.append(trio_or_four)
+            if len(trio_or_four.cards) == 4:
+                found += sets_of(trio_or_four.cards[:3], state.laws.quatorze)
+    found.sort(key=lambda c: c.key, reverse=True)
+    return found
+
+
+def combo_of(state: PiquetState, seat: int, category: str, cards: tuple[str, ...] | list[str]
+             ) -> Combo | None:
+    """The declaration of ``seat`` made of exactly ``cards``, if it is one of his options."""
+    want = tuple(cards)
+    return next((c for c in options(state, seat, category) if c.cards == want), None)
+
+
+def first_words(combo: Combo) -> str:
+    """What a declarer says first: 'point of 5', 'quint', 'three kings', 'fourteen aces'."""
+    d = combo.detail
+    if combo.category == "point":
+        return f"point of {d['size']}"
+    if combo.category == "sequence":
+        return str(SEQUENCE_NAME[d["size"]])
+    return f"{'fourteen' if d['size'] == 4 else 'three'} {RANK_PLURAL[d['rank']]}"
+
+
+def second_words(combo: Combo) -> str:
+    """The next detail, said after "equal": 'making 48', 'to the king'."""
+    if combo.category == "point":
+        return f"making {combo.detail['value']}"
+    return f"to the {RANK_WORD[combo.detail['top']]}"
+
+
+def _beats(mine: Combo, claim: Combo, stage: int) -> int:
+    """Compare at the detail being answered: 1 better, 0 equal, -1 worse (stage 1: the first
+    detail, or the whole key for a set; stage 2: the second detail, same first detail)."""
+    if claim.category not in TWO_STAGES:
+        a, b = mine.key, claim.key
+    elif stage == 1:
+        a, b = mine.key[0], claim.key[0]
+    else:
+        if mine.key[0] != claim.key[0]:
+            return -2                                   # not of the size answered "equal" to
+        a, b = mine.key[1], claim.key[1]
+    return (a > b) - (a < b)
+
+
+# --- the flow ---------------------------------------------------------------------------------
+
+def start(state: PiquetState, events: list[dict[str, Any]]) -> None:
+    """After the exchange: elder is to declare the point (PQ-16)."""
+    state.phase = "declare"
+    state.claims = [None, None, None]
+    state.cat = 0
+    state.stage = 0
+    state.said = []
+    _advance(state, events)
+
+
+def _elder(state: PiquetState) -> int:
+    return 1 - state.dealer
+
+
+def _say(state: PiquetState, seat: int, words: str, events: list[dict[str, Any]]) -> None:
+    state.said.append([seat, words])
+    events.append({"type": "say", "seat": seat, "category": CATEGORIES[state.cat],
+                   "words": words})
+
+
+def _claim(state: PiquetState) -> Combo | None:
+    """Elder's declaration in the current category, built from its cards alone (it was one of
+    his options when he made it)."""
+    cards = state.claims[state.cat]
+    if not cards:
+        return None
+    category = CATEGORIES[state.cat]
+    if category == "point":
+        return point_of(cards, 1)
+    if category == "sequence":
+        return sequences_of(cards)[0]
+    return sets_of(cards, state.laws.quatorze)[0]
+
+
+def _advance(state: PiquetState, events: list[dict[str, Any]], younger_full: bool = False
+             ) -> None:
+    """Run the declarations on until a player has a real choice, or they are over.
+    ``younger_full``: younger has chosen to answer everything in full."""
+    elder = _elder(state)
+    younger = state.dealer
+    while state.cat < len(CATEGORIES):
+        category = CATEGORIES[state.cat]
+        if state.claims[state.cat] is None:
+            if options(state, elder, category):
+                state.turn = elder
+                return
+            _elder_declares(state, [], events)              # nothing held: nothing to say
+            continue
+        if state.stage == 0:
+            state.stage = 1 if state.claims[state.cat] else 3
+            if state.claims[state.cat]:
+                claim = _claim(state)
+                assert claim is not None
+                _say(state, elder, first_words(claim), events)
+            else:
+                _say(state, elder, f"no {category}", events)
+        if not younger_full and len(_younger_moves(state)) > 2:   # a real choice
+            state.turn = younger
+            return
+        _younger_full(state, events)                # in full, or the one thing he could say
+    rules.after_declarations(state, events)
+
+
+def _elder_declares(state: PiquetState, cards: list[str], events: list[dict[str, Any]]
+                    ) -> None:
+    state.claims[state.cat] = list(cards)
+    state.stage = 0
+
+
+def _award(state: PiquetState, seat: int, combo: Combo, events: list[dict[str, Any]]) -> None:
+    """The winner scores what he declared, shown now, and under ``every_combination`` every
+    smaller combination of the category he holds beside it (PQ-5, PQ-16)."""
+    scored = [combo]
+    if state.laws.every_combination and combo.category != "point":
+        held = (sequences_of(state.hands[seat]) if combo.category == "sequence"
+                else sets_of(state.hands[seat], state.laws.quatorze))
+        used = set(combo.cards)
+        for other in held:
+            if other.key < combo.key and not used & set(other.cards):
+                scored.append(other)
+                used.update(other.cards)
+    for c in scored:
+        rules.show_and_score(state, seat, c, events)
+    _next_category(state)
+
+
+def _nobody(state: PiquetState, equal: bool, events: list[dict[str, Any]]) -> None:
+    category = CATEGORIES[state.cat]
+    text = (f"equal {category}s: nobody scores" if equal
+            else f"nobody declares a {category}")
+    events.append({"type": "declare", "seat": None, "category": category, "equal": equal,
+                   "text": text})
+    _next_category(state)
+
+
+def _next_category(state: PiquetState) -> None:
+    state.cat += 1
+    state.stage = 0
+
+
+def _answer(state: PiquetState, word: str, cards: tuple[str, ...],
+            events: list[dict[str, Any]]) -> None:
+    """Younger's answer to elder's declaration (stages 1 and 2) or his own declaration after
+    elder declared nothing (stage 3)."""
+    younger = state.dealer
+    category = CATEGORIES[state.cat]
+    if state.stage == 3:
+        if not cards:
+            _say(state, younger, f"no {category}", events)
+            _nobody(state, False, events)
+            return
+        mine = combo_of(state, younger, category, cards)
+        assert mine is not None
+        _say(state, younger, first_words(mine), events)
+        _award(state, younger, mine, events)
+        return
+    claim = _claim(state)
+    assert claim is not None
+    _say(state, younger, word, events)
+    if word == "good":
+        _award(state, _elder(state), claim, events)
+    elif word == "not good":
+        mine = combo_of(state, younger, category, cards)
+        assert mine is not None
+        _award(state, younger, mine, events)
+    elif state.stage == 1 and category in TWO_STAGES:
+        state.stage = 2
+        _say(state, _elder(state), second_words(claim), events)
+    else:
+        _nobody(state, True, events)
+
+
+def _full_answer(state: PiquetState) -> tuple[str, tuple[str, ...]]:
+    """What younger says declaring in full: his best against the claim."""
+    category = CATEGORIES[state.cat]
+    mine = options(state, state.dealer, category)
+    if state.stage == 3:
+        return "declare", mine[0].cards if mine else ()
+    claim = _claim(state)
+    assert claim is not None
+    if state.stage == 2:
+        mine = [c for c in mine if c.key[0] == claim.key[0]]
+    if not mine:
+        return "good", ()
+    best = mine[0]
+    verdict = _beats(best, claim, state.stage)
+    if verdict > 0:
+        return "not good", best.cards
+    if verdict == 0:
+        return "equal", ()
+    return "good", ()
+
+
+def _younger_full(state: PiquetState, events: list[dict[str, Any]]) -> None:
+    word, cards = _full_answer(state)
+    _answer(state, word, cards, events)
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+def _elder_moves(state: PiquetState) -> list[Move]:
+    elder = _elder(state)
+    rest = CATEGORIES[state.cat:]
+    full = []
+    for category in rest:
+        opts = options(state, elder, category)
+        full.append(first_words(opts[0]) if opts else f"no {category}")
+    category = CATEGORIES[state.cat]
+    opts = options(state, elder, category)
+    moves = [Move("declare", (), "all", "declare in full: " + ", ".join(full))]
+    for i, c in enumerate(opts):
+        how = "in full" if i == 0 else "sinking"
+        moves.append(Move("declare", c.cards, category,
+                          f"declare {first_words(c)} ({c.text}, {how})"))
+    moves.append(Move("declare", (), category, f"declare no {category} (sinking)"))
+    return moves
+
+
+def _younger_moves(state: PiquetState) -> list[Move]:
+    category = CATEGORIES[state.cat]
+    mine = options(state, state.dealer, category)
+    word, cards = _full_answer(state)
+    if state.stage == 3:
+        full = f"declare {first_words(mine[0])}" if mine else f"no {category}"
+        moves = [Move("answer", (), "all", f"in full: {full}")]
+        for i, c in enumerate(mine):
+            how = "in full" if i == 0 else "sinking"
+            moves.append(Move("declare", c.cards, category,
+                              f"declare {first_words(c)} ({c.text}, {how})"))
+        moves.append(Move("declare", (), category,
+                          f"declare no {category}{' (sinking)' if mine else ''}"))
+        return moves
+    claim = _claim(state)
+    assert claim is not None
+    moves = [Move("answer", (), "all", f"answer in full: {word}"),
+             Move("answer", (), "good", "good" if word == "good" else "good (sinking)")]
+    if category in TWO_STAGES and any(_beats(c, claim, state.stage) == 0 for c in mine):
+        moves.append(Move("answer", (), "equal", "equal"))
+    for c in mine:
+        if _beats(c, claim, state.stage) > 0:
+            moves.append(Move("answer", c.cards, "not good", f"not good: {c.text}"))
+    return moves
+
+
+def legal_moves(state: PiquetState, seat: int) -> list[Move]:
+    if seat != state.turn:
+        return []
+    return _elder_moves(state) if seat == _elder(state) else _younger_moves(state)
+
+
+def refusal(state: PiquetState, seat: int, move: Move) -> str | None:
+    """The declarations' moves are listed in full: anything else is refused with the reason."""
+    if seat != state.turn:
+        return "it is not your turn: the other player is declaring"
+    if move.kind not in KINDS:
+        return (f"the declarations come first ({CATEGORIES[state.cat]}): declare or answer "
+                "(PQ-16)")
+    if any(m.same(move) for m in legal_moves(state, seat)):
+        return None
+    category = CATEGORIES[state.cat]
+    if seat == _elder(state):
+        return (f"declare your {category}: a combination you hold (in full or smaller), "
+                "nothing, or everything in full (PQ-16)")
+    return (f"answer the {category}: good, not good with a combination that beats it, or "
+            "equal when you hold one as good (PQ-16)")
+
+
+def apply(state: PiquetState, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
+    if seat == _elder(state):
+        if move.choice == "all":
+            for i in range(state.cat, len(CATEGORIES)):
+                opts = options(state, seat, CATEGORIES[i])
+                state.claims[i] = list(opts[0].cards) if opts else []
+        else:
+            _elder_declares(state, list(move.cards), events)
+        _advance(state, events)
+        return
+    if move.choice == "all":
+        _younger_full(state, events)
+        _advance(state, events, younger_full=True)
+        return
+    if move.kind == "declare":
+        _answer(state, "declare", move.cards, events)
+    else:
+        _answer(state, move.choice or "good", move.cards, events)
+    _advance(state, events)

@@ -1,0 +1,92 @@
+"""End to end in a real terminal (tmux, 80x24), open play (MO-5): a host with a tiny fill
+timeout and its ``--data``; Eva seeks a table with the seek form, the fill timeout brings a
+bot, she plays the round out by keystrokes (an idle turn is played for her, so the round is
+bounded in time), sees her reward, her coins in the lobby's profile line and herself in the
+league; ``cardparty league --data`` on the host's machine shows the same standings."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.client.test_client_tmux import CARDPARTY, Tmux, form_rows, free_port, join, play_turn
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.xdist_group("tmux"),
+    pytest.mark.skipif(shutil.which("tmux") is None,
+                       reason="tmux is not installed: the end-to-end terminal tests need it"),
+]
+
+
+@pytest.fixture
+def tmux() -> Tmux:
+    t = Tmux()
+    yield t
+    t.kill()
+
+
+def set_row(t: Tmux, who: str, label: str, value: str, at: int) -> int:
+    """Move the form's cursor to ``label`` and step its value to ``value``; the row index."""
+    for _ in range(60):
+        rows = form_rows(t.screen(who))
+        labels = [r[0] for r in rows]
+        if label not in labels:
+            time.sleep(0.05)
+            continue
+        index = labels.index(label)
+        if index != at:
+            t.keys(who, *(["Down"] * (index - at) if index > at else ["Up"] * (at - index)))
+            at = index
+        shown = rows[index][1]
+        if shown == value:
+            return at
+        t.keys(who, "Right")
+        t.wait(who, lambda s, i=index, old=shown: len(form_rows(s)) > i
+               and form_rows(s)[i][1] != old, timeout=5)
+    raise AssertionError(f"the form's {label} never showed {value}")
+
+
+def test_mo5_seek_the_fill_timeout_brings_a_bot_play_it_out_see_reward_and_league(
+        tmux: Tmux) -> None:
+    data = Path(tempfile.mkdtemp(prefix="cardparty-modes-"))
+    try:
+        port = free_port()
+        tmux.run("host", f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
+                         f"--bot-delay 0.05 --idle 1 --fill-timeout 1 --data {data}")
+        tmux.wait("host", "listening on")
+        join(tmux, "Eva", port)
+        tmux.wait("Eva", "Eva · 1,000 coins · level 0")        # the profile line
+        tmux.keys("Eva", "o")
+        tmux.wait("Eva", "Open play")
+        at = set_row(tmux, "Eva", "Game", "Pikáč", 0)
+        at = set_row(tmux, "Eva", "Players", "2", at)
+        tmux.keys("Eva", *["Down"] * (3 - at))
+        tmux.wait("Eva", "[ Seek a table ]")
+        tmux.keys("Eva", "Enter")
+        tmux.wait("Eva", lambda s: "you: Eva" in s.splitlines()[0], timeout=15)
+        rng = random.Random(7)
+        end = time.monotonic() + 240
+        while not play_turn(tmux, "Eva", rng):
+            assert time.monotonic() < end, tmux.screen("Eva")
+            time.sleep(0.05)
+        screen = tmux.wait("Eva", "You earn", timeout=10)
+        assert "(halved:" in screen and "league points" in screen
+        tmux.keys("Eva", "l")
+        lobby = tmux.wait("Eva", lambda s: "open play" in s and "Eva · " in s)
+        assert "Eva · 1,000 coins" not in lobby, "the reward is in the profile line"
+        tmux.keys("Eva", "L")
+        league = tmux.wait("Eva", "(this week)")
+        assert "1. Eva" in league and "(you)" in league
+        out = subprocess.run([CARDPARTY, "league", "--data", str(data), "--json"],
+                             capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, out.stderr
+        assert '"name": "Eva"' in out.stdout
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
