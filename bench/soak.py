@@ -104,6 +104,7 @@ class Soak:
                 try:
                     tables = s.tables()
                     free = [t for t in tables if t["status"] == "open" and t["strangers"]
+                            and t["mode"] == "open"
                             and any(x["kind"] == "empty" for x in t["seats"])]
                     if free and rng.random() < 0.3:
                         tid = rng.choice(free)["id"]

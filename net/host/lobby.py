@@ -62,12 +62,18 @@ class Lobby:
         self._games: list[dict[str, Any]] | None = None
         #: the economy part (set when the parts are wired): stakes, a new table's key
         self.economy: Economy | None = None
+        #: invited name (casefolded) -> ids of the tables that invited it: a hello looks at
+        #: the tables that invited his name, not at every table (a storm of hellos must not
+        #: cost the host a pass over its tables each). Ids of tables gone are dropped lazily.
+        self.invitations: dict[str, set[str]] = {}
 
     def loaded(self, restored: list[HostTable]) -> None:
         """Tables rebuilt from the store join the lobby; new ids go on from the highest."""
         for ht in restored:
             self.tables.add(ht)
             self.play.schedule(ht, changed=True)
+            for name in ht.invited:
+                self.invitations.setdefault(name.casefold(), set()).add(ht.id)
         self._seq = itertools.count(max((ht.seq for ht in restored), default=0) + 1)
 
     # --- players coming and going ------------------------------------------------------------
@@ -113,10 +119,19 @@ class Lobby:
                 ht.streams.pop(player.id, None)
                 if ht.status != "open":
                     self.views.push_view(ht, player, seat, snapshot=True)
-        for ht in self.tables.all.values():
-            if ht.invitation_pending(player):
+        wanted = player.name.casefold()
+        tids = self.invitations.get(wanted)
+        if not tids:
+            return
+        for tid in sorted(tids):
+            ht = self.tables.all.get(tid)
+            if ht is not None and ht.invitation_pending(player):
                 self.outbox.send(player, self.views.invitation(ht, ht.inviter_of(player.name)
                                                                or ""))
+        tids -= {tid for tid in tids if tid not in self.tables.all
+                 or self.tables.all[tid].status != "open"}
+        if not tids:
+            del self.invitations[wanted]
 
     # --- listing and creating ----------------------------------------------------------------
 
@@ -304,6 +319,8 @@ class Lobby:
             raise ProtocolError("bad_field", f"invite: a table invites at most {MAX_INVITED} "
                                              f"players ({len(ht.invited)} so far)")
         ht.invited.update(fresh)
+        for name in fresh:
+            self.invitations.setdefault(name.casefold(), set()).add(ht.id)
         told = {n.casefold() for n in fresh}      # a pending invitation is not sent again
         if told:
             self.outbox.send_all([p for p in self.roster.players.values()
@@ -347,7 +364,6 @@ class Lobby:
         if ht.seat_of(player) is None:
             ht.spectators.add(player.id)
             player.tables.add(ht.id)
-            player.settled = True
         if ht.status == "open":
             # The seated see the count of watchers change; the watchers already there are
             # not told of each other (a crowd joining costs one push each, not a square).

@@ -28,8 +28,8 @@ REPLY_MEMORY = 256
 #: fast as it can takes a small share of the host's one thread from the other tables.
 RATE = 1000.0
 BURST = 2 * RATE
-#: Seconds a player who never sat, watched nor created anything is kept once gone: a storm
-#: of hellos with fresh names must not fill the host's roster for ``keep_over`` seconds.
+#: Seconds a player who never sat nor created anything (at most watched) is kept once gone:
+#: a storm of hellos or watchers must not fill the host's roster for ``keep_over`` seconds.
 FORGET_UNSEATED = 10.0
 #: Open tables one connection (one key) may have created and not yet started.
 MAX_OPEN_TABLES = 8
@@ -68,7 +68,7 @@ class Player:
     replies: OrderedDict[Any, tuple[str, bytes]] = field(default_factory=OrderedDict)
     #: ids of the tables this player created (their owner: kept across restarts)
     owns: set[str] = field(default_factory=set)
-    #: the player sat, watched, created or was seen in the store: not a passing hello,
+    #: the player sat, created or was seen in the store: not a passing hello (nor watcher),
     #: so he is kept ``keep_over`` seconds once gone rather than ``FORGET_UNSEATED``
     settled: bool = False
 

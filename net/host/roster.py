@@ -202,17 +202,19 @@ class Roster:
 
     def sweep(self, now: float) -> None:
         """Liveness (Paranoid Pirate) and forgetting players nobody needs any more: one
-        gone for ``keep_over`` seconds, at no table and owning none; one who never did
-        anything here, ``FORGET_UNSEATED`` seconds after he went."""
+        gone for ``keep_over`` seconds, seated nowhere and owning no table; one who never
+        sat nor created anything (he may have watched), ``FORGET_UNSEATED`` seconds after he
+        went: a crowd of watchers that came and went costs the host nothing for long."""
         silent = now - self.heartbeat * self.liveness
         forgotten = now - self.keep_over
         passing = now - FORGET_UNSEATED
         for player in list(self.players.values()):
             if player.connected and player.last_seen < silent:
                 self.set_connected(player, False)
-            elif (not player.connected and not player.tables and not player.owns
-                  and player.last_seen < (forgotten if player.settled else passing)):
-                self.forget(player)       # gone, at no table: his token expires
+            elif (not player.connected and not player.owns
+                  and player.last_seen < (forgotten if player.settled else passing)
+                  and not self.seated(player)):
+                self.forget(player)       # gone, seated nowhere: his token expires
 
     def forget(self, player: Player) -> None:
         if player.tables:

@@ -165,3 +165,18 @@ def test_the_allowances_follow_the_connections_of_the_last_seconds() -> None:
     for i in range(1000):
         assert server._spend(f"r{i}".encode(), i * 0.01)
     assert len(server.allowances) <= 300
+
+
+def test_watchers_who_never_sat_are_forgotten_fast_and_stop_watching() -> None:
+    """A crowd of watchers that came and went was kept (and sent every view) for as long as
+    the table lasted."""
+    kit = Kit()
+    eva = kit.player("Eva")
+    tid = kit.open_table("pika", eva, 2)
+    kit.ask(eva, "sit", table=tid)
+    for i in range(50):
+        kit.ask(kit.player(f"W{i}"), "watch", table=tid)
+    kit.tick(5.0, alive=(eva,))
+    kit.tick(FORGET_UNSEATED + 1, alive=(eva,))
+    assert not kit.table(tid).spectators
+    assert [p.name for p in kit.parts.roster.players.values()] == ["Eva"]
