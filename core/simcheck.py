@@ -138,23 +138,35 @@ class InvariantChecker:
 
     def card_strings(self, obj: Any, skip: tuple[str, ...] = ()) -> Counter[str]:
         """Every string equal to one of the deck's card codes anywhere in ``obj`` (a view or
-        an event: maps, lists, nested), keys ``skip`` left out at the top level."""
-        found: Counter[str] = Counter()
-        if not self.codes:
-            return found
-        stack: list[Any] = [v for k, v in obj.items() if k not in skip] \
-            if isinstance(obj, dict) else [obj]
+        an event: maps, lists, nested), keys ``skip`` left out at the top level.
+
+        Runs after every move for every seat, so it dispatches on the exact type (views are
+        msgpack-ready: str, dict, list, tuple, numbers) instead of ``isinstance`` chains."""
         codes = self.codes
-        while stack:
-            item = stack.pop()
-            if isinstance(item, str):
+        found: list[str] = []
+        if not codes:
+            return Counter()
+        keep = found.append
+
+        def walk(item: Any) -> None:
+            kind = type(item)
+            if kind is str:
                 if item in codes:
-                    found[item] += 1
-            elif isinstance(item, dict):
-                stack.extend(item.values())
-            elif isinstance(item, list | tuple):
-                stack.extend(item)
-        return found
+                    keep(item)
+            elif kind is dict:
+                for value in item.values():
+                    walk(value)
+            elif kind is list or kind is tuple:
+                for value in item:
+                    walk(value)
+
+        if type(obj) is dict:
+            for key, value in obj.items():
+                if key not in skip:
+                    walk(value)
+        else:
+            walk(obj)
+        return Counter(found)
 
     @staticmethod
     def census(table: Table) -> tuple[Counter[str], Counter[str], dict[int, Counter[str]]]:

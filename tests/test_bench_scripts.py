@@ -81,3 +81,12 @@ def test_soak_prints_rss_cpu_and_latency_each_interval() -> None:
                        r"p99 +[\d.]+ ms", out)
     assert len(lines) >= 2, out
     assert re.search(r"soak: RSS at the end [\d.]+ MB", out), out
+
+
+def test_check_games_bench_runs_every_game_and_says_its_verdict() -> None:
+    out = run("check_games.py", "--scale", "0.002")
+    for label in ("pika, 2 players", "pikac, 8 players", "kakhead, 8 players",
+                  "piquet classic parties, 2 players", "piquet Czech, spoken, 2 players"):
+        assert re.search(rf"^{re.escape(label)}: \d+ games, \d+ moves checked", out,
+                         re.MULTILINE), out
+    assert "verdict: every invariant held in every game" in out

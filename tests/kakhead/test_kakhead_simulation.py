@@ -1,4 +1,4 @@
-"""KH-1 ... KH-12 under random play: 2,002 seeded Kakhead games, 2 to 8 players, with every
+"""KH-1 ... KH-12 under random play: 252 seeded Kakhead games, 2 to 8 players, with every
 invariant of core/simcheck.py checked after every move (cards conserved, no view showing a card
 its seat may not see -- blind cards to nobody, their owner included -- listing and refusal
 agreeing, determinize, replay, places a ranking). A failing seed is a bug to fix, then a
@@ -15,20 +15,20 @@ import pytest
 
 from cardparty.core.simcheck import check_random_games
 
-GAMES_PER_CHUNK = 143
-CHUNKS = 2                     # 7 player counts x 2 chunks x 143 games = 2,002 games
+# 7 player counts x 36 games = 252 games here; ``bench/check_games.py`` plays the
+# same check over 2,002 (its figures are in docs/performance.md). The suite keeps to what fits
+# its five minutes on two cores.
+GAMES = 36
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("players", range(2, 9))
-def test_kakhead_random_games_keep_every_invariant(players: int, chunk: int) -> None:
-    seed = 10_000 * players + chunk * GAMES_PER_CHUNK
-    report = check_random_games("kakhead", players, GAMES_PER_CHUNK, seed=seed)
-    assert report.games == GAMES_PER_CHUNK
+def test_kakhead_random_games_keep_every_invariant(players: int) -> None:
+    report = check_random_games("kakhead", players, GAMES, seed=10_000 * players)
+    assert report.games == GAMES
     # KH-12: games that cycle end in an agreed draw; most games are played out (KH-11)
     assert set(report.outcomes) <= {"finished", "draw agreed"}
-    assert report.outcomes["finished"] > GAMES_PER_CHUNK // 2
+    assert report.outcomes["finished"] > GAMES // 2
     # every seat is the Kakhead sometimes: the places are a ranking, not a constant
     assert all(places[-1] > 0 for places in report.places)
 
