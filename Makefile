@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean i18n
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,17 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python bench/engine.py
+
+# The catalogs: extract the English ids, merge them into each language's .po, compile the .mo
+# files the runtime reads (committed, so playing needs no Babel). Run after changing texts.
+KEYWORDS := -k Msg -k plural_msg:1,2 -k N_ -k _ -k ngettext:1,2
+LOCALES := core/locale
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg --no-default-keywords $(KEYWORDS) --no-location \
+	    --sort-output --project cardparty -o $(LOCALES)/cardparty.pot .
+	$(BIN)/pybabel update -D cardparty -i $(LOCALES)/cardparty.pot -d $(LOCALES) \
+	    --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -D cardparty -d $(LOCALES) --statistics
 
 clean:
 	rm -rf $(VENV) build *.egg-info

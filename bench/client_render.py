@@ -13,13 +13,18 @@ A control closes the run: the same pure Python work, as long as the median redra
 often as the redraws were. Its spread is the machine's own: on a shared virtual CPU the same
 5 ms of work now and then takes three or four times as long, in CPU time too.
 
-    python bench/client_render.py [--views 300] [--games pika,kakhead]
+With ``--lang en,cs`` each game's views are drawn once per language, in the same run and the
+same order, and the CPU medians are compared with the first language's (the target: Czech costs
+no more than 10% more than English).
+
+    python bench/client_render.py [--views 300] [--games pika,kakhead] [--lang en,cs]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import io
 import os
 import platform
@@ -40,6 +45,7 @@ from cardparty.client.controller import Controller
 from cardparty.client.words import describer
 from cardparty.core.bots import PolicyBot
 from cardparty.core.discovery import load_catalog
+from cardparty.core.i18n import LANGUAGES, set_language
 from cardparty.core.referee import Referee
 from cardparty.core.table import open_table
 
@@ -180,7 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--views", type=int, default=300, help="views per game (default 300)")
     parser.add_argument("--games", default="", help="comma-separated game ids (default all)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lang", default="en",
+                        help="comma-separated languages, each drawing the same views "
+                             f"({', '.join(LANGUAGES)}; default en)")
     args = parser.parse_args(argv)
+    langs = [x for x in args.lang.split(",") if x]
+    if not langs or any(x not in LANGUAGES for x in langs):
+        parser.error(f"--lang: choose from {', '.join(LANGUAGES)}")
     catalog = load_catalog()
     games = [g for g in (args.games.split(",") if args.games else sorted(catalog.games))
              if g in catalog.games]
@@ -190,21 +202,33 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average when starting: {load:.2f} on {os.cpu_count()} cpus (wall-clock "
           "figures grow with it; CPU figures do not)")
-    print(f"{'game':<9}{'views':>6}  {'wall ms: median':>15}{'p95':>7}{'p99':>7}{'max':>7}"
+    print(f"{'game':<12}{'views':>6}  {'wall ms: median':>15}{'p95':>7}{'p99':>7}{'max':>7}"
           f"{'<=20ms':>8}   {'cpu ms: median':>14}{'p95':>7}{'p99':>7}")
     worst = worst_cpu = 0.0
     all_cpu: list[float] = []
+    by_lang: dict[str, list[float]] = {lang: [] for lang in langs}
     for game in games:
         players = min(PLAYERS.get(game, 4), catalog.game(game).max_players)
         views = record_views(game, players, args.views, args.seed)
-        wall, cpu = (sorted(x) for x in measure(views))
-        all_cpu += cpu
-        within = sum(t <= TARGET_MS for t in wall) / len(wall)
-        worst = max(worst, pct(wall, 0.99))
-        worst_cpu = max(worst_cpu, pct(cpu, 0.99))
-        print(f"{game:<9}{len(wall):>6}  {statistics.median(wall):>15.2f}{pct(wall, .95):>7.2f}"
-              f"{pct(wall, .99):>7.2f}{wall[-1]:>7.2f}{within:>8.1%}   "
-              f"{statistics.median(cpu):>14.2f}{pct(cpu, .95):>7.2f}{pct(cpu, .99):>7.2f}")
+        for lang in langs:
+            set_language(lang)
+            wall, cpu = (sorted(x) for x in measure(copy.deepcopy(views)))
+            all_cpu += cpu
+            by_lang[lang] += cpu
+            within = sum(t <= TARGET_MS for t in wall) / len(wall)
+            worst = max(worst, pct(wall, 0.99))
+            worst_cpu = max(worst_cpu, pct(cpu, 0.99))
+            name = game if len(langs) == 1 else f"{game} {lang}"
+            print(f"{name:<12}{len(wall):>6}  {statistics.median(wall):>15.2f}"
+                  f"{pct(wall, .95):>7.2f}{pct(wall, .99):>7.2f}{wall[-1]:>7.2f}{within:>8.1%}   "
+                  f"{statistics.median(cpu):>14.2f}{pct(cpu, .95):>7.2f}{pct(cpu, .99):>7.2f}")
+    set_language("en")
+    if len(langs) > 1:
+        base = statistics.median(by_lang[langs[0]])
+        for lang in langs[1:]:
+            m = statistics.median(by_lang[lang])
+            print(f"language {lang} against {langs[0]}: CPU median per redraw {m:.2f} ms "
+                  f"against {base:.2f} ms ({(m / base - 1):+.1%}; target at most +10%)")
     verdict = "OK" if worst <= TARGET_MS else "MISSED"
     print(f"p99 over all games: wall {worst:.2f} ms -> {verdict}; CPU {worst_cpu:.2f} ms")
     median = statistics.median(all_cpu)

@@ -26,7 +26,9 @@ What it measures, in one run:
 3. The host's memory per open table: the host's RSS before and after ``--memory-tables``
    tables, each with a game under way (one network player, three host bots).
 4. The host's cost per move, flat out, in the same run: this host without and with ``--data``
-   (a save in SQLite after every move), and, with ``--baseline DIR`` (a checkout of an older
+   (a save in SQLite after every move), this host without encryption (``--no-curve``, a flag
+   for this measurement only: every client of a real host speaks CURVE, as the bench's clients
+   do in every other phase), and, with ``--baseline DIR`` (a checkout of an older
    commit, e.g. ``git worktree add /work/wt/hostbase 1b85ff8``), the host of that tree alike,
    imported from DIR in its own process: moves/s and the host's CPU per move of each (the
    host's process, its ZeroMQ I/O thread included), each host started afresh for its phase.
@@ -51,6 +53,8 @@ from typing import Any
 
 import zmq
 
+from cardparty.net.keydesk import fetch_key
+from cardparty.net.keys import KeyPair
 from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
 
 PY = sys.executable
@@ -207,8 +211,12 @@ class Load:
     """N groups of P clients on one poller, each group at one table of ``game``."""
 
     def __init__(self, address: str, tables: int, players: int, game: str,
-                 settings: dict[str, Any], seed: int) -> None:
+                 settings: dict[str, Any], seed: int, curve: bool = True) -> None:
         self.ctx = zmq.Context.instance()
+        # Every client speaks CURVE as a real one does, with a key pair of its own (the host's
+        # limits are per key: one key for all would be one guest sending for 64), with the
+        # host's key from its desk.
+        host_key = fetch_key(address)[0] if curve else None
         self.game = game
         self.players = players
         self.settings = settings
@@ -221,6 +229,11 @@ class Load:
             for i in range(players):
                 sock = self.ctx.socket(zmq.DEALER)
                 sock.setsockopt(zmq.LINGER, 0)
+                if host_key is not None:
+                    mine = KeyPair.generate()
+                    sock.curve_secretkey = mine.secret
+                    sock.curve_publickey = mine.public
+                    sock.curve_serverkey = host_key
                 sock.connect(address)
                 c = Client(sock, g, i)
                 clients.append(c)
@@ -257,8 +270,7 @@ class Load:
             c.moved_on = None
             c.inflight = False
         group.clients[0].send("create", game=self.game, players=self.players,
-                              settings=self.settings, idle=None,
-                              seed=self.rng.getrandbits(32))
+                              settings=self.settings, idle=None)
 
     def run(self, seconds: float, pace_ms: float, measure: bool = True,
             active: int | None = None) -> float:
@@ -384,7 +396,7 @@ def memory_per_table(address: str, pid: int, tables: int, game: str) -> tuple[fl
     """KB of host RSS per table with a game under way (one network player, the rest bots)."""
     from cardparty.net.session import Session
 
-    s = Session(address, "memory")
+    s = Session(address, "memory", keys=KeyPair.generate())
     s.connect()
     warm = s.create(game, 4, idle=None)["id"]        # load the plugin and warm caches first
     s.sit(warm)
@@ -429,10 +441,13 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def host_command(data_dir: str | None, tree: str | None = None) -> list[str]:
+def host_command(data_dir: str | None, tree: str | None = None, curve: bool = True
+                 ) -> list[str]:
     """``cardparty host`` as the bench runs it: of this installation, or of ``tree``."""
     args = ["host", "--bind", "127.0.0.1", "--port", "0", "--idle", "0", "--heartbeat", "2",
             "--name", "bench", "--log-level", "warning"]
+    if not curve:
+        args.append("--no-curve")
     if data_dir is not None:
         args += ["--data", data_dir]
     if tree is not None:
@@ -440,13 +455,13 @@ def host_command(data_dir: str | None, tree: str | None = None) -> list[str]:
     return [PY, "-m", "cardparty.client.cli", *args]
 
 
-def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float
-                  ) -> tuple[float, float, int]:
+def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float,
+                  curve: bool = True) -> tuple[float, float, int]:
     """A fresh host from ``cmd`` under the flat-out load for ``seconds``: (moves/s, host CPU
-    seconds per move, moves)."""
+    seconds per move, moves). ``curve``: the clients speak CURVE (the host must too)."""
     host, address = start(cmd)
     try:
-        load = Load(address, args.tables, args.players, args.game, {}, args.seed)
+        load = Load(address, args.tables, args.players, args.game, {}, args.seed, curve)
         load.connect()
         load.run(1.0, 0, measure=False)                     # warm up
         cpu0 = cpu_seconds(host.pid)
@@ -459,6 +474,10 @@ def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float
     return load.moves / took, cpu / max(1, load.moves), load.moves
 
 
+#: Part 4's run of this host without CURVE.
+PLAIN = "this host, no encryption"
+
+
 def compare_hosts(args: argparse.Namespace) -> None:
     """Part 4 of the docstring: this host without and with --data, and the baseline's, each
     ``--compare-rounds`` times in turn (the machine's load drifts: taking turns spreads it
@@ -467,7 +486,8 @@ def compare_hosts(args: argparse.Namespace) -> None:
     import tempfile
 
     runs: list[tuple[str, str | None, bool]] = [("this host", None, False),
-                                                ("this host, --data", None, True)]
+                                                ("this host, --data", None, True),
+                                                (PLAIN, None, False)]
     if args.baseline:
         label = f"baseline host ({args.baseline_label or args.baseline})"
         runs += [(label, args.baseline, False), (f"{label}, --data", args.baseline, True)]
@@ -478,9 +498,12 @@ def compare_hosts(args: argparse.Namespace) -> None:
     for _ in range(args.compare_rounds):
         for label, tree, data in runs:
             data_dir = tempfile.mkdtemp(prefix="cardparty-bench-") if data else None
+            # CURVE on this tree's host, as every real client speaks it; not on the host of
+            # the baseline's tree, nor on PLAIN (the price of encryption, measured).
+            curve = tree is None and label != PLAIN
             try:
-                got[label].append(flat_out_cost(host_command(data_dir, tree), args,
-                                                args.compare_seconds))
+                got[label].append(flat_out_cost(host_command(data_dir, tree, curve), args,
+                                                args.compare_seconds, curve))
             finally:
                 if data_dir is not None:
                     shutil.rmtree(data_dir, ignore_errors=True)
@@ -500,9 +523,14 @@ def compare_hosts(args: argparse.Namespace) -> None:
     print(f"  persistence costs <= 25% of the flat-out throughput: {cost * 100:.0f}% "
           f"({drate:.0f} vs {rate:.0f} moves/s; CPU per move x{dcpu / cpu:.2f}) -> "
           f"{'PASS' if cost <= 0.25 else 'FAIL'}")
+    prate, pcpu = mean[PLAIN]
+    crypto = 1 - rate / prate
+    print(f"  encryption costs <= 30% of the flat-out throughput: {crypto * 100:.0f}% "
+          f"({rate:.0f} moves/s with CURVE vs {prate:.0f} without; CPU per move "
+          f"x{cpu / pcpu:.2f}) -> {'PASS' if crypto <= 0.30 else 'FAIL'}")
     if args.baseline:
-        brate, bcpu = mean[runs[2][0]]
-        bdrate, bdcpu = mean[runs[3][0]]
+        brate, bcpu = mean[runs[3][0]]
+        bdrate, bdcpu = mean[runs[4][0]]
         print(f"  host CPU per move flat out <= half the baseline's: {cpu * 1e6:.0f} vs "
               f"{bcpu * 1e6:.0f} us = {cpu / bcpu:.2f}x -> "
               f"{'PASS' if cpu <= bcpu / 2 else 'FAIL'}  (with --data: {dcpu * 1e6:.0f} vs "

@@ -37,6 +37,8 @@ import zmq
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from host import cpu_seconds, host_command, percentile, rss_kb  # noqa: E402
 
+from cardparty.net.keydesk import fetch_key  # noqa: E402
+from cardparty.net.keys import KeyPair  # noqa: E402
 from cardparty.net.netbot import BotGone, play_table  # noqa: E402
 from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 from cardparty.net.session import Session, SessionError  # noqa: E402
@@ -54,13 +56,29 @@ class Soak:
         self.errors: dict[str, int] = {}
         self.playing: list[str] = []
         self.names = itertools.count(1)
+        #: the host's key (from its desk): every client speaks CURVE as a real one does
+        self.host_key = fetch_key(address)[0]
+
+    def dealer(self, keys: KeyPair | None = None, rcvhwm: int = 1000) -> zmq.Socket[Any]:
+        """A raw CURVE DEALER connected to the host, as ``keys`` (None: a key of its own)."""
+        keys = keys or KeyPair.generate()
+        sock = zmq.Context.instance().socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.RCVHWM, rcvhwm)
+        sock.curve_secretkey = keys.secret
+        sock.curve_publickey = keys.public
+        sock.curve_serverkey = self.host_key
+        sock.connect(self.address)
+        return sock
 
     def count_error(self, what: str) -> None:
         with self.lock:
             self.errors[what] = self.errors.get(what, 0) + 1
 
     def session(self, prefix: str) -> Session:
-        s = Session(self.address, f"{prefix}{next(self.names)}", backoff=(0.05, 1.0))
+        # A key of its own for each player: the host's limits are per key.
+        s = Session(self.address, f"{prefix}{next(self.names)}", backoff=(0.05, 1.0),
+                    keys=KeyPair.generate(), host_key=self.host_key)
         s.connect()
         return s
 
@@ -146,20 +164,15 @@ class Soak:
             s.close()
 
     def slow_reader(self) -> None:
-        sock = zmq.Context.instance().socket(zmq.DEALER)
-        sock.setsockopt(zmq.LINGER, 0)
-        sock.setsockopt(zmq.RCVHWM, 10)
-        sock.connect(self.address)
+        sock = self.dealer(rcvhwm=10)
         sock.send(encode(message("hello", name="Slow")))
-        token = None
         watching = None
         try:
             while not self.stop.wait(0.2):
                 if sock.poll(0):
                     msg = decode(sock.recv(), HOST_LIMITS)
-                    token = msg.get("token", token)
                     if msg.get("code") == "hello_first":     # dropped for not reading: back
-                        sock.send(encode(message("hello", name="Slow", token=token)))
+                        sock.send(encode(message("hello", name="Slow")))
                 with self.lock:
                     latest = self.playing[-1] if self.playing else None
                 if latest and latest != watching:
@@ -172,9 +185,7 @@ class Soak:
     def pinger(self) -> None:
         """A player seated at a table of his own, pinging on a raw socket (a Session keeps
         pongs to itself)."""
-        sock = zmq.Context.instance().socket(zmq.DEALER)
-        sock.setsockopt(zmq.LINGER, 0)
-        sock.connect(self.address)
+        sock = self.dealer()
 
         def ask(msg: dict[str, Any]) -> dict[str, Any] | None:
             sock.send(encode(msg))
@@ -205,16 +216,14 @@ class Soak:
     # --- the hostile guest -------------------------------------------------------------------
 
     def hostile(self) -> None:
-        """One guest, every attack in turn, as fast as the host lets him."""
-        ctx = zmq.Context.instance()
+        """One guest (one key, on every connection he opens), every attack in turn, as fast
+        as the host lets him."""
         rng = random.Random(7)
         socks: list[zmq.Socket[Any]] = []
+        guest = KeyPair.generate()
 
         def raw(rcvhwm: int = 1000) -> zmq.Socket[Any]:
-            sock = ctx.socket(zmq.DEALER)
-            sock.setsockopt(zmq.LINGER, 0)
-            sock.setsockopt(zmq.RCVHWM, rcvhwm)
-            sock.connect(self.address)
+            sock = self.dealer(guest, rcvhwm)
             socks.append(sock)
             return sock
 

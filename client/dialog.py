@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.core.i18n import N_
+
 
 @dataclass
 class Choice:
@@ -117,14 +119,14 @@ class CreateForm:
 
     def _build(self) -> None:
         g = self.game
-        rows = [Row("game", "Game", g.get("name", g["id"]), "choice",
+        rows = [Row("game", N_("Game"), g.get("name", g["id"]), "choice",
                     choices=tuple(x.get("name", x["id"]) for x in self.games)),
-                Row("players", "Players", int(g["max_players"]), "int",
+                Row("players", N_("Players"), int(g["max_players"]), "int",
                     g["min_players"], g["max_players"]),
-                Row("mode", "Mode", self.modes[0], "choice", choices=self.modes,
-                    help="open: anyone sits · friends: invited only · practice: you and "
-                         "bots, no coins · entry: humans pay the stake, winners take the pot"),
-                Row("stake", "Stake (entry tables)", self.stakes[0], "choice",
+                Row("mode", N_("Mode"), self.modes[0], "choice", choices=self.modes,
+                    help=N_("open: anyone sits · friends: invited only · practice: you and "
+                            "bots, no coins · entry: humans pay the stake, winners take the pot")),
+                Row("stake", N_("Stake (entry tables)"), self.stakes[0], "choice",
                     choices=self.stakes)]
         for name, s in sorted((g.get("settings") or {}).items()):
             if s.get("kind") not in ("int", "float", "bool", "choice"):
@@ -135,7 +137,7 @@ class CreateForm:
         for v in g.get("variants") or ():
             rows.append(Row(f"variant:{v['id']}", f"variant {v.get('name', v['id'])}", False,
                             "bool", help=v.get("description", "")))
-        rows.append(Row("create", "[ Create the table ]", kind="action"))
+        rows.append(Row("create", N_("[ Create the table ]"), kind="action"))
         self.rows = rows
         self.cursor = min(self.cursor, len(rows) - 1)
 

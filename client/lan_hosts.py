@@ -6,6 +6,11 @@ when a player opens the start screen (``cardparty join`` without an address): no
 onto the network otherwise, and ``--no-discovery`` turns it off. A machine where multicast is
 unavailable just says so on the screen; typing an address always works.
 
+Each host shows the fingerprint of the key it announces and whether that key is known, new or
+changed to this player (two hosts of one name differ by fingerprint); ``announced_key`` gives
+the announced key of an address, which the connection then holds the host to (a host that
+cannot prove it is refused as a forged announcement).
+
 Must not know about: game rules, terminals.
 """
 
@@ -17,6 +22,14 @@ from typing import Any
 from cardparty.client.link import Deliver
 
 REFRESH = 1.0
+
+#: address -> the key its announcement carried (the last seen), for ``announced_key``.
+_announced: dict[str, str] = {}
+
+
+def announced_key(address: str) -> str | None:
+    """The key the LAN announcement of ``address`` carried, if one was seen."""
+    return _announced.get(address.removeprefix("tcp://"))
 
 
 class LanHosts:
@@ -44,11 +57,21 @@ class LanHosts:
             self.deliver({"type": "hosts", "hosts": [],
                           "text": f"no search on this network ({type(exc).__name__})"})
             return
+        from cardparty.net.known_hosts import KnownHosts
+        from cardparty.net.safetext import safe
+
+        known = KnownHosts()
         last: list[tuple[str, str]] | None = None
         try:
             while not self.stopped.wait(REFRESH if last is not None else 0.3):
-                hosts = [(h.name if not h.games else f"{h.name} ({', '.join(h.games)})",
-                          h.endpoint) for h in browser.hosts()]
+                hosts = []
+                for h in browser.hosts():
+                    fp, status = known.describe(h.endpoint, h.key)
+                    if fp:
+                        _announced[h.endpoint] = h.key
+                    games = f" ({', '.join(h.games)})" if h.games else ""
+                    hosts.append((safe(f"{h.name} [{fp or '-'} {status}]{games}", 80),
+                                  h.endpoint))
                 if hosts != last:
                     last = hosts
                     self.deliver({"type": "hosts", "hosts": hosts,

@@ -85,13 +85,17 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     from cardparty.client.net_link import NetLink
     from cardparty.net.host import Host
 
-    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog)
+    # A deck or seed chosen here is the player's own business (MO-3): the host allows it, and
+    # says so, only then.
+    chosen = bool({"deck", "seed"} & set(settings or {}))
+    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog,
+                testing=chosen)
     address = host.start()
     autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
                 "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice",
                 "mode": "practice"}     # MO-3: against the machine, no ledger, pays nothing
-    link = NetLink(address, name, autoplay=autoplay)
+    link = NetLink(address, name, autoplay=autoplay, host_key=host.keys.public)
     controller = Controller(link, name=name, address="this machine", describe=describer)
     controller.bell = bell
     try:
@@ -118,26 +122,33 @@ def table_problem(catalog: Any, info: Any, settings: dict[str, Any],
     return None
 
 
-def connector(tokens: TokenStore | None = None) -> Callable[[str, str], Link]:
+def connector(tokens: TokenStore | None = None, address: str | None = None,
+              key: str | None = None) -> Callable[[str, str], Link]:
     """How ``join`` connects: a link to a host that keeps the session token on disk
-    (``tokens``), so that this client started again after a crash resumes its seats."""
+    (``tokens``), so that this client started again after a crash resumes its seats, holding
+    the host to ``key`` at ``address`` (a key or fingerprint given out of band), else to the
+    key its LAN announcement carried, else to the one remembered or told on first contact
+    (docs/security.md)."""
+    from cardparty.client.lan_hosts import announced_key
     from cardparty.client.net_link import NetLink
 
     store = tokens if tokens is not None else TokenStore()
 
     def connect(who: str, where: str) -> Link:
-        return NetLink(where, who, tokens=store)
+        return NetLink(where, who, tokens=store,
+                       host_key=key if where == address else announced_key(where))
 
     return connect
 
 
 def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
-         discovery: bool = True, bell: bool = False) -> int:
+         discovery: bool = True, bell: bool = False, key: str | None = None) -> int:
     """``cardparty join``: the start screen (with the hosts found on the LAN unless
-    ``discovery`` is off), or straight to ``address`` when given."""
+    ``discovery`` is off), or straight to ``address`` when given (``key``: its key or
+    fingerprint, given out of band)."""
     from cardparty.client.net_link import address_problem
 
-    connect = connector()
+    connect = connector(address=address, key=key)
 
     if address:
         problem = address_problem(address)

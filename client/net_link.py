@@ -29,7 +29,8 @@ from typing import Any
 from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
-from cardparty.net.session import Session, SessionError
+from cardparty.core.i18n import from_wire
+from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
 
@@ -109,7 +110,8 @@ class NetLink:
     """See the module docstring. ``address`` as for ``Session`` ("host", "host:port")."""
 
     def __init__(self, address: str, name: str, *, autoplay: dict[str, Any] | None = None,
-                 tokens: TokenStore | None = None, session_factory: Any = Session) -> None:
+                 tokens: TokenStore | None = None, session_factory: Any = Session,
+                 **session_args: Any) -> None:
         self.address = address
         self.name = name
         self.autoplay = autoplay
@@ -117,7 +119,7 @@ class NetLink:
         self.deliver: Deliver = lambda msg: None
         token = tokens.load(address, name) if tokens is not None else None
         self.session: Session = session_factory(address, name, on_message=self._pushed,
-                                                token=token)
+                                                token=token, **session_args)
         self.tables: dict[str, dict[str, Any]] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
@@ -309,7 +311,10 @@ class NetLink:
             try:
                 welcome = self.session.connect(timeout=3.0)
                 break
-            except SessionError:
+            except SessionError as exc:
+                if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
+                    self.deliver({"type": "status", "state": "refused", "text": exc.message})
+                    return
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": f"no cardparty host answers at {self.address}: "
                                       "still trying"})
@@ -321,7 +326,9 @@ class NetLink:
         self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
                       "host": welcome.get("host", self.address)})
         self._poll_tables(wait=True)
-        self.deliver({"type": "status", "state": "connected", "text": ""})
+        testing = ("this host runs for tests: a player may have chosen a deal"
+                   if welcome.get("testing") else "")
+        self.deliver({"type": "status", "state": "connected", "text": testing})
         economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
@@ -393,7 +400,9 @@ class NetLink:
             self._poll_tables()               # the lobby lists the table without waiting
         elif kind == "error":
             if msg.get("code") != "stale":
-                self.deliver({"type": "error", "text": str(msg.get("message") or "error")})
+                self.deliver({"type": "error",
+                              "text": from_wire(msg.get("msg")) or str(msg.get("message")
+                                                                         or "error")})
         elif kind == "connection":
             if msg.get("state") == "lost":
                 self.deliver({"type": "status", "state": "reconnecting",

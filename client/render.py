@@ -22,8 +22,8 @@ from cardparty.client.render_screens import (
     ScreenParts,
     asciified,
 )
-from cardparty.client.theme import Glyphs, card_class, label_of
-from cardparty.core.cards import pretty
+from cardparty.client.theme import Glyphs, card_class, card_name, label_of
+from cardparty.core.i18n import N_, _, ngettext, translate
 
 __all__ = ["KEYS_LOBBY", "KEYS_TABLE", "Fragments", "Renderer", "asciified", "counter_text"]
 
@@ -46,12 +46,12 @@ def counter_text(value: Any, names: list[str] | None = None, key: str = "") -> s
                                                                         strict=True))
         return ", ".join(counter_text(v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k} {counter_text(v)}" for k, v in value.items())
+        return ", ".join(f"{translate(k)} {counter_text(v)}" for k, v in value.items())
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None:
         return "-"
-    return str(value)
+    return translate(value) if isinstance(value, str) else str(value)
 
 
 
@@ -70,7 +70,7 @@ class Renderer(ScreenParts):
     # --- small pieces -----------------------------------------------------------------------
 
     def card(self, code: str, extra: str = "") -> tuple[str, str]:
-        return (f"class:{card_class(code)} {extra}".strip(), pretty(code, self.ascii))
+        return (f"class:{card_class(code)} {extra}".strip(), card_name(code, self.ascii))
 
     def cards(self, codes: list[str], limit: int = 12) -> Fragments:
         out: Fragments = []
@@ -86,11 +86,11 @@ class Renderer(ScreenParts):
     def zone_value(self, value: Any) -> Fragments:
         if isinstance(value, list | tuple):
             if not value:
-                return [("class:dim", "empty")]
+                return [("class:dim", _("empty"))]
             return self.cards([str(v) for v in value])
         if value is None:
             return [("class:dim", "-")]
-        return [("", str(value))]
+        return [("", translate(value) if isinstance(value, str) else str(value))]
 
     # --- top and bottom lines -----------------------------------------------------------------
 
@@ -100,21 +100,26 @@ class Renderer(ScreenParts):
         if c.screen == "start":
             text = " cardparty"
         elif c.screen == "lobby":
-            text = f" cardparty · lobby · {c.name or '?'} at {c.host or '?'}"
+            text = " " + _("cardparty · lobby · {name} at {host}").format(
+                name=c.name or "?", host=c.host or "?")
         elif c.screen in ("league", "shop"):
-            text = f" cardparty · {c.screen} · {c.name or '?'} at {c.host or '?'}"
+            text = " " + _("cardparty · {screen} · {name} at {host}").format(
+                screen=_(N_("league") if c.screen == "league" else N_("shop")),
+                name=c.name or "?", host=c.host or "?")
         elif c.screen == "room":
             t = c.room() or {}
-            text = (f" {self.game_name(str(t.get('game', '?')))} · table {c.room_id} · "
-                    f"waiting room · you: {c.name or '?'}")
+            text = " " + _("{game} · table {table} · waiting room · you: {name}").format(
+                game=self.game_name(str(t.get("game", "?"))), table=c.room_id,
+                name=c.name or "?")
         else:
             v = c.table.view
             game = self.game_name(str(v.get("game", "?")))
-            me = c.name or f"seat {c.table.seat}"
-            who = "spectating" if c.table.seat is None else f"you: {me}"
-            text = f" {game} · table {c.table_id} · {who}"
+            me = c.name or _("seat {n}").format(n=c.table.seat)
+            who = _("spectating") if c.table.seat is None else _("you: {name}").format(name=me)
+            text = " " + _("{game} · table {table} · {who}").format(game=game,
+                                                                   table=c.table_id, who=who)
             if c.table.moves and not c.table.over:
-                text += " · YOUR MOVE"
+                text += " · " + _("YOUR MOVE")
         if self.ascii:
             text = text.replace("·", "|")
         return [("class:title", text)]
@@ -122,7 +127,7 @@ class Renderer(ScreenParts):
     def game_name(self, game_id: str) -> str:
         for g in self.c.games:
             if g.get("id") == game_id:
-                return str(g.get("name") or game_id)
+                return translate(str(g.get("name") or game_id))
         return game_id
 
     @asciified
@@ -139,19 +144,21 @@ class Renderer(ScreenParts):
         if c.notice:
             return [("class:notice", f" {c.notice}")]
         if c.screen == "table":
-            parts = ("? help", "Tab: your moves", "Enter: play", ": command", "q: leave")
+            parts = (N_("? help"), N_("Tab: your moves"), N_("Enter: play"), N_(": command"),
+                     N_("q: leave"))
         elif c.screen == "room":
-            parts = ("? help", "r: ready", "b: bot", "t: chat", "l: leave", "q: lobby",
-                     ": command")
+            parts = (N_("? help"), N_("r: ready"), N_("b: bot"), N_("t: chat"), N_("l: leave"),
+                     N_("q: lobby"), N_(": command"))
         elif c.screen == "lobby":
-            parts = ("? help", "c: create", "o: open play", "Enter: sit", "s: watch",
-                     "r: ready", "L: league", "$: shop", "q: quit")
+            parts = (N_("? help"), N_("c: create"), N_("o: open play"), N_("Enter: sit"),
+                     N_("s: watch"), N_("r: ready"), N_("L: league"), N_("$: shop"),
+                     N_("q: quit"))
         elif c.screen in ("league", "shop"):
-            parts = ("q: lobby",) + (("g: gold booster", "v: VIP pass") if c.screen == "shop"
-                                     else ("left right: weeks",))
+            parts = (N_("q: lobby"),) + ((N_("g: gold booster"), N_("v: VIP pass"))
+                                         if c.screen == "shop" else (N_("left right: weeks"),))
         else:
-            parts = ("Enter: connect", "Tab: next field", "Ctrl-C: quit")
-        return [("class:dim", " " + self.g.sep.join(parts))]
+            parts = (N_("Enter: connect"), N_("Tab: next field"), N_("Ctrl-C: quit"))
+        return [("class:dim", " " + self.g.sep.join(_(p) for p in parts))]
 
     # --- the table ----------------------------------------------------------------------------
 
@@ -168,36 +175,39 @@ class Renderer(ScreenParts):
             clocks.setdefault(d.get("seat"), []).append((d, left))
         for i, p in enumerate(tm.players):
             mark = self.g.turn if i == turn else " "
-            name = str(p.get("name", f"seat {i}"))
+            name = str(p.get("name", _("seat {n}").format(n=i)))
             me = i == tm.seat
             style = "class:me" if me else ("class:turn" if i == turn else "")
             head: Fragments = [(style, f" {mark} {name[:16]:<16}")]
             count = p.get("count")
             if count is not None:
-                head.append(("", f" {count:>2} card{'s' if count != 1 else ' '}"))
+                head.append(("", " " + ngettext("{n:>2} card ", "{n:>2} cards", count).format(
+                    n=count)))
             groups = [head]
             status = p.get("status")
             if tm.away is not None:              # the host's newest word on who is here
                 if i in tm.away:
-                    status = "disconnected"
+                    status = N_("disconnected")
                 elif status == "disconnected":
-                    status = "back"
+                    status = N_("back")
             if status:
-                groups.append([("class:turn" if i == turn else "class:dim", f"  {status}")])
+                groups.append([("class:turn" if i == turn else "class:dim",
+                                f"  {translate(status)}")])
             if p.get("place") is not None:
-                groups.append([("class:warn", f"  place {p['place']}")])
+                groups.append([("class:warn", "  " + _("place {n}").format(n=p["place"]))])
             if me:
-                groups.append([("class:dim", "  (you)")])
+                groups.append([("class:dim", "  " + _("(you)"))])
             marked = (v.get("marked") or {}) if me else {}
             for zname, zval in (p.get("zones") or {}).items():
                 # The game counts the own cards it names among the hand's ("shown: 3") and
                 # marks which they are: written out, as the opponent sees them.
                 if isinstance(marked.get(zname), list) and isinstance(zval, int):
                     zval = [str(x) for x in marked[zname]]
-                groups.append([("class:dim", f"  {zname}: "), *self.zone_value(zval)])
+                groups.append([("class:dim", f"  {translate(zname)}: "),
+                               *self.zone_value(zval)])
             for d, left in clocks.get(i, ()):
                 groups.append([("class:warn",
-                                f"  {self.g.clock} {d.get('name', '')} {left:.1f}s")])
+                                f"  {self.g.clock} {translate(d.get('name', ''))} {left:.1f}s")])
             out += self.flow(groups, indent=6)
             out.append(("", "\n"))
         if out:
@@ -247,13 +257,13 @@ class Renderer(ScreenParts):
         sep = self.g.sep
         groups: list[Fragments] = []
         for i, (name, value) in enumerate((v.get("zones") or {}).items()):
-            groups.append([("class:dim", f"{sep if i else ' '}{name}: "),
+            groups.append([("class:dim", f"{sep if i else ' '}{translate(name)}: "),
                            *self.zone_value(value)])
         out = self.flow(groups)
         counters = v.get("counters") or {}
         names = self.c.table.names
         if counters:
-            groups = [[("class:dim", f"{sep if i else ' '}{name}: "),
+            groups = [[("class:dim", f"{sep if i else ' '}{translate(name)}: "),
                        ("class:turn", counter_text(value, names, str(name)))]
                       for i, (name, value) in enumerate(counters.items())]
             out += [("", "\n"), *self.flow(groups)]
@@ -263,11 +273,12 @@ class Renderer(ScreenParts):
     def too_small(self, needed: tuple[int, int]) -> Fragments:
         """Instead of a table with lines cut off: what the terminal needs."""
         columns, rows = needed
-        text = (f"It needs at least {rows} lines of {columns} columns here; make it larger "
-                "(or the font smaller) and the table comes back. q leaves the table, Ctrl-C "
-                "quits.")
+        text = _("It needs at least {rows} lines of {columns} columns here; make it larger "
+                 "(or the font smaller) and the table comes back. q leaves the table, Ctrl-C "
+                 "quits.").format(rows=rows, columns=columns)
         lines = textwrap.wrap(text, max(10, self.width() - 2))
-        return [("class:warn", f" {self.g.warn} This terminal is too small for this table."),
+        return [("class:warn",
+                 f" {self.g.warn} " + _("This terminal is too small for this table.")),
                 ("", "".join(f"\n {line}" for line in lines))]
 
     @asciified
@@ -293,8 +304,8 @@ class Renderer(ScreenParts):
     def hand(self) -> Fragments:
         tm = self.c.table
         if tm.seat is None:
-            return [("class:dim", " spectating: no hand")]
-        out: Fragments = [("class:heading", "Hand"), ("", " ")]
+            return [("class:dim", " " + _("spectating: no hand"))]
+        out: Fragments = [("class:heading", _("Hand")), ("", " ")]
         legal = tm.legal_codes()
         for i, code in enumerate(tm.hand):
             extra = "legal" if code in legal else "illegal"
@@ -308,7 +319,7 @@ class Renderer(ScreenParts):
             out.append((style, f"{text}", handler) if handler else (style, text))
             out.append(("", " "))
         if not tm.hand:
-            out.append(("class:dim", "(no cards)"))
+            out.append(("class:dim", _("(no cards)")))
         return out
 
     def _click(self, index: int) -> Callable[[Any], Any] | None:
@@ -334,30 +345,30 @@ class Renderer(ScreenParts):
             # A long timer (the host's idle turn) only counts down by the player's name
             # until its last half minute; a short one (Pika's warning) is shown at once.
             if d.get("seat") == me and (left < 30 or float(d.get("seconds") or 0) < 30):
-                out.append(("class:warn", f" {self.g.warn} {d.get('name', 'deadline')} "
-                            f"{left:.1f}s"))
+                out.append(("class:warn", f" {self.g.warn} "
+                            f"{translate(d.get('name') or N_('deadline'))} {left:.1f}s"))
                 if any(m["kind"] == "call" for m in tm.moves):
-                    out.append(("class:warn", " - press p to call!"))
+                    out.append(("class:warn", " - " + _("press p to call!")))
                 out.append(("", "\n"))
         hint = tm.suggested()
         if hint is not None and tm.suggestion is not None:
             out.append(("class:notice", f" Enter: {label_of(hint, self.ascii)}"))
-            out.append(("class:dim", f"  (move {tm.suggestion + 1} of {len(tm.moves)}, "
-                                     "Tab: next)\n"))
+            out.append(("class:dim", "  " + _("(move {n} of {count}, Tab: next)").format(
+                n=tm.suggestion + 1, count=len(tm.moves)) + "\n"))
         groups = tm.action_groups()
         if groups:
             out.append(("", " "))
             for n, (kind, moves) in enumerate(groups[:9], 1):
                 label = label_of(moves[0], self.ascii) if len(moves) == 1 else \
-                    f"{kind} ({len(moves)} choices)"
+                    _("{kind} ({n} choices)").format(kind=translate(kind), n=len(moves))
                 out.append(("class:key", f"{n}"))
                 out.append(("", f" {label}  "))
         elif tm.moves and not tm.over:
             if hint is None:
-                out.append(("class:dim", " your move: choose cards, Enter to play"))
+                out.append(("class:dim", " " + _("your move: choose cards, Enter to play")))
         elif not tm.over and tm.seat is not None:
             turn = tm.view.get("turn")
             names = tm.names
             if isinstance(turn, int) and 0 <= turn < len(names):
-                out.append(("class:dim", f" waiting for {names[turn]}"))
+                out.append(("class:dim", " " + _("waiting for {name}").format(name=names[turn])))
         return out

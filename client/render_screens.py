@@ -14,55 +14,57 @@ from typing import Any
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
 from cardparty.client.theme import pretty_text, to_ascii
+from cardparty.core.i18n import N_, _, from_wire, translate
+from cardparty.core.i18n import shown as shown_text
 from cardparty.core.narrate import with_names
 
 Fragments = list[tuple[Any, ...]]
 
 KEYS_TABLE = [
-    ("left right", "move along your hand"),
-    ("space", "select a card (selection order = play order)"),
-    ("Enter", "play the selection, or the card at the cursor"),
-    ("click", "select a card with the mouse"),
-    ("Tab S-Tab", "step through your legal moves; Enter plays it"),
-    ("1-9", "moves without cards (draw, take, ...): bottom line"),
-    ("p", "call (Pika!); with a card chosen: play it and call"),
-    ("< >", "move the card at the cursor (also Shift-arrows)"),
-    ("o", "sort your hand by suit or colour"),
-    ("Esc", "clear the selection; close a dialog"),
-    ("t", "chat"),
-    ("B", "bell on/off: rings when it is your turn or a call is due"),
-    (": /", "command line: a move (play 7h) or a command; Tab completes"),
-    ("n l", "round over: play again / back to the lobby"),
-    ("q", "leave the table    Ctrl-C: quit"),
+    (N_("left right"), N_("move along your hand")),
+    (N_("space"), N_("select a card (selection order = play order)")),
+    ("Enter", N_("play the selection, or the card at the cursor")),
+    (N_("click"), N_("select a card with the mouse")),
+    ("Tab S-Tab", N_("step through your legal moves; Enter plays it")),
+    ("1-9", N_("moves without cards (draw, take, ...): bottom line")),
+    ("p", N_("call (Pika!); with a card chosen: play it and call")),
+    ("< >", N_("move the card at the cursor (also Shift-arrows)")),
+    ("o", N_("sort your hand by suit or colour")),
+    ("Esc", N_("clear the selection; close a dialog")),
+    ("t", N_("chat")),
+    ("B", N_("bell on/off: rings when it is your turn or a call is due")),
+    (": /", N_("command line: a move (play 7h) or a command; Tab completes")),
+    ("n l", N_("round over: play again / back to the lobby")),
+    ("q", N_("leave the table    Ctrl-C: quit")),
 ]
 KEYS_LOBBY = [
-    ("up down", "choose a table"),
-    ("Enter", "sit at the table"),
-    ("s", "spectate the table"),
-    ("c", "create a table (game, players, mode, stake, settings, variants)"),
-    ("o u", "open play: seek a table (bots fill it after the wait) / stop waiting"),
-    ("L $", "the week's league / the shop (gold booster, VIP pass)"),
-    ("b", "add a bot to the table"),
-    ("r", "ready"),
-    ("i", "invite players by username to your friends table"),
-    ("l", "leave the table"),
-    ("t", "chat"),
-    ("B", "bell on/off: rings when it is your turn or a call is due"),
-    (": /", "command line: sit, ready, bot, chat...; Tab completes"),
-    ("q", "quit    Ctrl-C: quit at once"),
+    (N_("up down"), N_("choose a table")),
+    ("Enter", N_("sit at the table")),
+    ("s", N_("spectate the table")),
+    ("c", N_("create a table (game, players, mode, stake, settings, variants)")),
+    ("o u", N_("open play: seek a table (bots fill it after the wait) / stop waiting")),
+    ("L $", N_("the week's league / the shop (gold booster, VIP pass)")),
+    ("b", N_("add a bot to the table")),
+    ("r", N_("ready")),
+    ("i", N_("invite players by username to your friends table")),
+    ("l", N_("leave the table")),
+    ("t", N_("chat")),
+    ("B", N_("bell on/off: rings when it is your turn or a call is due")),
+    (": /", N_("command line: sit, ready, bot, chat...; Tab completes")),
+    ("q", N_("quit    Ctrl-C: quit at once")),
 ]
 
 
 KEYS_ROOM = [
-    ("r", "ready: the game starts when every seat is taken and every player is ready"),
-    ("b", "add a bot to an empty seat"),
-    ("t", "chat with the table"),
-    ("i", "invite players by username (a friends table)"),
-    ("l", "leave the table (the seat is freed)"),
-    ("q Esc", "back to the lobby, keeping the seat (Enter on it comes back)"),
-    (": /", "command line: ready, bot, chat...; Tab completes"),
-    ("B", "bell on/off: rings when the game starts and it is your turn"),
-    ("Ctrl-C", "quit"),
+    ("r", N_("ready: the game starts when every seat is taken and every player is ready")),
+    ("b", N_("add a bot to an empty seat")),
+    ("t", N_("chat with the table")),
+    ("i", N_("invite players by username (a friends table)")),
+    ("l", N_("leave the table (the seat is freed)")),
+    ("q Esc", N_("back to the lobby, keeping the seat (Enter on it comes back)")),
+    (": /", N_("command line: ready, bot, chat...; Tab completes")),
+    ("B", N_("bell on/off: rings when the game starts and it is your turn")),
+    ("Ctrl-C", N_("quit")),
 ]
 
 
@@ -106,16 +108,17 @@ class ScreenParts:
         names = tm.names
         places = result.get("places") or [p.get("place") for p in tm.players]
         scores = result.get("scores")
-        out: Fragments = [("class:heading", "Round over"), ("", "\n\n")]
+        out: Fragments = [("class:heading", _("Round over")), ("", "\n\n")]
         order = sorted(range(len(names)), key=lambda s: (places[s] or 99, s))
         for s in order:
             style = "class:me" if s == tm.seat else ""
             line = f" {places[s] or '-'}. {names[s]:<18}"
             if scores is not None and s < len(scores):
-                line += f" score {scores[s]}"
+                line += " " + _("score {n}").format(n=scores[s])
             out.append((style, line + "\n"))
         if result.get("summary"):
-            out.append(("class:dim", f"\n {with_names(str(result['summary']), names)}\n"))
+            summary = with_names(self.summary_text(result, names), names)
+            out.append(("class:dim", f"\n {summary}\n"))
         reward = self.c.rewards.get(self.c.table_id)
         if reward is not None and tm.seat is not None:
             wrapped = textwrap.fill(reward_text(reward), 56, initial_indent=" ",
@@ -123,10 +126,23 @@ class ScreenParts:
             out.append(("class:notice", f"\n{wrapped}\n"))
         out.append(("", "\n "))
         out.append(("class:key", "n"))
-        out.append(("", " play again   "))
+        out.append(("", " " + _("play again") + "   "))
         out.append(("class:key", "l"))
-        out.append(("", " back to the lobby"))
+        out.append(("", " " + _("back to the lobby")))
         return out
+
+    @staticmethod
+    def summary_text(result: dict[str, Any], names: list[str]) -> str:
+        """The result's summary in the player's language, the seats it names as names."""
+        said = from_wire(result.get("summary_msg"))
+        if said is None:
+            return shown_text(str(result["summary"]), None)
+        seats = str(said.params.get("seats", ""))
+        numbers = [int(x) for x in seats.split(", ") if x.isdigit()]
+        if numbers and len(numbers) == len(seats.split(", ")) and all(
+                0 <= s < len(names) for s in numbers):
+            said.params["seats"] = ", ".join(names[s] for s in numbers)
+        return translate(said)
 
     # --- overlays -----------------------------------------------------------------------------
 
@@ -138,7 +154,8 @@ class ScreenParts:
             shown = 12
             first = max(0, min(d.cursor - shown // 2, len(d.options) - shown))
             if first:
-                out.append(("class:dim", f"   {self.g.more} {first} more above\n"))
+                out.append(("class:dim", f"   {self.g.more} "
+                            + _("{n} more above").format(n=first) + "\n"))
             for i, (label, value) in enumerate(d.options[first:first + shown], first):
                 style = "class:dialog.cursor" if i == d.cursor else ""
                 num = f"{i + 1}" if i < 9 else " "
@@ -147,8 +164,9 @@ class ScreenParts:
                 out.append((style, f" {num} {label} \n"))
             below = len(d.options) - first - shown
             if below > 0:
-                out.append(("class:dim", f"   {self.g.more} {below} more below\n"))
-            out.append(("class:dim", " up/down, Enter; Esc: cancel"))
+                out.append(("class:dim", f"   {self.g.more} "
+                            + _("{n} more below").format(n=below) + "\n"))
+            out.append(("class:dim", " " + _("up/down, Enter; Esc: cancel")))
             return out
         if isinstance(d, TextField):
             return [("", d.prompt), ("class:turn", d.text), ("class:cursor", " ")]
@@ -157,23 +175,26 @@ class ScreenParts:
         return []
 
     def create_form(self, f: CreateForm) -> Fragments:
-        title = "Open play: seek a table" if isinstance(f, SeekForm) else "Create a table"
-        out: Fragments = [("class:heading", title), ("", "\n")]
+        title = N_("Open play: seek a table") if isinstance(f, SeekForm) else N_("Create a table")
+        out: Fragments = [("class:heading", _(title)), ("", "\n")]
         for i, row in enumerate(f.rows):
             style = "class:dialog.cursor" if i == f.cursor else ""
             if row.kind == "action":
-                out.append((style, f" {row.label} \n"))
+                out.append((style, f" {translate(row.label)} \n"))
                 continue
-            value = ("yes" if row.value else "no") if row.kind == "bool" else row.value
+            value = (_("yes") if row.value else _("no")) if row.kind == "bool" else row.value
             bounds = ""
             if row.kind in ("int", "float") and row.min is not None and row.max is not None:
-                bounds = f" ({row.min:g} to {row.max:g})"
-            label = row.label if len(row.label) <= 24 else row.label[:23] + self.g.more[:1]
+                bounds = " " + _("({low} to {high})").format(low=f"{row.min:g}",
+                                                              high=f"{row.max:g}")
+            label = translate(row.label)
+            label = label if len(label) <= 24 else label[:23] + self.g.more[:1]
             out.append((style, f" {label:<24} < {value} >{bounds} \n"))
         row = f.rows[f.cursor]
         if row.help:
-            out.append(("class:dim", f" {row.help[:70]}\n"))
-        out.append(("class:dim", " up/down: field · left/right: change · Enter on Create"))
+            out.append(("class:dim", f" {translate(row.help)[:70]}\n"))
+        out.append(("class:dim",
+                    " " + _("up/down: field · left/right: change · Enter on Create")))
         return out
 
     @asciified
@@ -183,17 +204,19 @@ class ScreenParts:
         if c.help == 2:
             game = str(c.table.view.get("game", ""))
             summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
-            text = " ".join(str(summary or "The host sent no summary of this game.").split())
+            text = " ".join(translate(summary or N_("The host sent no summary of this game."))
+                            .split())
             text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
-            return [("class:heading", f"{self.game_name(game)}: the rules in short"),
-                    ("", f"\n{text}\n"), ("class:dim", "\nany key closes this help")]
+            return [("class:heading",
+                     _("{game}: the rules in short").format(game=self.game_name(game))),
+                    ("", f"\n{text}\n"), ("class:dim", "\n" + _("any key closes this help"))]
         keys = {"lobby": KEYS_LOBBY, "room": KEYS_ROOM}.get(c.screen, KEYS_TABLE)
-        out: Fragments = [("class:heading", "Keys"), ("", "\n")]
+        out: Fragments = [("class:heading", _("Keys")), ("", "\n")]
         for k, what in keys:
-            out.append(("class:key", f" {k:<10}"))
-            out.append(("", f" {what}\n"))
-        more = "? again: the rules of this game; " if c.screen == "table" else ""
-        out.append(("class:dim", f" {more}any other key closes this help"))
+            out.append(("class:key", f" {_(k):<10}"))
+            out.append(("", f" {_(what)}\n"))
+        more = _("? again: the rules of this game; ") if c.screen == "table" else ""
+        out.append(("class:dim", f" {more}" + _("any other key closes this help")))
         return out
 
     # --- the other screens ----------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any
 
 from cardparty.client.theme import pretty_text
 from cardparty.core.cards import pretty_all
+from cardparty.core.i18n import _, shown, translate
 from cardparty.core.narrate import generic, with_names
 
 MoveDict = dict[str, Any]
@@ -137,6 +138,10 @@ class TableModel:
               table: Any = None) -> None:
         """Take a view (and the events since the last one) as the new truth."""
         old_hand = self.hand
+        for m in view.get("moves") or ():     # labels in the player's language, once per view
+            if isinstance(m, dict):
+                label = m.setdefault("english", str(m.get("label") or ""))
+                m["label"] = shown(label, m.get("msg"))
         self.view = view
         self.table = table if table is not None else self.table
         self.received = time.monotonic()
@@ -159,15 +164,15 @@ class TableModel:
     def _words(self, event: dict[str, Any]) -> str:
         text = event.get("text")
         if isinstance(text, str) and text:
-            return text
+            return shown(text, event.get("msg"))
         if self.describe is not None:
             try:
                 said = self.describe(event, self.names)
                 if said:
-                    return said
+                    return translate(said)
             except Exception:  # a game's narration must never break the screen
                 pass
-        return generic(event, self.names)
+        return translate(generic(event, self.names))
 
     # --- keys on the hand ---------------------------------------------------------------
 
@@ -284,7 +289,7 @@ class TableModel:
     def enter(self) -> Outcome:
         """Enter: the suggested move, or the selected cards (the cursor's card if none)."""
         if self.over:
-            return Outcome(message="the round is over")
+            return Outcome(message=_("the round is over"))
         hint = self.suggested()
         # Tab selected the hint's cards from the hand (none, when they lie elsewhere: a face-up
         # card played with an empty hand): untouched since, Enter plays it.
@@ -296,7 +301,7 @@ class TableModel:
             groups = self.action_groups()
             if len(groups) == 1:
                 return self.action(1)
-            return Outcome(message="no card chosen")
+            return Outcome(message=_("no card chosen"))
         found = self.candidates(cards)
         if not found and len(cards) > 1:
             one_by_one = self.one_by_one(cards)
@@ -306,7 +311,7 @@ class TableModel:
             kinds = [m["kind"] for m in self.moves if m.get("cards")]
             kind = max(set(kinds), key=kinds.count) if kinds else "play"
             return Outcome(move={"kind": kind, "cards": cards, "choice": None})
-        return self._one_or_choose(found, f"How to play {pretty_all(cards)}?")
+        return self._one_or_choose(found, _("How to play {cards}?").format(cards=pretty_all(cards)))
 
     def one_by_one(self, cards: list[str]) -> Outcome | None:
         """Several cards chosen where the game lists one card per move of a kind (Piquet's
@@ -329,21 +334,22 @@ class TableModel:
         """Number key: the n-th group of moves without cards."""
         groups = self.action_groups()
         if not 1 <= number <= len(groups):
-            return Outcome(message=f"no action {number}")
+            return Outcome(message=_("no action {number}").format(number=number))
         kind, moves = groups[number - 1]
-        return self._one_or_choose(moves, f"Choose: {kind}")
+        return self._one_or_choose(moves, _("Choose: {kind}").format(kind=translate(kind)))
 
     def call(self) -> Outcome:
         """The call key (Pika's «Pika!»): a listed move of kind ``call``; with cards chosen,
         the listed plays of those cards whose label carries the call."""
         calls = [m for m in self.moves if m["kind"] == "call" and not m.get("cards")]
         if calls:
-            return self._one_or_choose(calls, "Call")
+            return self._one_or_choose(calls, _("Call"))
         cards = self.chosen_cards()
-        with_call = [m for m in self.candidates(cards) if "call" in str(m.get("label", ""))]
+        with_call = [m for m in self.candidates(cards) if "call" in str(m.get("english", ""))]
         if with_call:
-            return self._one_or_choose(with_call, f"Play {pretty_all(cards)} and call")
-        return Outcome(message="nothing to call now")
+            return self._one_or_choose(with_call,
+                                       _("Play {cards} and call").format(cards=pretty_all(cards)))
+        return Outcome(message=_("nothing to call now"))
 
     def _one_or_choose(self, moves: list[MoveDict], title: str) -> Outcome:
         if len(moves) == 1:

@@ -20,6 +20,7 @@ from typing import Any
 from prompt_toolkit.styles import Style
 
 from cardparty.core.cards import RANKS, SUITS, pretty
+from cardparty.core.i18n import translate
 
 STYLE = Style.from_dict({
     "title": "reverse bold",
@@ -113,8 +114,14 @@ def pretty_text(text: str, cards: Any, ascii_only: bool = False) -> str:
     codes = {str(c) for c in cards or () if isinstance(c, str)}
     if not codes or not _FRENCH.search(text):
         return text
-    return _FRENCH.sub(lambda m: pretty(m.group(1), ascii_only) if m.group(1) in codes
-                       else m.group(1), text)
+    return _FRENCH.sub(lambda m: card_name(m.group(1), ascii_only)
+                       if m.group(1) in codes else m.group(1), text)
+
+
+def card_name(code: str, ascii_only: bool = False) -> str:
+    """A card as a player reads it, in his language (the Joker's name is a word)."""
+    shown = pretty(code, ascii_only)
+    return translate(shown) if code == "X" else shown
 
 
 def label_of(move: dict[str, Any], ascii_only: bool = False) -> str:

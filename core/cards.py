@@ -13,6 +13,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from cardparty.core.i18n import Msg
+
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 JOKER = "X"
@@ -20,9 +22,11 @@ PIKA_COLOURS = "RYGB"
 PIKA_SYMBOLS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "V", "+2")
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-SUIT_NAME = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+# Words of the language (messages: each client says them in its own), not codes.
+SUIT_NAME = {"S": Msg("spades"), "H": Msg("hearts"), "D": Msg("diamonds"), "C": Msg("clubs")}
 RANK_NAME = {"T": "10"}
-COLOUR_NAME = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+JOKER_NAME = Msg("Joker")     # the card's name is a word: each client says it in its language
+COLOUR_NAME = {"R": Msg("red"), "Y": Msg("yellow"), "G": Msg("green"), "B": Msg("blue")}
 
 
 def french_deck() -> list[str]:
@@ -98,7 +102,7 @@ def pretty(code: str, ascii_only: bool = False) -> str:
     ``ascii_only`` gives "10h", "Kc" for terminals without Unicode.
     """
     if code == JOKER:
-        return "Joker"
+        return JOKER_NAME
     if len(code) == 2 and code[0] in RANKS and code[1] in SUITS:
         r = RANK_NAME.get(code[0], code[0])
         return r + (code[1].lower() if ascii_only else SUIT_SYMBOL[code[1]])

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, Required, TypedDict
 
+from cardparty.core.i18n import Msg
+
 #: The seat of the host itself. Timeout moves (a Pika warning running out, an idle turn) are
 #: played by SYSTEM, never by a player: time enters the engine only as such moves.
 SYSTEM = -1
@@ -97,8 +99,11 @@ class Move:
 
     def to_wire(self) -> dict[str, Any]:
         """The msgpack-ready form used in views, saves and the protocol."""
-        return {"kind": self.kind, "cards": list(self.cards), "choice": self.choice,
-                "label": self.label}
+        out = {"kind": self.kind, "cards": list(self.cards), "choice": self.choice,
+               "label": self.label}
+        if isinstance(self.label, Msg):     # the id, so each client says it in its language
+            out["msg"] = self.label.to_wire()
+        return out
 
     @classmethod
     def from_wire(cls, data: Any) -> Move:
@@ -170,10 +175,13 @@ class Result:
     outcome: str = "finished"
 
     def to_wire(self) -> dict[str, Any]:
-        return {"places": list(self.places),
-                "scores": None if self.scores is None else list(self.scores),
-                "next_dealer": self.next_dealer, "summary": self.summary,
-                "outcome": self.outcome}
+        out = {"places": list(self.places),
+               "scores": None if self.scores is None else list(self.scores),
+               "next_dealer": self.next_dealer, "summary": self.summary,
+               "outcome": self.outcome}
+        if isinstance(self.summary, Msg):   # the id, so each client says it in its language
+            out["summary_msg"] = self.summary.to_wire()
+        return out
 
 
 @dataclass(frozen=True, slots=True)

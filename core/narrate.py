@@ -16,12 +16,13 @@ from typing import Any
 
 from cardparty.core.cards import pretty_all
 from cardparty.core.contract import SYSTEM
+from cardparty.core.i18n import Msg, plural_msg
 
 
 def seat_name(names: Sequence[str], seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names):
         return names[seat]
-    return "the table" if seat in (None, SYSTEM) else str(seat)
+    return Msg("the table") if seat in (None, SYSTEM) else str(seat)
 
 
 _SEATS = re.compile(r"\bseats? (\d+(?:(?:, | and )\d+)*)\b")
@@ -42,35 +43,37 @@ def with_names(text: str, names: Sequence[str]) -> str:
 
 
 def generic(event: dict[str, Any], names: Sequence[str], ascii_only: bool = False) -> str:
-    """A plain sentence for any event: who, what kind, which cards or how many."""
+    """A plain sentence for any event: who, what kind, which cards or how many. The kind is
+    the game's own word (a known one is translated where the sentence is shown)."""
     who = seat_name(names, event.get("seat"))
     kind = str(event.get("type", "event")).replace("_", " ")
     text = event.get("text")
     if isinstance(text, str) and text:
-        return f"{who}: {text}"
-    parts = [who, kind]
+        return Msg("{who}: {text}", who=who, text=text)
+    said = Msg("{who} {kind}", who=who, kind=Msg(kind))
     cards = event.get("cards")
     if cards:
-        parts.append(pretty_all(cards, ascii_only))
+        said = Msg("{said} {cards}", said=said, cards=pretty_all(cards, ascii_only))
     elif event.get("count") is not None:
-        n = event["count"]
-        parts.append(f"{n} card{'s' if n != 1 else ''}")
+        said = Msg("{said} {count}", said=said,
+                   count=plural_msg("{n} card", "{n} cards", int(event["count"])))
     if event.get("choice") is not None:
-        parts.append(f"({event['choice']})")
-    return " ".join(parts)
+        said = Msg("{said} ({choice})", said=said, choice=str(event["choice"]))
+    return said
 
 
 def common(event: dict[str, Any], names: Sequence[str]) -> str | None:
     """Words for the events several games share, when the game has none of its own."""
     kind = event.get("type")
     if kind == "reshuffle":
-        return "the pile is shuffled into a new stock"
+        return Msg("the pile is shuffled into a new stock")
     if kind == "reverse":
-        return "the direction turns"
+        return Msg("the direction turns")
     places = event.get("places")
     if kind == "over" and isinstance(places, list):
         order = sorted(range(len(places)), key=lambda s: places[s])
-        return "round over: " + ", ".join(f"{places[s]}. {seat_name(names, s)}" for s in order)
+        return Msg("round over: {places}", places=", ".join(
+            f"{places[s]}. {seat_name(names, s)}" for s in order))
     return None
 
 

@@ -36,6 +36,7 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.discovery import Catalog, add_state_defaults, load_catalog
+from cardparty.core.i18n import Msg
 from cardparty.core.rng import fresh_seed, new_rng, rng_from_state, rng_state
 
 SAVE_FORMAT = 1
@@ -53,7 +54,9 @@ class IllegalMove(ValueError):
         shown = move.label or f"{move.kind} {' '.join(move.cards)}".strip()
         if move.choice is not None and not move.label:
             shown += f" ({move.choice})"
-        super().__init__(f"illegal move {shown!r}: {reason}")
+        #: The sentence as a message (``str()`` of the exception is its English text).
+        self.message = Msg("illegal move '{move}': {reason}", move=shown, reason=reason)
+        super().__init__(str(self.message))
 
 
 class TableError(ValueError):
@@ -66,8 +69,8 @@ def refusal_by_listing(legal: Sequence[Move], move: Move) -> str | None:
         if m.same(move):
             return None
     if not legal:
-        return "it is not your turn"
-    return "that move is not allowed now"
+        return Msg("it is not your turn")
+    return Msg("that move is not allowed now")
 
 
 _MANAGERS: dict[tuple[int, str, tuple[str, ...]], tuple[pluggy.PluginManager, DirectHooks]] = {}

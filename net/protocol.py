@@ -28,6 +28,9 @@ from typing import Any
 
 import msgpack
 
+from cardparty.core.i18n import Msg
+from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem
+
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
 PROTOCOL = 1
 
@@ -81,8 +84,10 @@ ERRORS: dict[str, str] = {
     "not_invited": "only the creator and the players he invited may sit at a friends table",
     "not_creator": "only the table's creator may do that (bots at a friends table, remove, "
                    "close, strangers)",
-    "too_many": "you have as many open tables (or players) as one connection may have",
+    "too_many": "you have as many open tables as one player's key may have",
     "not_friends": "invitations are for friends tables; anyone may sit at an open table",
+    "name_taken": "the name belongs to another player's key at this host (MO-1)",
+    "testing_only": "a deal's seed and deck are chosen by the host, unless it runs for tests",
     "no_coins": "not enough coins for the stake or the item",
     "no_economy": "this host keeps no coins (it plays practice tables only)",
     "economy": "the economy refused the request (the message says why)",
@@ -221,13 +226,38 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
     return check
 
 
+def username(value: Any) -> str:
+    """A username: safetext.name_problem says what a name may hold."""
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
+    why = name_problem(value)
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
+def line(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:
+    """One line of text shown to others (a title, a chat line): safetext.line_problem."""
+    def check(value: Any) -> str:
+        if not isinstance(value, str):
+            raise ValueError("must be a string")
+        why = line_problem(value, max_len, min_len=min_len)
+        if why is not None:
+            raise ValueError(why)
+        return value
+    return check
+
+
 def names(max_items: int) -> Callable[[Any], Any]:
     """A list of 1 to ``max_items`` usernames (each as ``hello`` allows a name)."""
     def check(value: Any) -> list[str]:
-        if not isinstance(value, list) or not 0 < len(value) <= max_items or not all(
-                isinstance(s, str) and 0 < len(s) <= 32 for s in value):
-            raise ValueError(f"must be a list of 1 to {max_items} names of 1 to 32 "
-                             "characters")
+        if not isinstance(value, list) or not 0 < len(value) <= max_items:
+            raise ValueError(f"must be a list of 1 to {max_items} names")
+        for s in value:            # the host trims names (docs/protocol.md, invitations)
+            if not isinstance(s, str) or not 0 < len(s) <= 64:
+                raise ValueError("must hold names")
+            if s.strip():
+                username(s.strip())
         return value
     return check
 
@@ -284,7 +314,7 @@ def rid_of(data: Any) -> Any:
 
 
 TABLE_ID = Field(text(16, 1), required=True)
-NAME = text(32, 1)
+NAME = username
 #: A table's mode (modes.md): ``practice`` (the creator and bots, pays nothing), ``friends``
 #: (only invitees sit), ``open`` (anyone sits) or ``entry`` (open, with a stake).
 MODES = ("practice", "friends", "open", "entry")
@@ -294,7 +324,7 @@ ITEMS = ("gold", "vip")
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
     "hello": {"name": Field(NAME, required=True), "token": Field(text(64, 1)),
-              "key": Field(bytes_or_text), "client": Field(text(64))},
+              "key": Field(bytes_or_text), "client": Field(line(64))},
     "ping": {"at": Field(number(0, 1e12))},
     "bye": {},
     "games": {},
@@ -305,7 +335,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "variants": Field(strings(16, 64), default=[]),
                "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
                "bot_delay": Field(or_default(number(0, 10)), default=-1.0),
-               "title": Field(text(64), default=""),
+               "title": Field(line(TITLE_MAX), default=""),
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
                "stake": Field(integer(0, 10**9), default=0),
@@ -328,7 +358,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "move": {"table": TABLE_ID, "move": Field(move_field, required=True),
              "version": Field(integer(0, 2**62, nullable=True))},
     "reorder": {"table": TABLE_ID, "order": Field(strings(128, 8), required=True)},
-    "chat": {"table": TABLE_ID, "text": Field(text(500, 1), required=True)},
+    "chat": {"table": TABLE_ID, "text": Field(line(CHAT_MAX, 1), required=True)},
     "invite": {"table": TABLE_ID, "names": Field(names(16), required=True)},
     "again": {"table": TABLE_ID},
     "remove": {"table": TABLE_ID, "seat": Field(integer(0, 15), required=True)},
@@ -376,6 +406,8 @@ def error(code: str, text_: str, rid: Any = None, about: str | None = None,
           table: str | None = None) -> dict[str, Any]:
     """The ``error`` reply: a code from ERRORS and one line of words."""
     out = message("error", code=code, message=text_, rid=rid, about=about)
+    if isinstance(text_, Msg):              # the rules' words as an id: see docs/protocol.md
+        out["msg"] = text_.to_wire()
     if table is not None:
         out["table"] = table
     return out

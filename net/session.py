@@ -1,7 +1,9 @@
 """The client side of the wire: one Session is one player's connection to one host.
 
-Owns: the DEALER socket and the thread that drives it, hello/welcome and the session token,
-requests with replies (futures keyed by request id), the stream of pushed messages (views,
+Owns: the DEALER socket and the thread that drives it, hello/welcome,
+the CURVE keys of the connection (the player's pair and the host's key this session holds the
+host to: net/hostkey.py chooses it, trust on first use), requests with replies (futures keyed
+by request id; the named ones are in net/player_requests.py), the stream of pushed messages (views,
 table updates, chat, unsolicited errors, connection changes), heartbeats, and automatic
 reconnect with backoff and resume.
 
@@ -10,8 +12,8 @@ Patterns (zguide):
   session has sent nothing for one heartbeat interval it sends ``ping`` (the host answers
   ``pong``). When nothing arrives for ``liveness`` intervals the host is taken for gone: the
   session says so (``connection``/``lost``), drops the socket, and reconnects with exponential
-  backoff (a fresh DEALER with the same routing id, so the host's ROUTER_HANDOVER hands the old
-  route over), says hello again with its token and, when welcomed, says ``restored``.
+  backoff (a fresh DEALER: the host knows the player by his key, whatever the connection),
+  says hello again and, when welcomed, says ``restored``.
 - **Clone** for state: every view carries its table ``version`` and ``prev``, the version of the
   previous view this client was sent; a view whose ``prev`` is not the last version seen means
   something was missed, and the session asks for a ``snapshot``. Requests still unanswered when
@@ -33,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
 import random
 import socket
@@ -45,7 +46,11 @@ from typing import Any
 
 import zmq
 
-from cardparty.core.contract import Move
+from cardparty.core.i18n import from_wire
+from cardparty.net.hostkey import Expected, diagnose, expect
+from cardparty.net.keys import KeyFileError, KeyPair, client_keys
+from cardparty.net.known_hosts import HostKeyError, KnownHosts
+from cardparty.net.player_requests import PlayerRequests
 from cardparty.net.protocol import (
     DEFAULT_PORT,
     HOST_LIMITS,
@@ -59,6 +64,11 @@ from cardparty.net.protocol import (
 
 log = logging.getLogger("cardparty.session")
 log.addHandler(logging.NullHandler())
+
+#: SessionError codes of a connection refused for good: trying again cannot help (the host's
+#: key is not the one expected, or the host refused the hello, e.g. ``name_taken``).
+REFUSALS = frozenset({"key_changed", "key_mismatch", "bad_key", "name_taken", "bad_field",
+                      "version", "busy"})
 
 #: Message types the session puts in ``inbox`` (or hands to ``on_message``).
 PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "closed")
@@ -75,18 +85,31 @@ class SessionError(Exception):
         super().__init__(f"{message} ({code})")
 
 
-class Session:
+class Session(PlayerRequests):
     """One player's connection to a host. See the module docstring for threads and patterns.
 
-    ``address`` is ``host``, ``host:port`` or ``tcp://host:port``. ``token`` resumes an earlier
-    session (the same seats and views) after this process or the host restarted.
+    ``address`` is ``host``, ``host:port`` or ``tcp://host:port``. The player is his key and
+    his name: the same pair resumes his seats and views from any connection, after this process
+    or the host restarted. ``token`` is sent for hosts of protocol 1 that knew players by it;
+    a host with CURVE ignores it.
     """
 
     def __init__(self, address: str, name: str, *, token: str | None = None,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
                  reconnect: bool = True, backoff: tuple[float, float] = (0.05, 2.0),
-                 request_timeout: float = 10.0, client: str = "cardparty") -> None:
+                 request_timeout: float = 10.0, client: str = "cardparty",
+                 keys: KeyPair | None = None, host_key: str | bytes | None = None,
+                 known_hosts: KnownHosts | None = None, secure: bool = True) -> None:
         self.address = parse_address(address, DEFAULT_PORT)
+        #: CURVE (docs/security.md): ``keys`` is the player's pair (the user's own unless
+        #: given), ``host_key`` a key or fingerprint the host must show (an announcement's,
+        #: or ``join --key``), ``known_hosts`` the file of hosts met before.
+        self.secure = secure
+        self.keys = keys
+        self.host_key = host_key
+        self.known_hosts = known_hosts
+        #: The host's key this session holds the host to (set by ``connect``).
+        self.expected: Expected | None = None
         self.name = name
         self.token = token
         self.on_message = on_message
@@ -104,7 +127,6 @@ class Session:
         self.heartbeat = 1.0
         self.liveness = 3
         self._ctx = zmq.Context.instance()
-        self._routing_id = b"c" + os.urandom(15)
         self._lock = threading.Lock()
         self._pending: dict[Any, tuple[dict[str, Any], Future[dict[str, Any]]]] = {}
         self._outq: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -114,6 +136,7 @@ class Session:
         self._thread: threading.Thread | None = None
         self._running = False
         self._welcomed = threading.Event()
+        self._refusal: SessionError | None = None
         self._closed = False
 
     # --- life ------------------------------------------------------------------------------
@@ -124,14 +147,44 @@ class Session:
         session keeps trying in the background (with backoff), so calling ``connect`` again
         waits on; ``close`` gives up."""
         if self._thread is None:
+            if self.secure:
+                self._expect(timeout)
             self._running = True
             self._thread = threading.Thread(target=self._run, name="cardparty-session",
                                             daemon=True)
             self._thread.start()
-        if not self._welcomed.wait(timeout):
+        welcomed = self._welcomed.wait(timeout)
+        if self._refusal is not None:
+            self._stop()
+            raise self._refusal
+        if not welcomed:
+            if self.expected is not None:
+                wrong = diagnose(self.address, self.expected)
+                if wrong is not None:
+                    self._stop()
+                    raise SessionError(wrong.code, wrong.message)
             raise SessionError("unreachable", f"no cardparty host answered at {self.address}")
         assert self.welcome is not None
         return self.welcome
+
+    def _expect(self, timeout: float) -> None:
+        """Choose the host's key (hostkey.expect) and this player's pair before any socket
+        opens; SessionError when the host must be refused or its key cannot be learnt."""
+        if self.known_hosts is None:
+            self.known_hosts = KnownHosts()
+        try:
+            if self.keys is None:
+                self.keys = client_keys()
+            self.expected = expect(self.address, self.host_key, self.known_hosts,
+                                   min(timeout, 3.0))
+        except HostKeyError as exc:
+            self._closed = True
+            raise SessionError(exc.code, exc.message) from None
+        except KeyFileError as exc:
+            self._closed = True
+            raise SessionError("bad_key", str(exc)) from None
+        except ConnectionError as exc:
+            raise SessionError("unreachable", str(exc)) from None
 
     def close(self) -> None:
         """Say bye and stop (seats stay the player's until the host times them out)."""
@@ -186,11 +239,15 @@ class Session:
     def request(self, type_: str, timeout: float | None = None, **fields: Any
                 ) -> dict[str, Any]:
         """Send a request and wait for its reply (SessionError for an error reply)."""
-        fut = self.send(type_, **fields)
+        return self.wait(self.send(type_, **fields), type_, timeout)
+
+    def wait(self, fut: Future[dict[str, Any]], what: str, timeout: float | None = None
+             ) -> dict[str, Any]:
+        """The reply in ``fut`` (SessionError ``timeout`` when none comes in time)."""
         try:
             return fut.result(timeout or self.request_timeout)
         except TimeoutError:
-            raise SessionError("timeout", f"no reply to {type_} in time") from None
+            raise SessionError("timeout", f"no reply to {what} in time") from None
 
     async def arequest(self, type_: str, timeout: float | None = None, **fields: Any
                        ) -> dict[str, Any]:
@@ -203,97 +260,6 @@ class Session:
             return await asyncio.wait_for(fut, timeout or self.request_timeout)
         except TimeoutError:
             raise SessionError("timeout", f"no reply to {type_} in time") from None
-
-    def games(self) -> list[dict[str, Any]]:
-        """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
-        return self.request("games")["games"]
-
-    def tables(self, most: int = 1000) -> list[dict[str, Any]]:
-        """The host's tables (at most ``most``), each a table summary (docs/protocol.md,
-        "table"): the host sends them a page at a time; this asks for every page."""
-        out: list[dict[str, Any]] = []
-        offset: int | None = 0
-        while offset is not None and len(out) < most:
-            page = self.request("tables", offset=offset)
-            out.extend(page["tables"])
-            nxt = page.get("next")
-            offset = nxt if isinstance(nxt, int) and nxt > offset else None
-        return out[:most]
-
-    def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
-               variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,
-               bot_delay: float = -1.0, title: str = "", seed: int | None = None,
-               mode: str = "open") -> dict[str, Any]:
-        """Open a table; returns its summary (``id`` is what others join by). ``idle``: the
-        idle-turn timeout in seconds (None: never; -1: the host's default); ``bot_delay``:
-        seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
-        seed (a replayable game; None: a fresh one); ``mode``: ``open`` (anyone sits) or
-        ``friends`` (only the creator and the players he invites)."""
-        return self.request("create", game=game, players=players, settings=settings or {},
-                            variants=list(variants), idle=idle, bot_delay=bot_delay,
-                            title=title, seed=seed, mode=mode)["table"]
-
-    def sit(self, table: str, seat: int | None = None) -> int:
-        """Take ``seat`` (None: the first free one) at ``table``; returns the seat."""
-        return self.request("sit", table=table, seat=seat)["seat"]
-
-    def invite(self, table: str, names: list[str] | tuple[str, ...]) -> None:
-        """Invite players by username to a friends table: each connected one is told
-        (``invited``), and only invitees (and the creator) may sit there."""
-        self.request("invite", table=table, names=list(names))
-
-    def leave(self, table: str) -> None:
-        """Give up the seat (before the game starts) or stop watching."""
-        self.request("leave", table=table)
-
-    def add_bots(self, table: str, count: int | None = None, level: str = "basic") -> None:
-        """Seat host bots in ``count`` empty seats (None: all of them)."""
-        self.request("bots", table=table, count=count, level=level)
-
-    def ready(self, table: str, ready: bool = True) -> None:
-        """Say ready; the game starts by itself once every seat is taken and all are ready."""
-        self.request("ready", table=table, ready=ready)
-
-    def start(self, table: str) -> None:
-        """Start now (every seat must be taken; every seated player counts as ready)."""
-        self.request("start", table=table)
-
-    def watch(self, table: str) -> dict[str, Any]:
-        """Watch as a spectator; returns the first view message (also pushed to the inbox)."""
-        return self.request("watch", table=table)
-
-    def snapshot(self, table: str) -> dict[str, Any]:
-        """A fresh full view message of ``table`` (also pushed to the inbox)."""
-        return self.request("snapshot", table=table)
-
-    def send_move(self, table: str, move: int | dict[str, Any] | Move,
-                  version: int | None = None) -> Future[dict[str, Any]]:
-        """Send a move without waiting: ``move`` is an id from the view's ``moves`` list (then
-        ``version`` is required: the view's version), a move map, or a Move. The future holds
-        ``ok`` (with the new ``version``) or raises SessionError (``stale``, ``illegal``...)."""
-        if isinstance(move, Move):
-            move = move.to_wire()
-        if version is None:
-            view = self.views.get(table)
-            version = None if view is None else view["version"]
-        return self.send("move", table=table, move=move, version=version)
-
-    def move(self, table: str, move: int | dict[str, Any] | Move,
-             version: int | None = None) -> dict[str, Any]:
-        """``send_move`` and wait for the reply."""
-        fut = self.send_move(table, move, version)
-        try:
-            return fut.result(self.request_timeout)
-        except TimeoutError:
-            raise SessionError("timeout", "no reply to move in time") from None
-
-    def reorder(self, table: str, order: list[str]) -> None:
-        """Put your hand in your own order (a permutation of it)."""
-        self.request("reorder", table=table, order=list(order))
-
-    def chat(self, table: str, text: str) -> None:
-        """Say something to everybody at ``table`` (players and spectators)."""
-        self.request("chat", table=table, text=text)
 
     def next_message(self, timeout: float | None = None) -> dict[str, Any] | None:
         """The next pushed message from ``inbox``, or None after ``timeout`` seconds."""
@@ -323,9 +289,12 @@ class Session:
 
     def _socket(self) -> zmq.Socket:
         sock = self._ctx.socket(zmq.DEALER)
-        sock.setsockopt(zmq.ROUTING_ID, self._routing_id)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_HOST_FRAME)
+        if self.expected is not None and self.keys is not None:
+            sock.curve_secretkey = self.keys.secret
+            sock.curve_publickey = self.keys.public
+            sock.curve_serverkey = self.expected.key
         sock.connect(self.address)
         return sock
 
@@ -442,13 +411,20 @@ class Session:
                                   rid=None, about=None))
             return
         kind = msg["type"]
+        if kind == "error" and msg.get("about") == "hello" and not self.connected:
+            # The host refused the hello itself (a name owned by another key...): say why.
+            self._refusal = SessionError(str(msg.get("code", "error")),
+                                         str(msg.get("message", "")))
+            self._running = False
+            self._welcomed.set()
+            return
         if kind == "welcome":
             self._welcomed_by(msg, sock)
             return
         if kind == "pong":
             return
         if kind == "error" and msg.get("code") == "hello_first":
-            # The host forgot us (it restarted): say hello again with the token.
+            # The host forgot us (it restarted): say hello again.
             if self.connected:
                 self.connected = False
                 self._welcomed.clear()
@@ -475,7 +451,8 @@ class Session:
         if fut is not None:
             if kind == "error":
                 fut.set_exception(SessionError(msg.get("code", "error"),
-                                               msg.get("message", "")))
+                                               from_wire(msg.get("msg"))
+                                               or msg.get("message", "")))
             else:
                 fut.set_result(msg)
             if kind != "view":
@@ -496,9 +473,15 @@ class Session:
             self.views[table] = msg
 
     def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket) -> None:
-        if self.connected and msg.get("token") == self.token:
+        if self.connected:
             return                        # a second answer to a hello sent twice
         first = self.welcome is None
+        if first and self.expected is not None and self.known_hosts is not None:
+            # The host proved its key in the CURVE handshake: remember it (trust on first use).
+            with contextlib.suppress(OSError):
+                if self.expected.source != "known":
+                    self.known_hosts.remember(self.address, self.expected.key,
+                                              str(msg.get("host", "")))
         self.welcome = msg
         self.token = msg.get("token", self.token)
         self.heartbeat = float(msg.get("heartbeat", self.heartbeat))

@@ -4,7 +4,7 @@ Owns: the file ``DIR/host.sqlite3`` of a host started with ``--data DIR``: one r
 (the host's own record of it as msgpack: seats, readiness, timers' settings, status; plus
 ``Table.save()``, the whole game at some version), the moves played at a table since its row
 was written (one small row per move: the seat and the move), and one row per player (token,
-id, name). The host writes a
+id, name), and one row per name bound to a key (MO-1, kept for good). The host writes a
 table's row after every change and before it answers the move that made the change (the rows
 of one turn of its loop in one transaction), so a finished move is never lost when the host is
 killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
@@ -41,7 +41,7 @@ APPLICATION_ID = 0x43507479
 SCHEMA_VERSION = 1
 #: The tables a store of this layout holds (a file of an older host without a version has
 #: exactly these, and is adopted).
-OWN_TABLES = {"tables", "players", "moves", "aside", "info"}
+OWN_TABLES = {"tables", "players", "owners", "moves", "aside", "info"}
 
 
 class StoreError(Exception):
@@ -56,6 +56,8 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY, seq INTEGER NOT NULL, meta BLOB NOT NULL, save BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS owners (
+    name_key TEXT PRIMARY KEY, key TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, entry BLOB NOT NULL,
     PRIMARY KEY (table_id, version));
@@ -284,22 +286,19 @@ class Store:
         """(token, id, name) of every remembered player."""
         return list(self.db.execute("SELECT token, id, name FROM players"))
 
+    def put_owner(self, name_key: str, key: bytes, name: str) -> None:
+        """Bind a name (as ``safetext.name_key`` has it) to a player's public key (MO-1)."""
+        self._do("INSERT OR IGNORE INTO owners (name_key, key, name) VALUES (?, ?, ?)",
+                 (name_key, key.decode(), name))
+
+    def owners(self) -> list[tuple[str, bytes]]:
+        """(name key, public key) of every name bound at this host."""
+        return [(k, key.encode()) for k, key in self.db.execute(
+            "SELECT name_key, key FROM owners")]
+
     def tables(self) -> list[tuple[str, int, bytes, bytes]]:
         """(id, seq, meta as packed, save) of every live table, oldest first."""
         return list(self.db.execute("SELECT id, seq, meta, save FROM tables ORDER BY seq"))
-
-    def rewrite_tokens(self, key: Callable[[str], str],
-                       meta: Callable[[bytes], bytes]) -> None:
-        """Layout 0 to 1: the players' tokens as ``key`` makes them, and each table's record
-        through ``meta`` (which knows where tokens are in it), in one transaction."""
-        players = list(self.db.execute("SELECT token, id, name FROM players"))
-        tables = list(self.db.execute("SELECT id, meta FROM tables"))
-        with self.batch():
-            self._do("DELETE FROM players", ())
-            self._do("INSERT INTO players (token, id, name) VALUES (?, ?, ?)",
-                     [(key(t), i, n) for t, i, n in players], True)
-            self._do("UPDATE tables SET meta = ? WHERE id = ?",
-                     [(meta(m), i) for i, m in tables], True)
 
     def set_aside(self, table_id: str, why: str) -> None:
         """A table that cannot be restored leaves the live rows for ``aside`` (kept for
@@ -327,7 +326,7 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int]:
     """The host's store in ``directory``, opened and checked: SQLite's own integrity check,
     the application id and the layout's version. A file that fails any of these is never
     written: ``StoreError`` says why in one line. Files are made readable by their owner only
-    (they hold the players' tokens, hashed, and every hidden card)."""
+    (they hold the players' handles and every hidden card)."""
     if directory.exists() and not directory.is_dir():
         raise StoreError(f"{directory} is a file; give a directory (the host keeps "
                          "host.sqlite3 in it)")

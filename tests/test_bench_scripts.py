@@ -42,11 +42,13 @@ def test_host_bench_prints_every_floor_and_target() -> None:
     assert re.search(r"paced p50 <= 4x echo: .* -> (PASS|FAIL)", out)
     assert re.search(r"paced p99 < 10 ms: .* -> (PASS|FAIL)", out)
     assert re.search(r"< 1 MB per open table: .* -> (PASS|FAIL)", out)
-    for host in ("this host", "this host, --data"):
+    for host in ("this host", "this host, --data", "this host, no encryption"):
         assert re.search(rf"^  {re.escape(host)}: \d+ moves, \d+ moves/s; host CPU \d+ us per "
                          r"move  \(runs: \d+/s \d+ us\)$", out, re.MULTILINE), out
     assert re.search(r"persistence costs <= 25% of the flat-out throughput: .* -> (PASS|FAIL)",
                      out)
+    assert re.search(r"encryption costs <= 30% of the flat-out throughput: -?\d+% .* with "
+                     r"CURVE vs \d+ without.* -> (PASS|FAIL)", out)
     assert "host CPU per move against a baseline: no --baseline given" in out
 
 

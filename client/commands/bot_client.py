@@ -4,8 +4,9 @@ It connects to a host like any player, creates a table (``--create``) or joins o
 (``--table``), takes a seat, says ready, and plays with the game's bot policy
 (``cardparty.net.netbot``) until the game ends, riding out a host that goes away and comes
 back. Then it prints the places per seat. ``--json`` makes every printed line one JSON object:
-``{"table": ID}`` on creating a table, ``{"table": ID, "seat": S, "token": T}`` once seated
-(the token resumes this seat with ``--token``), and at the end the result with ``places``.
+``{"table": ID}`` on creating a table, ``{"table": ID, "seat": S, "name": N}`` once seated
+(the same name, from this user's key, resumes this seat: ``--name N``), and at the end the
+result with ``places``.
 For tests, load, and LAN parties short of players.
 """
 
@@ -18,6 +19,7 @@ import sys
 from typing import Any
 
 from cardparty.core.bots import LEVELS
+from cardparty.core.i18n import _
 
 
 def setting(text: str) -> tuple[str, Any]:
@@ -32,7 +34,7 @@ def setting(text: str) -> tuple[str, Any]:
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("bot-client", help="play one table as a bot over the network")
+    p = sub.add_parser("bot-client", help=_("play one table as a bot over the network"))
     p.add_argument("--connect", required=True, metavar="ADDR",
                    help="the host: host, host:port or tcp://host:port")
     what = p.add_mutually_exclusive_group(required=True)
@@ -48,7 +50,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seat", type=int, default=None, help="the seat to take (default: first free)")
     p.add_argument("--name", default=None, help="the bot's name (default Bot-<n>)")
     p.add_argument("--level", default="basic", choices=LEVELS, help="bot level")
-    p.add_argument("--token", default=None, help="resume an earlier session's seat")
+    p.add_argument("--token", default=None, help=argparse.SUPPRESS)   # protocol 1's resume
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help="give up after S seconds (default: never)")
     p.add_argument("--delay", type=float, default=0.0, metavar="S",
@@ -96,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
                     if exc.code != "no_seat":
                         raise
             session.ready(table)
-        say({"table": table, "seat": seat, "token": session.token},
-            f"seat {seat} at table {table} (resume with --token {session.token})")
+        say({"table": table, "seat": seat, "name": name},
+            f"seat {seat} at table {table} (resume with --name {name!r})")
         result = play_table(session, table, level=args.level, rng=rng, timeout=args.timeout,
                             delay=args.delay)
     except (SessionError, BotGone) as exc:

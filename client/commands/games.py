@@ -7,10 +7,11 @@ import json
 from typing import Any
 
 from cardparty.core.discovery import load_catalog
+from cardparty.core.i18n import _
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("games", help="list the installed games and variants")
+    p = sub.add_parser("games", help=_("list the installed games and variants"))
     p.add_argument("--json", action="store_true", help="one JSON object per game")
     p.set_defaults(run=run)
 

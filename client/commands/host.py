@@ -13,18 +13,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cardparty.core.i18n import _
 from cardparty.net.protocol import DEFAULT_PORT
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("host", help="run a host node for tables on this machine")
+    p = sub.add_parser("host", help=_("run a host node for tables on this machine"))
     p.add_argument("--bind", default="0.0.0.0",
                    help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--name", default="cardparty", help="the host's name shown to players")
     p.add_argument("--data", default=None, metavar="DIR",
-                   help="keep live tables in DIR/host.sqlite3 and reload them on start")
+                   help="keep live tables in DIR/host.sqlite3 and reload them on start; the "
+                        "host's key pair is kept there too (else in the user's data "
+                        "directory)")
     p.add_argument("--backup", default=None, metavar="FILE",
                    help="copy the store of --data DIR into FILE (SQLite's backup API: safe "
                         "while a host runs on it), then exit")
@@ -43,6 +46,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--advertise", action=argparse.BooleanOptionalAction, default=None,
                    help="announce the host on the LAN by DNS-SD (default: yes unless bound "
                         "to loopback)")
+    p.add_argument("--testing", action="store_true",
+                   help="let clients choose a deal's seed and deck (for tests; every player "
+                        "is shown that this host runs for tests)")
+    p.add_argument("--no-curve", action="store_true", help=argparse.SUPPRESS)  # bench only
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help="what the host reports on stderr (default info: tables and players)")
     p.set_defaults(run=run)
@@ -80,6 +87,13 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"cardparty host: error: --data {args.data}: {problem}", file=sys.stderr)
         return 2
+    from cardparty.net.keys import KeyFileError, host_keys
+
+    try:
+        keys = host_keys(args.data)
+    except (KeyFileError, OSError) as exc:
+        print(f"cardparty host: error: {exc}", file=sys.stderr)
+        return 1
     from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
 
     try:
@@ -94,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
                     idle=args.idle or None, bot_delay=args.bot_delay, economy=economy,
-                    settings=settings)
+                    settings=settings, keys=keys, curve=not args.no_curve,
+                    testing=args.testing)
     except StoreError as exc:          # damaged, foreign or newer: never overwritten
         print(f"cardparty host: error: {exc}", file=sys.stderr)
         return 2
@@ -117,7 +132,12 @@ def run(args: argparse.Namespace) -> int:
         return 1
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
-    advertiser = advertise(args, host.port)
+    print(f"cardparty host: key fingerprint {keys.fingerprint} (players compare it with "
+          "what their client shows)", file=sys.stderr, flush=True)
+    if args.testing:
+        print("cardparty host: for tests: clients may choose deals, and every player is told",
+              file=sys.stderr, flush=True)
+    advertiser = advertise(args, host.port, keys.public.decode())
     try:
         host.run()
     finally:
@@ -148,7 +168,7 @@ def data_problem(data: str | None) -> str | None:
     return None
 
 
-def advertise(args: argparse.Namespace, port: int) -> Any:
+def advertise(args: argparse.Namespace, port: int, key: str = "") -> Any:
     """Announce the host on the LAN (net/discovery.py), unless it only listens on loopback.
 
     Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
@@ -161,7 +181,8 @@ def advertise(args: argparse.Namespace, port: int) -> Any:
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:
-        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games))
+        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games),
+                                key=key)
     except Exception as exc:
         print(f"cardparty host: not announced on the LAN ({exc}); players can still join "
               f"with the address", file=sys.stderr)

@@ -18,10 +18,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cardparty.core.i18n import _
+
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("league", help="a host's weekly league and players' profiles "
-                                      "(read-only, on the host's machine)")
+    p = sub.add_parser("league", help=_("a host's weekly league and players' profiles "
+                                        "(read-only, on the host's machine)"))
     p.add_argument("--data", required=True, metavar="DIR",
                    help="the host's --data directory (it holds economy.sqlite3)")
     p.add_argument("--week", default=None, help="a week such as 2026-W48 (default: this week)")

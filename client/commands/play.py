@@ -13,28 +13,30 @@ from typing import Any
 
 from cardparty.client.commands.bot_client import setting
 from cardparty.core.bots import LEVELS
+from cardparty.core.i18n import _
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("play", help="play a game against bots in this terminal (no set-up)")
-    p.add_argument("--game", default="pika", help="game id (see 'cardparty games'; default pika)")
+    p = sub.add_parser("play", help=_("play a game against bots in this terminal (no set-up)"))
+    p.add_argument("--game", default="pika",
+                   help=_("game id (see 'cardparty games'; default pika)"))
     p.add_argument("--players", type=int, default=None,
-                   help="players at the table, you included (default: the game's most)")
+                   help=_("players at the table, you included (default: the game's most)"))
     p.add_argument("--setting", action="append", default=[], type=setting,
                    metavar="NAME=VALUE",
                    help="a table setting, e.g. deals=1 for a short Piquet (repeatable; "
                         "'cardparty games' lists them)")
     p.add_argument("--variant", action="append", default=[], metavar="V",
-                   help="a house-rule variant of the game (repeatable)")
-    p.add_argument("--bots", default="basic", choices=LEVELS, help="bot level (default basic)")
-    p.add_argument("--name", default=None, help="your name at the table")
+                   help=_("a house-rule variant of the game (repeatable)"))
+    p.add_argument("--bots", default="basic", choices=LEVELS, help=_("bot level (default basic)"))
+    p.add_argument("--name", default=None, help=_("your name at the table"))
     p.add_argument("--bell", action="store_true",
                    help="ring the terminal bell and set the window title when it is your "
                         "turn (key B toggles it)")
     p.add_argument("--bot-delay", type=float, default=0.6,
-                   help="seconds a bot waits before it moves, so you can follow (default 0.6)")
-    p.add_argument("--ascii", action="store_true", help="no Unicode symbols (plain ASCII)")
-    p.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+                   help=_("seconds a bot waits before it moves, so you can follow (default 0.6)"))
+    p.add_argument("--ascii", action="store_true", help=_("no Unicode symbols (plain ASCII)"))
+    p.add_argument("--no-mouse", action="store_true", help=_("leave the mouse to the terminal"))
     p.set_defaults(run=run)
 
 

@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from cardparty.core.discovery import load_catalog
+from cardparty.core.i18n import _
 from cardparty.core.simcheck import check_random_games
 from cardparty.core.simulate import SimulationFailure, SimulationReport, simulate
 from cardparty.core.table import TableError
@@ -36,7 +37,7 @@ def _seed(text: str) -> int:
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("simulate", help="play bot games and print their figures")
+    p = sub.add_parser("simulate", help=_("play bot games and print their figures"))
     p.add_argument("--game", required=True, help="game id (see 'cardparty games')")
     p.add_argument("--players", type=_positive, required=True,
                    help="players at every table (all bots)")

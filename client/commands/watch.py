@@ -14,6 +14,7 @@ from typing import Any
 
 from cardparty.core.bots import PolicyBot
 from cardparty.core.discovery import load_catalog
+from cardparty.core.i18n import _
 from cardparty.core.narrate import describe, with_names
 from cardparty.core.referee import Referee
 from cardparty.core.table import TableError, open_table
@@ -22,7 +23,7 @@ NAMES = ("Eva", "Petr", "Jana", "Karel", "Marta", "Honza", "Lucie", "Tomáš")
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("watch", help="watch bots play one game, narrated line by line")
+    p = sub.add_parser("watch", help=_("watch bots play one game, narrated line by line"))
     p.add_argument("--game", default="pika", help="game id (see 'cardparty games'; default pika)")
     p.add_argument("--players", type=int, default=None,
                    help="bots at the table (default: 4, or what the game allows nearest)")

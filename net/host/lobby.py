@@ -39,6 +39,7 @@ from cardparty.net.host.play import Play
 from cardparty.net.host.roster import Roster
 from cardparty.net.host.views import Views
 from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 
@@ -58,6 +59,8 @@ class Lobby:
         self.bot_delay = bot_delay
         self.keep_over = keep_over
         self.max_tables = max_tables
+        #: clients may choose a deal's seed or deck (a host run for tests: ``--testing``)
+        self.testing = False
         self._seq = itertools.count(1)
         self._games: list[dict[str, Any]] | None = None
         #: the economy part (set when the parts are wired): stakes, a new table's key
@@ -153,7 +156,7 @@ class Lobby:
                        total=len(tables), next=end if end < len(tables) else None)
 
     def on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        quota = self.roster.quota_key(player.route) if player.route is not None else None
+        quota = self.roster.quota_key(player.route, player.key)
         mine = sum(1 for ht in self.tables.all.values() if ht.status == "open" and (
             ht.creator_token == player.token or (quota is not None
                                                  and ht.creator_quota == quota)))
@@ -172,6 +175,11 @@ class Lobby:
             except KeyError as exc:
                 raise ProtocolError("no_game", exc.args[0]) from None
         players = req["players"]
+        if not self.testing and (req["seed"] is not None or "deck" in req["settings"]
+                                 or "seed" in req["settings"]):
+            raise ProtocolError("testing_only", "this host deals every table from its own "
+                                                "secure random source: a seed or a deck is "
+                                                "for a host run with --testing")
         if self.economy is not None:
             self.economy.check_create(req["mode"], req.get("stake", 0))
         elif req["mode"] == "entry":
@@ -199,8 +207,8 @@ class Lobby:
         player.owns.add(ht.id)
         player.settled = True
         self.play.persist(ht)
-        log.info("%s opened table %s: %s for %d (%s)", player.name, ht.id, game, players,
-                 ht.mode)
+        log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, game,
+                 players, ht.mode)
         return self.views.summary_message(ht)
 
     # --- seats -------------------------------------------------------------------------------
@@ -327,7 +335,8 @@ class Lobby:
                                   if p is not player and p.connected
                                   and p.name.casefold() in told and ht.seat_of(p) is None],
                                  self.views.invitation(ht, player.name))
-        log.info("%s invites %s to table %s", player.name, ", ".join(sorted(wanted)), ht.id)
+        log.info("%s invites %s to table %s", safe(player.name),
+                 safe(", ".join(sorted(wanted))), ht.id)
         self.changed(ht)
         return message("ok", about="invite")
 

@@ -1,8 +1,9 @@
 """What the host keeps about players, seats and tables: plain records, no behaviour beyond
 questions about themselves.
 
-Owns: ``Player`` (a person or bot client across connections, found by token; his allowance
-of requests and his memory of replies by request id), ``Seat`` (empty, human or host bot),
+Owns: ``Player`` (a person or bot client across connections, found by his handle: his key and
+name; his allowance of requests and his memory of replies by request id), ``Seat`` (empty,
+human or host bot),
 ``HostTable`` (a table as the host keeps it: the game, seats, watchers, streams of views, the
 timers' record, and the match: rounds played and totals), and the limits they obey.
 
@@ -12,7 +13,6 @@ Must not know about: sockets, the protocol's codec, any particular game (the gam
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,26 +41,17 @@ MAX_INVITED = 64
 MAX_ROUNDS = 64
 
 
-def token_key(secret: str) -> str:
-    """What the host keeps of a session token: its SHA-256, so that the store (and a copy of
-    it) holds nothing that resumes a player."""
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
 @dataclass(eq=False)
 class Player:
-    """One person (or bot client) at this host, across connections: found by token.
-
-    ``token`` is the player's identity in the host, the digest of his session token
-    (``token_key``): what the store and the tables' seats and creators refer to.
-    ``secret``, the session token itself, is known only in the process that made it or was
-    given it by a hello."""
+    """One person (or bot client) at this host, across connections: found by ``token``, his
+    handle at this host (``owners.identity`` of his key and name; never taken from a client)."""
 
     id: str
     token: str
     name: str
-    secret: str = ""
     route: bytes | None = None
+    #: the key ZeroMQ authenticated for his connection (None on a host without CURVE)
+    key: bytes | None = None
     connected: bool = False
     last_seen: float = 0.0
     tables: set[str] = field(default_factory=set)
@@ -79,8 +70,8 @@ class Player:
 
 
 class Allowance:
-    """A token bucket of requests, one per connection (per key once connections carry
-    keys): a new name said on the same connection does not refill it."""
+    """A token bucket of requests, one per key ZeroMQ authenticated (``Roster.quota_key``):
+    a new name or a new connection of the same key does not refill it."""
 
     __slots__ = ("left", "at")
 

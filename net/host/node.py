@@ -3,7 +3,8 @@ the tests, the benches): the parts, a socket, a thread.
 
 Owns: the constructor's arguments and their meaning, ``listen``/``start``/``stop``/``run``,
 the context manager, and the few attributes callers read (``address``, ``port``,
-``tables``, ``players``, ``store``).
+``tables``, ``players``, ``store``, ``keys``). A host speaks CURVE (net/guard.py) on a ZeroMQ
+context of its own (one ZAP handler per context), with its key desk on the next port.
 
 Patterns (zguide): Clone for views (``views``), Paranoid Pirate for liveness (``roster``).
 
@@ -21,11 +22,13 @@ import zmq
 
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table
+from cardparty.net.guard import Guard
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.parts import HostParts
 from cardparty.net.host.server import Server, SocketOutbox, open_router
 from cardparty.net.host.settings import HostSettings
+from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.store import Store
 
 
@@ -40,6 +43,10 @@ class Host:
     play``); ``settings`` the modes' and the economy's settings (``settings.HostSettings``).
     ``observer(table_id, table)`` is called on the host's thread after every change of a
     playing table (tests use it to check what each seat may see).
+    ``keys``: the host's key pair (default: kept in ``data``, else in the user's data
+    directory); ``curve=False`` serves without encryption (benchmarks only: no client
+    connects to it); ``testing`` lets clients choose a deal's seed and deck, which every
+    player is shown.
     """
 
     def __init__(self, bind: str = "tcp://127.0.0.1:0", name: str = "cardparty", *,
@@ -49,7 +56,8 @@ class Host:
                  catalog: Catalog | None = None,
                  observer: Callable[[str, Table], None] | None = None,
                  clock: Clock | None = None, economy: str | os.PathLike[str] | None = None,
-                 settings: HostSettings | None = None) -> None:
+                 settings: HostSettings | None = None, keys: KeyPair | None = None,
+                 curve: bool = True, testing: bool = False) -> None:
         self.bind = bind
         self.name = name
         self.clock = clock or SystemClock()
@@ -59,13 +67,17 @@ class Host:
                                bot_delay=bot_delay, keep_over=keep_over,
                                max_tables=max_tables, max_players=max_players,
                                catalog=catalog, observer=observer, economy=economy,
-                               settings=settings)
+                               settings=settings, testing=testing)
         self.server = Server(self.parts, self.outbox, self.clock)
         self.catalog = self.parts.catalog
         self.heartbeat = heartbeat
         self.address = ""
         self.port = 0
-        self._ctx = zmq.Context.instance()
+        self.keys = keys or host_keys(data)
+        self.curve = curve
+        self.testing = testing
+        self._ctx: zmq.Context = zmq.Context()
+        self._guard: Guard | None = None
         self._sock: zmq.Socket | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -80,7 +92,7 @@ class Host:
 
     @property
     def players(self) -> dict[str, Player]:
-        """Players by token."""
+        """Players by handle (``Player.token``: their key and name)."""
         return self.parts.roster.players
 
     @property
@@ -98,10 +110,40 @@ class Host:
         address, e.g. ``tcp://127.0.0.1:54321``."""
         if self._sock is not None:
             return self.address
-        self._sock, self.address = open_router(self._ctx, self.bind)
+        self._sock, self.address = self._open()
         self.port = int(self.address.rsplit(":", 1)[1]) if "tcp://" in self.address else 0
         self.outbox.sock = self._sock
         return self.address
+
+    def _open(self) -> tuple[zmq.Socket, str]:
+        """The ROUTER (and, with CURVE, the key desk on the next port: a port chosen by the
+        system is chosen again until the next one is free too)."""
+        if not self.curve:
+            return open_router(self._ctx, self.bind)
+        if self._guard is None:
+            self._guard = Guard(self._ctx, self.keys, self.name)
+        any_port = self.bind.endswith((":0", ":*"))
+        for _ in range(50):
+            sock, address = open_router(self._ctx, self.bind, self._guard)
+            if self._guard.open_desk(address):
+                return sock, address
+            sock.close(0)
+            if not any_port:
+                break
+        self._close_context()
+        raise RuntimeError(f"the port after {self.bind} (where the host tells its key) is "
+                           "taken")
+
+    def _close_context(self) -> None:
+        if self._guard is not None:
+            self._guard.close()
+            self._guard = None
+        self._ctx.destroy(linger=0)
+
+    @property
+    def fingerprint(self) -> str:
+        """The host's key fingerprint, for players to compare (net/keys.py)."""
+        return self.keys.fingerprint
 
     def start(self, timeout: float = 5.0) -> str:
         """Bind, run on a background thread, and return the bound address."""
@@ -147,3 +189,4 @@ class Host:
         finally:
             sock.close()
             self.parts.close()
+            self._close_context()

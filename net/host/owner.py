@@ -3,7 +3,7 @@
 Owns: the requests ``remove`` (a seated player or a host bot leaves his seat), ``close`` (the
 table goes, its people are told) and ``strangers`` (whether players neither invited nor the
 creator may sit; the default, ``true``, is the open table everybody knows). The owner is
-known by his identity (his token; his key once connections carry keys), so he keeps these
+known by his identity (the key CURVE authenticated, with his name), so he keeps these
 rights after a reconnect or a host restart, seated or not.
 
 Must not know about: sockets, the store's format, how a game is played; seating rules
@@ -18,6 +18,7 @@ from typing import Any
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostTable, Player, Seat
 from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 
@@ -55,7 +56,7 @@ class Owner:
             gone.tables.discard(ht.id)
             ht.streams.pop(gone.id, None)
             self.outbox.send(gone, self.views.summary_message(ht))
-        log.info("%s removed seat %d of table %s", player.name, seat, ht.id)
+        log.info("%s removed seat %d of table %s", safe(player.name), seat, ht.id)
         self.lobby.changed(ht)
         return message("ok", about="remove")
 
@@ -72,7 +73,7 @@ class Owner:
         summary["status"] = "closed"
         self.outbox.send_all([p for p in people if p is not player],
                              message("table", table=summary))
-        log.info("%s closed table %s", player.name, ht.id)
+        log.info("%s closed table %s", safe(player.name), ht.id)
         return message("table", table=summary)
 
     def on_strangers(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:

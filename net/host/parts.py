@@ -46,7 +46,7 @@ class HostParts:
                  catalog: Catalog | None = None,
                  observer: Callable[[str, Table], None] | None = None,
                  timers: Timers | None = None, economy: str | os.PathLike[str] | None = None,
-                 settings: HostSettings | None = None) -> None:
+                 settings: HostSettings | None = None, testing: bool = False) -> None:
         """``economy``: the ledger's SQLite file (":memory:" for one that lasts as long as
         the host); None: no coins, every table plays and pays nothing (``cardparty play``)."""
         self.outbox = outbox
@@ -81,6 +81,8 @@ class HostParts:
         self.roster.on_back = self.lobby.back
         self.roster.seated = self.lobby.seated
         self.roster.on_forget = self.lobby.forgotten
+        # A host for tests lets clients choose deals, and every player is told so.
+        self.roster.testing = self.lobby.testing = self.views.testing = testing
         lobby, play, roster = self.lobby, self.play, self.roster
         self.handlers: dict[str, Handler] = {
             "ping": roster.on_ping, "bye": roster.on_bye,
@@ -129,11 +131,14 @@ class HostParts:
 
     # --- requests without a socket (tests, and the server after decoding) --------------------
 
-    def hello(self, route: bytes, name: str, token: str | None = None) -> Player:
+    def hello(self, route: bytes, name: str, token: str | None = None,
+              user: bytes | None = None) -> Player:
+        """A hello on ``route`` from a connection authenticated as ``user`` (None: no CURVE;
+        ``token`` is sent as an old client would, and ignored)."""
         fields: dict[str, Any] = {"name": name}
         if token is not None:
             fields["token"] = token
-        return self.roster.hello(route, check_request(message("hello", **fields)))
+        return self.roster.hello(route, check_request(message("hello", **fields)), user)
 
     def request(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
         """``kind`` from ``player`` with ``fields``, checked by the protocol's schema: the

@@ -25,7 +25,7 @@ import msgpack
 from cardparty.core.contract import Move
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table
-from cardparty.net.host.model import HostTable, Player, Seat, token_key
+from cardparty.net.host.model import HostTable, Player, Seat
 from cardparty.net.store import Store
 
 log = logging.getLogger("cardparty.host")
@@ -45,9 +45,6 @@ class Persistence:
 
     def __init__(self, data: str | os.PathLike[str] | None, catalog: Catalog) -> None:
         self.store = Store(data) if data is not None else None
-        if self.store is not None and self.store.layout_was == 0:
-            # A store of an older host held session tokens in clear: only digests from now.
-            self.store.rewrite_tokens(token_key, self._meta_keyed)
         self.catalog = catalog
         self.batching = False
         self.pending: dict[str, tuple[HostTable, Mapping[str, Player]]] = {}
@@ -133,22 +130,6 @@ class Persistence:
                 "round": ht.round, "rounds": list(ht.rounds), "wins": list(ht.wins),
                 "scores": ht.scores,
                 "economy": [ht.stake, ht.key, ht.seeking, ht.bots_filled, list(ht.owners)]}
-
-    @staticmethod
-    def _meta_keyed(packed: bytes) -> bytes:
-        """A table's record of an older host, with its tokens as ``token_key`` digests."""
-        try:
-            meta = msgpack.unpackb(packed, raw=False, strict_map_key=False)
-            creator = meta.get("creator")
-            if creator and creator[0]:
-                meta["creator"] = [token_key(creator[0]), creator[1]]
-            for s in meta.get("seats", ()):
-                if s.get("token"):
-                    s["token"] = token_key(s["token"])
-            meta["spectators"] = [token_key(t) for t in meta.get("spectators", ())]
-            return bytes(msgpack.packb(meta, use_bin_type=True))
-        except Exception:         # damaged: left as it is, set aside when it is read
-            return packed
 
     def drop_table(self, ht: HostTable) -> None:
         self.pending.pop(ht.id, None)

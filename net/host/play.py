@@ -27,6 +27,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.timers import MOVED, STANDIN, Timers
 from cardparty.net.host.views import Views
 from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 
@@ -87,7 +88,7 @@ class Play:
                     raise ProtocolError("bad_field", f"move: {exc}") from None
             table.play(seat, move)
         except IllegalMove as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+            raise ProtocolError("illegal", exc.message) from None
         except ProtocolError:
             raise
         except Exception as exc:
@@ -119,7 +120,7 @@ class Play:
     # --- the table's life --------------------------------------------------------------------
 
     def start(self, ht: HostTable) -> None:
-        log.info("table %s starts: %s", ht.id, ", ".join(s.name for s in ht.seats))
+        log.info("table %s starts: %s", ht.id, safe(", ".join(s.name for s in ht.seats)))
         ht.status = "playing"
         ht.ended_at = None
         self.tables.live[ht.id] = ht

@@ -1,11 +1,15 @@
 """The players a host knows: who they are, where they are connected, whether they are alive.
 
-Owns: players by token (their identity in v1) and by id, the route each is connected by, the
-routes replaced by a newer hello, ``hello`` (a new player, a resumed one, the same connection
-saying hello again, one connection replacing another), ``bye``, ``ping``, liveness (Paranoid
-Pirate: a player silent for ``heartbeat * liveness`` seconds is disconnected) and forgetting
-a player long gone. Identity is looked up in one place (``identify``), where an
-authenticated key will be read.
+Owns: players by their handle (``owners.identity``: the key ZeroMQ authenticated for the
+connection with the name it owns; MO-1) and by id, the names bound to keys (``owners``), the
+route each player is connected by and the key that route is authenticated as, the routes
+replaced by a newer hello, ``hello`` (a new player, a resumed one from any connection, the same
+connection saying hello again, one connection replacing another; a name owned by another key
+is refused ``name_taken``), ``bye``, ``ping``, liveness (Paranoid Pirate: a player silent for
+``heartbeat * liveness`` seconds is disconnected) and forgetting a player long gone. Identity
+is looked up in one place (``identify``): a token or routing id a client sends counts for
+nothing. On a host without CURVE (benchmarks, tests without sockets) a route stands in for the
+key, so nobody resumes there from another connection.
 
 Must not know about: sockets (it sends through an ``Outbox``), tables (it tells
 ``on_presence`` and ``on_back`` and lets the lobby say what that means).
@@ -16,15 +20,16 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-import secrets
 from collections.abc import Callable
 from typing import Any
 
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import FORGET_UNSEATED, Player, token_key
+from cardparty.net.host.model import FORGET_UNSEATED, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
+from cardparty.net.owners import NameTaken, Owners, identity
 from cardparty.net.protocol import PROTOCOL, ProtocolError, message
+from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 
@@ -45,7 +50,10 @@ class Roster:
         self.keep_over = keep_over
         self.max_players = max_players
         self.games = games
-        self.players: dict[str, Player] = {}   # by token_key(session token)
+        self.players: dict[str, Player] = {}   # by handle (owners.identity)
+        self.owners = Owners(persistence.store)
+        #: shown in the welcome: the host lets clients choose deals (``--testing``)
+        self.testing = False
         self.by_id: dict[str, Player] = {}
         self.routes: dict[bytes, Player] = {}
         #: Routes whose player said hello again from another connection (oldest first).
@@ -76,42 +84,42 @@ class Roster:
 
     # --- who is this -------------------------------------------------------------------------
 
-    def identify(self, route: bytes, req: dict[str, Any]) -> Player | None:
-        """The player a hello on ``route`` is: by his token, or the same connection saying
-        hello again under the same name; None: a new player."""
-        token = req.get("token")
-        player = self.players.get(token_key(token)) if token else None
-        known = self.routes.get(route)
-        if player is None and known is not None and known.name == req["name"]:
-            player = known               # the same connection saying hello again (a retry)
-        return player
+    def identify(self, route: bytes, req: dict[str, Any], user: bytes | None
+                 ) -> tuple[str, Player | None]:
+        """The handle of the player a hello on ``route`` (authenticated as ``user``) is, and
+        the player when the host knows him; the name must be ``user``'s or nobody's yet
+        (ProtocolError ``name_taken``)."""
+        key = user if user is not None else b"route:" + route
+        try:
+            self.owners.claim(req["name"], key)
+        except NameTaken as exc:
+            raise ProtocolError(exc.code, exc.message) from None
+        handle = identity(key, req["name"])
+        return handle, self.players.get(handle)
 
-    def quota_key(self, route: bytes) -> Any:
+    def quota_key(self, route: bytes | None, user: bytes | None = None) -> Any:
         """What a connection's limits (requests a second, open tables, players) are counted
-        against: the connection itself in v1, whatever name it says hello with; the one
-        place that becomes the authenticated key once connections carry keys."""
-        return route
+        against: the key ZeroMQ authenticated for it (MO-1), whatever name it says hello
+        with, so that new connections and new names of one key share one allowance; the
+        route only on a host without CURVE, where no key exists."""
+        return user if user is not None else route
 
-    def find(self, token: str) -> Player | None:
-        """The player whose session token is ``token`` (None: unknown)."""
-        return self.players.get(token_key(token))
-
-    def at(self, route: bytes) -> Player | None:
-        return self.routes.get(route)
+    def at(self, route: bytes, user: bytes | None = None) -> Player | None:
+        """The player connected by ``route``, if that connection is the key he said hello
+        with (a connection of another key on a reused routing id gets nobody)."""
+        player = self.routes.get(route)
+        if player is None or player.key != user:
+            return None
+        return player
 
     def replaced(self, route: bytes) -> bool:
         return route in self.superseded
 
     # --- hello and bye -----------------------------------------------------------------------
 
-    def hello(self, route: bytes, req: dict[str, Any]) -> Player:
-        player = self.identify(route, req)
-        # "resumed": the token was known (a retry on the same connection without one is
-        # welcomed as the same player, but nothing was resumed).
-        resumed = player is not None and bool(req.get("token")) and (
-            self.players.get(token_key(req["token"])) is player)
-        if resumed:
-            player.secret = req["token"]
+    def hello(self, route: bytes, req: dict[str, Any], user: bytes | None = None) -> Player:
+        handle, player = self.identify(route, req, user)
+        resumed = player is not None
         old = self.routes.get(route)
         if player is None and old is not None and not self.keep(old):
             self.forget(old)          # a passing name on this connection gives its place up
@@ -119,9 +127,7 @@ class Roster:
         if player is None:
             if len(self.players) >= self.max_players and not self.make_room():
                 raise ProtocolError("busy", "this host has too many players")
-            secret = secrets.token_hex(16)
-            player = Player(id=f"p{next(self._ids)}", token=token_key(secret),
-                            name=req["name"], secret=secret)
+            player = Player(id=f"p{next(self._ids)}", token=handle, name=req["name"])
             self.players[player.token] = player
             self.by_id[player.id] = player
             self.persistence.save_player(player)
@@ -134,13 +140,15 @@ class Roster:
             while len(self.superseded) > MAX_SUPERSEDED:
                 del self.superseded[next(iter(self.superseded))]
         player.route = route
+        player.key = user
         self.routes[route] = player
         self.superseded.pop(route, None)
         player.last_seen = self.clock.now()
         self.outbox.send(player, message(
-            "welcome", rid=req["rid"], host=self.name, token=player.secret, player=player.id,
+            "welcome", rid=req["rid"], host=self.name, player=player.id,
             name=player.name, resumed=resumed, heartbeat=self.heartbeat,
-            liveness=self.liveness, protocol=PROTOCOL, games=self.games()))
+            liveness=self.liveness, protocol=PROTOCOL, games=self.games(),
+            testing=self.testing))
         self.set_connected(player, True, force=True)
         self.on_back(player)
         return player
@@ -178,7 +186,7 @@ class Roster:
         changed = player.connected != connected
         player.connected = connected
         if changed:
-            log.info("%s (%s) %s", player.name, player.id,
+            log.info("%s (%s) %s", safe(player.name), player.id,
                      "connected" if connected else "disconnected")
             self.on_presence(player)
 
@@ -214,7 +222,7 @@ class Roster:
             elif (not player.connected and not player.owns
                   and player.last_seen < (forgotten if player.settled else passing)
                   and not self.seated(player)):
-                self.forget(player)       # gone, seated nowhere: his token expires
+                self.forget(player)       # gone, seated nowhere (his name stays his key's)
 
     def forget(self, player: Player) -> None:
         if player.tables:

@@ -1,12 +1,15 @@
 """The host's socket: the ROUTER, its loop, and what happens to a frame before a handler.
 
 Owns: opening the ROUTER socket (``open_router``, the one place its options are set:
-ROUTER_MANDATORY so a send to a vanished client fails loudly instead of vanishing,
-ROUTER_HANDOVER so a reconnecting client with the same routing id takes its route over at
-once, an explicit linger, ZeroMQ's own frame limit), the receive loop (requests, then due
+CURVE with the host's key pair and its ZAP handler (net/guard.py), ROUTER_MANDATORY so a send
+to a vanished client fails loudly instead of vanishing, no ROUTER_HANDOVER (a connection
+claiming a routing id in use is refused, never handed another's route), an explicit linger,
+ZeroMQ's own frame limit), reading with each message the key ZeroMQ authenticated for its
+connection (the identity of the request: never its routing id, a name or a token), the
+receive loop (requests, then due
 timers, then liveness), reading a message (at most two frames of a hostile many-part one),
-the per-connection rate limit (a token bucket per ``Roster.quota_key``, refused before the
-frame is even unpacked; a new name on the connection does not refill it), a client that
+the per-key rate limit (a token bucket per ``Roster.quota_key``, refused before the
+frame is even unpacked; a new name or connection of the key does not refill it), a client that
 stops reading disconnected when its queue is full, the
 memory of replies by request id (a repeated move is answered, never played twice),
 dispatching a checked request to its handler and turning any failure into one ``error``
@@ -32,6 +35,7 @@ from typing import Any
 
 import zmq
 
+from cardparty.net.guard import Guard, user_of
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import BURST, RATE, Allowance, Player
 from cardparty.net.host.outbox import Outbox
@@ -81,14 +85,17 @@ _recv = zmq.Socket.__mro__[1].recv
 _get = zmq.Socket.__mro__[1].get
 
 
-def open_router(ctx: zmq.Context[Any], bind: str) -> tuple[zmq.Socket[Any], str]:
+def open_router(ctx: zmq.Context[Any], bind: str, guard: Guard | None = None
+                ) -> tuple[zmq.Socket[Any], str]:
     """The host's ROUTER socket, bound to ``bind`` (port 0: the system picks), and the
-    bound address. A host stopped a moment ago on this port may still hold it (ZeroMQ closes
-    a listener in its I/O thread, after the socket's close returns): try again for
-    BIND_RETRY seconds before saying the port is taken."""
+    bound address; a CURVE server when ``guard`` is given. A host stopped a moment ago on
+    this port may still hold it (ZeroMQ closes a listener in its I/O thread, after the
+    socket's close returns): try again for BIND_RETRY seconds before saying the port is
+    taken."""
     sock = ctx.socket(zmq.ROUTER)
     sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
-    sock.setsockopt(zmq.ROUTER_HANDOVER, 1)
+    if guard is not None:
+        guard.secure(sock)
     sock.setsockopt(zmq.LINGER, 200)
     sock.setsockopt(zmq.MAXMSGSIZE, HARD_FRAME)
     sock.setsockopt(zmq.SNDHWM, SNDHWM)
@@ -221,7 +228,7 @@ class Server:
                 for n in range(1, BATCH + 1):
                     if not _get(sock, _EVENTS) & _POLLIN:
                         break
-                    self.frames(self._recv(sock))
+                    self.frames(*self._recv(sock))
                     if n % FLUSH_EVERY == 0:
                         self.flush()
             try:
@@ -257,26 +264,33 @@ class Server:
         self.outbox.release(self.store.done)
 
     @staticmethod
-    def _recv(sock: zmq.Socket[Any]) -> list[bytes]:
+    def _recv(sock: zmq.Socket[Any]) -> tuple[list[bytes], bytes | None]:
         """One message: the route and its frames, keeping at most two frames of a hostile
-        many-part message (the count is kept as empty frames, for the ``frames`` error)."""
+        many-part message (the count is kept as empty frames, for the ``frames`` error), and
+        the key ZeroMQ authenticated for the connection it came by (None without CURVE)."""
         frames = [_recv(sock, _LAST)]
+        user = None
+        if _get(sock, _RCVMORE):
+            body = _recv(sock, _LAST, False)          # a Frame: it knows its connection's key
+            user = user_of(body)
+            frames.append(body.bytes)
         while _get(sock, _RCVMORE):
             part = _recv(sock, _LAST)
             frames.append(part if len(frames) < 3 else b"")
             if len(frames) > 64:
                 while _get(sock, _RCVMORE):
                     _recv(sock, _LAST)
-        return frames
+        return frames, user
 
-    def frames(self, frames: list[bytes]) -> None:
-        """One message from a client: checked, handled, answered (or refused in words)."""
+    def frames(self, frames: list[bytes], user: bytes | None = None) -> None:
+        """One message from a client, whose connection ZeroMQ authenticated as ``user``:
+        checked, handled, answered (or refused in words)."""
         route = frames[0]
         self.handled += 1
         roster = self.roster
-        player = roster.at(route)
+        player = roster.at(route, user)
         now = self.clock.now()
-        if not self._spend(route, now):
+        if not self._spend(route, user, now):
             # Refused before it is even unpacked: a flood costs the host as little as can be.
             self.outbox.to_route(route, self._slow_down)
             return
@@ -291,7 +305,7 @@ class Server:
             req = check_request(raw)
             kind = req["type"]
             if kind == "hello":
-                roster.hello(route, req)
+                roster.hello(route, req, user)
                 return
             if player is None:
                 if roster.replaced(route):
@@ -327,10 +341,10 @@ class Server:
             player.remember(rid, req["type"], frame)
         self.outbox.to_route(route, frame)
 
-    def _spend(self, route: bytes, now: float) -> bool:
-        """One request from the allowance of whoever ``route`` is to the limits
-        (``Roster.quota_key``: the connection, not the name it says)."""
-        key = self.roster.quota_key(route)
+    def _spend(self, route: bytes, user: bytes | None, now: float) -> bool:
+        """One request from the allowance of whoever sent it (``Roster.quota_key``: the key
+        ZeroMQ authenticated, not the name it says nor the connection it came by)."""
+        key = self.roster.quota_key(route, user)
         allowances = self.allowances
         allowance = allowances.get(key)
         if allowance is None:

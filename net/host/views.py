@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
 from cardparty.core.table import redact_event
 from cardparty.net.host.clock import Clock
@@ -47,6 +48,8 @@ class Views:
         self.timers = timers
         self.by_id = players_by_id
         self.fail = fail
+        #: every summary says whether clients may choose deals here (``--testing``)
+        self.testing = False
 
     # --- who ---------------------------------------------------------------------------------
 
@@ -82,7 +85,7 @@ class Views:
             "players": table.players, "settings": table.settings,
             "variants": list(table.variant_ids), "status": ht.status, "idle": ht.idle,
             "version": table.version, "spectators": len(ht.spectators),
-            "failure": ht.failure or None, "result": result,
+            "failure": ht.failure or None, "result": result, "testing": self.testing,
             "round": ht.round, "rounds": ht.rounds,
             "totals": {"wins": ht.wins, "scores": ht.scores} if ht.rounds else None,
             "seats": [{"seat": i, "kind": s.kind, "name": s.name,
@@ -190,6 +193,8 @@ class Views:
                     text = describe(seen, table.names)
                 if len(told) > MAX_TEXTS:
                     told.clear()
-                shown = told[key] = {**seen, "text": text}
+                shown = told[key] = {**seen, "text": str(text)}
+                if isinstance(text, Msg):     # each client says it in its own language
+                    shown["msg"] = text.to_wire()
             out.append(shown)
         return out

@@ -19,6 +19,7 @@ import random
 
 from cardparty.core.contract import Event, Move, VariantInfo
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 from cardparty.plugins.kakhead import rules
 from cardparty.plugins.kakhead.state import KakheadState
 
@@ -27,9 +28,9 @@ VARIANT_ID = "kakhead-four-in-a-row"
 
 @hookimpl
 def cardparty_variant_info() -> VariantInfo:
-    return VariantInfo(VARIANT_ID, "kakhead", "Four in a row burns",
-                       "four cards of one rank on top of the pile burn it, even when "
-                       "different players laid them")
+    return VariantInfo(VARIANT_ID, "kakhead", Msg("Four in a row burns"),
+                       Msg("four cards of one rank on top of the pile burn it, even when "
+                           "different players laid them"))
 
 
 def burns_across_plays(pile: list[str], cards: list[str]) -> bool:

@@ -26,6 +26,7 @@ from typing import Any
 from cardparty.core.cards import canasta_deck, ordered_deck
 from cardparty.core.contract import NOBODY, PUBLIC, SYSTEM, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.kit import finishing_places, pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.core.turns import next_seat
@@ -39,7 +40,7 @@ MAX_PLAYERS = 8                                                        # KH-2
 #: KH-1: the order, low to high. 2 and 3 stand outside it (KH-9).
 ORDER = {"4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13,
          "A": 14, "X": 15}
-RANK_WORD = {"T": "10", "X": "Joker"}
+RANK_WORD = {"T": "10", "X": N_("Joker")}
 #: KH-9: playable on anything.
 ALWAYS = frozenset("23T")
 
@@ -61,12 +62,12 @@ OFFER_MAX = 200
 _PROGRESS_STEPS = 2 * len(DECK)
 MAX_MOVES = MAX_PLAYERS * (MAX_SWAPS + 1) + (_PROGRESS_STEPS + 1) * 2 * (OFFER_MAX + MAX_PLAYERS)
 
-SUMMARY = """Kakhead: three blind cards, three face-up cards on them, three in hand. Play one
+SUMMARY = Msg("""Kakhead: three blind cards, three face-up cards on them, three in hand. Play one
 card or several of one rank, the same or higher than the card in force; draw back up to three
 while the deck lasts; no valid play: take the pile. Then play your face-up cards, then your
 blind ones unseen. 2 resets, 3 is transparent, 7 means 7 or lower next, 8 makes the next stand,
 10 burns, the Joker takes only 4, 2, 3 or 10, K-A-K reverses; four of a rank burn. The last one
-holding cards is the Kakhead."""
+holding cards is the Kakhead.""")
 
 
 def _fits_table() -> dict[str | None, dict[str, bool]]:
@@ -119,10 +120,10 @@ def cardparty_game_info() -> GameInfo:
         id=GAME_ID, name="Kakhead", min_players=2, max_players=MAX_PLAYERS,       # KH-2
         settings={
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
-                              help="the dealer's seat; -1: drawn at random (KH-4)"),
+                              help=Msg("the dealer's seat; -1: drawn at random (KH-4)")),
             "offer_after": Setting(OFFER_DEFAULT, "int", OFFER_MIN, OFFER_MAX,
-                                   help="moves without progress before a draw may be offered, "
-                                        "and again after a refusal (KH-12)"),
+                                   help=Msg("moves without progress before a draw may be offered, "
+                                            "and again after a refusal (KH-12)")),
         },
         summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
         state=KakheadState)  # the kit saves, restores, clones and reorders it
@@ -227,8 +228,9 @@ def _swap_moves(state: KakheadState, seat: int) -> list[Move]:
                 if h[0] != f[0] and (h, f) not in seen:
                     seen.add((h, f))
                     moves.append(Move("swap", (h, f), None,
-                                      f"swap {h} from your hand for face-up {f}"))
-    moves.append(Move("ready", (), None, "ready"))
+                                      Msg("swap {card} from your hand for face-up {up}",
+                                          card=h, up=f)))
+    moves.append(Move("ready", (), None, Msg("ready")))
     return moves
 
 
@@ -241,7 +243,8 @@ def _rank_moves(cards: tuple[str, ...]) -> tuple[Move, ...]:
     """One to all of ``cards`` (one rank, sorted), each count once."""
     moves = _RANK_MOVES.get(cards)
     if moves is None:
-        moves = tuple(Move("play", cards[:k], None, "play " + " ".join(cards[:k]))
+        moves = tuple(Move("play", cards[:k], None, Msg("play {card}",
+                                                                 card=" ".join(cards[:k])))
                       for k in range(1, len(cards) + 1))
         _RANK_MOVES[cards] = moves
     return moves
@@ -270,7 +273,8 @@ def _play_moves(cards: list[str], force: str | None) -> list[Move]:
         key = (kings[0], groups["A"][0], kings[1])
         kak = _KAK_MOVES.get(key)
         if kak is None:
-            kak = _KAK_MOVES[key] = Move("play", key, None, "play K-A-K " + " ".join(key))
+            kak = _KAK_MOVES[key] = Move("play", key, None,
+                                                 Msg("play K-A-K {cards}", cards=" ".join(key)))
         moves.append(kak)
     return moves
 
@@ -285,22 +289,22 @@ def cardparty_legal_moves(state: KakheadState, seat: int) -> list[Move]:
         return []
     if state.offer_by >= 0:                                            # KH-12
         if seat in _to_answer(state):
-            return [Move("accept", (), None, "accept the draw"),
-                    Move("refuse", (), None, "refuse the draw")]
+            return [Move("accept", (), None, Msg("accept the draw")),
+                    Move("refuse", (), None, Msg("refuse the draw"))]
         return []
     if seat != state.turn:
         return []
     src = source(state, seat)
     if src == "blind":                                                 # KH-8
-        moves = [Move("blind", (), str(i), f"turn blind card {i + 1}")
+        moves = [Move("blind", (), str(i), Msg("turn blind card {n}", n=i + 1))
                  for i in range(len(state.blind[seat]))]
     else:
         moves = _play_moves(state.hands[seat] if src == "hand" else state.faceup[seat],
                             in_force(state.pile))
         if not moves:
-            moves.append(Move("take", (), None, "take the pile"))       # KH-7
+            moves.append(Move("take", (), None, Msg("take the pile")))  # KH-7
     if state.idle >= state.offer_at:
-        moves.append(Move("offer", (), None, "offer a draw"))           # KH-12
+        moves.append(Move("offer", (), None, Msg("offer a draw")))      # KH-12
     return moves
 
 
@@ -308,29 +312,38 @@ def refusal_to_play(state: KakheadState, seat: int, cards: tuple[str, ...]) -> s
     """KH-5, KH-8, KH-9: why ``seat`` may not play ``cards`` now, in words; None if he may."""
     src = source(state, seat)
     if src == "blind":
-        return "your blind cards are played one at a time, unseen: turn one"
+        return Msg("your blind cards are played one at a time, unseen: turn one")
     if not cards:
-        return "play at least one card"
+        return Msg("play at least one card")
     pool = state.hands[seat] if src == "hand" else state.faceup[seat]
     rest = list(pool)
     for c in cards:
         if c not in rest:
             if src == "hand" and c in state.faceup[seat]:
-                return "face-up cards come only once your hand and the deck are empty (KH-8)"
-            return f"{c} is not {'in your hand' if src == 'hand' else 'among your face-up cards'}"
+                return Msg("face-up cards come only once your hand and the deck are empty (KH-8)")
+            if src == "hand":
+                return Msg("{card} is not in your hand", card=c)
+            return Msg("{card} is not among your face-up cards", card=c)
         rest.remove(c)
     kak = is_kak(cards)
     r = "K" if kak else cards[0][0]
     if not kak and any(c[0] != r for c in cards):
-        return "several cards go together only if they are of one rank (or K, A, K)"
+        return Msg("several cards go together only if they are of one rank (or K, A, K)")
     force = in_force(state.pile)
     if FITS[force][r]:
         return None
     if force == "X":
-        return "only a 4, 2, 3 or 10 may go on a Joker"
+        return Msg("only a 4, 2, 3 or 10 may go on a Joker")
     if force == "7":
-        return "after a 7 play 7, 6, 5, 4, 3, 2 or 10"
-    return f"{rank_word(r)} is lower than the {rank_word(force or '')} in force"
+        return Msg("after a 7 play 7, 6, 5, 4, 3, 2 or 10")
+    return Msg("{rank} is lower than the {force} in force", rank=_rank_msg(r),
+               force=_rank_msg(force or ""))
+
+
+def _rank_msg(r: str) -> str:
+    """A rank as a parameter: a word (the Joker) is a message, a number or letter is itself."""
+    word = rank_word(r)
+    return Msg(word) if r == "X" else word
 
 
 @hookimpl
@@ -339,57 +352,57 @@ def cardparty_refusal(state: KakheadState, seat: int, move: Move) -> str | None:
     ranks listed (the listing shows one representative per rank and count)."""
     kind = move.kind
     if state.phase == "over":
-        return "the game is over"
+        return Msg("the game is over")
     if not 0 <= seat < state.n:
-        return f"there is no seat {seat}"
+        return Msg("there is no seat {seat}", seat=seat)
     if state.phase == "swap":
         if state.ready[seat]:
-            return "you are ready; wait for the others"
+            return Msg("you are ready; wait for the others")
         if kind == "ready":
             return None
         if kind != "swap":
-            return "before play you may only swap hand and face-up cards, then say ready"
+            return Msg("before play you may only swap hand and face-up cards, then say ready")
         if len(move.cards) != 2:
-            return "a swap names one hand card and one face-up card"
+            return Msg("a swap names one hand card and one face-up card")
         if state.swaps[seat] >= MAX_SWAPS:
-            return f"at most {MAX_SWAPS} swaps; say ready"
+            return Msg("at most {n} swaps; say ready", n=MAX_SWAPS)
         h, f = move.cards
         if h not in state.hands[seat]:
-            return f"{h} is not in your hand"
+            return Msg("{card} is not in your hand", card=h)
         if f not in state.faceup[seat]:
-            return f"{f} is not among your face-up cards"
+            return Msg("{card} is not among your face-up cards", card=f)
         return None
     if state.offer_by >= 0:
         if kind in ("accept", "refuse"):
-            return None if seat in _to_answer(state) else "you need not answer this offer"
-        return "a draw offer is running: wait for the answers"
+            return None if seat in _to_answer(state) else Msg("you need not answer this offer")
+        return Msg("a draw offer is running: wait for the answers")
     if kind in ("accept", "refuse"):
-        return "no draw is offered"
+        return Msg("no draw is offered")
     if seat != state.turn:
-        return "it is not your turn"
+        return Msg("it is not your turn")
     if kind == "offer":
         if state.idle < state.offer_at:
-            return (f"a draw may be offered only after {state.offer_after} moves without "
-                    f"progress ({state.offer_at - state.idle} to go) (KH-12)")
+            return Msg("a draw may be offered only after {n} moves without progress ({left} to "
+                       "go) (KH-12)", n=state.offer_after, left=state.offer_at - state.idle)
         return None
     if kind == "play":
         return refusal_to_play(state, seat, move.cards)
     if kind == "blind":
         if source(state, seat) != "blind":
-            return "blind cards come only once hand, deck and face-up cards are gone (KH-8)"
+            return Msg("blind cards come only once hand, deck and face-up cards are gone (KH-8)")
         if move.choice not in {str(i) for i in range(len(state.blind[seat]))}:
-            return f"choose a blind card from 0 to {len(state.blind[seat]) - 1}"
+            return Msg("choose a blind card from 0 to {n}", n=len(state.blind[seat]) - 1)
         return None
     if kind == "take":
         src = source(state, seat)
         if src == "blind":
-            return "turn a blind card: it is taken with the pile only if it does not fit"
+            return Msg("turn a blind card: it is taken with the pile only if it does not fit")
         pool = state.hands[seat] if src == "hand" else state.faceup[seat]
         fits = FITS[in_force(state.pile)]
         if any(fits[c[0]] for c in pool):
-            return "you have a valid play, so you may not take the pile (KH-7)"
+            return Msg("you have a valid play, so you may not take the pile (KH-7)")
         return None
-    return f"Kakhead has no move {kind!r}"
+    return Msg("Kakhead has no move '{kind}'", kind=kind)
 
 
 # --- applying a move -------------------------------------------------------------------------
@@ -567,27 +580,30 @@ def _places(state: KakheadState) -> list[int]:
 
 def _status(state: KakheadState, seat: int) -> str:
     if seat in state.finished:
-        return "out"
+        return N_("out")
     if state.phase == "over":
-        return "Kakhead" if state.outcome == "finished" else "drawn"
+        return "Kakhead" if state.outcome == "finished" else N_("drawn")
     if state.phase == "swap":
-        return "ready" if state.ready[seat] else "swapping"
+        return N_("ready") if state.ready[seat] else N_("swapping")
     if state.offer_by >= 0:
         if seat == state.offer_by:
-            return "offers a draw"
-        return "accepted the draw" if seat in state.offer_yes else "answering the draw offer"
-    return "to play" if seat == state.turn else "waiting"
+            return N_("offers a draw")
+        return N_("accepted the draw") if seat in state.offer_yes else \
+            N_("answering the draw offer")
+    return N_("to play") if seat == state.turn else N_("waiting")
 
 
 def _must_play(force: str | None) -> str:
     """KH-5, KH-9 in words, for the counters."""
     if force is None or force == "2":
-        return "anything"
+        return N_("anything")
     if force == "X":
-        return "4, 2, 3 or 10"
+        return N_("4, 2, 3 or 10")
     if force == "7":
-        return "7 or lower, 3, 2 or 10"
-    return f"{rank_word(force)} or higher, 2, 3 or 10"
+        return N_("7 or lower, 3, 2 or 10")
+    # one word for every rank (the rank itself is the counter next to it), so each client
+    # translates it
+    return N_("the rank in force or higher, 2, 3 or 10")
 
 
 @hookimpl
@@ -597,15 +613,15 @@ def cardparty_view(state: KakheadState, seat: int | None) -> dict[str, Any]:
     places = _places(state) if over else None
     force = in_force(state.pile)
     counters: dict[str, Any] = {
-        "in force": rank_word(force) if force else "nothing",
-        "must play": _must_play(force),
-        "direction": "clockwise" if state.direction == 1 else "counter-clockwise",
+        N_("in force"): rank_word(force) if force else N_("nothing"),
+        N_("must play"): _must_play(force),
+        N_("direction"): N_("clockwise") if state.direction == 1 else N_("counter-clockwise"),
     }
     if state.phase == "play" and state.idle:
-        counters["moves without progress"] = state.idle
-        counters["draw may be offered at"] = state.offer_at               # KH-12
+        counters[N_("moves without progress")] = state.idle
+        counters[N_("draw may be offered at")] = state.offer_at           # KH-12
     if state.offer_by >= 0:
-        counters["draw offered by"] = state.offer_by
+        counters[N_("draw offered by")] = state.offer_by
     turn = state.turn if state.phase == "play" and state.offer_by < 0 else None
     return {
         "phase": state.phase,
@@ -613,10 +629,11 @@ def cardparty_view(state: KakheadState, seat: int | None) -> dict[str, Any]:
         "direction": state.direction,
         "players": [{"count": len(state.hands[s]), "status": _status(state, s),
                      "place": None if places is None else places[s],
-                     "zones": {"face-up": list(state.faceup[s]), "blind": len(state.blind[s])}}
+                     "zones": {N_("face-up"): list(state.faceup[s]),
+                               N_("blind"): len(state.blind[s])}}
                     for s in range(state.n)],
         "hand": list(state.hands[seat]) if seat is not None and 0 <= seat < state.n else [],
-        "zones": {"pile": list(state.pile), "stock": len(state.stock),
+        "zones": {N_("pile"): list(state.pile), N_("stock"): len(state.stock),
                   "burned": len(state.burned)},
         "counters": counters,
     }
@@ -643,11 +660,12 @@ def cardparty_result(state: KakheadState) -> Result | None:
     if state.outcome == "draw agreed":                                 # KH-12
         rest = [s for s in range(state.n) if s not in state.finished]
         return Result(places=tuple(places), next_dealer=state.dealer,
-                      summary=f"draw agreed between seats {', '.join(map(str, rest))}",
+                      summary=Msg("draw agreed between seats {seats}",
+                                  seats=", ".join(map(str, rest))),
                       outcome="draw agreed")
     loser = next(s for s in range(state.n) if s not in state.finished)
     return Result(places=tuple(places), next_dealer=loser,                # KH-4
-                  summary=f"seat {loser} is the Kakhead", outcome="finished")
+                  summary=Msg("seat {seats} is the Kakhead", seats=loser), outcome="finished")
 
 
 # --- bots, saving ----------------------------------------------------------------------------
@@ -729,43 +747,50 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     cards = " ".join(event.get("cards", ()))
     n = len(event["cards"]) if "cards" in event else event.get("count", 0)
     if kind == "play":
-        where = {"hand": "", "face-up": " from the face-up cards"}.get(event.get("source"), "")
-        return f"{who} plays {cards}{where}"
+        if event.get("source") == "face-up":
+            return Msg("{who} plays {card} from the face-up cards", who=who, card=cards)
+        return Msg("{who} plays {card}", who=who, card=cards)
     if kind == "turn":
         if event.get("fits"):
-            return f"{who} turns the blind card {cards}"
-        shown = f" ({cards})" if cards else ""
-        return f"{who} turns a blind card{shown} that does not fit and takes it with the pile"
+            return Msg("{who} turns the blind card {card}", who=who, card=cards)
+        if cards:
+            return Msg("{who} turns a blind card ({card}) that does not fit and takes it with "
+                       "the pile", who=who, card=cards)
+        return Msg("{who} turns a blind card that does not fit and takes it with the pile",
+                   who=who)
     if kind == "take":
-        return f"{who} takes the pile ({n} card{'s' if n != 1 else ''})"
+        return plural_msg("{who} takes the pile ({n} card)", "{who} takes the pile ({n} cards)",
+                          n, who=who)
     if kind == "burn":
-        return f"the pile burns ({n} card{'s' if n != 1 else ''})"
+        return plural_msg("the pile burns ({n} card)", "the pile burns ({n} cards)", n)
     if kind == "again":
-        return f"{who} plays again"
+        return Msg("{who} plays again", who=who)
     if kind == "stand":
-        return f"{who} stands"
+        return Msg("{who} stands", who=who)
     if kind == "reverse":
-        return "K-A-K: the direction turns"
+        return Msg("K-A-K: the direction turns")
     if kind == "draw":
-        return f"{who} draws {n} card{'s' if n != 1 else ''}" + (f" ({cards})" if cards else "")
+        said = plural_msg("{who} draws {n} card", "{who} draws {n} cards", n, who=who)
+        return Msg("{said} ({cards})", said=said, cards=cards) if cards else said
     if kind == "swap":
-        return f"{who} swaps {event['cards'][0]} into the face-up cards"
+        return Msg("{who} swaps {card} into the face-up cards", who=who,
+                   card=event["cards"][0])
     if kind == "ready":
-        return f"{who} is ready"
+        return Msg("{who} is ready", who=who)
     if kind == "start":
-        return f"{who} starts"
+        return Msg("{who} starts", who=who)
     if kind == "out":
-        return f"{who} is out, place {event.get('place')}"
+        return Msg("{who} is out, place {place}", who=who, place=event.get("place"))
     if kind == "offer":
-        return f"{who} offers a draw"
+        return Msg("{who} offers a draw", who=who)
     if kind == "accept":
-        return f"{who} accepts the draw"
+        return Msg("{who} accepts the draw", who=who)
     if kind == "refuse":
-        return f"{who} refuses the draw"
+        return Msg("{who} refuses the draw", who=who)
     if kind == "over":
         if event.get("outcome") == "draw agreed":
-            return "the game ends in a draw"
+            return Msg("the game ends in a draw")
         places = event["places"]
         loser = max(range(len(places)), key=lambda s: places[s])
-        return f"game over: {seat_name(names, loser)} is the Kakhead"
+        return Msg("game over: {who} is the Kakhead", who=seat_name(names, loser))
     return None

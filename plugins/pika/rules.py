@@ -32,6 +32,7 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.kit import competition_places, pick_dealer, redeal
 from cardparty.core.narrate import common, seat_name
 from cardparty.core.turns import next_seat
@@ -42,12 +43,12 @@ DECK = tuple(pika_deck())
 BLACK = ("W", "W+4")
 DRAWS = {"+2": 2, "W+4": 4}
 
-SUMMARY = """Pika: shed your hand. Match the top card's colour or number/symbol; black cards
+SUMMARY = Msg("""Pika: shed your hand. Match the top card's colour or number/symbol; black cards
 (Wild W, W+4) always fit and name a colour. Cards read colour (R red, Y yellow, G green, B blue)
 then symbol: S (block) skips the next player, V (reverse) turns the table (with two players it
 blocks). +2 and +4 stack: chain one or take the whole count. With one card
 left, call «Pika!» before the warning runs out or draw 2. Going out wins, unless on a +2/+4 that
-comes back to you."""
+comes back to you.""")
 
 
 def colour_of(card: str) -> str | None:
@@ -73,10 +74,10 @@ def cardparty_game_info() -> GameInfo:
     return GameInfo(
         id=GAME_ID, name="Pika", min_players=2, max_players=4,  # PI-2
         settings={
-            "hand_size": Setting(7, "int", 2, 15, help="cards dealt to each player (PI-3)"),
+            "hand_size": Setting(7, "int", 2, 15, help=Msg("cards dealt to each player (PI-3)")),
             "warning": Setting(3.0, "float", 0.5, 30.0,
-                               help="seconds to call «Pika!» with one card left (PI-10)"),
-            "dealer": Setting(-1, "int", -1, 3, help="the dealer's seat; -1: drawn at random"),
+                               help=Msg("seconds to call «Pika!» with one card left (PI-10)")),
+            "dealer": Setting(-1, "int", -1, 3, help=Msg("the dealer's seat; -1: drawn at random")),
         },
         summary=SUMMARY, max_moves=20_000, deck=DECK,
         state=PikaState)  # the kit saves, restores, clones and reorders it
@@ -140,37 +141,42 @@ def fits(state: PikaState, card: str) -> bool:
 def refusal_to_play(state: PikaState, seat: int, card: str) -> str | None:
     """Why ``seat`` may not play ``card`` now, in words; None if it may."""
     if card not in state.hands[seat]:
-        return f"{card} is not in your hand"
+        return Msg("{card} is not in your hand", card=card)
     if state.drawn is not None and card != state.drawn:
-        return "after drawing you may play only the card you drew"
+        return Msg("after drawing you may play only the card you drew")
     if fits(state, card):
         return None
     if state.pending:
         if state.pending_kind == "+4" and card.endswith("+2"):
-            return (f"on a pending +4 only a +2 of the named colour "
-                    f"({COLOUR_NAME[state.colour]}) or a +4 may chain")
-        return f"a +{state.pending} draw is pending: chain a +2 or +4, or take the cards"
-    return (f"{card} matches neither the colour in force ({COLOUR_NAME[state.colour]}) "
-            f"nor the top card {state.pile[-1]}")
+            return Msg("on a pending +4 only a +2 of the named colour ({colour}) or a +4 may "
+                       "chain", colour=COLOUR_NAME[state.colour])
+        return Msg("a +{n} draw is pending: chain a +2 or +4, or take the cards",
+                   n=state.pending)
+    return Msg("{card} matches neither the colour in force ({colour}) nor the top card {top}",
+               card=card, colour=COLOUR_NAME[state.colour], top=state.pile[-1])
 
 
 def _build_play_moves(card: str, call: bool) -> tuple[Move, ...]:
     colours: tuple[str | None, ...] = tuple(PIKA_COLOURS) if card in BLACK else (None,)
     moves = []
     for colour in colours:
-        named = f" naming {COLOUR_NAME[colour]}" if colour else ""
-        moves.append(Move("play", (card,), colour, f"play {card}{named}"))
+        if colour:
+            label = Msg("play {card} naming {colour}", card=card, colour=COLOUR_NAME[colour])
+        else:
+            label = Msg("play {card}", card=card)
+        moves.append(Move("play", (card,), colour, label))
         if call:
             choice = f"{colour} pika" if colour else "pika"
-            moves.append(Move("play", (card,), choice, f"play {card}{named} and call Pika!"))
+            moves.append(Move("play", (card,), choice,
+                              Msg("{play} and call Pika!", play=label)))
     return tuple(moves)
 
 
 #: Moves are immutable, so every play move of the deck is built once, not on every turn.
 PLAY_MOVES = {(card, call): _build_play_moves(card, call) for card in set(DECK)
               for call in (False, True)}
-CALL = Move("call", (), None, "call Pika!")
-DRAW = Move("draw", (), None, "draw a card")
+CALL = Move("call", (), None, Msg("call Pika!"))
+DRAW = Move("draw", (), None, Msg("draw a card"))
 
 
 def _play_moves(state: PikaState, seat: int, card: str) -> tuple[Move, ...]:
@@ -193,7 +199,7 @@ def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
     if state.places is not None:
         return []
     if seat == SYSTEM:
-        return [Move("timeout", (), str(s), f"Pika warning of seat {s} runs out")
+        return [Move("timeout", (), str(s), Msg("Pika warning of seat {seat} runs out", seat=s))
                 for s in state.warned]
     moves: list[Move] = []
     if seat in state.warned:
@@ -203,7 +209,7 @@ def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
     hand = state.hands[seat]
     if state.drawn is not None:                                        # PI-5
         moves += _play_moves(state, seat, state.drawn)
-        moves.append(Move("keep", (), None, f"keep {state.drawn}"))
+        moves.append(Move("keep", (), None, Msg("keep {card}", card=state.drawn)))
         return moves
     call = len(hand) == 2
     playable = False
@@ -224,7 +230,8 @@ def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
                 playable = True
                 moves += PLAY_MOVES[card, call]
     if state.pending:                                                  # PI-9
-        moves.append(Move("take", (), None, f"take {state.pending} cards"))
+        moves.append(Move("take", (), None, plural_msg("take {n} card", "take {n} cards",
+                                                       state.pending)))
     elif not playable:
         moves.append(DRAW)                                             # PI-5 Decision
     return moves
@@ -235,46 +242,46 @@ def cardparty_refusal(state: PikaState, seat: int, move: Move) -> str | None:
     """The listing is complete: a listed move is legal, any other gets its reason in words."""
     if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
         return None
-    return _reason(state, seat, move) or "that move is not allowed now"
+    return _reason(state, seat, move) or Msg("that move is not allowed now")
 
 
 def _reason(state: PikaState, seat: int, move: Move) -> str | None:
     """Why an unlisted move is refused, as precisely as the rules can say it."""
     if state.places is not None:
-        return "the round is over"
+        return Msg("the round is over")
     kind = move.kind
     if kind == "timeout":
-        return "no such warning is running"
+        return Msg("no such warning is running")
     if kind == "call":
         if len(state.hands[seat]) != 1:
-            return "you may call Pika only with one card left"
-        return "you have already called"
+            return Msg("you may call Pika only with one card left")
+        return Msg("you have already called")
     if seat != state.turn:
-        return "it is not your turn"
+        return Msg("it is not your turn")
     if kind == "play":
         if len(move.cards) != 1:
-            return "Pika is played one card at a time"
+            return Msg("Pika is played one card at a time")
         card = move.cards[0]
         reason = refusal_to_play(state, seat, card)
         if reason:
             return reason
         parts = (move.choice or "").split()
         if "pika" in parts and len(state.hands[seat]) != 2:
-            return "you may call Pika only when this play leaves you one card"
+            return Msg("you may call Pika only when this play leaves you one card")
         if card in BLACK:
-            return f"{card} must name a colour (R, Y, G or B)"
-        return f"{card} does not name a colour"
+            return Msg("{card} must name a colour (R, Y, G or B)", card=card)
+        return Msg("{card} does not name a colour", card=card)
     if kind == "draw":
         if state.pending:
-            return f"a +{state.pending} draw is pending: chain or take it"
+            return Msg("a +{n} draw is pending: chain or take it", n=state.pending)
         if state.drawn is not None:
-            return "you have drawn already this turn"
-        return "you may not draw while you hold a playable card (PI-5)"
+            return Msg("you have drawn already this turn")
+        return Msg("you may not draw while you hold a playable card (PI-5)")
     if kind == "take":
-        return "there is nothing to take"
+        return Msg("there is nothing to take")
     if kind == "keep":
-        return "you have not drawn a playable card"
-    return f"Pika has no move {kind!r}"
+        return Msg("you have not drawn a playable card")
+    return Msg("Pika has no move '{kind}'", kind=kind)
 
 
 # --- applying a move -------------------------------------------------------------------------
@@ -406,22 +413,24 @@ def _finish(state: PikaState, outcome: str) -> None:
 
 def _status(state: PikaState, seat: int) -> str:
     if state.places is not None:
-        return "finished"
+        return N_("finished")
     if seat in state.out_pending:
-        return "out on a draw card"
+        return N_("out on a draw card")
     if seat == state.turn:
-        return "to play"
-    return "warned" if seat in state.warned else "waiting"
+        return N_("to play")
+    return N_("warned") if seat in state.warned else N_("waiting")
 
 
 @hookimpl
 def cardparty_view(state: PikaState, seat: int | None) -> dict[str, Any]:
     over = state.places is not None
-    counters: dict[str, Any] = {"colour": COLOUR_NAME[state.colour],
-                                "direction": "clockwise" if state.direction == 1
-                                else "counter-clockwise"}
+    # Names and words of the view are plain strings marked for the catalog: each client
+    # translates the ones it knows.
+    counters: dict[str, Any] = {N_("colour"): COLOUR_NAME[state.colour],
+                                N_("direction"): N_("clockwise") if state.direction == 1
+                                else N_("counter-clockwise")}
     if state.pending:
-        counters["pending draw"] = state.pending
+        counters[N_("pending draw")] = state.pending
     return {
         "phase": "over" if over else "play",
         "turn": None if over else state.turn,
@@ -430,8 +439,8 @@ def cardparty_view(state: PikaState, seat: int | None) -> dict[str, Any]:
                      "place": None if not over else state.places[s],  # type: ignore[index]
                      "zones": {}} for s in range(state.n)],
         "hand": list(state.hands[seat]) if seat is not None else [],
-        "zones": {"pile": [state.pile[-1]], "stock": len(state.stock),
-                  "pile size": len(state.pile)},
+        "zones": {N_("pile"): [state.pile[-1]], N_("stock"): len(state.stock),
+                  N_("pile size"): len(state.pile)},
         "counters": counters,
         "drawn": state.drawn if seat == state.turn else None,
     }
@@ -450,7 +459,8 @@ def cardparty_deadlines(state: PikaState) -> list[Deadline]:
     if not state.warned:
         return []
     return [Deadline("pika", s, state.warning_seconds,
-                     Move("timeout", (), str(s), f"Pika warning of seat {s} runs out"))
+                     Move("timeout", (), str(s),
+                          Msg("Pika warning of seat {seat} runs out", seat=s)))
             for s in state.warned]
 
 
@@ -459,10 +469,11 @@ def cardparty_result(state: PikaState) -> Result | None:
     if state.places is None:
         return None
     winners = [s for s, p in enumerate(state.places) if p == 1]
-    how = "closed: fewest cards" if state.outcome == "closed" else "out of cards"
+    how = Msg("closed: fewest cards") if state.outcome == "closed" else Msg("out of cards")
     return Result(places=tuple(state.places),
                   scores=tuple(len(h) for h in state.hands),
-                  summary=f"seat {', '.join(map(str, winners))} won ({how})",
+                  summary=Msg("seat {seats} won ({how})", seats=", ".join(map(str, winners)),
+                              how=how),
                   outcome=state.outcome)
 
 
@@ -482,20 +493,29 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     kind = event.get("type")
     if kind == "play":
         card = event["cards"][0]
-        named = f" and names {COLOUR_NAME[event['choice']]}" if event.get("choice") else ""
-        return f"{who} plays {card}{named}"
+        if event.get("choice"):
+            return Msg("{who} plays {card} and names {colour}", who=who, card=card,
+                       colour=COLOUR_NAME[event["choice"]])
+        return Msg("{who} plays {card}", who=who, card=card)
     if kind in ("draw", "take", "penalty"):
         n = len(event["cards"]) if "cards" in event else event.get("count", 0)
-        shown = f" ({' '.join(event['cards'])})" if event.get("cards") else ""
-        what = {"draw": "draws", "take": "takes the pending draw:",
-                "penalty": "forgot to call Pika and draws"}[kind]
-        return f"{who} {what} {n} card{'s' if n != 1 else ''}{shown}"
+        if kind == "draw":
+            said = plural_msg("{who} draws {n} card", "{who} draws {n} cards", n, who=who)
+        elif kind == "take":
+            said = plural_msg("{who} takes the pending draw: {n} card",
+                              "{who} takes the pending draw: {n} cards", n, who=who)
+        else:
+            said = plural_msg("{who} forgot to call Pika and draws {n} card",
+                              "{who} forgot to call Pika and draws {n} cards", n, who=who)
+        if event.get("cards"):
+            return Msg("{said} ({cards})", said=said, cards=" ".join(event["cards"]))
+        return said
     if kind == "call":
-        return f"{who} calls «Pika!»"
+        return Msg("{who} calls «Pika!»", who=who)
     if kind == "skip":
-        return f"{who} is blocked"
+        return Msg("{who} is blocked", who=who)
     if kind == "keep":
-        return f"{who} keeps the drawn card"
+        return Msg("{who} keeps the drawn card", who=who)
     return common(event, names)                     # reshuffle, reverse, over
 
 

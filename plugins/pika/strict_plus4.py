@@ -11,15 +11,16 @@ from typing import Any
 
 from cardparty.core.contract import Move, VariantInfo
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 
 VARIANT_ID = "pika-strict-plus4"
-REASON = "house rule: a +4 may not be chained on a pending +2"
+REASON = Msg("house rule: a +4 may not be chained on a pending +2")
 
 
 @hookimpl
 def cardparty_variant_info() -> VariantInfo:
-    return VariantInfo(VARIANT_ID, "pika", "No +4 on a +2",
-                       "a pending +2 can be answered only with another +2 (or taken)")
+    return VariantInfo(VARIANT_ID, "pika", Msg("No +4 on a +2"),
+                       Msg("a pending +2 can be answered only with another +2 (or taken)"))
 
 
 def _barred(state: Any, move: Move) -> bool:

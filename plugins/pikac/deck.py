@@ -10,14 +10,16 @@ Must not know about: the game state, turns, sockets, terminals.
 from __future__ import annotations
 
 from cardparty.core.cards import SUIT_NAME, SUITS, canasta_deck, pretty
+from cardparty.core.i18n import N_, Msg
 
 DECK: tuple[str, ...] = tuple(canasta_deck())          # PK-1: 108 cards
 CODES: tuple[str, ...] = tuple(sorted(set(DECK)))
 
-NORMAL = "normal"
-FUNCTION = "function"
-QUEEN = "queen"
-ACE = "ace"
+# The classes are codes and words of the language alike (marked for the catalog).
+NORMAL = N_("normal")
+FUNCTION = N_("function")
+QUEEN = N_("queen")
+ACE = N_("ace")
 
 
 def _class_of(card: str) -> str:
@@ -59,7 +61,7 @@ RANK_OF: dict[str, str] = {c: c[0] for c in CODES}
 
 def suit_name(suit: str) -> str:
     """'hearts' for H; a free suit ("") reads 'free'."""
-    return SUIT_NAME.get(suit, "free")
+    return SUIT_NAME.get(suit) or Msg("free")
 
 
 PRETTY: dict[str, str] = {c: pretty(c) for c in CODES}

@@ -25,6 +25,7 @@ from typing import Any
 
 from cardparty.core.cards import SUITS, pretty
 from cardparty.core.contract import SYSTEM, Move
+from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.plugins.pikac.deck import (
     ACE,
     CLASS,
@@ -42,8 +43,8 @@ from cardparty.plugins.pikac.deck import (
 )
 from cardparty.plugins.pikac.state import IN, PROBATION, PikacState
 
-MODES = ("hold", "spread")
-KINDS = ("deal", "play", "draw", "take", "stand", "keep")
+MODES = (N_("hold"), N_("spread"))
+KINDS = (N_("deal"), N_("play"), N_("draw"), N_("take"), N_("stand"), N_("keep"))
 BARRED_BY_KD = ("KH", "JS")
 
 
@@ -73,18 +74,21 @@ def _matches(state: PikacState, card: str) -> bool:
 def _what_matches(state: PikacState) -> str:
     """What a card must be to match now: 'a card of hearts or any 5'."""
     top = state.pile[-1]
-    rank = "" if top == "X" else f" or any {RANK_WORD.get(top[0], top[0])}"
-    return f"a card of {suit_name(state.suit)}{rank}"
+    if top == "X":
+        return Msg("a card of {suit}", suit=suit_name(state.suit))
+    return Msg("a card of {suit} or any {rank}", suit=suit_name(state.suit),
+               rank=RANK_WORD.get(top[0], top[0]))
 
 
-RANK_WORD = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+RANK_WORD = {"T": "10", "J": Msg("Jack"), "Q": Msg("Queen"), "K": Msg("King"), "A": Msg("Ace")}
 
 
 def _mismatch(state: PikacState, card: str, rule: str = "PK-10") -> str:
     top = state.pile[-1]
-    return (f"{pretty(card)} matches neither the suit in force ({suit_name(state.suit)}) "
-            f"nor the rank of the top card {pretty(top)}: play {_what_matches(state)}, a "
-            f"Queen or a Joker ({rule})")
+    return Msg("{card} matches neither the suit in force ({suit}) nor the rank of the top card "
+               "{top}: play {what}, a Queen or a Joker ({rule})", card=pretty(card),
+               suit=suit_name(state.suit), top=pretty(top), what=_what_matches(state),
+               rule=rule)
 
 
 def _function_refusal(state: PikacState, card: str) -> str | None:
@@ -98,18 +102,19 @@ def _function_refusal(state: PikacState, card: str) -> str | None:
     if top_is_function(state):
         if state.chain or _matches(state, card):
             return None
-        return (f"{pretty(card)} does not go on the dead {pretty(top)} (its count was taken): "
-                f"after a taken count every card matches the suit in force "
-                f"({suit_name(state.suit)}) or its rank; play {_what_matches(state)}, a "
-                f"Queen or a Joker (PK-17)")
+        return Msg("{card} does not go on the dead {top} (its count was taken): after a taken "
+                   "count every card matches the suit in force ({suit}) or its rank; play "
+                   "{what}, a Queen or a Joker (PK-17)", card=pretty(card), top=pretty(top),
+                   suit=suit_name(state.suit), what=_what_matches(state))
     if CLASS[top] == ACE and not state.starter_top:
         return None
     if SUIT_OF[card] == state.suit:
         return None
-    return (f"{pretty(card)} does not go on {pretty(top)}: the first function card on a "
-            f"{'starter' if state.starter_top else CLASS[top] + ' card'} must be of the suit in "
-            f"force ({suit_name(state.suit)}), rank does not count; play a function card of "
-            f"{suit_name(state.suit)}, a Queen or a Joker (PK-10)")
+    on = Msg("starter") if state.starter_top else Msg("{kind} card", kind=Msg(CLASS[top]))
+    return Msg("{card} does not go on {top}: the first function card on a {on} must be of the "
+               "suit in force ({suit}), rank does not count; play a function card of {suit}, a "
+               "Queen or a Joker (PK-10)", card=pretty(card), top=pretty(top), on=on,
+               suit=suit_name(state.suit))
 
 
 def first_card_refusal(state: PikacState, seat: int, card: str) -> str | None:
@@ -117,28 +122,30 @@ def first_card_refusal(state: PikacState, seat: int, card: str) -> str | None:
     cls = CLASS[card]
     if state.count:                                                   # PK-11
         if cls == QUEEN:
-            return (f"a Queen cannot be thrown on a pending count of {state.count}: continue "
-                    "the chain with a function card or take the cards")
+            return Msg("a Queen cannot be thrown on a pending count of {n}: continue the chain "
+                       "with a function card or take the cards", n=state.count)
         if cls == ACE:
-            return (f"an Ace cannot be thrown on a pending count of {state.count}: continue "
-                    "the chain with a function card or take the cards")
+            return Msg("an Ace cannot be thrown on a pending count of {n}: continue the chain "
+                       "with a function card or take the cards", n=state.count)
         if cls == NORMAL:
-            return (f"a count of {state.count} is pending: continue the chain with a function "
-                    "card or take the cards")
+            return Msg("a count of {n} is pending: continue the chain with a function card or "
+                       "take the cards", n=state.count)
         if state.kd_bar and card in BARRED_BY_KD:                     # PK-16
-            return f"the K♦ earlier in this chain bars {pretty(card)} for the rest of the chain"
+            return Msg("the K♦ earlier in this chain bars {card} for the rest of the chain",
+                       card=pretty(card))
         return None
     if state.stops[seat]:                                             # PK-20
         if cls != ACE:
-            return (f"you are stopped ({state.stops[seat]} turn"
-                    f"{'s' if state.stops[seat] > 1 else ''} to miss): stand, or counter "
-                    "with Aces")
+            return plural_msg("you are stopped ({n} turn to miss): stand, or counter with Aces",
+                              "you are stopped ({n} turns to miss): stand, or counter with Aces",
+                              state.stops[seat])
         return None
     if cls == QUEEN or card == "X":
         return None
     if cls == FUNCTION:
         if state.chain and state.kd_bar and card in BARRED_BY_KD:    # PK-16
-            return f"the K♦ earlier in this chain bars {pretty(card)} for the rest of the chain"
+            return Msg("the K♦ earlier in this chain bars {card} for the rest of the chain",
+                       card=pretty(card))
         return _function_refusal(state, card)
     if _matches(state, card):
         return None
@@ -159,31 +166,33 @@ def choice_refusal(state: PikacState, seat: int, cards: tuple[str, ...], choice:
     cls = CLASS[last]
     if cls == QUEEN:
         if choice is None or len(choice) != 1 or choice not in SUITS:
-            return "a Queen must name the suit in force (S, H, D or C)"
+            return Msg("a Queen must name the suit in force (S, H, D or C)")
         return None
     if cls == ACE:
         if choice not in MODES:
-            return ("Aces need a mode: hold (the next player stands that many turns) or "
-                    "spread (each of the next players stands one turn)")
+            return Msg("Aces need a mode: hold (the next player stands that many turns) or "
+                       "spread (each of the next players stands one turn)")
         return None
     if last == "KC":
         targets = kc_targets(state, seat)
         if not targets:
-            return "K♣ needs another player still holding cards to choose"
+            return Msg("K♣ needs another player still holding cards to choose")
         if choice is None or not choice.lstrip("-").isdigit():
-            return "K♣ must choose the player who gets the turn and the count (a seat number)"
+            return Msg("K♣ must choose the player who gets the turn and the count (a seat "
+                       "number)")
         target = int(choice)
         if not 0 <= target < state.n:
-            return f"K♣ cannot choose seat {target}: there is no such seat"
+            return Msg("K♣ cannot choose seat {seat}: there is no such seat", seat=target)
         if target == seat:
-            return "K♣ must choose another player, not yourself"
+            return Msg("K♣ must choose another player, not yourself")
         if state.status[target] == PROBATION:
-            return f"K♣ cannot choose seat {target}: that player is out on probation"
+            return Msg("K♣ cannot choose seat {seat}: that player is out on probation",
+                       seat=target)
         if state.status[target] != IN:
-            return f"K♣ cannot choose seat {target}: that player has finished"
+            return Msg("K♣ cannot choose seat {seat}: that player has finished", seat=target)
         return None
     if choice is not None:
-        return f"{pretty(last)} takes no choice"
+        return Msg("{card} takes no choice", card=pretty(last))
     return None
 
 
@@ -193,25 +202,27 @@ def throw_refusal(state: PikacState, seat: int, cards: tuple[str, ...], choice: 
     may. PK-12: one rank of a group that may go together, the first card playable, the last
     card setting the suit."""
     if not cards:
-        return "a throw needs at least one card"
+        return Msg("a throw needs at least one card")
     unknown = [c for c in cards if c not in CLASS]
     if unknown:
-        return f"{unknown[0]!r} is not a Pikáč card"
+        return Msg("'{card}' is not a Pikáč card", card=unknown[0])
     need = Counter(cards)
     have = Counter(state.hands[seat])
     for card, k in need.items():
         if have[card] < k:
-            return f"you do not hold {'that many ' if have[card] else ''}{pretty(card)}"
+            if have[card]:
+                return Msg("you do not hold that many {card}", card=pretty(card))
+            return Msg("you do not hold {card}", card=pretty(card))
     if len(cards) > 1:
         group = GROUP[cards[0]]
         if group is None:
-            return f"{pretty(cards[0])} is thrown alone (PK-12)"
+            return Msg("{card} is thrown alone (PK-12)", card=pretty(cards[0]))
         odd = next((c for c in cards if GROUP[c] != group), None)
         if odd is not None:
             if group == "KS" or odd[0] == "K":
-                return "the only Kings thrown together are the pair of K♠ (PK-12)"
-            return (f"{pretty(odd)} cannot join {pretty(cards[0])}: several cards at once "
-                    "must be of one rank (PK-12)")
+                return Msg("the only Kings thrown together are the pair of K♠ (PK-12)")
+            return Msg("{card} cannot join {first}: several cards at once must be of one rank "
+                       "(PK-12)", card=pretty(odd), first=pretty(cards[0]))
     reason = first_card_refusal(state, seat, cards[0])
     if reason is not None:
         return reason
@@ -221,46 +232,47 @@ def throw_refusal(state: PikacState, seat: int, cards: tuple[str, ...], choice: 
 def refusal(state: PikacState, seat: int, move: Move) -> str | None:
     """Why ``move`` is illegal for ``seat`` now, in words; None if legal (the authority)."""
     if state.phase == "over":
-        return "the round is over"
+        return Msg("the round is over")
     if seat == SYSTEM:
-        return "Pikáč has no timers"
+        return Msg("Pikáč has no timers")
     if not 0 <= seat < state.n:
-        return f"there is no seat {seat}"
+        return Msg("there is no seat {seat}", seat=seat)
     kind = move.kind
     if state.phase == "deal":
         if seat != state.dealer:
-            return "the dealer is choosing the hand size"
+            return Msg("the dealer is choosing the hand size")
         if kind != "deal":
-            return "the dealer must first choose the hand size and deal (PK-5)"
+            return Msg("the dealer must first choose the hand size and deal (PK-5)")
         top = max_hand_size(state.n)
         if move.cards or move.choice is None or not move.choice.isdigit() \
                 or not 1 <= int(move.choice) <= top:
-            return f"choose a hand size from 1 to {top} cards (PK-5)"
+            return Msg("choose a hand size from 1 to {top} cards (PK-5)", top=top)
         return None
     if kind not in KINDS:
-        return f"Pikáč has no move {kind!r}"
+        return Msg("Pikáč has no move '{kind}'", kind=kind)
     if kind == "deal":
-        return "the cards have been dealt"
+        return Msg("the cards have been dealt")
     if seat != state.turn:
-        return "it is not your turn"
+        return Msg("it is not your turn")
     if kind == "play":
         return throw_refusal(state, seat, move.cards, move.choice)
     if move.cards or move.choice is not None:
-        return f"{kind} takes no cards and no choice"
+        return Msg("{kind} takes no cards and no choice", kind=Msg(kind))
     if kind == "take":
-        return None if state.count else "there is no count to take (PK-17)"
+        return None if state.count else Msg("there is no count to take (PK-17)")
     if kind == "draw":
         if state.count:
-            return (f"a count of {state.count} is pending: continue the chain or take the "
-                    f"{state.count} cards (PK-11)")
+            return Msg("a count of {n} is pending: continue the chain or take the {n} cards "
+                       "(PK-11)", n=state.count)
         if state.stops[seat]:
-            return "you are stopped: stand, or counter with Aces (PK-20)"
+            return Msg("you are stopped: stand, or counter with Aces (PK-20)")
         return None
     if kind == "stand":
         if state.count:
-            return "a pending count is dealt with first: continue the chain or take it (PK-20)"
-        return None if state.stops[seat] else "you are not stopped"
-    return f"Pikáč has no move {kind!r}"
+            return Msg("a pending count is dealt with first: continue the chain or take it "
+                       "(PK-20)")
+        return None if state.stops[seat] else Msg("you are not stopped")
+    return Msg("Pikáč has no move '{kind}'", kind=kind)
 
 
 # --- the legal-move list ---------------------------------------------------------------------
@@ -291,18 +303,22 @@ def _throw_moves(cards: tuple[str, ...], targets: tuple[int, ...] = ()) -> list[
     last = cards[-1]
     cls = CLASS[last]
     if cls == QUEEN:
-        moves = [Move("play", cards, s, f"throw {shown} naming {suit_name(s)}") for s in SUITS]
+        moves = [Move("play", cards, s, Msg("throw {cards} naming {suit}", cards=shown,
+                                            suit=suit_name(s))) for s in SUITS]
     elif cls == ACE:
         k = len(cards)
-        turns = "a turn" if k == 1 else f"{k} turns"
-        moves = [Move("play", cards, "hold", f"throw {shown}: the next player stands {turns}"),
-                 Move("play", cards, "spread", f"throw {shown}: the next {k} player"
-                                               f"{'s' if k > 1 else ''} stand one turn")]
+        moves = [Move("play", cards, "hold", plural_msg(
+                     "throw {cards}: the next player stands a turn",
+                     "throw {cards}: the next player stands {n} turns", k, cards=shown)),
+                 Move("play", cards, "spread", plural_msg(
+                     "throw {cards}: the next player stands one turn",
+                     "throw {cards}: the next {n} players stand one turn", k, cards=shown))]
     elif last == "KC":
-        moves = [Move("play", cards, str(t), f"throw {shown} choosing seat {t}")
+        moves = [Move("play", cards, str(t), Msg("throw {cards} choosing seat {seat}",
+                                                 cards=shown, seat=t))
                  for t in targets]
     else:
-        moves = [Move("play", cards, None, f"throw {shown}")]
+        moves = [Move("play", cards, None, Msg("throw {cards}", cards=shown))]
     return _remember(_THROWS, key, moves)
 
 
@@ -379,7 +395,8 @@ def legal_moves(state: PikacState, seat: int) -> list[Move]:
             return []
         top = max_hand_size(state.n)
         sizes = ([7] if top >= 7 else []) + [k for k in range(1, top + 1) if k != 7]
-        return [Move("deal", (), str(k), f"deal {k} card{'s' if k > 1 else ''} each")
+        return [Move("deal", (), str(k), plural_msg("deal {n} card each", "deal {n} cards each",
+                                                    k))
                 for k in sizes]
     if seat != state.turn:
         return []
@@ -413,7 +430,7 @@ def legal_moves(state: PikacState, seat: int) -> list[Move]:
     return moves
 
 
-DRAW = Move("draw", (), None, "draw a card")
+DRAW = Move("draw", (), None, Msg("draw a card"))
 
 
 _TAKES: dict[int, Move] = {}
@@ -423,7 +440,7 @@ _STANDS: dict[int, Move] = {}
 def _take_move(count: int) -> Move:
     move = _TAKES.get(count)
     if move is None:
-        move = Move("take", (), None, f"take {count} card{'s' if count > 1 else ''}")
+        move = Move("take", (), None, plural_msg("take {n} card", "take {n} cards", count))
         _remember(_TAKES, count, move)
     return move
 
@@ -431,7 +448,8 @@ def _take_move(count: int) -> Move:
 def _stand_move(left: int) -> Move:
     move = _STANDS.get(left)
     if move is None:
-        move = Move("stand", (), None, f"stand ({left} turn{'s' if left > 1 else ''} to miss)")
+        move = Move("stand", (), None, plural_msg("stand ({n} turn to miss)",
+                                                  "stand ({n} turns to miss)", left))
         _remember(_STANDS, left, move)
     return move
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from cardparty.core.contract import Move, VariantInfo
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 from cardparty.plugins.pikac import rules
 from cardparty.plugins.pikac.deck import ACE, CLASS, FUNCTION
 
@@ -30,9 +31,9 @@ VARIANT_ID = "pikac-live-starter"
 
 @hookimpl
 def cardparty_variant_info() -> VariantInfo:
-    return VariantInfo(VARIANT_ID, "pikac", "Live starter card",
-                       "the starter card acts as if the dealer threw it (reverses PK-6's "
-                       "Decision)")
+    return VariantInfo(VARIANT_ID, "pikac", Msg("Live starter card"),
+                       Msg("the starter card acts as if the dealer threw it (reverses PK-6's "
+                           "Decision)"))
 
 
 @hookimpl(wrapper=True)

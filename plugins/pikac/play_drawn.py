@@ -24,6 +24,7 @@ from typing import Any
 from cardparty.core.cards import pretty
 from cardparty.core.contract import Event, Move, VariantInfo, View
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.pikac import legality, rules
 from cardparty.plugins.pikac.deck import CLASS
@@ -37,8 +38,9 @@ NO_KEEP = "Pikáč has no move 'keep'"
 
 @hookimpl
 def cardparty_variant_info() -> VariantInfo:
-    return VariantInfo(VARIANT_ID, "pikac", "Play the drawn card",
-                       "a drawn card that fits may be thrown at once (reverses PK-9's Decision)")
+    return VariantInfo(VARIANT_ID, "pikac", Msg("Play the drawn card"),
+                       Msg("a drawn card that fits may be thrown at once (reverses PK-9's "
+                           "Decision)"))
 
 
 def waits(state: PikacState, seat: int) -> str | None:
@@ -80,7 +82,7 @@ def cardparty_legal_moves(state: PikacState, seat: int) -> Generator[None, list[
     if card is None:
         return moves
     targets = tuple(legality.kc_targets(state, seat)) if card == "KC" else ()
-    keep = Move("keep", (), None, f"keep {pretty(card)}")
+    keep = Move("keep", (), None, Msg("keep {card}", card=pretty(card)))
     return [*legality._throw_moves((card,), targets), keep]
 
 
@@ -91,18 +93,18 @@ def cardparty_refusal(state: PikacState, seat: int, move: Move
     kind = move.kind
     card = waits(state, seat)
     if kind == "keep" and reason == NO_KEEP:
-        return None if card is not None else "you have not drawn a playable card"
+        return None if card is not None else Msg("you have not drawn a playable card")
     if card is None:
         return reason
     if kind == "draw":
-        return reason or "you have drawn already: play the drawn card or keep it"
+        return reason or Msg("you have drawn already: play the drawn card or keep it")
     if kind == "play" and move.cards != (card,):
         cards = move.cards
         held = cards and all(c in CLASS for c in cards) and not (
             Counter(cards) - Counter(state.hands[seat]))
         # the base game's reasons about the cards themselves come first, as for any throw
-        return f"after drawing you may play only the card you drew ({pretty(card)})" \
-            if held else reason
+        return Msg("after drawing you may play only the card you drew ({card})",
+                   card=pretty(card)) if held else reason
     return reason
 
 
@@ -118,6 +120,6 @@ def cardparty_view(state: PikacState, seat: int | None) -> Generator[None, View,
 def cardparty_describe(event: Event, names: list[str]) -> Generator[None, str | None, str | None]:
     text = yield
     if text is None and event.get("type") == "keep":
-        return f"{seat_name(names, event.get('seat'))} keeps the drawn card"
+        return Msg("{who} keeps the drawn card", who=seat_name(names, event.get("seat")))
     return text
 

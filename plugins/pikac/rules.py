@@ -28,6 +28,7 @@ from cardparty.core import stock as stockpile
 from cardparty.core.cards import ordered_deck, pretty
 from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Setting, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.kit import finishing_places, pick_dealer, redeal
 from cardparty.core.narrate import common, seat_name
 from cardparty.plugins.pikac import legality
@@ -49,11 +50,11 @@ MAX_PLAYERS = 8
 #: that ``GameInfo.max_moves`` is a bound the game keeps (random rounds stay under 6,000).
 MOVE_LIMIT = 30_000
 
-SUMMARY = """Pikáč: shed your hand. Match the suit in force or the top card's rank. Function
+SUMMARY = Msg("""Pikáč: shed your hand. Match the suit in force or the top card's rank. Function
 cards (2s, 7s, J♣, J♠, Kings, Jokers) build a chain: each changes the count of cards to take,
 and the next player continues with a function card or takes the count. Queens go on anything
 and name the suit; Aces stop players (counter them with Aces). Whoever throws his last card is
-out on probation until his turn comes round; the last player holding cards loses and deals."""
+out on probation until his turn comes round; the last player holding cards loses and deals.""")
 
 
 # --- discovery -------------------------------------------------------------------------------
@@ -65,7 +66,7 @@ def cardparty_game_info() -> GameInfo:
         id=GAME_ID, name="Pikáč", min_players=2, max_players=MAX_PLAYERS,
         settings={
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
-                              help="the first round's dealer; -1: drawn at random (PK-4)"),
+                              help=Msg("the first round's dealer; -1: drawn at random (PK-4)")),
         },
         summary=SUMMARY, max_moves=MOVE_LIMIT + 1, deck=DECK,
         state=PikacState)  # the kit saves, restores, clones and reorders it
@@ -450,10 +451,11 @@ def cardparty_result(state: PikacState) -> Result | None:
         return None
     places = _places(state)
     who = loser(state)
-    how = {"stalled": "the round stalled", "limit": "the move limit closed the round"
-           }.get(state.outcome, "last holding cards")
+    how = {"stalled": Msg("the round stalled"), "limit": Msg("the move limit closed the round")
+           }.get(state.outcome) or Msg("last holding cards")
     return Result(places=tuple(places), scores=tuple(len(h) for h in state.hands),
-                  next_dealer=who, summary=f"seat {who} lost ({how}) and deals next",
+                  next_dealer=who, summary=Msg("seat {seats} lost ({how}) and deals next",
+                                               seats=who, how=how),
                   outcome=state.outcome)
 
 
@@ -462,17 +464,19 @@ def cardparty_result(state: PikacState) -> Result | None:
 def _status(state: PikacState, seat: int) -> str:
     status = state.status[seat]
     if state.phase == "deal":
-        return "deals" if seat == state.dealer else "waiting"
+        return N_("deals") if seat == state.dealer else N_("waiting")
     if status == DONE:
-        return "finished"
+        return N_("finished")
     if state.phase == "over":
-        return "lost" if seat == loser(state) else "finished"
+        return N_("lost") if seat == loser(state) else N_("finished")
     if status == PROBATION:
-        return "out on probation"
+        return N_("out on probation")
     stops = state.stops[seat]
     if seat == state.turn:
-        return "to play" if not stops or state.count else "stopped: stand or counter"
-    return f"stands {stops} turn{'s' if stops > 1 else ''}" if stops else "waiting"
+        return N_("to play") if not stops or state.count else N_("stopped: stand or counter")
+    # a view word with its number: each client translates the word (core/i18n.translate)
+    word = N_("turns to stand")
+    return f"{word}: {stops}" if stops else N_("waiting")
 
 
 @hookimpl
@@ -482,23 +486,23 @@ def cardparty_view(state: PikacState, seat: int | None) -> dict[str, Any]:
     over = state.phase == "over"
     places = _places(state) if over else None
     counters: dict[str, Any] = {
-        "suit in force": suit_name(state.suit),
-        "direction": "clockwise" if state.direction == 1 else "counter-clockwise",
-        "pending draw": state.count,
-        "hand size": state.hand_size,
+        N_("suit in force"): suit_name(state.suit),
+        N_("direction"): N_("clockwise") if state.direction == 1 else N_("counter-clockwise"),
+        N_("pending draw"): state.count,
+        N_("hand size"): state.hand_size,
     }
     if state.chain:
-        counters["chain"] = True
+        counters[N_("chain")] = True
         if state.kd_bar:
-            counters["K♦ bars K♥ and J♠"] = True
+            counters[N_("K♦ bars K♥ and J♠")] = True
         if state.js_cancelled is not None:
-            counters["J♠ cancelled"] = state.js_cancelled
+            counters[N_("J♠ cancelled")] = state.js_cancelled
         if state.kc_seat is not None:
-            counters["last K♣ thrown by seat"] = state.kc_seat
-    zones: dict[str, Any] = {"pile": state.pile[-1:], "pile size": len(state.pile),
-                             "stock": len(state.stock)}
+            counters[N_("last K♣ thrown by seat")] = state.kc_seat
+    zones: dict[str, Any] = {N_("pile"): state.pile[-1:], N_("pile size"): len(state.pile),
+                             N_("stock"): len(state.stock)}
     if state.shown_bottom:
-        zones["stock bottom"] = [state.stock[0]]
+        zones[N_("stock bottom")] = [state.stock[0]]
     return {
         "phase": state.phase,
         "turn": None if over else cardparty_to_move(state)[0],
@@ -586,38 +590,46 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     kind = event.get("type")
     cards = event.get("cards")
     n = len(cards) if cards is not None else event.get("count", 0)
-    plural = "s" if n != 1 else ""
     if kind == "play":
         choice = event.get("choice")
-        extra = ""
+        thrown = show(event["cards"])
         if choice in ("S", "H", "D", "C"):
-            extra = f" naming {suit_name(choice)}"
-        elif choice in legality.MODES:
-            extra = f" ({choice})"
-        elif choice is not None:
-            extra = f" choosing {seat_name(names, int(choice))}"
-        return f"{who} throws {show(event['cards'])}{extra}"
+            return Msg("{who} throws {cards} naming {suit}", who=who, cards=thrown,
+                       suit=suit_name(choice))
+        if choice in legality.MODES:
+            return Msg("{who} throws {cards} ({mode})", who=who, cards=thrown,
+                       mode=Msg(choice))
+        if choice is not None:
+            return Msg("{who} throws {cards} choosing {target}", who=who, cards=thrown,
+                       target=seat_name(names, int(choice)))
+        return Msg("{who} throws {cards}", who=who, cards=thrown)
     if kind == "count":
-        return f"the count is {event['count']}"
+        return Msg("the count is {n}", n=event["count"])
     if kind in ("draw", "take", "dealt"):
-        shown = f" ({show(cards)})" if cards else ""
-        verb = {"draw": "draws", "take": "takes", "dealt": "is dealt"}[kind]
-        return f"{who} {verb} {n} card{plural}{shown}"
+        if kind == "draw":
+            said = plural_msg("{who} draws {n} card", "{who} draws {n} cards", n, who=who)
+        elif kind == "take":
+            said = plural_msg("{who} takes {n} card", "{who} takes {n} cards", n, who=who)
+        else:
+            said = plural_msg("{who} is dealt {n} card", "{who} is dealt {n} cards", n, who=who)
+        return Msg("{said} ({cards})", said=said, cards=show(cards)) if cards else said
     if kind == "deal":
-        return f"{who} deals {event['count']} cards each"
+        return plural_msg("{who} deals {n} card each", "{who} deals {n} cards each",
+                          event["count"], who=who)
     if kind == "starter":
-        return f"the starter card is {pretty(event['cards'][0])}"
+        return Msg("the starter card is {card}", card=pretty(event["cards"][0]))
     if kind == "shown":
-        return (f"the stock's bottom card {pretty(event['cards'][0])} sets the suit: "
-                f"{suit_name(event.get('choice') or '')}")
+        return Msg("the stock's bottom card {card} sets the suit: {suit}",
+                   card=pretty(event["cards"][0]), suit=suit_name(event.get("choice") or ""))
     if kind == "stand":
-        return f"{who} stands"
+        return Msg("{who} stands", who=who)
     if kind == "stop":
-        return f"{who} must stand {event['count']} turn{'s' if event['count'] > 1 else ''}"
+        return plural_msg("{who} must stand {n} turn", "{who} must stand {n} turns",
+                          event["count"], who=who)
     if kind == "out":
-        return f"{who} is out on probation"
+        return Msg("{who} is out on probation", who=who)
     if kind == "back":
-        return f"{who} is back in the game"
+        return Msg("{who} is back in the game", who=who)
     if kind == "finished":
-        return f"{who} has finished (place {event['place']})"
+        return Msg("{who} has finished (place {place})", who=who, place=event["place"])
     return common(event, names)                     # reshuffle, reverse, over

@@ -65,7 +65,7 @@ def host_for_tests() -> HostKit:
     (a loaded machine must not make a test's player look gone)."""
     watch = HostWatch()
     host = Host("tcp://127.0.0.1:0", "test host", heartbeat=1.0, idle=None, bot_delay=0.0,
-                observer=watch)
+                observer=watch, testing=True)                # the tests choose their deals
     host.start()
     return HostKit(host, watch)
 

@@ -10,10 +10,12 @@ from cardparty.net.host import Host
 from tests.client.clientkit import Client, HostKit, host_for_tests, pika_at
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def kit() -> Iterator[HostKit]:
-    """One host per test module, on 127.0.0.1, for the tests that sit at seeded tables: a
-    host starts in milliseconds, but a module's tables need not see another module's."""
+    """One host per test, on 127.0.0.1, for the tests that sit at seeded tables: a host
+    starts in milliseconds. Each test's "Eva" has a key of her own (tests/conftest.py), and
+    at a host a name belongs to the first key that used it (MO-1): a host shared by several
+    tests would refuse the next Eva."""
     test_host = host_for_tests()
     yield test_host
     test_host.host.stop()
@@ -30,7 +32,7 @@ def opening(kit: HostKit) -> Iterator[Client]:
 @pytest.fixture
 def host() -> Iterator[Host]:
     """A real host node on 127.0.0.1 in this process, with quick heartbeats."""
-    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
+    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None, testing=True)
     h.start()
     yield h
     h.stop()

@@ -9,12 +9,15 @@ from collections.abc import Iterator
 
 import pytest
 
+from cardparty.net.keys import KeyPair
 from tests.netns import linked_namespaces, run_while_announcing
+
+PAIR = KeyPair.generate()
 
 ADVERTISE = """
 import sys
 from cardparty.net.discovery import Advertiser, local_addresses
-ad = Advertiser("kitchen", 7770, local_addresses(), ["pika", "kakhead"])
+ad = Advertiser("kitchen", 7770, local_addresses(), ["pika", "kakhead"], key=KEY)
 print("ready", flush=True)
 sys.stdin.read()
 ad.close()
@@ -43,5 +46,8 @@ def two_machines() -> Iterator[tuple[str, str]]:
 def test_the_start_screen_lists_a_host_advertised_on_its_lan(
         two_machines: tuple[str, str]) -> None:
     a, b = two_machines
-    found = run_while_announcing(a, b, ADVERTISE, SEARCH)
-    assert ["kitchen (pika, kakhead)", "10.231.9.1:7770"] in json.loads(found)
+    found = run_while_announcing(a, b, ADVERTISE.replace("KEY", repr(PAIR.public.decode())),
+                                 SEARCH)
+    # The host's key fingerprint and that this player never met it (issue 12).
+    assert [f"kitchen [{PAIR.fingerprint} new] (pika, kakhead)", "10.231.9.1:7770"
+            ] in json.loads(found)

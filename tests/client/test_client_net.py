@@ -112,7 +112,7 @@ def test_after_a_round_n_from_both_players_deals_the_next_round_at_the_same_tabl
 
 
 def test_a_client_whose_host_disappears_says_so_and_resumes_when_it_returns() -> None:
-    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None)
+    h = Host("tcp://127.0.0.1:0", "test host", heartbeat=0.2, idle=None, testing=True)
     address = h.start()
     port = h.port
     eva, pe = player(address, "Eva")
@@ -121,7 +121,7 @@ def test_a_client_whose_host_disappears_says_so_and_resumes_when_it_returns() ->
         h.stop()
         pe.until(lambda: eva.connection == "reconnecting", timeout=10)
         assert "gone" in eva.banner
-        h = Host(f"tcp://127.0.0.1:{port}", "test host", heartbeat=0.2, idle=None)
+        h = Host(f"tcp://127.0.0.1:{port}", "test host", heartbeat=0.2, idle=None, testing=True)
         h.start()
         pe.until(lambda: eva.connection == "connected", timeout=15)
         assert eva.banner == ""

@@ -120,14 +120,15 @@ def join(t: Tmux, name: str, port: int) -> None:
         "\n")[1])
 
 
-ROW = re.compile(r"^\W*\s(\S.*?)\s+< (.*?) >")
+# A row inside the form's box: whatever of the lobby shows left of the box is not the label.
+ROW = re.compile(r"│\s(\S[^│<]*?)\s+< (.*?) >")
 
 
 def form_rows(screen: str) -> list[tuple[str, str]]:
     """The create form's rows as (label, value), top to bottom."""
     rows = []
     for line in screen.splitlines():
-        m = ROW.match(line)
+        m = ROW.search(line)
         if m:
             rows.append((m.group(1).strip(), m.group(2)))
     return rows
@@ -160,7 +161,8 @@ def create_table(t: Tmux, who: str, game: str, players: int) -> None:
             t.wait(who, lambda s, i=index, old=shown: len(form_rows(s)) > i and
                    form_rows(s)[i][1] != old, timeout=5)
         else:
-            raise AssertionError(f"the form's {label} never showed {value}")
+            raise AssertionError(f"the form's {label} never showed {value}:\n"
+                                 + t.screen(who))
     t.keys(who, *["Up"] * (at + 1))              # from the Game row, up wraps onto Create
     t.wait(who, "[ Create the table ]")
     t.keys(who, "Enter")

@@ -44,7 +44,7 @@ def visibility() -> Visibility:
 @pytest.fixture
 def host(visibility: Visibility) -> Iterator[Host]:
     h = Host("tcp://127.0.0.1:0", "test-host", heartbeat=0.1, liveness=3, idle=None,
-             observer=visibility)
+             observer=visibility, testing=True)
     h.start()
     yield h
     h.stop()

@@ -57,16 +57,21 @@ def test_a_player_who_sat_is_kept_as_long_as_before() -> None:
     assert eva.token in kit.parts.roster.players
 
 
-def test_open_tables_per_connection_are_capped_with_a_clear_error() -> None:
+def test_open_tables_per_key_are_capped_with_a_clear_error() -> None:
     kit = Kit()
-    eva = kit.player("Eva")
+    key = b"E" * 40
+    eva = kit.player("Eva", key=key)
     for _ in range(MAX_OPEN_TABLES):
         kit.open_table("pika", eva, 2)
     text = kit.refused("too_many", eva, "create", game="pika", players=2)
     assert "open tables" in text
     # a new name on the same connection does not get a fresh allowance of tables
-    other = kit.parts.hello(eva.route or b"", "Eve")
+    other = kit.parts.hello(eva.route or b"", "Eve", user=key)
     kit.refused("too_many", other, "create", game="pika", players=2)
+    # nor does a new connection of the same key under yet another name
+    third = kit.player("Evelyn", key=key)
+    kit.refused("too_many", third, "create", game="pika", players=2)
+    kit.open_table("pika", kit.player("Bob", key=b"B" * 40), 2)
 
 
 def test_tables_made_and_left_do_not_lock_the_lobby() -> None:
@@ -163,8 +168,26 @@ def test_the_allowances_follow_the_connections_of_the_last_seconds() -> None:
     server.roster = kit.parts.roster
     server.allowances = __import__("collections").OrderedDict()
     for i in range(1000):
-        assert server._spend(f"r{i}".encode(), i * 0.01)
+        assert server._spend(f"r{i}".encode(), f"{i:040d}".encode(), i * 0.01)
     assert len(server.allowances) <= 300
+
+
+def test_the_allowance_is_the_keys_whatever_connection_or_name() -> None:
+    """Limits are counted per authenticated key (``Roster.quota_key``): a key that spends
+    its burst on one connection is refused on another, under another name; another key is
+    not."""
+    from cardparty.net.host.model import BURST
+    from cardparty.net.host.server import Server
+
+    kit = Kit()
+    server = Server.__new__(Server)
+    server.roster = kit.parts.roster
+    server.allowances = __import__("collections").OrderedDict()
+    key = b"K" * 40
+    assert kit.parts.roster.quota_key(b"r1", key) == kit.parts.roster.quota_key(b"r2", key)
+    assert all(server._spend(b"r1", key, 0.0) for _ in range(int(BURST)))
+    assert not server._spend(b"r2", key, 0.0)
+    assert server._spend(b"r3", b"L" * 40, 0.0)
 
 
 def test_watchers_who_never_sat_are_forgotten_fast_and_stop_watching() -> None:

@@ -88,7 +88,7 @@ def test_bot_client_refuses_create_without_players_in_one_line() -> None:
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
 
 
-def test_a_bot_client_killed_mid_game_comes_back_with_its_token_to_the_same_seat(
+def test_a_bot_client_killed_mid_game_comes_back_by_its_key_and_name_to_the_same_seat(
         tmp_path: Path, processes: list) -> None:
     host, address = start_host(tmp_path)
     processes.append(host)
@@ -105,7 +105,7 @@ def test_a_bot_client_killed_mid_game_comes_back_with_its_token_to_the_same_seat
     assert victim.poll() is None, "the game ended before the client was killed"
     os.kill(victim.pid, signal.SIGKILL)
     victim.wait()
-    back = bot_client("--connect", address, "--table", tid, "--token", seated["token"],
+    back = bot_client("--connect", address, "--table", tid, "--name", seated["name"],
                       "--seed", "6")
     processes.append(back)
     ends = [lines_of(p, 60)[-1] for p in (first, back)]

@@ -39,7 +39,7 @@ def broken_host() -> Iterator[Host]:
     base = load_catalog()
     catalog = Catalog(dict(base.games), dict(base.variants), dict(base.plugins))
     catalog.add(Boom())
-    h = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, catalog=catalog)
+    h = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, catalog=catalog, testing=True)
     h.start()
     yield h
     h.stop()

@@ -65,7 +65,7 @@ def play(session: Session, tid: str, stop_after: int | None = None) -> str:
 def test_host_bots_draw_the_same_stream_before_and_after_a_restart_from_the_data(
         tmp_path: Path) -> None:
     expected = reference_journal()
-    host = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path)
+    host = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path, testing=True)
     address = host.start()
     eva = Session(address, "Eva", backoff=(0.02, 0.2))
     try:
@@ -77,7 +77,7 @@ def test_host_bots_draw_the_same_stream_before_and_after_a_restart_from_the_data
         assert play(eva, tid, stop_after=4) == "stopped"
         before = len(host.tables[tid].table.journal)
         host.stop()
-        host = Host(address, heartbeat=0.1, idle=None, data=tmp_path)
+        host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
         assert len(host.tables[tid].table.journal) == before
         host.start()
         wait_for(eva, lambda m: m["type"] == "connection" and m["state"] == "restored")
@@ -113,7 +113,7 @@ def test_every_view_and_reply_is_sent_only_once_the_store_holds_its_change(
 
     import msgpack
 
-    with Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path) as host:
+    with Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path, testing=True) as host:
         eva = Session(host.address, "Eva", backoff=(0.02, 0.2))
         try:
             eva.connect()

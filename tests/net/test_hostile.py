@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardparty.net.host import BURST, RATE
+from cardparty.net.keys import KeyPair
 from cardparty.net.netbot import play_table
 from cardparty.net.protocol import ERRORS, HOST_LIMITS, decode, encode, message
 from tests.net.conftest import wait_for
@@ -23,11 +24,16 @@ from tests.net.leaks import check_messages
 
 
 class Raw:
-    """A DEALER that sends whatever it is given and reads the replies."""
+    """A DEALER that sends whatever it is given and reads the replies: a CURVE client with
+    a key pair of its own (anyone may connect; what it sends is up to it)."""
 
-    def __init__(self, address: str) -> None:
+    def __init__(self, address: str, host_key: bytes, keys: KeyPair | None = None) -> None:
+        keys = keys or KeyPair.generate()
         self.sock = zmq.Context.instance().socket(zmq.DEALER)
         self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.curve_secretkey = keys.secret
+        self.sock.curve_publickey = keys.public
+        self.sock.curve_serverkey = host_key
         self.sock.connect(address)
 
     def send(self, *frames: bytes) -> None:
@@ -51,7 +57,7 @@ class Raw:
 
 @pytest.fixture
 def raw(host: Any) -> Iterator[Raw]:
-    r = Raw(host.address)
+    r = Raw(host.address, host.keys.public)
     yield r
     r.close()
 
@@ -123,7 +129,7 @@ def test_malformed_frames_get_error_replies_with_their_codes(raw: Raw, game_else
 def test_a_frame_over_the_hard_limit_costs_only_its_own_connection(host: Any, raw: Raw,
                                                                   game_elsewhere: str) -> None:
     raw.send(b"\x00" * (2 * 1024 * 1024))
-    fresh = Raw(host.address)
+    fresh = Raw(host.address, host.keys.public)
     try:
         assert fresh.ask(encode(message("hello", name="Next")))["type"] == "welcome"
     finally:
@@ -194,6 +200,10 @@ def test_a_client_flooding_the_host_is_slowed_down_and_the_other_table_goes_on(
     assert raw.ask(ping)["type"] == "pong"
 
 
+#: The key of the fuzzing client: the name "Fuzz" is bound to it at the first hello (MO-1).
+FUZZ = KeyPair.generate()
+
+
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(frames=st.lists(st.binary(max_size=200), min_size=1, max_size=3)
@@ -205,7 +215,7 @@ def test_a_client_flooding_the_host_is_slowed_down_and_the_other_table_goes_on(
                                    max_size=6)))
 def test_hypothesis_frames_from_a_welcomed_client_all_get_a_reply(
         host: Any, game_elsewhere: str, frames: list) -> None:
-    r = Raw(host.address)
+    r = Raw(host.address, host.keys.public, FUZZ)        # one player, a new connection each
     try:
         assert r.ask(encode(message("hello", name="Fuzz")))["type"] == "welcome"
         r.send(*frames)

@@ -136,7 +136,7 @@ def test_mo4_a_table_invites_a_bounded_number_of_players(connect: Any) -> None:
     assert len(eva.tables()[0]["invited"]) == MAX_INVITED
 
 
-def test_mo4_the_invitee_is_told_live_and_again_after_reconnecting_with_his_token(
+def test_mo4_the_invitee_is_told_live_and_again_after_reconnecting(
         host: Host, connect: Any) -> None:
     eva, bob, zoe = connect("Eva"), connect("Bob"), connect("Zoe")
     tid = eva.create("pika", 2, mode="friends", title="Friday")["id"]
@@ -147,10 +147,9 @@ def test_mo4_the_invitee_is_told_live_and_again_after_reconnecting_with_his_toke
         tid, "pika", "Eva", "Friday")
     # Those at the table see the invitation in its summary.
     wait_for(eva, lambda m: m["type"] == "table" and m["table"]["invited"] == ["Bob"])
-    # Bob's client dies; he comes back with his token and is told again.
-    token = bob.token
+    # Bob's client dies; he comes back (his key and name) and is told again.
     bob.abort()
-    again = Session(host.address, "Bob", token=token, backoff=(0.02, 0.2))
+    again = Session(host.address, "Bob", backoff=(0.02, 0.2))
     try:
         assert again.connect()["resumed"] is True
         told = wait_for(again, is_invited)
@@ -166,7 +165,7 @@ def test_mo4_the_invitee_is_told_live_and_again_after_reconnecting_with_his_toke
 
 def test_mo4_a_raw_client_that_invites_badly_gets_errors_and_the_host_goes_on(
         host: Host) -> None:
-    raw = Raw(host.address)
+    raw = Raw(host.address, host.keys.public)
     try:
         assert raw.ask(encode(message("hello", name="Eva")))["type"] == "welcome"
         raw.send(encode(message("create", rid=1, game="pika", players=2, mode="friends")))
@@ -188,7 +187,7 @@ def test_mo4_a_raw_client_that_invites_badly_gets_errors_and_the_host_goes_on(
 
 def test_mo4_mode_and_invitees_survive_the_host_restarted_from_its_data(tmp_path: Any
                                                                        ) -> None:
-    host = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path)
+    host = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path, testing=True)
     address = host.start()
     eva = Session(address, "Eva", backoff=(0.02, 0.2))
     bob = Session(address, "Bob", backoff=(0.02, 0.2))
@@ -202,7 +201,7 @@ def test_mo4_mode_and_invitees_survive_the_host_restarted_from_its_data(tmp_path
         wait_for(bob, is_invited)
         bob.abort()                          # away while the host restarts
         host.stop()
-        host = Host(address, heartbeat=0.1, idle=None, data=tmp_path)
+        host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
         assert host.tables[tid].mode == "friends"
         assert host.tables[tid].invited == {"Bob": "Eva"}
         host.start()
@@ -211,13 +210,13 @@ def test_mo4_mode_and_invitees_survive_the_host_restarted_from_its_data(tmp_path
         summary = next(t for t in eva.tables() if t["id"] == tid)
         assert (summary["mode"], summary["creator"], summary["invited"]) == (
             "friends", "Eva", ["Bob"])
-        bob = Session(address, "Bob", token=bob.token, backoff=(0.02, 0.2))
+        bob = Session(address, "Bob", backoff=(0.02, 0.2))
         bob.connect()
         assert wait_for(bob, is_invited)["table"] == tid     # still pending after a restart
         refused("not_invited", zoe.sit, tid)
         assert bob.sit(tid) == 1
         refused("not_creator", bob.add_bots, tid)
-        eva.add_bots(tid)                    # the creator is still known by his token
+        eva.add_bots(tid)                    # the creator is still known by his key
     finally:
         for s in (eva, bob, zoe):
             s.abort()

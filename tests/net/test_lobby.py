@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import msgpack
 import pytest
 import zmq
 
@@ -138,10 +139,23 @@ def test_a_spectator_sees_no_hand_and_may_not_move(connect: Any) -> None:
 
 
 def test_a_raw_client_speaking_only_docs_protocol_plays_a_game_to_its_end(host: Any) -> None:
-    """Written from docs/protocol.md alone: hello, create, sit, bots, ready, then moves by id
-    with the view's version until the view carries the result."""
-    sock = zmq.Context.instance().socket(zmq.DEALER)
+    """Written from docs/protocol.md alone: the host's key from its key desk, a CURVE key pair
+    of its own, then hello, create, sit, bots, ready, then moves by id with the view's version
+    until the view carries the result."""
+    ctx = zmq.Context.instance()
+    desk = ctx.socket(zmq.DEALER)
+    desk.setsockopt(zmq.LINGER, 0)
+    head, port = host.address.rsplit(":", 1)
+    desk.connect(f"{head}:{int(port) + 1}")
+    desk.send(b"cardparty key?")
+    assert desk.poll(5000), "the key desk said nothing"
+    told = msgpack.unpackb(desk.recv())
+    desk.close()
+    public, secret = zmq.curve_keypair()
+    sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
+    sock.curve_secretkey, sock.curve_publickey = secret, public
+    sock.curve_serverkey = told["key"].encode()
     sock.connect(host.address)
     limits = {"max_buffer_size": 1 << 22, "max_str_len": 1 << 20, "max_bin_len": 0,
               "max_array_len": 1 << 16, "max_map_len": 4096, "max_ext_len": 0}
@@ -216,7 +230,7 @@ def test_an_asyncio_program_awaits_replies_and_gets_pushes_by_callback(host: Any
 
 def test_at_the_table_limit_a_new_table_replaces_the_one_that_ended_longest_ago() -> None:
     host = Host("tcp://127.0.0.1:0", "small-host", heartbeat=0.1, idle=None, bot_delay=0.0,
-                max_tables=3)
+                max_tables=3, testing=True)
     host.start()
     eva = Session(host.address, "Eva", request_timeout=5.0)
     try:

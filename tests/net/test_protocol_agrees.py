@@ -48,15 +48,18 @@ def test_nesting_is_bounded_at_the_depth_the_doc_states() -> None:
     assert "1023 levels of nesting" in DOC
 
 
-def test_a_second_hello_without_a_known_token_is_not_resumed() -> None:
+def test_a_repeated_hello_is_the_same_player_and_a_token_changes_nothing() -> None:
+    """A hello said again (a retry) is the same player; a token sent with it counts for
+    nothing; the same key from another connection resumes him there."""
     kit = Kit()
-    first = kit.parts.hello(b"r", "Eva")
-    again = kit.parts.hello(b"r", "Eva", token="f" * 32)
+    key = b"E" * 40
+    first = kit.parts.hello(b"r", "Eva", user=key)
+    again = kit.parts.hello(b"r", "Eva", token="f" * 32, user=key)
     assert again is first
     welcomes = kit.out.take(first, "welcome")
-    assert [w["resumed"] for w in welcomes] == [False, False]
-    assert welcomes[1]["token"] == welcomes[0]["token"]
-    kit.parts.hello(b"r2", "Eva", token=first.secret)
+    assert [w["resumed"] for w in welcomes] == [False, True]
+    assert all("token" not in w for w in welcomes)
+    assert kit.parts.hello(b"r2", "Eva", user=key) is first and first.route == b"r2"
     assert kit.out.take(first, "welcome")[0]["resumed"] is True
 
 
@@ -69,7 +72,7 @@ def test_snapshot_of_an_open_table_is_its_summary_for_anyone() -> None:
 
 
 def playing(kit: Kit) -> tuple[Any, str]:
-    eva = kit.player("Eva")
+    eva = kit.player("Eva", key=b"E" * 40)
     tid = kit.open_table("pika", eva, 2, seed=3)
     kit.ask(eva, "sit", table=tid)
     kit.ask(eva, "bots", table=tid)
@@ -86,7 +89,7 @@ def test_a_resume_pushes_the_summary_once_and_a_snapshot_with_no_prev() -> None:
     kit.tick(5.0)                                     # silent: disconnected
     assert not eva.connected
     kit.out.take(eva)
-    kit.parts.hello(b"new-process", "Eva", token=eva.secret)
+    kit.parts.hello(b"new-process", "Eva", user=eva.key)
     got = kit.out.take(eva)
     assert [m["type"] for m in got] == ["welcome", "table", "view"]
     assert got[2]["snapshot"] is True and got[2]["prev"] is None

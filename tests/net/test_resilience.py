@@ -18,7 +18,7 @@ from tests.net.leaks import check_messages
 
 
 @pytest.mark.parametrize("game", installed_games())
-def test_a_client_killed_mid_game_reconnects_with_its_token_and_plays_on_in_its_seat(
+def test_a_client_killed_mid_game_reconnects_by_its_key_and_name_and_plays_on_in_its_seat(
         connect: Any, visibility: Any, game: str) -> None:
     players = table_size(game)
     sessions = [connect(f"P{i}") for i in range(players)]
@@ -54,7 +54,6 @@ def test_a_client_killed_mid_game_reconnects_with_its_token_and_plays_on_in_its_
             except Exception:
                 pass
     version_before = victim.views[tid]["version"]
-    token = victim.token
     victim.abort()
     # The others are told he is gone (Paranoid Pirate: silent for heartbeat * liveness).
     watcher = connect("Watcher")
@@ -64,7 +63,7 @@ def test_a_client_killed_mid_game_reconnects_with_its_token_and_plays_on_in_its_
     assert gone["table"]["status"] == "playing"
     assert [s["connected"] for s in watcher.tables()[0]["seats"]] == [
         s != seats[0] for s in range(players)]
-    back = connect("P0 again", token=token)
+    back = connect("P0")                 # the same key and name, from a new connection
     assert back.welcome["resumed"] and back.welcome["player"] == victim.welcome["player"]
     first = wait_for(back, lambda m: m["type"] == "view")
     assert first["snapshot"] and first["seat"] == seats[0] and first["version"] >= version_before
@@ -120,7 +119,7 @@ def test_the_pika_warning_runs_out_and_the_host_plays_the_penalty_as_system(
 
 def test_a_finished_move_survives_the_host_being_stopped_and_restarted_from_its_data(
         tmp_path: Any) -> None:
-    host = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path)
+    host = Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path, testing=True)
     address = host.start()
     eva = Session(address, "Eva", backoff=(0.02, 0.2))
     petr = Session(address, "Petr", backoff=(0.02, 0.2))
@@ -136,7 +135,7 @@ def test_a_finished_move_survives_the_host_being_stopped_and_restarted_from_its_
         done = eva.move(tid, len(view["view"]["moves"]) - 1, view["version"])
         journal = list(host.tables[tid].table.journal)
         host.stop()
-        host = Host(address, heartbeat=0.1, idle=None, data=tmp_path)
+        host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
         assert host.tables[tid].table.version == done["version"]
         assert host.tables[tid].table.journal == journal
         host.start()
@@ -166,7 +165,8 @@ def test_a_missed_view_makes_the_session_ask_for_a_snapshot(connect: Any, host: 
     eva.add_bots(tid)
     eva.ready(tid)
     view = wait_for(eva, lambda m: m["type"] == "view")
-    host.tables[tid].streams[host.parts.roster.find(eva.token).id][0] = -7   # the host "lost" one
+    me = next(p for p in host.players.values() if p.name == "Eva")
+    host.tables[tid].streams[me.id][0] = -7                         # the host "lost" one
     eva.reorder(tid, list(reversed(view["view"]["hand"])))
     gap = wait_for(eva, lambda m: m["type"] == "view" and m["prev"] == -7)
     assert not gap["snapshot"]
@@ -174,12 +174,12 @@ def test_a_missed_view_makes_the_session_ask_for_a_snapshot(connect: Any, host: 
     assert snap["version"] == gap["version"]
 
 
-def test_the_same_token_from_a_second_connection_takes_the_seat_and_closes_the_first(
+def test_the_same_key_and_name_from_a_second_connection_take_the_seat_and_close_the_first(
         connect: Any) -> None:
     first = connect("Eva")
     tid = first.create("pika", 2)["id"]
     first.sit(tid)
-    second = connect("Eva", token=first.token)
+    second = connect("Eva")
     assert second.welcome["resumed"] and second.welcome["player"] == first.welcome["player"]
     fut = first.send("tables")
     said = wait_for(first, lambda m: m["type"] == "connection")
@@ -197,7 +197,6 @@ def test_a_disconnected_players_turns_go_to_a_bot_until_he_reconnects(connect: A
     eva.ready(tid)
     petr.ready(tid)
     wait_for(eva, lambda m: m["type"] == "view")
-    token = eva.token
     eva.abort()                                         # Eva's machine dies on her turn
     gone = wait_for(petr, lambda m: m["type"] == "table" and seat_info(m, 0)["standin"],
                     timeout=3)
@@ -205,7 +204,7 @@ def test_a_disconnected_players_turns_go_to_a_bot_until_he_reconnects(connect: A
     played = wait_for(petr, lambda m: m["type"] == "view"
                       and any(e.get("seat") == 0 for e in m["events"]))
     assert played["players"][0] == {"connected": False, "standin": True}
-    back = connect("Eva", token=token)
+    back = connect("Eva")
     snap = wait_for(back, lambda m: m["type"] == "view" and m["snapshot"])
     assert snap["seat"] == 0 and snap["players"][0] == {"connected": True, "standin": False}
     wait_for(petr, lambda m: m["type"] == "table" and not seat_info(m, 0)["standin"]

@@ -69,7 +69,7 @@ def test_a_damaged_table_is_set_aside_and_named_while_the_others_play(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """One table's corrupt row stopped the whole host with a traceback."""
     kit = Kit(data=tmp_path)
-    eva = kit.player("Eva")
+    eva = kit.player("Eva", key=b"E" * 40)
     good = kit.open_table("pika", eva, 2)
     bad = kit.open_table("pika", eva, 2)
     kit.parts.close()
@@ -80,7 +80,7 @@ def test_a_damaged_table_is_set_aside_and_named_while_the_others_play(
         kit = Kit(data=tmp_path)
     assert list(kit.parts.tables.all) == [good]
     assert any(bad in r.getMessage() and "set aside" in r.getMessage() for r in caplog.records)
-    eva = kit.player("Eva", token=eva.secret)
+    eva = kit.player("Eva", key=b"E" * 40)
     kit.ask(eva, "sit", table=good)
     kit.parts.close()
     with sqlite3.connect(tmp_path / "host.sqlite3") as con:

@@ -13,6 +13,7 @@ from typing import Any
 from cardparty.core.cards import ordered_deck, piquet_deck
 from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Zone
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 from cardparty.core.kit import competition_places, game_state, redeal
 
 ORDER = "789TJQKA"
@@ -39,7 +40,8 @@ def strength(card: str) -> int:
 
 @hookimpl
 def cardparty_game_info() -> GameInfo:
-    return GameInfo("highcard", "High card", 2, 4, summary="Highest card takes the trick.",
+    return GameInfo("highcard", "High card", 2, 4,
+                    summary=Msg("Highest card takes the trick."),
                     max_moves=40, deck=DECK, state=HighcardState)
 
 
@@ -62,14 +64,15 @@ def cardparty_to_move(state: HighcardState) -> tuple[int, ...]:
 def cardparty_legal_moves(state: HighcardState, seat: int) -> list[Move]:
     if _over(state) or seat != state.turn:
         return []
-    return [Move("play", (c,), None, f"lay {c}") for c in state.hands[seat]]
+    # Labels and refusals are messages: an English id with parameters (docs/writing-a-game.md).
+    return [Move("play", (c,), None, Msg("lay {card}", card=c)) for c in state.hands[seat]]
 
 
 @hookimpl
 def cardparty_refusal(state: HighcardState, seat: int, move: Move) -> str | None:
     if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
         return None
-    return "lay one card of your own hand"
+    return Msg("lay one card of your own hand")
 
 
 @hookimpl

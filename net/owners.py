@@ -1,0 +1,63 @@
+"""Usernames bound to keys (MO-1): the first key that says hello with a name owns it at this
+host, for good; nobody else can act under that name there afterwards.
+
+Owns: who owns which name (by ``safetext.name_key``, so "eva" and "Ｅｖａ" are Eva's too),
+the claim a hello makes (``claim``), keeping owners in the host's store when it has one, and
+the identity of a player at a host (``identity``): his key and his name together, which is
+what the host files his seats under, so no token a client sends can stand for him.
+
+Must not know about: sockets, tables, games, terminals.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from cardparty.net.safetext import name_key
+from cardparty.net.store import Store
+
+#: Names a host binds in all: a flood of fresh keys cannot grow its memory without bound.
+MAX_OWNERS = 200_000
+
+
+class NameTaken(Exception):
+    """A name owned by another key (``name_taken``), or no room for another owner."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+class Owners:
+    """The owners of the names at one host; read from and written to ``store`` (if any)."""
+
+    def __init__(self, store: Store | None) -> None:
+        self.store = store
+        self.by_name: dict[str, bytes] = dict(store.owners()) if store is not None else {}
+
+    def claim(self, name: str, key: bytes) -> None:
+        """``key`` says hello as ``name``: bind the name to it if nobody owns it; NameTaken if
+        another key does."""
+        k = name_key(name)
+        owner = self.by_name.get(k)
+        if owner == key:
+            return
+        if owner is not None:
+            raise NameTaken("name_taken", f"the name {name!r} belongs to another player at "
+                                          "this host (it is bound to his key); choose another")
+        if len(self.by_name) >= MAX_OWNERS:
+            raise NameTaken("busy", "this host has too many players")
+        self.by_name[k] = key
+        if self.store is not None:
+            self.store.put_owner(k, key, name)
+
+    def owner(self, name: str) -> bytes | None:
+        return self.by_name.get(name_key(name))
+
+
+def identity(key: bytes, name: str) -> str:
+    """The host's handle on one player: his key with the name he owns (hex, not a secret:
+    the host never takes it from a client)."""
+    return hashlib.sha256(b"cardparty player\0" + key + b"\0" + name_key(name).encode()
+                          ).hexdigest()[:32]

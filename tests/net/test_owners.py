@@ -1,0 +1,36 @@
+"""MO-1 at the level of the store: a name is bound to the first key that claims it, kept in
+the host's SQLite file across restarts, and spelt any way it is still the same name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardparty.net.keys import KeyPair
+from cardparty.net.owners import NameTaken, Owners, identity
+from cardparty.net.store import Store
+
+
+def test_mo_1_the_first_key_owns_a_name_and_keeps_it_across_restarts(tmp_path: Path) -> None:
+    eva, mallory = KeyPair.generate().public, KeyPair.generate().public
+    store = Store(tmp_path)
+    owners = Owners(store)
+    owners.claim("Eva", eva)
+    owners.claim("Eva", eva)                      # the owner again: fine
+    for spelling in ("Eva", "eva", "ＥＶＡ"):
+        with pytest.raises(NameTaken) as refused:
+            owners.claim(spelling, mallory)
+        assert refused.value.code == "name_taken"
+    owners.claim("Mallory", mallory)
+    store.close()
+    again = Owners(Store(tmp_path))
+    assert again.owner("EVA") == eva and again.owner("mallory") == mallory
+    with pytest.raises(NameTaken):
+        again.claim("Eva", mallory)
+
+
+def test_an_identity_is_a_key_and_a_name() -> None:
+    a, b = KeyPair.generate().public, KeyPair.generate().public
+    assert identity(a, "Eva") == identity(a, "eva")
+    assert len({identity(a, "Eva"), identity(b, "Eva"), identity(a, "Bob")}) == 3
