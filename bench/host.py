@@ -213,9 +213,9 @@ class Load:
     def __init__(self, address: str, tables: int, players: int, game: str,
                  settings: dict[str, Any], seed: int, curve: bool = True) -> None:
         self.ctx = zmq.Context.instance()
-        # Every client speaks CURVE as a real one does (one key pair for all: each name is its
-        # own player), with the host's key from its desk.
-        mine = KeyPair.generate()
+        # Every client speaks CURVE as a real one does, with a key pair of its own (the host's
+        # limits are per key: one key for all would be one guest sending for 64), with the
+        # host's key from its desk.
         host_key = fetch_key(address)[0] if curve else None
         self.game = game
         self.players = players
@@ -230,6 +230,7 @@ class Load:
                 sock = self.ctx.socket(zmq.DEALER)
                 sock.setsockopt(zmq.LINGER, 0)
                 if host_key is not None:
+                    mine = KeyPair.generate()
                     sock.curve_secretkey = mine.secret
                     sock.curve_publickey = mine.public
                     sock.curve_serverkey = host_key

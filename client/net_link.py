@@ -70,7 +70,9 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
     invited = summary.get("invited")
     return {"id": summary.get("id"), "game": summary.get("game"),
             "players": summary.get("players"), "seats": seats,
-            "mode": str(summary.get("mode") or "-"),
+            # an open table its creator closed to strangers shows as "invited" (docs/protocol.md)
+            "mode": "invited" if summary.get("mode") == "open" and summary.get(
+                "strangers") is False else str(summary.get("mode") or "-"),
             "stake": int(summary.get("stake") or 0), "seeking": bool(summary.get("seeking")),
             "fill_in": summary.get("fill_in"),
             "status": summary.get("status"), "title": summary.get("title", ""),

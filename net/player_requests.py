@@ -37,9 +37,17 @@ class PlayerRequests:
         """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
         return self.request("games")["games"]
 
-    def tables(self) -> list[dict[str, Any]]:
-        """The host's tables, each a table summary (docs/protocol.md, "table")."""
-        return self.request("tables")["tables"]
+    def tables(self, most: int = 1000) -> list[dict[str, Any]]:
+        """The host's tables (at most ``most``), each a table summary (docs/protocol.md,
+        "table"): the host sends them a page at a time; this asks for every page."""
+        out: list[dict[str, Any]] = []
+        offset: int | None = 0
+        while offset is not None and len(out) < most:
+            page = self.request("tables", offset=offset)
+            out.extend(page["tables"])
+            nxt = page.get("next")
+            offset = nxt if isinstance(nxt, int) and nxt > offset else None
+        return out[:most]
 
     def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
                variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,

@@ -82,7 +82,9 @@ ERRORS: dict[str, str] = {
     "internal": "the host failed on this request (a bug); nothing was done",
     "replaced": "the same player said hello from another connection, which now has the seat",
     "not_invited": "only the creator and the players he invited may sit at a friends table",
-    "not_creator": "only the creator of a friends table may add bots to it",
+    "not_creator": "only the table's creator may do that (bots at a friends table, remove, "
+                   "close, strangers)",
+    "too_many": "you have as many open tables as one player's key may have",
     "not_friends": "invitations are for friends tables; anyone may sit at an open table",
     "name_taken": "the name belongs to another player's key at this host (MO-1)",
     "testing_only": "a deal's seed and deck are chosen by the host, unless it runs for tests",
@@ -326,7 +328,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "ping": {"at": Field(number(0, 1e12))},
     "bye": {},
     "games": {},
-    "tables": {},
+    "tables": {"offset": Field(integer(0, 1_000_000), default=0)},
     "create": {"game": Field(text(32, 1), required=True),
                "players": Field(integer(1, 16), required=True),
                "settings": Field(plain_map(32), default={}),
@@ -336,7 +338,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "title": Field(line(TITLE_MAX), default=""),
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
-               "stake": Field(integer(0, 10**9), default=0)},
+               "stake": Field(integer(0, 10**9), default=0),
+               "strangers": Field(boolean, default=True)},
     "seek": {"game": Field(text(32, 1), required=True),
              "players": Field(integer(2, 16), required=True),
              "stake": Field(integer(0, 10**9), default=0)},
@@ -358,6 +361,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "chat": {"table": TABLE_ID, "text": Field(line(CHAT_MAX, 1), required=True)},
     "invite": {"table": TABLE_ID, "names": Field(names(16), required=True)},
     "again": {"table": TABLE_ID},
+    "remove": {"table": TABLE_ID, "seat": Field(integer(0, 15), required=True)},
+    "close": {"table": TABLE_ID},
+    "strangers": {"table": TABLE_ID, "allow": Field(boolean, required=True)},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

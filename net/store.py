@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import sqlite3
 import threading
@@ -33,6 +34,20 @@ log = logging.getLogger("cardparty.host")
 #: Seconds between two checkpoints of the write-ahead log (see ``Store``).
 CHECKPOINT = 0.5
 
+#: ``PRAGMA application_id`` of a cardparty host's store ("CPty"): a file without it that
+#: holds other tables is not the host's, and is never written.
+APPLICATION_ID = 0x43507479
+#: ``PRAGMA user_version``: the layout of the rows below. A store of a newer layout is refused.
+SCHEMA_VERSION = 1
+#: The tables a store of this layout holds (a file of an older host without a version has
+#: exactly these, and is adopted).
+OWN_TABLES = {"tables", "players", "owners", "moves", "aside", "info"}
+
+
+class StoreError(Exception):
+    """The store cannot be used: the message says why in one line, and what to do."""
+
+
 #: One write: SQL, its parameters, and whether they are many rows (``executemany``).
 Op = tuple[str, Any, bool]
 
@@ -46,6 +61,9 @@ CREATE TABLE IF NOT EXISTS owners (
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, entry BLOB NOT NULL,
     PRIMARY KEY (table_id, version));
+CREATE TABLE IF NOT EXISTS aside (
+    id TEXT NOT NULL, seq INTEGER, meta BLOB, save BLOB, why TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS info (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
 
@@ -63,14 +81,12 @@ class Store:
     pass the log's limit checkpoints on the spot."""
 
     def __init__(self, directory: str | Path) -> None:
-        path = Path(directory)
-        path.mkdir(parents=True, exist_ok=True)
-        self.path = path / "host.sqlite3"
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA wal_autocheckpoint=0")
-        self.db.executescript(SCHEMA)
+        had_wal = (Path(directory) / "host.sqlite3-wal").exists()   # before SQLite makes one
+        self.path, self.db, self.layout_was = open_checked(Path(directory))
+        #: what a start found worth telling an operator (also logged as warnings)
+        self.warnings: list[str] = []
+        self._commits_path = self.path.with_name(self.path.name + "-commits")
+        self._commits = self._count_commits(had_wal)
         self.done = 0
         self._tickets = 0
         self._collect: list[Op] | None = None
@@ -124,9 +140,9 @@ class Store:
 
     def _apply(self, ops: list[Op]) -> None:
         db = self.db
-        if len(ops) > 1:
-            db.execute("BEGIN")
+        db.execute("BEGIN")
         try:
+            db.execute("UPDATE info SET value = value + 1 WHERE key = 'commits'")
             for sql, params, many in ops:
                 if many:
                     db.executemany(sql, params)
@@ -138,7 +154,47 @@ class Store:
             raise
         if db.in_transaction:
             db.execute("COMMIT")
+        self._commits += 1
+        self._note_commits()
 
+    def _note_commits(self) -> None:
+        """The count of commits beside the file (no sync): a start that finds the file
+        behind it knows commits were lost (a write-ahead log missing or cut)."""
+        with contextlib.suppress(OSError):
+            fd = os.open(self._commits_path, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                os.pwrite(fd, f"{self._commits:020d}\n".encode(), 0)
+            finally:
+                os.close(fd)
+
+    def _count_commits(self, had_wal: bool) -> int:
+        """The file's count of commits, checked against the count beside it and against a
+        host that was not closed cleanly losing its write-ahead log (warnings, logged)."""
+        db = self.db
+        row = db.execute("SELECT value FROM info WHERE key = 'commits'").fetchone()
+        commits = row[0] if row else 0
+        running = db.execute("SELECT value FROM info WHERE key = 'running'").fetchone()
+        try:
+            noted = int(self._commits_path.read_text().strip() or 0)
+        except (OSError, ValueError):
+            noted = None
+        if noted is not None and noted > commits:
+            self._warn(f"{self.path} holds {commits} commits but {noted} were made: the last "
+                       f"{noted - commits} were lost (its -wal file was missing or damaged); "
+                       "the tables are as of the last commit it holds")
+        elif running and running[0] and not had_wal and noted is None:
+            self._warn(f"{self.path} was not closed cleanly and has no -wal file beside it "
+                       "(copied without it?): the last changes may be lost")
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("INSERT OR REPLACE INTO info (key, value) VALUES ('commits', ?)",
+                       (commits,))
+            db.execute("INSERT OR REPLACE INTO info (key, value) VALUES ('running', 1)")
+            db.execute("PRAGMA wal_checkpoint(FULL)")     # the file itself says "running"
+        return commits
+
+    def _warn(self, text: str) -> None:
+        self.warnings.append(text)
+        log.warning("%s", text)
     def _write_loop(self) -> None:
         assert self._queue is not None
         q = self._queue
@@ -240,11 +296,18 @@ class Store:
         return [(k, key.encode()) for k, key in self.db.execute(
             "SELECT name_key, key FROM owners")]
 
-    def tables(self) -> list[tuple[str, int, dict[str, Any], bytes]]:
-        """(id, seq, meta, save) of every live table, oldest first."""
-        rows = self.db.execute("SELECT id, seq, meta, save FROM tables ORDER BY seq")
-        return [(i, seq, msgpack.unpackb(meta, raw=False, strict_map_key=False), save)
-                for i, seq, meta, save in rows]
+    def tables(self) -> list[tuple[str, int, bytes, bytes]]:
+        """(id, seq, meta as packed, save) of every live table, oldest first."""
+        return list(self.db.execute("SELECT id, seq, meta, save FROM tables ORDER BY seq"))
+
+    def set_aside(self, table_id: str, why: str) -> None:
+        """A table that cannot be restored leaves the live rows for ``aside`` (kept for
+        whoever wants to look at it, never played), so the others play on."""
+        with self.batch():
+            self._do("INSERT INTO aside (id, seq, meta, save, why) SELECT id, seq, meta, "
+                     "save, ? FROM tables WHERE id = ?", (why, table_id))
+            self._do("DELETE FROM tables WHERE id = ?", (table_id,))
+            self._do("DELETE FROM moves WHERE table_id = ?", (table_id,))
 
     def close(self) -> None:
         """Every queued write committed, the log checkpointed, the file closed."""
@@ -254,5 +317,99 @@ class Store:
         self._closing.set()
         self._checkpoints.join(5.0)
         with contextlib.suppress(sqlite3.Error):
+            self.db.execute("UPDATE info SET value = 0 WHERE key = 'running'")
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
+
+
+def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int]:
+    """The host's store in ``directory``, opened and checked: SQLite's own integrity check,
+    the application id and the layout's version. A file that fails any of these is never
+    written: ``StoreError`` says why in one line. Files are made readable by their owner only
+    (they hold the players' handles and every hidden card)."""
+    if directory.exists() and not directory.is_dir():
+        raise StoreError(f"{directory} is a file; give a directory (the host keeps "
+                         "host.sqlite3 in it)")
+    try:
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = directory / "host.sqlite3"
+        if not path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+        for f in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            if f.exists() and f.stat().st_mode & 0o077:
+                f.chmod(0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot use {directory}: {exc.strerror or exc}") from None
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {path}: {exc}") from None
+    try:
+        layout = _check(db, path)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA wal_autocheckpoint=0")
+        db.executescript(SCHEMA)
+    except sqlite3.Error as exc:
+        db.close()
+        raise StoreError(f"{path} cannot be used ({exc}); it was left as it is: move it "
+                         "away or restore a backup") from None
+    except StoreError:
+        db.close()
+        raise
+    return path, db, layout
+
+
+def _check(db: sqlite3.Connection, path: Path) -> int:
+    """``path`` is sound and the host's (or empty: then it is made so); the layout version it
+    had (0: new, or written before layouts had versions)."""
+    try:
+        result = [r[0] for r in db.execute("PRAGMA integrity_check(8)")]
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path} is not a database the host can read ({exc}); it was left "
+                         "as it is: move it away or restore a backup") from None
+    if result != ["ok"]:
+        raise StoreError(f"{path} is damaged (SQLite's integrity check: {result[0]}); it was "
+                         "left as it is: restore a backup, or move it away to start afresh")
+    app = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if app == 0 and names and not names <= OWN_TABLES:
+        raise StoreError(f"{path} is a database of something else (it holds "
+                         f"{', '.join(sorted(names - OWN_TABLES)[:3])}); it was left as it "
+                         "is: give the host a directory of its own")
+    if app not in (0, APPLICATION_ID):
+        raise StoreError(f"{path} belongs to another program (application id {app:#x}); it "
+                         "was left as it is")
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path} was written by a newer cardparty (layout {version}, this "
+                         f"host reads {SCHEMA_VERSION}); it was left as it is")
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return int(version)
+
+
+def backup(directory: str | Path, target: str | Path) -> Path:
+    """A consistent copy of the store in ``directory`` into the file ``target`` with SQLite's
+    backup API (what its write-ahead log holds included), safe while a host runs on it."""
+    source = Path(directory) / "host.sqlite3"
+    if not source.is_file():
+        raise StoreError(f"there is no store at {source}")
+    out = Path(target)
+    if out.is_dir():
+        out = out / "host.sqlite3"
+    if out.exists():
+        raise StoreError(f"{out} exists; a backup never overwrites a file")
+    os.close(os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    try:
+        src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open {source}: {exc}") from None
+    try:
+        with contextlib.closing(sqlite3.connect(out)) as dst:
+            src.backup(dst)
+    except sqlite3.Error as exc:
+        raise StoreError(f"the backup of {source} failed: {exc}") from None
+    finally:
+        src.close()
+    return out

@@ -76,6 +76,15 @@ def test_engine_bench_plays_every_game() -> None:
                          out, re.MULTILINE), out
 
 
+def test_soak_prints_rss_cpu_and_latency_each_interval() -> None:
+    out = run("soak.py", "--minutes", "0.05", "--interval", "1", "--games", "1",
+              "--watchers", "1", "--hostile")
+    lines = re.findall(r"minute +[\d.]+: RSS +[\d.]+ MB, CPU +[\d.]+ %, ping p50 +[\d.]+ ms, "
+                       r"p99 +[\d.]+ ms", out)
+    assert len(lines) >= 2, out
+    assert re.search(r"soak: RSS at the end [\d.]+ MB", out), out
+
+
 def test_check_games_bench_runs_every_game_and_says_its_verdict() -> None:
     out = run("check_games.py", "--scale", "0.002")
     for label in ("pika, 2 players", "pikac, 8 players", "kakhead, 8 players",

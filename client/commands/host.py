@@ -28,6 +28,9 @@ def add_parser(sub: Any) -> None:
                    help="keep live tables in DIR/host.sqlite3 and reload them on start; the "
                         "host's key pair is kept there too (else in the user's data "
                         "directory)")
+    p.add_argument("--backup", default=None, metavar="FILE",
+                   help="copy the store of --data DIR into FILE (SQLite's backup API: safe "
+                        "while a host runs on it), then exit")
     p.add_argument("--heartbeat", type=float, default=1.0,
                    help="heartbeat interval in seconds (default 1)")
     p.add_argument("--idle", type=float, default=120.0,
@@ -67,6 +70,19 @@ def run(args: argparse.Namespace) -> int:
         print("cardparty host: error: --heartbeat must be positive", file=sys.stderr)
         return 2
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
+    from cardparty.net.store import StoreError, backup
+
+    if args.backup is not None:
+        if args.data is None:
+            print("cardparty host: error: --backup needs --data DIR", file=sys.stderr)
+            return 2
+        try:
+            out = backup(args.data, args.backup)
+        except StoreError as exc:
+            print(f"cardparty host: error: {exc}", file=sys.stderr)
+            return 2
+        print(f"cardparty host: the store of {args.data} is copied to {out}", flush=True)
+        return 0
     problem = data_problem(args.data)
     if problem:
         print(f"cardparty host: error: --data {args.data}: {problem}", file=sys.stderr)
@@ -94,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
                     idle=args.idle or None, bot_delay=args.bot_delay, economy=economy,
                     settings=settings, keys=keys, curve=not args.no_curve,
                     testing=args.testing)
+    except StoreError as exc:          # damaged, foreign or newer: never overwritten
+        print(f"cardparty host: error: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:           # the store could not be opened or read: one line
         where = f" with --data {args.data}" if args.data else ""
         print(f"cardparty host: error: cannot start{where}: {type(exc).__name__}: {exc}",

@@ -25,7 +25,15 @@ from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table, TableError
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
-from cardparty.net.host.model import MAX_INVITED, HostTable, Player, Seat, Tables
+from cardparty.net.host.model import (
+    MAX_INVITED,
+    MAX_OPEN_TABLES,
+    TABLES_PAGE,
+    HostTable,
+    Player,
+    Seat,
+    Tables,
+)
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.play import Play
 from cardparty.net.host.roster import Roster
@@ -57,22 +65,44 @@ class Lobby:
         self._games: list[dict[str, Any]] | None = None
         #: the economy part (set when the parts are wired): stakes, a new table's key
         self.economy: Economy | None = None
+        #: invited name (casefolded) -> ids of the tables that invited it: a hello looks at
+        #: the tables that invited his name, not at every table (a storm of hellos must not
+        #: cost the host a pass over its tables each). Ids of tables gone are dropped lazily.
+        self.invitations: dict[str, set[str]] = {}
 
     def loaded(self, restored: list[HostTable]) -> None:
         """Tables rebuilt from the store join the lobby; new ids go on from the highest."""
         for ht in restored:
             self.tables.add(ht)
             self.play.schedule(ht, changed=True)
+            for name in ht.invited:
+                self.invitations.setdefault(name.casefold(), set()).add(ht.id)
         self._seq = itertools.count(max((ht.seq for ht in restored), default=0) + 1)
 
     # --- players coming and going ------------------------------------------------------------
 
     def presence(self, player: Player) -> None:
-        """``player`` connected or disconnected: the tables where he sits show it."""
+        """``player`` connected or disconnected: the tables where he sits show it (to the
+        others: he himself gets each summary from ``back`` once he is welcomed)."""
         for tid in list(player.tables):
             ht = self.tables.all.get(tid)
             if ht is not None and ht.seat_of(player) is not None:
-                self.views.push_summary(ht)
+                self.outbox.send_all([p for p in self.views.recipients(ht) if p is not player],
+                                     self.views.summary_message(ht))
+
+    def seated(self, player: Player) -> bool:
+        """``player`` sits at one of his tables (rather than only watching)."""
+        return any((ht := self.tables.all.get(tid)) is not None and ht.seat_of(player)
+                   is not None for tid in player.tables)
+
+    def forgotten(self, player: Player) -> None:
+        """A player forgotten stops watching: his tables no longer send him views."""
+        for tid in list(player.tables):
+            ht = self.tables.all.get(tid)
+            if ht is not None:
+                ht.spectators.discard(player.id)
+                ht.streams.pop(player.id, None)
+        player.tables.clear()
 
     def back(self, player: Player) -> None:
         """After a hello: no bot plays for him any more, a fresh picture of every table of
@@ -87,12 +117,24 @@ class Lobby:
                 self.play.schedule(ht)
             if seat is not None or player.id in ht.spectators:
                 self.outbox.send(player, self.views.summary_message(ht))
+                # A new connection has seen no view of this table: its snapshot's prev is
+                # null, never a version sent to a connection before it.
+                ht.streams.pop(player.id, None)
                 if ht.status != "open":
                     self.views.push_view(ht, player, seat, snapshot=True)
-        for ht in self.tables.all.values():
-            if ht.invitation_pending(player):
+        wanted = player.name.casefold()
+        tids = self.invitations.get(wanted)
+        if not tids:
+            return
+        for tid in sorted(tids):
+            ht = self.tables.all.get(tid)
+            if ht is not None and ht.invitation_pending(player):
                 self.outbox.send(player, self.views.invitation(ht, ht.inviter_of(player.name)
                                                                or ""))
+        tids -= {tid for tid in tids if tid not in self.tables.all
+                 or self.tables.all[tid].status != "open"}
+        if not tids:
+            del self.invitations[wanted]
 
     # --- listing and creating ----------------------------------------------------------------
 
@@ -104,10 +146,23 @@ class Lobby:
         return message("games", games=self._games)
 
     def on_tables(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        return message("tables", tables=[self.views.summary(ht)
-                                         for ht in self.tables.all.values()])
+        """One page of summaries (``TABLES_PAGE`` at most, from ``offset``): a reply stays
+        small however many tables there are; ``next`` is the offset of the next page."""
+        offset = req["offset"]
+        tables = self.tables.all
+        page = list(itertools.islice(tables.values(), offset, offset + TABLES_PAGE))
+        end = offset + len(page)
+        return message("tables", tables=[self.views.summary(ht) for ht in page],
+                       total=len(tables), next=end if end < len(tables) else None)
 
     def on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        quota = self.roster.quota_key(player.route, player.key)
+        mine = sum(1 for ht in self.tables.all.values() if ht.status == "open" and (
+            ht.creator_token == player.token or (quota is not None
+                                                 and ht.creator_quota == quota)))
+        if mine >= MAX_OPEN_TABLES:
+            raise ProtocolError("too_many", f"you have {mine} open tables, as many as one "
+                                            "player may have: start or close one first")
         if len(self.tables.all) >= self.max_tables and not self.make_room():
             raise ProtocolError("busy", "this host has too many tables")
         game = req["game"]
@@ -144,10 +199,13 @@ class Lobby:
                        table=table, idle=idle, bot_delay=bot_delay,
                        seats=[Seat() for _ in range(players)], changed_at=self.clock.now(),
                        mode=req["mode"], creator_token=player.token, creator_name=player.name,
-                       stake=req.get("stake", 0))
+                       stake=req.get("stake", 0), strangers=req.get("strangers", True),
+                       creator_quota=quota)
         if self.economy is not None:
             self.economy.opened(ht)
         self.tables.add(ht)
+        player.owns.add(ht.id)
+        player.settled = True
         self.play.persist(ht)
         log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, game,
                  players, ht.mode)
@@ -161,10 +219,11 @@ class Lobby:
             raise ProtocolError("seated", f"you already sit at seat {ht.seat_of(player)}")
         if ht.status != "open":
             raise ProtocolError("not_open", "the game at this table has started")
-        if (ht.mode == "friends" and player.token != ht.creator_token
+        if ((ht.mode == "friends" or not ht.strangers) and player.token != ht.creator_token
                 and ht.inviter_of(player.name) is None):
-            raise ProtocolError("not_invited", f"{ht.creator_name} created this friends table: "
-                                               "only the players invited may sit")
+            raise ProtocolError("not_invited", f"{ht.creator_name} created this "
+                                               f"{'friends ' if ht.mode == 'friends' else ''}"
+                                               "table: only the players invited may sit")
         if ht.mode == "practice" and player.token != ht.creator_token:
             raise ProtocolError("practice", f"this is {ht.creator_name}'s practice table: "
                                             "watch it, or open one of your own")
@@ -183,6 +242,7 @@ class Lobby:
         ht.seats[seat] = Seat("human", player, player.name, ready=ht.seeking)
         ht.spectators.discard(player.id)
         player.tables.add(ht.id)
+        player.settled = True
         self.changed(ht)
         return message("seated", table=ht.id, seat=seat)
 
@@ -193,6 +253,13 @@ class Lobby:
             if player.id not in ht.spectators:
                 raise ProtocolError("not_seated", "you are neither seated nor watching here")
             ht.spectators.discard(player.id)
+            player.tables.discard(ht.id)
+            ht.streams.pop(player.id, None)
+            # As for a watch: the seated see the count change, the other watchers are not
+            # told (a crowd leaving costs one push each, not a square).
+            self.play.persist(ht)
+            self.outbox.send_all(self.views.seated(ht), self.views.summary_message(ht))
+            return message("ok", about="leave")
         elif ht.status == "open":
             ht.seats[seat] = Seat()
             if self.economy is not None:
@@ -242,7 +309,7 @@ class Lobby:
         if player.token != ht.creator_token and ht.seat_of(player) is None:
             raise ProtocolError("not_seated", "only a player seated at this table or its "
                                               "creator may invite")
-        if ht.mode != "friends":
+        if ht.mode != "friends" and ht.strangers:
             raise ProtocolError("not_friends", "this table is open: anyone may sit, no "
                                                "invitation is needed")
         if ht.status != "open":
@@ -260,10 +327,14 @@ class Lobby:
             raise ProtocolError("bad_field", f"invite: a table invites at most {MAX_INVITED} "
                                              f"players ({len(ht.invited)} so far)")
         ht.invited.update(fresh)
-        self.outbox.send_all([p for p in self.roster.players.values()
-                              if p is not player and p.name.casefold() in wanted
-                              and ht.seat_of(p) is None],
-                             self.views.invitation(ht, player.name))
+        for name in fresh:
+            self.invitations.setdefault(name.casefold(), set()).add(ht.id)
+        told = {n.casefold() for n in fresh}      # a pending invitation is not sent again
+        if told:
+            self.outbox.send_all([p for p in self.roster.players.values()
+                                  if p is not player and p.connected
+                                  and p.name.casefold() in told and ht.seat_of(p) is None],
+                                 self.views.invitation(ht, player.name))
         log.info("%s invites %s to table %s", safe(player.name),
                  safe(", ".join(sorted(wanted))), ht.id)
         self.changed(ht)
@@ -303,7 +374,9 @@ class Lobby:
             ht.spectators.add(player.id)
             player.tables.add(ht.id)
         if ht.status == "open":
-            self.views.push_summary(ht)
+            # The seated see the count of watchers change; the watchers already there are
+            # not told of each other (a crowd joining costs one push each, not a square).
+            self.outbox.send_all(self.views.seated(ht), self.views.summary_message(ht))
             return self.views.summary_message(ht)
         self.outbox.send(player, self.views.summary_message(ht))
         self.views.push_view(ht, player, ht.seat_of(player), snapshot=True, rid=req["rid"])
@@ -312,10 +385,10 @@ class Lobby:
     def on_snapshot(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
         seat = ht.seat_of(player)
+        if ht.status == "open":            # an open table's summary is for anyone
+            return self.views.summary_message(ht)
         if seat is None and player.id not in ht.spectators:
             raise ProtocolError("not_seated", "sit or watch first")
-        if ht.status == "open":
-            return self.views.summary_message(ht)
         self.play.back(ht, seat)
         self.views.push_view(ht, player, seat, snapshot=True, rid=req["rid"])
         return None
@@ -348,17 +421,32 @@ class Lobby:
         """At the table limit, drop the table that ended longest ago: a finished table is
         kept only so that its players can still read the result, and a busy host (a room of
         bot clients playing game after game) must not refuse new tables because of old
-        ones. Tables open or in play are never dropped for room."""
+        ones. Failing that, the open table longest unchanged that no connected person sits
+        at nor created (tables made and left must not lock the lobby). Tables in play, and
+        open tables someone present cares about, are never dropped for room."""
         ended = [ht for ht in self.tables.all.values() if ht.ended_at is not None]
-        if not ended:
+        if ended:
+            self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
+            return True
+        left = [ht for ht in self.tables.all.values()       # never one holding stakes
+                if ht.status == "open" and not ht.stake and not self.cared_for(ht)]
+        if not left:
             return False
-        self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
+        self.drop(min(left, key=lambda ht: ht.changed_at))
         return True
+
+    def cared_for(self, ht: HostTable) -> bool:
+        """Someone connected sits at ``ht`` or created it."""
+        creator = self.roster.players.get(ht.creator_token)
+        return (creator is not None and creator.connected) or any(
+            s.kind == "human" and s.player is not None and s.player.connected
+            for s in ht.seats)
 
     def drop(self, ht: HostTable) -> None:
         self.tables.remove(ht)
         for player in self.roster.players.values():
             player.tables.discard(ht.id)
+            player.owns.discard(ht.id)
         self.play.persistence.drop_table(ht)
 
     def sweep(self, now: float) -> None:

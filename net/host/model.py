@@ -28,6 +28,13 @@ REPLY_MEMORY = 256
 #: fast as it can takes a small share of the host's one thread from the other tables.
 RATE = 1000.0
 BURST = 2 * RATE
+#: Seconds a player who never sat nor created anything (at most watched) is kept once gone:
+#: a storm of hellos or watchers must not fill the host's roster for ``keep_over`` seconds.
+FORGET_UNSEATED = 10.0
+#: Open tables one connection (one key) may have created and not yet started.
+MAX_OPEN_TABLES = 8
+#: Summaries one ``tables`` reply holds at most (a page; ``offset`` asks for the next).
+TABLES_PAGE = 20
 #: Names a friends table may invite in all (MO-4), so that invitations cannot grow unbounded.
 MAX_INVITED = 64
 #: Rounds a match remembers in its summary (the totals count every round).
@@ -48,25 +55,39 @@ class Player:
     connected: bool = False
     last_seen: float = 0.0
     tables: set[str] = field(default_factory=set)
-    replies: OrderedDict[Any, bytes] = field(default_factory=OrderedDict)
-    #: requests this player may still send at once (a token bucket, see ``RATE``)
-    allowance: float = BURST
-    allowance_at: float = 0.0
+    #: rid -> (the request's type, the reply's frame)
+    replies: OrderedDict[Any, tuple[str, bytes]] = field(default_factory=OrderedDict)
+    #: ids of the tables this player created (their owner: kept across restarts)
+    owns: set[str] = field(default_factory=set)
+    #: the player sat, created or was seen in the store: not a passing hello (nor watcher),
+    #: so he is kept ``keep_over`` seconds once gone rather than ``FORGET_UNSEATED``
+    settled: bool = False
 
-    def spend(self, now: float) -> bool:
-        """Take one request from the player's allowance; False when it is used up. The
-        allowance refills at ``RATE`` requests a second up to ``BURST``."""
-        self.allowance = min(BURST, self.allowance + (now - self.allowance_at) * RATE)
-        self.allowance_at = now
-        if self.allowance < 1.0:
-            return False
-        self.allowance -= 1.0
-        return True
-
-    def remember(self, rid: Any, frame: bytes) -> None:
-        self.replies[rid] = frame
+    def remember(self, rid: Any, kind: str, frame: bytes) -> None:
+        self.replies[rid] = (kind, frame)
         if len(self.replies) > REPLY_MEMORY:
             self.replies.popitem(last=False)
+
+
+class Allowance:
+    """A token bucket of requests, one per key ZeroMQ authenticated (``Roster.quota_key``):
+    a new name or a new connection of the same key does not refill it."""
+
+    __slots__ = ("left", "at")
+
+    def __init__(self, now: float) -> None:
+        self.left = BURST
+        self.at = now
+
+    def spend(self, now: float) -> bool:
+        """Take one request; False when the allowance is used up. It refills at ``RATE``
+        requests a second up to ``BURST``."""
+        self.left = min(BURST, self.left + (now - self.at) * RATE)
+        self.at = now
+        if self.left < 1.0:
+            return False
+        self.left -= 1.0
+        return True
 
 
 @dataclass(eq=False)
@@ -121,6 +142,10 @@ class HostTable:
     #: Who created the table: his token (identity, survives a restart) and name (words).
     creator_token: str = ""
     creator_name: str = ""
+    #: Whether players neither the creator nor invited may sit (the creator decides).
+    strangers: bool = True
+    #: What the creator's limits are counted against (``Roster.quota_key``); not kept.
+    creator_quota: Any = None
     #: Usernames invited to a friends table (as first spelt; matched without regard to case)
     #: -> the name of who invited them, to say so again when the invitee comes back.
     invited: dict[str, str] = field(default_factory=dict)

@@ -25,6 +25,7 @@ from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.match import Match
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.owner import Owner
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.roster import Roster
@@ -66,6 +67,7 @@ class HostParts:
         self.lobby = Lobby(self.tables, clock, outbox, self.roster, self.views, self.play,
                            self.catalog, idle=idle, bot_delay=bot_delay, keep_over=keep_over,
                            max_tables=max_tables)
+        self.owner = Owner(self.lobby)
         self.match = Match(self.tables, clock, self.views, self.play, self.catalog)
         self.settings = settings or HostSettings()
         ledger = None if economy is None else Ledger(economy, now=clock.wall,
@@ -77,6 +79,8 @@ class HostParts:
         self.play.on_start = self.economy.started
         self.roster.on_presence = self.lobby.presence
         self.roster.on_back = self.lobby.back
+        self.roster.seated = self.lobby.seated
+        self.roster.on_forget = self.lobby.forgotten
         # A host for tests lets clients choose deals, and every player is told so.
         self.roster.testing = self.lobby.testing = self.views.testing = testing
         lobby, play, roster = self.lobby, self.play, self.roster
@@ -87,6 +91,8 @@ class HostParts:
             "invite": lobby.on_invite, "ready": lobby.on_ready, "start": lobby.on_start,
             "watch": lobby.on_watch, "snapshot": lobby.on_snapshot, "chat": lobby.on_chat,
             "move": play.on_move, "reorder": play.on_reorder, "again": self.match.on_again,
+            "remove": self.owner.on_remove, "close": self.owner.on_close,
+            "strangers": self.owner.on_strangers,
             "seek": self.seeks.on_seek, "unseek": self.seeks.on_unseek,
             "profile": self.economy.on_profile, "league": self.economy.on_league,
             "buy": self.economy.on_buy,
@@ -125,11 +131,14 @@ class HostParts:
 
     # --- requests without a socket (tests, and the server after decoding) --------------------
 
-    def hello(self, route: bytes, name: str, token: str | None = None) -> Player:
+    def hello(self, route: bytes, name: str, token: str | None = None,
+              user: bytes | None = None) -> Player:
+        """A hello on ``route`` from a connection authenticated as ``user`` (None: no CURVE;
+        ``token`` is sent as an old client would, and ignored)."""
         fields: dict[str, Any] = {"name": name}
         if token is not None:
             fields["token"] = token
-        return self.roster.hello(route, check_request(message("hello", **fields)))
+        return self.roster.hello(route, check_request(message("hello", **fields)), user)
 
     def request(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
         """``kind`` from ``player`` with ``fields``, checked by the protocol's schema: the

@@ -24,7 +24,7 @@ import msgpack
 
 from cardparty.core.contract import Move
 from cardparty.core.discovery import Catalog
-from cardparty.core.table import Table, TableError
+from cardparty.core.table import Table
 from cardparty.net.host.model import HostTable, Player, Seat
 from cardparty.net.store import Store
 
@@ -49,6 +49,8 @@ class Persistence:
         self.batching = False
         self.pending: dict[str, tuple[HostTable, Mapping[str, Player]]] = {}
         self._packer = msgpack.Packer(use_bin_type=True)
+        #: ids of the tables set aside at start (damaged rows)
+        self.aside: list[str] = []
 
     def close(self) -> None:
         if self.store is not None:
@@ -118,6 +120,7 @@ class Persistence:
     def _meta(ht: HostTable, by_id: Mapping[str, Player]) -> dict[str, Any]:
         return {"title": ht.title, "idle": ht.idle, "bot_delay": ht.bot_delay,
                 "status": ht.status, "failure": ht.failure, "mode": ht.mode,
+                "strangers": ht.strangers,
                 "creator": [ht.creator_token, ht.creator_name],
                 "invited": [[name, by] for name, by in ht.invited.items()],
                 "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
@@ -169,43 +172,61 @@ class Persistence:
 
     def tables(self, by_token: Mapping[str, Player], now: float) -> list[HostTable]:
         """Every kept table, rebuilt, oldest first; its seated players and spectators are
-        told (``player.tables``). A table whose save cannot be read is logged and skipped."""
+        told (``player.tables``). A table whose row cannot be rebuilt is set aside in the
+        store (``Store.set_aside``) and named in the log; the others play on."""
         if self.store is None:
             return []
         out = []
-        for tid, tseq, meta, save in self.store.tables():
+        for tid, tseq, packed, save in self.store.tables():
             try:
-                table = Table.restore(save, self.catalog)
-            except TableError as exc:
-                log.error("table %s could not be restored: %s", tid, exc)
-                continue
-            self._replay(tid, table)
-            seats = []
-            for s in meta["seats"]:
-                player = by_token.get(s["token"]) if s["token"] else None
-                seats.append(Seat(s["kind"], player, s["name"], s["ready"], False, s["level"]))
-                if player is not None:
-                    player.tables.add(tid)
-            ht = HostTable(id=tid, seq=tseq, title=meta["title"], table=table,
-                           idle=meta["idle"], bot_delay=meta["bot_delay"], seats=seats,
-                           status=meta["status"], changed_at=now, failure=meta["failure"])
-            # Rows written before tables had modes (or matches) are open single rounds.
-            ht.mode = meta.get("mode", "open")
-            ht.creator_token, ht.creator_name = meta.get("creator", ("", ""))
-            ht.invited = {name: by for name, by in meta.get("invited", ())}
-            ht.round = meta.get("round", 1)
-            ht.rounds = list(meta.get("rounds", ()))
-            ht.wins = list(meta.get("wins", ()))
-            ht.scores = meta.get("scores")
-            if "economy" in meta:
-                (ht.stake, ht.key, ht.seeking, ht.bots_filled,
-                 owners) = meta["economy"]
-                ht.owners = list(owners)
-            for token in meta.get("spectators", ()):
-                if token in by_token:
-                    ht.spectators.add(by_token[token].id)
-                    by_token[token].tables.add(tid)
-            if ht.status in ("over", "broken"):
-                ht.ended_at = now
-            out.append(ht)
+                out.append(self._rebuild(tid, tseq, packed, save, by_token, now))
+            except Exception as exc:     # any damage: this table only
+                why = f"{type(exc).__name__}: {exc}"
+                log.error("table %s could not be restored and was set aside (%s); the "
+                          "other tables go on", tid, why)
+                self.aside.append(tid)
+                self.store.set_aside(tid, why)
         return out
+
+    def _rebuild(self, tid: str, tseq: int, packed: bytes, save: bytes,
+                 by_token: Mapping[str, Player], now: float) -> HostTable:
+        """One table from its row (any exception: the row is damaged)."""
+        assert self.store is not None
+        meta = msgpack.unpackb(packed, raw=False, strict_map_key=False)
+        table = Table.restore(save, self.catalog)
+        self._replay(tid, table)
+        staged: list[tuple[Player, str]] = []
+        seats = []
+        for s in meta["seats"]:
+            player = by_token.get(s["token"]) if s["token"] else None
+            seats.append(Seat(s["kind"], player, s["name"], s["ready"], False, s["level"]))
+            if player is not None:
+                staged.append((player, tid))
+        ht = HostTable(id=tid, seq=tseq, title=meta["title"], table=table,
+                       idle=meta["idle"], bot_delay=meta["bot_delay"], seats=seats,
+                       status=meta["status"], changed_at=now, failure=meta["failure"])
+        # Rows written before tables had modes (or matches) are open single rounds.
+        ht.mode = meta.get("mode", "open")
+        ht.creator_token, ht.creator_name = meta.get("creator", ("", ""))
+        ht.strangers = meta.get("strangers", True)
+        ht.invited = {name: by for name, by in meta.get("invited", ())}
+        ht.round = meta.get("round", 1)
+        ht.rounds = list(meta.get("rounds", ()))
+        ht.wins = list(meta.get("wins", ()))
+        ht.scores = meta.get("scores")
+        if "economy" in meta:
+            (ht.stake, ht.key, ht.seeking, ht.bots_filled,
+             owners) = meta["economy"]
+            ht.owners = list(owners)
+        for token in meta.get("spectators", ()):
+            if token in by_token:
+                ht.spectators.add(by_token[token].id)
+                staged.append((by_token[token], tid))
+        if ht.status in ("over", "broken"):
+            ht.ended_at = now
+        # Only a table rebuilt whole is told to its people.
+        for player, held in staged:
+            player.tables.add(held)
+        if ht.creator_token in by_token:      # his rights outlive the restart
+            by_token[ht.creator_token].owns.add(tid)
+        return ht

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import Player
+from cardparty.net.host.model import FORGET_UNSEATED, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.owners import NameTaken, Owners, identity
@@ -63,11 +63,20 @@ class Roster:
         self.on_presence: Callable[[Player], None] = lambda p: None
         #: called after a hello: his tables and invitations are told again
         self.on_back: Callable[[Player], None] = lambda p: None
+        #: whether a player sits at a table (the lobby says; watching is not sitting)
+        self.seated: Callable[[Player], bool] = lambda p: bool(p.tables)
+        #: called when a player is forgotten: the tables he watched let him go
+        self.on_forget: Callable[[Player], None] = lambda p: None
 
     def load(self) -> None:
         """The players the store remembers; ids go on from the highest."""
         top = 0
+        now = self.clock.now()
         for p in self.persistence.players():
+            # Gone since the restart, not since the clock's zero: kept as long as if the host
+            # had never stopped.
+            p.last_seen = now
+            p.settled = True
             self.players[p.token] = self.by_id[p.id] = p
             with contextlib.suppress(ValueError):
                 top = max(top, int(p.id[1:]))
@@ -88,6 +97,13 @@ class Roster:
         handle = identity(key, req["name"])
         return handle, self.players.get(handle)
 
+    def quota_key(self, route: bytes | None, user: bytes | None = None) -> Any:
+        """What a connection's limits (requests a second, open tables, players) are counted
+        against: the key ZeroMQ authenticated for it (MO-1), whatever name it says hello
+        with, so that new connections and new names of one key share one allowance; the
+        route only on a host without CURVE, where no key exists."""
+        return user if user is not None else route
+
     def at(self, route: bytes, user: bytes | None = None) -> Player | None:
         """The player connected by ``route``, if that connection is the key he said hello
         with (a connection of another key on a reused routing id gets nobody)."""
@@ -104,14 +120,17 @@ class Roster:
     def hello(self, route: bytes, req: dict[str, Any], user: bytes | None = None) -> Player:
         handle, player = self.identify(route, req, user)
         resumed = player is not None
+        old = self.routes.get(route)
+        if player is None and old is not None and not self.keep(old):
+            self.forget(old)          # a passing name on this connection gives its place up
+            old = None
         if player is None:
-            if len(self.players) >= self.max_players:
+            if len(self.players) >= self.max_players and not self.make_room():
                 raise ProtocolError("busy", "this host has too many players")
             player = Player(id=f"p{next(self._ids)}", token=handle, name=req["name"])
             self.players[player.token] = player
             self.by_id[player.id] = player
             self.persistence.save_player(player)
-        old = self.routes.get(route)
         if old is not None and old is not player:
             old.route = None
             self.set_connected(old, False)
@@ -171,17 +190,43 @@ class Roster:
                      "connected" if connected else "disconnected")
             self.on_presence(player)
 
+    @staticmethod
+    def keep(player: Player) -> bool:
+        """``player`` is more than a passing hello: he sits, watches, owns a table, or was
+        once settled (the store knew him, or he did any of those)."""
+        return player.settled or bool(player.tables or player.owns)
+
+    def make_room(self) -> bool:
+        """At the player limit, forget the player gone longest who sits at no table and owns
+        none (he may have watched: a crowd of watchers that left must not lock the host): the
+        limit counts connected players and those who still have a place here, never a crowd
+        of names said once and gone."""
+        idle = [p for p in self.players.values()
+                if not p.connected and not p.owns and not self.seated(p)]
+        if not idle:
+            return False
+        self.forget(min(idle, key=lambda p: p.last_seen))
+        return True
+
     def sweep(self, now: float) -> None:
-        """Liveness (Paranoid Pirate) and forgetting players nobody needs any more."""
+        """Liveness (Paranoid Pirate) and forgetting players nobody needs any more: one
+        gone for ``keep_over`` seconds, seated nowhere and owning no table; one who never
+        sat nor created anything (he may have watched), ``FORGET_UNSEATED`` seconds after he
+        went: a crowd of watchers that came and went costs the host nothing for long."""
         silent = now - self.heartbeat * self.liveness
         forgotten = now - self.keep_over
+        passing = now - FORGET_UNSEATED
         for player in list(self.players.values()):
             if player.connected and player.last_seen < silent:
                 self.set_connected(player, False)
-            elif not player.connected and not player.tables and player.last_seen < forgotten:
-                self.forget(player)       # gone for long, at no table: his token expires
+            elif (not player.connected and not player.owns
+                  and player.last_seen < (forgotten if player.settled else passing)
+                  and not self.seated(player)):
+                self.forget(player)       # gone, seated nowhere (his name stays his key's)
 
     def forget(self, player: Player) -> None:
+        if player.tables:
+            self.on_forget(player)
         self.players.pop(player.token, None)
         self.by_id.pop(player.id, None)
         if player.route is not None:

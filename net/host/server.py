@@ -8,7 +8,9 @@ ZeroMQ's own frame limit), reading with each message the key ZeroMQ authenticate
 connection (the identity of the request: never its routing id, a name or a token), the
 receive loop (requests, then due
 timers, then liveness), reading a message (at most two frames of a hostile many-part one),
-the per-player rate limit (a token bucket, refused before the frame is even unpacked), the
+the per-key rate limit (a token bucket per ``Roster.quota_key``, refused before the
+frame is even unpacked; a new name or connection of the key does not refill it), a client that
+stops reading disconnected when its queue is full, the
 memory of replies by request id (a repeated move is answered, never played twice),
 dispatching a checked request to its handler and turning any failure into one ``error``
 reply, and ``SocketOutbox``: a frame to a player's route.
@@ -35,7 +37,7 @@ import zmq
 
 from cardparty.net.guard import Guard, user_of
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import RATE, Player
+from cardparty.net.host.model import BURST, RATE, Allowance, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.parts import HostParts
 from cardparty.net.protocol import (
@@ -55,7 +57,16 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 BIND_RETRY = 2.0
 #: Requests answered from memory when their rid repeats (the others are harmless to redo).
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
-                        "chat", "bye", "invite", "again", "seek", "unseek", "buy"})
+                        "chat", "bye", "invite", "again", "seek", "unseek", "buy", "remove",
+                        "close", "strangers"})
+#: Connections whose allowance is remembered (the least recently heard forgotten first: an
+#: allowance unused for ``BURST / RATE`` seconds is full again anyway).
+MAX_ALLOWANCES = 16384
+#: Frames the host queues to one client (ZeroMQ's send high-water mark, per connection).
+#: Every frame is bounded (the largest, a ``tables`` page, is a few tens of KB), so this
+#: bounds the bytes one client that stops reading can hold in the host; past it the client
+#: is disconnected and resumes with a snapshot when it says hello again.
+SNDHWM = 2000
 #: Messages read in one go before timers get their turn.
 BATCH = 256
 #: With a store, messages handled before their changes are written in one transaction and
@@ -87,7 +98,7 @@ def open_router(ctx: zmq.Context[Any], bind: str, guard: Guard | None = None
         guard.secure(sock)
     sock.setsockopt(zmq.LINGER, 200)
     sock.setsockopt(zmq.MAXMSGSIZE, HARD_FRAME)
-    sock.setsockopt(zmq.SNDHWM, 10_000)
+    sock.setsockopt(zmq.SNDHWM, SNDHWM)
     endpoint = bind
     if endpoint.startswith("tcp://") and endpoint.endswith(":0"):
         endpoint = endpoint[:-2] + ":*"
@@ -157,7 +168,10 @@ class SocketOutbox(Outbox):
             _send(sock, frame, _LAST)
             return True
         except zmq.Again:
-            return False           # that client's queue is full: it will ask for a snapshot
+            # That client's queue is full: it stopped reading. Holding more for it would
+            # grow the host; it is disconnected and resumes with a snapshot on its hello.
+            self.gone(route)
+            return False
         except zmq.ZMQError:
             self.gone(route)       # EHOSTUNREACH: the client is gone
             return False
@@ -176,6 +190,8 @@ class Server:
         self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
                                        "from you: this one was not read; slow down"))
         self.handled = 0
+        #: allowance of requests by ``roster.quota_key`` (see ``Allowance``)
+        self.allowances: collections.OrderedDict[Any, Allowance] = collections.OrderedDict()
         self.persistence = parts.persistence
         self.store = self.persistence.store
         self._wake_r = self._wake_w = -1
@@ -273,12 +289,12 @@ class Server:
         self.handled += 1
         roster = self.roster
         player = roster.at(route, user)
+        now = self.clock.now()
+        if not self._spend(route, user, now):
+            # Refused before it is even unpacked: a flood costs the host as little as can be.
+            self.outbox.to_route(route, self._slow_down)
+            return
         if player is not None:
-            now = self.clock.now()
-            if not player.spend(now):
-                # Refused before it is even unpacked: a flood costs the host as little as can be.
-                self.outbox.to_route(route, self._slow_down)
-                return
             roster.heard(player, now)
         req: dict[str, Any] | None = None
         raw: dict[str, Any] | None = None
@@ -300,7 +316,12 @@ class Server:
             if rid is not None and kind in REMEMBERED:
                 old = player.replies.get(rid)
                 if old is not None:
-                    self.outbox.to_route(route, old)
+                    if old[0] != kind:       # refused, and the first reply stays remembered
+                        self.outbox.to_route(route, encode(self._error_for(
+                            "bad_field", f"{kind}: rid {rid!r} was already used by a "
+                            f"{old[0]}: use a new rid", raw)))
+                        return
+                    self.outbox.to_route(route, old[1])
                     return
             reply = self.handlers[kind](player, req)
         except ProtocolError as exc:
@@ -317,8 +338,28 @@ class Server:
         frame = encode(reply)
         if player is not None and rid is not None and req is not None and (
                 req["type"] in REMEMBERED):
-            player.remember(rid, frame)
+            player.remember(rid, req["type"], frame)
         self.outbox.to_route(route, frame)
+
+    def _spend(self, route: bytes, user: bytes | None, now: float) -> bool:
+        """One request from the allowance of whoever sent it (``Roster.quota_key``: the key
+        ZeroMQ authenticated, not the name it says nor the connection it came by)."""
+        key = self.roster.quota_key(route, user)
+        allowances = self.allowances
+        allowance = allowances.get(key)
+        if allowance is None:
+            allowance = allowances[key] = Allowance(now)
+            # The least recently heard go once their allowance would be full again anyway:
+            # the memory follows the connections of the last seconds, not of all time.
+            for _ in range(2):
+                oldest = next(iter(allowances.values()))
+                if len(allowances) > MAX_ALLOWANCES or now - oldest.at > BURST / RATE:
+                    allowances.popitem(last=False)
+                else:
+                    break
+        else:
+            allowances.move_to_end(key)
+        return allowance.spend(now)
 
     @staticmethod
     def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:

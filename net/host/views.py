@@ -53,6 +53,11 @@ class Views:
 
     # --- who ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def seated(ht: HostTable) -> list[Player]:
+        """The humans seated at ``ht`` (at most its seats)."""
+        return [s.player for s in ht.seats if s.kind == "human" and s.player is not None]
+
     def recipients(self, ht: HostTable) -> list[Player]:
         out = [s.player for s in ht.seats if s.kind == "human" and s.player is not None]
         for pid in ht.spectators:
@@ -73,6 +78,7 @@ class Views:
         return {
             "id": ht.id, "title": ht.title, "game": table.game, "game_name": table.info.name,
             "mode": ht.mode, "creator": ht.creator_name or None, "invited": list(ht.invited),
+            "strangers": ht.strangers,
             "stake": ht.stake, "seeking": ht.seeking, "bots_filled": ht.bots_filled,
             "fill_in": None if ht.fill_at is None or ht.status != "open"
             else max(0.0, ht.fill_at - self.clock.now()),

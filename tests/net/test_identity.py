@@ -91,6 +91,8 @@ def test_a_replayed_token_gets_nothing_of_its_owner(host: Host) -> None:
     victim = session(host.address, "Eva", eva)
     tid = victim.create("pika", 2)["id"]
     victim.sit(tid)
+    victim.add_bots(tid)
+    victim.ready(tid)              # in play: a snapshot is for those seated or watching
     assert "token" not in (victim.welcome or {}), "no secret to steal in the welcome"
     # Anyone can compute the host's handle on Eva from her public key: it is worth nothing.
     stolen = identity(eva.public, "Eva")

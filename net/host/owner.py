@@ -1,0 +1,85 @@
+"""What the creator of a table (its owner) may do that nobody else may, before the start.
+
+Owns: the requests ``remove`` (a seated player or a host bot leaves his seat), ``close`` (the
+table goes, its people are told) and ``strangers`` (whether players neither invited nor the
+creator may sit; the default, ``true``, is the open table everybody knows). The owner is
+known by his identity (the key CURVE authenticated, with his name), so he keeps these
+rights after a reconnect or a host restart, seated or not.
+
+Must not know about: sockets, the store's format, how a game is played; seating rules
+themselves stay in the lobby (``Lobby.changed`` tells and keeps a table after a change).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from cardparty.net.host.lobby import Lobby
+from cardparty.net.host.model import HostTable, Player, Seat
+from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.safetext import safe
+
+log = logging.getLogger("cardparty.host")
+
+
+class Owner:
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.tables = lobby.tables
+        self.outbox = lobby.outbox
+        self.views = lobby.views
+
+    def _owned(self, player: Player, req: dict[str, Any], what: str) -> HostTable:
+        ht = self.tables.find(req["table"])
+        if player.token != ht.creator_token:
+            raise ProtocolError("not_creator", f"only {ht.creator_name or 'its creator'}, "
+                                               f"who created this table, may {what}")
+        if ht.status != "open":
+            raise ProtocolError("not_open", "the game at this table has started")
+        return ht
+
+    def on_remove(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """The owner frees a seat (a player or a bot) before the start; the player removed
+        is told with the table's summary, and every human's readiness is reset."""
+        ht = self._owned(player, req, "remove a player")
+        seat = req["seat"]
+        if not 0 <= seat < len(ht.seats) or ht.seats[seat].kind == "empty":
+            raise ProtocolError("no_seat", f"nobody sits at seat {seat}")
+        gone = ht.seats[seat].player
+        ht.seats[seat] = Seat()
+        for s in ht.seats:
+            s.ready = False if s.kind == "human" else s.ready
+        if gone is not None:
+            if self.lobby.economy is not None:
+                self.lobby.economy.refund_stake(ht, gone)     # an entry table's stake back
+            gone.tables.discard(ht.id)
+            ht.streams.pop(gone.id, None)
+            self.outbox.send(gone, self.views.summary_message(ht))
+        log.info("%s removed seat %d of table %s", safe(player.name), seat, ht.id)
+        self.lobby.changed(ht)
+        return message("ok", about="remove")
+
+    def on_close(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """The owner closes his table before the start: it goes, and its people get its
+        summary with ``status: "closed"`` (the last they hear of it)."""
+        ht = self._owned(player, req, "close it")
+        people = self.views.recipients(ht)
+        economy = self.lobby.economy
+        if economy is not None and ht.stake and economy.ledger is not None:
+            economy.ledger.refund_table(ht.key)                # every stake back
+        self.lobby.drop(ht)
+        summary = self.views.summary(ht)
+        summary["status"] = "closed"
+        self.outbox.send_all([p for p in people if p is not player],
+                             message("table", table=summary))
+        log.info("%s closed table %s", safe(player.name), ht.id)
+        return message("table", table=summary)
+
+    def on_strangers(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """Whether strangers may sit (the owner and those invited always may); those
+        already seated stay."""
+        ht = self._owned(player, req, "choose who sits")
+        ht.strangers = req["allow"]
+        self.lobby.changed(ht)
+        return message("ok", about="strangers")

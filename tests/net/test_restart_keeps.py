@@ -1,0 +1,98 @@
+"""A restart forgets nothing (issue 15): every player the store knows (his key and name,
+MO-1) keeps his tables and his rights; a friends table's creator who had not sat yet is still
+its creator. Parts on a real SQLite file, restarted by building them again (hostkit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardparty.net.protocol import ProtocolError
+from tests.net.hostkit import Kit
+
+#: The keys CURVE would have authenticated (public keys are 40 characters of Z85).
+EVA = b"E" * 40
+BOB = b"B" * 40
+MALLORY = b"M" * 40
+
+
+def restart(kit: Kit, data: Path) -> Kit:
+    kit.parts.close()
+    return Kit(data=data)
+
+
+def test_players_the_store_knows_are_not_forgotten_by_the_first_sweep(tmp_path: Path) -> None:
+    """Reloaded players got ``last_seen = 0`` and the first sweep forgot everyone not
+    seated."""
+    kit = Kit(data=tmp_path)
+    eva = kit.player("Eva", key=EVA)
+    kit = restart(kit, tmp_path)
+    kit.tick(1.0)
+    kit.tick(5.0)
+    back = kit.player("Eva", key=EVA)
+    assert back.token == eva.token and back.id == eva.id
+    assert kit.out.take(back, "welcome")[0]["resumed"] is True
+
+
+def test_a_friends_table_creator_who_had_not_sat_keeps_his_rights(tmp_path: Path) -> None:
+    """He was refused at his own table after a restart (``not_invited``, ``not_creator``)."""
+    kit = Kit(data=tmp_path)
+    eva = kit.player("Eva", key=EVA)
+    tid = kit.open_table("pika", eva, 3, mode="friends")
+    kit = restart(kit, tmp_path)
+    kit.tick(1.0)
+    kit.tick(300.0)
+    eva = kit.player("Eva", key=EVA)
+    assert tid in eva.owns
+    kit.ask(eva, "invite", table=tid, names=["Bob"])
+    kit.ask(eva, "bots", table=tid, count=1)
+    kit.ask(eva, "sit", table=tid)
+    kit.ask(eva, "strangers", table=tid, allow=False)
+    assert kit.table(tid).seats[1].player is eva
+
+
+def test_the_owner_of_a_table_is_kept_while_it_lasts_without_a_restart() -> None:
+    kit = Kit(keep_over=60.0)
+    eva = kit.player("Eva")
+    tid = kit.open_table("pika", eva, 2, mode="friends")
+    bob = kit.player("Bob")
+    kit.ask(eva, "invite", table=tid, names=["Bob"])
+    kit.ask(bob, "sit", table=tid)          # someone present keeps the open table
+    kit.tick(5.0, alive=(bob,))
+    kit.tick(50.0, alive=(bob,))
+    kit.tick(50.0, alive=(bob,))        # Eva gone longer than keep_over: still the owner
+    assert eva.token in kit.parts.roster.players
+
+
+def test_seats_strangers_and_invitations_survive_a_restart(tmp_path: Path) -> None:
+    kit = Kit(data=tmp_path)
+    eva, bob = kit.player("Eva", key=EVA), kit.player("Bob", key=BOB)
+    tid = kit.open_table("pika", eva, 3, strangers=False)
+    kit.ask(eva, "invite", table=tid, names=["Bob"])
+    kit.ask(bob, "sit", table=tid)
+    kit = restart(kit, tmp_path)
+    kit.tick(5.0)
+    eva, bob = kit.player("Eva", key=EVA), kit.player("Bob", key=BOB)
+    ht = kit.table(tid)
+    assert ht.strangers is False and ht.seats[0].player is bob
+    kit.refused("not_invited", kit.player("Zed"), "sit", table=tid)
+    kit.ask(eva, "remove", table=tid, seat=0)
+
+
+def test_after_a_restart_a_name_is_still_its_keys_and_a_token_is_nobody(
+        tmp_path: Path) -> None:
+    """What resumes a player after a restart is his key with his name: another key saying
+    his name is refused, and a token (all an older client had) stands for nobody."""
+    kit = Kit(data=tmp_path)
+    eva = kit.player("Eva", key=EVA)
+    tid = kit.open_table("pika", eva, 2, mode="friends")
+    kit.ask(eva, "sit", table=tid)
+    kit = restart(kit, tmp_path)
+    with pytest.raises(ProtocolError) as info:
+        kit.player("Eva", token=eva.token, key=MALLORY)
+    assert info.value.code == "name_taken"
+    other = kit.player("Mallory", token=eva.token, key=MALLORY)
+    assert other.id != eva.id and tid not in other.tables and tid not in other.owns
+    back = kit.player("Eva", key=EVA)
+    assert back.id == eva.id and kit.table(tid).seats[0].player is back and tid in back.owns
