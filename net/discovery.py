@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
+from cardparty.net.keys import fingerprint
+
 SERVICE = "_cardparty._tcp.local."
 PROTOCOL_VERSION = "1"
 
@@ -41,9 +43,29 @@ class HostRecord:
         return f"{self.address}:{self.port}"
 
 
-def _instance(name: str) -> str:
+def _tag(key: str) -> str:
+    """A short mark of a host's key for its DNS-SD instance name, or "" without a real key.
+
+    Instance names must be unique on the link. Two hosts of one name (two "Party" laptops)
+    would otherwise rely on DNS-SD's conflict probing to rename one of them, which a busy
+    machine can miss, leaving both under one name and a browser that sees either. With the
+    key's mark in it, the instance name differs from the start; browsers take it off again."""
+    try:
+        return fingerprint(key)[:4]
+    except ValueError:
+        return ""
+
+
+def _instance(name: str, key: str = "") -> str:
     safe = "".join(c if c.isalnum() or c in " -_" else "-" for c in name).strip() or "cardparty"
-    return f"{safe[:50]}.{SERVICE}"
+    tag = _tag(key)
+    return f"{safe[:44]} - {tag}.{SERVICE}" if tag else f"{safe[:50]}.{SERVICE}"
+
+
+def _shown_name(instance: str, key: str) -> str:
+    """The host's name as its owner gave it: the instance without the key's mark."""
+    tag = _tag(key)
+    return instance[: -len(f" - {tag}")] if tag and instance.endswith(f" - {tag}") else instance
 
 
 class Advertiser:
@@ -54,7 +76,7 @@ class Advertiser:
         props = {"version": PROTOCOL_VERSION, "games": ",".join(games)[:200]}
         if key:
             props["key"] = key
-        self.info = ServiceInfo(SERVICE, _instance(name), port=port, properties=props,
+        self.info = ServiceInfo(SERVICE, _instance(name, key), port=port, properties=props,
                                 addresses=[socket.inet_aton(a) for a in addresses],
                                 server=f"{socket.gethostname()}.local.")
         self.zc = Zeroconf(ip_version=IPVersion.V4Only)
@@ -89,11 +111,12 @@ class Browser:
             return
         props = {k.decode(): (v or b"").decode(errors="replace")
                  for k, v in info.properties.items()}
-        record = HostRecord(name=name[: -len(SERVICE) - 1],
+        key = props.get("key", "")
+        record = HostRecord(name=_shown_name(name[: -len(SERVICE) - 1], key),
                             address=info.parsed_addresses(IPVersion.V4Only)[0],
                             port=info.port or 0, version=props.get("version", ""),
                             games=tuple(g for g in props.get("games", "").split(",") if g),
-                            key=props.get("key", ""))
+                            key=key)
         with self._lock:
             self.found[name] = record
 
