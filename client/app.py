@@ -247,9 +247,14 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     ])
     floats = [
         Float(ConditionalContainer(
-            boxed(Window(text(r.over), width=lambda: fit_width(60), wrap_lines=True),
+            boxed(Window(text(r.over), width=lambda: fit_width(76), wrap_lines=True),
                   ascii_only),
             filter=Condition(lambda: c.screen == "table" and c.table.over and not c.help
+                             and c.dialog is None and not c.scoreboard))),
+        Float(ConditionalContainer(
+            boxed(Window(text(r.scoreboard), width=lambda: fit_width(76), wrap_lines=True),
+                  ascii_only),
+            filter=Condition(lambda: c.screen == "table" and c.scoreboard and not c.help
                              and c.dialog is None))),
         Float(ConditionalContainer(
             boxed(Window(text(r.help), width=lambda: fit_width(76), wrap_lines=True),
