@@ -21,9 +21,11 @@ def rounds_known(c: Client, n: int) -> bool:
 
 def row_of(text: str, name: str) -> list[str]:
     """The numbers and bracketed scores on ``name``'s line of the scoreboard."""
-    line = next(x for x in text.splitlines() if re.search(rf" {name} +-?\d+( \(|\b)", x)
-                and "cards" not in x)
-    return re.findall(r"-?\d+ \(-?\d+\)|-?\d+", line.split(name, 1)[1])
+    for line in text.splitlines():
+        found = re.search(rf" {re.escape(name)} +(?=-?\d+( \(|\s*[│|]?$| ))", line)
+        if found and "cards" not in line[found.end():]:
+            return re.findall(r"-?\d+ \(-?\d+\)|-?\d+", line[found.end():])
+    raise AssertionError(f"no scoreboard line of {name}:\n{text}")
 
 
 def play_two_rounds(kit: HostKit) -> tuple[Client, list[dict]]:
@@ -75,6 +77,8 @@ def test_two_rounds_show_on_the_scoreboard_with_names_and_totals(kit: HostKit) -
     assert len(screen.splitlines()) == 24
     c.key("x")                                  # any key closes it, and does nothing else
     assert not c.scoreboard and c.table.over
+    c.command("match")                          # the command line reaches it too
+    assert c.scoreboard and c.error == ""
     c.close()
 
 
