@@ -10,7 +10,7 @@ import re
 from cardparty.client.render import Renderer
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import UNICODE
-from tests.client.clientkit import Client, HostKit, pika_at
+from tests.client.clientkit import Client, HostKit, pika_at, seated
 from tests.client.test_client_flows import play_by_keys, text_of
 from tests.client.test_client_small import snapshot
 
@@ -24,7 +24,8 @@ def row_of(text: str, name: str) -> list[str]:
     for line in text.splitlines():
         found = re.search(rf" {re.escape(name)} +(?=-?\d+( \(|\s*[│|]?$| ))", line)
         if found and "cards" not in line[found.end():]:
-            return re.findall(r"-?\d+ \(-?\d+\)|-?\d+", line[found.end():])
+            inside = re.split(r"[│|]", line[found.end():])[0]     # not what is right of a box
+            return re.findall(r"-?\d+ \(-?\d+\)|-?\d+", inside)
     raise AssertionError(f"no scoreboard line of {name}:\n{text}")
 
 
@@ -122,3 +123,25 @@ def test_a_long_match_shows_the_newest_rounds_that_fit_and_counts_all() -> None:
     assert "earlier rounds count in the totals only" in lines[1]
     assert lines[-2].rstrip().endswith("15 46500") and lines[-1].rstrip().endswith("15    90")
     assert "30" in lines[2]                               # the newest round is shown
+
+
+def test_the_end_of_a_round_of_the_largest_table_shows_the_whole_match_at_80x24(
+        kit: HostKit) -> None:
+    c = seated(kit, "pikac", 8, seed=3)
+    for n in (1, 2):
+        play_by_keys(c)
+        c.pump.until(lambda n=n: rounds_known(c, n))
+        if n == 1:
+            c.key("n")
+            c.pump.until(lambda: bool(c.table.view) and not c.table.over)
+            c.settle()
+    screen = snapshot(c, 80, 24)
+    assert "The match after 2 rounds" in screen and "n play again" in screen, screen
+    for name in c.table.names:
+        assert len(row_of(screen, name)) == 4, (name, screen)    # two rounds, wins, score
+    c.key("m")
+    screen = snapshot(c, 80, 24)
+    assert "any key closes the scoreboard" in screen, screen
+    for name in c.table.names:
+        assert len(row_of(screen, name)) == 4, (name, screen)
+    c.close()
