@@ -247,9 +247,15 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     ])
     floats = [
         Float(ConditionalContainer(
-            boxed(Window(text(r.over), width=lambda: fit_width(60), wrap_lines=True),
+            boxed(Window(text(r.over), width=lambda: content_width(60, 76), wrap_lines=True),
                   ascii_only),
             filter=Condition(lambda: c.screen == "table" and c.table.over and not c.help
+                             and c.dialog is None and not c.scoreboard))),
+        Float(ConditionalContainer(
+            boxed(Window(text(r.scoreboard), width=lambda: content_width(40, 76),
+                         wrap_lines=True),
+                  ascii_only),
+            filter=Condition(lambda: c.screen == "table" and c.scoreboard and not c.help
                              and c.dialog is None))),
         Float(ConditionalContainer(
             boxed(Window(text(r.help), width=lambda: fit_width(76), wrap_lines=True),
@@ -265,6 +271,11 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         """A box at most ``most`` wide, and never wider than the terminal (with its frame):
         a box wider than the screen draws nothing at all."""
         return max(10, min(most, app.output.get_size().columns - 2))
+
+    def content_width(least: int, most: int) -> Dimension:
+        """As wide as the box's longest line, between ``least`` and ``most`` (a match of
+        many rounds widens the end of a round's box), never wider than the terminal."""
+        return Dimension(min=min(least, fit_width(most)), max=fit_width(most))
 
     floats.append(Float(xcursor=True, ycursor=True,
                         content=CompletionsMenu(max_height=8, scroll_offset=1)))

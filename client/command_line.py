@@ -4,8 +4,8 @@ Two kinds of lines. A move, by its label as the table lists it (``play 7♥``, `
 cards``) or by its kind and cards typed plainly (``play 7h``, ``play 10s 10c``, ``throw qs``),
 or by the start of a label when only one move starts so (``take 4``). And a command, reaching
 what the keys reach: ``chat TEXT`` (or ``say``), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``,
-``watch [TABLE]``, ``create``, ``invite NAMES``, ``leave``, ``lobby``, ``again``, ``call``,
-``sort``, ``bell``, ``help``, ``quit``; and the economy's: ``seek`` (the open play form),
+``watch [TABLE]``, ``create``, ``invite NAMES``, ``leave``, ``lobby``, ``again``, ``match``,
+``call``, ``sort``, ``bell``, ``help``, ``quit``; and the economy's: ``seek`` (the open play form),
 ``unseek``, ``league [WEEK]``, ``shop``, ``buy gold|vip``. The client still decides no
 legality: a move line is matched against the listed moves only, and the host judges what is
 sent.
@@ -37,6 +37,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("leave", "leave the table (a bot plays your seat once the game runs)"),
     ("lobby", "back to the lobby, keeping your seat"),
     ("again", "another round, when the round is over"),
+    ("match", "the match at this table: places and scores per round, and the totals"),
     ("call", "the call (Pika!)"),
     ("sort", "sort your hand"),
     ("seek", "open play: seek a table (the form)"),
@@ -144,6 +145,11 @@ def run(c: Any, line: str) -> None:
             c._key_room("q")
     elif verb == "again":
         c._request("again", table=table)
+    elif verb == "match":
+        if c.screen == "table":
+            c.scoreboard = True
+        else:
+            c.error = "the match's scoreboard shows at a table"
     elif verb == "call":
         c._outcome(c.table.call())
     elif verb == "sort":

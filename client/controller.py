@@ -102,6 +102,8 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         self.dialog: Choice | TextField | CreateForm | None = None
         #: 0: no help; 1: the keys; 2: the game's rules in short.
         self.help = 0
+        #: The match's scoreboard is open over the table (key m; the next key closes it).
+        self.scoreboard = False
         self.lobby_chat: deque[str] = deque(maxlen=100)
         self.quit = False
         #: Bugs caught on the way to the screen (kept for tests; the player sees one line).
@@ -246,6 +248,13 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
             self.table.away = {i for i, s in enumerate(seats) if isinstance(s, dict)
                                and s.get("kind") == "human" and s.get("connected") is False}
 
+    def match_summary(self) -> dict[str, Any] | None:
+        """The host's newest summary of the table on screen (its match: ``round``,
+        ``rounds``, ``totals``), or None before the host listed it."""
+        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
+        summary = (row or {}).get("summary")
+        return summary if isinstance(summary, dict) else None
+
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
         describe = None
         if self.describe_for is not None:
@@ -257,6 +266,7 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         self.table_id = table
         self.screen = "table"
         self.help = 0
+        self.scoreboard = False
         if isinstance(self.dialog, Choice | CreateForm):
             self.dialog = None
 
@@ -277,6 +287,9 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         if self.dialog is not None:
             if self.dialog.key(name):
                 self.dialog = None
+            return
+        if self.scoreboard:
+            self.scoreboard = False
             return
         if self.help:
             self.help = 2 if name == "?" and self.help == 1 and self.screen == "table" else 0

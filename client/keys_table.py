@@ -37,6 +37,8 @@ class TableKeys:
             self._reorder(tm.shift(-1))
         elif name in ("s-right", ">", "."):
             self._reorder(tm.shift(1))
+        elif name == "m":
+            self.scoreboard = True
         elif name == "o":
             self._reorder(tm.sort_hand())
         elif name == "tab":

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
+from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import pretty_text, to_ascii
 from cardparty.core.i18n import N_, _, from_wire, translate
 from cardparty.core.i18n import shown as shown_text
@@ -36,6 +37,7 @@ KEYS_TABLE = [
     ("B", N_("bell on/off: rings when it is your turn or a call is due")),
     (": /", N_("command line: a move (play 7h) or a command; Tab completes")),
     ("n l", N_("round over: play again / back to the lobby")),
+    ("m", N_("the match: places and scores per round, and the totals")),
     ("q", N_("leave the table    Ctrl-C: quit")),
 ]
 KEYS_LOBBY = [
@@ -111,12 +113,21 @@ class ScreenParts:
         scores = result.get("scores")
         out: Fragments = [("class:heading", _("Round over")), ("", "\n\n")]
         order = sorted(range(len(names)), key=lambda s: (places[s] or 99, s))
-        for s in order:
-            style = "class:me" if s == tm.seat else ""
-            line = f" {places[s] or '-'}. {names[s]:<18}"
-            if scores is not None and s < len(scores):
-                line += " " + _("score {n}").format(n=scores[s])
-            out.append((style, line + "\n"))
+        match = match_of(self.c.match_summary(), names, tm.view)
+        if len(match.rounds) > 1:
+            # A match: this round's places lead each line, the rounds and totals follow.
+            lines = grid(match, self.box_width(76) - 2, order, places)
+            out.append(("class:dim", f" {lines[0]}\n"))
+            out += [("class:dim", f"{line}\n") for line in lines[1:-len(order)]]
+            for s, line in zip(order, lines[-len(order):], strict=True):
+                out.append(("class:me" if s == tm.seat else "", line + "\n"))
+        else:
+            for s in order:
+                style = "class:me" if s == tm.seat else ""
+                line = f" {places[s] or '-'}. {names[s]:<18}"
+                if scores is not None and s < len(scores):
+                    line += " " + _("score {n}").format(n=scores[s])
+                out.append((style, line + "\n"))
         if result.get("summary"):
             summary = with_names(self.summary_text(result, names), names)
             out.append(("class:dim", f"\n {summary}\n"))
@@ -129,7 +140,35 @@ class ScreenParts:
         out.append(("class:key", "n"))
         out.append(("", " " + _("play again") + "   "))
         out.append(("class:key", "l"))
-        out.append(("", " " + _("back to the lobby")))
+        out.append(("", " " + _("back to the lobby") + "   "))
+        out.append(("class:key", "m"))
+        out.append(("", " " + _("the match")))
+        return out
+
+    def box_width(self, most: int) -> int:
+        """The inside of a box at most ``most`` wide on this terminal (``app.fit_width``)."""
+        return max(10, min(most, self.width() - 2))
+
+    @asciified
+    def scoreboard(self) -> Fragments:
+        """The match at this table (key m): per round each player's place and score, and
+        the totals; players by seat."""
+        tm = self.c.table
+        summary = self.c.match_summary()
+        match = match_of(summary, tm.names, tm.view)
+        now = (summary or {}).get("round") or 1
+        out: Fragments = [("class:heading", _("The match at table {table}, round {n}").format(
+            table=self.c.table_id, n=now)), ("", "\n\n")]
+        if not match.rounds:
+            out.append(("class:dim", " " + _("No round is over yet: each round shows here "
+                                             "when it ends.") + "\n"))
+        else:
+            lines = grid(match, self.box_width(76) - 2)
+            out.append(("", f" {lines[0]}\n"))
+            out += [("class:dim", f"{line}\n") for line in lines[1:-len(match.names)]]
+            for s, line in enumerate(lines[-len(match.names):]):
+                out.append(("class:me" if s == tm.seat else "", line + "\n"))
+        out.append(("class:dim", "\n " + _("any key closes the scoreboard")))
         return out
 
     @staticmethod
