@@ -24,8 +24,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import re
-import subprocess
 import sys
 import tempfile
 import threading
@@ -35,7 +33,7 @@ from typing import Any
 import zmq
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-from host import cpu_seconds, host_command, percentile, rss_kb  # noqa: E402
+from host import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E402
 
 from cardparty.net.keydesk import fetch_key  # noqa: E402
 from cardparty.net.keys import KeyPair  # noqa: E402
@@ -326,16 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hostile", action="store_true", help="add one hostile guest")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="cardparty-soak-") as data:
-        cmd = host_command(data)
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        found = re.search(r"tcp://127\.0\.0\.1:\d+", line)
-        if not found:
-            proc.kill()
-            raise SystemExit(f"could not start the host: {line!r}")
+        proc, address = start(host_command(data))
         try:
-            curve = Soak(found.group(0), args).run(proc.pid)
+            curve = Soak(address, args).run(proc.pid)
         finally:
             proc.terminate()
             proc.wait(10)
