@@ -42,6 +42,7 @@ from typing import Any, NamedTuple, Protocol
 from cardparty.core.bots import Bot, PolicyBot
 from cardparty.core.contract import SYSTEM, Deadline, Move
 from cardparty.core.table import IllegalMove, Table
+from cardparty.core.turns import draw_actor
 
 #: What can be due (``Due.kind``) or have been done (``Played.kind``).
 DEADLINE = "deadline"    # a deadline ran out: its move, played as SYSTEM
@@ -112,15 +113,8 @@ def deadline_key(d: Deadline) -> _Key:
 
 def any_actor(table: Table, rng: random.Random) -> int | None:
     """A seat that may move now, or SYSTEM while a deadline is listed, drawn with ``rng``;
-    None when nobody can move. (The draw is skipped when there is only one.)"""
-    actors = table.to_move()
-    if table.deadlines():
-        actors = (*actors, SYSTEM)
-    if len(actors) == 1:
-        return actors[0]
-    if not actors:
-        return None
-    return actors[rng.randrange(len(actors))]
+    None when nobody can move."""
+    return draw_actor(table.to_move(), bool(table.deadlines()), rng)
 
 
 class Referee:

@@ -42,6 +42,7 @@ from typing import Any
 
 from cardparty.core.contract import SYSTEM, Move, Result
 from cardparty.core.table import Table
+from cardparty.core.turns import draw_actor
 
 #: UCB1's exploration constant for scores in [0, 1] (sqrt(2)/2 works well for card games in
 #: Cowling et al.; tuned in docs/bots.md).
@@ -155,14 +156,8 @@ class _Game:
 
     def actor(self, state: Any, rng: random.Random) -> int | None:
         """Who acts next, drawn as the simulator draws it (SYSTEM while a deadline runs)."""
-        actors = tuple(self.to_move(state=state))
-        if self.deadlines is not None and self.deadlines(state=state):
-            actors = (*actors, SYSTEM)
-        if len(actors) == 1:
-            return actors[0]
-        if not actors:
-            return None
-        return actors[rng.randrange(len(actors))]
+        deadline = self.deadlines is not None and bool(self.deadlines(state=state))
+        return draw_actor(tuple(self.to_move(state=state)), deadline, rng)
 
     def rollout_move(self, state: Any, seat: int, moves: list[Move],
                      rng: random.Random) -> Move:

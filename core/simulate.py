@@ -93,6 +93,14 @@ class SimulationReport:
     places: list[list[int]] = field(default_factory=list)
     outcomes: dict[str, int] = field(default_factory=dict)
 
+    def add(self, table: Table, result: Result) -> None:
+        """Count one finished game: its moves, each seat's place, its outcome."""
+        self.games += 1
+        self.moves += len(table.journal)
+        for s, place in enumerate(result.places):
+            self.places[s][place - 1] += 1
+        self.outcomes[result.outcome] = self.outcomes.get(result.outcome, 0) + 1
+
     def as_json(self) -> dict[str, Any]:
         return {
             "game": self.game, "players": self.players, "games": self.games,
@@ -115,20 +123,24 @@ def simulate(game: str, players: int, games: int, seed: int, variants: Iterable[
     report = SimulationReport(game, players, places=[[0] * players for _ in range(players)])
     start = time.perf_counter()
     for g in range(games):
-        game_seed = seed + g
-        table = Table(game, players, settings, variants, seed=game_seed)
-        rng = random.Random(game_seed ^ 0x5EED)
-        try:
-            result = play_out(table, rng, observer=observer)
-        except SimulationFailure:
-            raise
-        except Exception as exc:
-            raise SimulationFailure(game, players, game_seed, len(table.journal) + 1,
-                                    f"{type(exc).__name__}: {exc}", variants) from exc
-        report.games += 1
-        report.moves += len(table.journal)
-        for s, place in enumerate(result.places):
-            report.places[s][place - 1] += 1
-        report.outcomes[result.outcome] = report.outcomes.get(result.outcome, 0) + 1
+        report.add(*seeded_game(game, players, settings, variants, seed + g,
+                                observer=observer))
     report.seconds = time.perf_counter() - start
     return report
+
+
+def seeded_game(game: str, players: int, settings: dict[str, Any] | None,
+                variants: tuple[str, ...], seed: int, bot: Bot | None = None,
+                observer: Observer | None = None) -> tuple[Table, Result]:
+    """One bot game of ``seed`` played out (the bots' stream is ``seed ^ 0x5EED``): the
+    simulator's and the tournaments' game. Any exception inside becomes a SimulationFailure
+    naming the seed and move number."""
+    table = Table(game, players, settings, variants, seed=seed)
+    rng = random.Random(seed ^ 0x5EED)
+    try:
+        return table, play_out(table, rng, bot=bot, observer=observer)
+    except SimulationFailure:
+        raise
+    except Exception as exc:
+        raise SimulationFailure(game, players, seed, len(table.journal) + 1,
+                                f"{type(exc).__name__}: {exc}", variants) from exc

@@ -24,7 +24,7 @@ from typing import Any
 
 from cardparty.core.bots import Bot, PolicyBot, canonical_level
 from cardparty.core.contract import SYSTEM, Move, Result
-from cardparty.core.simulate import SimulationFailure, SimulationReport, play_out
+from cardparty.core.simulate import SimulationReport, seeded_game
 from cardparty.core.table import Table
 
 
@@ -149,21 +149,8 @@ def tournament(game: str, players: int, games: int, seed: int, levels: Sequence[
             here = [order[(s + r) % players] for s in range(players)]
             clock: dict[int, list[float]] = {s: [] for s in range(players) if here[s] in timed}
             bot = SeatBots([made[lv] for lv in here], clock)
-            table = Table(game, players, settings, variants, seed=deal_seed)
-            rng = random.Random(deal_seed ^ 0x5EED)
-            try:
-                result = play_out(table, rng, bot=bot)
-            except SimulationFailure:
-                raise
-            except Exception as exc:
-                raise SimulationFailure(game, players, deal_seed, len(table.journal) + 1,
-                                        f"{type(exc).__name__}: {exc}", variants) from exc
-            rep = out.report
-            rep.games += 1
-            rep.moves += len(table.journal)
-            for s, place in enumerate(result.places):
-                rep.places[s][place - 1] += 1
-            rep.outcomes[result.outcome] = rep.outcomes.get(result.outcome, 0) + 1
+            table, result = seeded_game(game, players, settings, variants, deal_seed, bot=bot)
+            out.report.add(table, result)
             for s, share in enumerate(first_place_shares(result)):
                 score = out.by_level.setdefault(here[s], LevelScore())
                 score.games += 1

@@ -2,13 +2,17 @@
 
 Pika's Block and Reverse, Pikáč's stops, K♣ choosing the next player and Kakhead's 8s all
 reduce to "the next seat still playing, n steps away in this direction" or "that seat".
+Bot-only drivers (the referee's any-order mode, the search bot) draw who acts next here too.
 
 Must not know about: any game's rules, sockets, terminals.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
+
+from cardparty.core.contract import SYSTEM
 
 CLOCKWISE = 1
 COUNTER_CLOCKWISE = -1
@@ -33,3 +37,16 @@ def next_seat(seat: int, direction: int, playing: Sequence[bool], steps: int = 1
 def seats_in_order(start: int, direction: int, n: int) -> list[int]:
     """All n seats starting at ``start`` and going round in ``direction``."""
     return [(start + direction * i) % n for i in range(n)]
+
+
+def draw_actor(actors: Sequence[int], deadline: bool, rng: random.Random) -> int | None:
+    """One of ``actors`` (plus SYSTEM when a deadline runs), drawn with ``rng``; None when
+    nobody can move. The draw is skipped when there is only one, so the rng's stream is the
+    simulator's whichever driver (a table, or the search on its own states) asks."""
+    if deadline:
+        actors = (*actors, SYSTEM)
+    if len(actors) == 1:
+        return actors[0]
+    if not actors:
+        return None
+    return actors[rng.randrange(len(actors))]

@@ -141,6 +141,29 @@ def form_rows(screen: str) -> list[tuple[str, str]]:
     return rows
 
 
+def set_row(t: Tmux, who: str, label: str, value: str, at: int) -> int:
+    """Move the form's cursor from row ``at`` to ``label`` and step its value to ``value``
+    (a number down or up, anything else onwards); the row's index."""
+    for _ in range(60):
+        rows = form_rows(t.screen(who))
+        labels = [r[0] for r in rows]
+        if label not in labels:
+            time.sleep(0.05)
+            continue
+        index = labels.index(label)
+        if index != at:
+            t.keys(who, *(["Down"] * (index - at) if index > at else ["Up"] * (at - index)))
+            at = index
+        shown = rows[index][1]
+        if shown == value:
+            return at
+        numeric = shown.replace(".", "").isdigit() and value.replace(".", "").isdigit()
+        t.keys(who, "Left" if numeric and float(shown) > float(value) else "Right")
+        t.wait(who, lambda s, i=index, old=shown: len(form_rows(s)) > i and
+               form_rows(s)[i][1] != old, timeout=5)
+    raise AssertionError(f"the form's {label} never showed {value}:\n" + t.screen(who))
+
+
 def create_table(t: Tmux, who: str, game: str, players: int) -> None:
     """Through the create form only: game, players, the FAST settings; then Create."""
     info = load_catalog().game(game)
@@ -150,26 +173,7 @@ def create_table(t: Tmux, who: str, game: str, players: int) -> None:
     wanted += [(k.replace("_", " "), str(v)) for k, v in FAST.get(game, {}).items()]
     at = 0
     for label, value in wanted:
-        for _ in range(60):
-            rows = form_rows(t.screen(who))
-            labels = [r[0] for r in rows]
-            if label not in labels:
-                time.sleep(0.05)
-                continue
-            index = labels.index(label)
-            if index != at:
-                t.keys(who, *(["Down"] * (index - at) if index > at else ["Up"] * (at - index)))
-                at = index
-            shown = rows[index][1]
-            if shown == value:
-                break
-            numeric = shown.replace(".", "").isdigit() and value.replace(".", "").isdigit()
-            t.keys(who, "Left" if numeric and float(shown) > float(value) else "Right")
-            t.wait(who, lambda s, i=index, old=shown: len(form_rows(s)) > i and
-                   form_rows(s)[i][1] != old, timeout=5)
-        else:
-            raise AssertionError(f"the form's {label} never showed {value}:\n"
-                                 + t.screen(who))
+        at = set_row(t, who, label, value, at)
     t.keys(who, *["Up"] * (at + 1))              # from the Game row, up wraps onto Create
     t.wait(who, "[ Create the table ]")
     t.keys(who, "Enter")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.client.test_client_tmux import CARDPARTY, Tmux, form_rows, free_port, join, play_turn
+from tests.client.test_client_tmux import CARDPARTY, Tmux, free_port, join, play_turn, set_row
 
 pytestmark = [
     pytest.mark.tmux,
@@ -30,27 +30,6 @@ def tmux() -> Tmux:
     t = Tmux()
     yield t
     t.kill()
-
-
-def set_row(t: Tmux, who: str, label: str, value: str, at: int) -> int:
-    """Move the form's cursor to ``label`` and step its value to ``value``; the row index."""
-    for _ in range(60):
-        rows = form_rows(t.screen(who))
-        labels = [r[0] for r in rows]
-        if label not in labels:
-            time.sleep(0.05)
-            continue
-        index = labels.index(label)
-        if index != at:
-            t.keys(who, *(["Down"] * (index - at) if index > at else ["Up"] * (at - index)))
-            at = index
-        shown = rows[index][1]
-        if shown == value:
-            return at
-        t.keys(who, "Right")
-        t.wait(who, lambda s, i=index, old=shown: len(form_rows(s)) > i
-               and form_rows(s)[i][1] != old, timeout=5)
-    raise AssertionError(f"the form's {label} never showed {value}")
 
 
 def test_mo5_seek_the_fill_timeout_brings_a_bot_play_it_out_see_reward_and_league(
