@@ -26,7 +26,10 @@ The rules on the clock (the host's, see docs/protocol.md, "Timers the host owns"
 - a human who may move is waited for ``idle`` seconds from the table's last change (never when
   ``idle`` is None); then a stand-in covers every human who may move, and plays at once;
 - the earliest due time goes first; at equal times a deadline (in the game's listing order)
-  goes before a bot, and a bot before the idle timeout.
+  goes before a bot, and a bot before the idle timeout;
+- a bot whose ``choose`` answers None is thinking somewhere else (the host runs hard bots in
+  worker processes): no bot is due until the caller says the answer came (``refresh``), while
+  deadlines and the idle timeout keep their times.
 
 Must not know about: sockets, terminals, the wall clock (``now`` is always passed in), players
 and their connections (a seat is only "human", "bot" or "empty", and maybe stood in for).
@@ -57,6 +60,13 @@ class SeatLike(Protocol):
     kind: str            # "human", "bot", or "empty" (nobody: never due)
     level: str           # a bot's level (core.bots.LEVELS), also the stand-in's
     standin: bool        # a bot plays for this human until he is back
+
+
+class LaterBot(Protocol):
+    """A bot that may answer "not yet" (None): it thinks somewhere else and the referee is
+    told when its answer came (``Referee.refresh``); then it is asked again."""
+
+    def choose(self, table: Table, seat: int, rng: random.Random) -> Move | None: ...
 
 
 @dataclass(eq=False)
@@ -127,7 +137,7 @@ class Referee:
 
     def __init__(self, table: Table, seats: Sequence[SeatLike], *, idle: float | None = None,
                  bot_delay: float = 0.0, rng: random.Random | None = None,
-                 bots: Callable[[int], Bot] | None = None) -> None:
+                 bots: Callable[[int], Bot | LaterBot] | None = None) -> None:
         self.table = table
         self.seats = seats
         self.idle = idle
@@ -301,7 +311,10 @@ class Referee:
                 self.changed(now)
                 return Played(DEADLINE, SYSTEM, due.deadline.move, events)
             if due.kind == BOT:
-                return self._bot_moves(now)
+                played = self._bot_moves(now)
+                if played is None:
+                    continue             # nobody to play, or a bot still thinking elsewhere
+                return played
             return self._stand_in(now)
         return None
 
@@ -311,6 +324,10 @@ class Referee:
             s = self.seats[seat]
             if plays_itself(s):
                 move = self.bots(seat).choose(table, seat, self.rng)
+                if move is None:
+                    # The bot thinks elsewhere (a host's worker process): nothing is due from
+                    # bots until the caller says the answer came (``refresh``).
+                    break
                 events = table.play(seat, move)
                 self.changed(now)
                 return Played(STANDIN if s.standin else BOT, seat, move, events)
@@ -346,4 +363,5 @@ class Referee:
             return None
         bot = self._bot or self.bots(seat)
         move = bot.choose(table, seat, rng)
+        assert move is not None, "a bot without a clock answers at once"
         return Played(BOT if seat != SYSTEM else DEADLINE, seat, move, table.play(seat, move))

@@ -330,3 +330,31 @@ def test_next_due_and_due_are_stored_answers_so_many_tables_are_cheap_to_ask() -
         del t.to_move, t.deadlines
     fired = [ref.fire(101.5) for ref in refs]
     assert sum(f is not None for f in fired) == sum(d is not None and d <= 101.5 for d in dues)
+
+
+class Later:
+    """A bot thinking elsewhere: "not yet" until its answer is set."""
+
+    def __init__(self) -> None:
+        self.answer: Move | None = None
+        self.asked = 0
+
+    def choose(self, table: Table, seat: int, rng: random.Random) -> Move | None:
+        self.asked += 1
+        return self.answer
+
+
+def test_a_bot_still_thinking_is_not_due_until_the_referee_is_refreshed() -> None:
+    table = pika()
+    bot = Later()
+    ref = Referee(table, seats("bot", "human"), idle=30.0, bot_delay=0.0,
+                  rng=random.Random(1), bots=lambda seat: bot)
+    ref.changed(0.0)
+    assert ref.fire(0.0) is None and bot.asked == 1 and table.version == 0
+    assert ref.next_due() is None, "no bot is due while it thinks: the loop may sleep"
+    assert ref.fire(100.0) is None and bot.asked == 1
+    bot.answer = R7
+    ref.refresh(5.0)                               # the answer came
+    played = ref.fire(5.0)
+    assert played is not None and (played.kind, played.seat, played.move) == (BOT, 0, R7)
+    assert bot.asked == 2 and ref.changed_at == 5.0 and table.version == 1
