@@ -38,6 +38,9 @@ def add_parser(sub: Any) -> None:
                         "absent player (default 120; 0: never)")
     p.add_argument("--bot-delay", type=float, default=0.0,
                    help="seconds a host bot waits before moving (default 0)")
+    p.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="processes hard bots think in, off the host's loop (default: one "
+                        "fewer than the cores, at least one)")
     p.add_argument("--config", default=None, metavar="FILE",
                    help="the modes' and the economy's settings, a TOML file (docs/economy.md)")
     p.add_argument("--fill-timeout", type=float, default=None, metavar="SECONDS",
@@ -57,6 +60,11 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import logging
+
+    if args.bot_workers is not None and args.bot_workers < 0:
+        print("cardparty host: error: --bot-workers must be 0 or more (0: hard bots think on "
+              "the host's loop)", file=sys.stderr)
+        return 2
 
     from cardparty.net.host import Host
 
@@ -109,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
                     idle=args.idle or None, bot_delay=args.bot_delay, economy=economy,
                     settings=settings, keys=keys, curve=not args.no_curve,
-                    testing=args.testing)
+                    testing=args.testing, bot_workers=args.bot_workers)
     except StoreError as exc:          # damaged, foreign or newer: never overwritten
         print(f"cardparty host: error: {exc}", file=sys.stderr)
         return 2

@@ -46,7 +46,9 @@ class Host:
     ``keys``: the host's key pair (default: kept in ``data``, else in the user's data
     directory); ``curve=False`` serves without encryption (benchmarks only: no client
     connects to it); ``testing`` lets clients choose a deal's seed and deck, which every
-    player is shown.
+    player is shown. ``bot_workers``: the most worker processes hard bots think in (None:
+    one fewer than the machine's cores, at least one; 0: on the host's loop, for comparing
+    only); they start with the first hard bot and stop with the host.
     """
 
     def __init__(self, bind: str = "tcp://127.0.0.1:0", name: str = "cardparty", *,
@@ -57,7 +59,8 @@ class Host:
                  observer: Callable[[str, Table], None] | None = None,
                  clock: Clock | None = None, economy: str | os.PathLike[str] | None = None,
                  settings: HostSettings | None = None, keys: KeyPair | None = None,
-                 curve: bool = True, testing: bool = False) -> None:
+                 curve: bool = True, testing: bool = False,
+                 bot_workers: int | None = None) -> None:
         self.bind = bind
         self.name = name
         self.clock = clock or SystemClock()
@@ -67,7 +70,8 @@ class Host:
                                bot_delay=bot_delay, keep_over=keep_over,
                                max_tables=max_tables, max_players=max_players,
                                catalog=catalog, observer=observer, economy=economy,
-                               settings=settings, testing=testing)
+                               settings=settings, testing=testing,
+                               bot_workers=bot_workers)
         self.server = Server(self.parts, self.outbox, self.clock)
         self.catalog = self.parts.catalog
         self.heartbeat = heartbeat

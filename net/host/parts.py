@@ -46,9 +46,12 @@ class HostParts:
                  catalog: Catalog | None = None,
                  observer: Callable[[str, Table], None] | None = None,
                  timers: Timers | None = None, economy: str | os.PathLike[str] | None = None,
-                 settings: HostSettings | None = None, testing: bool = False) -> None:
+                 settings: HostSettings | None = None, testing: bool = False,
+                 bot_workers: int | None = None) -> None:
         """``economy``: the ledger's SQLite file (":memory:" for one that lasts as long as
-        the host); None: no coins, every table plays and pays nothing (``cardparty play``)."""
+        the host); None: no coins, every table plays and pays nothing (``cardparty play``).
+        ``bot_workers``: the most processes hard bots think in (None: the machine's; 0:
+        none, they think on the loop)."""
         self.outbox = outbox
         self.clock = clock
         self.catalog = catalog or load_catalog()
@@ -59,7 +62,7 @@ class HostParts:
         self.roster = Roster(outbox, clock, self.persistence, name=name, heartbeat=heartbeat,
                              liveness=liveness, keep_over=keep_over, max_players=max_players,
                              games=lambda: games)
-        self.timers = timers or Timers()
+        self.timers = timers or Timers(bot_workers)
         self.play = Play(self.tables, clock, self.timers, self.persistence,
                          self.roster.by_id, observer)
         self.views = Views(outbox, clock, self.timers, self.roster.by_id, self.play.fail)
@@ -125,7 +128,12 @@ class HostParts:
             self.lobby.sweep(now)
             self.economy.reconcile()
 
+    def wake_fds(self) -> frozenset[int]:
+        """Besides the socket, what the loop waits on: hard bots' answers."""
+        return self.timers.fds()
+
     def close(self) -> None:
+        self.timers.close()
         self.persistence.close()
         self.economy.close()
 

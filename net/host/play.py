@@ -199,7 +199,11 @@ class Play:
         return due
 
     def tick(self, now: float) -> None:
-        """Fire what is due: at most one action per table per tick."""
+        """Fire what is due: at most one action per table per tick. First the tables whose
+        hard bot's answer came from its worker (or went stale) are looked at again."""
+        for ht in self.timers.collect(now):
+            if ht.status == "playing":
+                self.schedule(ht)
         for ht in list(self.tables.live.values()):
             due = self.timers.next_due(ht)
             if due is None or due > now:

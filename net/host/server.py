@@ -218,7 +218,15 @@ class Server:
             poller.register(self._wake_r, zmq.POLLIN)
         clock = self.clock
         parts = self.parts
+        woken: frozenset[int] = frozenset()
         while not stopping.is_set():
+            fds = parts.wake_fds()          # hard bots' workers: an answer wakes the loop
+            if fds != woken:
+                for fd in woken - fds:
+                    poller.unregister(fd)
+                for fd in fds - woken:
+                    poller.register(fd, zmq.POLLIN)
+                woken = fds
             now = clock.now()
             wait = min(max(0.0, parts.next_due() - now), 0.1)
             if poller.poll(math.ceil(wait * 1000)):

@@ -11,6 +11,12 @@ version (``bot_rng``), not from one generator running since the host started: a 
 restarted from its data makes the very same bot moves as one that never stopped, and nothing
 needs saving per move for it.
 
+Easy and normal bots choose on the loop (a few hundred microseconds at most,
+docs/bots.md). Hard bots (a seat's level, or the table's stand-in level) search for the
+table's ``bot_budget_ms`` in a worker process (``thinkers``), seeded from the same stream, so
+the loop goes on serving the other tables meanwhile; with ``workers=0`` they search on the
+loop (the comparison in bench/host.py, and nothing else).
+
 Must not know about: sockets, the protocol, players' connections, persistence; the rules of
 when (the referee owns them); the time comes in as ``now`` from the caller's clock.
 """
@@ -18,12 +24,17 @@ when (the referee owns them); the time comes in as ``now`` from the caller's clo
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
+from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from cardparty.core.bots import Bot, PolicyBot
+from cardparty.core.bots import Bot, PolicyBot, canonical_level
 from cardparty.core.contract import Move
-from cardparty.core.referee import IDLE, Referee
+from cardparty.core.referee import IDLE, LaterBot, Referee
+from cardparty.core.search import DEFAULT_BUDGET, Budget, search
 from cardparty.core.table import Table
+from cardparty.net.host.thinkers import FALLBACK, Thinkers
 
 if TYPE_CHECKING:
     from cardparty.net.host.model import HostTable
@@ -33,9 +44,26 @@ MOVED = "moved"
 STANDIN = "standin"
 
 
+def bot_seed(table: Table) -> int:
+    """The seed of the random stream a host bot draws from at this version of ``table``."""
+    return (table.seed & ((1 << 63) - 1)) * 1_000_003 + table.version
+
+
 def bot_rng(table: Table) -> random.Random:
     """The random stream a host bot draws from for the move at this version of ``table``."""
-    return random.Random((table.seed & ((1 << 63) - 1)) * 1_000_003 + table.version)
+    return random.Random(bot_seed(table))
+
+
+@lru_cache(maxsize=64)
+def budget_of(ms: int) -> Budget:
+    """The search's budget for a table's ``bot_budget_ms``: that much time, and iterations in
+    the same proportion to the default's (a fast machine answers before the time is up)."""
+    seconds = ms / 1000
+    base = DEFAULT_BUDGET
+    iterations = base.iterations
+    if iterations is not None and base.seconds:
+        iterations = max(1, round(iterations * seconds / base.seconds))
+    return replace(base, seconds=seconds, iterations=iterations)
 
 
 class TableStreamBot:
@@ -48,11 +76,37 @@ class TableStreamBot:
         return self.inner.choose(table, seat, bot_rng(table))
 
 
-class Timers:
-    """The host's side of the referee: one per host, a referee per playing table."""
+class HardBot:
+    """A hard bot of one table: its search runs in a worker (``Thinkers``), or on the loop
+    when there are none; a normal move when thinking failed."""
 
-    def __init__(self) -> None:
+    def __init__(self, timers: Timers, owner: Hashable, budget_ms: int) -> None:
+        self.timers = timers
+        self.owner = owner
+        self.budget = budget_of(budget_ms)
+
+    def choose(self, table: Table, seat: int, rng: random.Random) -> Move | None:
+        thinkers = self.timers.thinkers
+        if thinkers is None:
+            return search(table, seat, bot_rng(table), self.budget)
+        index = thinkers.ask(self.owner, table, seat, bot_seed(table), self.budget)
+        if index is None:
+            return None
+        moves = table.legal_moves(seat)
+        if index == FALLBACK or not 0 <= index < len(moves):
+            return self.timers._bot("normal").choose(table, seat, rng)
+        return moves[index]
+
+
+class Timers:
+    """The host's side of the referee: one per host, a referee per playing table.
+
+    ``workers``: the most worker processes for hard bots (None: the machine's; 0: none, hard
+    bots think on the loop)."""
+
+    def __init__(self, workers: int | None = None) -> None:
         self._bots: dict[str, Bot] = {}
+        self.thinkers: Thinkers | None = None if workers == 0 else Thinkers(workers)
 
     def _bot(self, level: str) -> Bot:
         bot = self._bots.get(level)
@@ -66,8 +120,32 @@ class Timers:
         if ref is None or ref.table is not ht.table:
             seats = ht.seats
             ref = ht.referee = Referee(ht.table, seats, idle=ht.idle, bot_delay=ht.bot_delay,
-                                       bots=lambda seat: self._bot(seats[seat].level))
+                                       bots=lambda seat: self._bot_for(ht, seat))
         return ref
+
+    def _bot_for(self, ht: HostTable, seat: int) -> Bot | LaterBot:
+        """The bot that plays ``seat``: its own level, or the table's stand-in level for a
+        human's seat."""
+        s = ht.seats[seat]
+        level = canonical_level(ht.standin_level if s.kind == "human" else s.level)
+        if level == "hard":
+            return HardBot(self, ht, ht.bot_budget_ms)
+        return self._bot(level)
+
+    def collect(self, now: float) -> list[HostTable]:
+        """The tables whose hard bot's answer came (or went stale): look at them again."""
+        if self.thinkers is None:
+            return []
+        return self.thinkers.collect()  # type: ignore[return-value]
+
+    def fds(self) -> frozenset[int]:
+        """What wakes the loop when a hard bot's answer is ready."""
+        return frozenset() if self.thinkers is None else self.thinkers.fds()
+
+    def close(self) -> None:
+        """Stop the workers (the host is stopping)."""
+        if self.thinkers is not None:
+            self.thinkers.close()
 
     def changed(self, ht: HostTable, now: float) -> None:
         """The game changed at ``now`` (or started, or was restored); the game's hooks may
@@ -84,10 +162,11 @@ class Timers:
             return
         self.referee(ht).refresh(now)
 
-    @staticmethod
-    def clear(ht: HostTable) -> None:
+    def clear(self, ht: HostTable) -> None:
         if ht.referee is not None:
             ht.referee.stop()
+        if self.thinkers is not None:
+            self.thinkers.forget(ht)
 
     @staticmethod
     def next_due(ht: HostTable) -> float | None:
