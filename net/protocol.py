@@ -320,6 +320,10 @@ NAME = username
 MODES = ("practice", "friends", "open", "entry")
 #: The shop's items (MO-8).
 ITEMS = ("gold", "vip")
+#: Bot levels (core.bots.LEVELS: the three, then the old names of easy and normal).
+BOT_LEVELS = ("easy", "normal", "hard", "random", "basic")
+#: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
+BOT_BUDGET_MS = (10, 5000)
 
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
@@ -335,6 +339,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "variants": Field(strings(16, 64), default=[]),
                "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
                "bot_delay": Field(or_default(number(0, 10)), default=-1.0),
+               "bot_budget_ms": Field(or_default(integer(*BOT_BUDGET_MS)), default=-1.0),
+               "standin_level": Field(one_of(*BOT_LEVELS), default="normal"),
                "title": Field(line(TITLE_MAX), default=""),
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),

@@ -20,12 +20,13 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.core.bots import LEVELS
+from cardparty.core.bots import LEVELS, canonical_level
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table, TableError
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.model import (
+    DEFAULT_BOT_BUDGET_MS,
     MAX_INVITED,
     MAX_OPEN_TABLES,
     TABLES_PAGE,
@@ -194,13 +195,15 @@ class Lobby:
             raise ProtocolError("game_failed", f"the game failed to set up: {exc}") from None
         idle = self.idle if req["idle"] == -1.0 else req["idle"]
         bot_delay = self.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
+        budget = DEFAULT_BOT_BUDGET_MS if req["bot_budget_ms"] == -1 else req["bot_budget_ms"]
         seq = next(self._seq)
         ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
                        table=table, idle=idle, bot_delay=bot_delay,
                        seats=[Seat() for _ in range(players)], changed_at=self.clock.now(),
                        mode=req["mode"], creator_token=player.token, creator_name=player.name,
                        stake=req.get("stake", 0), strangers=req.get("strangers", True),
-                       creator_quota=quota)
+                       creator_quota=quota, bot_budget_ms=int(budget),
+                       standin_level=canonical_level(req["standin_level"]))
         if self.economy is not None:
             self.economy.opened(ht)
         self.tables.add(ht)
@@ -297,7 +300,8 @@ class Lobby:
             raise ProtocolError("no_seat", "there is no empty seat for a bot")
         count = len(empty) if req["count"] is None else req["count"]
         for i in empty[:count]:
-            ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True, level=req["level"])
+            ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True,
+                               level=canonical_level(req["level"]))
         self.changed(ht)
         return message("ok", about="bots")
 

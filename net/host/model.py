@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.core.referee import Referee
+from cardparty.core.search import DEFAULT_BUDGET
 from cardparty.core.table import Table
 from cardparty.net.protocol import ProtocolError
 
@@ -39,6 +40,11 @@ TABLES_PAGE = 20
 MAX_INVITED = 64
 #: Rounds a match remembers in its summary (the totals count every round).
 MAX_ROUNDS = 64
+#: Milliseconds a hard bot thinks per move unless its table says otherwise: the search's own
+#: default (docs/bots.md: its p95 is under 200 ms on a small machine).
+DEFAULT_BOT_BUDGET_MS = round((DEFAULT_BUDGET.seconds or 0.15) * 1000)
+#: The level of the bot that stands in for an idle or absent player unless the table says.
+DEFAULT_STANDIN_LEVEL = "normal"
 
 
 @dataclass(eq=False)
@@ -114,6 +120,9 @@ class HostTable:
     bot_delay: float
     seats: list[Seat]
     status: str = "open"
+    #: How long a hard bot thinks per move here, and the level of the idle stand-in.
+    bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
+    standin_level: str = DEFAULT_STANDIN_LEVEL
     spectators: set[str] = field(default_factory=set)
     #: player id -> [version of the last view sent, events cursor]
     streams: dict[str, list[Any]] = field(default_factory=dict)

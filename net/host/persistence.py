@@ -119,6 +119,7 @@ class Persistence:
     @staticmethod
     def _meta(ht: HostTable, by_id: Mapping[str, Player]) -> dict[str, Any]:
         return {"title": ht.title, "idle": ht.idle, "bot_delay": ht.bot_delay,
+                "bots": [ht.bot_budget_ms, ht.standin_level],
                 "status": ht.status, "failure": ht.failure, "mode": ht.mode,
                 "strangers": ht.strangers,
                 "creator": [ht.creator_token, ht.creator_name],
@@ -205,6 +206,9 @@ class Persistence:
         ht = HostTable(id=tid, seq=tseq, title=meta["title"], table=table,
                        idle=meta["idle"], bot_delay=meta["bot_delay"], seats=seats,
                        status=meta["status"], changed_at=now, failure=meta["failure"])
+        # Rows written before the table's bot settings have the defaults.
+        if "bots" in meta:
+            ht.bot_budget_ms, ht.standin_level = meta["bots"]
         # Rows written before tables had modes (or matches) are open single rounds.
         ht.mode = meta.get("mode", "open")
         ht.creator_token, ht.creator_name = meta.get("creator", ("", ""))

@@ -66,7 +66,7 @@ class Seeks:
             reply = self.lobby.on_create(player, {
                 "game": game, "players": players, "settings": {}, "variants": [],
                 "idle": -1.0, "bot_delay": -1.0, "title": "", "seed": None, "mode": mode,
-                "stake": stake})
+                "stake": stake, "bot_budget_ms": -1, "standin_level": "normal"})
             found = self.tables.find(reply["table"]["id"])
             found.seeking = True
             self.tables.fill_by(found, self.clock.now() + self.economy.settings.fill_timeout)

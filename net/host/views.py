@@ -19,6 +19,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardparty.core.bots import canonical_level
 from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
 from cardparty.core.table import redact_event
@@ -84,6 +85,8 @@ class Views:
             else max(0.0, ht.fill_at - self.clock.now()),
             "players": table.players, "settings": table.settings,
             "variants": list(table.variant_ids), "status": ht.status, "idle": ht.idle,
+            "bot_delay": ht.bot_delay, "bot_budget_ms": ht.bot_budget_ms,
+            "standin_level": ht.standin_level,
             "version": table.version, "spectators": len(ht.spectators),
             "failure": ht.failure or None, "result": result, "testing": self.testing,
             "round": ht.round, "rounds": ht.rounds,
@@ -91,6 +94,7 @@ class Views:
             "seats": [{"seat": i, "kind": s.kind, "name": s.name,
                        "player": None if s.player is None else s.player.id,
                        "ready": s.ready, "standin": s.standin,
+                       "level": canonical_level(s.level) if s.kind == "bot" else None,
                        "connected": s.kind == "bot" or (s.player is not None
                                                         and s.player.connected)}
                       for i, s in enumerate(ht.seats)],
