@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cardparty.client.dialog import Choice
+from cardparty.client.dialog import BOT_LEVELS, Choice
 from cardparty.client.table_model import wire_move
 from cardparty.client.theme import label_of
 
@@ -29,7 +29,9 @@ from cardparty.client.theme import label_of
 COMMANDS: list[tuple[str, str]] = [
     ("chat ", "say something at this table"),
     ("ready", "ready: the game starts when every seat is taken and ready"),
-    ("bot basic", "add a bot to an empty seat (bot random: the easy one)"),
+    ("bot normal", "add a bot to an empty seat: its heuristics"),
+    ("bot easy", "add a bot to an empty seat: random-ish"),
+    ("bot hard", "add a bot to an empty seat: it searches (thinks the table's budget)"),
     ("sit ", "sit at a table (its id; none: the chosen one)"),
     ("watch ", "watch a table (its id; none: the chosen one)"),
     ("create", "create a table (the form)"),
@@ -123,7 +125,11 @@ def run(c: Any, line: str) -> None:
     elif verb == "ready":
         c._request("ready", table=table)
     elif verb == "bot":
-        c._request("add_bot", table=table, level=rest or "basic")
+        level = (rest or "normal").lower()
+        if level not in BOT_LEVELS:
+            c.error = f"bot {rest}: the levels are easy, normal and hard"
+            return
+        c._request("add_bot", table=table, level=level)
     elif verb in ("sit", "watch"):
         target = rest or table
         c._request("sit" if verb == "sit" else "spectate", table=target)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardparty.core.i18n import N_
+from cardparty.core.i18n import N_, _
 
 
 @dataclass
@@ -41,6 +41,25 @@ class Choice:
             self.on_pick(self.options[int(name) - 1][1])
             return True
         return False
+
+
+#: The bot levels a player chooses from (docs/bots.md), and the old names still accepted.
+BOT_LEVELS = ("easy", "normal", "hard", "random", "basic")
+#: What a hard bot may think per move, in milliseconds, as the create form offers it (the
+#: host takes any whole number from 10 to 5000).
+BOT_BUDGETS = (50, 100, 150, 250, 500, 1000, 2000, 5000)
+#: The host's defaults: a create request sends these only when they differ.
+DEFAULT_BOT_BUDGET = 150
+DEFAULT_STANDIN = "normal"
+
+
+def bot_dialog(table: Any, add: Callable[[Any, str], None]) -> Choice:
+    """Which bot to seat at ``table``: one of the three levels (normal first chosen)."""
+    return Choice(_("Add a bot: which level?"),
+                  [(_("normal: the game's own heuristics"), "normal"),
+                   (_("easy: random-ish"), "easy"),
+                   (_("hard: searches for the table's thinking time"), "hard")],
+                  lambda level: add(table, level))
 
 
 @dataclass
@@ -127,7 +146,13 @@ class CreateForm:
                     help=N_("open: anyone sits · friends: invited only · practice: you and "
                             "bots, no coins · entry: humans pay the stake, winners take the pot")),
                 Row("stake", N_("Stake (entry tables)"), self.stakes[0], "choice",
-                    choices=self.stakes)]
+                    choices=self.stakes),
+                Row("bot_budget_ms", N_("Hard bots think (ms)"), DEFAULT_BOT_BUDGET, "choice",
+                    choices=BOT_BUDGETS,
+                    help=N_("how long a hard bot searches before each move")),
+                Row("standin_level", N_("Idle stand-in"), DEFAULT_STANDIN, "choice",
+                    choices=("normal", "easy", "hard"),
+                    help=N_("the bot that plays for a player who lets his turn time out"))]
         for name, s in sorted((g.get("settings") or {}).items()):
             if s.get("kind") not in ("int", "float", "bool", "choice"):
                 continue
@@ -188,6 +213,10 @@ class CreateForm:
                 out["mode"] = row.value
             elif row.key == "stake":
                 out["stake"] = row.value
+            elif row.key == "bot_budget_ms" and row.value != DEFAULT_BOT_BUDGET:
+                out["bot_budget_ms"] = row.value
+            elif row.key == "standin_level" and row.value != DEFAULT_STANDIN:
+                out["standin_level"] = row.value
             elif row.key.startswith("setting:"):
                 name = row.key.split(":", 1)[1]
                 if row.value != declared[name].get("default"):

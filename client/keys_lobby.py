@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardparty.client.dialog import Choice, CreateForm, TextField
+from cardparty.client.dialog import Choice, CreateForm, TextField, bot_dialog
 
 
 class LobbyKeys:
@@ -83,7 +83,8 @@ class LobbyKeys:
         elif name == "s":
             self._request("spectate", table=tid)
         elif name == "b":
-            self._request("add_bot", table=tid, level="basic")
+            self.dialog = bot_dialog(tid, lambda t, level: self._request(
+                "add_bot", table=t, level=level))
         elif name == "r":
             self._request("ready", table=tid)
         elif name == "i":

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from cardparty.client.dialog import TextField
+from cardparty.client.dialog import TextField, bot_dialog
 
 #: Chat lines a waiting room keeps.
 ROOM_CHAT = 100
@@ -63,7 +63,8 @@ class RoomKeys:
         if name == "r":
             self._request("ready", table=tid)
         elif name == "b":
-            self._request("add_bot", table=tid, level="basic")
+            self.dialog = bot_dialog(tid, lambda t, level: self._request(
+                "add_bot", table=t, level=level))
         elif name == "i":
             self.dialog = TextField(f"invite to {tid} (names separated by spaces or commas): ",
                                     lambda text: self._invite(tid, text))

@@ -276,7 +276,9 @@ class NetLink:
                     settings=args.get("settings") or {}, variants=args.get("variants") or [],
                     title=args.get("title") or "", mode=args.get("mode") or "open",
                     stake=int(args.get("stake") or 0), seed=args.get("seed"),
-                    bot_delay=float(args.get("bot_delay", -1.0)))["table"]
+                    bot_delay=float(args.get("bot_delay", -1.0)),
+                    bot_budget_ms=int(args.get("bot_budget_ms", -1)),
+                    standin_level=str(args.get("standin_level") or "normal"))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 self.session.sit(tid)

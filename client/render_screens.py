@@ -349,7 +349,8 @@ class ScreenParts:
                 continue
             mine = kind == "human" and name.casefold() == me
             if kind == "bot":
-                state = "bot, ready"
+                state = (_("bot ({level}), ready").format(level=s["level"])
+                         if s.get("level") else "bot, ready")
             else:
                 state = "ready" if s.get("ready") else "not ready"
                 waiting += 0 if s.get("ready") else 1
@@ -365,6 +366,10 @@ class ScreenParts:
                     or "the game's defaults"))
         out.append(("class:dim", "\n Variants: "))
         out.append(("", ", ".join(str(v) for v in summary.get("variants") or ()) or "none"))
+        if summary.get("bot_budget_ms") is not None:
+            out.append(("class:dim", "\n " + _("Bots:") + " "))
+            out.append(("", _("hard bots think {ms} ms a move; idle stand-in: {level}").format(
+                ms=summary["bot_budget_ms"], level=summary.get("standin_level", "normal"))))
         out.append(("", "\n\n"))
         if waiting:
             out.append(("class:dim", f" The game starts when every seat is taken and every "

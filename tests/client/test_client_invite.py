@@ -69,6 +69,7 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         assert all(len(line) <= 80 for line in lines)
         assert all(line.isascii() for line in lobby_text(bob, ascii_only=True))
         bob.key("b")                                 # only Eva may add bots here
+        bob.key("enter")                             # a normal one (the first level)
         pb.until(lambda: "only Eva" in bob.error)
         bob.key("enter")
         pb.until(lambda: any(s and s.startswith("Bob") for s in bob.tables[0]["seats"]))
@@ -78,6 +79,7 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         # Eva, the creator, adds the bot; both say ready and the game starts.
         eva.key("up")                                # back onto the friends table
         eva.key("b")
+        eva.key("enter")
         pe.until(lambda: eva.tables[0]["seats"][2] is not None)
         eva.key("r")
         bob.key("r")

@@ -64,6 +64,7 @@ def test_two_players_meet_in_the_lobby_and_play_a_round_with_a_bot(host: Host, g
     pe.until(lambda: any(s and s.startswith("Petr") for s in eva.tables[0]["seats"]))
     if seats > 2:
         eva.key("b")                                         # a bot in the last seat
+        eva.key("enter")                                     # of the first level
         pe.until(lambda: eva.tables[0]["seats"][2] is not None)
     eva.key("r")
     petr.key("r")
@@ -141,6 +142,7 @@ def test_a_spectator_watches_a_table_of_bots_without_a_hand(host: Host) -> None:
     eva.key("enter")
     pe.until(lambda: bool(eva.tables) and eva.tables[0]["seats"][0] == "Eva")
     eva.key("b")
+    eva.key("enter")
     eva.key("r")
     pe.until(lambda: eva.screen == "table")
     pz.until(lambda: bool(zoe.tables) and zoe.tables[0]["status"] == "playing")
@@ -177,6 +179,7 @@ def test_pi10_the_hosts_warning_timer_counts_down_and_p_calls_through_the_host(
     pe.until(lambda: bool(eva.tables) and eva.tables[0]["seats"][0] == "Eva")
     assert eva.tables[0]["mode"] == "friends"
     eva.key("b")
+    eva.key("enter")
     eva.key("r")
     pe.until(lambda: eva.screen == "table" and bool(eva.table.moves))
     eva.key("enter")                       # R7: with or without the call?

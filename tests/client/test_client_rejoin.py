@@ -77,6 +77,7 @@ def test_a_client_killed_mid_game_and_started_again_resumes_its_seat(
     petr.key("enter")
     pp.until(lambda: any((t["seats"] or [None])[0] == "Petr" for t in petr.tables))
     petr.key("b")
+    petr.key("enter")
     pp.until(lambda: petr.tables[0]["seats"][1] is not None)
     petr.key("r")
     pp.until(lambda: petr.screen == "table" and bool(petr.table.hand))

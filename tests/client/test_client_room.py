@@ -49,7 +49,8 @@ def test_sitting_opens_the_waiting_room_where_players_talk_and_get_ready(host: H
     pe.until(lambda: "<Petr> hi Eva" in eva.room_chat)
     assert "<Petr> hi Eva" in text(eva)
     eva.key("b")
-    pe.until(lambda: "bot, ready" in text(eva))
+    eva.key("enter")
+    pe.until(lambda: "bot (normal), ready" in text(eva))
     eva.key("r")
     pp.until(lambda: "Eva" in text(petr) and "1 to go" in text(petr))
     petr.key("r")
@@ -87,3 +88,36 @@ def test_chat_in_the_lobby_is_refused_before_anything_is_typed() -> None:
     assert c.dialog is None and "chat happens at a table" in c.error
 
 
+
+
+def test_the_bot_dialog_and_the_command_line_seat_bots_of_each_level(host: Host) -> None:
+    """Each seat's bot has the level chosen in the dialog (b) or typed (``bot easy``); the
+    table's thinking time and stand-in level come from the create form; the room shows all."""
+    eva, pe = player(host.address, "Eva")
+    pe.until(lambda: eva.connection == "connected" and bool(eva.games))
+    eva.key("c")
+    form_pick(eva, "game", "Pika")
+    form_pick(eva, "players", 4)
+    form_pick(eva, "bot_budget_ms", 500)
+    form_pick(eva, "standin_level", "hard")
+    form = eva.dialog
+    form.cursor = len(form.rows) - 1                            # type: ignore[union-attr]
+    eva.key("enter")
+    pe.until(lambda: eva.screen == "room")
+    room = eva.room_id
+    eva.key("b")
+    assert eva.dialog is not None and [v for _, v in eva.dialog.options] == [  # type: ignore
+        "normal", "easy", "hard"]
+    eva.key("3")                                                # hard
+    pe.until(lambda: "bot (hard), ready" in text(eva))
+    eva.command("bot genius")
+    assert "the levels are easy, normal and hard" in eva.error
+    eva.command("bot easy")
+    pe.until(lambda: "bot (easy), ready" in text(eva))
+    eva.key("b")
+    eva.key("enter")                                            # the first: normal
+    pe.until(lambda: "bot (normal), ready" in text(eva))
+    ht = host.tables[room]
+    assert [s.level for s in ht.seats[1:]] == ["hard", "easy", "normal"]
+    assert (ht.bot_budget_ms, ht.standin_level) == (500, "hard")
+    assert "hard bots think 500 ms a move; idle stand-in: hard" in text(eva)

@@ -255,7 +255,9 @@ def test_two_clients_play_a_round_to_its_end_by_keystrokes(tmux: Tmux, game: str
     tmux.wait("Eva", "Petr")
     if seats > 2:
         tmux.keys("Eva", "b")
-        tmux.wait("Eva", lambda s: "Bot" in s or "bot" in s)
+        tmux.wait("Eva", "which level")
+        tmux.keys("Eva", "Enter")
+        tmux.wait("Eva", lambda s: "Bot" in s and "which level" not in s)
     tmux.keys("Eva", "r")
     tmux.keys("Petr", "r")
     for who in ("Eva", "Petr"):
@@ -292,7 +294,9 @@ def test_a_client_whose_host_disappears_says_so_and_reconnects_when_it_returns(
     join(tmux, "Eva", port)
     create_table(tmux, "Eva", "pika", 2)
     tmux.keys("Eva", "b")
-    tmux.wait("Eva", lambda s: "Bot" in s)
+    tmux.wait("Eva", "which level")
+    tmux.keys("Eva", "Enter")
+    tmux.wait("Eva", lambda s: "Bot" in s and "which level" not in s)
     tmux.keys("Eva", "r")
     screen = tmux.wait("Eva", "YOUR MOVE")
     hand = next(line for line in screen.splitlines() if line.startswith("Hand"))
