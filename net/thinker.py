@@ -4,8 +4,8 @@ Owns: the worker's side of the pipe protocol between a host and its thinkers, an
 format both sides use (``pack_frame``, ``Frames``). A job comes on stdin, an answer goes to
 stdout, each a frame: four bytes of length (big-endian) and one msgpack map.
 
-- job: ``{"id": N, "save": Table.save() bytes, "seat": S, "seed": SEED, "budget": {Budget's
-  fields}}``;
+- job: ``{"id": N, "save": Table.save() bytes, "seat": S, "seed": "digits" (any whole
+  number: msgpack's stop at 64 bits), "budget": {Budget's fields}}``;
 - answer: ``{"id": N, "index": I}`` (an index into that table's ``legal_moves(S)``) or
   ``{"id": N, "error": "words"}``.
 
@@ -78,7 +78,7 @@ def answer(job: dict[str, Any]) -> dict[str, Any]:
     from cardparty.core.search import Budget, decide
 
     try:
-        index = decide(job["save"], job["seat"], job["seed"], Budget(**job["budget"]))
+        index = decide(job["save"], job["seat"], int(job["seed"]), Budget(**job["budget"]))
         return {"id": job["id"], "index": index}
     except Exception as exc:
         return {"id": job.get("id"), "error": f"{type(exc).__name__}: {exc}"}

@@ -290,17 +290,19 @@ class Thinkers:
             if ask.table.version != ask.version:
                 self.ready.append(owner)            # stale before it left: ask again
                 continue
+            job = _Job(next(self._ids), owner, ask.table, ask.version, ask.seat,
+                       ask.budget.seconds or 0.0, time.monotonic())
             try:
-                save = ask.table.save()
+                # The seed is any whole number (msgpack's are 64 bits): sent in digits.
+                frame = pack_frame({"id": job.id, "save": ask.table.save(), "seat": ask.seat,
+                                    "seed": str(ask.seed),
+                                    "budget": dataclasses.asdict(ask.budget)})
             except Exception:
-                log.exception("a table could not be saved for its hard bot")
+                log.exception("a table could not be sent to its hard bot's worker")
                 self.answers[owner] = (ask.version, ask.seat, FALLBACK)
                 self.ready.append(owner)
                 continue
-            job = _Job(next(self._ids), owner, ask.table, ask.version, ask.seat,
-                       ask.budget.seconds or 0.0, time.monotonic())
             w.job = job
             self.running[owner] = job
             self.asked += 1
-            w.send(pack_frame({"id": job.id, "save": save, "seat": ask.seat,
-                               "seed": ask.seed, "budget": dataclasses.asdict(ask.budget)}))
+            w.send(frame)
