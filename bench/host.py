@@ -33,6 +33,10 @@ What it measures, in one run:
    imported from DIR in its own process: moves/s and the host's CPU per move of each (the
    host's process, its ZeroMQ I/O thread included), each host started afresh for its phase.
 
+With ``--hard-tables N`` it measures instead N tables of hard bots playing flat out and
+another player's ping, in a process of its own: p50 and p99, with the bots off the host's loop
+and on it, and the target's verdict (bench/hard_bots.py says how).
+
 Then the ratios to the echo floor and the targets (p50 at most 4x the echo round trip;
 p99 under 10 ms; under 1 MB per table; host CPU per move flat out at most half the
 baseline's; persistence costing at most 25% of the flat-out throughput).
@@ -571,12 +575,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline", default="",
                    help="a checkout of an older tree whose host part 4 runs alike")
     p.add_argument("--baseline-label", default="", help="what to call it (e.g. a commit)")
+    p.add_argument("--hard-tables", type=int, default=0, metavar="N",
+                   help="instead of the above: N tables of hard bots flat out and another "
+                        "player's ping, bots off and on the host's loop (bench/hard_bots.py; "
+                        "uses --game, --players, --seconds, --seed)")
     p.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--host-cmd", default="", help=argparse.SUPPRESS)
+    import hard_bots
+
+    hard_bots.add_arguments(p, "hard-")
     args = p.parse_args(argv)
     if args.echo_server:
         echo_server()
         return 0
+    if args.hard_tables:
+        args.tables = args.hard_tables
+        return hard_bots.hard_bots(args)
 
     import os
 

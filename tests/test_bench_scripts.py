@@ -112,3 +112,17 @@ def test_bots_bench_plays_every_tournament_and_prints_its_verdicts() -> None:
     for game in ("pika", "pikac"):
         assert re.search(rf"^{game}\s+4\s+hard vs 3 normal\s+1\s+4\s", out, re.MULTILINE), out
     assert "hard decision p95 <= 200 ms" in out
+
+
+def test_host_bench_hard_bots_phase_prints_pings_and_the_verdict() -> None:
+    # Timings are never asserted: the verdict line is printed and checked, not its outcome.
+    out = run("host.py", "--hard-tables", "1", "--players", "2", "--seconds", "0.5",
+              "--hard-budget-ms", "20")
+    for label in ("off the loop (the host's worker processes)",
+                  "on the loop (--bot-workers 0), for comparison"):
+        line = re.search(rf"^  {re.escape(label)}: (\d+) pings: p50 [\d.]+ ms, p99 [\d.]+ ms, "
+                         r"max [\d.]+ ms; (\d+) hard moves", out, re.MULTILINE)
+        assert line, f"no line for {label}:\n{out}"
+        assert int(line.group(1)) > 0 and int(line.group(2)) > 0, out
+    assert re.search(r"ping p99 <= 50 ms with 1 tables of hard bots flat out: [\d.]+ ms -> "
+                     r"(PASS|FAIL)  \(on the loop: [\d.]+ ms\)", out), out
