@@ -47,6 +47,9 @@ def add_parser(sub: Any) -> None:
                    metavar="NAME=VALUE", help="a setting for the new table (repeatable)")
     p.add_argument("--fill-bots", action="store_true",
                    help="fill the new table's other seats with host bots")
+    p.add_argument("--fill-level", default="normal", choices=LEVELS, metavar="LEVEL",
+                   help="the host bots' level with --fill-bots: easy, normal or hard (the "
+                        "host thinks for hard ones; default normal)")
     p.add_argument("--seat", type=int, default=None, help="the seat to take (default: first free)")
     p.add_argument("--name", default=None, help="the bot's name (default Bot-<n>)")
     p.add_argument("--level", default="normal", choices=LEVELS, metavar="LEVEL",
@@ -96,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             seat = session.sit(table, args.seat)
             if args.fill_bots:
                 try:
-                    session.add_bots(table)
+                    session.add_bots(table, None, args.fill_level)
                 except SessionError as exc:
                     if exc.code != "no_seat":
                         raise

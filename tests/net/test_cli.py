@@ -111,3 +111,42 @@ def test_a_bot_client_killed_mid_game_comes_back_by_its_key_and_name_to_the_same
     ends = [lines_of(p, 60)[-1] for p in (first, back)]
     assert ends[1]["seat"] == seated["seat"]
     assert ends[0]["places"] == ends[1]["places"]
+
+
+def test_a_bot_client_fills_its_table_with_hard_host_bots_that_think_in_the_hosts_workers(
+        tmp_path: Path, processes: list) -> None:
+    """``--fill-level hard`` reaches the host; its hard bot thinks in a worker process of the
+    host, which stops it when it is stopped (SIGTERM)."""
+    from cardparty.net.session import Session
+
+    host = subprocess.Popen([*CARDPARTY, "host", "--bind", "127.0.0.1", "--port", "0",
+                             "--heartbeat", "0.1", "--name", "test", "--log-level", "warning",
+                             "--bot-workers", "1", "--data", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    processes.append(host)
+    assert host.stdout is not None
+    found = re.search(r"tcp://127\.0\.0\.1:\d+", host.stdout.readline())
+    assert found, "the host printed no address"
+    address = found.group(0)
+    player = bot_client("--connect", address, "--create", "pika", "--players", "2",
+                        "--setting", "hand_size=3", "--fill-bots", "--fill-level", "hard",
+                        "--seed", "2")
+    processes.append(player)
+    end = lines_of(player, 120)[-1]
+    assert sorted(end["places"]) in ([1, 2], [1, 1])
+    workers = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(host.pid)],
+                             capture_output=True, text=True).stdout.splitlines()
+    thinkers = [int(line.split()[0]) for line in workers if "cardparty.net.thinker" in line]
+    assert len(thinkers) == 1, workers
+    watcher = Session(address, "Watcher")
+    try:
+        watcher.connect(timeout=10.0)
+        (summary,) = [t for t in watcher.tables() if t["id"] == end["table"]]
+        assert [s["level"] for s in summary["seats"]] == [None, "hard"]
+    finally:
+        watcher.close()
+    host.send_signal(signal.SIGTERM)
+    host.wait(30)
+    for pid in thinkers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
