@@ -6,6 +6,7 @@
 - ``lobby``: tables, seats, bots, invitations, ready/start, spectators, chat;
 - ``match``: another round at the same table (``again``), rounds and totals;
 - ``play``: moves and reorders, what follows every change, and ``timers`` (what is due);
+- ``thinkers``: the worker processes hard bots think in, off the loop;
 - ``views``: summaries, per-seat views, narration, built once per version where shared;
 - ``persistence``: the host's rows in its store;
 - ``outbox`` (how handlers send), ``clock`` (the one source of time), ``model`` (records),

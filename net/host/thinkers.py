@@ -88,7 +88,9 @@ class _Worker:
     def __init__(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "cardparty.net.thinker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     bufsize=0, close_fds=True)
+                                     # Its errors come back as answers; anything else it
+                                     # printed would land on a terminal client's screen.
+                                     stderr=subprocess.DEVNULL, bufsize=0, close_fds=True)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.wfd = self.proc.stdin.fileno()
         self.rfd = self.proc.stdout.fileno()

@@ -4,7 +4,9 @@ game deadlines, host bots' turns and idle players' stand-ins.
 Owns: the one boundary the play part asks about time (``Timers``: ``changed`` after a change
 of the game, ``refresh`` after a change of the seats, ``next_due``, ``fire`` what is due,
 ``shown`` as a view shows the timers, ``clear``), one ``core.referee.Referee`` per table and
-game (made again when a new round deals a new game), and the host bots' random stream.
+game (made again when a new round deals a new game), the host bots' random stream, and
+which bot plays a seat (its level, or the table's stand-in level; a hard one asks the
+``thinkers``).
 
 The host's bots draw from a random stream that is a function of the table's seed and its
 version (``bot_rng``), not from one generator running since the host started: a host
