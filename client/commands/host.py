@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> None:
                    help="seconds a host bot waits before moving (default 0)")
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
                    help="processes hard bots think in, off the host's loop (default: one "
-                        "fewer than the cores, at least one)")
+                        "fewer than the cores, at least one; 0: on the loop, to compare)")
     p.add_argument("--config", default=None, metavar="FILE",
                    help="the modes' and the economy's settings, a TOML file (docs/economy.md)")
     p.add_argument("--fill-timeout", type=float, default=None, metavar="SECONDS",

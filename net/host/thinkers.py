@@ -41,7 +41,7 @@ from typing import Any
 
 from cardparty.core.search import Budget
 from cardparty.core.table import Table
-from cardparty.net.thinker import Frames, pack_frame
+from cardparty.net.thinker import MAX_FRAME, Frames, pack_frame
 
 log = logging.getLogger("cardparty.host")
 
@@ -299,6 +299,8 @@ class Thinkers:
                 frame = pack_frame({"id": job.id, "save": ask.table.save(), "seat": ask.seat,
                                     "seed": str(ask.seed),
                                     "budget": dataclasses.asdict(ask.budget)})
+                if len(frame) > MAX_FRAME:
+                    raise ValueError(f"a save of {len(frame)} bytes")
             except Exception:
                 log.exception("a table could not be sent to its hard bot's worker")
                 self.answers[owner] = (ask.version, ask.seat, FALLBACK)
