@@ -53,7 +53,7 @@ class HostParts:
         self.clock = clock
         self.catalog = catalog or load_catalog()
         self.heartbeat = heartbeat
-        self.persistence = Persistence(data, self.catalog)
+        self.persistence = Persistence(data, self.catalog, clock)
         self.tables = Tables()
         games = sorted(self.catalog.games)
         self.roster = Roster(outbox, clock, self.persistence, name=name, heartbeat=heartbeat,
