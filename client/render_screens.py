@@ -51,7 +51,7 @@ KEYS_LOBBY = [
     ("r", N_("ready")),
     ("i", N_("invite players by username to your friends table")),
     ("l", N_("leave the table")),
-    ("t", N_("chat")),
+    ("t", N_("chat with everyone in the lobby")),
     ("B", N_("bell on/off: rings when it is your turn or a call is due")),
     (": /", N_("command line: sit, ready, bot, chat...; Tab completes")),
     ("q", N_("quit    Ctrl-C: quit at once")),
@@ -313,10 +313,11 @@ class ScreenParts:
             line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
                     f"{shown:<34}{mode_text(t):<13}{status:<12}")
             out.append((style, line + "\n"))
-        if c.lobby_chat:
-            out.append(("", "\n"))
-            for line in list(c.lobby_chat)[-5:]:
-                out.append(("class:chat", f" {line}\n"))
+        out.append(("", "\n"))
+        out.append(("class:heading", " " + _("Lobby chat")))
+        out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
+        for line in list(c.lobby_chat)[-5:]:
+            out.append(("class:chat", f" {line}\n"))
         return out
 
     @asciified

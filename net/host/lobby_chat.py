@@ -23,9 +23,8 @@ from cardparty.net.host.model import Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.roster import Roster
 from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.safetext import LOBBY_CHAT_MAX
 
-#: The longest line said to the lobby (a table's chat allows ``safetext.CHAT_MAX``).
-LOBBY_CHAT_MAX = 200
 #: Lines one key may say to the lobby at once, then one every ``EVERY`` seconds.
 BURST = 5
 EVERY = 2.0
