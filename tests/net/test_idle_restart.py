@@ -39,7 +39,8 @@ def two_humans(kit: Kit) -> str:
     """Eva and Petr at a Pika table with an idle timeout; each has moved once (so the store
     holds a tail of moves beside the row), and it is Eva's turn."""
     eva, petr = kit.player("Eva", key=EVA), kit.player("Petr", key=PETR)
-    tid = kit.open_table("pika", eva, 2, settings={"dealer": 1}, idle=IDLE)   # Eva first
+    tid = kit.open_table("pika", eva, 2, settings={"dealer": 1}, idle=IDLE,   # Eva first
+                         seed=1)
     for p in (eva, petr):
         kit.ask(p, "sit", table=tid)
         kit.ask(p, "ready", table=tid)
@@ -142,3 +143,26 @@ def test_a_real_host_restarted_on_its_data_shows_the_idle_time_that_was_left(
     finally:
         eva.abort()
         host.stop()
+
+
+def test_a_game_deadline_starts_afresh_after_a_restart(tmp_path: Path) -> None:
+    """Only the idle clock goes on: nobody could answer a deadline (Pika's «Pika!», PI-10)
+    while the host was down, so it is not run out by the restart."""
+    kit = Kit(data=tmp_path)
+    eva, petr = kit.player("Eva", key=EVA), kit.player("Petr", key=PETR)
+    tid = kit.open_table("pika", eva, 2, idle=IDLE, settings={
+        "dealer": 1, "hand_size": 2, "warning": 3.0, "deck": ["R7", "R1", "B5", "Y5", "R4"]})
+    for p in (eva, petr):
+        kit.ask(p, "sit", table=tid)
+        kit.ask(p, "ready", table=tid)
+    kit.ask(eva, "move", table=tid, move={"kind": "play", "cards": ["R7"]}, version=0)
+    shown = kit.parts.timers.shown(kit.table(tid), kit.clock.now())
+    assert {"name": "pika", "seat": 0, "seconds": 3.0, "remaining": 3.0} in shown
+    kit.tick(2.0)
+    kit = restart(kit, tmp_path, down=5.0)
+    kit.tick(0.001)
+    ht = kit.table(tid)
+    assert ht.table.version == 1, "no penalty was drawn"
+    shown = kit.parts.timers.shown(ht, kit.clock.now())
+    assert {"name": "pika", "seat": 0, "seconds": 3.0, "remaining": 2.999} in shown
+    assert next(t["remaining"] for t in shown if t["name"] == "idle") == IDLE - 7.001
