@@ -295,7 +295,9 @@ class ScreenParts:
     def lobby(self) -> Fragments:
         c = self.c
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n"),
-                          ("class:dim", " o: open play · L: league · $: shop\n\n"),
+                          ("class:dim", " " + self.g.sep.join(
+                              _(k) for k in (N_("o: open play"), N_("L: league"),
+                                             N_("$: shop"))) + "\n\n"),
                           ("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
                                             f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
         if not c.tables:

@@ -72,3 +72,13 @@ def test_a_line_of_another_table_seen_from_the_lobby_names_its_table() -> None:
     c.receive({"type": "chat", "from": "Petr", "text": "hi all", "table": None})
     assert list(c.lobby_chat) == ["[t4] <Jana> are you coming?", "<Petr> hi all"]
     assert "[t4] <Jana> are you coming?" in lobby_text(c)
+
+
+def test_the_lobby_names_its_chat_key_on_one_line_of_80_columns() -> None:
+    """The lobby's bottom line wrapped onto a second line at 80 columns (``L: leagu`` /
+    ``e · $: shop``); it names ``t`` now, and o, L and $ have the lobby's third line."""
+    c = Controller(None, name="Eva")
+    c.screen = "lobby"
+    bar = "".join(f[1] for f in Renderer(c, glyphs(False)).status())
+    assert "t: chat" in bar and ": command" in bar and len(bar) <= 80, bar
+    assert "L: league" in lobby_text(c) and "$: shop" in lobby_text(c)
