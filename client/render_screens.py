@@ -234,8 +234,9 @@ class ScreenParts:
             label = label if len(label) <= 24 else label[:23] + self.g.more[:1]
             out.append((style, f" {label:<24} < {value} >{bounds} \n"))
         row = f.rows[f.cursor]
-        if row.help:
-            out.append(("class:dim", f" {translate(row.help)[:70]}\n"))
+        if row.help:                 # whole, wrapped between words inside the box
+            for part in textwrap.wrap(translate(row.help), 68)[:3]:
+                out.append(("class:dim", f" {part}\n"))
         out.append(("class:dim",
                     " " + _("up/down: field · left/right: change · Enter on Create")))
         return out
