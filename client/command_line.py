@@ -3,7 +3,8 @@
 Two kinds of lines. A move, by its label as the table lists it (``play 7♥``, ``take 4
 cards``) or by its kind and cards typed plainly (``play 7h``, ``play 10s 10c``, ``throw qs``),
 or by the start of a label when only one move starts so (``take 4``). And a command, reaching
-what the keys reach: ``chat TEXT`` (or ``say``), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``,
+what the keys reach: ``chat TEXT`` (or ``say``: at the table, or to the whole lobby from the
+lobby), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``,
 ``watch [TABLE]``, ``create``, ``invite NAMES``, ``leave``, ``lobby``, ``again``, ``match``,
 ``call``, ``sort``, ``bell``, ``help``, ``quit``; and the economy's: ``seek`` (the open play form),
 ``unseek``, ``league [WEEK]``, ``shop``, ``buy gold|vip``. The client still decides no
@@ -27,7 +28,7 @@ from cardparty.client.theme import label_of
 
 #: Commands with what they do, for completion and ``help``.
 COMMANDS: list[tuple[str, str]] = [
-    ("chat ", "say something at this table"),
+    ("chat ", "say something at this table (in the lobby: to everyone in the lobby)"),
     ("ready", "ready: the game starts when every seat is taken and ready"),
     ("bot normal", "add a bot to an empty seat: its heuristics"),
     ("bot easy", "add a bot to an empty seat: random-ish"),
@@ -120,8 +121,8 @@ def run(c: Any, line: str) -> None:
                               lambda m: c.send(wire_move(m)))
         return
     if verb in ("chat", "say", "t"):
-        if rest:
-            c._chat(table, rest)
+        if rest:             # in the lobby: to everyone there, not to the table chosen
+            c._chat(table if c.screen in ("table", "room") else None, rest)
     elif verb == "ready":
         c._request("ready", table=table)
     elif verb == "bot":

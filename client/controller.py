@@ -209,13 +209,16 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
             text = " ".join(str(msg.get("text") or "error").split())[:300]
             self.error = pretty_text(text, self.table.hand)
         elif kind == "chat":
+            table = msg.get("table")
             line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
-            if self.screen == "table" and msg.get("table", self.table_id) == self.table_id:
-                self.table.log.append(line)
-            elif self.screen == "room" and msg.get("table") == self.room_id:
-                self.room_chat.append(line)
-            else:
+            if table is None:                    # said to the whole lobby
                 self.lobby_chat.append(line)
+            elif self.screen == "table" and table == self.table_id:
+                self.table.log.append(line)
+            elif self.screen == "room" and table == self.room_id:
+                self.room_chat.append(line)
+            else:                                # a table of ours not on screen: say which
+                self.lobby_chat.append(f"[{table}] {line}")
         elif kind == "invite":
             # One line, never a dialog: a dialog popping up would take the keys the player is
             # typing (an Enter meant for his own game would sit him down elsewhere).

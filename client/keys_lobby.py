@@ -1,6 +1,6 @@
 """The lobby's keys: choose a table, sit, watch, create, add a bot, ready, invite, leave,
-chat; open play (o: seek, u: stop waiting), the league (L) and the shop ($). A mixin of
-``Controller`` (it uses the controller's state and ``_request``).
+chat with the whole lobby; open play (o: seek, u: stop waiting), the league (L) and the shop
+($). A mixin of ``Controller`` (it uses the controller's state and ``_request``).
 
 Must not know about: game rules, terminals, the wire.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardparty.client.dialog import Choice, CreateForm, TextField, bot_dialog
+from cardparty.core.i18n import _
 
 
 class LobbyKeys:
@@ -94,14 +95,9 @@ class LobbyKeys:
         elif name == "l" and tid is not None:
             self._request("leave", table=tid)
         elif name == "t":
-            # Talk happens at a table (the host has no lobby chat): the chosen one if this
-            # player sits there; said before anything is typed, so nothing typed is lost.
-            if t is None or not self._sits_at(t):
-                self.error = ("chat happens at a table: sit at one (Enter) or watch it (s), "
-                              "then t")
-                return
-            self.dialog = TextField(f"say at {tid}: ",
-                                    lambda text: text and self._chat(tid, text))
+            # The lobby's talk, to everybody in the lobby; a table's is in its room.
+            self.dialog = TextField(_("say to everyone in the lobby: "),
+                                    lambda text: text and self._chat(None, text))
         elif name == "L":
             self.open_league()
         elif name == "$":

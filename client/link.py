@@ -24,7 +24,8 @@ Messages into the client are plain dicts with a ``type``:
 - ``{"type": "error", "text": str}``: one line, shown as it is.
 - ``{"type": "hosts", "hosts": [[label, address]...], "text": str}``: hosts found on the LAN
   (from ``lan_hosts``, for the start screen).
-- ``{"type": "chat", "from": str, "text": str}``; ``{"type": "invite", "from": str,
+- ``{"type": "chat", "from": str, "text": str, "table": id}`` (``table`` None: said to the
+  whole lobby); ``{"type": "invite", "from": str,
   "table": id, "title": str, "game": str}``: we are invited to sit at a table;
   ``{"type": "notice", "text": str}``: one line that is not an error (an invitation went out);
   ``{"type": "left"}``: we are back in the lobby.

@@ -30,6 +30,7 @@ from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import from_wire
+from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
@@ -169,10 +170,12 @@ class NetLink:
         self._send("reorder", table=table, order=list(order))
 
     def chat(self, table: Any, text: str) -> None:
+        """Say ``text`` at ``table``, or to the whole lobby (``table`` None), cut to what the
+        host takes (a longer line would be refused whole)."""
         if table is None:
-            self.deliver({"type": "error", "text": "chat happens at a table: sit or spectate"})
+            self._send("chat", text=text[:LOBBY_CHAT_MAX])
             return
-        self._send("chat", table=table, text=text[:500])
+        self._send("chat", table=table, text=text[:CHAT_MAX])
 
     def request(self, action: str, **args: Any) -> None:
         table = args.get("table")

@@ -51,7 +51,7 @@ KEYS_LOBBY = [
     ("r", N_("ready")),
     ("i", N_("invite players by username to your friends table")),
     ("l", N_("leave the table")),
-    ("t", N_("chat")),
+    ("t", N_("chat with everyone in the lobby")),
     ("B", N_("bell on/off: rings when it is your turn or a call is due")),
     (": /", N_("command line: sit, ready, bot, chat...; Tab completes")),
     ("q", N_("quit    Ctrl-C: quit at once")),
@@ -234,8 +234,9 @@ class ScreenParts:
             label = label if len(label) <= 24 else label[:23] + self.g.more[:1]
             out.append((style, f" {label:<24} < {value} >{bounds} \n"))
         row = f.rows[f.cursor]
-        if row.help:
-            out.append(("class:dim", f" {translate(row.help)[:70]}\n"))
+        if row.help:                 # whole, wrapped between words inside the box
+            for part in textwrap.wrap(translate(row.help), 68)[:3]:
+                out.append(("class:dim", f" {part}\n"))
         out.append(("class:dim",
                     " " + _("up/down: field · left/right: change · Enter on Create")))
         return out
@@ -295,7 +296,9 @@ class ScreenParts:
     def lobby(self) -> Fragments:
         c = self.c
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n"),
-                          ("class:dim", " o: open play · L: league · $: shop\n\n"),
+                          ("class:dim", " " + self.g.sep.join(
+                              _(k) for k in (N_("o: open play"), N_("L: league"),
+                                             N_("$: shop"))) + "\n\n"),
                           ("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
                                             f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
         if not c.tables:
@@ -313,10 +316,11 @@ class ScreenParts:
             line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
                     f"{shown:<34}{mode_text(t):<13}{status:<12}")
             out.append((style, line + "\n"))
-        if c.lobby_chat:
-            out.append(("", "\n"))
-            for line in list(c.lobby_chat)[-5:]:
-                out.append(("class:chat", f" {line}\n"))
+        out.append(("", "\n"))
+        out.append(("class:heading", " " + _("Lobby chat")))
+        out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
+        for line in list(c.lobby_chat)[-5:]:
+            out.append(("class:chat", f" {line}\n"))
         return out
 
     @asciified

@@ -180,12 +180,14 @@ class Referee:
 
     # --- telling the referee ----------------------------------------------------------------
 
-    def changed(self, now: float) -> None:
+    def changed(self, now: float, deadlines_at: float | None = None) -> None:
         """The table changed at ``now`` (it started, was restored, a move or a reorder): the
         bot delay and the idle timeout start again; deadlines are kept, started or dropped as
-        the game lists them."""
+        the game lists them. ``deadlines_at``: when new deadlines start, if not at ``now``
+        (a table restored after a restart changed long ago, but nobody could answer its
+        deadlines while the host was down)."""
         self.changed_at = now
-        self._schedule(now)
+        self._schedule(now if deadlines_at is None else deadlines_at)
 
     def refresh(self, now: float) -> None:
         """The seats changed (a human is back, a bot took a seat over), not the table: the

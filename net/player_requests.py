@@ -116,6 +116,10 @@ class PlayerRequests:
         """Put your hand in your own order (a permutation of it)."""
         self.request("reorder", table=table, order=list(order))
 
-    def chat(self, table: str, text: str) -> None:
-        """Say something to everybody at ``table`` (players and spectators)."""
-        self.request("chat", table=table, text=text)
+    def chat(self, table: str | None, text: str) -> None:
+        """Say something to everybody at ``table`` (players and spectators); ``table`` None:
+        to everybody in the lobby (every player connected who is not in a game)."""
+        if table is None:
+            self.request("chat", text=text)
+        else:
+            self.request("chat", table=table, text=text)

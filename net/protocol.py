@@ -93,6 +93,7 @@ ERRORS: dict[str, str] = {
     "economy": "the economy refused the request (the message says why)",
     "practice": "a practice table is its creator and bots",
     "humans_only": "entry tables are for humans only: no bots",
+    "too_fast": "more lobby chat lines than the host passes on from one player: wait a moment",
 }
 
 
@@ -174,8 +175,10 @@ class Field:
     default: Any = None
 
 
-def text(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:
-    def check(value: Any) -> str:
+def text(max_len: int, min_len: int = 0, nullable: bool = False) -> Callable[[Any], Any]:
+    def check(value: Any) -> str | None:
+        if value is None and nullable:
+            return None
         if not isinstance(value, str) or not min_len <= len(value) <= max_len:
             raise ValueError(f"must be a string of {min_len} to {max_len} characters")
         return value
@@ -364,7 +367,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "move": {"table": TABLE_ID, "move": Field(move_field, required=True),
              "version": Field(integer(0, 2**62, nullable=True))},
     "reorder": {"table": TABLE_ID, "order": Field(strings(128, 8), required=True)},
-    "chat": {"table": TABLE_ID, "text": Field(line(CHAT_MAX, 1), required=True)},
+    # No table (or null): the lobby (net/host/lobby_chat.py).
+    "chat": {"table": Field(text(16, 1, nullable=True)),
+             "text": Field(line(CHAT_MAX, 1), required=True)},
     "invite": {"table": TABLE_ID, "names": Field(names(16), required=True)},
     "again": {"table": TABLE_ID},
     "remove": {"table": TABLE_ID, "seat": Field(integer(0, 15), required=True)},

@@ -24,6 +24,8 @@ JOINERS = frozenset("\u200c\u200d")
 NAME_MAX = 32
 TITLE_MAX = 64
 CHAT_MAX = 500
+#: The longest line said to the whole lobby (it may reach every player of a host).
+LOBBY_CHAT_MAX = 200
 
 
 def _bad_char(c: str, *, joiners: bool) -> str | None:

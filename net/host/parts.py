@@ -1,8 +1,8 @@
 """The host's parts wired together, without a socket: what a request does, what is due.
 
 Owns: building the parts around one ``Outbox`` and one ``Clock`` (roster, views, play and its
-timers, lobby, match, persistence, the economy and open play's seeking), the table of
-request handlers by message type, and the two things the server's loop asks: ``next_due``
+timers, lobby and its chat, match, persistence, the economy and open play's seeking), the
+table of request handlers by message type, and the two things the server's loop asks: ``next_due``
 and ``tick``. ``request`` runs one request exactly as the server does after decoding it, so
 the lobby and play rules are tested with a ``MemoryOutbox`` and a ``ManualClock``, in milliseconds.
 
@@ -22,6 +22,7 @@ from cardparty.core.table import Table
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
+from cardparty.net.host.lobby_chat import LobbyChat
 from cardparty.net.host.match import Match
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
@@ -56,7 +57,7 @@ class HostParts:
         self.clock = clock
         self.catalog = catalog or load_catalog()
         self.heartbeat = heartbeat
-        self.persistence = Persistence(data, self.catalog)
+        self.persistence = Persistence(data, self.catalog, clock)
         self.tables = Tables()
         games = sorted(self.catalog.games)
         self.roster = Roster(outbox, clock, self.persistence, name=name, heartbeat=heartbeat,
@@ -71,6 +72,7 @@ class HostParts:
                            self.catalog, idle=idle, bot_delay=bot_delay, keep_over=keep_over,
                            max_tables=max_tables)
         self.owner = Owner(self.lobby)
+        self.lobby_chat = LobbyChat(self.tables, self.roster, outbox, clock, self.lobby.on_chat)
         self.match = Match(self.tables, clock, self.views, self.play, self.catalog)
         self.settings = settings or HostSettings()
         ledger = None if economy is None else Ledger(economy, now=clock.wall,
@@ -92,7 +94,7 @@ class HostParts:
             "games": lobby.on_games, "tables": lobby.on_tables, "create": lobby.on_create,
             "sit": lobby.on_sit, "leave": lobby.on_leave, "bots": lobby.on_bots,
             "invite": lobby.on_invite, "ready": lobby.on_ready, "start": lobby.on_start,
-            "watch": lobby.on_watch, "snapshot": lobby.on_snapshot, "chat": lobby.on_chat,
+            "watch": lobby.on_watch, "snapshot": lobby.on_snapshot, "chat": self.lobby_chat.on_chat,
             "move": play.on_move, "reorder": play.on_reorder, "again": self.match.on_again,
             "remove": self.owner.on_remove, "close": self.owner.on_close,
             "strangers": self.owner.on_strangers,

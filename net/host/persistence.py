@@ -1,13 +1,19 @@
 """The host's rows in its store: what a table and a player are on disk, and back.
 
 Owns: the ``meta`` record of a table (title, timers' settings, status, mode, creator,
-invitations, seats by player token, spectators by token, the match's rounds and totals)
-beside ``Table.save()``; writing it after every change (before the change is answered, so a
-finished move is never lost): while a game only moves, each move is appended as a few bytes
-(the seat and the move) and the whole save is written again every ``MAX_TAIL`` moves or when
-anything else changes; a restart restores the save and plays the tail again; the players'
-rows; rebuilding players and tables from the store when a host starts with ``--data``.
-Without a store every call does nothing.
+invitations, seats by player token with their stand-ins, spectators by token, the match's
+rounds and totals) beside ``Table.save()``; writing it after every change (before the change
+is answered, so a finished move is never lost): while a game only moves, each move is
+appended as a few bytes (the seat and the move) and the whole save is written again every
+``MAX_TAIL`` moves or when anything else changes; a restart restores the save and plays the
+tail again; the players' rows; rebuilding players and tables from the store when a host
+starts with ``--data``. Without a store every call does nothing.
+
+The idle clock outlives a restart: every row and every move of the tail carries the wall
+time of the table's last change (``changed``), and a playing table rebuilt counts its last
+change as that long ago on the new host's monotonic clock, so an idle player's stand-in
+takes over when his time was up, not a whole idle time after the restart; a stand-in that
+played for someone before the restart goes on playing for him until he is back.
 
 Must not know about: sockets, the protocol, how requests are handled; it returns records and
 the caller decides what they mean.
@@ -25,6 +31,7 @@ import msgpack
 from cardparty.core.contract import Move
 from cardparty.core.discovery import Catalog
 from cardparty.core.table import Table
+from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.model import HostTable, Player, Seat
 from cardparty.net.store import Store
 
@@ -43,9 +50,12 @@ class Persistence:
     was told is ever newer than the store. Without it (the parts driven directly), each
     change is written at once."""
 
-    def __init__(self, data: str | os.PathLike[str] | None, catalog: Catalog) -> None:
+    def __init__(self, data: str | os.PathLike[str] | None, catalog: Catalog,
+                 clock: Clock | None = None) -> None:
         self.store = Store(data) if data is not None else None
         self.catalog = catalog
+        #: the host's clock: the wall time of a table's last change is what a restart reads
+        self.clock: Clock = clock or SystemClock()
         self.batching = False
         self.pending: dict[str, tuple[HostTable, Mapping[str, Player]]] = {}
         self._packer = msgpack.Packer(use_bin_type=True)
@@ -94,6 +104,8 @@ class Persistence:
         meta = self._meta(ht, by_id)
         table = ht.table
         kept = ht.kept
+        clock = self.clock
+        changed = round(clock.wall() - (clock.now() - ht.changed_at), 3)
         if (kept is not None and kept[0] is table and ht.status == "playing"
                 and ht.meta_packed is not None and ht.meta_packed[0] == meta):
             _, version, journal = kept
@@ -103,14 +115,15 @@ class Persistence:
                 if fresh:
                     pack = self._packer.pack
                     self.store.add_moves(ht.id, [
-                        (version + i + 1, pack([s, m.kind, list(m.cards), m.choice]))
+                        (version + i + 1, pack([s, m.kind, list(m.cards), m.choice,
+                                                changed]))
                         for i, (s, m) in enumerate(table.journal[journal:])])
                     ht.kept = (table, table.version, len(table.journal))
                 return
         save = table.save()
-        # The record rarely changes during a game: packed again only when it did.
-        if ht.meta_packed is None or ht.meta_packed[0] != meta:
-            ht.meta_packed = (meta, self._packer.pack(meta))
+        # The record rarely changes during a game (the tail's test above compares it); the
+        # row also says when the table last changed, packed with it here only.
+        ht.meta_packed = (meta, self._packer.pack({**meta, "changed": changed}))
         self.store.put_table(ht.id, ht.seq, ht.meta_packed[1], save)
         self.store.drop_moves(ht.id)
         ht.kept = (table, table.version, len(table.journal))
@@ -125,7 +138,8 @@ class Persistence:
                 "creator": [ht.creator_token, ht.creator_name],
                 "invited": [[name, by] for name, by in ht.invited.items()],
                 "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
-                           "name": s.name, "ready": s.ready, "level": s.level}
+                           "name": s.name, "ready": s.ready, "level": s.level,
+                           "standin": s.standin}
                           for s in ht.seats],
                 "spectators": [by_id[pid].token for pid in ht.spectators if pid in by_id],
                 "round": ht.round, "rounds": list(ht.rounds), "wins": list(ht.wins),
@@ -147,22 +161,26 @@ class Persistence:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def _replay(self, tid: str, table: Table) -> None:
+    def _replay(self, tid: str, table: Table) -> float | None:
         """The moves played since the table's row was written, played again (the game is
-        deterministic from its saved state and generator)."""
+        deterministic from its saved state and generator); the wall time of the table's
+        last change the last of them carries (None: none does)."""
         assert self.store is not None
-        for version, (seat, kind, cards, choice) in self.store.moves(tid):
+        changed = None
+        for version, (seat, kind, cards, choice, *at) in self.store.moves(tid):
             if version <= table.version:
                 continue
             try:
                 table.play(seat, Move(kind, tuple(cards), choice))
             except Exception as exc:
                 log.error("table %s: move %d could not be replayed: %s", tid, version, exc)
-                return
+                break
             if table.version != version:
                 log.error("table %s: move %d replayed as version %d", tid, version,
                           table.version)
-                return
+                break
+            changed = at[0] if at and isinstance(at[0], float | int) else changed
+        return changed
 
     def players(self) -> list[Player]:
         """Every remembered player (no connection yet)."""
@@ -195,12 +213,13 @@ class Persistence:
         assert self.store is not None
         meta = msgpack.unpackb(packed, raw=False, strict_map_key=False)
         table = Table.restore(save, self.catalog)
-        self._replay(tid, table)
+        changed = self._replay(tid, table) or meta.get("changed")
         staged: list[tuple[Player, str]] = []
         seats = []
         for s in meta["seats"]:
             player = by_token.get(s["token"]) if s["token"] else None
-            seats.append(Seat(s["kind"], player, s["name"], s["ready"], False, s["level"]))
+            seats.append(Seat(s["kind"], player, s["name"], s["ready"],
+                              bool(s.get("standin", False)), s["level"]))
             if player is not None:
                 staged.append((player, tid))
         ht = HostTable(id=tid, seq=tseq, title=meta["title"], table=table,
@@ -228,6 +247,10 @@ class Persistence:
                 staged.append((by_token[token], tid))
         if ht.status in ("over", "broken"):
             ht.ended_at = now
+        if ht.status == "playing" and isinstance(changed, float | int):
+            # As long ago as it was on the wall clock (never in the future: a clock set
+            # back); an open table's players count their time from the restart.
+            ht.changed_at = now - max(0.0, self.clock.wall() - changed)
         # Only a table rebuilt whole is told to its people.
         for player, held in staged:
             player.tables.add(held)

@@ -182,7 +182,9 @@ class Play:
         of the game (``changed``, from the table's last change) or of its seats."""
         try:
             if changed:
-                self.timers.changed(ht, ht.changed_at)
+                # From the last change (long ago for a table restored after a restart:
+                # the idle clock goes on); a deadline starts now.
+                self.timers.changed(ht, ht.changed_at, self.clock.now())
             else:
                 self.timers.refresh(ht, self.clock.now())
         except Exception as exc:

@@ -149,13 +149,13 @@ class Timers:
         if self.thinkers is not None:
             self.thinkers.close()
 
-    def changed(self, ht: HostTable, now: float) -> None:
-        """The game changed at ``now`` (or started, or was restored); the game's hooks may
-        raise."""
+    def changed(self, ht: HostTable, now: float, deadlines_at: float | None = None) -> None:
+        """The game changed at ``now`` (or started, or was restored: then its deadlines start
+        at ``deadlines_at``); the game's hooks may raise."""
         if ht.status != "playing":
             self.clear(ht)
             return
-        self.referee(ht).changed(now)
+        self.referee(ht).changed(now, deadlines_at)
 
     def refresh(self, ht: HostTable, now: float) -> None:
         """The seats changed (a stand-in ended, a bot took a seat), not the game."""

@@ -1,8 +1,7 @@
 """The waiting room, against a real host on 127.0.0.1: creating a table, or sitting at one,
 opens its screen at once (seats, who is ready, settings, variants, chat); the players talk
 there before the game (the talk goes on in the table's log), add a bot, get ready, and the
-game's first view takes them to the table. Lobby chat, which the host does not have, is
-refused before anything is typed."""
+game's first view takes them to the table. (Lobby-wide chat: test_client_lobby_chat.)"""
 
 from __future__ import annotations
 
@@ -77,16 +76,6 @@ def test_back_to_the_lobby_and_enter_returns_to_the_room(host: Host) -> None:
     assert eva.screen == "lobby"
     pe.until(lambda: not any(eva._sits_at(t) for t in eva.tables))
     eva.exit()
-
-
-def test_chat_in_the_lobby_is_refused_before_anything_is_typed() -> None:
-    c = Controller(None, name="Eva")
-    c.screen = "lobby"
-    c.tables = [{"id": "t1", "game": "pika", "seats": ["Petr"], "status": "open",
-                 "summary": {"seats": [{"kind": "human", "name": "Petr"}]}}]
-    c.key("t")
-    assert c.dialog is None and "chat happens at a table" in c.error
-
 
 
 

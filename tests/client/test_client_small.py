@@ -86,3 +86,23 @@ def test_the_help_shows_its_keys_at_60x20(kit: HostKit) -> None:
     text = snapshot(c, 60, 20)
     assert "Keys" in text and "Tab S-Tab" in text, text
     c.close()
+
+
+def test_the_lobby_and_its_create_form_fit_80x24_with_no_word_cut() -> None:
+    """At 80 columns the lobby's bottom line wrapped onto a second line, and the create
+    form's help on the mode was cut at 70 characters, its last word split over two lines
+    of the box (``n`` / ``o``)."""
+    from cardparty.client.dialog import CreateForm
+
+    c = Controller(None, name="Eva")
+    c.screen = "lobby"
+    c.games = [g.to_wire() for g in load_catalog().games.values()]
+    text = snapshot(c, 80, 24)
+    assert text.splitlines()[-1].startswith(" ? help") and "q: quit" in text, text
+    c.key("c")
+    form = c.dialog
+    assert isinstance(form, CreateForm)
+    form.cursor = next(i for i, r in enumerate(form.rows) if r.key == "mode")
+    text = " ".join(" ".join(line.strip(" │") for line in snapshot(c, 80, 24).splitlines()
+                             ).split())
+    assert "practice: you and bots, no coins" in text, text

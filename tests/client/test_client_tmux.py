@@ -47,6 +47,8 @@ class Tmux:
         self.server = f"cardparty-test-{uuid.uuid4().hex[:10]}"
         self.session = "e2e"
         self.started = False
+        #: the server's socket file, once it runs
+        self.socket = ""
         #: Where the clients keep their session tokens (client.tokens): never the user's.
         self.state = tempfile.mkdtemp(prefix="cardparty-tmux-state-")
 
@@ -64,6 +66,7 @@ class Tmux:
             self.tmux("new-session", "-d", "-s", self.session, "-x", "80", "-y", "24",
                       "-n", name, env)
             self.tmux("set-option", "-t", self.session, "remain-on-exit", "on")
+            self.socket = self.tmux("display-message", "-p", "#{socket_path}").strip()
             self.started = True
         else:
             self.tmux("new-window", "-d", "-t", self.session, "-n", name, env)
@@ -88,7 +91,10 @@ class Tmux:
             time.sleep(0.05)
 
     def kill(self) -> None:
+        """The server, its socket file (tmux leaves it behind) and the clients' state."""
         self.tmux("kill-server")
+        if self.socket:
+            Path(self.socket).unlink(missing_ok=True)
         shutil.rmtree(self.state, ignore_errors=True)
 
 

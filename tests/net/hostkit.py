@@ -17,8 +17,8 @@ from cardparty.net.protocol import ProtocolError
 
 
 class Kit:
-    def __init__(self, **kw: Any) -> None:
-        self.clock = ManualClock()
+    def __init__(self, clock: ManualClock | None = None, **kw: Any) -> None:
+        self.clock = clock or ManualClock()
         self.out = MemoryOutbox()
         kw.setdefault("idle", None)
         kw.setdefault("testing", True)          # the tests choose their deals

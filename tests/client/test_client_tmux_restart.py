@@ -1,0 +1,90 @@
+"""End to end in real terminals (tmux, 80x24): two humans, each in his own window, play Pika
+against each other on a host that keeps its tables (``--data``); mid-game the host is killed
+and started again on the same data directory and port; both screens say the host is gone,
+then both clients are back at the table by themselves, with their hands as they were, and
+the two players finish the round by keystrokes.
+
+Uses the private tmux server of ``test_client_tmux`` (its own ``-L`` socket, killed after)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
+    CARDPARTY,
+    Tmux,
+    create_table,
+    free_port,
+    join,
+    play_turn,
+    tmux,
+)
+from tests.client.test_client_tmux_match import PLAYERS, play_round
+
+pytestmark = [
+    pytest.mark.tmux,
+    pytest.mark.xdist_group("tmux"),
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+
+def hand_line(screen: str) -> str:
+    return next((line for line in screen.splitlines() if line.startswith("Hand")), "")
+
+
+def steady_hand(t: Tmux, who: str) -> str:
+    """``who``'s hand once it has stayed the same for a moment (a move sent just before may
+    still be on its way)."""
+    seen = [hand_line(t.screen(who))]
+    end = time.monotonic() + 10
+    while len(seen) < 4 or len(set(seen[-4:])) > 1:
+        assert time.monotonic() < end, t.screen(who)
+        time.sleep(0.15)
+        seen.append(hand_line(t.screen(who)))
+    return seen[-1]
+
+
+def test_two_players_finish_their_game_through_a_host_restart(tmux: Tmux,  # noqa: F811
+                                                               tmp_path: Path) -> None:
+    port = free_port()
+    data = tmp_path / "host-data"
+
+    def host(window: str) -> None:
+        tmux.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
+                         f"--bot-delay 0.05 --data {data}")
+        tmux.wait(window, "listening on")
+
+    host("host")
+    for who in PLAYERS:
+        join(tmux, who, port)
+    create_table(tmux, "Eva", "pika", 2)                   # hand size 4: a short round
+    tmux.wait("Petr", "Pika")
+    tmux.keys("Petr", "Enter")
+    tmux.wait("Eva", "Petr")
+    for who in PLAYERS:
+        tmux.keys(who, "r")
+    for who in PLAYERS:
+        tmux.wait(who, lambda s: "you: " in s.splitlines()[0] and "Hand" in s)
+    rng = random.Random(3)
+    for _ in range(2):                                     # a move each, when it is theirs
+        for who in PLAYERS:
+            play_turn(tmux, who, rng)
+    hands = {who: steady_hand(tmux, who) for who in PLAYERS}
+    tmux.keys("host", "C-c")                               # the host goes away
+    for who in PLAYERS:
+        screen = tmux.wait(who, "is gone", timeout=15)
+        assert "reconnecting" in screen
+    host("host2")                                          # back on the same data and port
+    for who in PLAYERS:
+        screen = tmux.wait(who, lambda s: "is gone" not in s and "Hand" in s, timeout=20)
+        assert hand_line(screen) == hands[who], screen     # the same cards, same order
+        assert "Traceback" not in screen
+    play_round(tmux, rng)
+    for who in PLAYERS:
+        screen = tmux.wait(who, "Round over")
+        assert "Traceback" not in screen and "1. " in screen
