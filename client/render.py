@@ -150,9 +150,9 @@ class Renderer(ScreenParts):
             parts = (N_("? help"), N_("r: ready"), N_("b: bot"), N_("t: chat"), N_("l: leave"),
                      N_("q: lobby"), N_(": command"))
         elif c.screen == "lobby":
-            parts = (N_("? help"), N_("c: create"), N_("o: open play"), N_("Enter: sit"),
-                     N_("s: watch"), N_("r: ready"), N_("L: league"), N_("$: shop"),
-                     N_("q: quit"))
+            # o, L and $ are on the line under the profile: this line fits 80 columns
+            parts = (N_("? help"), N_("c: create"), N_("Enter: sit"), N_("s: watch"),
+                     N_("r: ready"), N_("q: quit"))
         elif c.screen in ("league", "shop"):
             parts = (N_("q: lobby"),) + ((N_("g: gold booster"), N_("v: VIP pass"))
                                          if c.screen == "shop" else (N_("left right: weeks"),))

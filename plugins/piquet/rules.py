@@ -102,26 +102,34 @@ def cardparty_game_info() -> GameInfo:
         id=GAME_ID, name="Piquet", min_players=2, max_players=2,          # PQ-1
         settings={
             "target": Setting(101, "int", 30, 300,
-                              help=Msg("points that win the match: 100, 101 or 300 (PQ-15)")),
+                              help=Msg("points that win the match: 100, 101 or 300 (PQ-15)"),
+                              label=N_("target")),
             "deals": Setting(0, "int", 0, 24,
-                             help=Msg("play an agreed number of deals, summed, instead of to the "
-                                      "target; 1 plays a single deal (PQ-15)")),
+                             help=Msg("play an agreed number of deals, summed, instead of to "
+                                      "the target; 1 plays a single deal (PQ-15)"),
+                             label=N_("number of deals")),
             "premiums": Setting(False, "bool",
                                 help=Msg("with an agreed number of deals: 200 / 100 / 300 more "
-                                         "for a repique / pique / capot (PQ-15)")),
+                                         "for a repique / pique / capot (PQ-15)"),
+                                label=N_("premiums")),
             "carte_blanche": Setting(True, "bool",
-                                     help=Msg("a hand without K, Q, J scores 10 (PQ-4)")),
+                                     help=Msg("a hand without K, Q, J scores 10 (PQ-4)"),
+                                     label=N_("carte blanche")),
             "carte_rouge": Setting(False, "bool",
-                                   help=Msg("every card of a hand scoring in declarations while "
-                                            "the opponent scores none: 20 (PQ-15)")),
+                                   help=Msg("every card of a hand scoring in declarations "
+                                            "while the opponent scores none: 20 (PQ-15)"),
+                                   label=N_("carte rouge")),
             "last_trick": Setting(2, "int", 2, 3,
-                                  help=Msg("what the last trick is worth in all: 2, or 3 (PQ-13, "
-                                           "PQ-15)")),
-            "dealer": Setting(-1, "int", -1, 1, help=Msg("the first dealer; -1: drawn at random")),
+                                  help=Msg("what the last trick is worth in all: 2, or 3 "
+                                           "(PQ-13, PQ-15)"),
+                                  label=N_("last trick")),
+            "dealer": Setting(-1, "int", -1, 1, help=Msg("the first dealer; -1: drawn at random"),
+                              label=N_("dealer")),
             "spoken": Setting(False, "bool",
                               help=Msg("the players declare point, sequence and set "
                                        "themselves and may sink; always so in the classic "
-                                       "laws (PQ-9, PQ-16)")),
+                                       "laws (PQ-9, PQ-16)"),
+                              label=N_("spoken declarations")),
         },
         summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
         state=PiquetState)  # the kit saves, restores, clones and reorders it
