@@ -15,7 +15,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Any
 
-from cardparty.core.i18n import _, translate
+from cardparty.core.i18n import _, shown
 from cardparty.net.session import SessionError
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy")
@@ -90,7 +90,7 @@ def pushed(link: Any, msg: dict[str, Any]) -> bool:
         return True
     if kind == "cancelled":
         link.deliver({"type": "notice", "text": _("table {table} was cancelled: {reason}").format(
-            table=msg.get("table"), reason=translate(str(msg.get("reason", ""))))})
+            table=msg.get("table"), reason=shown(msg.get("reason", ""), msg.get("reason_msg")))})
         fetch_profile(link)
         link._poll_tables()
         return True

@@ -1,6 +1,9 @@
-"""The table in each language: a real client at a real host plays a turn of each game in
-Czech, Catalan and English; the Czech and Catalan screens hold no English word of the
-catalog's source, and the table screen stays within 80 columns in every language."""
+"""Each language on every screen: a real client at a real host plays a turn of each game in
+Czech, Catalan and English, and walks through the screens around the table (the start screen,
+the lobby, the create form of every game, open play, the waiting room, the dialogs, a host's
+refusal, the league, the shop); the Czech and Catalan screens, and the option help of every
+subcommand, hold no English word of the catalog's source, and every screen's title and key
+line stay within 80 columns in every language."""
 
 from __future__ import annotations
 
@@ -11,9 +14,15 @@ from collections.abc import Iterator
 import pytest
 from babel.messages.pofile import read_po
 
+from cardparty.client.cli import COMMANDS
+from cardparty.client.cli import main as cli_main
+from cardparty.client.controller import Controller
+from cardparty.client.dialog import CreateForm
 from cardparty.core.discovery import load_catalog
-from cardparty.core.i18n import LOCALE_DIR, set_language
-from tests.client.clientkit import HostKit, choose_by_keys, seated
+from cardparty.core.i18n import LOCALE_DIR, _, set_language
+from cardparty.net.host import Host
+from cardparty.net.host.settings import HostSettings
+from tests.client.clientkit import HostKit, choose_by_keys, form_pick, player, seated
 from tests.client.test_client_small import snapshot
 
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -52,7 +61,7 @@ def test_a_turn_in_each_language(kit: HostKit, speaking: None, game: str, lang: 
     set_language(lang)
     c = seated(kit, game, load_catalog().game(game).max_players, seed=3)
     rng = random.Random(7)
-    for _ in range(3):                 # a turn: the player's move and the bots' answers
+    for _turn in range(3):             # a turn: the player's move and the bots' answers
         choose_by_keys(c, rng)
     c.key("tab")
     screens = [snapshot(c, 80, 24)]
@@ -76,3 +85,129 @@ def test_a_turn_in_each_language(kit: HostKit, speaking: None, game: str, lang: 
     for text in screens:
         found = sorted({w for w in WORD.findall(text) if w in english})
         assert not found, (game, lang, found, text)
+
+
+# --- the screens around the table ------------------------------------------------------------
+
+@pytest.fixture
+def economy_host() -> Iterator[Host]:
+    """A host that keeps coins (the profile line, the league, the shop) on 127.0.0.1."""
+    h = Host("tcp://127.0.0.1:0", "party", heartbeat=0.2, idle=None, economy=":memory:",
+             settings=HostSettings(fill_timeout=30.0))
+    h.start()
+    yield h
+    h.stop()
+
+
+def shots(c: Controller, name: str, out: dict[str, tuple[str, str]]) -> None:
+    """The screen at 80x24 (read for English words) and at 160 columns (its title and key
+    line must fit 80 unwrapped), under ``name``."""
+    out[name] = (snapshot(c, 80, 24), snapshot(c, 160, 24))
+
+
+def around_the_table(host: Host) -> dict[str, tuple[str, str]]:
+    """Every screen a player meets before and after a game, in the current language: the start
+    screen with and without hosts found, the lobby, its help, the create form of every game
+    (its settings and variants), open play, the waiting room and its help, the dialogs, a
+    host's refusal, the league, the shop and its question."""
+    out: dict[str, tuple[str, str]] = {}
+    start = Controller(None)
+    start.receive({"type": "hosts", "hosts": [], "text": _("searching the network")})
+    shots(start, "start, searching", out)
+    start.receive({"type": "hosts", "hosts": [["Eva's laptop", "192.168.1.20:7770"]]})
+    shots(start, "start, a host found", out)
+    eva, pump = player(host.address, "Eva")
+    pump.until(lambda: eva.connection == "connected" and bool(eva.games) and bool(eva.profile))
+    eva.notice = ""
+    shots(eva, "lobby", out)
+    eva.key("?")
+    shots(eva, "lobby help", out)
+    eva.key("escape")
+    eva.key("c")
+    for game in sorted(load_catalog().games):
+        if "-" in game:
+            continue
+        form_pick(eva, "game", load_catalog().game(game).name)
+        form = eva.dialog
+        assert isinstance(form, CreateForm)
+        for i in range(len(form.rows)):         # every row's help line
+            form.cursor = i
+            shots(eva, f"create form, {game}, row {i}", out)
+    form_pick(eva, "game", load_catalog().game("piquet").name)
+    form = eva.dialog
+    assert isinstance(form, CreateForm)
+    form.cursor = len(form.rows) - 1
+    eva.key("enter")
+    pump.until(lambda: eva.screen == "room")
+    shots(eva, "waiting room", out)
+    eva.key("?")
+    shots(eva, "waiting room help", out)
+    eva.key("escape")
+    eva.key("b")
+    pump.until(lambda: "Bot" in snapshot(eva, 80, 24))
+    shots(eva, "waiting room with a bot", out)
+    eva.key("q")
+    shots(eva, "lobby, a seat kept", out)
+    eva.notice = ""
+    shots(eva, "lobby with a table", out)
+    eva.key("b")                                 # the table is full: the host refuses
+    pump.until(lambda: bool(eva.error))
+    shots(eva, "a host's refusal", out)
+    eva.error = ""
+    eva.key("o")
+    shots(eva, "open play", out)
+    eva.key("escape")
+    eva.key("q")
+    shots(eva, "quit?", out)
+    eva.key("escape")
+    eva.key("L")
+    pump.until(lambda: eva.league is not None)
+    shots(eva, "league", out)
+    eva.key("q")
+    eva.key("$")
+    pump.until(lambda: eva.profile is not None)
+    shots(eva, "shop", out)
+    eva.key("g")
+    shots(eva, "buy?", out)
+    eva.key("escape")
+    eva.exit()
+    return out
+
+
+@pytest.mark.parametrize("lang", ("cs", "ca", "en"))
+def test_the_screens_around_the_table_in_each_language(economy_host: Host, speaking: None,
+                                                       lang: str) -> None:
+    set_language(lang)
+    screens = around_the_table(economy_host)
+    english = english_words()
+    for name, (text, wide) in screens.items():
+        lines = wide.splitlines()
+        for line in (lines[0], lines[-1]):
+            assert len(line) <= 80, (name, lang, line)
+        if lang == "en":
+            continue
+        found = sorted({w for w in WORD.findall(text) if w in english})
+        assert not found, (name, lang, found, text)
+    if lang == "en":
+        assert "Join a cardparty host" in screens["start, a host found"][0]
+        assert "Seats" in screens["waiting room"][0]
+
+
+@pytest.mark.parametrize("lang", ("cs", "ca"))
+def test_every_subcommand_explains_its_options_in_the_language(
+        capsys: pytest.CaptureFixture[str], speaking: None, lang: str) -> None:
+    """``cardparty <sub> --help``: the words of the help (not the options' names and
+    metavars, which one types as they are) hold no English word of the catalogs' source."""
+    english = english_words()
+    for sub in COMMANDS:
+        with pytest.raises(SystemExit):
+            cli_main([sub.replace("_", "-"), "--help", "--lang", lang])
+        out = capsys.readouterr().out
+        assert out.strip(), sub
+        body = out.split("\n\n", 1)[1]              # after the usage lines
+        words = []
+        for line in body.splitlines():
+            line = re.sub(r"^\s{2}(-[^ ]+(?:, -[^ ]+)?(?: [^ ]+)?|\w+)(?:\s{2,}|$)", "", line)
+            words += [w for w in WORD.findall(line) if not w.isupper()]
+        found = sorted({w for w in words if w in english})
+        assert not found, (sub, lang, found, out)
