@@ -59,7 +59,8 @@ def key_of(player: Player) -> str:
 
 
 def refused(exc: EconomyError) -> ProtocolError:
-    text = str(exc)
+    said = exc.args[0] if exc.args else ""
+    text = said if isinstance(said, Msg) else str(exc)     # a message: each client's language
     return ProtocolError("no_coins" if "not enough coins" in text else "economy", text)
 
 

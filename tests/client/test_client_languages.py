@@ -211,3 +211,60 @@ def test_every_subcommand_explains_its_options_in_the_language(
             words += [w for w in WORD.findall(line) if not w.isupper()]
         found = sorted({w for w in words if w in english})
         assert not found, (sub, lang, found, out)
+
+
+@pytest.mark.parametrize("lang", ("cs", "ca"))
+def test_a_round_paid_the_league_and_a_booster_bought_in_each_language(speaking: None,
+                                                                       lang: str) -> None:
+    """Open play with bots to the end of a round: the round's box with its reward, the
+    match's scoreboard, the league with the player's points, a booster bought and active, and
+    the refusal of a pass the coins cannot pay; no English word of the catalogs' source."""
+    set_language(lang)
+    host = Host("tcp://127.0.0.1:0", "party", heartbeat=0.2, idle=None, economy=":memory:",
+                settings=HostSettings(fill_timeout=0.3))
+    host.start()
+    try:
+        eva, pump = player(host.address, "Eva")
+        pump.until(lambda: eva.connection == "connected" and bool(eva.games)
+                   and bool(eva.profile))
+        eva.key("o")
+        form_pick(eva, "game", "Pikáč")
+        form_pick(eva, "players", 2)
+        form = eva.dialog
+        assert isinstance(form, CreateForm)
+        form.cursor = len(form.rows) - 1
+        eva.key("enter")
+        pump.until(lambda: eva.screen == "table")
+        rng = random.Random(5)
+        while not eva.table.over:
+            pump.pump(0.01)
+            choose_by_keys(eva, rng)
+        pump.until(lambda: eva.table_id in eva.rewards)
+        screens = {"round over": snapshot(eva, 80, 24)}
+        eva.key("m")
+        screens["scoreboard"] = snapshot(eva, 80, 24)
+        eva.key("escape")
+        eva.key("l")
+        pump.until(lambda: eva.screen == "lobby")
+        eva.key("L")
+        pump.until(lambda: eva.screen == "league" and bool((eva.league or {}).get("standings")))
+        screens["league with points"] = snapshot(eva, 80, 24)
+        eva.key("q")
+        eva.key("$")
+        eva.key("g")
+        eva.key("enter")                                       # buy
+        pump.until(lambda: bool((eva.profile or {}).get("gold_left")))
+        screens["a booster bought"] = snapshot(eva, 80, 24)
+        eva.notice = ""
+        screens["a booster active"] = snapshot(eva, 80, 24)
+        eva.key("v")
+        eva.key("enter")
+        pump.until(lambda: bool(eva.error))
+        screens["not enough coins"] = snapshot(eva, 80, 24)
+        eva.exit()
+    finally:
+        host.stop()
+    english = english_words()
+    for name, text in screens.items():
+        found = sorted({w for w in WORD.findall(text) if w in english})
+        assert not found, (name, lang, found, text)
