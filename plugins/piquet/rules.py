@@ -60,6 +60,9 @@ from cardparty.plugins.piquet.scoring import (
 from cardparty.plugins.piquet.state import Laws, PiquetState
 
 GAME_ID = "piquet"
+#: The kinds of Piquet's moves as words: the client names a kind where it lists moves without
+#: cards (spoken declarations, the take).
+KINDS = (N_("discard"), N_("take"), N_("play"), N_("deal"), N_("declare"), N_("answer"))
 DECK = tuple(piquet_deck())
 HAND = 12
 #: PQ-15 Decision: after this many further deals with equal totals past the target, the
@@ -721,7 +724,8 @@ def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
         N_("score"): list(state.totals), N_("this deal"): deal_totals(state.log),
         N_("tricks"): list(state.tricks)}
     if state.deals_limit:
-        counters[N_("deals")] = state.deals_limit
+        # not "deals": that word is a player's status ("deals") in the catalogs
+        counters[N_("deals agreed")] = state.deals_limit
     else:
         counters[N_("target")] = state.target
     if state.laws.rubicon:

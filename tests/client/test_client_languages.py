@@ -87,6 +87,31 @@ def test_a_turn_in_each_language(kit: HostKit, speaking: None, game: str, lang: 
         assert not found, (game, lang, found, text)
 
 
+@pytest.mark.parametrize("lang", ("cs", "ca"))
+def test_piquet_spoken_declarations_in_each_language(kit: HostKit, speaking: None,
+                                                      lang: str) -> None:
+    """PQ-16: the players' own declarations (elder declares, younger answers good, not good
+    or equal) read in the language, up to the end of the deal."""
+    set_language(lang)
+    c = seated(kit, "piquet", 2, settings={"spoken": True, "deals": 1}, seed=4)
+    rng = random.Random(7)
+    screens = []
+    for _turn in range(80):
+        if c.table.over:
+            break
+        if any(m.get("kind") in ("declare", "answer") for m in c.table.moves):
+            c.key("tab")
+            screens.append(snapshot(c, 80, 24))
+        choose_by_keys(c, rng)
+    screens.append(snapshot(c, 80, 24))
+    c.close()
+    assert len(screens) > 1, "no declaration was asked of the player"
+    english = english_words()
+    for text in screens:
+        found = sorted({w for w in WORD.findall(text) if w in english})
+        assert not found, (lang, found, text)
+
+
 # --- the screens around the table ------------------------------------------------------------
 
 @pytest.fixture
