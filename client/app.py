@@ -44,6 +44,7 @@ from cardparty.client.link import Message
 from cardparty.client.prompt_box import build_prompt
 from cardparty.client.render import Renderer
 from cardparty.client.theme import STYLE, glyphs, no_color
+from cardparty.core.i18n import _
 
 #: Keys bound by name; everything else arrives through Keys.Any as the typed character.
 NAMED_KEYS = {
@@ -299,7 +300,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
             continue
 
     @kb.add(Keys.Any, filter=screen_keys)
-    def _(event: Any) -> None:
+    def typed(event: Any) -> None:
         data = event.data or ""
         if len(data) == 1 and data.isprintable():
             c.key(data)
@@ -324,7 +325,8 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
         with contextlib.suppress(Exception):
             if why:
                 out.bell()
-                out.set_title("cardparty: " + ("call now!" if why == "call" else "your move"))
+                out.set_title("cardparty: " + (_("call now!") if why == "call"
+                                               else _("your move")))
             else:
                 out.set_title("cardparty")
             out.flush()

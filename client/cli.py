@@ -30,7 +30,8 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse that reports a usage error in one line (plus a hint) and exits 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
+        print(f"{self.prog}: " + _("error: {message} (see '{prog} --help')").format(
+            message=message, prog=self.prog), file=sys.stderr)
         raise SystemExit(2)
 
 

@@ -25,6 +25,7 @@ from typing import Any
 from cardparty.client.dialog import BOT_LEVELS, Choice
 from cardparty.client.table_model import wire_move
 from cardparty.client.theme import label_of
+from cardparty.core.i18n import _
 
 #: Commands with what they do, for completion and ``help``.
 COMMANDS: list[tuple[str, str]] = [
@@ -104,7 +105,7 @@ def run(c: Any, line: str) -> None:
     line = line.strip()
     if not line:
         return
-    word, _, rest = line.partition(" ")
+    word, _sep, rest = line.partition(" ")
     verb, rest = word.lower(), rest.strip()
     if c.screen == "table":
         table = c.table_id
@@ -117,7 +118,8 @@ def run(c: Any, line: str) -> None:
         if len(moves) == 1:
             c.send(wire_move(moves[0]))
         else:
-            c.dialog = Choice(f"Which {line}?", [(label_of(m), m) for m in moves],
+            c.dialog = Choice(_("Which {move}?").format(move=line), [(label_of(m), m)
+                                                                    for m in moves],
                               lambda m: c.send(wire_move(m)))
         return
     if verb in ("chat", "say", "t"):
@@ -156,7 +158,7 @@ def run(c: Any, line: str) -> None:
         if c.screen == "table":
             c.scoreboard = True
         else:
-            c.error = "the match's scoreboard shows at a table"
+            c.error = _("the match's scoreboard shows at a table")
     elif verb == "call":
         c._outcome(c.table.call())
     elif verb == "sort":
@@ -171,7 +173,7 @@ def run(c: Any, line: str) -> None:
         c.open_shop()
     elif verb == "buy":
         if rest.lower() not in ("gold", "vip"):
-            c.error = "buy gold (the booster) or buy vip (the pass)"
+            c.error = _("buy gold (the booster) or buy vip (the pass)")
         else:
             c._request("buy", item=rest.lower())
     elif verb == "bell":
@@ -181,5 +183,7 @@ def run(c: Any, line: str) -> None:
     elif verb in ("quit", "exit"):
         c.exit()
     else:
-        what = "move or command" if c.screen == "table" else "command"
-        c.error = f"no {what} {line[:60]!r}: Tab lists what you can type"
+        c.error = (_("no move or command {line}: Tab lists what you can type")
+                   if c.screen == "table" else
+                   _("no command {line}: Tab lists what you can type")).format(
+            line=repr(line[:60]))

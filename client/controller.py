@@ -33,6 +33,7 @@ from cardparty.client.keys_table import TableKeys
 from cardparty.client.link import Link, Message
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
+from cardparty.core.i18n import N_, _, translate
 
 Connect = Callable[[str, str], Link]
 
@@ -152,13 +153,14 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
             self._receive(msg)
         except Exception as exc:  # the screen must survive anything a host sends
             self.failures.append(exc)
-            self.error = f"could not show a message from the host: {type(exc).__name__}: {exc}"
+            self.error = _("could not show a message from the host: {error}").format(
+                error=f"{type(exc).__name__}: {exc}")
 
     def _receive(self, msg: Message) -> None:
         kind = msg.get("type")
         if kind == "status":
             self.connection = str(msg.get("state", ""))
-            text = str(msg.get("text") or "")
+            text = translate(msg.get("text") or "")
             if self.connection == "connected":
                 self.banner = ""
                 if text:
@@ -166,7 +168,7 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
             else:
                 self.banner = text or self.connection
                 if not self.welcomed and self.connect is not None:
-                    self.banner += " (Esc: back to the start screen)"
+                    self.banner += " " + _("(Esc: back to the start screen)")
         elif kind == "welcome":
             self.welcomed = True
             self.name = str(msg.get("name") or self.name)
@@ -193,7 +195,8 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
             if self.screen == "table" and table != self.table_id:
                 # Another table of ours moved on (a seat kept there): say so, stay here.
                 if (view.get("moves") or []) and view.get("result") is None:
-                    self.notice = f"table {table} waits for your move (q, then Enter on it)"
+                    self.notice = _("table {table} waits for your move (q, then Enter on it)"
+                                    ).format(table=table)
                 return
             if table != self.table_id or self.screen != "table":
                 if self.screen == "room" and table != self.room_id:
@@ -206,7 +209,7 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
                 self.screen = "table"
         elif kind == "error":
             self.pending_room = None
-            text = " ".join(str(msg.get("text") or "error").split())[:300]
+            text = " ".join(translate(msg.get("text") or N_("error")).split())[:300]
             self.error = pretty_text(text, self.table.hand)
         elif kind == "chat":
             table = msg.get("table")
@@ -222,11 +225,12 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         elif kind == "invite":
             # One line, never a dialog: a dialog popping up would take the keys the player is
             # typing (an Enter meant for his own game would sit him down elsewhere).
-            who, table = msg.get("from") or "someone", msg.get("table")
-            where = msg.get("title") or f"table {table}"
-            self.notice = f"{who} invites you to {where} — Enter on it in the lobby to sit"
+            who, table = msg.get("from") or _("someone"), msg.get("table")
+            where = msg.get("title") or _("table {table}").format(table=table)
+            self.notice = _("{who} invites you to {where} — Enter on it in the lobby to sit"
+                            ).format(who=who, where=where)
         elif kind == "notice":
-            self.notice = str(msg.get("text") or "")
+            self.notice = translate(msg.get("text") or "")
         elif kind in ("profile", "league", "reward"):
             self.economy_message(msg)
         elif kind == "hosts":
@@ -360,8 +364,8 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
 
     def toggle_bell(self) -> None:
         self.bell = not self.bell
-        self.notice = ("bell on: it rings when it is your turn or a call is due (B: off)"
-                       if self.bell else "bell off (B: on)")
+        self.notice = (_("bell on: it rings when it is your turn or a call is due (B: off)")
+                       if self.bell else _("bell off (B: on)"))
         if not self.bell:
             self.on_attention("")
 
@@ -378,7 +382,8 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         self.start.name = self.start.name or self.name
         self.banner = ""
         self.connection = ""
-        self.error = f"gave up on {self.host}: no cardparty host answered there"
+        self.error = _("gave up on {host}: no cardparty host answered there").format(
+            host=self.host)
 
     def exit(self) -> None:
         self.quit = True
@@ -389,7 +394,7 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
 
     def _request(self, action: str, **args: Any) -> None:
         if self.link is None:
-            self.error = "not connected to a host"
+            self.error = _("not connected to a host")
             return
         if action in ("sit", "spectate"):
             self.left_tables.discard(args.get("table"))
@@ -416,14 +421,15 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
     def join(self, name: str, address: str) -> None:
         """Connect to ``address`` as ``name`` (the start screen's Enter)."""
         if not name or len(name) > 32:
-            self.error = "type your name first" if not name else "a name has at most 32 letters"
+            self.error = (_("type your name first") if not name
+                          else _("a name has at most 32 letters"))
             self.start.row = 0
             return
         if not address:
-            self.error = "type the host's address (for example 192.168.1.20:5555)"
+            self.error = _("type the host's address (for example 192.168.1.20:5555)")
             return
         if self.connect is None:
-            self.error = "this client cannot open connections"
+            self.error = _("this client cannot open connections")
             return
         if self.check_address is not None:
             problem = self.check_address(address)
@@ -434,4 +440,5 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         if self.on_join is not None:
             self.on_join()
         self.attach(self.connect(name, address))
-        self.banner = f"connecting to {address}... (Esc: back to the start screen)"
+        self.banner = _("connecting to {address}... (Esc: back to the start screen)").format(
+            address=address)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardparty.core.i18n import N_, _
+from cardparty.core.i18n import N_, Msg, _
 
 
 @dataclass
@@ -51,6 +51,10 @@ BOT_BUDGETS = (50, 100, 150, 250, 500, 1000, 2000, 5000)
 #: The host's defaults: a create request sends these only when they differ.
 DEFAULT_BOT_BUDGET = 150
 DEFAULT_STANDIN = "normal"
+
+
+#: The levels' words, for the catalogs: screens show a bot's level as ``_(level)``.
+LEVEL_WORDS = (N_("easy"), N_("normal"), N_("hard"))
 
 
 def bot_dialog(table: Any, add: Callable[[Any, str], None]) -> Choice:
@@ -156,11 +160,14 @@ class CreateForm:
         for name, s in sorted((g.get("settings") or {}).items()):
             if s.get("kind") not in ("int", "float", "bool", "choice"):
                 continue
-            rows.append(Row(f"setting:{name}", name.replace("_", " "), s.get("default"),
+            # the name the game gives the setting (a word of the catalogs), else its key
+            label = str(s.get("label") or name.replace("_", " "))
+            rows.append(Row(f"setting:{name}", label, s.get("default"),
                             s["kind"], s.get("min"), s.get("max"),
                             tuple(s.get("choices") or ()), s.get("help", "")))
         for v in g.get("variants") or ():
-            rows.append(Row(f"variant:{v['id']}", f"variant {v.get('name', v['id'])}", False,
+            rows.append(Row(f"variant:{v['id']}",
+                            Msg("variant {name}", name=Msg(str(v.get("name", v["id"])))), False,
                             "bool", help=v.get("description", "")))
         rows.append(Row("create", N_("[ Create the table ]"), kind="action"))
         self.rows = rows
@@ -235,17 +242,22 @@ class SeekForm(CreateForm):
 
     def _build(self) -> None:
         g = self.game
-        self.rows = [Row("game", "Game", g.get("name", g["id"]), "choice",
+        self.rows = [Row("game", N_("Game"), g.get("name", g["id"]), "choice",
                          choices=tuple(x.get("name", x["id"]) for x in self.games)),
-                     Row("players", "Players", max(2, int(g["min_players"])), "int",
+                     Row("players", N_("Players"), max(2, int(g["min_players"])), "int",
                          max(2, g["min_players"]), g["max_players"]),
-                     Row("stake", "Stake (0: no stake)", 0, "choice",
+                     Row("stake", N_("Stake (0: no stake)"), 0, "choice",
                          choices=(0, *self.stakes),
-                         help="with a stake: humans only; the winners take the pot"),
-                     Row("create", "[ Seek a table ]", kind="action")]
+                         help=N_("with a stake: humans only; the winners take the pot")),
+                     Row("create", N_("[ Seek a table ]"), kind="action")]
         self.cursor = min(self.cursor, len(self.rows) - 1)
 
     def request(self) -> dict[str, Any]:
         values = {row.key: row.value for row in self.rows}
         return {"game": self.game["id"], "players": values["players"],
                 "stake": values["stake"]}
+
+
+def invite_prompt(table: Any) -> str:
+    """The prompt of the invite field, in the lobby and in the waiting room."""
+    return _("invite to {table} (names separated by spaces or commas): ").format(table=table)

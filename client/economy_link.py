@@ -15,6 +15,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Any
 
+from cardparty.core.i18n import _, shown
 from cardparty.net.session import SessionError
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy")
@@ -53,15 +54,17 @@ def request(link: Any, action: str, args: dict[str, Any]) -> None:
         if action == "seek":
             wait = reply.get("fill_in")
             stake = int(reply.get("stake") or 0)
-            link.deliver({"type": "notice", "text": (
-                f"waiting at table {reply.get('table')} for {reply.get('players')} players"
-                + (f", stake {stake}" if stake else "")
-                + (f" (bots in {wait:.0f} s)" if wait is not None and not stake else "")
-                + (f" (cancelled in {wait:.0f} s if not full)" if wait is not None and stake
-                   else "") + "; u: stop waiting")})
+            text = _("waiting at table {table} for {n} players").format(
+                table=reply.get("table"), n=reply.get("players"))
+            if stake:
+                text += ", " + _("stake {stake}").format(stake=stake)
+            if wait is not None:
+                text += " " + (_("(cancelled in {n} s if not full)") if stake
+                               else _("(bots in {n} s)")).format(n=f"{wait:.0f}")
+            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting")})
             fetch_profile(link)
         elif action == "unseek":
-            link.deliver({"type": "notice", "text": "you stopped waiting"})
+            link.deliver({"type": "notice", "text": _("you stopped waiting")})
             fetch_profile(link)
         elif action == "league":
             link.deliver({**reply, "type": "league"})
@@ -86,8 +89,8 @@ def pushed(link: Any, msg: dict[str, Any]) -> bool:
             link.deliver({"type": "profile", "profile": msg["profile"]})
         return True
     if kind == "cancelled":
-        link.deliver({"type": "notice", "text": f"table {msg.get('table')} was cancelled: "
-                                                f"{msg.get('reason', '')}"})
+        link.deliver({"type": "notice", "text": _("table {table} was cancelled: {reason}").format(
+            table=msg.get("table"), reason=shown(msg.get("reason", ""), msg.get("reason_msg")))})
         fetch_profile(link)
         link._poll_tables()
         return True

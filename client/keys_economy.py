@@ -13,6 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from cardparty.client.dialog import Choice, SeekForm
+from cardparty.core.i18n import N_, _, ngettext
+
+#: What the notice says once a booster is bought.
+BOUGHT = {"gold": N_("gold booster bought: coins x2"),
+          "vip": N_("VIP pass bought: coins and XP x1.5")}
+BOUGHT_ANY = N_("bought")
 
 
 def coins_text(n: Any) -> str:
@@ -23,24 +29,25 @@ def left_text(seconds: Any) -> str:
     """Time left of a booster, in the unit a player reads at a glance."""
     s = float(seconds or 0)
     if s >= 86400:
-        return f"{s / 86400:.1f} days"
+        return _("{n} days").format(n=f"{s / 86400:.1f}")
     if s >= 3600:
-        return f"{s / 3600:.1f} h"
-    return f"{max(1, round(s / 60))} min"
+        return _("{n} h").format(n=f"{s / 3600:.1f}")
+    return _("{n} min").format(n=max(1, round(s / 60)))
 
 
 def profile_line(p: dict[str, Any] | None, name: str) -> str:
     """The lobby's profile line: name, coins, level and the progress to the next, boosters,
     this week's league points."""
     if not p:
-        return f"{name or '?'} · practice only (this host keeps no coins)"
-    parts = [str(p.get("name") or name), f"{coins_text(p.get('coins'))} coins",
-             f"level {p.get('level', 0)} ({p.get('xp', 0)}/{p.get('next_xp', '?')} XP)",
-             f"league {p.get('league', 0)} pts"]
+        return _("{name} · practice only (this host keeps no coins)").format(name=name or "?")
+    parts = [str(p.get("name") or name), _("{n} coins").format(n=coins_text(p.get("coins"))),
+             _("level {level} ({xp}/{next} XP)").format(
+                 level=p.get("level", 0), xp=p.get("xp", 0), next=p.get("next_xp", "?")),
+             _("league {n} pts").format(n=p.get("league", 0))]
     if p.get("gold_left"):
-        parts.append(f"gold booster {left_text(p['gold_left'])}")
+        parts.append(_("gold booster {time}").format(time=left_text(p["gold_left"])))
     if p.get("vip_left"):
-        parts.append(f"VIP {left_text(p['vip_left'])}")
+        parts.append(_("VIP {time}").format(time=left_text(p["vip_left"])))
     return " · ".join(parts)
 
 
@@ -48,20 +55,24 @@ def reward_text(r: dict[str, Any]) -> str:
     """What a finished round paid, in one line."""
     mode = r.get("mode")
     if mode == "practice" or r.get("profile") is None:
-        return "Practice: no coins, no XP, no league points."
+        return _("Practice: no coins, no XP, no league points.")
     if mode == "entry":
-        got = (f"You take {coins_text(r.get('coins'))} of the pot of "
-               f"{coins_text(r.get('pot'))} coins" if r.get("coins")
-               else f"The pot of {coins_text(r.get('pot'))} coins goes to the winners")
+        got = (_("You take {coins} of the pot of {pot} coins") if r.get("coins")
+               else _("The pot of {pot} coins goes to the winners")).format(
+            coins=coins_text(r.get("coins")), pot=coins_text(r.get("pot")))
     else:
-        got = f"You earn {coins_text(r.get('coins'))} coins"
-    text = f"{got}, {r.get('xp', 0)} XP, {r.get('league', 0)} league points"
+        got = _("You earn {coins} coins").format(coins=coins_text(r.get("coins")))
+    league = r.get("league", 0)
+    text = _("{got}, {xp} XP, {league}").format(
+        got=got, xp=r.get("xp", 0),
+        league=ngettext("{n} league point", "{n} league points", int(league or 0)).format(
+            n=league))
     if r.get("halved"):
-        text += " (halved: bots held seats)"
+        text += " " + _("(halved: bots held seats)")
     text += "."
     level = (r.get("profile") or {}).get("level")
     if r.get("level_up"):
-        text += f" Level {level} reached!"
+        text += " " + _("Level {level} reached!").format(level=level)
     return text
 
 
@@ -80,15 +91,14 @@ class EconomyKeys:
         if kind == "profile":
             self.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
             if msg.get("bought"):
-                self.notice = {"gold": "gold booster bought: coins x2",
-                               "vip": "VIP pass bought: coins and XP x1.5"}.get(
-                    str(msg["bought"]), "bought")
+                self.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
         elif kind == "league":
             self.league = msg
         elif kind == "reward":
             self.rewards[msg.get("table")] = msg
             if self.screen != "table" or msg.get("table") != self.table_id:
-                self.notice = f"table {msg.get('table')}: {reward_text(msg)}"
+                self.notice = _("table {table}: {reward}").format(table=msg.get("table"),
+                                                                  reward=reward_text(msg))
 
     def open_league(self, week: str | None = None) -> None:
         self.screen = "league"
@@ -116,7 +126,7 @@ class EconomyKeys:
         elif self.screen == "shop" and name in ("g", "v"):
             item = "gold" if name == "g" else "vip"
             price = ((self.profile or {}).get("prices") or {}).get(item, "?")
-            label = "the gold booster" if item == "gold" else "the VIP pass"
-            self.dialog = Choice(f"Buy {label} for {price} coins?",
-                                 [("buy", True), ("not now", False)],
+            title = (_("Buy the gold booster for {price} coins?") if item == "gold"
+                     else _("Buy the VIP pass for {price} coins?")).format(price=price)
+            self.dialog = Choice(title, [(_("buy"), True), (_("not now"), False)],
                                  lambda yes: yes and self._request("buy", item=item))

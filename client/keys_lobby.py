@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardparty.client.dialog import Choice, CreateForm, TextField, bot_dialog
+from cardparty.client.dialog import Choice, CreateForm, TextField, bot_dialog, invite_prompt
 from cardparty.core.i18n import _
 
 
@@ -55,7 +55,7 @@ class LobbyKeys:
         if not names:
             return
         if len(names) > 16 or any(len(n) > 32 for n in names):
-            self.error = "invite at most 16 names at once, each of at most 32 letters"
+            self.error = _("invite at most 16 names at once, each of at most 32 letters")
             return
         self._request("invite", table=table, names=names)
 
@@ -68,13 +68,13 @@ class LobbyKeys:
             self.lobby_cursor = min(max(0, len(self.tables) - 1), self.lobby_cursor + 1)
         elif name == "c":
             if not self.games:
-                self.notice = "the host has not listed its games yet: asking again"
+                self.notice = _("the host has not listed its games yet: asking again")
                 self.create_waiting = True
                 self._request("games")
                 return
             self._create_form()
         elif t is None and name in ("enter", "s", "b", "r", "i"):
-            self.error = "no table chosen: press c to create one"
+            self.error = _("no table chosen: press c to create one")
         elif name == "enter":
             if t.get("status") == "open" and self._sits_at(t):
                 self.enter_room(tid)              # back to the waiting room of our seat
@@ -90,8 +90,8 @@ class LobbyKeys:
             self._request("ready", table=tid)
         elif name == "i":
             target = self._invite_target(t).get("id")
-            self.dialog = TextField(f"invite to {target} (names separated by spaces or "
-                                    "commas): ", lambda text: self._invite(target, text))
+            self.dialog = TextField(invite_prompt(target),
+                                    lambda text: self._invite(target, text))
         elif name == "l" and tid is not None:
             self._request("leave", table=tid)
         elif name == "t":
@@ -104,13 +104,13 @@ class LobbyKeys:
             self.open_shop()
         elif name == "o":
             if not self.games:
-                self.error = "the host has not listed its games yet: try again in a moment"
+                self.error = _("the host has not listed its games yet: try again in a moment")
                 return
             self.seek_form()
         elif name == "u":
             self._request("unseek")
         elif name in ("q", "escape"):
-            self.dialog = Choice("Quit cardparty?", [("quit", True), ("stay", False)],
+            self.dialog = Choice(_("Quit cardparty?"), [(_("quit"), True), (_("stay"), False)],
                                  lambda yes: yes and self.exit())
 
     def _create_form(self) -> None:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from cardparty.client.dialog import TextField, bot_dialog
+from cardparty.client.dialog import TextField, bot_dialog, invite_prompt
+from cardparty.core.i18n import _
 
 #: Chat lines a waiting room keeps.
 ROOM_CHAT = 100
@@ -46,7 +47,7 @@ class RoomKeys:
             t = self.room()
             if t is None or not self._sits_at(t):
                 self.screen, self.room_id = "lobby", None
-                self.notice = "you no longer sit at that table"
+                self.notice = _("you no longer sit at that table")
             return
         want = self.pending_room
         if want is None or self.screen != "lobby":
@@ -66,13 +67,13 @@ class RoomKeys:
             self.dialog = bot_dialog(tid, lambda t, level: self._request(
                 "add_bot", table=t, level=level))
         elif name == "i":
-            self.dialog = TextField(f"invite to {tid} (names separated by spaces or commas): ",
-                                    lambda text: self._invite(tid, text))
+            self.dialog = TextField(invite_prompt(tid), lambda text: self._invite(tid, text))
         elif name == "t":
-            self.dialog = TextField("say: ", lambda text: text and self._chat(tid, text))
+            self.dialog = TextField(_("say: "), lambda text: text and self._chat(tid, text))
         elif name == "l":
             self._request("leave", table=tid)
             self.screen, self.room_id = "lobby", None
         elif name in ("q", "escape"):
             self.screen, self.room_id = "lobby", None
-            self.notice = f"your seat at {tid} is kept: Enter on it comes back"
+            self.notice = _("your seat at {table} is kept: Enter on it comes back").format(
+                table=tid)

@@ -12,6 +12,7 @@ from typing import Any
 from cardparty.client.dialog import Choice, TextField
 from cardparty.client.table_model import Outcome
 from cardparty.core.cards import pretty
+from cardparty.core.i18n import _
 
 
 class TableKeys:
@@ -22,7 +23,7 @@ class TableKeys:
         if tm.over:
             if name in ("n", "enter"):
                 self._request("again", table=self.table_id)
-                self.notice = "asked for another round"
+                self.notice = _("asked for another round")
                 return
             if name in ("l", "q", "escape"):
                 self._leave()
@@ -42,9 +43,9 @@ class TableKeys:
         elif name == "o":
             self._reorder(tm.sort_hand())
         elif name == "tab":
-            self.notice = "" if tm.suggest(1) else "no move for you now"
+            self.notice = "" if tm.suggest(1) else _("no move for you now")
         elif name == "s-tab":
-            self.notice = "" if tm.suggest(-1) else "no move for you now"
+            self.notice = "" if tm.suggest(-1) else _("no move for you now")
         elif name == "enter":
             self._outcome(tm.enter())
         elif name == "p":
@@ -56,16 +57,16 @@ class TableKeys:
             self.error = ""
             self.notice = ""
         elif name == "t":
-            self.dialog = TextField("say: ", lambda text: text and self._chat(self.table_id,
-                                                                              text))
+            self.dialog = TextField(_("say: "), lambda text: text and self._chat(self.table_id,
+                                                                                 text))
         elif name == "q":
             if tm.seat is None:
-                options = [("stop watching", "leave"), ("stay", None)]
+                options = [(_("stop watching"), "leave"), (_("stay"), None)]
             else:
-                options = [("back to the lobby, keeping my seat", "lobby"),
-                           ("leave: a bot plays my seat to the end", "leave"),
-                           ("stay", None)]
-            self.dialog = Choice("Leave this table?", options, self._leave_as)
+                options = [(_("back to the lobby, keeping my seat"), "lobby"),
+                           (_("leave: a bot plays my seat to the end"), "leave"),
+                           (_("stay"), None)]
+            self.dialog = Choice(_("Leave this table?"), options, self._leave_as)
 
     def _leave_as(self, how: str | None) -> None:
         if how == "leave":
@@ -123,7 +124,8 @@ class TableKeys:
         if len(listed) != 1:
             self.queued = None
             tm.clear()
-            self.notice = f"stopped before {pretty(card)}: the game does not offer it now"
+            self.notice = _("stopped before {card}: the game does not offer it now").format(
+                card=pretty(card))
             return
         rest = q["cards"][1:]
         self.queued = {**q, "cards": rest, "hand": list(tm.hand)} if rest else None
@@ -133,7 +135,7 @@ class TableKeys:
     def send(self, move: dict[str, Any], keep: bool = False) -> None:
         """Send ``move``; ``keep``: cards queued after it stay queued and selected."""
         if self.link is None:
-            self.error = "not connected to a host"
+            self.error = _("not connected to a host")
             return
         self.table.clear()
         if not keep:

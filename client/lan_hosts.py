@@ -20,6 +20,7 @@ import threading
 from typing import Any
 
 from cardparty.client.link import Deliver
+from cardparty.core.i18n import _
 
 REFRESH = 1.0
 
@@ -42,7 +43,7 @@ class LanHosts:
                                        daemon=True)
 
     def start(self) -> LanHosts:
-        self.deliver({"type": "hosts", "hosts": [], "text": "searching the network"})
+        self.deliver({"type": "hosts", "hosts": [], "text": _("searching the network")})
         self.thread.start()
         return self
 
@@ -55,7 +56,8 @@ class LanHosts:
             browser: Any = Browser()
         except Exception as exc:  # no multicast here, or zeroconf missing: say it, go on
             self.deliver({"type": "hosts", "hosts": [],
-                          "text": f"no search on this network ({type(exc).__name__})"})
+                          "text": _("no search on this network ({error})").format(
+                              error=type(exc).__name__)})
             return
         from cardparty.net.known_hosts import KnownHosts
         from cardparty.net.safetext import safe
@@ -75,6 +77,6 @@ class LanHosts:
                 if hosts != last:
                     last = hosts
                     self.deliver({"type": "hosts", "hosts": hosts,
-                                  "text": "" if hosts else "none found yet"})
+                                  "text": "" if hosts else _("none found yet")})
         finally:
             browser.close()

@@ -29,7 +29,7 @@ from typing import Any
 from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
-from cardparty.core.i18n import from_wire
+from cardparty.core.i18n import _, from_wire
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.session import REFUSALS, Session, SessionError
 
@@ -132,7 +132,7 @@ class NetLink:
     def start(self, deliver: Deliver) -> None:
         self.deliver = deliver
         deliver({"type": "status", "state": "connecting",
-                 "text": f"connecting to {self.address}..."})
+                 "text": _("connecting to {address}...").format(address=self.address)})
         self.thread = threading.Thread(target=self._run, name="cardparty-client-link",
                                        daemon=True)
         self.thread.start()
@@ -201,7 +201,8 @@ class NetLink:
         elif action in economy_link.ACTIONS:
             economy_link.request(self, action, args)
         else:
-            self.deliver({"type": "error", "text": f"unknown request {action}"})
+            self.deliver({"type": "error", "text": _("unknown request {action}").format(
+                action=action)})
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -235,7 +236,8 @@ class NetLink:
         def done(f: Future[dict[str, Any]]) -> None:
             if f.exception() is None:
                 self.deliver({"type": "notice",
-                              "text": f"invited {', '.join(names)} to table {table}"})
+                              "text": _("invited {names} to table {table}").format(
+                                  names=", ".join(names), table=table)})
         fut.add_done_callback(done)
 
     def _sit(self, table: Any, seat: int | None) -> None:
@@ -321,8 +323,8 @@ class NetLink:
                     self.deliver({"type": "status", "state": "refused", "text": exc.message})
                     return
                 self.deliver({"type": "status", "state": "reconnecting",
-                              "text": f"no cardparty host answers at {self.address}: "
-                                      "still trying"})
+                              "text": _("no cardparty host answers at {address}: still "
+                                        "trying").format(address=self.address)})
         else:
             return
         self._keep_token()
@@ -331,7 +333,7 @@ class NetLink:
         self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
                       "host": welcome.get("host", self.address)})
         self._poll_tables(wait=True)
-        testing = ("this host runs for tests: a player may have chosen a deal"
+        testing = (_("this host runs for tests: a player may have chosen a deal")
                    if welcome.get("testing") else "")
         self.deliver({"type": "status", "state": "connected", "text": testing})
         economy_link.fetch_profile(self)
@@ -381,8 +383,9 @@ class NetLink:
         try:
             self._translate(msg)
         except Exception as exc:
-            self.deliver({"type": "error", "text": f"unreadable {msg.get('type')!r} message "
-                                                   f"from the host ({type(exc).__name__})"})
+            self.deliver({"type": "error", "text": _(
+                "unreadable {kind} message from the host ({error})").format(
+                kind=repr(msg.get("type")), error=type(exc).__name__)})
 
     def _translate(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -411,15 +414,16 @@ class NetLink:
         elif kind == "connection":
             if msg.get("state") == "lost":
                 self.deliver({"type": "status", "state": "reconnecting",
-                              "text": f"the host at {self.address} is gone: reconnecting..."})
+                              "text": _("the host at {address} is gone: reconnecting...")
+                              .format(address=self.address)})
             elif msg.get("state") == "replaced":
                 self.deliver({"type": "status", "state": "disconnected",
-                              "text": "you joined this host from another window, which has "
-                                      "your seats now"})
+                              "text": _("you joined this host from another window, which "
+                                        "has your seats now")})
             else:
                 self._keep_token()                 # a host that forgot us gave a new one
                 self.deliver({"type": "status", "state": "connected",
-                              "text": "reconnected to the host"})
+                              "text": _("reconnected to the host")})
         elif kind == "closed":
             self.deliver({"type": "status", "state": "disconnected",
-                          "text": "the connection is closed"})
+                          "text": _("the connection is closed")})

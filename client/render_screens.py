@@ -16,7 +16,7 @@ from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import pretty_text, to_ascii
-from cardparty.core.i18n import N_, _, from_wire, translate
+from cardparty.core.i18n import N_, _, from_wire, ngettext, translate
 from cardparty.core.i18n import shown as shown_text
 from cardparty.core.narrate import with_names
 
@@ -74,15 +74,48 @@ KEYS_ROOM = [
 def mode_text(t: dict[str, Any]) -> str:
     """A lobby row's mode: with the stake of an entry table, and the seconds before bots
     (or a cancel) at a table waiting for players."""
-    mode = str(t.get("mode") or "")
+    mode = translate(str(t.get("mode") or ""))
     if t.get("stake"):
-        mode = f"entry {t['stake']}"
+        mode = _("entry {stake}").format(stake=t["stake"])
     if t.get("seeking"):                    # made by open play: who waits for what
-        mode = f"seek {t['stake']}" if t.get("stake") else "seek"
+        mode = _("seek {stake}").format(stake=t["stake"]) if t.get("stake") else _("seek")
     fill = t.get("fill_in")
     if t.get("status") == "open" and isinstance(fill, int | float):
         mode += f" {fill:.0f}s"
     return mode[:12]
+
+
+#: The words of a lobby row the host sends as codes: a table's mode and its status.
+TABLE_WORDS = (N_("open"), N_("friends"), N_("practice"), N_("entry"), N_("playing"),
+               N_("over"), N_("broken"), N_("cancelled"))
+
+
+def table_heading() -> str:
+    """The columns of the lobby's list of tables (and of the waiting room's row)."""
+    table, game, seats, mode, status = (_("Table"), _("Game"), _("Seats"), _("Mode"),
+                                        _("Status"))
+    return (f" {table[:6]:<7}{game[:9]:<10}{seats[:33]:<34}{mode[:12]:<13}"
+            f"{status[:12]:<12}")
+
+
+def settings_text(values: dict[str, Any], game: dict[str, Any]) -> str:
+    """A table's settings as the waiting room lists them: each by the name its game gives it,
+    in the player's language; yes and no for a switch."""
+    declared = game.get("settings") or {}
+    out = []
+    for name, value in values.items():
+        if name == "deck":
+            continue
+        label = (declared.get(name) or {}).get("label") or name.replace("_", " ")
+        shown = (_("yes") if value else _("no")) if isinstance(value, bool) else value
+        out.append(f"{translate(str(label))} {shown}")
+    return ", ".join(out)
+
+
+def variants_text(variants: Any, game: dict[str, Any]) -> str:
+    """A table's variants by their names, in the player's language."""
+    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
+    return ", ".join(translate(str(names.get(v) or v)) for v in variants)
 
 
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
@@ -225,7 +258,8 @@ class ScreenParts:
             if row.kind == "action":
                 out.append((style, f" {translate(row.label)} \n"))
                 continue
-            value = (_("yes") if row.value else _("no")) if row.kind == "bool" else row.value
+            value = (_("yes") if row.value else _("no")) if row.kind == "bool" else (
+                translate(row.value) if isinstance(row.value, str) else row.value)
             bounds = ""
             if row.kind in ("int", "float") and row.min is not None and row.max is not None:
                 bounds = " " + _("({low} to {high})").format(low=f"{row.min:g}",
@@ -268,53 +302,52 @@ class ScreenParts:
     @asciified
     def start(self) -> Fragments:
         f = self.c.start
-        out: Fragments = [("class:heading", "Join a cardparty host"), ("", "\n\n")]
-        for row, (label, value) in enumerate((("Your name", f.name),
-                                              ("Host address", f.address))):
+        out: Fragments = [("class:heading", _("Join a cardparty host")), ("", "\n\n")]
+        labels = (_("Your name"), _("Host address"))
+        width = max(14, *(len(x) for x in labels))
+        for row, (label, value) in enumerate(((labels[0], f.name), (labels[1], f.address))):
             active = row == f.row
-            out.append(("class:turn" if active else "", f" {label:<14}"))
+            out.append(("class:turn" if active else "", f" {label:<{width}}"))
             out.append(("class:cursor" if active else "", f" {value} "))
             if row == 1 and not value:
-                out.append(("class:dim", " type it, or choose a host found below"
-                            if f.hosts else " type it, e.g. 192.168.1.20"))
+                out.append(("class:dim", " " + (_("type it, or choose a host found below")
+                            if f.hosts else _("type it, e.g. 192.168.1.20"))))
             out.append(("", "\n"))
         out.append(("", "\n"))
-        out.append(("class:heading", "Hosts on this network"))
+        out.append(("class:heading", _("Hosts on this network")))
         out.append(("", "\n"))
         if f.hosts:
             for i, (label, address) in enumerate(f.hosts, 2):
                 style = "class:dialog.cursor" if f.row == i else ""
                 out.append((style, f"   {label[:40]:<40} {address} "))
                 out.append(("", "\n"))
-            out.append(("class:dim", "   up/down to one, Enter to join it\n"))
+            out.append(("class:dim", "   " + _("up/down to one, Enter to join it") + "\n"))
         else:
-            out.append(("class:dim", f"   {f.search or 'none listed'}: type the host's "
-                        "address, e.g. 192.168.1.20 or 192.168.1.20:7770\n"))
+            out.append(("class:dim", "   " + _("{search}: type the host's address, e.g. "
+                                                "192.168.1.20 or 192.168.1.20:7770").format(
+                search=translate(f.search) if f.search else _("none listed")) + "\n"))
         return out
 
     @asciified
     def lobby(self) -> Fragments:
         c = self.c
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n"),
-                          ("class:dim", " " + self.g.sep.join(
-                              _(k) for k in (N_("o: open play"), N_("L: league"),
-                                             N_("$: shop"))) + "\n\n"),
-                          ("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
-                                            f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
+                          ("class:dim", " " + _("o: open play · L: league · $: shop") + "\n\n"),
+                          ("class:heading", table_heading()), ("", "\n")]
         if not c.tables:
-            out.append(("class:dim", " no tables yet: press c to create one\n"))
+            out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
         for i, t in enumerate(c.tables):
             seats = t.get("seats") or []
-            shown = ", ".join(str(s) if s else "(free)" for s in seats)
+            shown = ", ".join(str(s) if s else _("(free)") for s in seats)
             if len(shown) > 32:
                 shown = shown[:31] + self.g.more[:1]
-            status = str(t.get("status", ""))
+            status = translate(str(t.get("status", "")))
             style = "class:dialog.cursor" if i == c.lobby_cursor else ""
             if c.invites_me(t):                  # a friends table waiting for this player
-                status = "invited"
+                status = _("invited")
                 style = style or "class:notice"
             line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{mode_text(t):<13}{status:<12}")
+                    f"{shown:<34}{mode_text(t):<13}{status[:12]:<12}")
             out.append((style, line + "\n"))
         out.append(("", "\n"))
         out.append(("class:heading", " " + _("Lobby chat")))
@@ -330,59 +363,61 @@ class ScreenParts:
         c = self.c
         t = c.room()
         if t is None:
-            return [("class:dim", " waiting for the host to list the table...")]
+            return [("class:dim", " " + _("waiting for the host to list the table..."))]
         summary = t.get("summary") or {}
-        out: Fragments = [("class:heading", f" {'Table':<7}{'Game':<10}{'Seats':<34}"
-                                            f"{'Mode':<13}{'Status':<12}"), ("", "\n")]
-        seats_line = ", ".join(str(s) if s else "(free)" for s in t.get("seats") or [])
+        out: Fragments = [("class:heading", table_heading()), ("", "\n")]
+        seats_line = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
         if len(seats_line) > 32:
             seats_line = seats_line[:31] + self.g.more[:1]
         out.append(("class:dialog.cursor",
                     f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
                     f"{seats_line:<34}{mode_text(t):<13}"
-                    f"{str(t.get('status', '')):<12}\n"))
+                    f"{translate(str(t.get('status', '')))[:12]:<12}\n"))
         out.append(("", "\n"))
-        out.append(("class:heading", " Seats\n"))
+        out.append(("class:heading", " " + _("Seats") + "\n"))
         me = c.name.casefold()
         waiting = 0
         for i, s in enumerate(summary.get("seats") or ()):
             kind, name = s.get("kind"), str(s.get("name") or "")
             if kind == "empty" or not name:
-                out.append(("class:dim", f"  {i + 1}. (free)\n"))
+                out.append(("class:dim", f"  {i + 1}. " + _("(free)") + "\n"))
                 waiting += 1
                 continue
             mine = kind == "human" and name.casefold() == me
+            ready = kind == "bot" or bool(s.get("ready"))
             if kind == "bot":
-                state = (_("bot ({level}), ready").format(level=s["level"])
-                         if s.get("level") else "bot, ready")
+                state = (_("bot ({level}), ready").format(level=_(str(s["level"])))
+                         if s.get("level") else _("bot, ready"))
             else:
-                state = "ready" if s.get("ready") else "not ready"
+                state = _("ready") if s.get("ready") else _("not ready")
                 waiting += 0 if s.get("ready") else 1
                 if s.get("connected") is False:
-                    state += ", away"
+                    state = _("{state}, away").format(state=state)
+            you = " " + _("(you)") if mine else ""
             out.append(("class:me" if mine else "",
-                        f"  {i + 1}. {name[:24]:<24}{' (you)' if mine else '':<7}"))
-            out.append(("class:notice" if state.startswith("ready") or kind == "bot"
-                        else "class:warn", f"{state}\n"))
-        settings = {k: v for k, v in (summary.get("settings") or {}).items() if k != "deck"}
-        out.append(("class:dim", "\n Settings: "))
-        out.append(("", ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in settings.items())
-                    or "the game's defaults"))
-        out.append(("class:dim", "\n Variants: "))
-        out.append(("", ", ".join(str(v) for v in summary.get("variants") or ()) or "none"))
+                        f"  {i + 1}. {name[:24]:<24}{you:<7}"))
+            out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
+        game = next((g for g in c.games if g.get("id") == t.get("game")), {})
+        out.append(("class:dim", "\n " + _("Settings:") + " "))
+        out.append(("", settings_text(summary.get("settings") or {}, game)
+                    or _("the game's defaults")))
+        out.append(("class:dim", "\n " + _("Variants:") + " "))
+        out.append(("", variants_text(summary.get("variants") or (), game) or _("none")))
         if summary.get("bot_budget_ms") is not None:
             out.append(("class:dim", "\n " + _("Bots:") + " "))
             out.append(("", _("hard bots think {ms} ms a move; idle stand-in: {level}").format(
-                ms=summary["bot_budget_ms"], level=summary.get("standin_level", "normal"))))
+                ms=summary["bot_budget_ms"], level=_(str(summary.get("standin_level", "normal"))))))
         out.append(("", "\n\n"))
         if waiting:
-            out.append(("class:dim", f" The game starts when every seat is taken and every "
-                                     f"player is ready ({waiting} to go).\n"))
+            out.append(("class:dim", " " + ngettext(
+                "The game starts when every seat is taken and every player is ready "
+                "({n} to go).", "The game starts when every seat is taken and every player "
+                "is ready ({n} to go).", waiting).format(n=waiting) + "\n"))
         else:
-            out.append(("class:notice", " Everyone is ready: the game starts.\n"))
+            out.append(("class:notice", " " + _("Everyone is ready: the game starts.") + "\n"))
         out.append(("", "\n"))
-        out.append(("class:heading", " Chat"))
-        out.append(("class:dim", " (t to talk)\n"))
+        out.append(("class:heading", " " + _("Chat")))
+        out.append(("class:dim", " " + _("(t to talk)") + "\n"))
         for line in list(c.room_chat)[-8:]:
             out.append(("class:chat", f" {line}\n"))
         return out
@@ -394,26 +429,32 @@ class ScreenParts:
         """A week's standings: rank, name, points; the player's own line marked."""
         c = self.c
         lg = c.league or {}
-        week = str(lg.get("week") or "this week")
-        this = " (this week)" if lg.get("week") == lg.get("current") else ""
+        week = str(lg.get("week") or _("this week"))
+        title = (_("League {week} (this week)") if lg.get("week") == lg.get("current")
+                 else _("League {week}")).format(week=week)
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
-                          ("class:heading", f" League {week}{this}\n")]
+                          ("class:heading", f" {title}\n")]
         if not lg:
-            out.append(("class:dim", " asking the host...\n"))
+            out.append(("class:dim", " " + _("asking the host...") + "\n"))
         rows = list(lg.get("standings") or [])
         if lg and not rows:
-            out.append(("class:dim", " nobody has points this week yet: open tables count\n"))
+            out.append(("class:dim", " " + _("nobody has points this week yet: open tables "
+                                             "count") + "\n"))
         me = c.name.casefold()
+        you = _("(you)")
         for row in rows[:30]:
             mine = str(row.get("name", "")).casefold() == me
+            pts = _("{n} pts").format(n=f"{row.get('points', 0):>6}")
             out.append(("class:me" if mine else "", f" {row.get('rank', '?'):>3}. "
-                        f"{str(row.get('name', '?'))[:24]:<24} {row.get('points', 0):>6} pts"
-                        f"{'  (you)' if mine else ''}\n"))
+                        f"{str(row.get('name', '?'))[:24]:<24} {pts}"
+                        f"{'  ' + you if mine else ''}\n"))
         mine_row = lg.get("me")
         if mine_row and all(r.get("name") != mine_row.get("name") for r in rows[:30]):
+            pts = _("{n} pts").format(n=mine_row.get("points"))
             out.append(("class:me", f" {mine_row.get('rank')}. {mine_row.get('name')} "
-                                    f"{mine_row.get('points')} pts (you)\n"))
-        out.append(("class:dim", "\n left/right: an older/newer week · q: back to the lobby"))
+                                    f"{pts} {you}\n"))
+        out.append(("class:dim", "\n " + _("left/right: an older/newer week · q: back to the "
+                                           "lobby")))
         return out
 
     @asciified
@@ -422,22 +463,29 @@ class ScreenParts:
         c = self.c
         p = c.profile
         out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
-                          ("class:heading", " Shop\n")]
+                          ("class:heading", " " + _("Shop") + "\n")]
         if not p:
-            out.append(("class:dim", " this host keeps no coins: nothing to buy here\n"))
+            out.append(("class:dim", " " + _("this host keeps no coins: nothing to buy here")
+                        + "\n"))
             return out
         prices = p.get("prices") or {}
         boosts = p.get("boosts") or {}
-        items = [("g", "Gold booster", prices.get("gold"),
-                  f"coins x2 for {boosts.get('gold_minutes', 60):g} minutes", p.get("gold_left")),
-                 ("v", "VIP pass", prices.get("vip"),
-                  f"coins and XP x1.5 for {boosts.get('vip_days', 7):g} days", p.get("vip_left"))]
+        items = [("g", _("Gold booster"), prices.get("gold"),
+                  _("coins x2 for {n} minutes").format(n=f"{boosts.get('gold_minutes', 60):g}"),
+                  p.get("gold_left")),
+                 ("v", _("VIP pass"), prices.get("vip"),
+                  _("coins and XP x1.5 for {n} days").format(n=f"{boosts.get('vip_days', 7):g}"),
+                  p.get("vip_left"))]
         for key, name, price, what, left in items:
             out.append(("class:key", f" {key} "))
-            out.append(("", f" {name:<14} {coins_text(price):>7} coins   {what}"))
+            coins = _("{n} coins").format(n=f"{coins_text(price):>7}")
+            out.append(("", f" {name:<14} {coins}   {what}"))
             if left:
-                out.append(("class:notice", f"   active: {left_text(left)} left"))
+                out.append(("class:notice", "   " + _("active: {time} left").format(
+                    time=left_text(left))))
             out.append(("", "\n"))
-        out.append(("class:dim", "\n Boosters never multiply a pot, nor practice; buying again "
-                                 "while active adds the time.\n q: back to the lobby"))
+        text = textwrap.wrap(_("Boosters never multiply a pot, nor practice; buying again while "
+                               "active adds the time."), max(20, self.width() - 2))
+        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)
+                    + " " + _("q: back to the lobby")))
         return out

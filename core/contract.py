@@ -197,6 +197,9 @@ class Setting:
     max: float | None = None
     choices: tuple[str, ...] = ()
     help: str = ""
+    #: The setting's name as players read it (a message id, e.g. ``N_("first dealer")``);
+    #: empty: its key with spaces. Each client says it in its player's language.
+    label: str = ""
 
     def check(self, name: str, value: Any) -> Any:
         """The value, normalised, or ValueError naming the setting and what it accepts."""
@@ -228,7 +231,7 @@ class Setting:
 
     def to_wire(self) -> dict[str, Any]:
         return {"default": self.default, "kind": self.kind, "min": self.min, "max": self.max,
-                "choices": list(self.choices), "help": self.help}
+                "choices": list(self.choices), "help": self.help, "label": self.label}
 
 
 @dataclass(frozen=True, slots=True)

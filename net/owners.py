@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 
+from cardparty.core.i18n import Msg
 from cardparty.net.safetext import name_key
 from cardparty.net.store import Store
 
@@ -44,10 +45,11 @@ class Owners:
         if owner == key:
             return
         if owner is not None:
-            raise NameTaken("name_taken", f"the name {name!r} belongs to another player at "
-                                          "this host (it is bound to his key); choose another")
+            raise NameTaken("name_taken", Msg("the name {name} belongs to another player at "
+                                              "this host (it is bound to his key); choose "
+                                              "another", name=repr(name)))
         if len(self.by_name) >= MAX_OWNERS:
-            raise NameTaken("busy", "this host has too many players")
+            raise NameTaken("busy", Msg("this host has too many players"))
         self.by_name[k] = key
         if self.store is not None:
             self.store.put_owner(k, key, name)

@@ -414,7 +414,8 @@ class Session(PlayerRequests):
         if kind == "error" and msg.get("about") == "hello" and not self.connected:
             # The host refused the hello itself (a name owned by another key...): say why.
             self._refusal = SessionError(str(msg.get("code", "error")),
-                                         str(msg.get("message", "")))
+                                         from_wire(msg.get("msg"))
+                                         or str(msg.get("message", "")))
             self._running = False
             self._welcomed.set()
             return

@@ -36,33 +36,34 @@ def setting(text: str) -> tuple[str, Any]:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("bot-client", help=_("play one table as a bot over the network"))
     p.add_argument("--connect", required=True, metavar="ADDR",
-                   help="the host: host, host:port or tcp://host:port")
+                   help=_("the host: host, host:port or tcp://host:port"))
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--create", metavar="GAME", help="open a table of GAME")
-    what.add_argument("--table", metavar="T", help="join table T (its id)")
-    p.add_argument("--players", type=int, help="seats at the new table (with --create)")
+    what.add_argument("--create", metavar="GAME", help=_("open a table of GAME"))
+    what.add_argument("--table", metavar="T", help=_("join table T (its id)"))
+    p.add_argument("--players", type=int, help=_("seats at the new table (with --create)"))
     p.add_argument("--variant", action="append", default=[], metavar="V",
-                   help="a variant for the new table (repeatable)")
+                   help=_("a variant for the new table (repeatable)"))
     p.add_argument("--setting", action="append", default=[], type=setting,
-                   metavar="NAME=VALUE", help="a setting for the new table (repeatable)")
+                   metavar="NAME=VALUE", help=_("a setting for the new table (repeatable)"))
     p.add_argument("--fill-bots", action="store_true",
-                   help="fill the new table's other seats with host bots")
+                   help=_("fill the new table's other seats with host bots"))
     p.add_argument("--fill-level", default="normal", choices=LEVELS, metavar="LEVEL",
-                   help="the host bots' level with --fill-bots: easy, normal or hard (the "
-                        "host thinks for hard ones; default normal)")
-    p.add_argument("--seat", type=int, default=None, help="the seat to take (default: first free)")
-    p.add_argument("--name", default=None, help="the bot's name (default Bot-<n>)")
+                   help=_("the host bots' level with --fill-bots: easy, normal or hard (the "
+                          "host thinks for hard ones; default normal)"))
+    p.add_argument("--seat", type=int, default=None,
+                   help=_("the seat to take (default: first free)"))
+    p.add_argument("--name", default=None, help=_("the bot's name (default Bot-<n>)"))
     p.add_argument("--level", default="normal", choices=LEVELS, metavar="LEVEL",
-                   help="bot level: easy or normal (hard plays as normal here: a bot over "
+                   help=_("bot level: easy or normal (hard plays as normal here: a bot over "
                         "the network sees only its views, and the search needs the host's "
-                        "determinizations)")
+                        "determinizations)"))
     p.add_argument("--token", default=None, help=argparse.SUPPRESS)   # protocol 1's resume
     p.add_argument("--timeout", type=float, default=None, metavar="S",
-                   help="give up after S seconds (default: never)")
+                   help=_("give up after S seconds (default: never)"))
     p.add_argument("--delay", type=float, default=0.0, metavar="S",
-                   help="seconds to think before each move (default 0)")
-    p.add_argument("--seed", type=int, default=None, help="the bot's own random seed")
-    p.add_argument("--json", action="store_true", help="print one JSON object per line")
+                   help=_("seconds to think before each move (default 0)"))
+    p.add_argument("--seed", type=int, default=None, help=_("the bot's own random seed"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object per line"))
     p.set_defaults(run=run)
 
 

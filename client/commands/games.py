@@ -12,7 +12,7 @@ from cardparty.core.i18n import _
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("games", help=_("list the installed games and variants"))
-    p.add_argument("--json", action="store_true", help="one JSON object per game")
+    p.add_argument("--json", action="store_true", help=_("one JSON object per game"))
     p.set_defaults(run=run)
 
 

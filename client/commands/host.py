@@ -20,41 +20,42 @@ from cardparty.net.protocol import DEFAULT_PORT
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("host", help=_("run a host node for tables on this machine"))
     p.add_argument("--bind", default="0.0.0.0",
-                   help="address to listen on (default 0.0.0.0: every interface)")
+                   help=_("address to listen on (default 0.0.0.0: every interface)"))
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
-                   help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
-    p.add_argument("--name", default="cardparty", help="the host's name shown to players")
+                   help=_("TCP port (default {port}; 0: any free port)").format(
+                       port=DEFAULT_PORT))
+    p.add_argument("--name", default="cardparty", help=_("the host's name shown to players"))
     p.add_argument("--data", default=None, metavar="DIR",
-                   help="keep live tables in DIR/host.sqlite3 and reload them on start; the "
+                   help=_("keep live tables in DIR/host.sqlite3 and reload them on start; the "
                         "host's key pair is kept there too (else in the user's data "
-                        "directory)")
+                        "directory)"))
     p.add_argument("--backup", default=None, metavar="FILE",
-                   help="copy the store of --data DIR into FILE (SQLite's backup API: safe "
-                        "while a host runs on it), then exit")
+                   help=_("copy the store of --data DIR into FILE (SQLite's backup API: safe "
+                        "while a host runs on it), then exit"))
     p.add_argument("--heartbeat", type=float, default=1.0,
-                   help="heartbeat interval in seconds (default 1)")
+                   help=_("heartbeat interval in seconds (default 1)"))
     p.add_argument("--idle", type=float, default=120.0,
-                   help="default idle-turn timeout in seconds before a bot plays for an "
-                        "absent player (default 120; 0: never)")
+                   help=_("default idle-turn timeout in seconds before a bot plays for an "
+                        "absent player (default 120; 0: never)"))
     p.add_argument("--bot-delay", type=float, default=0.0,
-                   help="seconds a host bot waits before moving (default 0)")
+                   help=_("seconds a host bot waits before moving (default 0)"))
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
-                   help="processes hard bots think in, off the host's loop (default: one "
-                        "fewer than the cores, at least one; 0: on the loop, to compare)")
+                   help=_("processes hard bots think in, off the host's loop (default: one "
+                          "fewer than the cores, at least one; 0: on the loop, to compare)"))
     p.add_argument("--config", default=None, metavar="FILE",
-                   help="the modes' and the economy's settings, a TOML file (docs/economy.md)")
+                   help=_("the modes' and the economy's settings, a TOML file (docs/economy.md)"))
     p.add_argument("--fill-timeout", type=float, default=None, metavar="SECONDS",
-                   help="seconds an open table waits for players before bots fill it, and an "
-                        "entry table before it is cancelled (default 30; wins over --config)")
+                   help=_("seconds an open table waits for players before bots fill it, and an "
+                        "entry table before it is cancelled (default 30; wins over --config)"))
     p.add_argument("--advertise", action=argparse.BooleanOptionalAction, default=None,
-                   help="announce the host on the LAN by DNS-SD (default: yes unless bound "
-                        "to loopback)")
+                   help=_("announce the host on the LAN by DNS-SD (default: yes unless bound "
+                        "to loopback)"))
     p.add_argument("--testing", action="store_true",
-                   help="let clients choose a deal's seed and deck (for tests; every player "
-                        "is shown that this host runs for tests)")
+                   help=_("let clients choose a deal's seed and deck (for tests; every player "
+                        "is shown that this host runs for tests)"))
     p.add_argument("--no-curve", action="store_true", help=argparse.SUPPRESS)  # bench only
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
-                   help="what the host reports on stderr (default info: tables and players)")
+                   help=_("what the host reports on stderr (default info: tables and players)"))
     p.set_defaults(run=run)
 
 

@@ -16,11 +16,11 @@ from cardparty.net.safetext import safe
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("hosts", help=_("list the cardparty hosts on the LAN"))
-    p.add_argument("--seconds", type=float, default=3.0, help="how long to listen")
-    p.add_argument("--json", action="store_true", help="one JSON object per host")
+    p.add_argument("--seconds", type=float, default=3.0, help=_("how long to listen"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object per host"))
     p.add_argument("--forget", metavar="ADDRESS", default=None,
-                   help="forget the key remembered for ADDRESS (host:port) or for a "
-                        "fingerprint, after its host made a new key on purpose")
+                   help=_("forget the key remembered for ADDRESS (host:port) or for a "
+                        "fingerprint, after its host made a new key on purpose"))
     p.set_defaults(run=run)
 
 

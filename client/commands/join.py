@@ -27,8 +27,8 @@ def add_parser(sub: Any) -> None:
                    help=_("the host's key fingerprint (as 'cardparty host' prints it): refuse "
                           "a host that shows another key"))
     p.add_argument("--bell", action="store_true",
-                   help="ring the terminal bell and set the window title when it is your "
-                        "turn (key B toggles it)")
+                   help=_("ring the terminal bell and set the window title when it is your "
+                        "turn (key B toggles it)"))
     p.add_argument("--no-discovery", action="store_true",
                    help=_("do not search the LAN for hosts (type the address)"))
     p.set_defaults(run=run)

@@ -25,12 +25,12 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("league", help=_("a host's weekly league and players' profiles "
                                         "(read-only, on the host's machine)"))
     p.add_argument("--data", required=True, metavar="DIR",
-                   help="the host's --data directory (it holds economy.sqlite3)")
-    p.add_argument("--week", default=None, help="a week such as 2026-W48 (default: this week)")
-    p.add_argument("--weeks", action="store_true", help="list the weeks with standings")
+                   help=_("the host's --data directory (it holds economy.sqlite3)"))
+    p.add_argument("--week", default=None, help=_("a week such as 2026-W48 (default: this week)"))
+    p.add_argument("--weeks", action="store_true", help=_("list the weeks with standings"))
     p.add_argument("--player", action="append", default=[], metavar="NAME",
-                   help="show this player's profile (repeatable)")
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+                   help=_("show this player's profile (repeatable)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     p.set_defaults(run=run)
 
 

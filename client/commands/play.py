@@ -24,8 +24,8 @@ def add_parser(sub: Any) -> None:
                    help=_("players at the table, you included (default: the game's most)"))
     p.add_argument("--setting", action="append", default=[], type=setting,
                    metavar="NAME=VALUE",
-                   help="a table setting, e.g. deals=1 for a short Piquet (repeatable; "
-                        "'cardparty games' lists them)")
+                   help=_("a table setting, e.g. deals=1 for a short Piquet (repeatable; "
+                        "'cardparty games' lists them)"))
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help=_("a house-rule variant of the game (repeatable)"))
     p.add_argument("--bots", default="normal", choices=LEVELS, metavar="LEVEL",
@@ -33,8 +33,8 @@ def add_parser(sub: Any) -> None:
                           "random and basic mean easy and normal)"))
     p.add_argument("--name", default=None, help=_("your name at the table"))
     p.add_argument("--bell", action="store_true",
-                   help="ring the terminal bell and set the window title when it is your "
-                        "turn (key B toggles it)")
+                   help=_("ring the terminal bell and set the window title when it is your "
+                        "turn (key B toggles it)"))
     p.add_argument("--bot-delay", type=float, default=0.6,
                    help=_("seconds a bot waits before it moves, so you can follow (default 0.6)"))
     p.add_argument("--ascii", action="store_true", help=_("no Unicode symbols (plain ASCII)"))

@@ -49,22 +49,22 @@ def _levels(text: str) -> list[str]:
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("simulate", help=_("play bot games and print their figures"))
-    p.add_argument("--game", required=True, help="game id (see 'cardparty games')")
+    p.add_argument("--game", required=True, help=_("game id (see 'cardparty games')"))
     p.add_argument("--players", type=_positive, required=True,
-                   help="players at every table (all bots)")
+                   help=_("players at every table (all bots)"))
     p.add_argument("--games", type=_positive, default=100,
-                   help="how many games to play (default 100)")
-    p.add_argument("--seed", type=_seed, default=0, help="first seed; game i uses seed+i")
+                   help=_("how many games to play (default 100)"))
+    p.add_argument("--seed", type=_seed, default=0, help=_("first seed; game i uses seed+i"))
     p.add_argument("--variant", action="append", default=[], metavar="V",
-                   help="a variant plugin for every table (repeatable)")
+                   help=_("a variant plugin for every table (repeatable)"))
     p.add_argument("--check", action="store_true",
-                   help="check every invariant after every move (slower)")
+                   help=_("check every invariant after every move (slower)"))
     p.add_argument("--bots", type=_levels, default=None, metavar="LEVEL[,LEVEL...]",
-                   help="bot levels, one per seat, cycling: easy, normal, hard "
-                        "(default: the simulator's random-ish bots)")
+                   help=_("bot levels, one per seat, cycling: easy, normal, hard "
+                        "(default: the simulator's random-ish bots)"))
     p.add_argument("--duplicate", action="store_true",
-                   help="play every deal again with the seats rotated (all rotations)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+                   help=_("play every deal again with the seats rotated (all rotations)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object"))
     p.set_defaults(run=run)
 
 

@@ -24,15 +24,16 @@ NAMES = ("Eva", "Petr", "Jana", "Karel", "Marta", "Honza", "Lucie", "Tomáš")
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("watch", help=_("watch bots play one game, narrated line by line"))
-    p.add_argument("--game", default="pika", help="game id (see 'cardparty games'; default pika)")
+    p.add_argument("--game", default="pika",
+                   help=_("game id (see 'cardparty games'; default pika)"))
     p.add_argument("--players", type=int, default=None,
-                   help="bots at the table (default: 4, or what the game allows nearest)")
+                   help=_("bots at the table (default: 4, or what the game allows nearest)"))
     p.add_argument("--seed", type=int, default=None,
-                   help="the deal's random seed, to replay a game (default: a new one)")
+                   help=_("the deal's random seed, to replay a game (default: a new one)"))
     p.add_argument("--variant", action="append", default=[], metavar="V",
-                   help="a house-rule variant of the game (repeatable)")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between moves")
-    p.add_argument("--ascii", action="store_true", help="no Unicode suit symbols")
+                   help=_("a house-rule variant of the game (repeatable)"))
+    p.add_argument("--delay", type=float, default=0.0, help=_("seconds between moves"))
+    p.add_argument("--ascii", action="store_true", help=_("no Unicode suit symbols"))
     p.set_defaults(run=run)
 
 

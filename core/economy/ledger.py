@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 
 from cardparty.core.economy import rewards as rw
+from cardparty.core.i18n import Msg
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS profiles (
@@ -128,7 +129,7 @@ class Ledger:
         cur = db.execute("UPDATE profiles SET coins = coins + ? WHERE username = ? "
                          "AND coins + ? >= 0", (delta, username, delta))
         if cur.rowcount != 1:
-            raise EconomyError(f"{username} has not enough coins")
+            raise EconomyError(Msg("{who} has not enough coins", who=username))
         db.execute("INSERT INTO ledger (at, username, delta, reason, ref) VALUES (?,?,?,?,?)",
                    (self.now(), username, delta, reason, ref))
 
@@ -147,14 +148,15 @@ class Ledger:
                            (username, public_key))
                 self._move(db, username, self.rules.new_profile_coins, "welcome")
             elif row[0] != public_key:
-                raise EconomyError(f"the username {username!r} belongs to another player here")
+                raise EconomyError(Msg("the username {who} belongs to another player here",
+                                       who=repr(username)))
         return self.profile(username)
 
     def profile(self, username: str) -> Profile:
         row = self.db.execute("SELECT coins, xp, gold_until, vip_until FROM profiles "
                               "WHERE username = ?", (username,)).fetchone()
         if row is None:
-            raise EconomyError(f"no profile {username!r} on this host")
+            raise EconomyError(Msg("no profile {who} on this host", who=repr(username)))
         week = rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
         points = self.db.execute("SELECT points FROM league WHERE week = ? AND username = ?",
                                  (week, username)).fetchone()
@@ -175,7 +177,7 @@ class Ledger:
         prices = {"gold": (rules.booster_price, rules.booster_minutes * 60, "gold_until"),
                   "vip": (rules.vip_price, rules.vip_days * 86400, "vip_until")}
         if item not in prices:
-            raise EconomyError("the shop sells 'gold' and 'vip'")
+            raise EconomyError(Msg("the shop sells 'gold' and 'vip'"))
         price, seconds, column = prices[item]
         with self._tx() as db:
             self._move(db, username, -price, "purchase", item)
@@ -188,18 +190,20 @@ class Ledger:
     def take_stake(self, table_id: str, username: str, stake: int) -> None:
         """MO-6: a player pays the stake when he sits; without the coins he cannot sit."""
         if stake not in self.rules.stakes:
-            raise EconomyError(f"stakes are {', '.join(map(str, self.rules.stakes))}")
+            raise EconomyError(Msg("stakes are {stakes}",
+                                   stakes=", ".join(map(str, self.rules.stakes))))
         with self._tx() as db:
             row = db.execute("SELECT state FROM stakes WHERE table_id = ? AND username = ?",
                              (table_id, username)).fetchone()
             if row is not None and row[0] != "refunded":
-                raise EconomyError(f"{username} has already paid the stake of this table")
+                raise EconomyError(Msg("{who} has already paid the stake of this table",
+                                       who=username))
             try:
                 self._move(db, username, -stake, "stake", table_id)
             except EconomyError:
                 have = self.profile(username).coins
-                raise EconomyError(f"not enough coins: the stake is {stake} and you have "
-                                   f"{have}") from None
+                raise EconomyError(Msg("not enough coins: the stake is {stake} and you have "
+                                       "{have}", stake=stake, have=have)) from None
             # A player who left before the start (refunded) may sit again and pay again.
             db.execute("INSERT INTO stakes (table_id, username, amount) VALUES (?,?,?) "
                        "ON CONFLICT (table_id, username) DO UPDATE SET "

@@ -28,6 +28,7 @@ from typing import Any
 from cardparty.core.contract import Result
 from cardparty.core.economy import rewards as rw
 from cardparty.core.economy.ledger import EconomyError, Ledger, Profile
+from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
@@ -58,7 +59,8 @@ def key_of(player: Player) -> str:
 
 
 def refused(exc: EconomyError) -> ProtocolError:
-    text = str(exc)
+    said = exc.args[0] if exc.args else ""
+    text = said if isinstance(said, Msg) else str(exc)     # a message: each client's language
     return ProtocolError("no_coins" if "not enough coins" in text else "economy", text)
 
 
@@ -77,8 +79,8 @@ class Economy:
 
     def _ledger(self) -> Ledger:
         if self.ledger is None:
-            raise ProtocolError("no_economy", "this host keeps no coins: it plays practice "
-                                              "tables only")
+            raise ProtocolError("no_economy", Msg("this host keeps no coins: it plays practice "
+                                              "tables only"))
         return self.ledger
 
     def enter(self, player: Player) -> Profile:
@@ -148,10 +150,11 @@ class Economy:
         if mode == rw.ENTRY:
             self._ledger()
             if stake not in stakes:
-                raise ProtocolError("bad_field", f"create: an entry table's stake is one of "
-                                                 f"{', '.join(map(str, stakes))}")
+                raise ProtocolError("bad_field", Msg("create: an entry table's stake is one of "
+                                                     "{stakes}",
+                                                     stakes=", ".join(map(str, stakes))))
         elif stake:
-            raise ProtocolError("bad_field", "create: only an entry table has a stake")
+            raise ProtocolError("bad_field", Msg("create: only an entry table has a stake"))
 
     def opened(self, ht: HostTable) -> None:
         """A new table: its key in the ledger, unique even when a crash lost the table and
@@ -183,12 +186,14 @@ class Economy:
         ht.ended_at = self.clock.now()
         ht.fill_at = None
         log.info("table %s cancelled: not full in time; %d coins refunded", ht.id, refunded)
+        seconds = format(self.settings.fill_timeout, "g")
+        reason = Msg("the table was not full after {seconds} s; your stake of {stake} coins "
+                     "is back", seconds=seconds, stake=ht.stake)
         for s in ht.seats:
             if s.kind == "human" and s.player is not None:
                 self.outbox.send(s.player, message(
-                    "cancelled", table=ht.id, refund=ht.stake,
-                    reason=f"the table was not full after {self.settings.fill_timeout:g} s; "
-                           f"your stake of {ht.stake} coins is back"))
+                    "cancelled", table=ht.id, refund=ht.stake, reason=reason,
+                    reason_msg=reason.to_wire()))     # each client says it in its language
         return refunded
 
     def started(self, ht: HostTable) -> None:

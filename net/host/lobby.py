@@ -22,6 +22,7 @@ from typing import Any
 
 from cardparty.core.bots import LEVELS, canonical_level
 from cardparty.core.discovery import Catalog
+from cardparty.core.i18n import Msg, plural_msg
 from cardparty.core.table import Table, TableError
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
@@ -162,14 +163,16 @@ class Lobby:
             ht.creator_token == player.token or (quota is not None
                                                  and ht.creator_quota == quota)))
         if mine >= MAX_OPEN_TABLES:
-            raise ProtocolError("too_many", f"you have {mine} open tables, as many as one "
-                                            "player may have: start or close one first")
+            raise ProtocolError("too_many", Msg("you have {n} open tables, as many as one "
+                                                "player may have: start or close one first",
+                                                n=mine))
         if len(self.tables.all) >= self.max_tables and not self.make_room():
-            raise ProtocolError("busy", "this host has too many tables")
+            raise ProtocolError("busy", Msg("this host has too many tables"))
         game = req["game"]
         if game not in self.catalog.games:
-            raise ProtocolError("no_game", f"no game {game!r} is installed here (installed: "
-                                           f"{', '.join(sorted(self.catalog.games))})")
+            raise ProtocolError("no_game", Msg("no game {game} is installed here (installed: "
+                                               "{games})", game=repr(game),
+                                               games=", ".join(sorted(self.catalog.games))))
         for v in req["variants"]:
             try:
                 self.catalog.variant(game, v)
@@ -178,13 +181,13 @@ class Lobby:
         players = req["players"]
         if not self.testing and (req["seed"] is not None or "deck" in req["settings"]
                                  or "seed" in req["settings"]):
-            raise ProtocolError("testing_only", "this host deals every table from its own "
+            raise ProtocolError("testing_only", Msg("this host deals every table from its own "
                                                 "secure random source: a seed or a deck is "
-                                                "for a host run with --testing")
+                                                "for a host run with --testing"))
         if self.economy is not None:
             self.economy.check_create(req["mode"], req.get("stake", 0))
         elif req["mode"] == "entry":
-            raise ProtocolError("no_economy", "this host keeps no coins: no entry tables")
+            raise ProtocolError("no_economy", Msg("this host keeps no coins: no entry tables"))
         try:
             table = Table(game, players, req["settings"], req["variants"], seed=req["seed"],
                           names=[f"Seat {i + 1}" for i in range(players)],
@@ -192,7 +195,8 @@ class Lobby:
         except TableError as exc:
             raise ProtocolError("bad_table", str(exc)) from None
         except Exception as exc:  # a plugin failing at setup must not reach the loop
-            raise ProtocolError("game_failed", f"the game failed to set up: {exc}") from None
+            raise ProtocolError("game_failed", Msg("the game failed to set up: {error}",
+                                                   error=exc)) from None
         idle = self.idle if req["idle"] == -1.0 else req["idle"]
         bot_delay = self.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
         budget = DEFAULT_BOT_BUDGET_MS if req["bot_budget_ms"] == -1 else req["bot_budget_ms"]
@@ -219,27 +223,32 @@ class Lobby:
     def on_sit(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is not None:
-            raise ProtocolError("seated", f"you already sit at seat {ht.seat_of(player)}")
+            raise ProtocolError("seated", Msg("you already sit at seat {seat}",
+                                              seat=ht.seat_of(player)))
         if ht.status != "open":
-            raise ProtocolError("not_open", "the game at this table has started")
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
         if ((ht.mode == "friends" or not ht.strangers) and player.token != ht.creator_token
                 and ht.inviter_of(player.name) is None):
-            raise ProtocolError("not_invited", f"{ht.creator_name} created this "
-                                               f"{'friends ' if ht.mode == 'friends' else ''}"
-                                               "table: only the players invited may sit")
+            raise ProtocolError("not_invited", Msg(
+                "{who} created this friends table: only the players invited may sit",
+                who=ht.creator_name) if ht.mode == "friends" else Msg(
+                "{who} created this table: only the players invited may sit",
+                who=ht.creator_name))
         if ht.mode == "practice" and player.token != ht.creator_token:
-            raise ProtocolError("practice", f"this is {ht.creator_name}'s practice table: "
-                                            "watch it, or open one of your own")
+            raise ProtocolError("practice", Msg("this is {who}'s practice table: watch it, or "
+                                                "open one of your own", who=ht.creator_name))
         seat = req["seat"]
         if seat is None:
             free = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
             if not free:
-                raise ProtocolError("no_seat", "every seat at this table is taken")
+                raise ProtocolError("no_seat", Msg("every seat at this table is taken"))
             seat = free[0]
         elif not 0 <= seat < len(ht.seats):
-            raise ProtocolError("no_seat", f"this table has seats 0 to {len(ht.seats) - 1}")
+            raise ProtocolError("no_seat", Msg("this table has seats 0 to {last}",
+                                               last=len(ht.seats) - 1))
         elif ht.seats[seat].kind != "empty":
-            raise ProtocolError("seat_taken", f"seat {seat} is taken by {ht.seats[seat].name}")
+            raise ProtocolError("seat_taken", Msg("seat {seat} is taken by {who}", seat=seat,
+                                                  who=ht.seats[seat].name))
         if self.economy is not None:
             self.economy.take_stake(ht, player)       # MO-6: no seat without the stake
         ht.seats[seat] = Seat("human", player, player.name, ready=ht.seeking)
@@ -254,7 +263,7 @@ class Lobby:
         seat = ht.seat_of(player)
         if seat is None:
             if player.id not in ht.spectators:
-                raise ProtocolError("not_seated", "you are neither seated nor watching here")
+                raise ProtocolError("not_seated", Msg("you are neither seated nor watching here"))
             ht.spectators.discard(player.id)
             player.tables.discard(ht.id)
             ht.streams.pop(player.id, None)
@@ -284,20 +293,21 @@ class Lobby:
         ht = self.tables.find(req["table"])
         if ht.mode == "friends":
             if player.token != ht.creator_token:        # MO-4: bots only if the creator adds them
-                raise ProtocolError("not_creator", f"only {ht.creator_name}, who created this "
-                                                   "friends table, may add bots to it")
+                raise ProtocolError("not_creator", Msg("only {who}, who created this friends "
+                                                       "table, may add bots to it",
+                                                       who=ht.creator_name))
         elif ht.seat_of(player) is None:
-            raise ProtocolError("not_seated", "only a seated player may add bots")
+            raise ProtocolError("not_seated", Msg("only a seated player may add bots"))
         if ht.mode == "entry":
-            raise ProtocolError("humans_only", "an entry table is for humans only: no bots")
+            raise ProtocolError("humans_only", Msg("an entry table is for humans only: no bots"))
         if ht.status != "open":
-            raise ProtocolError("not_open", "the game at this table has started")
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
         if req["level"] not in LEVELS:
-            raise ProtocolError("bad_field", f"bots: field level must be one of "
-                                             f"{', '.join(LEVELS)}")
+            raise ProtocolError("bad_field", Msg("bots: field level must be one of {levels}",
+                                                 levels=", ".join(LEVELS)))
         empty = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
         if not empty:
-            raise ProtocolError("no_seat", "there is no empty seat for a bot")
+            raise ProtocolError("no_seat", Msg("there is no empty seat for a bot"))
         count = len(empty) if req["count"] is None else req["count"]
         for i in empty[:count]:
             ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True,
@@ -311,16 +321,16 @@ class Lobby:
         told now, and again on his next hello while the invitation is pending."""
         ht = self.tables.find(req["table"])
         if player.token != ht.creator_token and ht.seat_of(player) is None:
-            raise ProtocolError("not_seated", "only a player seated at this table or its "
-                                              "creator may invite")
+            raise ProtocolError("not_seated", Msg("only a player seated at this table or its "
+                                              "creator may invite"))
         if ht.mode != "friends" and ht.strangers:
-            raise ProtocolError("not_friends", "this table is open: anyone may sit, no "
-                                               "invitation is needed")
+            raise ProtocolError("not_friends", Msg("this table is open: anyone may sit, no "
+                                               "invitation is needed"))
         if ht.status != "open":
-            raise ProtocolError("not_open", "the game at this table has started")
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
         wanted = {n.strip().casefold() for n in req["names"]} - {""}
         if not wanted:
-            raise ProtocolError("bad_field", "invite: field names holds no name")
+            raise ProtocolError("bad_field", Msg("invite: field names holds no name"))
         fresh: dict[str, str] = {}
         for name in req["names"]:
             name = name.strip()
@@ -328,8 +338,9 @@ class Lobby:
                     n.casefold() for n in fresh):
                 fresh[name] = player.name
         if len(ht.invited) + len(fresh) > MAX_INVITED:
-            raise ProtocolError("bad_field", f"invite: a table invites at most {MAX_INVITED} "
-                                             f"players ({len(ht.invited)} so far)")
+            raise ProtocolError("bad_field", Msg("invite: a table invites at most {n} players "
+                                                 "({so_far} so far)", n=MAX_INVITED,
+                                                 so_far=len(ht.invited)))
         ht.invited.update(fresh)
         for name in fresh:
             self.invitations.setdefault(name.casefold(), set()).add(ht.id)
@@ -348,9 +359,9 @@ class Lobby:
         ht = self.tables.find(req["table"])
         seat = ht.seat_of(player)
         if seat is None:
-            raise ProtocolError("not_seated", "you have no seat at this table")
+            raise ProtocolError("not_seated", Msg("you have no seat at this table"))
         if ht.status != "open":
-            raise ProtocolError("not_open", "the game at this table has started")
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
         ht.seats[seat].ready = req["ready"]
         self.changed(ht)
         return message("ok", about="ready")
@@ -358,13 +369,14 @@ class Lobby:
     def on_start(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is None:
-            raise ProtocolError("not_seated", "only a seated player may start the game")
+            raise ProtocolError("not_seated", Msg("only a seated player may start the game"))
         if ht.status != "open":
-            raise ProtocolError("not_open", "the game at this table has started")
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
         empty = sum(s.kind == "empty" for s in ht.seats)
         if empty:
-            raise ProtocolError("not_full", f"{empty} seat{'s are' if empty > 1 else ' is'} "
-                                            "empty: wait for players or add bots")
+            raise ProtocolError("not_full", plural_msg(
+                "{n} seat is empty: wait for players or add bots",
+                "{n} seats are empty: wait for players or add bots", empty))
         for s in ht.seats:
             s.ready = True
         self.play.start(ht)
@@ -392,7 +404,7 @@ class Lobby:
         if ht.status == "open":            # an open table's summary is for anyone
             return self.views.summary_message(ht)
         if seat is None and player.id not in ht.spectators:
-            raise ProtocolError("not_seated", "sit or watch first")
+            raise ProtocolError("not_seated", Msg("sit or watch first"))
         self.play.back(ht, seat)
         self.views.push_view(ht, player, seat, snapshot=True, rid=req["rid"])
         return None
@@ -401,7 +413,7 @@ class Lobby:
         ht = self.tables.find(req["table"])
         seat = ht.seat_of(player)
         if seat is None and player.id not in ht.spectators:
-            raise ProtocolError("not_seated", "sit or watch to talk at this table")
+            raise ProtocolError("not_seated", Msg("sit or watch to talk at this table"))
         self.play.back(ht, seat)
         self.outbox.send_all(self.views.recipients(ht), message(
             "chat", table=ht.id, seat=seat, player=player.id, name=player.name,

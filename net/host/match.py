@@ -21,6 +21,7 @@ from typing import Any
 
 from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog
+from cardparty.core.i18n import Msg
 from cardparty.core.table import Table
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import MAX_ROUNDS, HostTable, Player, Tables
@@ -67,15 +68,16 @@ class Match:
         ht = self.tables.find(req["table"])
         seat = ht.seat_of(player)
         if seat is None:
-            raise ProtocolError("not_seated", "only a seated player may ask for another round")
+            raise ProtocolError("not_seated", Msg("only a seated player may ask for another round"))
         if ht.status == "broken":
-            raise ProtocolError("not_playing", f"the table broke: {ht.failure}")
+            raise ProtocolError("not_playing", Msg("the table broke: {error}",
+                                                   error=ht.failure))
         if ht.status != "over":
-            raise ProtocolError("not_over", f"the round at this table is {ht.status}, "
-                                            "not over")
+            raise ProtocolError("not_over", Msg("the round at this table is {status}, not over",
+                                                status=Msg(ht.status)))
         if ht.mode == "entry":
-            raise ProtocolError("not_over", "an entry table plays one round for its pot: "
-                                            "seek another table")
+            raise ProtocolError("not_over", Msg("an entry table plays one round for its pot: "
+                                            "seek another table"))
         ht.seats[seat].ready = True
         waiting = [s.name for s in ht.seats
                    if s.kind == "human" and s.player is not None and not s.ready]

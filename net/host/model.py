@@ -17,6 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.core.i18n import Msg
 from cardparty.core.referee import Referee
 from cardparty.core.search import DEFAULT_BUDGET
 from cardparty.core.table import Table
@@ -210,7 +211,8 @@ class Tables:
     def find(self, table_id: str) -> HostTable:
         ht = self.all.get(table_id)
         if ht is None:
-            raise ProtocolError("no_table", f"there is no table {table_id!r}")
+            raise ProtocolError("no_table", Msg("there is no table {table}",
+                                                table=repr(table_id)))
         return ht
 
     def add(self, ht: HostTable) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from cardparty.core.i18n import Msg
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostTable, Player, Seat
 from cardparty.net.protocol import ProtocolError, message
@@ -36,7 +37,7 @@ class Owner:
             raise ProtocolError("not_creator", f"only {ht.creator_name or 'its creator'}, "
                                                f"who created this table, may {what}")
         if ht.status != "open":
-            raise ProtocolError("not_open", "the game at this table has started")
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
         return ht
 
     def on_remove(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
@@ -45,7 +46,7 @@ class Owner:
         ht = self._owned(player, req, "remove a player")
         seat = req["seat"]
         if not 0 <= seat < len(ht.seats) or ht.seats[seat].kind == "empty":
-            raise ProtocolError("no_seat", f"nobody sits at seat {seat}")
+            raise ProtocolError("no_seat", Msg("nobody sits at seat {seat}", seat=seat))
         gone = ht.seats[seat].player
         ht.seats[seat] = Seat()
         for s in ht.seats:

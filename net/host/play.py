@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardparty.core.contract import Move, Result
+from cardparty.core.i18n import Msg
 from cardparty.core.table import IllegalMove, Table
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Tables
@@ -58,9 +59,10 @@ class Play:
         ht = self.tables.find(req["table"])
         seat = ht.seat_of(player)
         if seat is None:
-            raise ProtocolError("not_seated", "you have no seat at this table")
+            raise ProtocolError("not_seated", Msg("you have no seat at this table"))
         if ht.status != "playing":
-            raise ProtocolError("not_playing", f"the table is {ht.status}")
+            raise ProtocolError("not_playing", Msg("the table is {status}",
+                                                   status=Msg(ht.status)))
         return ht, seat
 
     def on_move(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
@@ -69,17 +71,19 @@ class Play:
         self.back(ht, seat)
         version = req["version"]
         if version is not None and version != table.version:
-            raise ProtocolError("stale", f"the table has moved on (version {table.version}); "
-                                         f"your move was made on version {version}")
+            raise ProtocolError("stale", Msg("the table has moved on (version {now}); your move "
+                                             "was made on version {then}", now=table.version,
+                                             then=version))
         wanted = req["move"]
         try:
             if isinstance(wanted, int):
                 if version is None:
-                    raise ProtocolError("bad_field", "move: a move id needs the view's version")
+                    raise ProtocolError("bad_field",
+                                        Msg("move: a move id needs the view's version"))
                 moves = table.legal_moves(seat)
                 if wanted >= len(moves):
-                    raise ProtocolError("no_move", f"there is no move {wanted} in your list "
-                                                   f"({len(moves)} moves)")
+                    raise ProtocolError("no_move", Msg("there is no move {move} in your list "
+                                                       "({n} moves)", move=wanted, n=len(moves)))
                 move = moves[wanted]
             else:
                 try:

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import FORGET_UNSEATED, Player
 from cardparty.net.host.outbox import Outbox
@@ -126,7 +127,7 @@ class Roster:
             old = None
         if player is None:
             if len(self.players) >= self.max_players and not self.make_room():
-                raise ProtocolError("busy", "this host has too many players")
+                raise ProtocolError("busy", Msg("this host has too many players"))
             player = Player(id=f"p{next(self._ids)}", token=handle, name=req["name"])
             self.players[player.token] = player
             self.by_id[player.id] = player

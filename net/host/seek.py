@@ -18,6 +18,7 @@ import logging
 from typing import Any
 
 from cardparty.core.economy import rewards as rw
+from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
@@ -51,9 +52,10 @@ class Seeks:
     def on_seek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         waiting = self.waiting_for(player)
         if waiting is not None:
-            raise ProtocolError("seated", f"you already wait for {waiting.table.info.name} "
-                                          f"for {len(waiting.seats)} at {waiting.id}: cancel "
-                                          "that first")
+            raise ProtocolError("seated", Msg("you already wait for {game} for {n} at {table}: "
+                                              "cancel that first",
+                                              game=str(waiting.table.info.name),
+                                              n=len(waiting.seats), table=waiting.id))
         game, players, stake = req["game"], req["players"], req["stake"]
         mode = rw.ENTRY if stake else rw.OPEN
         self.economy.check_create(mode, stake)
@@ -84,7 +86,7 @@ class Seeks:
     def on_unseek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.waiting_for(player)
         if ht is None:
-            raise ProtocolError("not_seated", "you are not waiting for a game")
+            raise ProtocolError("not_seated", Msg("you are not waiting for a game"))
         self.lobby.on_leave(player, {"table": ht.id})
         if not any(s.kind == "human" for s in ht.seats):
             self.lobby.drop(ht)

@@ -120,10 +120,12 @@ def cardparty_game_info() -> GameInfo:
         id=GAME_ID, name="Kakhead", min_players=2, max_players=MAX_PLAYERS,       # KH-2
         settings={
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
-                              help=Msg("the dealer's seat; -1: drawn at random (KH-4)")),
+                              help=Msg("the dealer's seat; -1: drawn at random (KH-4)"),
+                              label=N_("dealer")),
             "offer_after": Setting(OFFER_DEFAULT, "int", OFFER_MIN, OFFER_MAX,
                                    help=Msg("moves without progress before a draw may be offered, "
-                                            "and again after a refusal (KH-12)")),
+                                            "and again after a refusal (KH-12)"),
+                                   label=N_("offer a draw after")),
         },
         summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
         state=KakheadState)  # the kit saves, restores, clones and reorders it

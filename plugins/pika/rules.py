@@ -74,10 +74,13 @@ def cardparty_game_info() -> GameInfo:
     return GameInfo(
         id=GAME_ID, name="Pika", min_players=2, max_players=4,  # PI-2
         settings={
-            "hand_size": Setting(7, "int", 2, 15, help=Msg("cards dealt to each player (PI-3)")),
+            "hand_size": Setting(7, "int", 2, 15, help=Msg("cards dealt to each player (PI-3)"),
+                                 label=N_("hand size")),
             "warning": Setting(3.0, "float", 0.5, 30.0,
-                               help=Msg("seconds to call «Pika!» with one card left (PI-10)")),
-            "dealer": Setting(-1, "int", -1, 3, help=Msg("the dealer's seat; -1: drawn at random")),
+                               help=Msg("seconds to call «Pika!» with one card left (PI-10)"),
+                               label=N_("seconds to call")),
+            "dealer": Setting(-1, "int", -1, 3, help=Msg("the dealer's seat; -1: drawn at random"),
+                              label=N_("dealer")),
         },
         summary=SUMMARY, max_moves=20_000, deck=DECK,
         state=PikaState)  # the kit saves, restores, clones and reorders it

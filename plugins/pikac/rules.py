@@ -66,7 +66,8 @@ def cardparty_game_info() -> GameInfo:
         id=GAME_ID, name="Pikáč", min_players=2, max_players=MAX_PLAYERS,
         settings={
             "dealer": Setting(-1, "int", -1, MAX_PLAYERS - 1,
-                              help=Msg("the first round's dealer; -1: drawn at random (PK-4)")),
+                              help=Msg("the first round's dealer; -1: drawn at random (PK-4)"),
+                              label=N_("dealer")),
         },
         summary=SUMMARY, max_moves=MOVE_LIMIT + 1, deck=DECK,
         state=PikacState)  # the kit saves, restores, clones and reorders it

@@ -21,6 +21,7 @@ from typing import Any
 
 from cardparty.core.contract import Move, Result, VariantInfo
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 from cardparty.plugins.piquet.state import Laws, PiquetState
 
 VARIANT_ID = "piquet-classic"
@@ -33,10 +34,10 @@ RUBICON = 100
 
 @hookimpl
 def cardparty_variant_info() -> VariantInfo:
-    return VariantInfo(VARIANT_ID, "piquet", "Classic laws (Portland Club)",
-                       "exchange 1-5, no point minimum, the winner scores all his sequences "
-                       "and sets, quatorze 14, spoken declarations (sinking allowed), Rubicon "
-                       "partie of six deals (two more after a tie)")
+    return VariantInfo(VARIANT_ID, "piquet", Msg("Classic laws (Portland Club)"),
+                       Msg("exchange 1-5, no point minimum, the winner scores all his "
+                           "sequences and sets, quatorze 14, spoken declarations (sinking "
+                           "allowed), Rubicon partie of six deals (two more after a tie)"))
 
 
 def rubicon_count(totals: list[int]) -> tuple[int, int]:
@@ -71,9 +72,10 @@ def cardparty_apply_move(state: PiquetState, seat: int, move: Move, rng: random.
     events = yield
     if state.places is not None and events and events[-1].get("type") == "over":
         count = rubicon_count(state.totals)
-        how = "the sum" if min(state.totals) < RUBICON else "the difference"
-        text = ("the partie is drawn" if count[0] == 0 else
-                f"Rubicon count: {max(count)} to the winner ({how} + {RUBICON})")
+        how = Msg("the sum") if min(state.totals) < RUBICON else Msg("the difference")
+        text = (Msg("the partie is drawn") if count[0] == 0 else
+                Msg("Rubicon count: {n} to the winner ({how} + {rubicon})", n=max(count),
+                    how=how, rubicon=RUBICON))
         events.append({"type": "partie", "seat": None, "scores": list(count), "text": text})
     return events
 
@@ -87,7 +89,8 @@ def cardparty_result(state: PiquetState) -> Generator[None, Result | None, Resul
         return None
     count = rubicon_count(state.totals)
     return Result(places=result.places, scores=count,
-                  summary=f"{result.summary}; Rubicon count {count[0]} / {count[1]}",
+                  summary=Msg("{summary}; Rubicon count {a} / {b}", summary=result.summary,
+                              a=count[0], b=count[1]),
                   outcome=result.outcome)
 
 
@@ -95,5 +98,6 @@ def cardparty_result(state: PiquetState) -> Generator[None, Result | None, Resul
 def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     """The partie's worth in words; every other event is the base game's to tell."""
     if event.get("type") == "partie":
-        return str(event["text"])
+        text = event["text"]
+        return text if isinstance(text, Msg) else str(text)
     return None

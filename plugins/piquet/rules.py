@@ -37,11 +37,13 @@ from cardparty.core.contract import (
     Zone,
 )
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.kit import pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.plugins.piquet import scoring
 from cardparty.plugins.piquet.scoring import (
     BONUSES,
+    CATEGORY_WORD,
     DECLARATION,
     PIQUE,
     PREMIUM,
@@ -58,6 +60,9 @@ from cardparty.plugins.piquet.scoring import (
 from cardparty.plugins.piquet.state import Laws, PiquetState
 
 GAME_ID = "piquet"
+#: The kinds of Piquet's moves as words: the client names a kind where it lists moves without
+#: cards (spoken declarations, the take).
+KINDS = (N_("discard"), N_("take"), N_("play"), N_("deal"), N_("declare"), N_("answer"))
 DECK = tuple(piquet_deck())
 HAND = 12
 #: PQ-15 Decision: after this many further deals with equal totals past the target, the
@@ -69,21 +74,27 @@ MAX_DEALS = 47 + EXTRA_DEALS
 #: A deal is the deal itself, at most 24 plays, two exchanges of at most 8 discards and a
 #: take each, and with spoken declarations at most 3 declarations and 6 answers.
 MAX_MOVES = MAX_DEALS * 52
-DEAL = Move("deal", (), None, "deal the next hand")
+DEAL = Move("deal", (), None, Msg("deal the next hand"))
 SUIT_DESCENDING = tuple(tuple(r + s for r in reversed(scoring.RANKS)) for s in SUITS)
 #: Moves are immutable: the single-card ones are made once, not on every listing.
-LEAD = {c: Move("play", (c,), None, "lead " + c) for c in DECK}
-FOLLOW = {c: Move("play", (c,), None, "play " + c) for c in DECK}
-DISCARD = {c: Move("discard", (c,), None, "discard " + c) for c in DECK}
-DISCARD_LAST = {(c, n): Move("discard", (c,), None, f"discard {c} and take {n} from the talon")
+LEAD = {c: Move("play", (c,), None, Msg("lead {card}", card=c)) for c in DECK}
+FOLLOW = {c: Move("play", (c,), None, Msg("play {card}", card=c)) for c in DECK}
+DISCARD = {c: Move("discard", (c,), None, Msg("discard {card}", card=c)) for c in DECK}
+DISCARD_LAST = {(c, n): Move("discard", (c,), None,
+                             Msg("discard {card} and take {n} from the talon", card=c, n=n))
                 for c in DECK for n in range(1, 9)}
+#: The words of the scores every trick makes, made once (PQ-13).
+LEAD_TEXT = Msg("lead")
+TRICK_TEXT = Msg("trick won")
+LAST_TEXT = Msg("last trick")
+BLANCHE_TEXT = Msg("carte blanche (no king, queen or jack)")
 
-SUMMARY = """Piquet for two with 32 cards. Each takes 12; elder exchanges 3 to 5 cards with the
+SUMMARY = Msg("""Piquet for two with 32 cards. Each takes 12; elder exchanges 3 to 5 cards with the
 first talon, the dealer takes the rest. The engine declares point, sequence and set (one of
 each scores, for the better holding); then twelve tricks, following suit, no trumps: 1 for
 each card led and each trick won as second player, 1 more for the last trick, 10 for most
 tricks, 40 for all. 30 from declarations alone before the opponent scores: repique (+60);
-elder's 30 with play points: pique (+30). First to 101."""
+elder's 30 with play points: pique (+30). First to 101.""")
 
 
 # --- discovery -------------------------------------------------------------------------------
@@ -94,25 +105,34 @@ def cardparty_game_info() -> GameInfo:
         id=GAME_ID, name="Piquet", min_players=2, max_players=2,          # PQ-1
         settings={
             "target": Setting(101, "int", 30, 300,
-                              help="points that win the match: 100, 101 or 300 (PQ-15)"),
+                              help=Msg("points that win the match: 100, 101 or 300 (PQ-15)"),
+                              label=N_("target")),
             "deals": Setting(0, "int", 0, 24,
-                             help="play an agreed number of deals, summed, instead of to the "
-                                  "target; 1 plays a single deal (PQ-15)"),
+                             help=Msg("play an agreed number of deals, summed, instead of to "
+                                      "the target; 1 plays a single deal (PQ-15)"),
+                             label=N_("number of deals")),
             "premiums": Setting(False, "bool",
-                                help="with an agreed number of deals: 200 / 100 / 300 more "
-                                     "for a repique / pique / capot (PQ-15)"),
+                                help=Msg("with an agreed number of deals: 200 / 100 / 300 more "
+                                         "for a repique / pique / capot (PQ-15)"),
+                                label=N_("premiums")),
             "carte_blanche": Setting(True, "bool",
-                                     help="a hand without K, Q, J scores 10 (PQ-4)"),
+                                     help=Msg("a hand without K, Q, J scores 10 (PQ-4)"),
+                                     label=N_("carte blanche")),
             "carte_rouge": Setting(False, "bool",
-                                   help="every card of a hand scoring in declarations while "
-                                        "the opponent scores none: 20 (PQ-15)"),
+                                   help=Msg("every card of a hand scoring in declarations "
+                                            "while the opponent scores none: 20 (PQ-15)"),
+                                   label=N_("carte rouge")),
             "last_trick": Setting(2, "int", 2, 3,
-                                  help="what the last trick is worth in all: 2, or 3 (PQ-13, "
-                                       "PQ-15)"),
-            "dealer": Setting(-1, "int", -1, 1, help="the first dealer; -1: drawn at random"),
+                                  help=Msg("what the last trick is worth in all: 2, or 3 "
+                                           "(PQ-13, PQ-15)"),
+                                  label=N_("last trick")),
+            "dealer": Setting(-1, "int", -1, 1, help=Msg("the first dealer; -1: drawn at random"),
+                              label=N_("dealer")),
             "spoken": Setting(False, "bool",
-                              help="the players declare point, sequence and set themselves "
-                                   "and may sink; always so in the classic laws (PQ-9, PQ-16)"),
+                              help=Msg("the players declare point, sequence and set "
+                                       "themselves and may sink; always so in the classic "
+                                       "laws (PQ-9, PQ-16)"),
+                              label=N_("spoken declarations")),
         },
         summary=SUMMARY, max_moves=MAX_MOVES, deck=DECK,
         state=PiquetState)  # the kit saves, restores, clones and reorders it
@@ -129,9 +149,9 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random
     top first) and talon 2 (3, top first); it orders the first deal only.
     """
     if players != 2:
-        raise ValueError("Piquet is for two players")
+        raise ValueError(Msg("Piquet is for two players"))
     if settings["premiums"] and not settings["deals"]:
-        raise ValueError("setting premiums needs an agreed number of deals (setting deals)")
+        raise ValueError(Msg("setting premiums needs an agreed number of deals (setting deals)"))
     dealer = pick_dealer(settings, players, rng)
     state = PiquetState.__new__(PiquetState)
     state.laws = Laws(spoken=settings["spoken"])
@@ -188,8 +208,7 @@ def new_deal(state: PiquetState, deck: list[str], events: list[dict[str, Any]]) 
     state.turn = elder
     events.append({"type": "deal", "seat": dealer, "deal": state.deal_no})
     if state.carte_blanche and is_carte_blanche(hands[elder]):
-        score(state, elder, "carte blanche", 10, "carte blanche (no king, queen or jack)",
-              events)
+        score(state, elder, "carte blanche", 10, BLANCHE_TEXT, events)
 
 
 def elder_of(state: PiquetState) -> int:
@@ -220,9 +239,16 @@ def score(state: PiquetState, seat: int, category: str, points: int, text: str,
     if kind:
         state.bonus = kind
         extra = REPIQUE if kind == "repique" else PIQUE
-        score(state, seat, kind, extra, f"{kind}: 30 counts {30 + extra}", events)
+        word = Msg(BONUS_WORD[kind])
+        score(state, seat, kind, extra, Msg("{kind}: 30 counts {n}", kind=word, n=30 + extra),
+              events)
         if state.premiums:
-            score(state, seat, "premium", PREMIUM[kind], f"premium for the {kind}", events)
+            score(state, seat, "premium", PREMIUM[kind], Msg("premium for the {kind}", kind=word),
+                  events)
+
+
+#: The premiums' names as words (PQ-10, PQ-14); shown as the counter "premium" too.
+BONUS_WORD = {"repique": N_("repique"), "pique": N_("pique"), "capot": N_("capot")}
 
 
 # --- the exchange (PQ-3, PQ-16) --------------------------------------------------------------
@@ -242,8 +268,8 @@ def exchange_bounds(state: PiquetState, seat: int) -> tuple[int, int]:
     return min(1, available), available
 
 
-def _take_label(state: PiquetState, seat: int, count: int) -> str:
-    return f"take {count} card{'s' if count != 1 else ''} from the talon"
+def _take_label(state: PiquetState, seat: int, count: int) -> Msg:
+    return plural_msg("take {n} card from the talon", "take {n} cards from the talon", count)
 
 
 def _exchange_moves(state: PiquetState, seat: int) -> list[Move]:
@@ -283,8 +309,7 @@ def _take(state: PiquetState, seat: int, events: list[dict[str, Any]]) -> None:
         events.append({"type": "take", "seat": seat, "cards": got, "private": True})
         state.turn = state.dealer
         if state.carte_blanche and is_carte_blanche(state.hands[state.dealer]):
-            score(state, state.dealer, "carte blanche", 10,
-                  "carte blanche (no king, queen or jack)", events)
+            score(state, state.dealer, "carte blanche", 10, BLANCHE_TEXT, events)
         return
     pool = state.talon1 + state.talon2
     got = pool[:count]
@@ -309,7 +334,7 @@ def after_declarations(state: PiquetState, events: list[dict[str, Any]]) -> None
             if state.decl[seat] and not state.decl[1 - seat] and \
                     set(state.shown[seat]).issuperset(state.hands[seat]):
                 score(state, seat, "carte rouge",
-                      20, "carte rouge (every card scores in a declaration)", events)
+                      20, Msg("carte rouge (every card scores in a declaration)"), events)
     state.phase = "play"
     state.turn = state.leader = elder_of(state)
 
@@ -355,13 +380,15 @@ def declare(state: PiquetState, events: list[dict[str, Any]]) -> None:
     after_declarations(state, events)
 
 
-def _no_score_text(verdict: scoring.Verdict) -> str:
+def _no_score_text(verdict: scoring.Verdict) -> Msg:
+    category = Msg(CATEGORY_WORD[verdict.category])
     if verdict.equal:
         a, b = verdict.best
         assert a is not None and b is not None
-        same = a.text if a.text == b.text else f"{a.text} and {b.text}"
-        return f"equal {verdict.category}s ({same}): nobody scores"
-    return f"nobody holds a {verdict.category}"
+        same = a.text if a.text == b.text else Msg("{a} and {b}", a=a.text, b=b.text)
+        # "equal points": the English plural is the word and an "s"; the catalogs say it whole
+        return Msg("equal {category}s ({same}): nobody scores", category=category, same=same)
+    return Msg("nobody holds a {category}", category=category)
 
 
 def _show(state: PiquetState, seat: int, cards: tuple[str, ...]) -> None:
@@ -407,7 +434,8 @@ def _run_moves(state: PiquetState, seat: int) -> list[Move]:
     whole = tuple(sure)
     if whole not in runs:
         runs.append(whole)
-    return [Move("play", run, None, "lead the run " + " ".join(run)) for run in runs]
+    return [Move("play", run, None, Msg("lead the run {cards}", cards=" ".join(run)))
+            for run in runs]
 
 
 def _lead(state: PiquetState, seat: int, card: str, events: list[dict[str, Any]]) -> None:
@@ -416,7 +444,7 @@ def _lead(state: PiquetState, seat: int, card: str, events: list[dict[str, Any]]
     state.leader = seat
     state.turn = 1 - seat
     events.append({"type": "play", "seat": seat, "cards": [card], "lead": True})
-    score(state, seat, "lead", 1, "lead", events)
+    score(state, seat, "lead", 1, LEAD_TEXT, events)
 
 
 def _resolve(state: PiquetState, events: list[dict[str, Any]]) -> None:
@@ -427,14 +455,14 @@ def _resolve(state: PiquetState, events: list[dict[str, Any]]) -> None:
     winner = 1 - leader if beats(follow, lead) else leader
     events.append({"type": "trick", "seat": winner, "cards": [lead, follow]})
     if winner != leader:
-        score(state, winner, "trick", 1, "trick won", events)
+        score(state, winner, "trick", 1, TRICK_TEXT, events)
     state.won[winner] += state.trick
     state.tricks[winner] += 1
     state.trick = []
     if state.run:
         _lead(state, leader, state.run.pop(0), events)      # a run card cannot lose (PQ-12)
     elif not state.hands[0] and not state.hands[1]:
-        score(state, winner, "last trick", state.last_bonus, "last trick", events)
+        score(state, winner, "last trick", state.last_bonus, LAST_TEXT, events)
         _end_deal(state, events)
     else:
         state.turn = winner
@@ -469,14 +497,15 @@ def _end_deal(state: PiquetState, events: list[dict[str, Any]]) -> None:
     for seat in (elder_of(state), state.dealer):
         won = state.tricks[seat]
         if won == HAND:
-            score(state, seat, "capot", 40, "capot (all twelve tricks)", events)
+            score(state, seat, "capot", 40, Msg("capot (all twelve tricks)"), events)
             if state.premiums:
-                score(state, seat, "premium", PREMIUM["capot"], "premium for the capot", events)
+                score(state, seat, "premium", PREMIUM["capot"],
+                      Msg("premium for the {kind}", kind=Msg(BONUS_WORD["capot"])), events)
         elif won >= 7:
-            score(state, seat, "cards", 10, f"the cards ({won} tricks)", events)
+            score(state, seat, "cards", 10, Msg("the cards ({n} tricks)", n=won), events)
     if state.tricks[0] == state.tricks[1]:
         events.append({"type": "declare", "seat": None, "category": "cards", "equal": True,
-                       "text": "six tricks each: the cards are divided, nobody scores"})
+                       "text": Msg("six tricks each: the cards are divided, nobody scores")})
     state.last_deal = [list(e) for e in state.log]
     events.append({"type": "deal_over", "seat": None, "deal": state.deal_no,
                    "log": [list(e) for e in state.log], "tricks": list(state.tricks),
@@ -562,63 +591,65 @@ def cardparty_refusal(state: PiquetState, seat: int, move: Move) -> str | None:
     """The reason in words for any move the listing does not hold (runs in other orders are
     legal and not all listed)."""
     if state.places is not None:
-        return "the match is over"
+        return Msg("the match is over")
     if seat != state.turn:
-        return "it is not your turn"
+        return Msg("it is not your turn")
     hand = state.hands[seat]
     kind = move.kind
     if kind in ("take", "deal") and move.cards:
-        return f"{kind} names no cards"
+        return Msg("take names no cards") if kind == "take" else Msg("deal names no cards")
     if state.phase == "scored":
-        return None if kind == "deal" else "the deal is over: the dealer deals the next one"
+        return None if kind == "deal" else Msg("the deal is over: the dealer deals the next one")
     if kind == "deal":
-        return "the deal is still being played"
+        return Msg("the deal is still being played")
     if state.phase == "declare":
         return spoken.refusal(state, seat, move)                         # PQ-16
     if kind in spoken.KINDS:
-        return "there is nothing to declare now: declarations follow the exchange (PQ-16)"
+        return Msg("there is nothing to declare now: declarations follow the exchange (PQ-16)")
     if state.phase == "exchange":
         done = len(state.discards[seat])
         least, most = exchange_bounds(state, seat)
         if kind == "discard":
             if len(move.cards) != 1:
-                return "discard one card at a time"
+                return Msg("discard one card at a time")
             if move.cards[0] not in hand:
-                return f"{move.cards[0]} is not in your hand"
-            return None if done < most else f"you may discard at most {most} cards"
+                return Msg("{card} is not in your hand", card=move.cards[0])
+            return None if done < most else Msg("you may discard at most {n} cards", n=most)
         if kind == "take":
             if done >= least:
                 return None
             if least == most:
-                return f"you must discard {most} cards, as many as the talon holds for you (PQ-3)"
-            return f"discard at least {least} cards before taking (PQ-3)"
+                return Msg("you must discard {n} cards, as many as the talon holds for you "
+                           "(PQ-3)", n=most)
+            return Msg("discard at least {n} cards before taking (PQ-3)", n=least)
         if kind == "play":
-            return "the exchange comes first: discard, then take from the talon"
-        return f"Piquet has no move {kind!r}"
+            return Msg("the exchange comes first: discard, then take from the talon")
+        return Msg("Piquet has no move {kind}", kind=repr(kind))
     if kind in ("discard", "take"):
-        return "the exchange is over"
+        return Msg("the exchange is over")
     if kind != "play":
-        return f"Piquet has no move {kind!r}"
+        return Msg("Piquet has no move {kind}", kind=repr(kind))
     cards = move.cards
     if not cards:
-        return "name the card to play"
+        return Msg("name the card to play")
     for c in cards:
         if c not in hand:
-            return f"{c} is not in your hand"
+            return Msg("{card} is not in your hand", card=c)
     if state.trick:
         if len(cards) != 1:
-            return "follow with one card; only the leader may lead a run (PQ-12)"
+            return Msg("follow with one card; only the leader may lead a run (PQ-12)")
         suit = state.trick[0][1]
         if cards[0][1] != suit and any(c[1] == suit for c in hand):
-            return f"you must follow suit: you hold {SUIT_NAME[suit]} (PQ-11)"
+            return Msg("you must follow suit: you hold {suit} (PQ-11)", suit=SUIT_NAME[suit])
         return None
     if len(cards) > 1:
         if len(set(cards)) != len(cards):
-            return "a card is named twice"
+            return Msg("a card is named twice")
         sure = sure_winners(state, seat)
         for c in cards:
             if c not in sure:
-                return f"{c} could lose a trick: a run may hold only cards that cannot (PQ-12)"
+                return Msg("{card} could lose a trick: a run may hold only cards that cannot "
+                           "(PQ-12)", card=c)
     return None
 
 
@@ -648,17 +679,17 @@ def cardparty_apply_move(state: PiquetState, seat: int, move: Move, rng: random.
 
 def _status(state: PiquetState, seat: int) -> str:
     if state.places is not None:
-        return "won" if state.places[seat] == 1 and state.outcome == "finished" else (
-            "drew" if state.outcome == "drawn" else "lost")
+        return N_("won") if state.places[seat] == 1 and state.outcome == "finished" else (
+            N_("drew") if state.outcome == "drawn" else N_("lost"))
     if seat != state.turn:
-        return "waiting"
+        return N_("waiting")
     if state.phase == "exchange":
-        return "to exchange"
+        return N_("to exchange")
     if state.phase == "scored":
-        return "to deal"
+        return N_("to deal")
     if state.phase == "declare":
-        return "to declare" if seat == elder_of(state) else "to answer"
-    return "to play" if state.trick else "to lead"
+        return N_("to declare") if seat == elder_of(state) else N_("to answer")
+    return N_("to play") if state.trick else N_("to lead")
 
 
 def _log_entries(log: list[Any]) -> list[dict[str, Any]]:
@@ -681,35 +712,39 @@ def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
             "role": "elder" if s == elder else "dealer",
             "score": state.totals[s],
             # a seat's own shown cards are in its hand already: listed once, counted here
-            "zones": {"shown": [c for c in hand if c in shown] if s != seat else len(shown),
-                      "discards": list(state.discards[s]) if s == seat
+            "zones": {N_("shown"): [c for c in hand if c in shown] if s != seat
+                      else len(shown),
+                      N_("discards"): list(state.discards[s]) if s == seat
                       else len(state.discards[s]),
-                      "tricks": state.tricks[s]},
+                      N_("tricks"): state.tricks[s]},
         })
+    # The names are words of the catalogs: each client says them in its player's language.
     counters: dict[str, Any] = {
-        "deal": state.deal_no, "dealer": state.dealer, "elder": elder,
-        "score": list(state.totals), "this deal": deal_totals(state.log),
-        "tricks": list(state.tricks)}
+        N_("deal"): state.deal_no, N_("dealer"): state.dealer, N_("elder"): elder,
+        N_("score"): list(state.totals), N_("this deal"): deal_totals(state.log),
+        N_("tricks"): list(state.tricks)}
     if state.deals_limit:
-        counters["deals"] = state.deals_limit
+        # not "deals": that word is a player's status ("deals") in the catalogs
+        counters[N_("deals agreed")] = state.deals_limit
     else:
-        counters["target"] = state.target
+        counters[N_("target")] = state.target
     if state.laws.rubicon:
-        counters["partie"] = "Rubicon"
+        counters[N_("partie")] = N_("Rubicon")
     if state.bonus:
-        counters["premium"] = state.bonus
+        counters[N_("premium")] = state.bonus          # a word of BONUS_WORD
     if state.phase == "declare":
-        counters["declaring"] = spoken.CATEGORIES[state.cat]
+        counters[N_("declaring")] = spoken.CATEGORIES[state.cat]     # a word of CATEGORY_WORD
     if state.laws.spoken:
-        counters["declarations"] = "spoken"
+        counters[N_("declarations")] = N_("spoken")
     return {
         "phase": state.phase,
         "turn": None if over else state.turn,
         "direction": 1,
         "players": players,
         "hand": list(state.hands[seat]) if seat is not None else [],
-        "zones": {"talon 1": len(state.talon1), "talon 2": len(state.talon2),
-                  "left": len(state.left), "trick": list(state.trick), "run": list(state.run)},
+        "zones": {N_("talon 1"): len(state.talon1), N_("talon 2"): len(state.talon2),
+                  N_("left"): len(state.left), N_("trick"): list(state.trick),
+                  N_("run"): list(state.run)},
         "counters": counters,
         "log": _log_entries(state.log),
         "last deal": _log_entries(state.last_deal),
@@ -755,10 +790,11 @@ def cardparty_result(state: PiquetState) -> Result | None:
         return None
     a, b = state.totals
     if a == b:
-        summary = f"drawn at {a} all"
+        summary = Msg("drawn at {n} all", n=a)
     else:
         w = 0 if a > b else 1
-        summary = f"seat {w} won {max(a, b)} to {min(a, b)}"
+        summary = Msg("seat {seats} won {high} to {low}", seats=str(w), high=max(a, b),
+                      low=min(a, b))
     return Result(places=tuple(state.places), scores=tuple(state.totals), summary=summary,
                   outcome=state.outcome)
 
@@ -785,7 +821,36 @@ def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> 
 
 # --- narration -------------------------------------------------------------------------------
 
-PLAY_WORDS = {"lead": "the lead", "trick": "the trick", "last trick": "the last trick"}
+PLAY_WORDS = {"lead": N_("the lead"), "trick": N_("the trick"),
+              "last trick": N_("the last trick")}
+#: A deal's story is one log entry of several lines, each line a message of its own: these
+#: ids hold the lines (a message carries at most 12 parameters, so the story at most 12).
+LINES = (N_("{l0}"), N_("{l0}\n{l1}"), N_("{l0}\n{l1}\n{l2}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}"), N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}\n{l5}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}\n{l5}\n{l6}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}\n{l5}\n{l6}\n{l7}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}\n{l5}\n{l6}\n{l7}\n{l8}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}\n{l5}\n{l6}\n{l7}\n{l8}\n{l9}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}\n{l5}\n{l6}\n{l7}\n{l8}\n{l9}\n{l10}"),
+         N_("{l0}\n{l1}\n{l2}\n{l3}\n{l4}\n{l5}\n{l6}\n{l7}\n{l8}\n{l9}\n{l10}\n{l11}"))
+
+
+def lines_msg(lines: list[str]) -> Msg:
+    """``lines`` as one message, each line said in the reader's language. A story longer than
+    12 lines keeps its first 11 and says how many more there are (every score of the deal was
+    told one by one as it was made, so nothing is lost)."""
+    if len(lines) > len(LINES):
+        more = len(lines) - len(LINES) + 1
+        lines = [*lines[:len(LINES) - 1],
+                 plural_msg("... and {n} more line", "... and {n} more lines", more)]
+    fields = {"l" + str(i): line for i, line in enumerate(lines)}
+    return Msg(LINES[len(lines) - 1], **fields)
+
+
+def _names_and(values: list[int], names: list[str]) -> str:
+    """'Eva 12, Petr 3': names and numbers, the same in every language."""
+    return ", ".join(f"{seat_name(names, s)} {values[s]}" for s in (0, 1))
 
 
 def narrative(log: list[Any], names: list[str]) -> list[str]:
@@ -800,15 +865,16 @@ def narrative(log: list[Any], names: list[str]) -> list[str]:
         if any(play) and category in ("pique", "premium", "cards", "capot"):
             lines += _play_lines(play, names)
             play = [0, 0]
-        lines.append(f"{seat_name(names, seat)}: {text}, {points}")
+        lines.append(Msg("{who}: {text}, {points}", who=seat_name(names, seat), text=text,
+                         points=points))
     lines += _play_lines(play, names)
-    totals = deal_totals(log)
-    lines.append("this deal: " + ", ".join(f"{seat_name(names, s)} {totals[s]}" for s in (0, 1)))
+    lines.append(Msg("this deal: {totals}", totals=_names_and(deal_totals(log), names)))
     return lines
 
 
 def _play_lines(play: list[int], names: list[str]) -> list[str]:
-    return [f"{seat_name(names, s)}: points in play, {play[s]}" for s in (0, 1) if play[s]]
+    return [Msg("{who}: points in play, {n}", who=seat_name(names, s), n=play[s])
+            for s in (0, 1) if play[s]]
 
 
 @hookimpl
@@ -816,40 +882,49 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     who = seat_name(names, event.get("seat"))
     kind = event.get("type")
     if kind == "deal":
-        return f"deal {event['deal']}: {who} deals"
+        return Msg("deal {n}: {who} deals", n=event["deal"], who=who)
     if kind in ("discard", "take"):
         n = len(event["cards"]) if "cards" in event else event.get("count", 0)
-        shown = f" ({' '.join(event['cards'])})" if event.get("cards") else ""
-        what = f"{n} card{'s' if n != 1 else ''}"
         if kind == "discard":
-            return f"{who} discards {what}{shown}"
-        return f"{who} takes {what} from the talon{shown}"
+            said = plural_msg("{who} discards {n} card", "{who} discards {n} cards", n, who=who)
+        else:
+            said = plural_msg("{who} takes {n} card from the talon",
+                              "{who} takes {n} cards from the talon", n, who=who)
+        if event.get("cards"):
+            return Msg("{said} ({cards})", said=said, cards=" ".join(event["cards"]))
+        return said
     if kind == "leave":
-        return f"{who} leaves {event['count']} cards of the talon untaken"
+        n = event["count"]
+        return plural_msg("{who} leaves {n} card of the talon untaken",
+                          "{who} leaves {n} cards of the talon untaken", n, who=who)
     if kind == "declare":
-        return str(event["text"])
+        return event["text"] if isinstance(event["text"], Msg) else str(event["text"])
     if kind == "say":
-        return f"{who}: {event['words']}"
+        return Msg("{who}: {text}", who=who, text=event["words"])
     if kind == "score":
         category = event["category"]
         if category in PLAY_WORDS:
-            return f"{who} +{event['points']} for {PLAY_WORDS[category]}"
-        return f"{who} scores {event['points']}: {event['what']}"
+            return Msg("{who} +{points} for {what}", who=who, points=event["points"],
+                       what=Msg(PLAY_WORDS[category]))
+        return Msg("{who} scores {points}: {what}", who=who, points=event["points"],
+                   what=event["what"])
     if kind == "play":
-        return f"{who} {'leads' if event.get('lead') else 'plays'} {event['cards'][0]}"
+        if event.get("lead"):
+            return Msg("{who} leads {card}", who=who, card=event["cards"][0])
+        return Msg("{who} plays {card}", who=who, card=event["cards"][0])
     if kind == "run":
-        return f"{who} leads a run: {' '.join(event['cards'])}"
+        return Msg("{who} leads a run: {cards}", who=who, cards=" ".join(event["cards"]))
     if kind == "trick":
-        return f"{who} wins the trick ({' '.join(event['cards'])})"
+        return Msg("{who} wins the trick ({cards})", who=who, cards=" ".join(event["cards"]))
     if kind == "deal_over":
         totals = event["totals"]
-        return "\n".join([f"deal {event['deal']} over:", *narrative(event["log"], names),
-                          "match: " + ", ".join(f"{seat_name(names, s)} {totals[s]}"
-                                                for s in (0, 1))])
+        return lines_msg([Msg("deal {n} over:", n=event["deal"]),
+                          *narrative(event["log"], names),
+                          Msg("match: {totals}", totals=_names_and(totals, names))])
     if kind == "over":
         totals = event["totals"]
-        return "match over: " + ", ".join(
-            f"{event['places'][s]}. {seat_name(names, s)} ({totals[s]})" for s in (0, 1))
+        return Msg("match over: {places}", places=", ".join(
+            f"{event['places'][s]}. {seat_name(names, s)} ({totals[s]})" for s in (0, 1)))
     return None
 
 

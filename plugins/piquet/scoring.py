@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardparty.core.cards import SUIT_NAME
+from cardparty.core.i18n import N_, Msg
 
 RANKS = "789TJQKA"
 ORDER = {r: i for i, r in enumerate(RANKS)}
@@ -23,12 +23,23 @@ VALUE = {"7": 7, "8": 8, "9": 9, "T": 10, "J": 10, "Q": 10, "K": 10, "A": 11}   
 SUITS = "SHDC"
 FACES = frozenset("KQJ")
 SEQUENCE_POINTS = {3: 3, 4: 4, 5: 15, 6: 16, 7: 17, 8: 18}                        # PQ-7
-SEQUENCE_NAME = {3: "tierce", 4: "quart", 5: "quint", 6: "sixième", 7: "septième",
-                 8: "huitième"}
+SEQUENCE_NAME = {3: N_("tierce"), 4: N_("quart"), 5: N_("quint"), 6: N_("sixième"),
+                 7: N_("septième"), 8: N_("huitième")}
 SET_RANKS = "TJQKA"                                                                # PQ-8
 RANK_WORD = {"7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
              "K": "king", "A": "ace"}
-RANK_PLURAL = {"T": "tens", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces"}
+RANK_PLURAL = {"T": N_("tens"), "J": N_("jacks"), "Q": N_("queens"), "K": N_("kings"),
+               "A": N_("aces")}
+#: "to the ace" is a phrase of its own in each language (Czech says it in the genitive,
+#: "do esa"), so the rank is never a word slotted into another sentence.
+TO_RANK = {"7": N_("to the seven"), "8": N_("to the eight"), "9": N_("to the nine"),
+           "T": N_("to the ten"), "J": N_("to the jack"), "Q": N_("to the queen"),
+           "K": N_("to the king"), "A": N_("to the ace")}
+#: "in hearts" likewise (Czech: "v srdcích", the locative).
+IN_SUIT = {"S": N_("in spades"), "H": N_("in hearts"), "D": N_("in diamonds"),
+           "C": N_("in clubs")}
+#: The three categories declared, as words (the codes stay English).
+CATEGORY_WORD = {"point": N_("point"), "sequence": N_("sequence"), "set": N_("set")}
 
 #: Categories scored in the declarations (PQ-10 counts these for a repique), in their order.
 DECLARATIONS = ("carte blanche", "point", "sequence", "set", "carte rouge")
@@ -54,14 +65,32 @@ def is_carte_blanche(hand: Iterable[str]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Combo:
-    """One declarable combination: what it compares by, what it scores, its cards, its name."""
+    """One declarable combination: what it compares by, what it scores, its cards, its name.
+
+    The name (``text``) is made when it is read, not with the combination: a bot's search
+    lists thousands of combinations and names none of them."""
 
     category: str                # "point", "sequence", "set"
     key: tuple[int, int]         # compared as a tuple: the higher wins (PQ-6..PQ-8)
     points: int
     cards: tuple[str, ...]
-    text: str
     detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> Msg:
+        """The combination in words: "point of 5 in hearts (48)", "quint to the king in
+        spades", "trio of aces (three aces)"."""
+        d = self.detail
+        if self.category == "point":
+            return Msg("point of {n} {suit} ({value})", n=d["size"],
+                       suit=Msg(IN_SUIT[d["suit"]]), value=d["value"])
+        if self.category == "sequence":
+            return Msg("{name} {top} {suit}", name=Msg(SEQUENCE_NAME[d["size"]]),
+                       top=Msg(TO_RANK[d["top"]]), suit=Msg(IN_SUIT[d["suit"]]))
+        ranks = Msg(RANK_PLURAL[d["rank"]])
+        if d["size"] == 4:
+            return Msg("quatorze of {ranks} (four {ranks})", ranks=ranks)
+        return Msg("trio of {ranks} (three {ranks})", ranks=ranks)
 
 
 def point_of(hand: Sequence[str], minimum: int) -> Combo | None:
@@ -76,7 +105,6 @@ def point_of(hand: Sequence[str], minimum: int) -> Combo | None:
         key = (len(cards), total)
         if best is None or key > best.key:
             best = Combo("point", key, len(cards), cards,
-                         f"point of {len(cards)} in {SUIT_NAME[s]} ({total})",
                          {"size": len(cards), "suit": s, "value": total})
     return best
 
@@ -94,10 +122,7 @@ def sequences_of(hand: Sequence[str]) -> list[Combo]:
                 if length >= 3:
                     top = have[i - 1]
                     cards = tuple(RANKS[r] + s for r in range(top, top - length, -1))
-                    name = SEQUENCE_NAME[length]
                     found.append(Combo("sequence", (length, top), SEQUENCE_POINTS[length], cards,
-                                       f"{name} to the {RANK_WORD[RANKS[top]]} in "
-                                       f"{SUIT_NAME[s]}",
                                        {"size": length, "suit": s, "top": RANKS[top]}))
                 start = i
     found.sort(key=lambda c: c.key, reverse=True)
@@ -112,10 +137,8 @@ def sets_of(hand: Sequence[str], quatorze: int) -> list[Combo]:
         cards = tuple(c for c in hand if c[0] == r)
         if len(cards) >= 3:
             n = len(cards)
-            name = "quatorze" if n == 4 else "trio"
             found.append(Combo("set", (n, ORDER[r]), quatorze if n == 4 else 3, cards,
-                               f"{name} of {RANK_PLURAL[r]} ({'four' if n == 4 else 'three'} "
-                               f"{RANK_PLURAL[r]})", {"size": n, "rank": r}))
+                               {"size": n, "rank": r}))
     found.sort(key=lambda c: c.key, reverse=True)
     return found
 

@@ -28,13 +28,15 @@ from __future__ import annotations
 from typing import Any
 
 from cardparty.core.contract import Move
+from cardparty.core.i18n import N_, Msg
 from cardparty.plugins.piquet import rules
 from cardparty.plugins.piquet.scoring import (
+    CATEGORY_WORD,
     ORDER,
     RANK_PLURAL,
-    RANK_WORD,
     SEQUENCE_NAME,
     SUITS,
+    TO_RANK,
     Combo,
     point_of,
     sequences_of,
@@ -47,6 +49,11 @@ CATEGORIES = ("point", "sequence", "set")
 #: after younger answers "equal" (sets cannot be equal: one deck holds four of each rank).
 TWO_STAGES = frozenset(("point", "sequence"))
 KINDS = ("declare", "answer")
+#: What a player says who declares nothing in a category (a sentence of its own in each
+#: language: Czech "figuru nemám" puts the category in the accusative).
+NOTHING = {"point": N_("no point"), "sequence": N_("no sequence"), "set": N_("no set")}
+#: Younger's answers as said; the move's choice stays the English code.
+ANSWER = {"good": N_("good"), "not good": N_("not good"), "equal": N_("equal")}
 
 
 # --- what a hand may declare -----------------------------------------------------------------
@@ -85,21 +92,32 @@ def combo_of(state: PiquetState, seat: int, category: str, cards: tuple[str, ...
     return next((c for c in options(state, seat, category) if c.cards == want), None)
 
 
-def first_words(combo: Combo) -> str:
+def first_words(combo: Combo) -> Msg:
     """What a declarer says first: 'point of 5', 'quint', 'three kings', 'fourteen aces'."""
     d = combo.detail
     if combo.category == "point":
-        return f"point of {d['size']}"
+        return Msg("point of {n}", n=d["size"])
     if combo.category == "sequence":
-        return str(SEQUENCE_NAME[d["size"]])
-    return f"{'fourteen' if d['size'] == 4 else 'three'} {RANK_PLURAL[d['rank']]}"
+        return Msg(SEQUENCE_NAME[d["size"]])
+    ranks = Msg(RANK_PLURAL[d["rank"]])
+    return Msg("fourteen {ranks}", ranks=ranks) if d["size"] == 4 else Msg("three {ranks}",
+                                                                           ranks=ranks)
 
 
-def second_words(combo: Combo) -> str:
+def second_words(combo: Combo) -> Msg:
     """The next detail, said after "equal": 'making 48', 'to the king'."""
     if combo.category == "point":
-        return f"making {combo.detail['value']}"
-    return f"to the {RANK_WORD[combo.detail['top']]}"
+        return Msg("making {value}", value=combo.detail["value"])
+    return Msg(TO_RANK[combo.detail["top"]])
+
+
+def nothing(category: str) -> Msg:
+    """'no point': declaring nothing in ``category``."""
+    return Msg(NOTHING[category])
+
+
+def category_word(category: str) -> Msg:
+    return Msg(CATEGORY_WORD[category])
 
 
 def _beats(mine: Combo, claim: Combo, stage: int) -> int:
@@ -132,7 +150,7 @@ def _elder(state: PiquetState) -> int:
     return 1 - state.dealer
 
 
-def _say(state: PiquetState, seat: int, words: str, events: list[dict[str, Any]]) -> None:
+def _say(state: PiquetState, seat: int, words: Msg, events: list[dict[str, Any]]) -> None:
     state.said.append([seat, words])
     events.append({"type": "say", "seat": seat, "category": CATEGORIES[state.cat],
                    "words": words})
@@ -173,7 +191,7 @@ def _advance(state: PiquetState, events: list[dict[str, Any]], younger_full: boo
                 assert claim is not None
                 _say(state, elder, first_words(claim), events)
             else:
-                _say(state, elder, f"no {category}", events)
+                _say(state, elder, nothing(category), events)
         if not younger_full and len(_younger_moves(state)) > 2:   # a real choice
             state.turn = younger
             return
@@ -206,8 +224,9 @@ def _award(state: PiquetState, seat: int, combo: Combo, events: list[dict[str, A
 
 def _nobody(state: PiquetState, equal: bool, events: list[dict[str, Any]]) -> None:
     category = CATEGORIES[state.cat]
-    text = (f"equal {category}s: nobody scores" if equal
-            else f"nobody declares a {category}")
+    # "equal points": the English plural is the word and an "s"; the catalogs say it whole
+    text = (Msg("equal {category}s: nobody scores", category=category_word(category)) if equal
+            else Msg("nobody declares a {category}", category=category_word(category)))
     events.append({"type": "declare", "seat": None, "category": category, "equal": equal,
                    "text": text})
     _next_category(state)
@@ -226,7 +245,7 @@ def _answer(state: PiquetState, word: str, cards: tuple[str, ...],
     category = CATEGORIES[state.cat]
     if state.stage == 3:
         if not cards:
-            _say(state, younger, f"no {category}", events)
+            _say(state, younger, nothing(category), events)
             _nobody(state, False, events)
             return
         mine = combo_of(state, younger, category, cards)
@@ -236,7 +255,7 @@ def _answer(state: PiquetState, word: str, cards: tuple[str, ...],
         return
     claim = _claim(state)
     assert claim is not None
-    _say(state, younger, word, events)
+    _say(state, younger, Msg(ANSWER[word]), events)
     if word == "good":
         _award(state, _elder(state), claim, events)
     elif word == "not good":
@@ -284,16 +303,32 @@ def _elder_moves(state: PiquetState) -> list[Move]:
     full = []
     for category in rest:
         opts = options(state, elder, category)
-        full.append(first_words(opts[0]) if opts else f"no {category}")
+        full.append(first_words(opts[0]) if opts else nothing(category))
     category = CATEGORIES[state.cat]
     opts = options(state, elder, category)
-    moves = [Move("declare", (), "all", "declare in full: " + ", ".join(full))]
-    for i, c in enumerate(opts):
-        how = "in full" if i == 0 else "sinking"
-        moves.append(Move("declare", c.cards, category,
-                          f"declare {first_words(c)} ({c.text}, {how})"))
-    moves.append(Move("declare", (), category, f"declare no {category} (sinking)"))
+    moves = [Move("declare", (), "all", _in_full(full))]
+    moves += _declarations(opts, category)
+    moves.append(Move("declare", (), category, Msg("declare {no} (sinking)",
+                                                   no=nothing(category))))
     return moves
+
+
+def _in_full(full: list[Msg]) -> Msg:
+    """'declare in full: point of 5, quart, no set' (one to three categories are left)."""
+    if len(full) == 1:
+        return Msg("declare in full: {a}", a=full[0])
+    if len(full) == 2:
+        return Msg("declare in full: {a}, {b}", a=full[0], b=full[1])
+    return Msg("declare in full: {a}, {b}, {c}", a=full[0], b=full[1], c=full[2])
+
+
+def _declarations(opts: list[Combo], category: str) -> list[Move]:
+    """A move for each combination that may be declared, the best in full, the others sunk."""
+    return [Move("declare", c.cards, category,
+                 Msg("declare {words} ({what}, in full)", words=first_words(c), what=c.text)
+                 if i == 0 else
+                 Msg("declare {words} ({what}, sinking)", words=first_words(c), what=c.text))
+            for i, c in enumerate(opts)]
 
 
 def _younger_moves(state: PiquetState) -> list[Move]:
@@ -301,24 +336,24 @@ def _younger_moves(state: PiquetState) -> list[Move]:
     mine = options(state, state.dealer, category)
     word, cards = _full_answer(state)
     if state.stage == 3:
-        full = f"declare {first_words(mine[0])}" if mine else f"no {category}"
-        moves = [Move("answer", (), "all", f"in full: {full}")]
-        for i, c in enumerate(mine):
-            how = "in full" if i == 0 else "sinking"
-            moves.append(Move("declare", c.cards, category,
-                              f"declare {first_words(c)} ({c.text}, {how})"))
+        full = (Msg("in full: declare {words}", words=first_words(mine[0])) if mine
+                else Msg("in full: {no}", no=nothing(category)))
+        moves = [Move("answer", (), "all", full)]
+        moves += _declarations(mine, category)
         moves.append(Move("declare", (), category,
-                          f"declare no {category}{' (sinking)' if mine else ''}"))
+                          Msg("declare {no} (sinking)", no=nothing(category)) if mine
+                          else Msg("declare {no}", no=nothing(category))))
         return moves
     claim = _claim(state)
     assert claim is not None
-    moves = [Move("answer", (), "all", f"answer in full: {word}"),
-             Move("answer", (), "good", "good" if word == "good" else "good (sinking)")]
+    moves = [Move("answer", (), "all", Msg("answer in full: {word}", word=Msg(ANSWER[word]))),
+             Move("answer", (), "good", Msg("good") if word == "good" else Msg("good (sinking)"))]
     if category in TWO_STAGES and any(_beats(c, claim, state.stage) == 0 for c in mine):
-        moves.append(Move("answer", (), "equal", "equal"))
+        moves.append(Move("answer", (), "equal", Msg("equal")))
     for c in mine:
         if _beats(c, claim, state.stage) > 0:
-            moves.append(Move("answer", c.cards, "not good", f"not good: {c.text}"))
+            moves.append(Move("answer", c.cards, "not good", Msg("not good: {what}",
+                                                                 what=c.text)))
     return moves
 
 
@@ -331,18 +366,18 @@ def legal_moves(state: PiquetState, seat: int) -> list[Move]:
 def refusal(state: PiquetState, seat: int, move: Move) -> str | None:
     """The declarations' moves are listed in full: anything else is refused with the reason."""
     if seat != state.turn:
-        return "it is not your turn: the other player is declaring"
+        return Msg("it is not your turn: the other player is declaring")
+    category = category_word(CATEGORIES[state.cat])
     if move.kind not in KINDS:
-        return (f"the declarations come first ({CATEGORIES[state.cat]}): declare or answer "
-                "(PQ-16)")
+        return Msg("the declarations come first ({category}): declare or answer (PQ-16)",
+                   category=category)
     if any(m.same(move) for m in legal_moves(state, seat)):
         return None
-    category = CATEGORIES[state.cat]
     if seat == _elder(state):
-        return (f"declare your {category}: a combination you hold (in full or smaller), "
-                "nothing, or everything in full (PQ-16)")
-    return (f"answer the {category}: good, not good with a combination that beats it, or "
-            "equal when you hold one as good (PQ-16)")
+        return Msg("declare your {category}: a combination you hold (in full or smaller), "
+                   "nothing, or everything in full (PQ-16)", category=category)
+    return Msg("answer the {category}: good, not good with a combination that beats it, or "
+               "equal when you hold one as good (PQ-16)", category=category)
 
 
 def apply(state: PiquetState, seat: int, move: Move, events: list[dict[str, Any]]) -> None:

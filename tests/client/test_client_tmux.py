@@ -176,7 +176,8 @@ def create_table(t: Tmux, who: str, game: str, players: int) -> None:
     t.keys(who, "c")
     t.wait(who, "Create a table")
     wanted = [("Game", info.name), ("Players", str(players))]
-    wanted += [(k.replace("_", " "), str(v)) for k, v in FAST.get(game, {}).items()]
+    wanted += [(info.settings[k].label or k.replace("_", " "), str(v))
+               for k, v in FAST.get(game, {}).items()]
     at = 0
     for label, value in wanted:
         at = set_row(t, who, label, value, at)

@@ -20,6 +20,7 @@ from cardparty.core.i18n import (
     Msg,
     choose_language,
     from_wire,
+    known_ids,
     plural_msg,
     translate,
 )
@@ -163,3 +164,25 @@ def test_the_command_line_help_speaks_the_chosen_language(capsys: pytest.Capture
         set_language("en")
     assert main(["--lang", "de", "games"]) == 2
     assert "no language 'de'" in capsys.readouterr().err
+
+
+BUILT_IN = ("kakhead", "pika", "pikac", "piquet")
+
+
+def test_every_setting_and_variant_of_the_games_has_its_words_in_the_catalogs() -> None:
+    """The create form and the waiting room name each setting by its label and explain it by
+    its help, and list each variant by its name and description: all of them are ids of the
+    catalogs (which translate every id, above). A label of its own, never the bare key: "deals"
+    would read as another word of the catalogs (a player's status)."""
+    from cardparty.core.discovery import load_catalog
+
+    catalog_ = load_catalog()
+    known = known_ids()
+    for game in BUILT_IN:
+        for name, setting in catalog_.game(game).settings.items():
+            if setting.kind == "cards":                    # the deck: no row in any form
+                continue
+            assert setting.label and setting.help, (game, name, "needs a label and a help")
+            assert {setting.label, setting.help} <= known, (game, name)
+        for variant in catalog_.variants_of(game):
+            assert {variant.name, variant.description} <= known, variant.id
