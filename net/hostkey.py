@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardparty.core.i18n import _
 from cardparty.net.keydesk import fetch_key
 from cardparty.net.keys import fingerprint, public_key, same_fingerprint
-from cardparty.net.known_hosts import HostKeyError, KnownHosts, endpoint_of
+from cardparty.net.known_hosts import HostKeyError, KnownHosts, endpoint_of, key_changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +45,9 @@ def split_given(given: str | bytes | None) -> tuple[bytes | None, str | None]:
     except ValueError:
         pass
     if sum(c.isalnum() for c in text) != 16:
-        raise HostKeyError("bad_key", f"{text!r} is neither a host's key (40 characters) nor "
-                                      "its fingerprint (16 letters and digits, e.g. "
-                                      "abcd-efgh-ijkl-mnop)")
+        raise HostKeyError("bad_key", _(
+            "{text} is neither a host's key (40 characters) nor its fingerprint (16 letters "
+            "and digits, e.g. abcd-efgh-ijkl-mnop)").format(text=repr(text)))
     return None, text
 
 
@@ -63,13 +64,13 @@ def expect(address: str, given: str | bytes | None, known: KnownHosts,
         if remembered is not None:
             key, source = remembered, "known"
         else:
-            key, _ = fetch_key(address, timeout)
+            key, _named = fetch_key(address, timeout)
             source = "desk"
     if pinned is not None and not same_fingerprint(pinned, fingerprint(key)):
-        raise HostKeyError(
-            "key_mismatch",
-            f"the host at {where} shows key {fingerprint(key)}, not the {pinned} you were "
-            "given: it is not the host you meant (or the fingerprint was mistyped)")
+        raise HostKeyError("key_mismatch", _(
+            "the host at {where} shows key {shown}, not the {pinned} you were given: it is not "
+            "the host you meant (or the fingerprint was mistyped)").format(
+                where=where, shown=fingerprint(key), pinned=pinned))
     state = known.check(address, key)
     return Expected(key, source, state)
 
@@ -78,22 +79,17 @@ def diagnose(address: str, expected: Expected, timeout: float = 1.0) -> HostKeyE
     """After a handshake that never completed: what the host's desk shows, if it shows another
     key than ``expected`` (else None: the host is just not there)."""
     try:
-        shown, _ = fetch_key(address, timeout)
+        shown, _named = fetch_key(address, timeout)
     except ConnectionError:
         return None
     if shown == expected.key:
         return None
     where = endpoint_of(address)
     if expected.source == "given":
-        return HostKeyError(
-            "key_mismatch",
-            f"the host at {where} did not prove the key {expected.fingerprint} it was "
-            f"announced with (it shows {fingerprint(shown)}): the announcement may be forged")
-    return HostKeyError(
-        "key_changed",
-        f"the host at {where} now shows key {fingerprint(shown)}, not the "
-        f"{expected.fingerprint} it showed before: someone may be pretending to be it. If its "
-        f"operator made a new key on purpose, run 'cardparty hosts --forget {where}' and "
-        "connect again.")
+        return HostKeyError("key_mismatch", _(
+            "the host at {where} did not prove the key {announced} it was announced with (it "
+            "shows {shown}): the announcement may be forged").format(
+                where=where, announced=expected.fingerprint, shown=fingerprint(shown)))
+    return key_changed(where, fingerprint(shown), expected.fingerprint)
 
 

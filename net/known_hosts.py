@@ -22,6 +22,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardparty.core.i18n import _
 from cardparty.net.keys import fingerprint, key_dir, private_dir, public_key
 
 FILE = "known_hosts"
@@ -39,6 +40,16 @@ class HostKeyError(Exception):
         self.code = code
         self.message = message
         super().__init__(message)
+
+
+def key_changed(where: str, now: str, before: str) -> HostKeyError:
+    """The refusal of a host whose key is not the one it showed before (trust on first use),
+    in the player's language: it may be an impostor, and the line says how to trust it again."""
+    return HostKeyError("key_changed", _(
+        "the host at {where} now shows key {now}, not the {before} it showed before: someone "
+        "may be pretending to be it. If its operator made a new key on purpose, run "
+        "'cardparty hosts --forget {where}' and connect again.").format(
+            where=where, now=now, before=before))
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +156,5 @@ class KnownHosts:
             old = self.key_of(address)
             assert old is not None
             where = endpoint_of(address)
-            raise HostKeyError(
-                "key_changed",
-                f"the host at {where} now shows key {fingerprint(key)}, not the "
-                f"{fingerprint(old)} it showed before: someone may be pretending to be it. "
-                f"If its operator made a new key on purpose, run "
-                f"'cardparty hosts --forget {where}' and connect again.")
+            raise key_changed(where, fingerprint(key), fingerprint(old))
         return state

@@ -254,3 +254,27 @@ def test_what_players_send_reaches_the_host_log_as_one_harmless_line(
         line = record.getMessage()
         assert "\n" not in line and "\x1b" not in line and "\u202e" not in line, line
     assert any("invites" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("cs", "někdo se za něj může vydávat"),
+                                             ("ca", "algú pot estar fent-se passar per ell"),
+                                             ("en", "someone may be pretending to be it")])
+def test_a_changed_key_is_told_in_the_players_language(lang: str, words: str) -> None:
+    """The warning that matters most to a player reads in his language, with the fingerprints
+    and the command to reset it unchanged."""
+    from cardparty.core.i18n import set_language
+    from cardparty.net.keys import fingerprint
+    from cardparty.net.known_hosts import HostKeyError
+    known, before, now = KnownHosts(), KeyPair.generate(), KeyPair.generate()
+    known.remember("127.0.0.1:7999", before.public)
+    set_language(lang)
+    try:
+        with pytest.raises(HostKeyError) as refused:
+            known.check("127.0.0.1:7999", now.public)
+    finally:
+        set_language("en")
+        known.forget("127.0.0.1:7999")
+    assert refused.value.code == "key_changed"
+    text = refused.value.message
+    assert words in text and "cardparty hosts --forget 127.0.0.1:7999" in text
+    assert fingerprint(now.public) in text and fingerprint(before.public) in text
