@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 import zmq
 
+from cardparty.core.i18n import set_language
 from cardparty.net.host import Host
-from cardparty.net.keys import KeyPair
-from cardparty.net.known_hosts import KnownHosts
+from cardparty.net.keys import KeyPair, fingerprint
+from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.owners import identity
 from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
 from cardparty.net.session import Session, SessionError
@@ -262,9 +263,6 @@ def test_what_players_send_reaches_the_host_log_as_one_harmless_line(
 def test_a_changed_key_is_told_in_the_players_language(lang: str, words: str) -> None:
     """The warning that matters most to a player reads in his language, with the fingerprints
     and the command to reset it unchanged."""
-    from cardparty.core.i18n import set_language
-    from cardparty.net.keys import fingerprint
-    from cardparty.net.known_hosts import HostKeyError
     known, before, now = KnownHosts(), KeyPair.generate(), KeyPair.generate()
     known.remember("127.0.0.1:7999", before.public)
     set_language(lang)
