@@ -183,6 +183,8 @@ class Table:
         self.events: list[Event] = []
         self.version = 0
         self._legal_cache: dict[int, list[Move]] = {}
+        #: what every seat's view of this version shares: (deadlines, result), on the wire
+        self._view_shared: tuple[list[dict[str, Any]], dict[str, Any] | None] | None = None
         if _state is not None:
             self.rng = random.Random(0)      # the caller sets the real state next
             self.state = _state
@@ -244,10 +246,16 @@ class Table:
             p["name"] = self.names[i]
         moves = self.legal_moves(seat) if seat is not None else []
         view["moves"] = [{"id": i, **m.to_wire()} for i, m in enumerate(moves)]
-        view["deadlines"] = [{"name": d.name, "seat": d.seat, "seconds": d.seconds}
-                             for d in self.deadlines()]
-        result = self.result()
-        view["result"] = None if result is None else result.to_wire()
+        # The deadlines and the result are the same for every seat: asked of the game once
+        # per version (a host builds one view per seat after every move).
+        shared = self._view_shared
+        if shared is None:
+            result = self.result()
+            shared = self._view_shared = (
+                [{"name": d.name, "seat": d.seat, "seconds": d.seconds}
+                 for d in self.deadlines()], None if result is None else result.to_wire())
+        view["deadlines"] = list(shared[0])
+        view["result"] = shared[1]
         return view
 
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
@@ -271,6 +279,7 @@ class Table:
         self.journal.append((seat, move))
         self.version += 1
         self._legal_cache.clear()
+        self._view_shared = None
         if events:
             self.events.extend(events)
         return events
@@ -281,6 +290,7 @@ class Table:
         if reason is not None:
             raise IllegalMove(Move("reorder", tuple(order)), reason, seat)
         self._legal_cache.clear()
+        self._view_shared = None
         self.version += 1
 
     def determinize(self, seat: int, rng: random.Random) -> Any:
