@@ -190,6 +190,8 @@ class Server:
         self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
                                        "from you: this one was not read; slow down"))
         self.handled = 0
+        #: whether the socket speaks CURVE (each message then carries its sender's key)
+        self.curve = True
         #: allowance of requests by ``roster.quota_key`` (see ``Allowance``)
         self.allowances: collections.OrderedDict[Any, Allowance] = collections.OrderedDict()
         self.persistence = parts.persistence
@@ -212,6 +214,7 @@ class Server:
 
     def run(self, sock: zmq.Socket[Any], stopping: threading.Event) -> None:
         """Requests, then due timers, then liveness, until ``stopping`` is set."""
+        self.curve = bool(sock.getsockopt(zmq.CURVE_SERVER))
         poller = zmq.Poller()
         poller.register(sock, zmq.POLLIN)
         if self._wake_r >= 0:
@@ -263,17 +266,21 @@ class Server:
         assert self.store is not None
         self.outbox.release(self.store.done)
 
-    @staticmethod
-    def _recv(sock: zmq.Socket[Any]) -> tuple[list[bytes], bytes | None]:
+    def _recv(self, sock: zmq.Socket[Any]) -> tuple[list[bytes], bytes | None]:
         """One message: the route and its frames, keeping at most two frames of a hostile
         many-part message (the count is kept as empty frames, for the ``frames`` error), and
-        the key ZeroMQ authenticated for the connection it came by (None without CURVE)."""
+        the key ZeroMQ authenticated for the connection it came by (None without CURVE:
+        asking a frame for a key it cannot have raises, which cost more than the rest of
+        reading the message)."""
         frames = [_recv(sock, _LAST)]
         user = None
         if _get(sock, _RCVMORE):
-            body = _recv(sock, _LAST, False)          # a Frame: it knows its connection's key
-            user = user_of(body)
-            frames.append(body.bytes)
+            if self.curve:
+                body = _recv(sock, _LAST, False)      # a Frame: it knows its connection's key
+                user = user_of(body)
+                frames.append(body.bytes)
+            else:
+                frames.append(_recv(sock, _LAST))
         while _get(sock, _RCVMORE):
             part = _recv(sock, _LAST)
             frames.append(part if len(frames) < 3 else b"")
