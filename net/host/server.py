@@ -127,6 +127,8 @@ class SocketOutbox(Outbox):
         self.gone: Any = lambda route: None
         self.holding = False
         self.held: list[tuple[bytes, bytes]] = []
+        #: frames of the request being handled, sent together by ``burst``
+        self.queued: list[tuple[bytes, bytes]] = []
         #: frames waiting for the store: (its ticket, the frames), oldest first
         self.waiting: collections.deque[tuple[int, list[tuple[bytes, bytes]]]] = (
             collections.deque())
@@ -155,10 +157,28 @@ class SocketOutbox(Outbox):
                 self.send_now(route, frame)
 
     def to_route(self, route: bytes, frame: bytes) -> bool:
+        """Queue ``frame`` for ``route``: it goes out with the other frames of the same
+        request (``burst``), or once the store has what it tells of (``holding``). A client
+        whose queue turns out full is disconnected then (``gone``), as at once."""
         if self.holding:
             self.held.append((route, frame))
-            return True
-        return self.send_now(route, frame)
+        else:
+            self.queued.append((route, frame))
+        return True
+
+    def burst(self) -> None:
+        """Send the queued frames one after the other. A move's ok and views sent back to
+        back wake ZeroMQ's I/O thread once, not once per frame with the next view's work in
+        between: flat out, that was a third of the host's cost in ZeroMQ."""
+        while self.queued:
+            queued, self.queued = self.queued, []
+            for i, (route, frame) in enumerate(queued):
+                self.send_now(route, frame)
+                if self.queued:
+                    # A client turned out gone, and the roster queued the news of it: that
+                    # goes before the rest, as it did when each frame went out at once.
+                    self.queued.extend(queued[i + 1:])
+                    break
 
     def send_now(self, route: bytes, frame: bytes) -> bool:
         sock = self.sock
@@ -221,6 +241,7 @@ class Server:
             poller.register(self._wake_r, zmq.POLLIN)
         clock = self.clock
         parts = self.parts
+        outbox = self.outbox
         while not stopping.is_set():
             now = clock.now()
             wait = min(max(0.0, parts.next_due() - now), 0.1)
@@ -232,13 +253,16 @@ class Server:
                     if not _get(sock, _EVENTS) & _POLLIN:
                         break
                     self.frames(*self._recv(sock))
+                    outbox.burst()
                     if n % FLUSH_EVERY == 0:
                         self.flush()
             try:
                 parts.tick(clock.now())
             except Exception:          # a host bug must not end the loop
                 log.exception("host loop")
+            outbox.burst()
             self.flush()
+        outbox.burst()
         self.flush()
         if self.store is not None:               # the last writes, then what they told
             self.store.drain()
