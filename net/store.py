@@ -139,12 +139,22 @@ class Store:
         self._queue.put((self._tickets, ops))
         return self._tickets
 
+    def before(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the writer before the writes of the current batch are committed
+        (another file's sync that must reach the disk first)."""
+        self._do("", work)
+
     def _apply(self, ops: list[Op]) -> None:
         db = self.db
+        for sql, work, _ in ops:
+            if not sql:
+                work()
         db.execute("BEGIN")
         try:
             db.execute("UPDATE info SET value = value + 1 WHERE key = 'commits'")
             for sql, params, many in ops:
+                if not sql:
+                    continue
                 if many:
                     db.executemany(sql, params)
                 else:
