@@ -111,6 +111,7 @@ class Ledger:
         self = cls.__new__(cls)
         self.path, self.now, self.rules = str(path), time.time, rules
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        self.unsynced, self._deferred, self._wal_fd = False, False, -1
         return self
 
     def close(self) -> None:
