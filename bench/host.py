@@ -32,6 +32,10 @@ What it measures, in one run:
    commit, e.g. ``git worktree add /work/wt/hostbase 1b85ff8``), the host of that tree alike,
    imported from DIR in its own process: moves/s and the host's CPU per move of each (the
    host's process, its ZeroMQ I/O thread included), each host started afresh for its phase.
+   And the floor of a move's messages: a bare ROUTER in its own process that only receives
+   each move and sends its ``ok`` and the table's views (``floor_server``), at the rate this
+   host reached without encryption: what protocol v1's messages cost before any work of
+   the host's own.
 
 With ``--hard-tables N`` it measures instead N tables of hard bots playing flat out and
 another player's ping, in a process of its own: p50 and p99, with the bots off the host's loop
@@ -117,6 +121,141 @@ def echo_round_trips(address: str, rounds: int, pace: float = 0.0,
         out.append(time.perf_counter() - t0)
     sock.close()
     return out
+
+
+# --- the floor of a move's messages ------------------------------------------------------------
+
+#: Bytes of the view frame the floor server sends (a Pika view with one event, as this host
+#: packs it, is 600-900 bytes).
+FLOOR_VIEW = 700
+
+
+def floor_server(view_bytes: int) -> None:
+    """(Its own process.) A ROUTER doing only what a move costs in messages, with no game and
+    no checks: a client's first message names its group (its table); every later one (a
+    move) is answered to its sender (``ok``) and a view of ``view_bytes`` goes to each of the
+    group's ``players`` clients. It reads and sends as the host does (poll, then read while
+    the socket has messages; pyzmq's send without its Python layer)."""
+    ctx = zmq.Context.instance()
+    sock = ctx.socket(zmq.ROUTER)
+    sock.bind("tcp://127.0.0.1:*")
+    print(sock.getsockopt_string(zmq.LAST_ENDPOINT), flush=True)
+    send = zmq.Socket.__mro__[1].send
+    recv = zmq.Socket.__mro__[1].recv
+    get = zmq.Socket.__mro__[1].get
+    more, last = int(zmq.SNDMORE | zmq.NOBLOCK), int(zmq.NOBLOCK)
+    ok = encode(message("ok", about="move", version=1, rid=1))
+    view = b"\x00" * view_bytes
+    groups: dict[bytes, list[bytes]] = {}
+    group_of: dict[bytes, bytes] = {}
+    poller = zmq.Poller()
+    poller.register(sock, zmq.POLLIN)
+    while True:
+        poller.poll(100)
+        while get(sock, zmq.EVENTS) & zmq.POLLIN:
+            route = recv(sock, last)
+            body = recv(sock, last)
+            group = group_of.get(route)
+            if group is None:
+                group_of[route] = body
+                groups.setdefault(body, []).append(route)
+                send(sock, route, more)
+                send(sock, ok, last)
+                continue
+            send(sock, route, more)
+            send(sock, ok, last)
+            for member in groups[group]:
+                send(sock, member, more)
+                send(sock, view, last)
+
+
+def floor_cost(args: argparse.Namespace, seconds: float, rate: float = 0.0
+               ) -> tuple[float, float, int]:
+    """The floor server under ``args.tables`` groups of ``args.players`` clients moving flat
+    out (the next client of a group moves when its view arrives), or at most ``rate`` moves
+    a second in all: (moves/s, the server's CPU seconds per move, moves).
+
+    A ROUTER's cost per message falls as the rate rises (ZeroMQ's I/O thread and the poll
+    handle more messages per wake-up), so the floor of a host is taken at that host's own
+    rate: ``rate``."""
+    server, address = start([PY, __file__, "--floor-server"])
+    ctx = zmq.Context.instance()
+    socks: list[list[zmq.Socket]] = []
+    poller = zmq.Poller()
+    where: dict[zmq.Socket, tuple[int, int]] = {}
+    try:
+        for g in range(args.tables):
+            group = []
+            for i in range(args.players):
+                sock = ctx.socket(zmq.DEALER)
+                sock.setsockopt(zmq.LINGER, 0)
+                sock.connect(address)
+                sock.send(f"g{g}".encode())
+                sock.recv()
+                poller.register(sock, zmq.POLLIN)
+                where[sock] = (g, i)
+                group.append(sock)
+            socks.append(group)
+        move = encode(message("move", rid=123456789, table="t1", move=3, version=42))
+
+        def play(length: float) -> tuple[int, float]:
+            """Each group's clients move in turn, each when the view of the group's last
+            move reaches him: one move in flight per group, as at the host's tables."""
+            turn = [0] * args.tables
+            sent = [1] * args.tables
+            seen = dict.fromkeys(where, 0)
+            gap = args.tables / rate if rate > 0 else 0.0     # between a group's moves
+            due: list[tuple[float, zmq.Socket]] = []          # paced moves, in order
+            for group in socks:
+                group[0].send(move)
+            moves = 0
+            t0 = time.perf_counter()
+            slot = [t0] * args.tables
+            end = t0 + length
+            while (now := time.perf_counter()) < end:
+                while due and due[0][0] <= now:
+                    due.pop(0)[1].send(move)
+                for sock, _ in poller.poll(1 if due else 50):
+                    while True:
+                        try:
+                            frame = sock.recv(zmq.NOBLOCK)
+                        except zmq.Again:
+                            break
+                        if len(frame) != FLOOR_VIEW:
+                            continue                 # the mover's ok
+                        g, i = where[sock]
+                        seen[sock] += 1
+                        if seen[sock] == sent[g] and i == (turn[g] + 1) % args.players:
+                            turn[g] = i
+                            sent[g] += 1
+                            moves += 1
+                            slot[g] += gap
+                            if gap and slot[g] > time.perf_counter():
+                                due.append((slot[g], sock))
+                                due.sort(key=lambda d: d[0])
+                            else:
+                                slot[g] = max(slot[g], time.perf_counter())
+                                sock.send(move)
+            took = time.perf_counter() - t0
+            time.sleep(0.2)                  # the last moves' frames arrive
+            for sock in where:
+                while True:
+                    try:
+                        sock.recv(zmq.NOBLOCK)
+                    except zmq.Again:
+                        break
+            return moves, took
+
+        play(1.0)                                            # warm up
+        cpu0 = cpu_seconds(server.pid)
+        moves, took = play(seconds)
+        cpu = cpu_seconds(server.pid) - cpu0
+    finally:
+        for sock in where:
+            sock.close()
+        server.send_signal(signal.SIGTERM)
+        server.wait(10)
+    return moves / took, cpu / max(1, moves), moves
 
 
 # --- the machine's own stalls --------------------------------------------------------------------
@@ -480,6 +619,8 @@ def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float,
 
 #: Part 4's run of this host without CURVE.
 PLAIN = "this host, no encryption"
+#: Part 4's run of the floor server (``floor_cost``).
+FLOOR = "the floor of a move's messages"
 
 
 def compare_hosts(args: argparse.Namespace) -> None:
@@ -499,6 +640,7 @@ def compare_hosts(args: argparse.Namespace) -> None:
           f"{args.tables} tables of {args.game}, {args.compare_seconds:g} s a run, "
           f"{args.compare_rounds} runs each in turn, each host started afresh):")
     got: dict[str, list[tuple[float, float, int]]] = {label: [] for label, _, _ in runs}
+    got[FLOOR] = []
     for _ in range(args.compare_rounds):
         for label, tree, data in runs:
             data_dir = tempfile.mkdtemp(prefix="cardparty-bench-") if data else None
@@ -511,8 +653,10 @@ def compare_hosts(args: argparse.Namespace) -> None:
             finally:
                 if data_dir is not None:
                     shutil.rmtree(data_dir, ignore_errors=True)
+        # The same messages alone, at the rate this host reached without encryption.
+        got[FLOOR].append(floor_cost(args, args.compare_seconds, got[PLAIN][-1][0]))
     mean: dict[str, tuple[float, float]] = {}
-    for label, _, _ in runs:
+    for label in [label for label, _, _ in runs] + [FLOOR]:
         each = got[label]
         rate = sum(r for r, _, _ in each) / len(each)
         cpu = sum(c * m for _, c, m in each) / max(1, sum(m for _, _, m in each))
@@ -532,6 +676,12 @@ def compare_hosts(args: argparse.Namespace) -> None:
     print(f"  encryption costs <= 30% of the flat-out throughput: {crypto * 100:.0f}% "
           f"({rate:.0f} moves/s with CURVE vs {prate:.0f} without; CPU per move "
           f"x{cpu / pcpu:.2f}) -> {'PASS' if crypto <= 0.30 else 'FAIL'}")
+    _, fcpu = mean[FLOOR]
+    print(f"  the floor of a move's messages: {fcpu * 1e6:.0f} us per move of a bare ROUTER "
+          f"that only receives the move and sends the ok and {args.players} views "
+          f"({FLOOR_VIEW} B), as this host does at the least, at the rate this host reached "
+          f"without encryption; this host spends {(pcpu - fcpu) * 1e6:.0f} us a move above it "
+          "(its own work)")
     if args.baseline:
         brate, bcpu = mean[runs[3][0]]
         bdrate, bdcpu = mean[runs[4][0]]
@@ -544,6 +694,13 @@ def compare_hosts(args: argparse.Namespace) -> None:
               f"{bdcpu * 1e6:.0f} us = {dcpu / bdcpu:.2f}x; moves/s {rate / brate:.2f}x, "
               f"with --data {drate / bdrate:.2f}x; the baseline's persistence costs "
               f"{(1 - bdrate / brate) * 100:.0f}% of its throughput)")
+        print(f"  half the baseline ({bcpu / 2 * 1e6:.0f} us) against the floor of a move's "
+              f"messages ({fcpu * 1e6:.0f} us): "
+              + ("below it: not reachable with protocol v1's messages, whatever the host's "
+                 "own work" if bcpu / 2 < fcpu else
+                 f"{(bcpu / 2 - fcpu) * 1e6:.0f} us a move left for the host's own work")
+              + f"; at or below the baseline: {pcpu * 1e6:.0f} vs {bcpu * 1e6:.0f} us -> "
+              f"{'PASS' if pcpu <= bcpu else 'FAIL'}")
     else:
         print("  host CPU per move against a baseline: no --baseline given")
 
@@ -580,6 +737,7 @@ def main(argv: list[str] | None = None) -> int:
                         "player's ping, bots off and on the host's loop (bench/hard_bots.py; "
                         "uses --game, --players, --seconds, --seed)")
     p.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--host-cmd", default="", help=argparse.SUPPRESS)
     import hard_bots
 
@@ -591,6 +749,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.hard_tables:
         args.tables = args.hard_tables
         return hard_bots.hard_bots(args)
+    if args.floor_server:
+        floor_server(FLOOR_VIEW)
+        return 0
 
     import os
 

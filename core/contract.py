@@ -98,11 +98,21 @@ class Move:
     label: str = field(default="", compare=False)
 
     def to_wire(self) -> dict[str, Any]:
-        """The msgpack-ready form used in views, saves and the protocol."""
+        """The msgpack-ready form used in views, saves and the protocol.
+
+        Games keep their common moves as constants (Pika's ``PLAY_MOVES``), listed again at
+        every version of every table: the form of such a move object is kept and the same
+        map returned for it (bounded). Read it, never change it."""
+        hit = _wires.get(id(self))
+        if hit is not None and hit[0] is self:
+            return hit[1]
         out = {"kind": self.kind, "cards": list(self.cards), "choice": self.choice,
                "label": self.label}
         if isinstance(self.label, Msg):     # the id, so each client says it in its language
             out["msg"] = self.label.to_wire()
+        if len(_wires) >= _MAX_WIRES:
+            _wires.clear()
+        _wires[id(self)] = (self, out)      # the move is held: its id stays its own
         return out
 
     @classmethod
@@ -130,6 +140,11 @@ class Move:
         """Equal as moves (kind, cards in order, choice); the label is ignored."""
         return (self.kind == other.kind and self.cards == other.cards
                 and self.choice == other.choice)
+
+
+#: The wire form of move objects seen lately, by id (``Move.to_wire``).
+_wires: dict[int, tuple[Move, dict[str, Any]]] = {}
+_MAX_WIRES = 4096
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,14 +78,39 @@ class Msg(str):
 
     def to_wire(self) -> dict[str, Any]:
         """The msgpack-ready map: ``id``, ``p`` (parameters, nested messages as maps), and
-        ``pl``/``n`` for a plural."""
+        ``pl``/``n`` for a plural.
+
+        The host sends the same few hundred labels ("play {card}" with R7) in every view, so
+        the map of a message whose parameters are plain strings and numbers is kept and the
+        same map returned for an equal message: read it, never change it."""
+        params = self.params
+        key: tuple[Any, ...] | None = (self.id, self.plural, self.n, *params.items())
+        for v in params.values():
+            if type(v) not in _PLAIN:
+                key = None
+                break
+        if key is not None:
+            found = _wires.get(key)
+            if found is not None:
+                return found
         out: dict[str, Any] = {"id": self.id,
                                "p": {k: v.to_wire() if isinstance(v, Msg) else _plain(v)
-                                     for k, v in self.params.items()}}
+                                     for k, v in params.items()}}
         if self.plural is not None:
             out["pl"] = self.plural
             out["n"] = self.n
+        if key is not None:
+            if len(_wires) >= _MAX_WIRES:
+                _wires.clear()
+            _wires[key] = out
         return out
+
+
+#: Parameter types whose messages' wire maps are kept (``Msg.to_wire``): exact types, so a
+#: nested message (a ``str`` too) is never mistaken for its English text, nor 1.0 for 1.
+_PLAIN = frozenset({str, int})
+_wires: dict[tuple[Any, ...], dict[str, Any]] = {}
+_MAX_WIRES = 4096
 
 
 def _rebuild(id: str, plural: str | None, n: int | None,  # noqa: A002
@@ -109,25 +134,56 @@ def _plain(value: Any) -> str | int | float:
 
 def _format(text: str, params: Mapping[str, Any], lang: str | None) -> str:
     """``text`` with its ``{name}`` fields filled; nested messages in ``lang`` (None:
-    English). A field without its parameter is left as it is, never raised."""
-    shown = {k: translate(v, lang) if lang is not None and isinstance(v, Msg) else
-             (str(v) if isinstance(v, Msg) else v) for k, v in params.items()}
+    English). A field without its parameter is left as it is, never raised.
+
+    Every move label and every event told is a message made on the host's loop, so a text
+    is parsed once (``_template``) and then only joined."""
     if "{" not in text:
         return text
+    out = []
+    for literal, name in _template(text):
+        out.append(literal)
+        if name is not None:
+            value = params.get(name)
+            if value is None:
+                out.append("{" + name + "}")
+            elif lang is not None and isinstance(value, Msg):
+                out.append(translate(value, lang))
+            else:
+                out.append(str(value))
+    return "".join(out)
 
-    def field(m: re.Match[str]) -> str:
-        name = m.group(1)
-        if name is None:
-            return m.group(0)[0]
-        value = shown.get(name)
-        return m.group(0) if value is None else str(value)
 
-    return _FIELD.sub(field, text)
+def _template(text: str) -> tuple[tuple[str, str | None], ...]:
+    """``text`` as (literal, field name or None) pieces, the ``{{``/``}}`` escapes already
+    undone in the literals; kept per text (bounded: texts come from catalogs and the wire)."""
+    found = _templates.get(text)
+    if found is None:
+        pieces = []
+        literal = []
+        pos = 0
+        for m in _FIELD.finditer(text):
+            literal.append(text[pos:m.start()])
+            pos = m.end()
+            if m.group(1) is None:
+                literal.append(m.group(0)[0])
+            else:
+                pieces.append(("".join(literal), m.group(1)))
+                literal = []
+        literal.append(text[pos:])
+        pieces.append(("".join(literal), None))
+        found = tuple(pieces)
+        if len(_templates) >= _MAX_TEMPLATES:
+            _templates.clear()
+        _templates[text] = found
+    return found
 
 
 #: ``{name}`` fields and the ``{{``/``}}`` escapes; nothing else is read (no format specs, no
 #: attribute access), so no text, even one from the wire, can make formatting costly.
 _FIELD = re.compile(r"\{\{|\}\}|\{(\w+)\}")
+_templates: dict[str, tuple[tuple[str, str | None], ...]] = {}
+_MAX_TEMPLATES = 4096
 
 
 # --- catalogs --------------------------------------------------------------------------------

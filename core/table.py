@@ -183,6 +183,11 @@ class Table:
         self.events: list[Event] = []
         self.version = 0
         self._legal_cache: dict[int, list[Move]] = {}
+        #: what every seat's view of this version shares: (deadlines, result), on the wire
+        self._view_shared: tuple[list[dict[str, Any]], dict[str, Any] | None] | None = None
+        #: the seats to move and the deadlines of this version, asked of the game once
+        self._to_move: tuple[int, ...] | None = None
+        self._deadlines: list[Deadline] | None = None
         if _state is not None:
             self.rng = random.Random(0)      # the caller sets the real state next
             self.state = _state
@@ -198,7 +203,10 @@ class Table:
 
     def to_move(self) -> tuple[int, ...]:
         """The seats that may move now (empty once the game is over)."""
-        return tuple(self.hook.cardparty_to_move(state=self.state))
+        found = self._to_move
+        if found is None:
+            found = self._to_move = tuple(self.hook.cardparty_to_move(state=self.state))
+        return found
 
     def legal_moves(self, seat: int) -> list[Move]:
         """Every move ``seat`` may make now, labelled. SYSTEM gets the timeout moves."""
@@ -224,7 +232,12 @@ class Table:
         return self.hook.cardparty_refusal(state=self.state, seat=seat, move=move)
 
     def deadlines(self) -> list[Deadline]:
-        return self.hook.cardparty_deadlines(state=self.state) or []
+        """The game's deadlines now (the same list until the table changes: read it, never
+        change it); the referee and every seat's view ask for them after each move."""
+        found = self._deadlines
+        if found is None:
+            found = self._deadlines = self.hook.cardparty_deadlines(state=self.state) or []
+        return found
 
     def result(self) -> Result | None:
         return self.hook.cardparty_result(state=self.state)
@@ -244,10 +257,16 @@ class Table:
             p["name"] = self.names[i]
         moves = self.legal_moves(seat) if seat is not None else []
         view["moves"] = [{"id": i, **m.to_wire()} for i, m in enumerate(moves)]
-        view["deadlines"] = [{"name": d.name, "seat": d.seat, "seconds": d.seconds}
-                             for d in self.deadlines()]
-        result = self.result()
-        view["result"] = None if result is None else result.to_wire()
+        # The deadlines and the result are the same for every seat: asked of the game once
+        # per version (a host builds one view per seat after every move).
+        shared = self._view_shared
+        if shared is None:
+            result = self.result()
+            shared = self._view_shared = (
+                [{"name": d.name, "seat": d.seat, "seconds": d.seconds}
+                 for d in self.deadlines()], None if result is None else result.to_wire())
+        view["deadlines"] = list(shared[0])
+        view["result"] = shared[1]
         return view
 
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
@@ -270,17 +289,24 @@ class Table:
                                                 rng=self.rng)
         self.journal.append((seat, move))
         self.version += 1
-        self._legal_cache.clear()
+        self._forget()
         if events:
             self.events.extend(events)
         return events
+
+    def _forget(self) -> None:
+        """The table changed: what was asked of the game for the last version is gone."""
+        self._legal_cache.clear()
+        self._view_shared = None
+        self._to_move = None
+        self._deadlines = None
 
     def reorder(self, seat: int, order: list[str]) -> None:
         """Put ``seat``'s hand in the player's own order (PI-14); changes nothing else."""
         reason = self.hook.cardparty_reorder(state=self.state, seat=seat, order=list(order))
         if reason is not None:
             raise IllegalMove(Move("reorder", tuple(order)), reason, seat)
-        self._legal_cache.clear()
+        self._forget()
         self.version += 1
 
     def determinize(self, seat: int, rng: random.Random) -> Any:

@@ -126,6 +126,37 @@ def encode(message: dict[str, Any]) -> bytes:
     return packer.pack(message)
 
 
+def pack(value: Any) -> bytes:
+    """``value`` packed as ``encode`` packs it (the same Packer): a part of a frame built from
+    parts (``map_frame``)."""
+    packer = getattr(_packers, "packer", None)
+    if packer is None:
+        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
+    return packer.pack(value)
+
+
+def map_frame(pairs: int, *parts: bytes) -> bytes:
+    """One frame of a map of ``pairs`` entries whose keys and values are already packed, in
+    ``parts`` (``pack``ed maps without their header byte, see ``pairs_of``): the frame
+    ``encode`` would give for the same map, but what many frames share is packed once."""
+    head = bytes((0x80 | pairs,)) if pairs < 16 else b"\xde" + pairs.to_bytes(2, "big")
+    return head + b"".join(parts)
+
+
+def pairs_of(fields: dict[str, Any]) -> bytes:
+    """The packed entries of ``fields`` (at most 15) without the map's header: a part for
+    ``map_frame``."""
+    assert len(fields) < 16
+    return pack(fields)[1:]
+
+
+def array_of(items: list[bytes]) -> bytes:
+    """A packed array of already packed ``items``."""
+    n = len(items)
+    head = bytes((0x90 | n,)) if n < 16 else b"\xdc" + n.to_bytes(2, "big")
+    return head + b"".join(items)
+
+
 def message(type_: str, **fields: Any) -> dict[str, Any]:
     """A message map: ``{"type": type_, "v": PROTOCOL, **fields}``."""
     return {"type": type_, "v": PROTOCOL, **fields}

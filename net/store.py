@@ -86,6 +86,7 @@ class Store:
         #: what a start found worth telling an operator (also logged as warnings)
         self.warnings: list[str] = []
         self._commits_path = self.path.with_name(self.path.name + "-commits")
+        self._commits_fd = -1
         self._commits = self._count_commits(had_wal)
         self.done = 0
         self._tickets = 0
@@ -138,12 +139,22 @@ class Store:
         self._queue.put((self._tickets, ops))
         return self._tickets
 
+    def before(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the writer before the writes of the current batch are committed
+        (another file's sync that must reach the disk first)."""
+        self._do("", work)
+
     def _apply(self, ops: list[Op]) -> None:
         db = self.db
+        for sql, work, _ in ops:
+            if not sql:
+                work()
         db.execute("BEGIN")
         try:
             db.execute("UPDATE info SET value = value + 1 WHERE key = 'commits'")
             for sql, params, many in ops:
+                if not sql:
+                    continue
                 if many:
                     db.executemany(sql, params)
                 else:
@@ -159,13 +170,12 @@ class Store:
 
     def _note_commits(self) -> None:
         """The count of commits beside the file (no sync): a start that finds the file
-        behind it knows commits were lost (a write-ahead log missing or cut)."""
+        behind it knows commits were lost (a write-ahead log missing or cut). The file stays
+        open (one write a commit, not an open, a write and a close)."""
         with contextlib.suppress(OSError):
-            fd = os.open(self._commits_path, os.O_WRONLY | os.O_CREAT, 0o600)
-            try:
-                os.pwrite(fd, f"{self._commits:020d}\n".encode(), 0)
-            finally:
-                os.close(fd)
+            if self._commits_fd < 0:
+                self._commits_fd = os.open(self._commits_path, os.O_WRONLY | os.O_CREAT, 0o600)
+            os.pwrite(self._commits_fd, f"{self._commits:020d}\n".encode(), 0)
 
     def _count_commits(self, had_wal: bool) -> int:
         """The file's count of commits, checked against the count beside it and against a
@@ -258,10 +268,11 @@ class Store:
             self._do("DELETE FROM tables WHERE id = ?", (table_id,))
             self._do("DELETE FROM moves WHERE table_id = ?", (table_id,))
 
-    def add_moves(self, table_id: str, moves: list[tuple[int, bytes]]) -> None:
-        """Moves played since the table's row was written: (the version each made, entry)."""
+    def add_moves(self, moves: list[tuple[str, int, bytes]]) -> None:
+        """Moves played since their tables' rows were written: (the table, the version each
+        made, entry), of any tables, in one statement."""
         self._do("INSERT OR REPLACE INTO moves (table_id, version, entry) VALUES (?, ?, ?)",
-                 [(table_id, v, e) for v, e in moves], True)
+                 moves, True)
 
     def drop_moves(self, table_id: str) -> None:
         """The table's row now holds every move: its tail of moves goes."""
@@ -320,6 +331,9 @@ class Store:
             self.db.execute("UPDATE info SET value = 0 WHERE key = 'running'")
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
+        if self._commits_fd >= 0:
+            os.close(self._commits_fd)
+            self._commits_fd = -1
 
 
 def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int]:

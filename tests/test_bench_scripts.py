@@ -50,6 +50,8 @@ def test_host_bench_prints_every_floor_and_target() -> None:
     assert re.search(r"encryption costs <= 30% of the flat-out throughput: -?\d+% .* with "
                      r"CURVE vs \d+ without.* -> (PASS|FAIL)", out)
     assert "host CPU per move against a baseline: no --baseline given" in out
+    assert re.search(r"the floor of a move's messages: \d+ us per move of a bare ROUTER .* "
+                     r"this host spends -?\d+ us a move above it", out), out
 
 
 def test_client_render_bench_redraws_every_game() -> None:

@@ -14,6 +14,7 @@ Must not know about: sockets, terminals, any game.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -97,6 +98,10 @@ class Ledger:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        #: see ``defer_sync``: commits not yet synced to the disk, and the log's descriptor
+        self.unsynced = False
+        self._deferred = False
+        self._wal_fd = -1
 
     @classmethod
     def read_only(cls, path: str | Path, rules: rw.Rules = rw.DEFAULT_RULES) -> Ledger:
@@ -107,21 +112,49 @@ class Ledger:
         self = cls.__new__(cls)
         self.path, self.now, self.rules = str(path), time.time, rules
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        self.unsynced, self._deferred, self._wal_fd = False, False, -1
         return self
 
     def close(self) -> None:
         self.db.close()
+        if self._wal_fd >= 0:
+            os.close(self._wal_fd)
+            self._wal_fd = -1
+
+    def defer_sync(self) -> None:
+        """From now on a commit is not synced to the disk on the spot (it survives the
+        process being killed, as every write of SQLite's log does) but by ``sync``, which the
+        caller must run before it tells anybody of the commit (``unsynced`` says one is
+        waiting). The host's loop then does not wait for the disk at every payout: its
+        store's writer thread syncs the ledger before it commits the tables' rows and before
+        any frame telling of either is sent. A file in memory needs neither."""
+        if self.path == ":memory:" or self._deferred:
+            return
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self._deferred = True
+
+    def sync(self) -> None:
+        """Every commit so far on the disk (the log synced; ``defer_sync``)."""
+        if not self._deferred:
+            return
+        if self._wal_fd < 0:
+            self._wal_fd = os.open(self.path + "-wal", os.O_RDONLY)
+        os.fsync(self._wal_fd)
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One atomic step: everything inside commits together or not at all."""
-        self.db.execute("BEGIN IMMEDIATE")
+        db = self.db
+        before = db.total_changes
+        db.execute("BEGIN IMMEDIATE")
         try:
-            yield self.db
+            yield db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        db.execute("COMMIT")
+        if self._deferred and db.total_changes != before:
+            self.unsynced = True
 
     def _move(self, db: sqlite3.Connection, username: str, delta: int, reason: str,
               ref: str = "") -> None:

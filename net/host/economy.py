@@ -41,6 +41,8 @@ log = logging.getLogger("cardparty.host")
 LEAGUE_ROWS = 50
 #: Past weeks a ``league`` reply names.
 WEEKS_LISTED = 12
+#: Players remembered as having a profile (``Economy.entered``), at most.
+MAX_ENTERED = 4096
 #: Modes whose results the ledger pays.
 PAYING = (rw.FRIENDS, rw.OPEN, rw.ENTRY)
 
@@ -72,6 +74,8 @@ class Economy:
         self.clock = clock
         self.settings = settings
         self.tables = tables
+        #: (username, key) pairs known to have their profile (``entered``)
+        self._entered: set[tuple[str, str]] = set()
 
     def close(self) -> None:
         if self.ledger is not None:
@@ -89,6 +93,18 @@ class Economy:
             return self._ledger().enter(username(player), key_of(player))
         except EconomyError as exc:
             raise refused(exc) from None
+
+    def entered(self, player: Player) -> None:
+        """The player has a profile bound to his key (MO-1), made on first use. A binding is
+        kept for good, so one seen here is not asked of the ledger again: a room playing
+        game after game asked it for every player at every start."""
+        seen = (username(player), key_of(player))
+        if seen in self._entered:
+            return
+        self.enter(player)
+        if len(self._entered) >= MAX_ENTERED:
+            self._entered.clear()
+        self._entered.add(seen)
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -204,7 +220,7 @@ class Economy:
         if self.ledger is not None and ht.mode in PAYING:
             for s in ht.seats:
                 if s.kind == "human" and s.player is not None:
-                    self.enter(s.player)       # a profile to pay, made on first use
+                    self.entered(s.player)     # a profile to pay, made on first use
         ht.bots_filled = any(s.kind == "bot" for s in ht.seats)
         ht.fill_at = None
 

@@ -132,9 +132,9 @@ class HostTable:
     changed_at: float = 0.0
     ended_at: float | None = None
     failure: str = ""
-    #: (event index, redacted?) -> the event as sent, with its words: each event is
+    #: (event index, redacted?) -> the event as sent, with its words, packed: each event is
     #: redacted and narrated once per way of seeing it, not once per seat
-    texts: dict[tuple[int, bool], dict[str, Any]] = field(default_factory=dict)
+    texts: dict[tuple[int, bool], bytes] = field(default_factory=dict)
     #: ``practice`` (MO-3: the creator and bots), ``friends`` (MO-4: only the creator and
     #: invitees sit), ``open`` (MO-5: anyone sits) or ``entry`` (MO-6: open, with a stake).
     mode: str = "open"

@@ -59,6 +59,8 @@ class Persistence:
         self.batching = False
         self.pending: dict[str, tuple[HostTable, Mapping[str, Player]]] = {}
         self._packer = msgpack.Packer(use_bin_type=True)
+        #: while ``flush`` writes: the new moves of every table, for one statement
+        self._moves: list[tuple[str, int, bytes]] | None = None
         #: ids of the tables set aside at start (damaged rows)
         self.aside: list[str] = []
 
@@ -87,11 +89,17 @@ class Persistence:
         pending, self.pending = self.pending, {}
         broken = []
         with self.store.batch() as ticket:
-            for ht, by_id in pending.values():
-                try:
-                    self._write(ht, by_id)
-                except Exception as exc:
-                    broken.append((ht, exc))
+            self._moves = moves = []
+            try:
+                for ht, by_id in pending.values():
+                    try:
+                        self._write(ht, by_id)
+                    except Exception as exc:
+                        broken.append((ht, exc))
+            finally:
+                self._moves = None
+            if moves:              # every table's new moves in one statement
+                self.store.add_moves(moves)
         for ht, exc in broken:
             failed(ht, exc)
         return ticket[0]
@@ -114,10 +122,13 @@ class Persistence:
                     table.version - ht.kept_base <= MAX_TAIL):
                 if fresh:
                     pack = self._packer.pack
-                    self.store.add_moves(ht.id, [
-                        (version + i + 1, pack([s, m.kind, list(m.cards), m.choice,
-                                                changed]))
-                        for i, (s, m) in enumerate(table.journal[journal:])])
+                    rows = [(ht.id, version + i + 1, pack([s, m.kind, list(m.cards), m.choice,
+                                                           changed]))
+                            for i, (s, m) in enumerate(table.journal[journal:])]
+                    if self._moves is not None:
+                        self._moves.extend(rows)
+                    else:
+                        self.store.add_moves(rows)
                     ht.kept = (table, table.version, len(table.journal))
                 return
         save = table.save()

@@ -27,7 +27,7 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.timers import Timers
-from cardparty.net.protocol import PROTOCOL, message
+from cardparty.net.protocol import PROTOCOL, array_of, map_frame, message, pack, pairs_of
 
 log = logging.getLogger("cardparty.host")
 
@@ -124,9 +124,15 @@ class Views:
                     s.player is not None and s.player.connected), "standin": s.standin}
                     for s in ht.seats]}
 
+    def shared_parts(self, ht: HostTable) -> bytes:
+        """What every recipient's view frame of this version shares, packed once: the
+        message's type, protocol, table and version, the timers and the seats' presence."""
+        return pairs_of({"type": "view", "v": PROTOCOL, "table": ht.id,
+                         "version": ht.table.version, **self.shared(ht)})
+
     def push_views(self, ht: HostTable, snapshot: bool = False) -> None:
         """Every recipient's view of the table as it is now (after a change)."""
-        shared = self.shared(ht)
+        shared = self.shared_parts(ht)
         spectator_view: list[Any] = []          # view(None), built once for all spectators
         by_id = self.by_id
         seated = [(s.player, i) for i, s in enumerate(ht.seats)
@@ -139,10 +145,15 @@ class Views:
 
     def push_view(self, ht: HostTable, player: Player, seat: int | None,
                   snapshot: bool = False, rid: Any = None,
-                  shared: dict[str, Any] | None = None,
+                  shared: bytes | None = None,
                   spectator_view: list[Any] | None = None) -> bool:
         """Send ``player`` the view of ``seat`` with the events since his last view (Clone:
-        ``version`` and ``prev``; a snapshot repeats the recent events instead)."""
+        ``version`` and ``prev``; a snapshot repeats the recent events instead).
+
+        The frame is put together from packed parts (``protocol.map_frame``): the parts all
+        recipients share (``shared``, of ``shared_parts``), each event as packed once per way
+        of seeing it (``told``), the view of ``seat`` (packed once for all spectators); it
+        decodes to exactly the map ``encode`` would have packed."""
         if player.route is None:
             return True
         table = ht.table
@@ -155,31 +166,31 @@ class Views:
         try:
             if seat is None and spectator_view is not None:
                 if not spectator_view:
-                    spectator_view.append(table.view(None))
+                    spectator_view.append(_VIEW + pack(table.view(None)))
                 view = spectator_view[0]
             else:
-                view = table.view(seat)
+                view = _VIEW + pack(table.view(seat))
             start = max(0, count - SNAPSHOT_EVENTS) if snapshot else stream[1]
             events = self.told(ht, seat, start) if start < count else []
         except Exception as exc:
             if ht.status == "playing":
                 self.fail(ht, exc)
             return False
-        msg = {"type": "view", "v": PROTOCOL, "table": ht.id, "seat": seat,
-               "version": table.version, "prev": stream[0], "snapshot": snapshot,
-               "view": view, "events": events, **(shared or self.shared(ht))}
+        mine: dict[str, Any] = {"seat": seat, "prev": stream[0], "snapshot": snapshot}
         if rid is not None:
-            msg["rid"] = rid
-        if self.outbox.send(player, msg):
+            mine["rid"] = rid
+        frame = map_frame(8 + len(mine), shared or self.shared_parts(ht), pairs_of(mine),
+                          view, _EVENTS, array_of(events))
+        if self.outbox.send_frame(player, frame):
             stream[0] = table.version
             stream[1] = count
         return True
 
-    def told(self, ht: HostTable, seat: int | None, start: int) -> list[dict[str, Any]]:
-        """The events from ``start`` as ``seat`` sees them, each with its words. Each event
-        is redacted and told once per way of seeing it (whole, or another seat's private
-        event shown as a count, never the owner's words to the others) and the same map is
-        sent to every seat that sees it that way."""
+    def told(self, ht: HostTable, seat: int | None, start: int) -> list[bytes]:
+        """The events from ``start`` as ``seat`` sees them, each with its words, packed. Each
+        event is redacted, told and packed once per way of seeing it (whole, or another
+        seat's private event shown as a count, never the owner's words to the others) and
+        the same bytes are sent to every seat that sees it that way."""
         table = ht.table
         told = ht.texts
         out = []
@@ -188,8 +199,8 @@ class Views:
             e = events[i]
             hidden = bool(e.get("private")) and e.get("seat") != seat
             key = (i, hidden)
-            shown = told.get(key)
-            if shown is None:
+            packed = told.get(key)
+            if packed is None:
                 seen = redact_event(e, seat) if hidden else e
                 try:
                     text = describe(seen, table.names, table.hook)
@@ -197,8 +208,14 @@ class Views:
                     text = describe(seen, table.names)
                 if len(told) > MAX_TEXTS:
                     told.clear()
-                shown = told[key] = {**seen, "text": str(text)}
+                shown = {**seen, "text": str(text)}
                 if isinstance(text, Msg):     # each client says it in its own language
                     shown["msg"] = text.to_wire()
-            out.append(shown)
+                packed = told[key] = pack(shown)
+            out.append(packed)
         return out
+
+
+#: The keys of a view message's view and events, packed (their values follow them).
+_VIEW = pack("view")
+_EVENTS = pack("events")

@@ -416,34 +416,44 @@ def _finish(state: PikaState, outcome: str) -> None:
 
 def _status(state: PikaState, seat: int) -> str:
     if state.places is not None:
-        return N_("finished")
+        return _FINISHED
     if seat in state.out_pending:
-        return N_("out on a draw card")
+        return _OUT
     if seat == state.turn:
-        return N_("to play")
-    return N_("warned") if seat in state.warned else N_("waiting")
+        return _TO_PLAY
+    return _WARNED if seat in state.warned else _WAITING
+
+
+# The view's words, marked for the catalog once: a host builds a view for every seat after
+# every move.
+_FINISHED, _OUT, _TO_PLAY = N_("finished"), N_("out on a draw card"), N_("to play")
+_WARNED, _WAITING = N_("warned"), N_("waiting")
+_COLOUR, _DIRECTION, _PENDING = N_("colour"), N_("direction"), N_("pending draw")
+_CLOCKWISE, _COUNTER = N_("clockwise"), N_("counter-clockwise")
+_PILE, _STOCK, _PILE_SIZE = N_("pile"), N_("stock"), N_("pile size")
 
 
 @hookimpl
 def cardparty_view(state: PikaState, seat: int | None) -> dict[str, Any]:
-    over = state.places is not None
+    places = state.places
+    over = places is not None
     # Names and words of the view are plain strings marked for the catalog: each client
     # translates the ones it knows.
-    counters: dict[str, Any] = {N_("colour"): COLOUR_NAME[state.colour],
-                                N_("direction"): N_("clockwise") if state.direction == 1
-                                else N_("counter-clockwise")}
+    counters: dict[str, Any] = {_COLOUR: COLOUR_NAME[state.colour],
+                                _DIRECTION: _CLOCKWISE if state.direction == 1 else _COUNTER}
     if state.pending:
-        counters[N_("pending draw")] = state.pending
+        counters[_PENDING] = state.pending
+    hands = state.hands
     return {
         "phase": "over" if over else "play",
         "turn": None if over else state.turn,
         "direction": state.direction,
-        "players": [{"count": len(state.hands[s]), "status": _status(state, s),
-                     "place": None if not over else state.places[s],  # type: ignore[index]
-                     "zones": {}} for s in range(state.n)],
-        "hand": list(state.hands[seat]) if seat is not None else [],
-        "zones": {N_("pile"): [state.pile[-1]], N_("stock"): len(state.stock),
-                  N_("pile size"): len(state.pile)},
+        "players": [{"count": len(hands[s]), "status": _status(state, s),
+                     "place": None if places is None else places[s], "zones": {}}
+                    for s in range(state.n)],
+        "hand": list(hands[seat]) if seat is not None else [],
+        "zones": {_PILE: [state.pile[-1]], _STOCK: len(state.stock),
+                  _PILE_SIZE: len(state.pile)},
         "counters": counters,
         "drawn": state.drawn if seat == state.turn else None,
     }
