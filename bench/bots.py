@@ -11,10 +11,17 @@ p95 seconds of a hard decision, and a verdict per target of issue 14:
   and Kakhead;
 - a hard decision takes at most 200 ms (p95) at the default budget.
 
-Exits 1 when a target is missed. Tournaments run in ``--jobs`` worker processes.
+Exits 1 when a target is missed. Tournaments are cut into pieces of a few deals (seeds)
+that run in ``--jobs`` worker processes, their deals pooled before the interval is taken.
 
-    python bench/bots.py [--deals 200] [--hard-deals 16] [--easy-hard-deals 6]
-                         [--four-deals 6] [--jobs 2]
+How many deals: an interval over deals is about +-1.96 * 0.3 / sqrt(deals) wide (a deal's
+share of first places varies by about 0.3 between deals), so telling 55% from 50% takes about
+150 deals and 65% from 50% about 20. Hard against normal therefore plays 200 deals of Pika
+and of Pikáč (luck weighs most there, and their decisions are cheap), 48 of Kakhead and of
+Piquet (longer games, a larger edge); the full run takes about 15 minutes on this machine.
+
+    python bench/bots.py [--deals 200] [--hard-deals N] [--easy-hard-deals 8]
+                         [--four-deals 12] [--jobs 2]
     python bench/bots.py --small        # one deal each and a tiny search: does it run
 """
 
@@ -28,7 +35,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from cardparty.core.search import DEFAULT_BUDGET, Budget, SearchBot
-from cardparty.core.tournament import tournament
+from cardparty.core.tournament import deal_interval, tournament
 
 GAMES = ("kakhead", "pika", "pikac", "piquet")
 FOUR = ("pika", "pikac")
@@ -37,6 +44,10 @@ NORMAL_OVER_EASY = 0.65
 HARD_OVER_NORMAL = {"piquet": 0.60, "kakhead": 0.60}
 P95_TARGET = 0.200
 SEED = 1000
+#: Deals of hard against normal at 2 players (see the module's docstring for why).
+HARD_DEALS = {"kakhead": 48, "pika": 200, "pikac": 200, "piquet": 48}
+#: Deals per piece of work: small enough that two workers finish together.
+PIECE = 8
 
 
 @dataclass
@@ -51,14 +62,39 @@ class Row:
     seconds: float
 
 
-def run_one(game: str, players: int, levels: tuple[str, ...], deals: int,
-            budget: Budget) -> Row:
+@dataclass
+class Piece:
+    """Some deals of one tournament, as a worker plays them."""
+
+    game: str
+    players: int
+    levels: tuple[str, ...]
+    seed: int
+    deals: int
+    values: list[float]          # the focus level's share of first places, per deal
+    games: int
+    hard_times: list[float]
+    seconds: float
+
+
+def run_piece(game: str, players: int, levels: tuple[str, ...], seed: int, deals: int,
+              budget: Budget) -> Piece:
     start = time.perf_counter()
-    rep = tournament(game, players, deals, SEED, list(levels), duplicate=True,
+    rep = tournament(game, players, deals, seed, list(levels), duplicate=True,
                      bots={"hard": SearchBot(budget)}, timed=["hard"])
     focus = "hard" if "hard" in levels else levels[-1]
-    return Row(game, players, levels, deals, rep.report.games, rep.share(focus),
-               rep.decision_seconds.get("hard", []), time.perf_counter() - start)
+    return Piece(game, players, levels, seed, deals, [d[focus] for d in rep.per_deal],
+                 rep.report.games, rep.decision_seconds.get("hard", []),
+                 time.perf_counter() - start)
+
+
+def pooled(pieces: list[Piece]) -> Row:
+    """One tournament's row from its pieces (deals pooled before the interval is taken)."""
+    first = pieces[0]
+    values = [v for p in pieces for v in p.values]
+    return Row(first.game, first.players, first.levels, sum(p.deals for p in pieces),
+               sum(p.games for p in pieces), deal_interval(values),
+               [t for p in pieces for t in p.hard_times], sum(p.seconds for p in pieces))
 
 
 def pct(x: float) -> str:
@@ -75,11 +111,12 @@ def p95(values: list[float]) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200, help="deals for easy vs normal")
-    ap.add_argument("--hard-deals", type=int, default=16,
-                    help="deals for hard against normal at 2 players")
-    ap.add_argument("--easy-hard-deals", type=int, default=6,
+    ap.add_argument("--hard-deals", type=int, default=None,
+                    help="deals for hard against normal at 2 players (default: "
+                    + ", ".join(f"{g} {n}" for g, n in HARD_DEALS.items()) + ")")
+    ap.add_argument("--easy-hard-deals", type=int, default=8,
                     help="deals for hard against easy at 2 players")
-    ap.add_argument("--four-deals", type=int, default=6,
+    ap.add_argument("--four-deals", type=int, default=12,
                     help="deals for hard against three normal at 4 players")
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -94,7 +131,8 @@ def main() -> int:
     work = []
     for game in games:
         for pair in PAIRS:
-            deals = {("easy", "normal"): args.deals, ("normal", "hard"): args.hard_deals,
+            hard = args.hard_deals if args.hard_deals is not None else HARD_DEALS[game]
+            deals = {("easy", "normal"): args.deals, ("normal", "hard"): hard,
                      ("easy", "hard"): args.easy_hard_deals}[pair]
             work.append((game, 2, pair, deals))
         if game in FOUR:
@@ -103,11 +141,18 @@ def main() -> int:
           f"{'no' if budget.seconds is None else f'{budget.seconds:g} s'} time limit, "
           f"rollouts cut at {budget.rollout_moves} moves; seeds from {SEED}; duplicate deals")
     start = time.perf_counter()
+    pieces = [(w, seed) for w, (_, _, _, deals) in enumerate(work)
+              for seed in range(SEED, SEED + deals, PIECE)]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        # The longest first, so that the workers finish together; rows print in work order.
-        order = sorted(range(len(work)), key=lambda i: -work[i][3] * ("hard" in work[i][2]))
-        futures = {i: pool.submit(run_one, *work[i], budget) for i in order}
-        rows = [futures[i].result() for i in range(len(work))]
+        # The searching pieces first, so that the workers finish together.
+        pieces.sort(key=lambda p: "hard" not in work[p[0]][2])
+        futures = [(w, pool.submit(run_piece, *work[w][:3], seed,
+                                   min(PIECE, SEED + work[w][3] - seed), budget))
+                   for w, seed in pieces]
+        done: dict[int, list[Piece]] = {}
+        for w, future in futures:
+            done.setdefault(w, []).append(future.result())
+    rows = [pooled(sorted(done[w], key=lambda p: p.seed)) for w in range(len(work))]
     print(f"{'game':8} {'pl':>2}  {'levels':30} {'deals':>5} {'games':>5}  "
           f"{'win %':>5} {'95% CI':>13}")
     ok = True

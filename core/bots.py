@@ -7,8 +7,9 @@ when that hook answers None, the choice is uniformly random among the legal move
 
 Three levels (docs/bots.md): ``easy`` plays the game's policy at "random" (uniformly random,
 or the random-ish mix a game needs to end), ``normal`` the game's policy at "basic" (its
-heuristics), ``hard`` searches (``cardparty.core.search``, ISMCTS with the game's policy in the
-rollouts). The old names ``random`` and ``basic`` are accepted for ``easy`` and ``normal``.
+heuristics), ``hard`` searches (``cardparty.core.search``: the policy's move raced against
+the others on sampled deals, the game's policy in the rollouts). The old names ``random`` and
+``basic`` are accepted for ``easy`` and ``normal``.
 
 Must not know about: sockets, terminals.
 """

@@ -1,28 +1,40 @@
-"""The search bot: single-observer Information-Set Monte Carlo Tree Search for any game.
+"""The search bot: the game's own move raced against the others on sampled deals, or ISMCTS.
 
-ISMCTS (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG
-2012), single-observer variant: one tree whose nodes are the deciding seat's information sets
-(reached by sequences of (actor, move) edges). Every iteration
+Two methods (``Budget.method``), both seeing only what the seat may know:
 
-1. draws a determinization: ``Table.determinize`` for the deciding seat, a full state
-   consistent with that seat's view, the unseen cards redealt by the search's own rng;
+**race** (the default, docs/bots.md has the measurements): a one-move lookahead that improves
+on the game's policy. Each round draws a determinization (``Table.determinize`` for the
+deciding seat: a full state consistent with its view, the unseen cards redealt by the
+search's own rng) and a rollout seed, and scores every move still in the race on that same
+sample: the move, then the game's policy for every seat (``cardparty_bot_move`` at "basic")
+for ``rollout_moves`` moves, then the game's ``cardparty_bot_estimate``. Because all moves
+share the sample (common random numbers), the difference of two moves' scores measures the
+moves rather than the luck of the deal. Moves that cannot beat the policy's move drop out
+after a few rounds; the race ends when only it is left or the budget is spent; another move
+is played only when its paired gain is clear (``confidence`` standard errors, ``min_samples``
+samples): a heuristic that is usually right is not thrown away on a few lucky rollouts.
+
+**tree**: single-observer ISMCTS (Cowling, Powley and Whitehouse, "Information Set Monte
+Carlo Tree Search", IEEE TCIAIG 2012): one tree whose nodes are the deciding seat's
+information sets (reached by sequences of (actor, move) edges). Every iteration
+
+1. draws a determinization for the seat;
 2. descends the tree on that state, choosing among the children whose move is legal in this
    determinization by UCB1 with availability counts (a child's exploration term counts the
    iterations in which it could have been chosen, not the parent's visits); the other seats
    choose by the game's policy (``Budget.opponents``, "policy") or, as in the paper, by nodes
    of their own ("tree": they then choose as if they saw the determinization);
 3. adds one new child, then plays the game on to its end (or to ``Budget.rollout_moves``) with
-   the game's own policy (``cardparty_bot_move`` at "basic"), random where it has none;
+   the game's own policy, random where it has none;
 4. scores the end for every seat (first place 1, last 0, shared places share) or, when the
    rollout was cut, asks the game's ``cardparty_bot_estimate`` for each seat's share, and
    credits each node with the score of the seat that moved into it.
 
-The move played is the root's most visited child, unless the game's own policy chose a move
-rated less than ``Budget.trust`` below it (docs/bots.md has the measurements). The bot sees
-only what the seat may know: the seat's legal moves, and determinizations. It never reads
-``table.state``; it never plays a move on the table it is given. With an iteration budget and
-no time budget it is a pure function of the seat's view and the rng, which is what the tests
-hold it to.
+The tree plays the root's most visited child, unless the game's own policy chose a move
+rated less than ``Budget.trust`` below it. The bot sees only what the seat may know: the
+seat's legal moves, and determinizations. It never reads ``table.state``; it never plays a
+move on the table it is given. With an iteration budget and no time budget it is a pure
+function of the seat's view and the rng, which is what the tests hold it to.
 
 Timeouts (SYSTEM moves while a deadline runs) and several seats able to move at once are
 handled as the simulator handles them: the actor is drawn at random among those who may move.
@@ -61,7 +73,7 @@ class Budget:
 
     iterations: int | None = 300
     seconds: float | None = 0.15
-    rollout_moves: int | None = 10
+    rollout_moves: int | None = 25
     exploration: float = EXPLORATION
     #: The deepest the tree grows, in moves from the root (1: flat Monte Carlo over the
     #: root's moves, each judged by rollouts alone).
@@ -74,6 +86,22 @@ class Budget:
     #: Cowling et al.: they choose as if they saw the determinization) or "policy" (the game's
     #: policy, as in the rollouts: the tree branches on the deciding seat's moves only).
     opponents: str = "policy"
+    #: "race" (default): the game's own move against each other legal move, on the same
+    #: determinizations and rollout seeds, dropping the moves that cannot beat it and playing
+    #: another only when it wins by a clear margin; "tree": the ISMCTS tree above.
+    method: str = "race"
+    #: The race's margin: a move replaces the policy's when its mean gain over it, paired by
+    #: sample, exceeds ``confidence`` standard errors (and a move whose gain plus that many
+    #: standard errors is not above zero drops out).
+    confidence: float = 0.3
+    #: The race's drop: after the first rounds a move drops out when its paired gain over the
+    #: policy's move plus ``drop`` standard errors is not above zero (larger: a longer race).
+    drop: float = 0.3
+    #: The race's first rounds: every move is sampled this often before any drops out.
+    warmup: int = 4
+    #: The fewest paired samples on which the race plays another move than the policy's:
+    #: with many moves and few samples each, the best-looking one is mostly the luckiest.
+    min_samples: int = 8
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -82,6 +110,8 @@ class Budget:
             raise ValueError("a search budget needs at least one iteration")
         if self.opponents not in ("tree", "policy"):
             raise ValueError("a search budget's opponents are 'tree' or 'policy'")
+        if self.method not in ("race", "tree"):
+            raise ValueError("a search budget's method is 'race' or 'tree'")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError("a search budget's seconds must be positive")
 
@@ -188,6 +218,8 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
     if len(moves) == 1:
         return moves[0]
     game = _Game(table)
+    if budget.method == "race" and game.policy is not None:
+        return _race(table, game, seat, moves, rng, budget, stats)
     root = _Node(seat)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     limit = budget.iterations
@@ -208,6 +240,86 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
                 root, seat, own) < budget.trust:
             return own
     return best
+
+
+def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.Random,
+          budget: Budget, stats: dict[Move, tuple[int, float]] | None) -> Move:
+    """The game's own move against the others, paired by sample (common random numbers).
+
+    Each round draws one determinization and one rollout seed, and scores every move still in
+    the race on that same sample (its own copy of the determinization, the same rollout rng):
+    the luck of the hidden cards and of the rollout is then shared, and the difference between
+    two moves' scores measures the moves, not the luck. After ``warmup`` rounds a move drops
+    out when its mean gain over the policy's move plus ``confidence`` standard errors is not
+    above zero; the race ends when only the policy's move is left or the budget is spent
+    (``iterations`` counts rollouts). The policy's move is played unless another gains on it
+    by more than ``confidence`` standard errors (and ``trust``): with a few dozen samples a
+    heuristic that is usually right is worth more than a small, noisy lead.
+    """
+    own = game.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
+                      level="basic")
+    if own is None:
+        own = moves[0]
+    base = next(i for i, m in enumerate(moves) if m is own)
+    others = [i for i in range(len(moves)) if i != base]
+    # Per move: samples, their sum, and the sum and sum of squares of its gains over the
+    # policy's move on the same samples (running sums: the race checks them every round).
+    count = [0] * len(moves)
+    total = [0.0] * len(moves)
+    gains = [0.0] * len(moves)
+    squares = [0.0] * len(moves)
+    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    spent = 0
+    rounds = 0
+    while others:
+        if budget.iterations is not None and spent + 1 + len(others) > budget.iterations:
+            break
+        det_seed = rng.getrandbits(64)
+        roll_seed = rng.getrandbits(64)
+        mine = 0.0
+        for i in [base, *others]:
+            if spent and deadline is not None and time.perf_counter() >= deadline:
+                break
+            state = table.determinize(seat, random.Random(det_seed))
+            sample = random.Random(roll_seed)
+            game.apply(state=state, seat=seat, move=moves[i], rng=sample)
+            score = _rollout(game, state, sample, budget.rollout_moves)[seat]
+            spent += 1
+            count[i] += 1
+            total[i] += score
+            if i == base:
+                mine = score
+            else:
+                gains[i] += score - mine
+                squares[i] += (score - mine) ** 2
+        else:
+            rounds += 1
+            if rounds >= budget.warmup:
+                others = [i for i in others
+                          if _gain(count[i], gains[i], squares[i], budget.drop)[1] > 0]
+            continue
+        break                                           # out of time
+    if stats is not None:
+        for i, m in enumerate(moves):
+            stats[m] = (count[i], total[i] / count[i] if count[i] else 0.0)
+    best, best_gain = base, 0.0
+    for i in others:
+        gain, _, low = _gain(count[i], gains[i], squares[i], budget.confidence)
+        enough = count[i] >= budget.min_samples
+        if enough and low > 0 and gain > budget.trust and gain > best_gain:
+            best, best_gain = i, gain
+    return moves[best]
+
+
+def _gain(n: int, total: float, squares: float, z: float) -> tuple[float, float, float]:
+    """From ``n`` paired gains' sum and sum of squares: their mean, and the mean plus and
+    minus ``z`` standard errors (no samples: no gain, anything possible)."""
+    if n < 2:
+        return (total / n if n else 0.0), 1.0, -1.0
+    mean = total / n
+    var = max(0.0, (squares - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return mean, mean + half, mean - half
 
 
 def _mean(root: _Node, seat: int, move: Move) -> float:

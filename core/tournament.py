@@ -103,16 +103,22 @@ class TournamentReport:
         are not independent; the interval is the normal one over deals (mean +- 1.96 standard
         errors), clipped to [0, 1].
         """
-        values = [d[level] for d in self.per_deal if level in d]
-        if not values:
-            return (math.nan, math.nan, math.nan)
-        n = len(values)
-        mean = sum(values) / n
-        if n < 2:
-            return (mean, 0.0, 1.0)
-        var = sum((v - mean) ** 2 for v in values) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        return (mean, max(0.0, mean - half), min(1.0, mean + half))
+        return deal_interval([d[level] for d in self.per_deal if level in d])
+
+
+def deal_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of per-deal shares with its normal 95% interval (mean +- 1.96 standard
+    errors over deals), clipped to [0, 1]; NaNs when there is no deal. Tournaments played
+    in pieces (the benchmark's workers) pool their deals' values and ask here."""
+    if not values:
+        return (math.nan, math.nan, math.nan)
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return (mean, 0.0, 1.0)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return (mean, max(0.0, mean - half), min(1.0, mean + half))
 
 
 def first_place_shares(result: Result) -> list[float]:

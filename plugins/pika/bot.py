@@ -47,8 +47,9 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     seat, n = seen["seat"], len(seen["players"])
     nxt = (seat + seen["direction"]) % n
     danger = seen["players"][nxt]["count"] <= 2
-    best = max(_score(m, colours, danger) for m in moves)
-    return rng.choice([m for m in moves if _score(m, colours, danger) == best])
+    scores = [_score(m, colours, danger) for m in moves]     # once: the search calls this a lot
+    best = max(scores)
+    return rng.choice([m for m, v in zip(moves, scores, strict=True) if v == best])
 
 
 @hookimpl

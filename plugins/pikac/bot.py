@@ -77,12 +77,13 @@ def choose(seen: dict[str, Any], moves: list[Move], rng: random.Random) -> Move 
     n = len(players)
     nxt = (seat + (seen.get("direction") or 1)) % n
     danger = players[nxt]["count"] <= 2 and players[nxt].get("place") is None
-    best_score = max(_score(m, hand, pending, danger, len(hand)) for m in plays)
+    scores = [_score(m, hand, pending, danger, len(hand)) for m in plays]   # once: it is hot
+    best_score = max(scores)
     if not pending and best_score < 5.0 and len(hand) > 4:
         draw = next((m for m in moves if m.kind == "draw"), None)
         if draw is not None:
             return draw                                        # keep the defenders
-    best = [m for m in plays if _score(m, hand, pending, danger, len(hand)) == best_score]
+    best = [m for m, v in zip(plays, scores, strict=True) if v == best_score]
     choice = best[rng.randrange(len(best))]
     same = [m for m in plays if m.cards == choice.cards]
     last = choice.cards[-1]

@@ -804,18 +804,24 @@ def cardparty_result(state: PiquetState) -> Result | None:
 @hookimpl
 def cardparty_determinize(state: PiquetState, seat: int, rng: random.Random) -> PiquetState:
     """Redeal every card ``seat`` cannot see — the opponent's unshown cards, his discards, the
-    talons, the cards left — keeping every size and every card shown in a declaration. Elder's
-    spoken claims (PQ-16) keep their cards too, so the answers stay the same (a bot searching
-    the redeal learns those cards: a Decision for a bot's sample, never shown in a view)."""
+    talons, the cards left — keeping every size and every card shown in a declaration.
+
+    Elder's spoken claims (PQ-16) are public only as words ("point of 5", "making 48"): while
+    they are declared, the redeal gives elder a combination of the same words from the unseen
+    cards (``spoken.redeal``), never the cards he really claimed (a sample that kept them in
+    place would show younger the suit elder declared)."""
     twin = state.copy()
     other = 1 - seat
     hand = twin.hands[other]
     kept = set(twin.shown[other])
-    if other == elder_of(state):        # PQ-16: elder's spoken claims stay where they are
-        kept.update(c for claim in state.claims if claim for c in claim)
     shown = {i for i, c in enumerate(hand) if c in kept}
-    redeal(rng, [hand, twin.discards[other], twin.talon1, twin.talon2, twin.left],
-           [shown, (), (), (), ()])
+    zones = [hand, twin.discards[other], twin.talon1, twin.talon2, twin.left]
+    if other == elder_of(state) and state.laws.spoken and state.phase == "declare":
+        spoken.redeal(twin, other, zones, shown, rng)
+        return twin
+    redeal(rng, zones, [shown, (), (), (), ()])
+    if other == elder_of(state):
+        twin.claims = [None, None, None]    # past the declarations: read by nothing, hidden
     return twin
 
 

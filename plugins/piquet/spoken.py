@@ -18,13 +18,17 @@ nothing to declare after elder sank) is not asked: the engine says the only thin
 The state fields are the deal's ``claims`` (elder's declared cards per category: None not yet,
 [] nothing), ``cat`` (the category being declared, 0-2), ``stage`` (0 not started, 1 younger
 answers the first detail, 2 the second, 3 younger declares after elder declared nothing) and
-``said`` (the transcript both players hear, [seat, words] per line).
+``said`` (the transcript both players hear, [seat, words] per line). ``redeal`` samples the
+hidden cards for a search bot sitting as younger: consistent with elder's words, no more.
 
 Must not know about: sockets, terminals, other games.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Container, Sequence
+from itertools import combinations
 from typing import Any
 
 from cardparty.core.contract import Move
@@ -34,6 +38,7 @@ from cardparty.plugins.piquet.scoring import (
     CATEGORY_WORD,
     ORDER,
     RANK_PLURAL,
+    RANKS,
     SEQUENCE_NAME,
     SUITS,
     TO_RANK,
@@ -399,3 +404,107 @@ def apply(state: PiquetState, seat: int, move: Move, events: list[dict[str, Any]
     else:
         _answer(state, move.choice or "good", move.cards, events)
     _advance(state, events)
+
+
+# --- a redeal consistent with the words (for the search bot) ---------------------------------
+
+def _spoken_claims(state: PiquetState, elder: int) -> list[tuple[int, Combo, bool]]:
+    """Elder's claims so far that younger heard: (category index, the claim, whether its
+    second detail was said). The claim's cards are hidden; only its words are public."""
+    out = []
+    for i in range(min(state.cat + 1, len(CATEGORIES))):
+        cards = state.claims[i]
+        if not cards or (i == state.cat and state.stage not in (1, 2)):
+            continue
+        category = CATEGORIES[i]
+        if category == "point":
+            claim = point_of(cards, 1)
+        elif category == "sequence":
+            claim = sequences_of(cards)[0]
+        else:
+            claim = sets_of(cards, state.laws.quatorze)[0]
+        assert claim is not None
+        second = category in TWO_STAGES and [elder, second_words(claim)] in state.said
+        out.append((i, claim, second))
+    return out
+
+
+def _alike(claim: Combo, second: bool, cards: Sequence[str], quatorze: int) -> list[Combo]:
+    """Every combination of ``cards`` that would have been declared in the same words as
+    ``claim`` (its first detail, and its second when it was said), in a fixed order."""
+    size = claim.key[0]
+    found: list[Combo] = []
+    if claim.category == "point":
+        for s in SUITS:
+            suit = sorted((c for c in cards if c[1] == s), key=lambda c: -ORDER[c[0]])
+            for combo in combinations(suit, size):
+                point = point_of(combo, 1)
+                if point is not None and (not second or point.key == claim.key):
+                    found.append(point)
+    elif claim.category == "sequence":
+        have = set(cards)
+        for s in SUITS:
+            for top in range(size - 1, len(RANKS)):
+                run = [RANKS[r] + s for r in range(top, top - size, -1)]
+                if all(c in have for c in run) and (not second or top == claim.key[1]):
+                    found.append(sequences_of(run)[0])
+    else:
+        rank = claim.detail["rank"]
+        for combo in combinations([c for c in cards if c[0] == rank], size):
+            found.append(sets_of(combo, quatorze)[0])
+    return found
+
+
+def _fit(choices: list[list[Combo]], used: frozenset[str], room: int,
+         known: frozenset[str]) -> list[Combo] | None:
+    """One combination per list, all held at once in a hand with ``room`` places besides the
+    ``known`` cards (depth first, in the lists' order)."""
+    if not choices:
+        return []
+    for combo in choices[0]:
+        now = used | set(combo.cards)
+        if len(now - known) > room:
+            continue
+        rest = _fit(choices[1:], now, room, known)
+        if rest is not None:
+            return [combo, *rest]
+    return None
+
+
+def redeal(state: PiquetState, elder: int, zones: list[list[str]], fixed: Container[int],
+           rng: random.Random) -> None:
+    """Redeal the cards younger cannot see (``zones``: elder's hand first, its ``fixed``
+    positions shown) so that elder holds, for every claim younger heard, a combination of the
+    same words drawn from the unseen cards, and make those his claims; what elder has not yet
+    said is left for him to declare (his claims from there on are unset).
+
+    A sample depends only on what younger sees and ``rng`` (the unseen cards are sorted, the
+    combinations listed in a fixed order before the rng picks among them): it may hold
+    elder's real claim or any other of the same words, never more knowledge than the words."""
+    hand = zones[0]
+    known = frozenset(c for i, c in enumerate(hand) if i in fixed)
+    pool = sorted(c for k, zone in enumerate(zones) for i, c in enumerate(zone)
+                  if k or i not in fixed)
+    heard = _spoken_claims(state, elder)
+    choices = []
+    for _, claim, second in heard:
+        if set(claim.cards) <= known:                 # shown when it scored: it stays
+            choices.append([claim])
+            continue
+        alike = _alike(claim, second, sorted(known | set(pool)), state.laws.quatorze)
+        rng.shuffle(alike)
+        choices.append(alike)
+    room = sum(1 for i in range(len(hand)) if i not in fixed)
+    picked = _fit(choices, known, room, known)
+    if picked is None:                                # elder's real hand is one answer
+        raise AssertionError("no redeal agrees with elder's spoken claims")
+    pinned = sorted({c for combo in picked for c in combo.cards} - known)
+    rest = [c for c in pool if c not in pinned]
+    rng.shuffle(rest)
+    deal = iter(pinned + rest)
+    for k, zone in enumerate(zones):
+        zone[:] = [c if not k and i in fixed else next(deal) for i, c in enumerate(zone)]
+    for (i, _, _), combo in zip(heard, picked, strict=True):
+        state.claims[i] = list(combo.cards)
+    for i in range(state.cat + 1, len(CATEGORIES)):
+        state.claims[i] = None

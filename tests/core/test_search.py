@@ -15,6 +15,7 @@ from cardparty.core.table import Table
 
 GAMES = [("pikac", 2), ("pikac", 4), ("pika", 2), ("pika", 4), ("kakhead", 2), ("piquet", 2)]
 SMALL = Budget(iterations=40, seconds=None, rollout_moves=30)
+TREE = Budget(iterations=40, seconds=None, rollout_moves=30, method="tree")
 
 
 def advance(table: Table, moves: int, rng: random.Random) -> None:
@@ -57,8 +58,9 @@ def hidden_elsewhere(table: Table, seat: int, seed: int) -> Table:
     return twin
 
 
+@pytest.mark.parametrize("budget", [SMALL, TREE], ids=["race", "tree"])
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_the_same_view_gives_the_same_move(game: str, players: int) -> None:
+def test_the_same_view_gives_the_same_move(game: str, players: int, budget: Budget) -> None:
     """The bot sees only its seat: two tables that agree on everything the seat sees but
     hold the unseen cards in other places get the same move and the same root statistics
     for the same rng."""
@@ -69,8 +71,8 @@ def test_the_same_view_gives_the_same_move(game: str, players: int) -> None:
         differ += twin.save() != table.save()
         a: dict[Move, tuple[int, float]] = {}
         b: dict[Move, tuple[int, float]] = {}
-        move_a = search(table, seat, random.Random(7), SMALL, stats=a)
-        move_b = search(twin, seat, random.Random(7), SMALL, stats=b)
+        move_a = search(table, seat, random.Random(7), budget, stats=a)
+        move_b = search(twin, seat, random.Random(7), budget, stats=b)
         assert move_a.same(move_b)
         assert a == b
     assert differ, "every twin held its hidden cards where the table does: nothing was tested"
@@ -86,14 +88,19 @@ def test_search_plays_a_legal_move_and_leaves_the_table_alone(game: str, players
         table.play(seat, move)
 
 
-def test_the_iteration_budget_makes_the_search_deterministic() -> None:
+@pytest.mark.parametrize("budget", [SMALL, TREE], ids=["race", "tree"])
+def test_the_iteration_budget_makes_the_search_deterministic(budget: Budget) -> None:
     table, seat = decision_points("piquet", 2, 1)[0]
     first: dict[Move, tuple[int, float]] = {}
     again: dict[Move, tuple[int, float]] = {}
-    search(table, seat, random.Random(5), SMALL, stats=first)
-    search(table, seat, random.Random(5), SMALL, stats=again)
+    search(table, seat, random.Random(5), budget, stats=first)
+    search(table, seat, random.Random(5), budget, stats=again)
     assert first == again
-    assert sum(v for v, _ in first.values()) == SMALL.iterations
+    spent = sum(v for v, _ in first.values())
+    if budget.method == "tree":
+        assert spent == budget.iterations
+    else:                           # the race may end early, when only the policy's move is left
+        assert 0 < spent <= budget.iterations
 
 
 def test_decide_from_a_snapshot_agrees_with_the_search() -> None:
@@ -130,3 +137,16 @@ def test_scores_and_estimates_rank_seats() -> None:
     assert two[0] > 0.5 > two[1] and abs(sum(two) - 1.0) < 1e-9
     four = pairwise_shares([0.0, 0.0, -5.0, 5.0], 2.0)
     assert four[3] > four[0] == four[1] > four[2]
+
+
+@pytest.mark.parametrize(("game", "players"), GAMES)
+def test_the_race_keeps_the_policys_move_without_enough_samples(game: str, players: int) -> None:
+    """The race plays another move than the game's own only on ``min_samples`` paired samples
+    or more: below that, whatever the rollouts say, the policy's move is played."""
+    shy = Budget(iterations=60, seconds=None, min_samples=1000)
+    normal = PolicyBot("normal")
+    for table, seat in decision_points(game, players, 3):
+        stats: dict[Move, tuple[int, float]] = {}
+        move = search(table, seat, random.Random(2), shy, stats=stats)
+        assert move.same(normal.choose(table, seat, random.Random(0)))
+        assert 1 < sum(n for n, _ in stats.values()) <= shy.iterations

@@ -219,3 +219,45 @@ def test_pq16_unequal_totals_end_the_partie_after_the_sixth_deal() -> None:
     _play_deal(table)
     result = table.result()
     assert result is not None and result.outcome == "finished"
+
+
+# Two deals younger cannot tell apart: elder holds a point of five in spades or in hearts (the
+# other suit's fifth card among his discards) and says "point of 5"; younger holds five clubs.
+ELDER_SPADES = ["AS", "KS", "QS", "JS", "9S", "AH", "KH", "QH", "JH", "AD", "7C", "8C"]
+ELDER_HEARTS = ["AH", "KH", "QH", "JH", "TH", "AS", "KS", "QS", "JS", "AD", "7C", "8C"]
+YOUNGER_CLUBS = ["AC", "KC", "QC", "JC", "TC", "TS", "8S", "7S", "9H", "8H", "7H", "QD"]
+YOUNGER_OUT = ["JD", "TD", "9D", "8D", "7D"]
+
+
+def _point_said(elder: list[str], out: list[str]) -> Table:
+    table = exchanged(elder, YOUNGER_CLUBS, elder_out=out, younger_out=YOUNGER_OUT,
+                      spoken=True, in_full=False)
+    say(table, ELDER, "point", *elder[:5])
+    assert said(table) == [(ELDER, "point of 5")]
+    assert list(table.to_move()) == [YOUNGER]
+    return table
+
+
+def test_pq16_a_redeal_for_younger_keeps_what_elder_said_and_learns_nothing_more() -> None:
+    """A search bot's sample of the hidden cards (``determinize``) must agree with what was
+    spoken ("point of 5": elder holds five of a suit) and depend on nothing else: two deals
+    that younger sees alike give the same samples, and elder's claimed cards are not simply
+    left where they lie (that would show younger which suit elder declared)."""
+    spades = _point_said(ELDER_SPADES, ["TH", "KD", "9C"])
+    hearts = _point_said(ELDER_HEARTS, ["9S", "KD", "9C"])
+    assert spades.view(YOUNGER) == hearts.view(YOUNGER)
+    suits = set()
+    for k in range(24):
+        a = spades.determinize(YOUNGER, random.Random(k))
+        b = hearts.determinize(YOUNGER, random.Random(k))
+        assert sorted(a.hands[ELDER]) == sorted(b.hands[ELDER])
+        assert a.discards[ELDER] == b.discards[ELDER] and a.claims == b.claims
+        claim = a.claims[0]
+        assert claim is not None and len(claim) == 5 and set(claim) <= set(a.hands[ELDER])
+        assert len({c[1] for c in claim}) == 1
+        suits.add(claim[0][1])
+    assert suits == {"S", "H"}
+    # the search plays on from such samples: younger's answer is one of his moves
+    bot = PolicyBot("hard")
+    move = bot.choose(spades, YOUNGER, random.Random(1))
+    assert any(m.same(move) for m in spades.legal_moves(YOUNGER))
