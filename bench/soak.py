@@ -3,7 +3,10 @@
 RSS, its CPU and the ping latency of a player at a table of his own.
 
 The host runs as ``cardparty host --data`` in a child process (its RSS and CPU are read from
-/proc); every client runs in this process, on 127.0.0.1:
+/proc); the pinger and the hostile guest each run in a process of their own (threads of one
+Python process share its interpreter lock: a busy load generator would delay the pinger's own
+thread, and the latency printed would be the bench's, not the host's); the rest of the crowd
+runs as threads of this process, on 127.0.0.1:
 
 - ``--games`` players, each playing pika at a table of his own against host bots, one game
   after another (every other game goes on with ``again``, the others at a new table);
@@ -23,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import multiprocessing
+import queue
 import random
 import sys
 import tempfile
@@ -56,6 +61,10 @@ class Soak:
         self.names = itertools.count(1)
         #: the host's key (from its desk): every client speaks CURVE as a real one does
         self.host_key = fetch_key(address)[0]
+        #: the latest table in play, shared with the hostile guest's process
+        self.latest: Any = None
+        #: where a pinger in a process of its own sends ("ping", seconds) and ("error", what)
+        self.out: Any = None
 
     def dealer(self, keys: KeyPair | None = None, rcvhwm: int = 1000) -> zmq.Socket[Any]:
         """A raw CURVE DEALER connected to the host, as ``keys`` (None: a key of its own)."""
@@ -70,6 +79,9 @@ class Soak:
         return sock
 
     def count_error(self, what: str) -> None:
+        if self.out is not None:
+            self.out.put(("error", what))
+            return
         with self.lock:
             self.errors[what] = self.errors.get(what, 0) + 1
 
@@ -99,6 +111,8 @@ class Soak:
                     s.request("again", table=tid)      # his again is his ready
                 with self.lock:
                     self.playing = [*self.playing[-20:], tid]
+                if self.latest is not None:
+                    self.latest.value = tid.encode()
                 try:
                     play_table(s, tid, rng=rng, timeout=120, delay=self.args.think)
                     with self.lock:
@@ -206,8 +220,12 @@ class Soak:
                 if ask(message("ping", rid=n)) is None:
                     self.count_error("ping lost")
                     continue
+                took = time.perf_counter() - began
+                if self.out is not None:
+                    self.out.put(("ping", took))
+                    continue
                 with self.lock:
-                    self.pings.append(time.perf_counter() - began)
+                    self.pings.append(took)
         finally:
             sock.close()
 
@@ -241,8 +259,8 @@ class Soak:
                         main.send(encode(message("create", game="pika", players=4,
                                                  title="x" * 64)))
                 elif attack == "watchers":
-                    with self.lock:
-                        tid = self.playing[-1] if self.playing else "t1"
+                    tid = (self.latest.value.decode() if self.latest is not None
+                           else None) or "t1"
                     for _ in range(200):
                         w = raw(rcvhwm=1)
                         w.send(encode(message("hello", name=f"W{rng.random():.6f}")))
@@ -270,14 +288,23 @@ class Soak:
 
     def run(self, pid: int) -> list[tuple[float, float]]:
         args = self.args
+        spawn = multiprocessing.get_context("spawn")     # no ZeroMQ context crosses a fork
+        stop = spawn.Event()
+        out = spawn.Queue()
+        self.latest = spawn.Array("c", 32)
+        procs = [spawn.Process(target=_alone, args=("pinger", self.address, args, stop, out,
+                                                    self.latest), daemon=True)]
+        if args.hostile:
+            procs.append(spawn.Process(target=_alone, args=(
+                "hostile", self.address, args, stop, out, self.latest), daemon=True))
+        for proc in procs:
+            proc.start()
         threads = [threading.Thread(target=self.gamer, args=(i,), daemon=True)
                    for i in range(args.games)]
         threads += [threading.Thread(target=self.watcher, args=(i,), daemon=True)
                     for i in range(args.watchers)]
         threads += [threading.Thread(target=f, daemon=True)
-                    for f in (self.joiner, self.slow_reader, self.pinger)]
-        if args.hostile:
-            threads.append(threading.Thread(target=self.hostile, daemon=True))
+                    for f in (self.joiner, self.slow_reader)]
         for t in threads:
             t.start()
         began = time.monotonic()
@@ -291,6 +318,7 @@ class Soak:
             time.sleep(min(args.interval, max(0.0, began + args.minutes * 60
                                                - time.monotonic())))
             now = time.monotonic()
+            self._drain(out)
             used = cpu_seconds(pid)
             rss = rss_kb(pid) / 1024
             with self.lock:
@@ -307,9 +335,37 @@ class Soak:
                   + (f"; errors {errors}" if errors else ""), flush=True)
             cpu, at = used, now
         self.stop.set()
+        stop.set()
         for t in threads:
             t.join(10)
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
         return curve
+
+    def _drain(self, out: Any) -> None:
+        """What the processes of the pinger and the hostile guest sent since the last look."""
+        while True:
+            try:
+                what, value = out.get_nowait()
+            except queue.Empty:
+                return
+            with self.lock:
+                if what == "ping":
+                    self.pings.append(value)
+                else:
+                    self.errors[value] = self.errors.get(value, 0) + 1
+
+
+def _alone(role: str, address: str, args: argparse.Namespace, stop: Any, out: Any,
+           latest: Any) -> None:
+    """(In a process of its own.) The pinger or the hostile guest, until ``stop`` is set."""
+    soak = Soak(address, args)
+    soak.stop = stop
+    soak.out = out
+    soak.latest = latest
+    getattr(soak, role)()
 
 
 def main(argv: list[str] | None = None) -> int:
