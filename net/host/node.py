@@ -31,6 +31,12 @@ from cardparty.net.host.settings import HostSettings
 from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.store import Store
 
+#: ZeroMQ's I/O threads for the host's context: CURVE's handshakes and encryption run there
+#: (in C, outside the interpreter). With one, a crowd of connections opened at once (a
+#: hostile guest: each handshake is a few public-key operations) queues every other
+#: player's messages behind their handshakes; with two, connections are spread over both.
+IO_THREADS = 2
+
 
 class Host:
     """A host node. ``start()`` runs it on a background thread and returns its address;
@@ -76,7 +82,7 @@ class Host:
         self.keys = keys or host_keys(data)
         self.curve = curve
         self.testing = testing
-        self._ctx: zmq.Context = zmq.Context()
+        self._ctx: zmq.Context = zmq.Context(io_threads=IO_THREADS)
         self._guard: Guard | None = None
         self._sock: zmq.Socket | None = None
         self._stopping = threading.Event()
