@@ -28,6 +28,7 @@ from cardparty.net.host.economy import Economy
 from cardparty.net.host.model import (
     MAX_INVITED,
     MAX_OPEN_TABLES,
+    MAX_PENDING_INVITATIONS,
     TABLES_PAGE,
     HostTable,
     Player,
@@ -326,6 +327,11 @@ class Lobby:
         if len(ht.invited) + len(fresh) > MAX_INVITED:
             raise ProtocolError("bad_field", f"invite: a table invites at most {MAX_INVITED} "
                                              f"players ({len(ht.invited)} so far)")
+        pending = self.pending_invitations(player) if fresh else 0
+        if pending + len(fresh) > MAX_PENDING_INVITATIONS:
+            raise ProtocolError("too_many", f"you have {pending} invitations pending, and one "
+                                            f"key may have {MAX_PENDING_INVITATIONS}: wait "
+                                            "for them to sit, or close a table")
         ht.invited.update(fresh)
         for name in fresh:
             self.invitations.setdefault(name.casefold(), set()).add(ht.id)
@@ -339,6 +345,23 @@ class Lobby:
                  safe(", ".join(sorted(wanted))), ht.id)
         self.changed(ht)
         return message("ok", about="invite")
+
+    def pending_invitations(self, player: Player) -> int:
+        """Invitations made by any name of ``player``'s key to open tables, their names not
+        seated there yet (what ``MAX_PENDING_INVITATIONS`` bounds)."""
+        owner = self.roster.owners.owner
+        key = owner(player.name)
+        ours: dict[str, bool] = {}          # inviter's name -> owned by this key
+        count = 0
+        for ht in self.tables.all.values():
+            if ht.status != "open" or not ht.invited:
+                continue
+            seated = {s.name.casefold() for s in ht.seats if s.kind == "human"}
+            for name, by in ht.invited.items():
+                if by not in ours:
+                    ours[by] = owner(by) == key
+                count += ours[by] and name.casefold() not in seated
+        return count
 
     def on_ready(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
