@@ -6,7 +6,10 @@ The host runs as ``cardparty host --data`` in a child process (its RSS and CPU a
 /proc); the pinger and the hostile guest each run in a process of their own (threads of one
 Python process share its interpreter lock: a busy load generator would delay the pinger's own
 thread, and the latency printed would be the bench's, not the host's); the rest of the crowd
-runs as threads of this process, on 127.0.0.1:
+runs as threads of this process, on 127.0.0.1. On a LAN every client runs on a machine of its
+own; here they share the host's cores, so the crowd and the hostile guest run ``--load-nice``
+steps nicer than the host and the pinger (the host's latency is measured, not how the
+system shares two cores between it and the load):
 
 - ``--games`` players, each playing pika at a table of his own against host bots, one game
   after another (every other game goes on with ``again``, the others at a new table);
@@ -27,8 +30,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import multiprocessing
+import os
 import queue
 import random
+import signal
 import sys
 import tempfile
 import threading
@@ -297,7 +302,9 @@ class Soak:
         if args.hostile:
             procs.append(spawn.Process(target=_alone, args=(
                 "hostile", self.address, args, stop, out, self.latest), daemon=True))
-        for proc in procs:
+        procs[0].start()                                  # the pinger, at the host's priority
+        os.nice(args.load_nice)                           # the crowd, and the hostile guest
+        for proc in procs[1:]:
             proc.start()
         threads = [threading.Thread(target=self.gamer, args=(i,), daemon=True)
                    for i in range(args.games)]
@@ -312,7 +319,8 @@ class Soak:
         cpu = cpu_seconds(pid)
         at = began
         print(f"soak: {args.games} games, {args.watchers} watchers, a joiner, a slow reader, "
-              f"a pinger{', one hostile guest' if args.hostile else ''}; every "
+              f"a pinger{', one hostile guest' if args.hostile else ''} (the load "
+              f"{args.load_nice} nicer than the host); every "
               f"{args.interval:g} s:", flush=True)
         while time.monotonic() - began < args.minutes * 60:
             time.sleep(min(args.interval, max(0.0, began + args.minutes * 60
@@ -378,7 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.05,
                    help="seconds a player thinks before each move (default 0.05)")
     p.add_argument("--hostile", action="store_true", help="add one hostile guest")
+    p.add_argument("--load-nice", type=int, default=10,
+                   help="how much nicer than the host and the pinger the crowd and the "
+                        "hostile guest run (default 10; 0: as the host)")
     args = p.parse_args(argv)
+    # Stopped by SIGTERM: the host and the data directory go too, as at the end.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     with tempfile.TemporaryDirectory(prefix="cardparty-soak-") as data:
         proc, address = start(host_command(data))
         try:
