@@ -4,7 +4,8 @@ Two kinds of lines. A move, by its label as the table lists it (``play 7♥``, `
 cards``) or by its kind and cards typed plainly (``play 7h``, ``play 10s 10c``, ``throw qs``),
 or by the start of a label when only one move starts so (``take 4``). And a command, reaching
 what the keys reach: ``chat TEXT`` (or ``say``), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``,
-``watch [TABLE]``, ``create``, ``invite NAMES``, ``leave``, ``lobby``, ``again``, ``match``,
+``watch [TABLE]``, ``create``, ``invite NAMES``, the table owner's ``remove SEAT|NAME``,
+``close`` and ``strangers [on|off]``, ``leave``, ``lobby``, ``again``, ``match``,
 ``call``, ``sort``, ``bell``, ``help``, ``quit``; and the economy's: ``seek`` (the open play form),
 ``unseek``, ``league [WEEK]``, ``shop``, ``buy gold|vip``. The client still decides no
 legality: a move line is matched against the listed moves only, and the host judges what is
@@ -24,6 +25,7 @@ from typing import Any
 from cardparty.client.dialog import Choice
 from cardparty.client.table_model import wire_move
 from cardparty.client.theme import label_of
+from cardparty.core.i18n import _
 
 #: Commands with what they do, for completion and ``help``.
 COMMANDS: list[tuple[str, str]] = [
@@ -34,6 +36,9 @@ COMMANDS: list[tuple[str, str]] = [
     ("watch ", "watch a table (its id; none: the chosen one)"),
     ("create", "create a table (the form)"),
     ("invite ", "invite players by name to your friends table"),
+    ("remove ", "your table: free a seat before the start (its number or the name there)"),
+    ("close", "your table: close it before the start (everyone at it is told)"),
+    ("strangers ", "your table: strangers on (anyone may sit) or off (the invited only)"),
     ("leave", "leave the table (a bot plays your seat once the game runs)"),
     ("lobby", "back to the lobby, keeping your seat"),
     ("again", "another round, when the round is over"),
@@ -96,6 +101,33 @@ def find_moves(c: Any, line: str) -> list[dict[str, Any]]:
     return starts if len(starts) == 1 else []
 
 
+def owner(c: Any, verb: str, table: Any, rest: str) -> None:
+    """The table owner's commands: ``remove SEAT|NAME`` (no argument: the choice),
+    ``close`` (asks first), ``strangers [on|off]`` (none: the other way than now)."""
+    if table is None:
+        c.error = _("{command}: choose a table first").format(command=verb)
+    elif verb == "close":
+        c.ask_close(table)
+    elif verb == "strangers":
+        words = {"on": True, "yes": True, "off": False, "no": False}
+        if rest and rest.lower() not in words:
+            c.error = _("strangers on (anyone may sit) or strangers off (the invited only)")
+        else:
+            c.set_strangers(table, words.get(rest.lower()))
+    elif not rest:
+        c.ask_remove(table)
+    else:
+        seats = c.others_seated(table)
+        want = rest.casefold().lstrip("#")
+        found = [i for i, label in seats if want == str(i + 1)
+                 or want == label.split(". ", 1)[1].casefold()]
+        if found:
+            c.remove_seat(table, found[0])
+        else:
+            c.error = _("remove: nobody else sits at seat {seat} of table {table}").format(
+                seat=repr(rest[:24]), table=table)
+
+
 def run(c: Any, line: str) -> None:
     """Do ``line`` (see the module docstring); anything else is one line of error."""
     line = line.strip()
@@ -131,6 +163,8 @@ def run(c: Any, line: str) -> None:
         c._key_lobby("c")
     elif verb == "invite":
         c._invite(table, rest)
+    elif verb in ("remove", "close", "strangers"):
+        owner(c, verb, table, rest)
     elif verb == "leave":
         if c.screen == "table":
             c._leave()

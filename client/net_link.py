@@ -29,7 +29,7 @@ from typing import Any
 from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
-from cardparty.core.i18n import from_wire
+from cardparty.core.i18n import N_, _, from_wire
 from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
@@ -63,6 +63,13 @@ def seat_label(seat: dict[str, Any]) -> str | None:
     if seat.get("connected") is False:
         marks += " away"
     return name + (f" ({marks.strip()})" if marks else "")
+
+
+#: The owner's requests, with the notice each one's ``ok`` becomes.
+OWNER_NOTICES = {"remove": N_("seat {seat} of table {table} is free"),
+                 "close": N_("table {table} is closed"),
+                 "strangers": N_("strangers may sit at table {table}"),
+                 "no strangers": N_("strangers may not sit at table {table}")}
 
 
 def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
@@ -195,6 +202,8 @@ class NetLink:
             self._fetch_games()
         elif action == "invite":
             self._invite(table, list(args.get("names") or ()))
+        elif action in ("remove", "close", "strangers"):
+            self._owner(action, table, args)
         elif action in economy_link.ACTIONS:
             economy_link.request(self, action, args)
         else:
@@ -233,6 +242,25 @@ class NetLink:
             if f.exception() is None:
                 self.deliver({"type": "notice",
                               "text": f"invited {', '.join(names)} to table {table}"})
+        fut.add_done_callback(done)
+
+    def _owner(self, action: str, table: Any, args: dict[str, Any]) -> None:
+        """The table owner's ``remove`` (seat), ``close`` and ``strangers`` (allow); the
+        host's answer becomes a one-line notice, its refusal an error."""
+        fields: dict[str, Any] = {}
+        if action == "remove":
+            fields["seat"] = int(args["seat"])
+        elif action == "strangers":
+            fields["allow"] = bool(args["allow"])
+        fut = self._send(action, table=table, **fields)
+        if fut is None:
+            return
+        which = "no strangers" if fields.get("allow") is False else action
+        text = _(OWNER_NOTICES[which]).format(table=table, seat=fields.get("seat", 0) + 1)
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            if f.exception() is None:
+                self.deliver({"type": "notice", "text": text})
         fut.add_done_callback(done)
 
     def _sit(self, table: Any, seat: int | None) -> None:
