@@ -3,7 +3,13 @@
 RSS, its CPU and the ping latency of a player at a table of his own.
 
 The host runs as ``cardparty host --data`` in a child process (its RSS and CPU are read from
-/proc); every client runs in this process, on 127.0.0.1:
+/proc); the pinger and the hostile guest each run in a process of their own (threads of one
+Python process share its interpreter lock: a busy load generator would delay the pinger's own
+thread, and the latency printed would be the bench's, not the host's); the rest of the crowd
+runs as threads of this process, on 127.0.0.1. On a LAN every client runs on a machine of its
+own; here they share the host's cores, so the crowd and the hostile guest run ``--load-nice``
+steps nicer than the host and the pinger (the host's latency is measured, not how the
+system shares two cores between it and the load):
 
 - ``--games`` players, each playing pika at a table of his own against host bots, one game
   after another (every other game goes on with ``again``, the others at a new table);
@@ -23,7 +29,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import multiprocessing
+import os
+import queue
 import random
+import signal
 import sys
 import tempfile
 import threading
@@ -56,6 +66,10 @@ class Soak:
         self.names = itertools.count(1)
         #: the host's key (from its desk): every client speaks CURVE as a real one does
         self.host_key = fetch_key(address)[0]
+        #: the latest table in play, shared with the hostile guest's process
+        self.latest: Any = None
+        #: where a pinger in a process of its own sends ("ping", seconds) and ("error", what)
+        self.out: Any = None
 
     def dealer(self, keys: KeyPair | None = None, rcvhwm: int = 1000) -> zmq.Socket[Any]:
         """A raw CURVE DEALER connected to the host, as ``keys`` (None: a key of its own)."""
@@ -70,6 +84,9 @@ class Soak:
         return sock
 
     def count_error(self, what: str) -> None:
+        if self.out is not None:
+            self.out.put(("error", what))
+            return
         with self.lock:
             self.errors[what] = self.errors.get(what, 0) + 1
 
@@ -99,6 +116,8 @@ class Soak:
                     s.request("again", table=tid)      # his again is his ready
                 with self.lock:
                     self.playing = [*self.playing[-20:], tid]
+                if self.latest is not None:
+                    self.latest.value = tid.encode()
                 try:
                     play_table(s, tid, rng=rng, timeout=120, delay=self.args.think)
                     with self.lock:
@@ -206,8 +225,12 @@ class Soak:
                 if ask(message("ping", rid=n)) is None:
                     self.count_error("ping lost")
                     continue
+                took = time.perf_counter() - began
+                if self.out is not None:
+                    self.out.put(("ping", took))
+                    continue
                 with self.lock:
-                    self.pings.append(time.perf_counter() - began)
+                    self.pings.append(took)
         finally:
             sock.close()
 
@@ -241,8 +264,8 @@ class Soak:
                         main.send(encode(message("create", game="pika", players=4,
                                                  title="x" * 64)))
                 elif attack == "watchers":
-                    with self.lock:
-                        tid = self.playing[-1] if self.playing else "t1"
+                    tid = (self.latest.value.decode() if self.latest is not None
+                           else None) or "t1"
                     for _ in range(200):
                         w = raw(rcvhwm=1)
                         w.send(encode(message("hello", name=f"W{rng.random():.6f}")))
@@ -270,14 +293,25 @@ class Soak:
 
     def run(self, pid: int) -> list[tuple[float, float]]:
         args = self.args
+        spawn = multiprocessing.get_context("spawn")     # no ZeroMQ context crosses a fork
+        stop = spawn.Event()
+        out = spawn.Queue()
+        self.latest = spawn.Array("c", 32)
+        procs = [spawn.Process(target=_alone, args=("pinger", self.address, args, stop, out,
+                                                    self.latest), daemon=True)]
+        if args.hostile:
+            procs.append(spawn.Process(target=_alone, args=(
+                "hostile", self.address, args, stop, out, self.latest), daemon=True))
+        procs[0].start()                                  # the pinger, at the host's priority
+        os.nice(args.load_nice)                           # the crowd, and the hostile guest
+        for proc in procs[1:]:
+            proc.start()
         threads = [threading.Thread(target=self.gamer, args=(i,), daemon=True)
                    for i in range(args.games)]
         threads += [threading.Thread(target=self.watcher, args=(i,), daemon=True)
                     for i in range(args.watchers)]
         threads += [threading.Thread(target=f, daemon=True)
-                    for f in (self.joiner, self.slow_reader, self.pinger)]
-        if args.hostile:
-            threads.append(threading.Thread(target=self.hostile, daemon=True))
+                    for f in (self.joiner, self.slow_reader)]
         for t in threads:
             t.start()
         began = time.monotonic()
@@ -285,12 +319,14 @@ class Soak:
         cpu = cpu_seconds(pid)
         at = began
         print(f"soak: {args.games} games, {args.watchers} watchers, a joiner, a slow reader, "
-              f"a pinger{', one hostile guest' if args.hostile else ''}; every "
+              f"a pinger{', one hostile guest' if args.hostile else ''} (the load "
+              f"{args.load_nice} nicer than the host); every "
               f"{args.interval:g} s:", flush=True)
         while time.monotonic() - began < args.minutes * 60:
             time.sleep(min(args.interval, max(0.0, began + args.minutes * 60
                                                - time.monotonic())))
             now = time.monotonic()
+            self._drain(out)
             used = cpu_seconds(pid)
             rss = rss_kb(pid) / 1024
             with self.lock:
@@ -307,9 +343,37 @@ class Soak:
                   + (f"; errors {errors}" if errors else ""), flush=True)
             cpu, at = used, now
         self.stop.set()
+        stop.set()
         for t in threads:
             t.join(10)
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
         return curve
+
+    def _drain(self, out: Any) -> None:
+        """What the processes of the pinger and the hostile guest sent since the last look."""
+        while True:
+            try:
+                what, value = out.get_nowait()
+            except queue.Empty:
+                return
+            with self.lock:
+                if what == "ping":
+                    self.pings.append(value)
+                else:
+                    self.errors[value] = self.errors.get(value, 0) + 1
+
+
+def _alone(role: str, address: str, args: argparse.Namespace, stop: Any, out: Any,
+           latest: Any) -> None:
+    """(In a process of its own.) The pinger or the hostile guest, until ``stop`` is set."""
+    soak = Soak(address, args)
+    soak.stop = stop
+    soak.out = out
+    soak.latest = latest
+    getattr(soak, role)()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -322,7 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--think", type=float, default=0.05,
                    help="seconds a player thinks before each move (default 0.05)")
     p.add_argument("--hostile", action="store_true", help="add one hostile guest")
+    p.add_argument("--load-nice", type=int, default=10,
+                   help="how much nicer than the host and the pinger the crowd and the "
+                        "hostile guest run (default 10; 0: as the host)")
     args = p.parse_args(argv)
+    # Stopped by SIGTERM: the host and the data directory go too, as at the end.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     with tempfile.TemporaryDirectory(prefix="cardparty-soak-") as data:
         proc, address = start(host_command(data))
         try:

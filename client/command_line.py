@@ -4,8 +4,9 @@ Two kinds of lines. A move, by its label as the table lists it (``play 7♥``, `
 cards``) or by its kind and cards typed plainly (``play 7h``, ``play 10s 10c``, ``throw qs``),
 or by the start of a label when only one move starts so (``take 4``). And a command, reaching
 what the keys reach: ``chat TEXT`` (or ``say``: at the table, or to the whole lobby from the
-lobby), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``,
-``watch [TABLE]``, ``create``, ``invite NAMES``, ``leave``, ``lobby``, ``again``, ``match``,
+lobby), ``ready``, ``bot [LEVEL]``, ``sit [TABLE]``, ``watch [TABLE]``, ``create``,
+``invite NAMES``, the table owner's ``remove SEAT|NAME``, ``close`` and ``strangers [on|off]``,
+``leave``, ``lobby``, ``again``, ``match``,
 ``call``, ``sort``, ``bell``, ``help``, ``quit``; and the economy's: ``seek`` (the open play form),
 ``unseek``, ``league [WEEK]``, ``shop``, ``buy gold|vip``. The client still decides no
 legality: a move line is matched against the listed moves only, and the host judges what is
@@ -38,6 +39,9 @@ COMMANDS: list[tuple[str, str]] = [
     ("watch ", "watch a table (its id; none: the chosen one)"),
     ("create", "create a table (the form)"),
     ("invite ", "invite players by name to your friends table"),
+    ("remove ", "your table: free a seat before the start (its number or the name there)"),
+    ("close", "your table: close it before the start (everyone at it is told)"),
+    ("strangers ", "your table: strangers on (anyone may sit) or off (the invited only)"),
     ("leave", "leave the table (a bot plays your seat once the game runs)"),
     ("lobby", "back to the lobby, keeping your seat"),
     ("again", "another round, when the round is over"),
@@ -100,6 +104,33 @@ def find_moves(c: Any, line: str) -> list[dict[str, Any]]:
     return starts if len(starts) == 1 else []
 
 
+def owner(c: Any, verb: str, table: Any, rest: str) -> None:
+    """The table owner's commands: ``remove SEAT|NAME`` (no argument: the choice),
+    ``close`` (asks first), ``strangers [on|off]`` (none: the other way than now)."""
+    if table is None:
+        c.error = _("{command}: choose a table first").format(command=verb)
+    elif verb == "close":
+        c.ask_close(table)
+    elif verb == "strangers":
+        words = {"on": True, "yes": True, "off": False, "no": False}
+        if rest and rest.lower() not in words:
+            c.error = _("strangers on (anyone may sit) or strangers off (the invited only)")
+        else:
+            c.set_strangers(table, words.get(rest.lower()))
+    elif not rest:
+        c.ask_remove(table)
+    else:
+        seats = c.others_seated(table)
+        want = rest.casefold().lstrip("#")
+        found = [i for i, label in seats if want == str(i + 1)
+                 or want == label.split(". ", 1)[1].casefold()]
+        if found:
+            c.remove_seat(table, found[0])
+        else:
+            c.error = _("remove: nobody else sits at seat {seat} of table {table}").format(
+                seat=repr(rest[:24]), table=table)
+
+
 def run(c: Any, line: str) -> None:
     """Do ``line`` (see the module docstring); anything else is one line of error."""
     line = line.strip()
@@ -140,6 +171,8 @@ def run(c: Any, line: str) -> None:
         c._key_lobby("c")
     elif verb == "invite":
         c._invite(table, rest)
+    elif verb in ("remove", "close", "strangers"):
+        owner(c, verb, table, rest)
     elif verb == "leave":
         if c.screen == "table":
             c._leave()

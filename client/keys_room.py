@@ -1,8 +1,10 @@
 """The waiting room: the screen of a table this player sits at before its game starts. It
 opens as soon as the seat is taken (sitting in the lobby, or creating a table) and shows the
 table as the lobby knows it (seats, who is ready, settings, variants, mode) with the table's
-chat; its keys ready the player, add a bot, invite, chat, leave. The game's first view
-replaces it with the table. A mixin of ``Controller``.
+chat; its keys ready the player, add a bot, invite, chat, leave, and the table's owner's
+(its creator's, before the start): remove a player or a bot, close the table, let strangers
+sit or not. The host judges who may: anyone else gets its one-line refusal. The game's first
+view replaces it with the table. A mixin of ``Controller``.
 
 Must not know about: game rules, terminals, the wire.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from cardparty.client.dialog import TextField, bot_dialog, invite_prompt
+from cardparty.client.dialog import Choice, TextField, bot_dialog, invite_prompt
 from cardparty.core.i18n import _
 
 #: Chat lines a waiting room keeps.
@@ -45,7 +47,10 @@ class RoomKeys:
         a room whose table is gone or that no longer seats this player."""
         if self.screen == "room":
             t = self.room()
-            if t is None or not self._sits_at(t):
+            if t is None or t.get("status") == "closed":
+                self.screen, self.room_id = "lobby", None
+                self.notice = _("the table was closed")
+            elif not self._sits_at(t):
                 self.screen, self.room_id = "lobby", None
                 self.notice = _("you no longer sit at that table")
             return
@@ -77,3 +82,47 @@ class RoomKeys:
             self.screen, self.room_id = "lobby", None
             self.notice = _("your seat at {table} is kept: Enter on it comes back").format(
                 table=tid)
+        elif name == "x":
+            self.ask_remove(tid)
+        elif name == "C":
+            self.ask_close(tid)
+        elif name == "s":
+            self.set_strangers(tid)
+
+    # --- the owner's requests ----------------------------------------------------------------
+
+    def others_seated(self, tid: Any) -> list[tuple[int, str]]:
+        """The taken seats of ``tid`` but this player's: (seat index, "2. Bob")."""
+        t = next((t for t in self.tables if t.get("id") == tid), None) or {}
+        me = self.name.casefold()
+        return [(i, f"{i + 1}. {s.get('name')}")
+                for i, s in enumerate((t.get("summary") or {}).get("seats") or ())
+                if s.get("kind") == "bot" or (s.get("kind") == "human"
+                                              and str(s.get("name")).casefold() != me)]
+
+    def ask_remove(self, tid: Any) -> None:
+        """Choose whom to remove from ``tid`` (the owner frees a seat before the start)."""
+        seats = self.others_seated(tid)
+        if not seats:
+            self.error = _("nobody else sits at this table")
+            return
+        self.dialog = Choice(_("remove from table {table}:").format(table=tid),
+                             [(label, i) for i, label in seats],
+                             lambda seat: self.remove_seat(tid, seat))
+
+    def remove_seat(self, tid: Any, seat: int) -> None:
+        self._request("remove", table=tid, seat=seat)
+
+    def ask_close(self, tid: Any) -> None:
+        """Close ``tid`` once confirmed: everyone at it is told, and it goes."""
+        self.dialog = Choice(_("close table {table}? everyone at it is told").format(table=tid),
+                             [(_("no, keep it"), False), (_("yes, close it"), True)],
+                             lambda yes: yes and self._request("close", table=tid))
+
+    def set_strangers(self, tid: Any, allow: bool | None = None) -> None:
+        """Let strangers (neither invited nor the creator) sit at ``tid`` or not; None: the
+        other way than now."""
+        if allow is None:
+            t = next((t for t in self.tables if t.get("id") == tid), None) or {}
+            allow = (t.get("summary") or {}).get("strangers") is False
+        self._request("strangers", table=tid, allow=allow)

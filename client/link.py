@@ -64,4 +64,5 @@ class Link(Protocol):
     def request(self, action: str, **args: Any) -> None:
         """A lobby request: ``create`` (game, players, settings, variants, mode), ``sit``
         (table, seat), ``spectate`` (table), ``add_bot`` (table, level), ``ready`` (table),
-        ``invite`` (table, names), ``leave`` (table), ``again`` (table)."""
+        ``invite`` (table, names), ``leave`` (table), ``again`` (table); the table owner's
+        ``remove`` (table, seat), ``close`` (table), ``strangers`` (table, allow)."""

@@ -29,11 +29,14 @@ from typing import Any
 from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
 from cardparty.client.tokens import TokenStore
-from cardparty.core.i18n import _, from_wire
+from cardparty.core.i18n import N_, _, from_wire
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
+#: Requests that change no row of the lobby (the table's own pushes keep its row): asking
+#: for every table after each of them cost a move ten times over at the host.
+AT_THE_TABLE = frozenset({"move", "reorder", "chat"})
 
 
 def address_problem(address: str) -> str | None:
@@ -64,6 +67,13 @@ def seat_label(seat: dict[str, Any]) -> str | None:
     if seat.get("connected") is False:
         marks += " away"
     return name + (f" ({marks.strip()})" if marks else "")
+
+
+#: The owner's requests, with the notice each one's ``ok`` becomes.
+OWNER_NOTICES = {"remove": N_("seat {seat} of table {table} is free"),
+                 "close": N_("table {table} is closed"),
+                 "strangers": N_("strangers may sit at table {table}"),
+                 "no strangers": N_("strangers may not sit at table {table}")}
 
 
 def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
@@ -163,7 +173,7 @@ class NetLink:
                         for m in newest.get("moves", ())):
                     self.send_move(table, move, tries - 1)
                 return
-            self._future(f, quiet={"stale"})
+            self._future(f, quiet={"stale"}, lobby=False)
         fut.add_done_callback(done)
 
     def reorder(self, table: Any, order: list[str]) -> None:
@@ -198,6 +208,8 @@ class NetLink:
             self._fetch_games()
         elif action == "invite":
             self._invite(table, list(args.get("names") or ()))
+        elif action in ("remove", "close", "strangers"):
+            self._owner(action, table, args)
         elif action in economy_link.ACTIONS:
             economy_link.request(self, action, args)
         else:
@@ -212,10 +224,13 @@ class NetLink:
         except SessionError as exc:
             self.deliver({"type": "error", "text": exc.message})
             return None
-        self._future(fut)
+        self._future(fut, lobby=kind not in AT_THE_TABLE)
         return fut
 
-    def _future(self, fut: Future[dict[str, Any]], quiet: set[str] | None = None) -> None:
+    def _future(self, fut: Future[dict[str, Any]], quiet: set[str] | None = None,
+                lobby: bool = True) -> None:
+        """Report a refusal in words; after a request that changes the lobby (``lobby``), ask
+        for the tables again."""
         def done(f: Future[dict[str, Any]]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError):
@@ -223,7 +238,7 @@ class NetLink:
                     self.deliver({"type": "error", "text": exc.message})
             elif exc is not None:
                 self.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
-            else:
+            elif lobby:
                 self._poll_tables()
         fut.add_done_callback(done)
 
@@ -238,6 +253,25 @@ class NetLink:
                 self.deliver({"type": "notice",
                               "text": _("invited {names} to table {table}").format(
                                   names=", ".join(names), table=table)})
+        fut.add_done_callback(done)
+
+    def _owner(self, action: str, table: Any, args: dict[str, Any]) -> None:
+        """The table owner's ``remove`` (seat), ``close`` and ``strangers`` (allow); the
+        host's answer becomes a one-line notice, its refusal an error."""
+        fields: dict[str, Any] = {}
+        if action == "remove":
+            fields["seat"] = int(args["seat"])
+        elif action == "strangers":
+            fields["allow"] = bool(args["allow"])
+        fut = self._send(action, table=table, **fields)
+        if fut is None:
+            return
+        which = "no strangers" if fields.get("allow") is False else action
+        text = _(OWNER_NOTICES[which]).format(table=table, seat=fields.get("seat", 0) + 1)
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            if f.exception() is None:
+                self.deliver({"type": "notice", "text": text})
         fut.add_done_callback(done)
 
     def _sit(self, table: Any, seat: int | None) -> None:

@@ -64,8 +64,11 @@ KEYS_ROOM = [
     ("t", N_("chat with the table")),
     ("i", N_("invite players by username (a friends table)")),
     ("l", N_("leave the table (the seat is freed)")),
+    ("x", N_("your table: remove a player or a bot before the start")),
+    ("C", N_("your table: close it (everyone at it is told)")),
+    ("s", N_("your table: let strangers sit or not (the invited always may)")),
     ("q Esc", N_("back to the lobby, keeping the seat (Enter on it comes back)")),
-    (": /", N_("command line: ready, bot, chat...; Tab completes")),
+    (": /", N_("command line: ready, bot, chat, remove, close, strangers...; Tab completes")),
     ("B", N_("bell on/off: rings when the game starts and it is your turn")),
     ("Ctrl-C", N_("quit")),
 ]

@@ -11,6 +11,7 @@ Must not know about: sockets, tables, games, terminals.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 
 from cardparty.core.i18n import Msg
@@ -19,6 +20,10 @@ from cardparty.net.store import Store
 
 #: Names a host binds in all: a flood of fresh keys cannot grow its memory without bound.
 MAX_OWNERS = 200_000
+#: Names one key may own at a host: a person needs a few (a family sharing a computer, a
+#: second name for trying things); a key saying hello with a fresh name again and again
+#: must not fill the store's ``owners`` table, which is kept for good.
+MAX_NAMES_PER_KEY = 16
 
 
 class NameTaken(Exception):
@@ -36,6 +41,8 @@ class Owners:
     def __init__(self, store: Store | None) -> None:
         self.store = store
         self.by_name: dict[str, bytes] = dict(store.owners()) if store is not None else {}
+        #: how many names each key owns (``MAX_NAMES_PER_KEY`` at most)
+        self.names_of: collections.Counter[bytes] = collections.Counter(self.by_name.values())
 
     def claim(self, name: str, key: bytes) -> None:
         """``key`` says hello as ``name``: bind the name to it if nobody owns it; NameTaken if
@@ -48,9 +55,14 @@ class Owners:
             raise NameTaken("name_taken", Msg("the name {name} belongs to another player at "
                                               "this host (it is bound to his key); choose "
                                               "another", name=repr(name)))
+        if self.names_of[key] >= MAX_NAMES_PER_KEY:
+            raise NameTaken("too_many", Msg("your key already owns {n} names at this host, as "
+                                            "many as one key may: say hello with one of them",
+                                            n=MAX_NAMES_PER_KEY))
         if len(self.by_name) >= MAX_OWNERS:
             raise NameTaken("busy", Msg("this host has too many players"))
         self.by_name[k] = key
+        self.names_of[key] += 1
         if self.store is not None:
             self.store.put_owner(k, key, name)
 

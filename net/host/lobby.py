@@ -1,11 +1,11 @@
 """The lobby: tables before, around and after their games.
 
 Owns: the requests ``games``, ``tables``, ``create``, ``sit``, ``leave``, ``bots``,
-``invite`` (friends tables, MO-4), ``ready``, ``start``, ``watch``, ``snapshot`` and
-``chat``; who may sit and add bots by the table's mode (MO-3 practice: its creator and bots;
-MO-4 friends: invitees; MO-6 entry: humans who pay the stake, through ``economy``); a table
-starting when every seat is filled and ready; what a player's tables show
-when he comes and goes (``presence``, ``back``: a fresh picture of each and the invitations
+``ready``, ``start``, ``watch``, ``snapshot`` and ``chat`` (``invite``, MO-4, is in
+``invitations``); who may sit and add bots by the table's mode (MO-3 practice: its creator
+and bots; MO-4 friends: invitees; MO-6 entry: humans who pay the stake, through
+``economy``); a table starting when every seat is filled and ready; what a player's tables
+show when he comes and goes (``presence``, ``back``: a fresh picture of each and the invitations
 still pending); the table limit (a finished table makes room for a new one) and dropping
 tables nobody needs any more.
 
@@ -28,7 +28,6 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.model import (
     DEFAULT_BOT_BUDGET_MS,
-    MAX_INVITED,
     MAX_OPEN_TABLES,
     TABLES_PAGE,
     HostTable,
@@ -314,46 +313,6 @@ class Lobby:
                                level=canonical_level(req["level"]))
         self.changed(ht)
         return message("ok", about="bots")
-
-    def on_invite(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        """MO-4: a player seated at a friends table (or its creator) invites others by
-        username. The names are kept with the table; every connected player of that name is
-        told now, and again on his next hello while the invitation is pending."""
-        ht = self.tables.find(req["table"])
-        if player.token != ht.creator_token and ht.seat_of(player) is None:
-            raise ProtocolError("not_seated", Msg("only a player seated at this table or its "
-                                              "creator may invite"))
-        if ht.mode != "friends" and ht.strangers:
-            raise ProtocolError("not_friends", Msg("this table is open: anyone may sit, no "
-                                               "invitation is needed"))
-        if ht.status != "open":
-            raise ProtocolError("not_open", Msg("the game at this table has started"))
-        wanted = {n.strip().casefold() for n in req["names"]} - {""}
-        if not wanted:
-            raise ProtocolError("bad_field", Msg("invite: field names holds no name"))
-        fresh: dict[str, str] = {}
-        for name in req["names"]:
-            name = name.strip()
-            if name and ht.inviter_of(name) is None and name.casefold() not in (
-                    n.casefold() for n in fresh):
-                fresh[name] = player.name
-        if len(ht.invited) + len(fresh) > MAX_INVITED:
-            raise ProtocolError("bad_field", Msg("invite: a table invites at most {n} players "
-                                                 "({so_far} so far)", n=MAX_INVITED,
-                                                 so_far=len(ht.invited)))
-        ht.invited.update(fresh)
-        for name in fresh:
-            self.invitations.setdefault(name.casefold(), set()).add(ht.id)
-        told = {n.casefold() for n in fresh}      # a pending invitation is not sent again
-        if told:
-            self.outbox.send_all([p for p in self.roster.players.values()
-                                  if p is not player and p.connected
-                                  and p.name.casefold() in told and ht.seat_of(p) is None],
-                                 self.views.invitation(ht, player.name))
-        log.info("%s invites %s to table %s", safe(player.name),
-                 safe(", ".join(sorted(wanted))), ht.id)
-        self.changed(ht)
-        return message("ok", about="invite")
 
     def on_ready(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])

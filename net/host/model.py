@@ -39,6 +39,10 @@ MAX_OPEN_TABLES = 8
 TABLES_PAGE = 20
 #: Names a friends table may invite in all (MO-4), so that invitations cannot grow unbounded.
 MAX_INVITED = 64
+#: Invitations one key may have pending (names invited by its players to open tables, not
+#: seated there yet), over all its tables: the cap per table times the open tables per key
+#: would be 512 pushes of ``invited`` waiting for their names' next hellos.
+MAX_PENDING_INVITATIONS = 128
 #: Rounds a match remembers in its summary (the totals count every round).
 MAX_ROUNDS = 64
 #: Milliseconds a hard bot thinks per move unless its table says otherwise: the search's own

@@ -15,6 +15,7 @@ any particular game, terminals.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable
 
@@ -30,6 +31,18 @@ from cardparty.net.host.server import Server, SocketOutbox, open_router
 from cardparty.net.host.settings import HostSettings
 from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.store import Store
+
+#: ZeroMQ's I/O threads for the host's context: CURVE's handshakes and encryption run there
+#: (in C, outside the interpreter). With one, a crowd of connections opened at once (a
+#: hostile guest: each handshake is a few public-key operations) queues every other
+#: player's messages behind their handshakes; with two, connections are spread over both.
+IO_THREADS = 2
+#: Seconds a thread of this process may hold the interpreter before another that waits gets
+#: it (Python's default is 0.005). The store's writer thread gives the interpreter up around
+#: each SQLite call of a commit and must get it back each time: while the loop is busy (a
+#: flood), a commit of ten calls waited up to ten default intervals, and every reply held
+#: for that commit with it.
+SWITCH_INTERVAL = 0.001
 
 
 class Host:
@@ -80,7 +93,7 @@ class Host:
         self.keys = keys or host_keys(data)
         self.curve = curve
         self.testing = testing
-        self._ctx: zmq.Context = zmq.Context()
+        self._ctx: zmq.Context = zmq.Context(io_threads=IO_THREADS)
         self._guard: Guard | None = None
         self._sock: zmq.Socket | None = None
         self._stopping = threading.Event()
@@ -185,6 +198,8 @@ class Host:
     def run(self) -> None:
         """The receive loop on this thread until ``stop()``."""
         self.listen()
+        if self.store is not None:
+            sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._bound.set()
         sock = self._sock
         assert sock is not None

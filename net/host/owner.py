@@ -15,13 +15,18 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from cardparty.core.i18n import Msg
+from cardparty.core.i18n import N_, Msg
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostTable, Player, Seat
 from cardparty.net.protocol import ProtocolError, message
 from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
+
+#: The refusal to anyone but the owner, one whole sentence per request (for the catalogs).
+NOT_YOURS = {"remove": N_("only {name}, who created this table, may remove a player"),
+             "close": N_("only {name}, who created this table, may close it"),
+             "strangers": N_("only {name}, who created this table, may choose who sits")}
 
 
 class Owner:
@@ -34,8 +39,7 @@ class Owner:
     def _owned(self, player: Player, req: dict[str, Any], what: str) -> HostTable:
         ht = self.tables.find(req["table"])
         if player.token != ht.creator_token:
-            raise ProtocolError("not_creator", f"only {ht.creator_name or 'its creator'}, "
-                                               f"who created this table, may {what}")
+            raise ProtocolError("not_creator", Msg(NOT_YOURS[what], name=ht.creator_name))
         if ht.status != "open":
             raise ProtocolError("not_open", Msg("the game at this table has started"))
         return ht
@@ -43,7 +47,7 @@ class Owner:
     def on_remove(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         """The owner frees a seat (a player or a bot) before the start; the player removed
         is told with the table's summary, and every human's readiness is reset."""
-        ht = self._owned(player, req, "remove a player")
+        ht = self._owned(player, req, "remove")
         seat = req["seat"]
         if not 0 <= seat < len(ht.seats) or ht.seats[seat].kind == "empty":
             raise ProtocolError("no_seat", Msg("nobody sits at seat {seat}", seat=seat))
@@ -64,7 +68,7 @@ class Owner:
     def on_close(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         """The owner closes his table before the start: it goes, and its people get its
         summary with ``status: "closed"`` (the last they hear of it)."""
-        ht = self._owned(player, req, "close it")
+        ht = self._owned(player, req, "close")
         people = self.views.recipients(ht)
         economy = self.lobby.economy
         if economy is not None and ht.stake and economy.ledger is not None:
@@ -80,7 +84,7 @@ class Owner:
     def on_strangers(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         """Whether strangers may sit (the owner and those invited always may); those
         already seated stay."""
-        ht = self._owned(player, req, "choose who sits")
+        ht = self._owned(player, req, "strangers")
         ht.strangers = req["allow"]
         self.lobby.changed(ht)
         return message("ok", about="strangers")

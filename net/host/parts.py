@@ -21,6 +21,7 @@ from cardparty.core.economy.ledger import Ledger
 from cardparty.core.table import Table
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
+from cardparty.net.host.invitations import Invitations
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.lobby_chat import LobbyChat
 from cardparty.net.host.match import Match
@@ -72,6 +73,7 @@ class HostParts:
                            self.catalog, idle=idle, bot_delay=bot_delay, keep_over=keep_over,
                            max_tables=max_tables)
         self.owner = Owner(self.lobby)
+        self.invitations = Invitations(self.lobby)
         self.lobby_chat = LobbyChat(self.tables, self.roster, outbox, clock, self.lobby.on_chat)
         self.match = Match(self.tables, clock, self.views, self.play, self.catalog)
         self.settings = settings or HostSettings()
@@ -93,7 +95,7 @@ class HostParts:
             "ping": roster.on_ping, "bye": roster.on_bye,
             "games": lobby.on_games, "tables": lobby.on_tables, "create": lobby.on_create,
             "sit": lobby.on_sit, "leave": lobby.on_leave, "bots": lobby.on_bots,
-            "invite": lobby.on_invite, "ready": lobby.on_ready, "start": lobby.on_start,
+            "invite": self.invitations.on_invite, "ready": lobby.on_ready, "start": lobby.on_start,
             "watch": lobby.on_watch, "snapshot": lobby.on_snapshot, "chat": self.lobby_chat.on_chat,
             "move": play.on_move, "reorder": play.on_reorder, "again": self.match.on_again,
             "remove": self.owner.on_remove, "close": self.owner.on_close,

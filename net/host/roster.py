@@ -36,6 +36,9 @@ log = logging.getLogger("cardparty.host")
 
 #: Replaced routes remembered (to answer them ``replaced``), oldest forgotten first.
 MAX_SUPERSEDED = 4096
+#: Players one sweep forgets at most: a storm of names gone at once is forgotten over a few
+#: sweeps, never in one pass that would hold the loop (and every other table's replies).
+FORGET_PER_SWEEP = 128
 
 
 class Roster:
@@ -217,13 +220,15 @@ class Roster:
         silent = now - self.heartbeat * self.liveness
         forgotten = now - self.keep_over
         passing = now - FORGET_UNSEATED
+        budget = FORGET_PER_SWEEP
         for player in list(self.players.values()):
             if player.connected and player.last_seen < silent:
                 self.set_connected(player, False)
-            elif (not player.connected and not player.owns
+            elif (budget and not player.connected and not player.owns
                   and player.last_seen < (forgotten if player.settled else passing)
                   and not self.seated(player)):
                 self.forget(player)       # gone, seated nowhere (his name stays his key's)
+                budget -= 1
 
     def forget(self, player: Player) -> None:
         if player.tables:

@@ -71,6 +71,16 @@ MAX_ALLOWANCES = 16384
 SNDHWM = 2000
 #: Messages read in one go before timers get their turn.
 BATCH = 256
+#: Seconds of reading in one go before timers, commits and replies get their turn: a pass
+#: is bounded in time, not only in messages, so a flood of costly requests (a hello storm,
+#: ``tables`` never read) delays another player's ping by a few milliseconds at most.
+#: ZeroMQ's ROUTER reads its connections in turn (fair queueing), so a flooding
+#: connection gets its share of a pass, never the whole of it.
+PASS_BUDGET = 0.005
+#: Requests that cost the host more than one (a ``tables`` page is twenty summaries; a
+#: hello, a watch or a create makes a player, a snapshot or a table) take more from the
+#: sender's allowance, so that the rate limit bounds the host's work, not only a count.
+COSTS = {"tables": 10, "hello": 4, "watch": 4, "create": 4}
 #: With a store, messages handled before their changes are written in one transaction and
 #: what they said is sent: fewer commits, against the wait of the first message's replies.
 FLUSH_EVERY = 8
@@ -252,6 +262,7 @@ class Server:
         parts = self.parts
         woken: frozenset[int] = frozenset()
         outbox = self.outbox
+        perf = time.perf_counter
         while not stopping.is_set():
             fds = parts.wake_fds()          # hard bots' workers: an answer wakes the loop
             if fds != woken:
@@ -266,6 +277,7 @@ class Server:
                 self._committed()
                 # Read while the socket says a message waits: a recv that finds none raises,
                 # and that exception cost more than the rest of reading a message.
+                until = perf() + PASS_BUDGET
                 for n in range(1, BATCH + 1):
                     if not _get(sock, _EVENTS) & _POLLIN:
                         break
@@ -273,6 +285,9 @@ class Server:
                     outbox.burst()
                     if n % FLUSH_EVERY == 0:
                         self.flush()
+                        self._committed(look=False)  # replies whose writes are in go now
+                        if perf() > until:
+                            break
             try:
                 parts.tick(clock.now())
             except Exception:          # a host bug must not end the loop
@@ -302,15 +317,19 @@ class Server:
             self.outbox.hold_until(self.store.queued if self.store.queued > self.store.done
                                    else 0)
 
-    def _committed(self) -> None:
-        """Send what the store's commits since the last look let go."""
+    def _committed(self, look: bool = True) -> None:
+        """Send what the store's commits since the last look let go (``look``: and empty
+        the wake-up pipe; without, only the store's count of commits is read)."""
         if self._wake_r < 0:
             return
-        with contextlib.suppress(OSError):
-            while os.read(self._wake_r, 4096):
-                pass
+        if look:
+            with contextlib.suppress(OSError):
+                while os.read(self._wake_r, 4096):
+                    pass
         assert self.store is not None
-        self.outbox.release(self.store.done)
+        waiting = self.outbox.waiting
+        if waiting and waiting[0][0] <= self.store.done:
+            self.outbox.release(self.store.done)
 
     def _recv(self, sock: zmq.Socket[Any]) -> tuple[list[bytes], bytes | None]:
         """One message: the route and its frames, keeping at most two frames of a hostile
@@ -357,6 +376,9 @@ class Server:
             raw = decode(frames[1])
             req = check_request(raw)
             kind = req["type"]
+            cost = COSTS.get(kind)
+            if cost is not None:
+                self._charge(route, user, cost - 1)
             if kind == "hello":
                 roster.hello(route, req, user)
                 return
@@ -413,6 +435,13 @@ class Server:
         else:
             allowances.move_to_end(key)
         return allowance.spend(now)
+
+    def _charge(self, route: bytes, user: bytes | None, more: float) -> None:
+        """A costly request takes ``more`` from its sender's allowance (which may go below
+        zero: his next requests wait until it is paid back)."""
+        allowance = self.allowances.get(self.roster.quota_key(route, user))
+        if allowance is not None:
+            allowance.left -= more
 
     @staticmethod
     def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ then reads the screen the player would read once the bots have played.
 
 from __future__ import annotations
 
+import collections
 import queue
 import random
 import threading
@@ -78,6 +79,11 @@ class CountingSession(Session):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.handling = 0
+        self.asked: collections.Counter[str] = collections.Counter()   # requests by kind
+
+    def send(self, type_: str, **fields: Any) -> Any:
+        self.asked[type_] += 1
+        return super().send(type_, **fields)
 
     def _incoming(self, frame: bytes, sock: Any) -> None:
         self.handling += 1

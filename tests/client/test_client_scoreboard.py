@@ -145,3 +145,16 @@ def test_the_end_of_a_round_of_the_largest_table_shows_the_whole_match_at_80x24(
     for name in c.table.names:
         assert len(row_of(screen, name)) == 4, (name, screen)
     c.close()
+
+
+def test_moves_do_not_make_the_client_ask_for_every_table(kit: HostKit) -> None:
+    """A move, a reorder or a chat line changes no row of the lobby (the table's own pushes
+    keep its row): the client asked for every table after each move, ten times a move's
+    cost at the host, and an 8-player round by keys ran into the host's rate limit."""
+    c = seated(kit, "pikac", 8, seed=3)
+    asked = c.link.session.asked            # type: ignore[union-attr]
+    before = asked["tables"]
+    play_by_keys(c)
+    assert asked["move"] >= 10
+    assert asked["tables"] - before <= 2, asked
+    c.close()

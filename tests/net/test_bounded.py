@@ -4,8 +4,17 @@ the host a square of its work. Parts with a ManualClock and a MemoryOutbox (host
 
 from __future__ import annotations
 
-from cardparty.net.host.model import FORGET_UNSEATED, MAX_OPEN_TABLES, TABLES_PAGE
-from cardparty.net.protocol import encode
+import pytest
+
+from cardparty.net.host.model import (
+    FORGET_UNSEATED,
+    MAX_INVITED,
+    MAX_OPEN_TABLES,
+    MAX_PENDING_INVITATIONS,
+    TABLES_PAGE,
+)
+from cardparty.net.owners import MAX_NAMES_PER_KEY
+from cardparty.net.protocol import ProtocolError, encode
 from tests.net.hostkit import Kit
 
 
@@ -15,7 +24,10 @@ def test_fresh_names_on_one_connection_do_not_fill_the_roster() -> None:
     kit = Kit(max_players=50)
     route = b"storm"
     for i in range(500):
-        kit.parts.hello(route, f"Storm {i}")
+        try:
+            kit.parts.hello(route, f"Storm {i}")
+        except ProtocolError as exc:              # past the names one key may own
+            assert exc.code == "too_many" and i >= MAX_NAMES_PER_KEY
     assert len(kit.parts.roster.players) == 1
     assert kit.player("Eva").name == "Eva"          # a newcomer is welcomed, not "busy"
 
@@ -143,6 +155,50 @@ def test_an_invitation_already_pending_is_not_sent_again() -> None:
     for _ in range(50):
         kit.ask(eva, "invite", table=tid, names=["Bob", "bob "])
     assert len(kit.out.take(bob, "invited")) == 1
+
+
+def test_names_per_key_are_capped_with_a_clear_error() -> None:
+    """A fresh name on every hello bound each to the key for good in the store's ``owners``:
+    one key owns ``MAX_NAMES_PER_KEY`` names at most; its names still work, other keys too."""
+    kit = Kit()
+    key = b"M" * 40
+    for i in range(MAX_NAMES_PER_KEY):
+        kit.player(f"Name {i}", key=key)
+    with pytest.raises(ProtocolError) as info:
+        kit.player("One more", key=key)
+    assert info.value.code == "too_many" and "names" in info.value.message
+    assert kit.parts.roster.owners.owner("One more") is None          # nothing bound
+    assert kit.player("Name 3", key=key).name == "Name 3"              # his own still work
+    assert kit.player("One more", key=b"O" * 40).name == "One more"   # another key's may
+
+
+def test_pending_invitations_per_key_are_capped_with_a_clear_error() -> None:
+    """Invitations pending over all of one key's tables are capped; one who sits no longer
+    counts, so the key may invite again."""
+    kit = Kit()
+    key = b"E" * 40
+    eva = kit.player("Eva", key=key)
+    invited = 0
+    while invited < MAX_PENDING_INVITATIONS:
+        tid = kit.open_table("pika", eva, 2, mode="friends")
+        batch = min(MAX_INVITED, MAX_PENDING_INVITATIONS - invited)
+        for start in range(0, batch, 16):
+            kit.ask(eva, "invite", table=tid,
+                    names=[f"Guest {invited + n}" for n in range(start, min(batch, start + 16))])
+        invited += batch
+    last = kit.open_table("pika", eva, 2, mode="friends")
+    text = kit.refused("too_many", eva, "invite", table=last, names=["Bob"])
+    assert "invitations pending" in text
+    # another name of the same key shares the cap
+    eve = kit.player("Eve", key=key)
+    kit.refused("too_many", eve, "invite", names=["Bob"],
+                table=kit.open_table("pika", eve, 2, mode="friends"))
+    # an invited guest sits: his invitation is no longer pending
+    guest = kit.player("Guest 0", key=b"G" * 40)
+    first = next(t for t in kit.parts.tables.all.values() if "Guest 0" in t.invited)
+    kit.ask(guest, "sit", table=first.id)
+    reply = kit.ask(eva, "invite", table=last, names=["Bob"])
+    assert reply is not None and reply["type"] == "ok"
 
 
 def test_a_crowd_of_watchers_gone_does_not_lock_the_host() -> None:

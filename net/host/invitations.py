@@ -1,0 +1,96 @@
+"""Invitations to a friends table (MO-4), and their bounds.
+
+Owns: the request ``invite`` (a player seated at a friends table, or its creator, invites
+others by username), the names kept with the table, telling each invited player once while
+the invitation is pending, and the caps: ``MAX_INVITED`` names a table, and
+``MAX_PENDING_INVITATIONS`` pending invitations made by the names of one key.
+
+Must not know about: sockets (it sends through the outbox), seating rules (the lobby's),
+how a pending invitation is told again after a hello (``Lobby.back``), the store's format.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from cardparty.core.i18n import Msg
+from cardparty.net.host.lobby import Lobby
+from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player
+from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.safetext import safe
+
+log = logging.getLogger("cardparty.host")
+
+
+class Invitations:
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self.tables = lobby.tables
+        self.roster = lobby.roster
+        self.outbox = lobby.outbox
+        self.views = lobby.views
+        self.invitations = lobby.invitations
+
+    def on_invite(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """MO-4: a player seated at a friends table (or its creator) invites others by
+        username. The names are kept with the table; every connected player of that name is
+        told now, and again on his next hello while the invitation is pending."""
+        ht = self.tables.find(req["table"])
+        if player.token != ht.creator_token and ht.seat_of(player) is None:
+            raise ProtocolError("not_seated", Msg("only a player seated at this table or its "
+                                              "creator may invite"))
+        if ht.mode != "friends" and ht.strangers:
+            raise ProtocolError("not_friends", Msg("this table is open: anyone may sit, no "
+                                               "invitation is needed"))
+        if ht.status != "open":
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
+        wanted = {n.strip().casefold() for n in req["names"]} - {""}
+        if not wanted:
+            raise ProtocolError("bad_field", Msg("invite: field names holds no name"))
+        fresh: dict[str, str] = {}
+        for name in req["names"]:
+            name = name.strip()
+            if name and ht.inviter_of(name) is None and name.casefold() not in (
+                    n.casefold() for n in fresh):
+                fresh[name] = player.name
+        if len(ht.invited) + len(fresh) > MAX_INVITED:
+            raise ProtocolError("bad_field", Msg("invite: a table invites at most {n} players "
+                                                 "({so_far} so far)", n=MAX_INVITED,
+                                                 so_far=len(ht.invited)))
+        pending = self.pending(player) if fresh else 0
+        if pending + len(fresh) > MAX_PENDING_INVITATIONS:
+            raise ProtocolError("too_many", Msg("you have {pending} invitations pending, and one "
+                                                "key may have {n}: wait for them to sit, or "
+                                                "close a table", pending=pending,
+                                                n=MAX_PENDING_INVITATIONS))
+        ht.invited.update(fresh)
+        for name in fresh:
+            self.invitations.setdefault(name.casefold(), set()).add(ht.id)
+        told = {n.casefold() for n in fresh}      # a pending invitation is not sent again
+        if told:
+            self.outbox.send_all([p for p in self.roster.players.values()
+                                  if p is not player and p.connected
+                                  and p.name.casefold() in told and ht.seat_of(p) is None],
+                                 self.views.invitation(ht, player.name))
+        log.info("%s invites %s to table %s", safe(player.name),
+                 safe(", ".join(sorted(wanted))), ht.id)
+        self.lobby.changed(ht)
+        return message("ok", about="invite")
+
+    def pending(self, player: Player) -> int:
+        """Invitations made by any name of ``player``'s key to open tables, their names not
+        seated there yet (what ``MAX_PENDING_INVITATIONS`` bounds)."""
+        owner = self.roster.owners.owner
+        key = owner(player.name)
+        ours: dict[str, bool] = {}          # inviter's name -> owned by this key
+        count = 0
+        for ht in self.tables.all.values():
+            if ht.status != "open" or not ht.invited:
+                continue
+            seated = {s.name.casefold() for s in ht.seats if s.kind == "human"}
+            for name, by in ht.invited.items():
+                if by not in ours:
+                    ours[by] = owner(by) == key
+                count += ours[by] and name.casefold() not in seated
+        return count
