@@ -194,6 +194,10 @@ class InvariantChecker:
                 view = table.view(seat)
             else:
                 view = table.hook.cardparty_view(state=table.state, seat=seat)
+                if seat is not None and table.legal_moves(seat):
+                    # A view shows no moves to a seat not to move (``Table.view``).
+                    self.fail(table, n, f"seat {seat} is not to move but has moves: "
+                                        f"{[m.label for m in table.legal_moves(seat)]}")
             shown = view_cards(view)
             mine = own.get(seat, EMPTY) if seat is not None else EMPTY
             who = "a spectator" if seat is None else f"seat {seat}"

@@ -255,7 +255,10 @@ class Table:
         view["seat"] = seat
         for i, p in enumerate(view.get("players", ())):
             p["name"] = self.names[i]
-        moves = self.legal_moves(seat) if seat is not None else []
+        # A seat not to move has no moves (the contract of ``cardparty_legal_moves``, checked
+        # by the random games' checker): the game is not asked for the three of four seats
+        # that wait after every move.
+        moves = self.legal_moves(seat) if seat is not None and seat in self.to_move() else []
         view["moves"] = [{"id": i, **m.to_wire()} for i, m in enumerate(moves)]
         # The deadlines and the result are the same for every seat: asked of the game once
         # per version (a host builds one view per seat after every move).

@@ -102,6 +102,8 @@ class Ledger:
         self.unsynced = False
         self._deferred = False
         self._wal_fd = -1
+        #: this week's key and the second it was worked out at (``week``)
+        self._week_of: tuple[int, str] = (-1, "")
 
     @classmethod
     def read_only(cls, path: str | Path, rules: rw.Rules = rw.DEFAULT_RULES) -> Ledger:
@@ -113,6 +115,7 @@ class Ledger:
         self.path, self.now, self.rules = str(path), time.time, rules
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         self.unsynced, self._deferred, self._wal_fd = False, False, -1
+        self._week_of = (-1, "")
         return self
 
     def close(self) -> None:
@@ -190,16 +193,21 @@ class Ledger:
                               "WHERE username = ?", (username,)).fetchone()
         if row is None:
             raise EconomyError(Msg("no profile {who} on this host", who=repr(username)))
-        week = rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+        week = self.week()
         points = self.db.execute("SELECT points FROM league WHERE week = ? AND username = ?",
                                  (week, username)).fetchone()
         return Profile(username, row[0], row[1], rw.level(row[1]), row[2], row[3],
                        points[0] if points else 0)
 
     def boosts(self, username: str) -> rw.Boosts:
-        p = self.profile(username)
+        """The boosters ``username`` has running (only those columns: a payout asks for
+        every seat's)."""
+        row = self.db.execute("SELECT gold_until, vip_until FROM profiles WHERE username = ?",
+                              (username,)).fetchone()
+        if row is None:
+            raise EconomyError(Msg("no profile {who} on this host", who=repr(username)))
         now = self.now()
-        return rw.Boosts(gold=p.gold_until > now, vip=p.vip_until > now)
+        return rw.Boosts(gold=row[0] > now, vip=row[1] > now)
 
     # --- the shop (MO-8) --------------------------------------------------------------------
 
@@ -301,7 +309,7 @@ class Ledger:
                 pot = self._pay_pot(db, match_id, table_id or match_id, seats, places)
                 earned = [rw.Reward(coins, r.xp, r.league)
                           for coins, r in zip(pot, earned, strict=True)]
-            week = rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+            week = self.week()
             for username, reward in zip(seats, earned, strict=True):
                 if username is None:
                     continue
@@ -334,7 +342,7 @@ class Ledger:
 
     def standings(self, week: str | None = None) -> list[tuple[str, int]]:
         """The league of ``week`` (default: this week), most points first."""
-        week = week or rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+        week = week or self.week()
         return [(u, p) for u, p in self.db.execute(
             "SELECT username, points FROM league WHERE week = ? ORDER BY points DESC, "
             "username", (week,))]
@@ -345,8 +353,14 @@ class Ledger:
             "SELECT DISTINCT week FROM league ORDER BY week DESC")]
 
     def week(self) -> str:
-        """This week's key (MO-10), in the host's time zone."""
-        return rw.league_week(datetime.fromtimestamp(self.now()).astimezone())
+        """This week's key (MO-10), in the host's time zone. Worked out once a second: a
+        round's payout and its players' profiles ask for it a dozen times, and the time zone
+        is read at each working out."""
+        now = int(self.now())
+        kept = self._week_of
+        if kept[0] != now:
+            kept = self._week_of = (now, rw.league_week(datetime.fromtimestamp(now).astimezone()))
+        return kept[1]
 
     def usernames(self) -> list[str]:
         return [u for (u,) in self.db.execute("SELECT username FROM profiles ORDER BY username")]

@@ -138,22 +138,27 @@ class Views:
         seated = [(s.player, i) for i, s in enumerate(ht.seats)
                   if s.kind == "human" and s.player is not None]
         watching = [(p, None) for pid in ht.spectators if (p := by_id.get(pid)) is not None]
+        told: dict[Any, Any] = {}               # the events' arrays, shared where they can be
         for player, seat in seated + watching:
             if not self.push_view(ht, player, seat, snapshot=snapshot, shared=shared,
-                                  spectator_view=spectator_view) and ht.status == "broken":
+                                  spectator_view=spectator_view, told=told) and (
+                                      ht.status == "broken"):
                 return
 
     def push_view(self, ht: HostTable, player: Player, seat: int | None,
                   snapshot: bool = False, rid: Any = None,
                   shared: bytes | None = None,
-                  spectator_view: list[Any] | None = None) -> bool:
+                  spectator_view: list[Any] | None = None,
+                  told: dict[Any, Any] | None = None) -> bool:
         """Send ``player`` the view of ``seat`` with the events since his last view (Clone:
         ``version`` and ``prev``; a snapshot repeats the recent events instead).
 
         The frame is put together from packed parts (``protocol.map_frame``): the parts all
         recipients share (``shared``, of ``shared_parts``), each event as packed once per way
         of seeing it (``told``), the view of ``seat`` (packed once for all spectators); it
-        decodes to exactly the map ``encode`` would have packed."""
+        decodes to exactly the map ``encode`` would have packed. ``told`` (one per
+        ``push_views``) keeps each array of events for the other recipients who see the same
+        events the same way (``told_array``)."""
         if player.route is None:
             return True
         table = ht.table
@@ -166,25 +171,48 @@ class Views:
         try:
             if seat is None and spectator_view is not None:
                 if not spectator_view:
-                    spectator_view.append(_VIEW + pack(table.view(None)))
+                    spectator_view.append(pack(table.view(None)))
                 view = spectator_view[0]
             else:
-                view = _VIEW + pack(table.view(seat))
+                view = pack(table.view(seat))
             start = max(0, count - SNAPSHOT_EVENTS) if snapshot else stream[1]
-            events = self.told(ht, seat, start) if start < count else []
+            if start >= count:
+                events = _NO_EVENTS
+            elif told is None:
+                events = array_of(self.told(ht, seat, start))
+            else:
+                events = self.told_array(ht, seat, start, told)
         except Exception as exc:
             if ht.status == "playing":
                 self.fail(ht, exc)
             return False
-        mine: dict[str, Any] = {"seat": seat, "prev": stream[0], "snapshot": snapshot}
+        # The recipient's own entries, in the order of {"seat", "prev", "snapshot", "rid"}.
+        mine = [_SEAT, _small.get(seat) or pack(seat), _PREV, pack(stream[0]),
+                _SNAPSHOT, _TRUE if snapshot else _FALSE]
         if rid is not None:
-            mine["rid"] = rid
-        frame = map_frame(8 + len(mine), shared or self.shared_parts(ht), pairs_of(mine),
-                          view, _EVENTS, array_of(events))
+            mine += (_RID, pack(rid))
+        frame = map_frame(8 + len(mine) // 2, shared or self.shared_parts(ht), *mine,
+                          _VIEW, view, _EVENTS, events)
         if self.outbox.send_frame(player, frame):
             stream[0] = table.version
             stream[1] = count
         return True
+
+    def told_array(self, ht: HostTable, seat: int | None, start: int,
+                   memo: dict[Any, Any]) -> bytes:
+        """The packed array of ``told`` from ``start``, kept in ``memo`` for every other
+        recipient who sees those events alike: all but the owners of their private events
+        (each owner sees his own cards; everybody else sees the same counts)."""
+        owners = memo.get(start)
+        if owners is None:
+            events = ht.table.events
+            owners = memo[start] = frozenset(
+                e.get("seat") for e in events[start:] if e.get("private"))
+        key = (start, seat if seat in owners else _OTHERS)
+        packed: bytes | None = memo.get(key)
+        if packed is None:
+            packed = memo[key] = array_of(self.told(ht, seat, start))
+        return packed
 
     def told(self, ht: HostTable, seat: int | None, start: int) -> list[bytes]:
         """The events from ``start`` as ``seat`` sees them, each with its words, packed. Each
@@ -219,3 +247,10 @@ class Views:
 #: The keys of a view message's view and events, packed (their values follow them).
 _VIEW = pack("view")
 _EVENTS = pack("events")
+_NO_EVENTS = array_of([])
+_SEAT, _PREV, _SNAPSHOT, _RID = pack("seat"), pack("prev"), pack("snapshot"), pack("rid")
+_TRUE, _FALSE = pack(True), pack(False)
+#: a seat's number packed (the common ones)
+_small = {i: pack(i) for i in range(16)}
+#: ``told_array``'s key for everybody who owns none of the events
+_OTHERS = object()

@@ -414,16 +414,6 @@ def _finish(state: PikaState, outcome: str) -> None:
 
 # --- what players see ------------------------------------------------------------------------
 
-def _status(state: PikaState, seat: int) -> str:
-    if state.places is not None:
-        return _FINISHED
-    if seat in state.out_pending:
-        return _OUT
-    if seat == state.turn:
-        return _TO_PLAY
-    return _WARNED if seat in state.warned else _WAITING
-
-
 # The view's words, marked for the catalog once: a host builds a view for every seat after
 # every move.
 _FINISHED, _OUT, _TO_PLAY = N_("finished"), N_("out on a draw card"), N_("to play")
@@ -444,13 +434,20 @@ def cardparty_view(state: PikaState, seat: int | None) -> dict[str, Any]:
     if state.pending:
         counters[_PENDING] = state.pending
     hands = state.hands
+    if places is not None:
+        players = [{"count": len(hands[s]), "status": _FINISHED, "place": places[s],
+                    "zones": {}} for s in range(state.n)]
+    else:       # _status of every seat, inline: four views of four seats after every move
+        turn, out, warned = state.turn, state.out_pending, state.warned
+        players = [{"count": len(hands[s]),
+                    "status": _OUT if s in out else _TO_PLAY if s == turn
+                    else _WARNED if s in warned else _WAITING,
+                    "place": None, "zones": {}} for s in range(state.n)]
     return {
         "phase": "over" if over else "play",
         "turn": None if over else state.turn,
         "direction": state.direction,
-        "players": [{"count": len(hands[s]), "status": _status(state, s),
-                     "place": None if places is None else places[s], "zones": {}}
-                    for s in range(state.n)],
+        "players": players,
         "hand": list(hands[seat]) if seat is not None else [],
         "zones": {_PILE: [state.pile[-1]], _STOCK: len(state.stock),
                   _PILE_SIZE: len(state.pile)},
