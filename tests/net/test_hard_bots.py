@@ -6,6 +6,7 @@ settings, bounded, shown in the summary and kept across a restart. Real host, re
 from __future__ import annotations
 
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -41,11 +42,20 @@ def versions(log: list[dict[str, Any]], table: str) -> list[int]:
 
 
 def test_a_player_is_answered_while_a_hard_bot_thinks_then_the_bot_moves() -> None:
-    """The bot has seconds to think; Bob's pings are all answered before its move reaches
-    Eva. With the bot on the loop (``bot_workers=0``) the pongs wait for the move."""
+    """Bob's pings are all answered while the hard bot's question waits in its worker, and the
+    bot's move comes once the worker answers. The worker is held (SIGSTOP) while Bob pings,
+    so the ordering does not depend on how long the search happens to think; with the bot on
+    the loop, the host would answer nothing while it thinks."""
     host = Host("tcp://127.0.0.1:0", "bots", heartbeat=1.0, idle=None, testing=True)
     host.start()
     eva, bob = Raw(host.address, host.keys.public), Raw(host.address, host.keys.public)
+    thinkers = host.parts.timers.thinkers
+    assert thinkers is not None
+    worker = thinkers._idle()                     # the worker the bot's question will go to
+    assert worker is not None and thinkers.workers == [worker]
+    held = worker.proc.pid
+    os.kill(held, signal.SIGSTOP)
+    pids = [held]
     try:
         seen: list[dict[str, Any]] = []
         said(eva, message("hello", rid=1, name="Eva"), seen)
@@ -56,24 +66,27 @@ def test_a_player_is_answered_while_a_hard_bot_thinks_then_the_bot_moves() -> No
         said(eva, message("sit", rid=3, table=tid, seat=0), seen)
         said(eva, message("bots", rid=4, table=tid, level="hard"), seen)
         said(eva, message("ready", rid=5, table=tid), seen)        # the bot's turn first
-        drained(eva, seen, 200)
-        assert versions(seen, tid) == [0]
+        for _ in range(100):                                       # the question is asked
+            if thinkers.asked >= 1:
+                break
+            time.sleep(0.05)
+        assert thinkers.asked >= 1 and worker.job is not None, "the bot asked no worker"
         heard: list[dict[str, Any]] = []
         said(bob, message("hello", rid=1, name="Bob"), heard)
         pongs = [said(bob, message("ping", rid=10 + i, at=i), heard) for i in range(5)]
         assert [p["type"] for p in pongs] == ["pong"] * 5
-        drained(eva, seen)
-        assert versions(seen, tid) == [0], "the bot moved before Bob was answered"
+        drained(eva, seen, 100)
+        assert versions(seen, tid) == [0], "the bot moved before its worker answered"
+        os.kill(held, signal.SIGCONT)
         for _ in range(600):                                       # then the bot moves
             drained(eva, seen, 100)
             if 1 in versions(seen, tid):
                 break
         assert 1 in versions(seen, tid), "the hard bot never moved"
-        thinkers = host.parts.timers.thinkers
-        assert thinkers is not None and thinkers.asked >= 1
         pids = [w.proc.pid for w in thinkers.workers]
-        assert pids
+        assert pids == [held], "the answer came from the worker that was held"
     finally:
+        os.kill(held, signal.SIGCONT)
         eva.close()
         bob.close()
         host.stop()
