@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
@@ -49,11 +50,13 @@ def choose(view: dict[str, Any], rng: random.Random, level: str = "basic") -> in
 
 def play_table(session: Session, table: str, *, level: str = "basic",
                rng: random.Random | None = None, timeout: float | None = None,
-               on_message: Any = None, delay: float = 0.0) -> dict[str, Any]:
+               on_message: Any = None,
+               delay: float | Callable[[], float] = 0.0) -> dict[str, Any]:
     """Play our seat at ``table`` until the game is over; return the result map (``places``,
     ``scores``, ...). The session must be connected and seated (or resumed). BotGone if the
     table vanishes or breaks, or ``timeout`` seconds pass. ``on_message`` sees every pushed
-    message (tests record them). ``delay``: seconds to think before each move."""
+    message (tests record them). ``delay``: seconds to think before each move (or a function
+    saying it, asked before each: a test paces a game to outlast what it runs beside it)."""
     rng = rng or random.Random()
     deadline = None if timeout is None else time.monotonic() + timeout
     latest: dict[str, Any] | None = session.views.get(table)
@@ -100,8 +103,9 @@ def play_table(session: Session, table: str, *, level: str = "basic",
             inflight = None
         if (inflight is None and latest is not None and latest["view"]["moves"]
                 and latest["version"] != moved_on and session.connected):
-            if delay:
-                time.sleep(delay)
+            pause = delay() if callable(delay) else delay
+            if pause:
+                time.sleep(pause)
             moved_on = latest["version"]
             inflight = session.send_move(table, choose(latest["view"], rng, level),
                                          latest["version"])
