@@ -9,8 +9,8 @@ Must not know about: the game state, turns, sockets, terminals.
 
 from __future__ import annotations
 
-from cardparty.core.cards import SUIT_NAME, SUITS, canasta_deck, pretty
-from cardparty.core.i18n import N_, Msg
+from cardparty.core.cards import JOKER, JOKER_NAME, SUIT_NAME, SUITS, canasta_deck, pretty
+from cardparty.core.i18n import N_, Msg, plural_msg
 
 DECK: tuple[str, ...] = tuple(canasta_deck())          # PK-1: 108 cards
 CODES: tuple[str, ...] = tuple(sorted(set(DECK)))
@@ -67,9 +67,15 @@ def suit_name(suit: str) -> str:
 PRETTY: dict[str, str] = {c: pretty(c) for c in CODES}
 
 
-def show(cards: tuple[str, ...] | list[str]) -> str:
-    """Cards as a player reads them: '7♥ 7♠ Joker'."""
-    return " ".join([PRETTY[c] for c in cards])
+def show(cards: tuple[str, ...] | list[str]) -> str | Msg:
+    """Cards as a player reads them: '7♥ 7♠', and the Jokers last as a word of his language
+    ('7♥ žolík', '2 žolíci'): a message, so that each client names them itself."""
+    jokers = sum(c == JOKER for c in cards)
+    plain = " ".join([PRETTY[c] for c in cards if c != JOKER])
+    if not jokers:
+        return plain
+    named = JOKER_NAME if jokers == 1 else plural_msg("{n} Joker", "{n} Jokers", jokers)
+    return Msg("{cards} {jokers}", cards=plain, jokers=named) if plain else named
 
 
 def suit_round_robin(cards: list[str]) -> list[str]:

@@ -13,6 +13,7 @@ import msgpack
 import pytest
 
 from cardparty.core.contract import Move
+from cardparty.core.i18n import set_language, translate
 from cardparty.core.narrate import describe
 from cardparty.core.simcheck import view_cards, visible_cards
 from cardparty.core.table import IllegalMove, Table, TableError, open_table
@@ -737,3 +738,24 @@ def test_pk24_a_round_with_no_card_left_to_draw_stalls_and_ends() -> None:
     result = table.result()
     assert result is not None and result.outcome == "stalled"
     assert result.places == (2, 1) and result.next_dealer == 0     # 54 cards against 53
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [("cs", "žolík", "2 žolíci"),
+                                                  ("ca", "comodí", "2 comodins"),
+                                                  ("en", "Joker", "2 Jokers")])
+def test_jokers_in_the_log_are_words_of_each_players_language(lang: str, one: str,
+                                                              two: str) -> None:
+    """PK-3's Jokers in a throw or a draw are named by each client in its language: they were
+    English inside a Czech sentence ('Eva hází Joker Joker')."""
+    table = deal([["KC", "3D", "4D"], ["7C", "6C", "6D"]], starter="5C")
+    names = ["Eva", "Petr"]
+    thrown = describe({"type": "play", "seat": 0, "cards": ["X", "X"]}, names, table.hook)
+    drawn = describe({"type": "take", "seat": 1, "cards": ["3D", "X"]}, names, table.hook)
+    set_language(lang)
+    try:
+        said = translate(thrown), translate(drawn)
+    finally:
+        set_language("en")
+    assert two in said[0] and f"3♦ {one}" in said[1], said
+    if lang != "en":
+        assert "Joker" not in " ".join(said), said
