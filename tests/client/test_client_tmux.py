@@ -26,13 +26,15 @@ import pytest
 
 from cardparty.core.discovery import load_catalog
 
-pytestmark = [
+#: Every end-to-end terminal test file is marked so (one xdist group: one tmux at a time).
+TMUX_MARKS = [
     pytest.mark.tmux,
     pytest.mark.xdist_group("tmux"),
     pytest.mark.skipif(shutil.which("tmux") is None,
                        reason="tmux is not installed: the end-to-end terminal tests need it "
                               "(.ci/run installs it)"),
 ]
+pytestmark = TMUX_MARKS
 
 CARDPARTY = str(Path(sys.executable).with_name("cardparty"))
 #: Table settings that keep a round short (applied only where the game declares them).
@@ -119,10 +121,17 @@ def free_port() -> int:
             return port
 
 
-def start_host(t: Tmux, port: int, window: str = "host") -> None:
+def start_host(t: Tmux, port: int, window: str = "host", data: Path | None = None) -> None:
+    """``cardparty host`` in ``window`` (keeping its tables in ``data``, when given)."""
+    keep = f" --data {data}" if data is not None else ""
     t.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
-                  "--bot-delay 0.05")
+                  f"--bot-delay 0.05{keep}")
     t.wait(window, "listening on")
+
+
+def hand_line(screen: str) -> str:
+    """The screen's line of the player's hand ("" when none is shown)."""
+    return next((line for line in screen.splitlines() if line.startswith("Hand")), "")
 
 
 def join(t: Tmux, name: str, port: int) -> None:
@@ -291,13 +300,7 @@ def test_a_client_whose_host_disappears_says_so_and_reconnects_when_it_returns(
     with its hand, and the game goes on to its end."""
     port = free_port()
     data = tmp_path / "host-data"
-
-    def host(window: str) -> None:
-        tmux.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
-                         f"--bot-delay 0.05 --data {data}")
-        tmux.wait(window, "listening on")
-
-    host("host")
+    start_host(tmux, port, data=data)
     join(tmux, "Eva", port)
     create_table(tmux, "Eva", "pika", 2)
     tmux.keys("Eva", "b")
@@ -306,11 +309,11 @@ def test_a_client_whose_host_disappears_says_so_and_reconnects_when_it_returns(
     tmux.wait("Eva", lambda s: "Bot" in s and "which level" not in s)
     tmux.keys("Eva", "r")
     screen = tmux.wait("Eva", "YOUR MOVE")
-    hand = next(line for line in screen.splitlines() if line.startswith("Hand"))
+    hand = hand_line(screen)
     tmux.keys("host", "C-c")                              # the host goes away
     screen = tmux.wait("Eva", "is gone", timeout=15)
     assert "reconnecting" in screen and "table t1" in screen
-    host("host2")                                         # and comes back on the same port
+    start_host(tmux, port, "host2", data)                 # and comes back on the same port
     screen = tmux.wait("Eva", lambda s: "is gone" not in s and "YOUR MOVE" in s, timeout=20)
     assert hand in screen.splitlines()
     rng = random.Random(5)

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 import time
 
-import pytest
-
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
+    TMUX_MARKS,
     Tmux,
     create_table,
     free_port,
@@ -24,11 +22,7 @@ from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     tmux,
 )
 
-pytestmark = [
-    pytest.mark.tmux,
-    pytest.mark.xdist_group("tmux"),
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
-]
+pytestmark = TMUX_MARKS
 
 PLAYERS = ("Eva", "Petr")
 #: A line of the first round's end: " 1. Eva                score 0".
@@ -48,19 +42,25 @@ def play_round(t: Tmux, rng: random.Random) -> None:
         time.sleep(0.05)
 
 
+def two_at_a_pika_table(t: Tmux, port: int) -> None:
+    """Eva and Petr join, Eva creates a Pika table for two (hand size 4: a short round), Petr
+    sits, both say ready; returns once both see their hands."""
+    for who in PLAYERS:
+        join(t, who, port)
+    create_table(t, "Eva", "pika", 2)
+    t.wait("Petr", "Pika")
+    t.keys("Petr", "Enter")
+    t.wait("Eva", "Petr")
+    for who in PLAYERS:
+        t.keys(who, "r")
+    for who in PLAYERS:
+        t.wait(who, lambda s: "you: " in s.splitlines()[0] and "Hand" in s)
+
+
 def test_two_rounds_of_a_match_show_on_the_scoreboard(tmux: Tmux) -> None:  # noqa: F811
     port = free_port()
     start_host(tmux, port)
-    for who in PLAYERS:
-        join(tmux, who, port)
-    create_table(tmux, "Eva", "pika", 2)                   # hand size 4: a short round
-    tmux.wait("Petr", "Pika")
-    tmux.keys("Petr", "Enter")
-    tmux.wait("Eva", "Petr")
-    for who in PLAYERS:
-        tmux.keys(who, "r")
-    for who in PLAYERS:
-        tmux.wait(who, lambda s: "you: " in s.splitlines()[0] and "Hand" in s)
+    two_at_a_pika_table(tmux, port)
     rng = random.Random(16)
     play_round(tmux, rng)
     screen = tmux.wait("Eva", lambda s: len(FIRST.findall(s)) == 2)

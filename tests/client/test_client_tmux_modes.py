@@ -15,14 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.client.test_client_tmux import CARDPARTY, Tmux, free_port, join, play_turn, set_row
+from tests.client.test_client_tmux import (
+    CARDPARTY,
+    TMUX_MARKS,
+    Tmux,
+    free_port,
+    join,
+    play_turn,
+    set_row,
+)
 
-pytestmark = [
-    pytest.mark.tmux,
-    pytest.mark.xdist_group("tmux"),
-    pytest.mark.skipif(shutil.which("tmux") is None,
-                       reason="tmux is not installed: the end-to-end terminal tests need it"),
-]
+pytestmark = TMUX_MARKS
 
 
 @pytest.fixture

@@ -6,29 +6,19 @@ Uses the private tmux server of ``test_client_tmux`` (its own ``-L`` socket, kil
 
 from __future__ import annotations
 
-import shutil
-
-import pytest
-
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     CARDPARTY,
+    TMUX_MARKS,
     Tmux,
     create_table,
     free_port,
+    hand_line,
     join,
     start_host,
     tmux,
 )
 
-pytestmark = [
-    pytest.mark.tmux,
-    pytest.mark.xdist_group("tmux"),
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
-]
-
-
-def hand_line(screen: str) -> str:
-    return next((line for line in screen.splitlines() if line.startswith("Hand")), "")
+pytestmark = TMUX_MARKS
 
 
 def test_a_client_killed_mid_game_and_started_again_sits_again(tmux: Tmux) -> None:  # noqa: F811

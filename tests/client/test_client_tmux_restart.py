@@ -9,32 +9,21 @@ Uses the private tmux server of ``test_client_tmux`` (its own ``-L`` socket, kil
 from __future__ import annotations
 
 import random
-import shutil
 import time
 from pathlib import Path
 
-import pytest
-
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
-    CARDPARTY,
+    TMUX_MARKS,
     Tmux,
-    create_table,
     free_port,
-    join,
+    hand_line,
     play_turn,
+    start_host,
     tmux,
 )
-from tests.client.test_client_tmux_match import PLAYERS, play_round
+from tests.client.test_client_tmux_match import PLAYERS, play_round, two_at_a_pika_table
 
-pytestmark = [
-    pytest.mark.tmux,
-    pytest.mark.xdist_group("tmux"),
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
-]
-
-
-def hand_line(screen: str) -> str:
-    return next((line for line in screen.splitlines() if line.startswith("Hand")), "")
+pytestmark = TMUX_MARKS
 
 
 def steady_hand(t: Tmux, who: str) -> str:
@@ -53,23 +42,8 @@ def test_two_players_finish_their_game_through_a_host_restart(tmux: Tmux,  # noq
                                                                tmp_path: Path) -> None:
     port = free_port()
     data = tmp_path / "host-data"
-
-    def host(window: str) -> None:
-        tmux.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
-                         f"--bot-delay 0.05 --data {data}")
-        tmux.wait(window, "listening on")
-
-    host("host")
-    for who in PLAYERS:
-        join(tmux, who, port)
-    create_table(tmux, "Eva", "pika", 2)                   # hand size 4: a short round
-    tmux.wait("Petr", "Pika")
-    tmux.keys("Petr", "Enter")
-    tmux.wait("Eva", "Petr")
-    for who in PLAYERS:
-        tmux.keys(who, "r")
-    for who in PLAYERS:
-        tmux.wait(who, lambda s: "you: " in s.splitlines()[0] and "Hand" in s)
+    start_host(tmux, port, data=data)
+    two_at_a_pika_table(tmux, port)
     rng = random.Random(3)
     for _ in range(2):                                     # a move each, when it is theirs
         for who in PLAYERS:
@@ -79,7 +53,7 @@ def test_two_players_finish_their_game_through_a_host_restart(tmux: Tmux,  # noq
     for who in PLAYERS:
         screen = tmux.wait(who, "is gone", timeout=15)
         assert "reconnecting" in screen
-    host("host2")                                          # back on the same data and port
+    start_host(tmux, port, "host2", data)                  # back on the same data and port
     for who in PLAYERS:
         screen = tmux.wait(who, lambda s: "is gone" not in s and "Hand" in s, timeout=20)
         assert hand_line(screen) == hands[who], screen     # the same cards, same order
