@@ -5,6 +5,7 @@ the wire itself is tested on real sockets in the other modules."""
 
 from __future__ import annotations
 
+from cardparty.net.host.lobby import BACK_ENDED
 from cardparty.net.host.timers import bot_rng
 from tests.net.hostkit import Kit
 
@@ -179,3 +180,31 @@ def test_at_the_table_limit_a_finished_table_makes_room_and_open_ones_never_do()
     third = kit.open_table("pika", eva, 2)
     assert first not in kit.parts.tables.all and third in kit.parts.tables.all
     kit.refused("busy", eva, "create", game="pika", players=2)
+
+
+def test_a_player_back_after_many_games_is_shown_the_last_ones_not_all() -> None:
+    """A hello costs the host a bounded amount of work: a player who played game after game
+    is shown his tables not over and the ``BACK_ENDED`` that ended last, not every finished
+    one (a soak's host doubled its CPU once its players had played some thousands)."""
+    kit = Kit()
+    key = b"E" * 32                                            # what CURVE authenticated
+    eva = kit.player("Eva", key=key)
+    done = []
+    for n in range(BACK_ENDED + 6):
+        tid = kit.open_table("pika", eva, 2, settings={"dealer": 0}, seed=n)
+        kit.ask(eva, "sit", table=tid)
+        kit.ask(eva, "bots", table=tid)
+        kit.ask(eva, "ready", table=tid)
+        kit.play_out(tid, {0: eva}, seed=n)
+        done.append(tid)
+        kit.tick(1.0, alive=(eva,))
+    playing = kit.open_table("pika", eva, 2, settings={"dealer": 0}, seed=99)
+    kit.ask(eva, "sit", table=playing)
+    kit.ask(eva, "bots", table=playing)
+    kit.ask(eva, "ready", table=playing)
+    assert kit.table(playing).status == "playing"
+    kit.out.take(eva)
+    again = kit.player("Eva", token=eva.token, key=key)        # the same player, back
+    assert again is eva
+    shown = {m["table"]["id"] for m in kit.out.take(eva, "table")}
+    assert shown == {playing, *done[-BACK_ENDED:]}, (shown, done)
