@@ -12,11 +12,12 @@ then reads the screen the player would read once the bots have played.
 from __future__ import annotations
 
 import collections
+import contextlib
 import queue
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +26,7 @@ from cardparty.client.net_link import NetLink
 from cardparty.client.words import describer
 from cardparty.core.table import Table
 from cardparty.net.host import Host
+from cardparty.net.host.settings import HostSettings
 from cardparty.net.session import Session
 
 #: Seat 0 holds R7 W R1 R2 R3, seat 1 holds B5 Y5 W+4 G1 G2; the pile shows R4; seat 0 starts.
@@ -302,3 +304,16 @@ def player(address: str, name: str) -> tuple[Controller, Pump]:
         c.key(k)
     c.key("enter")
     return c, pump
+
+
+@contextlib.contextmanager
+def keeping_coins(fill_timeout: float) -> Iterator[Host]:
+    """A host on 127.0.0.1 that keeps coins in memory (the profile line, the league, the
+    shop, open play filled by bots after ``fill_timeout`` seconds)."""
+    h = Host("tcp://127.0.0.1:0", "party", heartbeat=0.2, idle=None, economy=":memory:",
+             settings=HostSettings(fill_timeout=fill_timeout))
+    h.start()
+    try:
+        yield h
+    finally:
+        h.stop()

@@ -14,17 +14,13 @@ from cardparty.client.dialog import CreateForm, SeekForm
 from cardparty.client.render import Renderer
 from cardparty.client.theme import UNICODE
 from cardparty.net.host import Host
-from cardparty.net.host.settings import HostSettings
-from tests.client.clientkit import choose_by_keys, form_pick, player
+from tests.client.clientkit import choose_by_keys, form_pick, keeping_coins, player
 
 
 @pytest.fixture
 def economy_host() -> Iterator[Host]:
-    h = Host("tcp://127.0.0.1:0", "party", heartbeat=0.2, idle=None, economy=":memory:",
-             settings=HostSettings(fill_timeout=0.3))
-    h.start()
-    yield h
-    h.stop()
+    with keeping_coins(0.3) as h:
+        yield h
 
 
 def text(fragments: list[tuple]) -> str:

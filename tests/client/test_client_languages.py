@@ -21,8 +21,7 @@ from cardparty.client.dialog import CreateForm
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import LOCALE_DIR, _, set_language
 from cardparty.net.host import Host
-from cardparty.net.host.settings import HostSettings
-from tests.client.clientkit import HostKit, choose_by_keys, form_pick, player, seated
+from tests.client.clientkit import HostKit, choose_by_keys, form_pick, keeping_coins, player, seated
 from tests.client.test_client_small import snapshot
 
 WORD = re.compile(r"[^\W\d_]{3,}")
@@ -139,11 +138,8 @@ def test_piquet_spoken_declarations_in_each_language(kit: HostKit, speaking: Non
 @pytest.fixture
 def economy_host() -> Iterator[Host]:
     """A host that keeps coins (the profile line, the league, the shop) on 127.0.0.1."""
-    h = Host("tcp://127.0.0.1:0", "party", heartbeat=0.2, idle=None, economy=":memory:",
-             settings=HostSettings(fill_timeout=30.0))
-    h.start()
-    yield h
-    h.stop()
+    with keeping_coins(30.0) as h:
+        yield h
 
 
 def shots(c: Controller, name: str, out: dict[str, tuple[str, str]]) -> None:
@@ -270,10 +266,7 @@ def test_a_round_paid_the_league_and_a_booster_bought_in_each_language(speaking:
     match's scoreboard, the league with the player's points, a booster bought and active, and
     the refusal of a pass the coins cannot pay; no English word of the catalogs' source."""
     set_language(lang)
-    host = Host("tcp://127.0.0.1:0", "party", heartbeat=0.2, idle=None, economy=":memory:",
-                settings=HostSettings(fill_timeout=0.3))
-    host.start()
-    try:
+    with keeping_coins(0.3) as host:
         eva, pump = player(host.address, "Eva")
         pump.until(lambda: eva.connection == "connected" and bool(eva.games)
                    and bool(eva.profile))
@@ -312,8 +305,6 @@ def test_a_round_paid_the_league_and_a_booster_bought_in_each_language(speaking:
         pump.until(lambda: bool(eva.error))
         screens["not enough coins"] = snapshot(eva, 80, 24)
         eva.exit()
-    finally:
-        host.stop()
     english = english_words()
     for name, text in screens.items():
         found = english_in(text, english)
