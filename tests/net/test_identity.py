@@ -87,13 +87,19 @@ def test_mo_1_the_owner_comes_back_from_another_connection_and_has_his_seat(
     again.close()
 
 
+def in_play(host: Host, keys: KeyPair) -> tuple[Session, str]:
+    """Eva (as ``keys``) seated at a Pika table in play against a bot: her session, its id."""
+    eva = session(host.address, "Eva", keys)
+    tid = eva.create("pika", 2)["id"]
+    eva.sit(tid)
+    eva.add_bots(tid)
+    eva.ready(tid)
+    return eva, tid
+
+
 def test_a_replayed_token_gets_nothing_of_its_owner(host: Host) -> None:
     eva, mallory = KeyPair.generate(), KeyPair.generate()
-    victim = session(host.address, "Eva", eva)
-    tid = victim.create("pika", 2)["id"]
-    victim.sit(tid)
-    victim.add_bots(tid)
-    victim.ready(tid)              # in play: a snapshot is for those seated or watching
+    victim, tid = in_play(host, eva)     # a snapshot is for those seated or watching
     assert "token" not in (victim.welcome or {}), "no secret to steal in the welcome"
     # Anyone can compute the host's handle on Eva from her public key: it is worth nothing.
     stolen = identity(eva.public, "Eva")
@@ -111,11 +117,7 @@ def test_a_replayed_token_gets_nothing_of_its_owner(host: Host) -> None:
 
 def test_a_replayed_routing_id_gets_nothing_of_its_owner(host: Host) -> None:
     eva, mallory = KeyPair.generate(), KeyPair.generate()
-    victim = session(host.address, "Eva", eva)
-    tid = victim.create("pika", 2)["id"]
-    victim.sit(tid)
-    victim.add_bots(tid)
-    victim.ready(tid)
+    victim, tid = in_play(host, eva)
     route = [r for r, p in host.parts.roster.routes.items() if p.name == "Eva"][0]
     sock = raw_client(host, mallory, routing_id=route)
     try:
