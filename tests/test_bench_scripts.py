@@ -51,7 +51,10 @@ def test_host_bench_prints_every_floor_and_target() -> None:
                      r"CURVE vs \d+ without.* -> (PASS|FAIL)", out)
     assert "host CPU per move against a baseline: no --baseline given" in out
     assert re.search(r"the floor of a move's messages: \d+ us per move of a bare ROUTER .* "
-                     r"this host spends -?\d+ us a move above it", out), out
+                     r"this host spends -?\d+ us a move above it: the game's own work "
+                     r"\(\d+ us\) and the host's \(-?\d+ us\)", out), out
+    assert re.search(r"^  the game's own work: \d+ moves; CPU \d+ us per move", out,
+                     re.MULTILINE), out
 
 
 def test_client_render_bench_redraws_every_game() -> None:
