@@ -122,8 +122,10 @@ class Soak:
                     play_table(s, tid, rng=rng, timeout=120, delay=self.args.think)
                     with self.lock:
                         self.games += 1
-                except BotGone:
-                    self.count_error("game lost")
+                except BotGone as exc:
+                    # With its reason: a lost game is a bug to find, and the count alone
+                    # never said which way it was lost.
+                    self.count_error(f"game lost ({str(exc)[:80]})")
                     tid = None
         except (SessionError, RuntimeError) as exc:
             if not self.stop.is_set():
