@@ -37,8 +37,11 @@ What it measures, in one run:
    host reached without encryption: what protocol v1's messages cost before any work of
    the host's own. And the game's own work (``game_work_cost``, in this process): the rules'
    moves, every seat's view packed and the events told, which any host of these games owes
-   every move whatever its own design. The two floors together are what any host under
-   protocol v1 costs a move at the least.
+   every move whatever its own design. And the least host (``least_server``, its own process,
+   under the same load): protocol v1's requests read and checked as this host reads them,
+   the game played and every seat's view and events sent, nothing else (no identity, no
+   allowances, no timers, no lobby, no economy): what any Python host of these games costs a
+   move at the least, set against half the baseline.
 
 With ``--hard-tables N`` it measures instead N tables of hard bots playing flat out and
 another player's ping, in a process of its own: p50 and p99, with the bots off the host's loop
@@ -66,7 +69,7 @@ import zmq
 
 from cardparty.net.keydesk import fetch_key
 from cardparty.net.keys import KeyPair
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
+from cardparty.net.protocol import HOST_LIMITS, PROTOCOL, decode, encode, message
 
 PY = sys.executable
 
@@ -620,6 +623,117 @@ def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float,
     return load.moves / took, cpu / max(1, load.moves), load.moves
 
 
+def least_server(game: str, players: int) -> None:
+    """(Its own process.) The least a host of protocol v1 can be in Python: a ROUTER that
+    reads each request as this host does (``decode``, ``check_request``), opens one table per
+    ``create``, seats and starts it, and for each ``move`` checks the version and the move
+    id, plays it (``Table.play``), and sends the ``ok`` and every seat its view with the new
+    events told, each view packed and each event told once per way of seeing it. Nothing
+    else: no identity, no allowance per key, no remembered replies, no timers, no referee,
+    no lobby, no economy, no persistence. What this costs a move is what any Python host of
+    these games and this protocol costs at the least."""
+    from cardparty.core.i18n import Msg
+    from cardparty.core.narrate import describe
+    from cardparty.core.table import Table, redact_event
+    from cardparty.net.protocol import array_of, check_request, map_frame, pack, pairs_of
+
+    ctx = zmq.Context.instance()
+    sock = ctx.socket(zmq.ROUTER)
+    sock.bind("tcp://127.0.0.1:*")
+    print(sock.getsockopt_string(zmq.LAST_ENDPOINT), flush=True)
+    send = zmq.Socket.__mro__[1].send
+    recv = zmq.Socket.__mro__[1].recv
+    get = zmq.Socket.__mro__[1].get
+    more, last = int(zmq.SNDMORE | zmq.NOBLOCK), int(zmq.NOBLOCK)
+    tables: dict[str, tuple[Table, list[bytes | None], set[int]]] = {}
+    seat_of: dict[bytes, tuple[str, int]] = {}
+    told_at: dict[str, int] = {}
+    ids = iter(range(1, 1 << 30))
+
+    def reply(route: bytes, msg: dict[str, Any]) -> None:
+        send(sock, route, more)
+        send(sock, encode(msg), last)
+
+    def tell(table: Table, tid: str, start: int) -> None:
+        events = table.events
+        told: dict[tuple[int, bool], bytes] = {}
+        head = pairs_of({"type": "view", "v": PROTOCOL, "table": tid,
+                         "version": table.version})
+        routes = tables[tid][1]
+        for seat, route in enumerate(routes):
+            if route is None:
+                continue
+            out = []
+            for i in range(start, len(events)):
+                e = events[i]
+                hidden = bool(e.get("private")) and e.get("seat") != seat
+                packed = told.get((i, hidden))
+                if packed is None:
+                    seen = redact_event(e, seat) if hidden else e
+                    text = describe(seen, table.names, table.hook)
+                    shown = {**seen, "text": str(text)}
+                    if isinstance(text, Msg):
+                        shown["msg"] = text.to_wire()
+                    packed = told[(i, hidden)] = pack(shown)
+                out.append(packed)
+            frame = map_frame(7, head, pack("seat"), pack(seat), pack("view"),
+                              pack(table.view(seat)), pack("events"), array_of(out))
+            send(sock, route, more)
+            send(sock, frame, last)
+        told_at[tid] = len(events)
+
+    poller = zmq.Poller()
+    poller.register(sock, zmq.POLLIN)
+    while True:
+        poller.poll(100)
+        while get(sock, zmq.EVENTS) & zmq.POLLIN:
+            route = recv(sock, last)
+            req = check_request(decode(recv(sock, last)))
+            kind, rid = req["type"], req["rid"]
+            if kind == "move":
+                tid, seat = seat_of[route]
+                table = tables[tid][0]
+                if req["version"] != table.version:
+                    reply(route, message("error", code="stale", message="stale", rid=rid))
+                    continue
+                start = len(table.events)
+                table.play(seat, table.legal_moves(seat)[req["move"]])
+                reply(route, message("ok", about="move", version=table.version, rid=rid))
+                tell(table, tid, start)
+            elif kind == "hello":
+                reply(route, message("welcome", rid=rid, heartbeat=2.0))
+            elif kind == "create":
+                tid = f"t{next(ids)}"
+                tables[tid] = (Table(game, players, seed=len(tables)),
+                               [None] * players, set())
+                reply(route, message("ok", about="create", rid=rid, table={"id": tid}))
+            elif kind == "sit":
+                tid, seat = req["table"], req["seat"]
+                tables[tid][1][seat] = route
+                seat_of[route] = (tid, seat)
+                reply(route, message("ok", about="sit", rid=rid, seat=seat))
+            elif kind == "ready":
+                tid = req["table"]
+                ready = tables[tid][2]
+                ready.add(seat_of[route][1])
+                reply(route, message("ok", about="ready", rid=rid))
+                if len(ready) == players:
+                    tables[tid][0].names = [f"p{i}" for i in range(players)]
+                    tell(tables[tid][0], tid, 0)
+            elif kind == "leave":
+                tables.pop(req["table"], None)
+                reply(route, message("ok", about="leave", rid=rid))
+            else:                                     # ping, and anything else
+                reply(route, message("pong", rid=rid))
+
+
+def least_cost(args: argparse.Namespace, seconds: float) -> tuple[float, float, int]:
+    """The least host (``least_server``) under the same flat-out load as the hosts, without
+    encryption: (moves/s, its CPU seconds per move, moves)."""
+    return flat_out_cost([PY, __file__, "--least-server", "--game", args.game,
+                          "--players", str(args.players)], args, seconds, curve=False)
+
+
 def game_work_cost(game: str, players: int, seconds: float, seed: int) -> tuple[float, int]:
     """(In this process.) What the game's own hooks cost a host per move, with nothing of the
     host's own: games of ``game`` played by random moves, as the bench's clients play, and per
@@ -666,6 +780,8 @@ PLAIN = "this host, no encryption"
 FLOOR = "the floor of a move's messages"
 #: Part 4's run of the game's own work (``game_work_cost``).
 GAME = "the game's own work"
+#: Part 4's run of the least host (``least_cost``).
+LEAST = "the least host (protocol v1's requests, the game, nothing else)"
 
 
 def compare_hosts(args: argparse.Namespace) -> None:
@@ -686,6 +802,7 @@ def compare_hosts(args: argparse.Namespace) -> None:
           f"{args.compare_rounds} runs each in turn, each host started afresh):")
     got: dict[str, list[tuple[float, float, int]]] = {label: [] for label, _, _ in runs}
     got[FLOOR] = []
+    got[LEAST] = []
     game_runs: list[tuple[float, int]] = []
     for _ in range(args.compare_rounds):
         for label, tree, data in runs:
@@ -703,8 +820,9 @@ def compare_hosts(args: argparse.Namespace) -> None:
         got[FLOOR].append(floor_cost(args, args.compare_seconds, got[PLAIN][-1][0]))
         game_runs.append(game_work_cost(args.game, args.players, args.compare_seconds / 2,
                                         args.seed))
+        got[LEAST].append(least_cost(args, args.compare_seconds))
     mean: dict[str, tuple[float, float]] = {}
-    for label in [label for label, _, _ in runs] + [FLOOR]:
+    for label in [label for label, _, _ in runs] + [FLOOR, LEAST]:
         each = got[label]
         rate = sum(r for r, _, _ in each) / len(each)
         cpu = sum(c * m for _, c, m in each) / max(1, sum(m for _, _, m in each))
@@ -757,6 +875,13 @@ def compare_hosts(args: argparse.Namespace) -> None:
                  f"(this host's: {(pcpu - least) * 1e6:.0f} us)")
               + f"; at or below the baseline: {pcpu * 1e6:.0f} vs {bcpu * 1e6:.0f} us -> "
               f"{'PASS' if pcpu <= bcpu else 'FAIL'}")
+        _, lcpu = mean[LEAST]
+        print(f"  half the baseline ({bcpu / 2 * 1e6:.0f} us) against the least host of these "
+              f"games in Python ({lcpu * 1e6:.0f} us a move, {lcpu / bcpu:.2f}x the baseline): "
+              + ("below it: a host that does nothing but read protocol v1's requests, play "
+                 "the game and send the views does not reach half the baseline" if bcpu / 2 < lcpu
+                 else
+                 "above it: the least host reaches half the baseline"))
     else:
         print("  host CPU per move against a baseline: no --baseline given")
 
@@ -794,6 +919,7 @@ def main(argv: list[str] | None = None) -> int:
                         "uses --game, --players, --seconds, --seed)")
     p.add_argument("--echo-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--least-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--host-cmd", default="", help=argparse.SUPPRESS)
     import hard_bots
 
@@ -807,6 +933,9 @@ def main(argv: list[str] | None = None) -> int:
         return hard_bots.hard_bots(args)
     if args.floor_server:
         floor_server(FLOOR_VIEW)
+        return 0
+    if args.least_server:
+        least_server(args.game, args.players)
         return 0
 
     import os

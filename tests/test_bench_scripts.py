@@ -55,6 +55,8 @@ def test_host_bench_prints_every_floor_and_target() -> None:
                      r"\(\d+ us\) and the host's \(-?\d+ us\)", out), out
     assert re.search(r"^  the game's own work: \d+ moves; CPU \d+ us per move", out,
                      re.MULTILINE), out
+    assert re.search(r"^  the least host \(protocol v1's requests, the game, nothing else\): "
+                     r"\d+ moves, \d+ moves/s; host CPU \d+ us per move", out, re.MULTILINE), out
 
 
 def test_client_render_bench_redraws_every_game() -> None:
