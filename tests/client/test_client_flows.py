@@ -61,6 +61,21 @@ def test_a_pika_game_is_played_to_its_end_by_keys_and_the_places_show(kit: HostK
     assert any(line.startswith("round over: 1.") for line in c.table.log)
 
 
+def test_a_kakhead_round_is_played_out_by_keys_and_the_places_show(kit: HostKit) -> None:
+    """KH-11: the round is played to its end, not agreed drawn (the tmux test ends Kakhead by
+    an agreed draw, to stay quick): every card played by keys or by the two bots, and the
+    places ranked on the round's last screen."""
+    c = seated(kit, "kakhead", 3, seed=4)
+    play_by_keys(c, limit=5000)
+    assert c.table.over and c.failures == []
+    result = c.table.view["result"]
+    assert result["outcome"] != "draw agreed" and sorted(result["places"]) == [1, 2, 3]
+    screen = draw_all(c)
+    assert "Round over" in screen
+    for seat, name in enumerate(c.table.names):
+        assert f"{result['places'][seat]}. {name}" in screen
+
+
 def test_n_deals_again_at_the_same_table_and_l_goes_back_to_the_lobby(kit: HostKit) -> None:
     c = pika_at(kit, None, players=2, hand=3, seed=5)
     first = c.table_id
