@@ -232,3 +232,18 @@ def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
     Optional. The search bot (``cardparty.core.search``) asks it where it cuts a rollout short
     (``Budget.rollout_moves``); the view is of a determinized position, so it may be any
     position the game can reach. Without it a cut rollout counts as an even share."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_sampler(state: State, seat: int, events: list[Event]
+                          ) -> Callable[[random.Random], State] | None:
+    """Determinizations for ``seat`` that also respect what the public history told it: a
+    function of an rng giving a new state, as ``cardparty_determinize`` does, or None to use
+    that hook.
+
+    Optional. ``events`` are the table's events as ``seat`` saw them (``Table.events_for``:
+    other seats' private cards are counts); from them and the public parts of ``state`` a
+    game may learn what a hand cannot hold (a player who had to draw held nothing that
+    fitted) and deal the hidden cards accordingly (``cardparty.core.infer``). The samples must
+    depend only on ``seat``'s view, ``events`` and the rng. The search bot asks once per
+    decision and samples many times."""

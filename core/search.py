@@ -102,6 +102,10 @@ class Budget:
     #: The fewest paired samples on which the race plays another move than the policy's:
     #: with many moves and few samples each, the best-looking one is mostly the luckiest.
     min_samples: int = 8
+    #: Whether the determinizations respect what the seat saw happen (the game's
+    #: ``cardparty_bot_sampler``: a player who had to draw held nothing that fitted); False:
+    #: the plain ``cardparty_determinize`` (measured against in docs/bots.md).
+    infer: bool = True
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -221,11 +225,12 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
     if budget.method == "race" and game.policy is not None:
         return _race(table, game, seat, moves, rng, budget, stats)
     root = _Node(seat)
+    sample = _sampler(table, seat, budget)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     limit = budget.iterations
     done = 0
     while limit is None or done < limit:
-        _iterate(table, game, root, seat, moves, rng, budget)
+        _iterate(sample, game, root, seat, moves, rng, budget)
         done += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
@@ -240,6 +245,13 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
                 root, seat, own) < budget.trust:
             return own
     return best
+
+
+def _sampler(table: Table, seat: int, budget: Budget) -> Callable[[random.Random], Any]:
+    """The determinizations of the seat: asked once per decision, sampled every round."""
+    if budget.infer:
+        return table.sampler(seat)
+    return lambda rng: table.determinize(seat, rng)
 
 
 def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.Random,
@@ -258,6 +270,7 @@ def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.R
     """
     own = game.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
                       level="basic")
+    redraw = _sampler(table, seat, budget)
     if own is None:
         own = moves[0]
     base = next(i for i, m in enumerate(moves) if m is own)
@@ -280,7 +293,7 @@ def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.R
         for i in [base, *others]:
             if spent and deadline is not None and time.perf_counter() >= deadline:
                 break
-            state = table.determinize(seat, random.Random(det_seed))
+            state = redraw(random.Random(det_seed))
             sample = random.Random(roll_seed)
             game.apply(state=state, seat=seat, move=moves[i], rng=sample)
             score = _rollout(game, state, sample, budget.rollout_moves)[seat]
@@ -334,9 +347,9 @@ def _root_rank(root: _Node, seat: int, move: Move) -> tuple[int, float]:
     return (child.visits, child.score / child.visits if child.visits else 0.0)
 
 
-def _iterate(table: Table, game: _Game, root: _Node, seat: int, root_moves: list[Move],
-             rng: random.Random, budget: Budget) -> None:
-    state = table.determinize(seat, rng)
+def _iterate(sample: Callable[[random.Random], Any], game: _Game, root: _Node, seat: int,
+             root_moves: list[Move], rng: random.Random, budget: Budget) -> None:
+    state = sample(rng)
     node = root
     path: list[_Node] = []
     actor: int | None = seat
