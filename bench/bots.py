@@ -16,9 +16,10 @@ that run in ``--jobs`` worker processes, their deals pooled before the interval 
 
 How many deals: an interval over deals is about +-1.96 * 0.3 / sqrt(deals) wide (a deal's
 share of first places varies by about 0.3 between deals), so telling 55% from 50% takes about
-150 deals and 65% from 50% about 20. Hard against normal therefore plays 200 deals of Pika
-and of Pikáč (luck weighs most there, and their decisions are cheap), 48 of Kakhead and of
-Piquet (longer games, a larger edge); the full run takes about 15 minutes on this machine.
+150 deals, 54% about 400, 53% about 600, and 65% from 50% about 20. Hard against normal
+therefore plays 600 deals of Pika and of Pikáč (luck weighs most there and the edge is a few
+points; their decisions are cheap), 48 of Kakhead and of Piquet (longer games, a larger
+edge); the full run takes about 25 minutes on this machine with both cores.
 
     python bench/bots.py [--deals 200] [--hard-deals N] [--easy-hard-deals 8]
                          [--four-deals 12] [--games pika,pikac] [--pairs normal-hard]
@@ -46,7 +47,7 @@ HARD_OVER_NORMAL = {"piquet": 0.60, "kakhead": 0.60}
 P95_TARGET = 0.200
 SEED = 1000
 #: Deals of hard against normal at 2 players (see the module's docstring for why).
-HARD_DEALS = {"kakhead": 48, "pika": 200, "pikac": 200, "piquet": 48}
+HARD_DEALS = {"kakhead": 48, "pika": 600, "pikac": 600, "piquet": 48}
 #: Deals per piece of work: small enough that two workers finish together.
 PIECE = 8
 

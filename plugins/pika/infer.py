@@ -5,7 +5,8 @@ playable card): a player who drew held no card that fitted the pile then (none o
 in force, none of the top card's symbol, no black card), and a drawn card he neither played
 nor kept did not fit either. What is a choice (PI-9: taking the count is allowed even when he
 could chain): a player who took a pending +2/+4 count probably held nothing that chains, a
-fact weighed ``TAKE_WEIGHT``. The search deals the other hands so that they respect both
+fact weighed ``TAKE_WEIGHT``; one who played a black card probably held no other card that
+fitted (black cards are the ones to keep), weighed ``BLACK_WEIGHT``. The search deals the other hands so that they respect both
 (``core.infer``); the seat's own hand, the pile and the counts stay as they are.
 
 It reads only the events as the deciding seat saw them (other seats' drawn cards are counts)
@@ -31,6 +32,10 @@ BLACK = ("W", "W+4")
 #: The chance that a player who took a pending count held nothing that chains it: the rules
 #: let him take it anyway, a player who wants to win rarely does.
 TAKE_WEIGHT = 0.9
+#: The chance that a player who played a black card held no other card that fitted: black
+#: cards are the ones to keep for last (a +4 against a player about to go out says nothing).
+BLACK_WEIGHT = 0.8
+BLACK_SET = frozenset(BLACK)
 
 
 @cache
@@ -92,6 +97,10 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
             card = e["cards"][0]
             if i != drawn_played:
                 know.lose(who, card)
+                if who != seat and card in BLACK and not kind_pending and top is not None \
+                        and (card == "W" or min(len(know.slots[s]) for s in range(state.n)
+                                                if s != who) > 2):
+                    know.learn(who, fitting(top, colour) - BLACK_SET, BLACK_WEIGHT)
             top, colour = card, (e.get("choice") or card[0])
             if card == "W+4" or card.endswith("+2"):
                 kind_pending = "+4" if card == "W+4" else "+2"
