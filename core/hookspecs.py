@@ -54,7 +54,8 @@ State = Any
 #: The rule hooks every game must implement; a game plugin without one of them is refused when
 #: it is loaded (``discovery``). The other rule hooks are optional: ``cardparty_deadlines``
 #: (no timers), ``cardparty_clone`` (through save and restore), ``cardparty_reorder``,
-#: ``cardparty_describe``, ``cardparty_bot_move``.
+#: ``cardparty_describe``, ``cardparty_bot_move``, ``cardparty_bot_estimate``,
+#: ``cardparty_bot_sampler``.
 REQUIRED = ("cardparty_setup", "cardparty_to_move", "cardparty_legal_moves", "cardparty_refusal",
             "cardparty_apply_move", "cardparty_view", "cardparty_zones", "cardparty_result",
             "cardparty_determinize", "cardparty_save", "cardparty_restore")

@@ -3,16 +3,17 @@
 Two methods (``Budget.method``), both seeing only what the seat may know:
 
 **race** (the default, docs/bots.md has the measurements): a one-move lookahead that improves
-on the game's policy. Each round draws a determinization (``Table.determinize`` for the
-deciding seat: a full state consistent with its view, the unseen cards redealt by the
-search's own rng) and a rollout seed, and scores every move still in the race on that same
-sample: the move, then the game's policy for every seat (``cardparty_bot_move`` at "basic")
-for ``rollout_moves`` moves, then the game's ``cardparty_bot_estimate``. Because all moves
-share the sample (common random numbers), the difference of two moves' scores measures the
-moves rather than the luck of the deal. Moves that cannot beat the policy's move drop out
-after a few rounds; the race ends when only it is left or the budget is spent; another move
-is played only when its paired gain is clear (``confidence`` standard errors, ``min_samples``
-samples): a heuristic that is usually right is not thrown away on a few lucky rollouts.
+on the game's policy. Each round draws a determinization (``Table.sampler`` for the deciding
+seat: a full state consistent with its view, the unseen cards redealt by the search's own rng
+as far as the public history allows, ``core.infer``) and a rollout seed, and scores every move
+still in the race on that same sample: the move, then the game's policy for every seat
+(``cardparty_bot_move`` at "basic") for ``rollout_moves`` moves, then the game's
+``cardparty_bot_estimate``. Because all moves share the sample (common random numbers), the
+difference of two moves' scores measures the moves rather than the luck of the deal. Moves
+that cannot beat the policy's move drop out after a few rounds; the race ends when only it is
+left or the budget is spent; another move is played only when its paired gain is clear
+(``confidence`` standard errors, ``min_samples`` samples): a heuristic that is usually right
+is not thrown away on a few lucky rollouts.
 
 **tree**: single-observer ISMCTS (Cowling, Powley and Whitehouse, "Information Set Monte
 Carlo Tree Search", IEEE TCIAIG 2012): one tree whose nodes are the deciding seat's
@@ -213,8 +214,9 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
     """The search bot's move for ``seat``: one of ``table.legal_moves(seat)`` (the very object).
 
     Of the table it reads only the seat's legal moves and view, and determinizations for the
-    seat (``table.determinize(seat, rng)``); it plays on those, never on ``table``, which is
-    left unchanged. ``stats``, when given, receives each root move's visits and mean score.
+    seat (``table.sampler(seat)``, from its view and the events as it saw them); it plays on
+    those, never on ``table``, which is left unchanged. ``stats``, when given, receives each
+    root move's visits and mean score.
     """
     moves = table.legal_moves(seat)
     if not moves:

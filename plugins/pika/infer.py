@@ -6,8 +6,9 @@ in force, none of the top card's symbol, no black card), and a drawn card he nei
 nor kept did not fit either. What is a choice (PI-9: taking the count is allowed even when he
 could chain): a player who took a pending +2/+4 count probably held nothing that chains, a
 fact weighed ``TAKE_WEIGHT``; one who played a black card probably held no other card that
-fitted (black cards are the ones to keep), weighed ``BLACK_WEIGHT``. The search deals the other hands so that they respect both
-(``core.infer``); the seat's own hand, the pile and the counts stay as they are.
+fitted (black cards are the ones to keep), weighed ``BLACK_WEIGHT``. The search deals the
+other hands so that they respect these (``core.infer``); the seat's own hand, the pile and the
+counts stay as they are.
 
 It reads only the events as the deciding seat saw them (other seats' drawn cards are counts)
 and the public parts of the state (the hands' sizes, the pile, the colour in force).
