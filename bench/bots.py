@@ -16,12 +16,14 @@ that run in ``--jobs`` worker processes, their deals pooled before the interval 
 
 How many deals: an interval over deals is about +-1.96 * 0.3 / sqrt(deals) wide (a deal's
 share of first places varies by about 0.3 between deals), so telling 55% from 50% takes about
-150 deals and 65% from 50% about 20. Hard against normal therefore plays 200 deals of Pika
-and of Pikáč (luck weighs most there, and their decisions are cheap), 48 of Kakhead and of
-Piquet (longer games, a larger edge); the full run takes about 15 minutes on this machine.
+150 deals, 54% about 400, 53% about 600, and 65% from 50% about 20. Hard against normal
+therefore plays 600 deals of Pika and of Pikáč (luck weighs most there and the edge is a few
+points; their decisions are cheap), 48 of Kakhead and of Piquet (longer games, a larger
+edge); the full run takes about 25 minutes on this machine with both cores.
 
     python bench/bots.py [--deals 200] [--hard-deals N] [--easy-hard-deals 8]
-                         [--four-deals 12] [--jobs 2]
+                         [--four-deals 12] [--games pika,pikac] [--pairs normal-hard]
+                         [--seed 1000] [--jobs 2]
     python bench/bots.py --small        # one deal each and a tiny search: does it run
 """
 
@@ -32,7 +34,7 @@ import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 from cardparty.core.search import DEFAULT_BUDGET, Budget, SearchBot
 from cardparty.core.tournament import deal_interval, tournament
@@ -45,7 +47,7 @@ HARD_OVER_NORMAL = {"piquet": 0.60, "kakhead": 0.60}
 P95_TARGET = 0.200
 SEED = 1000
 #: Deals of hard against normal at 2 players (see the module's docstring for why).
-HARD_DEALS = {"kakhead": 48, "pika": 200, "pikac": 200, "piquet": 48}
+HARD_DEALS = {"kakhead": 48, "pika": 600, "pikac": 600, "piquet": 48}
 #: Deals per piece of work: small enough that two workers finish together.
 PIECE = 8
 
@@ -108,6 +110,24 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
+def parse_setting(item: str) -> tuple[str, object]:
+    """``NAME=VALUE`` of ``--budget``: the value as the field's type (bool, int, float, str)."""
+    name, _, text = item.partition("=")
+    kinds = {f.name: f.default for f in fields(Budget)}
+    if name not in kinds:
+        raise ValueError(f"no search setting {name!r} (settings: {', '.join(kinds)})")
+    default = kinds[name]
+    if isinstance(default, bool):
+        return name, text.lower() in ("1", "true", "yes")
+    if text.lower() == "none":
+        return name, None
+    if isinstance(default, int):
+        return name, int(text)
+    if isinstance(default, float) or default is None:
+        return name, float(text)
+    return name, text
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200, help="deals for easy vs normal")
@@ -119,6 +139,14 @@ def main() -> int:
     ap.add_argument("--four-deals", type=int, default=12,
                     help="deals for hard against three normal at 4 players")
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated game ids")
+    ap.add_argument("--pairs", default=",".join(f"{a}-{b}" for a, b in PAIRS),
+                    help="comma-separated pairs of levels at 2 players (normal-hard: hard "
+                    "against normal alone)")
+    ap.add_argument("--seed", type=int, default=SEED,
+                    help="the first deal's seed (tune on other seeds than those reported)")
+    ap.add_argument("--budget", default="",
+                    help="search settings other than the defaults, NAME=VALUE[,NAME=VALUE...] "
+                    "(e.g. infer=false,confidence=0.5), for tuning")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
     ap.add_argument("--small", action="store_true",
                     help="one deal per tournament and a tiny search budget (a smoke run)")
@@ -127,27 +155,41 @@ def main() -> int:
     if args.small:
         args.deals = args.hard_deals = args.easy_hard_deals = args.four_deals = 1
         budget = Budget(iterations=8, seconds=None)
+    if args.budget:
+        try:
+            budget = replace(budget, **dict(parse_setting(item)
+                                            for item in args.budget.split(",") if item))
+        except (TypeError, ValueError) as exc:
+            ap.error(f"--budget: {exc}")
     games = [g for g in args.games.split(",") if g]
+    pairs = [tuple(p.split("-")) for p in args.pairs.split(",") if p]
+    if any(p not in PAIRS for p in pairs):
+        ap.error("--pairs: each of " + ", ".join(f"{a}-{b}" for a, b in PAIRS))
+    seed0 = args.seed
     work = []
     for game in games:
-        for pair in PAIRS:
+        for pair in pairs:
             hard = args.hard_deals if args.hard_deals is not None else HARD_DEALS[game]
             deals = {("easy", "normal"): args.deals, ("normal", "hard"): hard,
                      ("easy", "hard"): args.easy_hard_deals}[pair]
             work.append((game, 2, pair, deals))
-        if game in FOUR:
+        if game in FOUR and args.four_deals > 0:
             work.append((game, 4, ("hard", "normal", "normal", "normal"), args.four_deals))
+    changed = [f"{f.name}={getattr(budget, f.name)}" for f in fields(Budget)
+               if getattr(budget, f.name) != getattr(DEFAULT_BUDGET, f.name)]
+    if changed and not args.small:
+        print("search settings changed: " + ", ".join(changed))
     print(f"search budget: {budget.iterations} iterations, "
           f"{'no' if budget.seconds is None else f'{budget.seconds:g} s'} time limit, "
-          f"rollouts cut at {budget.rollout_moves} moves; seeds from {SEED}; duplicate deals")
+          f"rollouts cut at {budget.rollout_moves} moves; seeds from {seed0}; duplicate deals")
     start = time.perf_counter()
     pieces = [(w, seed) for w, (_, _, _, deals) in enumerate(work)
-              for seed in range(SEED, SEED + deals, PIECE)]
+              for seed in range(seed0, seed0 + deals, PIECE)]
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         # The searching pieces first, so that the workers finish together.
         pieces.sort(key=lambda p: "hard" not in work[p[0]][2])
         futures = [(w, pool.submit(run_piece, *work[w][:3], seed,
-                                   min(PIECE, SEED + work[w][3] - seed), budget))
+                                   min(PIECE, seed0 + work[w][3] - seed), budget))
                    for w, seed in pieces]
         done: dict[int, list[Piece]] = {}
         for w, future in futures:

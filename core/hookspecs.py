@@ -54,7 +54,8 @@ State = Any
 #: The rule hooks every game must implement; a game plugin without one of them is refused when
 #: it is loaded (``discovery``). The other rule hooks are optional: ``cardparty_deadlines``
 #: (no timers), ``cardparty_clone`` (through save and restore), ``cardparty_reorder``,
-#: ``cardparty_describe``, ``cardparty_bot_move``.
+#: ``cardparty_describe``, ``cardparty_bot_move``, ``cardparty_bot_estimate``,
+#: ``cardparty_bot_sampler``.
 REQUIRED = ("cardparty_setup", "cardparty_to_move", "cardparty_legal_moves", "cardparty_refusal",
             "cardparty_apply_move", "cardparty_view", "cardparty_zones", "cardparty_result",
             "cardparty_determinize", "cardparty_save", "cardparty_restore")
@@ -232,3 +233,18 @@ def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
     Optional. The search bot (``cardparty.core.search``) asks it where it cuts a rollout short
     (``Budget.rollout_moves``); the view is of a determinized position, so it may be any
     position the game can reach. Without it a cut rollout counts as an even share."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_sampler(state: State, seat: int, events: list[Event]
+                          ) -> Callable[[random.Random], State] | None:
+    """Determinizations for ``seat`` that also respect what the public history told it: a
+    function of an rng giving a new state, as ``cardparty_determinize`` does, or None to use
+    that hook.
+
+    Optional. ``events`` are the table's events as ``seat`` saw them (``Table.events_for``:
+    other seats' private cards are counts); from them and the public parts of ``state`` a
+    game may learn what a hand cannot hold (a player who had to draw held nothing that
+    fitted) and deal the hidden cards accordingly (``cardparty.core.infer``). The samples must
+    depend only on ``seat``'s view, ``events`` and the rng. The search bot asks once per
+    decision and samples many times."""

@@ -3,16 +3,17 @@
 Two methods (``Budget.method``), both seeing only what the seat may know:
 
 **race** (the default, docs/bots.md has the measurements): a one-move lookahead that improves
-on the game's policy. Each round draws a determinization (``Table.determinize`` for the
-deciding seat: a full state consistent with its view, the unseen cards redealt by the
-search's own rng) and a rollout seed, and scores every move still in the race on that same
-sample: the move, then the game's policy for every seat (``cardparty_bot_move`` at "basic")
-for ``rollout_moves`` moves, then the game's ``cardparty_bot_estimate``. Because all moves
-share the sample (common random numbers), the difference of two moves' scores measures the
-moves rather than the luck of the deal. Moves that cannot beat the policy's move drop out
-after a few rounds; the race ends when only it is left or the budget is spent; another move
-is played only when its paired gain is clear (``confidence`` standard errors, ``min_samples``
-samples): a heuristic that is usually right is not thrown away on a few lucky rollouts.
+on the game's policy. Each round draws a determinization (``Table.sampler`` for the deciding
+seat: a full state consistent with its view, the unseen cards redealt by the search's own rng
+as far as the public history allows, ``core.infer``) and a rollout seed, and scores every move
+still in the race on that same sample: the move, then the game's policy for every seat
+(``cardparty_bot_move`` at "basic") for ``rollout_moves`` moves, then the game's
+``cardparty_bot_estimate``. Because all moves share the sample (common random numbers), the
+difference of two moves' scores measures the moves rather than the luck of the deal. Moves
+that cannot beat the policy's move drop out after a few rounds; the race ends when only it is
+left or the budget is spent; another move is played only when its paired gain is clear
+(``confidence`` standard errors, ``min_samples`` samples): a heuristic that is usually right
+is not thrown away on a few lucky rollouts.
 
 **tree**: single-observer ISMCTS (Cowling, Powley and Whitehouse, "Information Set Monte
 Carlo Tree Search", IEEE TCIAIG 2012): one tree whose nodes are the deciding seat's
@@ -102,6 +103,10 @@ class Budget:
     #: The fewest paired samples on which the race plays another move than the policy's:
     #: with many moves and few samples each, the best-looking one is mostly the luckiest.
     min_samples: int = 8
+    #: Whether the determinizations respect what the seat saw happen (the game's
+    #: ``cardparty_bot_sampler``: a player who had to draw held nothing that fitted); False:
+    #: the plain ``cardparty_determinize`` (measured against in docs/bots.md).
+    infer: bool = True
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -209,8 +214,9 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
     """The search bot's move for ``seat``: one of ``table.legal_moves(seat)`` (the very object).
 
     Of the table it reads only the seat's legal moves and view, and determinizations for the
-    seat (``table.determinize(seat, rng)``); it plays on those, never on ``table``, which is
-    left unchanged. ``stats``, when given, receives each root move's visits and mean score.
+    seat (``table.sampler(seat)``, from its view and the events as it saw them); it plays on
+    those, never on ``table``, which is left unchanged. ``stats``, when given, receives each
+    root move's visits and mean score.
     """
     moves = table.legal_moves(seat)
     if not moves:
@@ -221,11 +227,12 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
     if budget.method == "race" and game.policy is not None:
         return _race(table, game, seat, moves, rng, budget, stats)
     root = _Node(seat)
+    sample = _sampler(table, seat, budget)
     deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
     limit = budget.iterations
     done = 0
     while limit is None or done < limit:
-        _iterate(table, game, root, seat, moves, rng, budget)
+        _iterate(sample, game, root, seat, moves, rng, budget)
         done += 1
         if deadline is not None and time.perf_counter() >= deadline:
             break
@@ -240,6 +247,13 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
                 root, seat, own) < budget.trust:
             return own
     return best
+
+
+def _sampler(table: Table, seat: int, budget: Budget) -> Callable[[random.Random], Any]:
+    """The determinizations of the seat: asked once per decision, sampled every round."""
+    if budget.infer:
+        return table.sampler(seat)
+    return lambda rng: table.determinize(seat, rng)
 
 
 def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.Random,
@@ -258,6 +272,7 @@ def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.R
     """
     own = game.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
                       level="basic")
+    redraw = _sampler(table, seat, budget)
     if own is None:
         own = moves[0]
     base = next(i for i, m in enumerate(moves) if m is own)
@@ -280,7 +295,7 @@ def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.R
         for i in [base, *others]:
             if spent and deadline is not None and time.perf_counter() >= deadline:
                 break
-            state = table.determinize(seat, random.Random(det_seed))
+            state = redraw(random.Random(det_seed))
             sample = random.Random(roll_seed)
             game.apply(state=state, seat=seat, move=moves[i], rng=sample)
             score = _rollout(game, state, sample, budget.rollout_moves)[seat]
@@ -334,9 +349,9 @@ def _root_rank(root: _Node, seat: int, move: Move) -> tuple[int, float]:
     return (child.visits, child.score / child.visits if child.visits else 0.0)
 
 
-def _iterate(table: Table, game: _Game, root: _Node, seat: int, root_moves: list[Move],
-             rng: random.Random, budget: Budget) -> None:
-    state = table.determinize(seat, rng)
+def _iterate(sample: Callable[[random.Random], Any], game: _Game, root: _Node, seat: int,
+             root_moves: list[Move], rng: random.Random, budget: Budget) -> None:
+    state = sample(rng)
     node = root
     path: list[_Node] = []
     actor: int | None = seat

@@ -316,6 +316,16 @@ class Table:
         """A full state consistent with ``seat``'s view, for bots that search."""
         return self.hook.cardparty_determinize(state=self.state, seat=seat, rng=rng)
 
+    def sampler(self, seat: int) -> typing.Callable[[random.Random], Any]:
+        """``determinize`` for ``seat`` as a function of an rng, also respecting what the
+        seat saw happen (the game's ``cardparty_bot_sampler`` given ``events_for(seat)``):
+        asked once, sampled many times by the search bot."""
+        made = self.hook.cardparty_bot_sampler(state=self.state, seat=seat,
+                                               events=self.events_for(seat))
+        if made is not None:
+            return typing.cast(typing.Callable[[random.Random], Any], made)
+        return lambda rng: self.determinize(seat, rng)
+
     def clone(self) -> Table:
         """An independent table at the same point (state, rng, journal, events, version), of
         the same catalog (a game known only to this table's catalog clones too)."""

@@ -1,0 +1,128 @@
+"""What the public history tells about the hidden hands, for the search's determinizations.
+
+A player who had to draw because nothing fitted held, at that moment, no card that fits; a
+player who took a pending count instead of passing it on probably held nothing that passes
+it. A determinization that deals him such cards plays a game that cannot be the real one, and
+a search on it learns the wrong thing (that naming his missing colour gains nothing, for one).
+This module keeps that knowledge as *facts* (a set of cards a seat's cards of that moment do
+not include, with a weight: 1 when the rules make it certain, less when the move was a
+choice) and deals hidden cards that respect them.
+
+Every card a seat holds is a *slot* carrying the facts learnt while it was in the hand. A
+fact is added to every slot the seat holds when it is learnt; a card drawn later carries none
+of it. A played card comes out of the most constrained slot it is consistent with: whatever
+slot it really came from, what is left is then at most as constrained as the truth, so every
+certain fact kept is true of the real hand (the slots of one seat are nested: an older slot
+carries every fact a newer one does). Weighted facts are drawn per sample: each holds in a
+sample with its weight.
+
+A game feeds a ``Knowledge`` from the events its seat saw (``Table.events_for``: other seats'
+private cards are counts) and the public parts of its state, and deals with ``deal``. It must
+not know about any particular game, sockets, terminals; it never sees a hidden card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+
+class Knowledge:
+    """The facts about every seat's hand that one seat learnt from the public history."""
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        #: Per seat, one tuple of fact ids per card held (oldest cards first).
+        self.slots: list[list[tuple[int, ...]]] = [[() for _ in range(max(0, c))]
+                                                   for c in counts]
+        #: Per fact: the cards it excludes and the chance that it holds.
+        self.facts: list[tuple[frozenset[str], float]] = []
+        #: Weighted facts a played card showed to be wrong.
+        self.refuted: set[int] = set()
+
+    def learn(self, seat: int, excluded: frozenset[str], weight: float = 1.0) -> int:
+        """Every card ``seat`` holds now is none of ``excluded`` (with chance ``weight``)."""
+        fact = len(self.facts)
+        self.facts.append((excluded, weight))
+        self.slots[seat] = [slot + (fact,) for slot in self.slots[seat]]
+        return fact
+
+    def gain(self, seat: int, n: int, facts: tuple[int, ...] = ()) -> None:
+        """``seat`` took ``n`` cards it alone saw (carrying ``facts``: a drawn card that did
+        not fit is none of the cards that would have)."""
+        self.slots[seat].extend([facts] * max(0, n))
+
+    def _excluded(self, slot: tuple[int, ...], alive: Sequence[bool] | None = None
+                  ) -> frozenset[str]:
+        out: frozenset[str] = frozenset()
+        for f in slot:
+            if f not in self.refuted and (alive is None or alive[f]):
+                out = out | self.facts[f][0]
+        return out
+
+    def lose(self, seat: int, card: str) -> None:
+        """``seat`` played ``card``: it came out of the most constrained slot it fits (the
+        slots are nested, so what is left is never more constrained than the truth)."""
+        slots = self.slots[seat]
+        if not slots:
+            return
+        fitting = [i for i, s in enumerate(slots) if card not in self._excluded(s)]
+        if not fitting:
+            # A weighted fact was wrong (a certain one cannot be): forget the weighted facts
+            # the card contradicts, then the least constrained slot gives it up.
+            for s in slots:
+                for f in s:
+                    if self.facts[f][1] < 1.0 and card in self.facts[f][0]:
+                        self.refuted.add(f)
+            fitting = [i for i, s in enumerate(slots) if card not in self._excluded(s)]
+            if not fitting:
+                fitting = [min(range(len(slots)), key=lambda i: len(slots[i]))]
+        best = max(fitting, key=lambda i: len(slots[i]))
+        del slots[best]
+
+    def constrained(self) -> bool:
+        """Whether any seat's cards carry a fact still standing."""
+        return any(f not in self.refuted for slots in self.slots for s in slots for f in s)
+
+    def draw_excluded(self, seats: Sequence[int], rng: random.Random
+                      ) -> list[list[frozenset[str]]]:
+        """For one sample: per seat in ``seats``, the cards each of its slots excludes (only
+        the non-empty ones), the weighted facts drawn by ``rng`` in the order learnt."""
+        alive = [w >= 1.0 or rng.random() < w for _, w in self.facts]
+        out: list[list[frozenset[str]]] = []
+        for seat in seats:
+            found = [self._excluded(s, alive) for s in self.slots[seat]]
+            out.append([e for e in found if e])
+        return out
+
+
+def deal(rng: random.Random, zones: Sequence[list[str]], fixed: Sequence[set[int]],
+         excluded: Sequence[Sequence[frozenset[str]]]) -> bool:
+    """Redeal the cards of ``zones`` that are not at a ``fixed`` position, in place and each
+    zone keeping its size, so that zone k holds, for each set in ``excluded[k]``, one card
+    outside it; False (the zones untouched) when this sample's facts cannot all be met.
+
+    As ``kit.redeal``, the pool is sorted first: the result depends on what the seat sees and
+    the rng, never on where the hidden cards lie. The most constrained cards are dealt first,
+    each drawn uniformly among the cards still free that it allows.
+    """
+    if any(len(exs) > len(zone) - len(kept)
+           for zone, kept, exs in zip(zones, fixed, excluded, strict=True)):
+        return False
+    pool = sorted(c for zone, kept in zip(zones, fixed, strict=True)
+                  for i, c in enumerate(zone) if i not in kept)
+    wants = sorted(((len(ex), k, j, ex) for k, exs in enumerate(excluded)
+                    for j, ex in enumerate(exs)), key=lambda w: (-w[0], w[1], w[2]))
+    picked: list[list[str]] = [[] for _ in zones]
+    for _, k, _, ex in wants:
+        allowed = [i for i, c in enumerate(pool) if c not in ex]
+        if not allowed:
+            return False
+        picked[k].append(pool.pop(allowed[rng.randrange(len(allowed))]))
+    rng.shuffle(pool)
+    it = iter(pool)
+    for zone, kept, mine in zip(zones, fixed, picked, strict=True):
+        free = len(zone) - len(kept)
+        fill = mine + [next(it) for _ in range(free - len(mine))]
+        cards = iter(fill)
+        zone[:] = [c if i in kept else next(cards) for i, c in enumerate(zone)]
+    return True

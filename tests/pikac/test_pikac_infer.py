@@ -1,0 +1,78 @@
+"""Pikáč's reading of the public history for the search bot (``plugins/pikac/infer.py``):
+nothing a player does is forced, so every fact is weighed; the history adds up to the hands
+all game, and nothing hidden is read."""
+
+from __future__ import annotations
+
+import random
+
+from cardparty.core.bots import PolicyBot
+from cardparty.core.contract import Move
+from cardparty.core.table import Table
+from cardparty.plugins.pikac.deck import CLASS, FUNCTION
+from cardparty.plugins.pikac.infer import TAKE_WEIGHT, knowledge
+from tests.pikac.helpers import deal, throw
+
+TAKE = Move("take", (), None)
+STOCK = ("2S", "7C", "KS", "X", "2D", "JS", "KH", "7D", "2C", "JC", "X", "7S")
+
+
+def taken_count() -> Table:
+    """Seat 0 throws 7♥ on the 5♥ starter; seat 1, holding 3♠ 4♦ and no function card,
+    takes the two cards (2♠, 7♣)."""
+    table = deal([["7H", "9C"], ["3S", "4D"]], starter="5H", stock=STOCK)
+    throw(table, 0, "7H")
+    table.play(1, TAKE)
+    assert table.state.hands[1] == ["3S", "4D", "2S", "7C"] and table.to_move() == (0,)
+    return table
+
+
+def test_pk11_a_player_who_took_the_count_is_mostly_dealt_no_card_that_passes_it() -> None:
+    """PK-11: a player takes the count or passes it on with a function card; taking it while
+    holding one is allowed, so the fact is weighed (``TAKE_WEIGHT``): in seat 0's samples
+    seat 1's two older cards are mostly not function cards, and its four cards hold about
+    half the function cards that the plain determinization deals it (a third of the deck)."""
+    table = taken_count()
+    sample = table.sampler(0)
+
+    def functions(hand: list[str]) -> int:
+        return sum(CLASS[c] == FUNCTION for c in hand)
+
+    weighed = sum(functions(sample(random.Random(k)).hands[1]) for k in range(400)) / 400
+    plain = sum(functions(table.determinize(0, random.Random(k)).hands[1])
+                for k in range(400)) / 400
+    assert 0.4 < weighed < 0.6 * (1 + (1 - TAKE_WEIGHT)) + 0.15
+    assert plain > 1.0
+
+
+def test_pk9_pk20_draws_and_stands_are_weighed_facts_and_the_history_adds_up() -> None:
+    """PK-9 (a player may draw when he does not want to play) and PK-20 (he may stand when
+    he could counter with Aces): no fact is certain; the events, as each seat saw them, add
+    up to every hand's size all game, at 2 and 4 players."""
+    bot = PolicyBot("normal")
+    facts = 0
+    for players in (2, 4):
+        for seed in range(8):
+            table = Table("pikac", players, seed=seed)
+            rng = random.Random(seed)
+            while table.result() is None:
+                seat = table.to_move()[0]
+                know = knowledge(table.state, seat, table.events_for(seat))
+                assert know is not None
+                assert all(w < 1.0 for _, w in know.facts)
+                facts += len(know.facts)
+                table.play(seat, bot.choose(table, seat, rng))
+    assert facts > 100
+
+
+def test_the_sampler_reads_only_what_the_seat_saw() -> None:
+    table = taken_count()
+    twin = table.clone()
+    twin.state = table.determinize(0, random.Random(9))
+    twin.events = [{**e, "cards": ["X"] * len(e["cards"])}
+                   if e.get("private") and e.get("seat") != 0 else e for e in table.events]
+    assert twin.view(0) == table.view(0) and twin.events_for(0) == table.events_for(0)
+    assert twin.save() != table.save()
+    a, b = table.sampler(0), twin.sampler(0)
+    for k in range(20):
+        assert a(random.Random(k)).hands == b(random.Random(k)).hands
