@@ -93,7 +93,9 @@ class Roster:
         """The handle of the player a hello on ``route`` (authenticated as ``user``) is, and
         the player when the host knows him; the name must be ``user``'s or nobody's yet
         (ProtocolError ``name_taken``)."""
-        key = user if user is not None else b"route:" + route
+        # Without CURVE the connection stands for the key: its routing id in hex, as a key is
+        # text wherever it is kept (a routing id is binary, and a store keeps keys as text).
+        key = user if user is not None else b"route:" + route.hex().encode()
         try:
             self.owners.claim(req["name"], key)
         except NameTaken as exc:

@@ -174,3 +174,29 @@ def test_a_long_game_restarted_from_its_row_and_its_tail_of_moves_is_the_same_ga
         assert again.table.version == ht.table.version
         assert again.table.journal == ht.table.journal
         assert again.table.view(0) == ht.table.view(0)
+
+
+def test_a_host_without_curve_and_with_a_store_welcomes_a_player(tmp_path: Path) -> None:
+    """Without CURVE (benchmarks only) a connection stands for its key: a binary routing id
+    that the store must keep as text. A hello used to fail there with the host's internal
+    error (the id decoded as UTF-8)."""
+    import zmq
+
+    from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
+
+    with Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path, curve=False,
+              testing=True) as host:
+        sock = zmq.Context.instance().socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        sock.setsockopt(zmq.RCVTIMEO, 5000)
+        sock.connect(host.address)
+        try:
+            sock.send(encode(message("hello", rid=1, name="Eva")))
+            assert decode(sock.recv(), HOST_LIMITS)["type"] == "welcome"
+            sock.send(encode(message("create", rid=2, game="pika", players=2, idle=None)))
+            reply = decode(sock.recv(), HOST_LIMITS)
+            while reply.get("rid") != 2:
+                reply = decode(sock.recv(), HOST_LIMITS)
+            assert reply["type"] != "error", reply
+        finally:
+            sock.close()
