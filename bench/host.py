@@ -67,9 +67,11 @@ from typing import Any
 
 import zmq
 
+from cardparty.core.i18n import Msg
+from cardparty.core.narrate import describe
 from cardparty.net.keydesk import fetch_key
 from cardparty.net.keys import KeyPair
-from cardparty.net.protocol import HOST_LIMITS, PROTOCOL, decode, encode, message
+from cardparty.net.protocol import HOST_LIMITS, PROTOCOL, decode, encode, message, pack
 
 PY = sys.executable
 
@@ -136,20 +138,28 @@ def echo_round_trips(address: str, rounds: int, pace: float = 0.0,
 FLOOR_VIEW = 700
 
 
+#: pyzmq's socket calls without its Python layer, as the host makes them, and their flags
+_send = zmq.Socket.__mro__[1].send
+_recv = zmq.Socket.__mro__[1].recv
+_get = zmq.Socket.__mro__[1].get
+_MORE, _LAST = int(zmq.SNDMORE | zmq.NOBLOCK), int(zmq.NOBLOCK)
+
+
+def bound_router() -> zmq.Socket:
+    """A ROUTER on a free port of 127.0.0.1 whose address is printed for ``start``."""
+    sock = zmq.Context.instance().socket(zmq.ROUTER)
+    sock.bind("tcp://127.0.0.1:*")
+    print(sock.getsockopt_string(zmq.LAST_ENDPOINT), flush=True)
+    return sock
+
+
 def floor_server(view_bytes: int) -> None:
     """(Its own process.) A ROUTER doing only what a move costs in messages, with no game and
     no checks: a client's first message names its group (its table); every later one (a
     move) is answered to its sender (``ok``) and a view of ``view_bytes`` goes to each of the
     group's ``players`` clients. It reads and sends as the host does (poll, then read while
     the socket has messages; pyzmq's send without its Python layer)."""
-    ctx = zmq.Context.instance()
-    sock = ctx.socket(zmq.ROUTER)
-    sock.bind("tcp://127.0.0.1:*")
-    print(sock.getsockopt_string(zmq.LAST_ENDPOINT), flush=True)
-    send = zmq.Socket.__mro__[1].send
-    recv = zmq.Socket.__mro__[1].recv
-    get = zmq.Socket.__mro__[1].get
-    more, last = int(zmq.SNDMORE | zmq.NOBLOCK), int(zmq.NOBLOCK)
+    sock = bound_router()
     ok = encode(message("ok", about="move", version=1, rid=1))
     view = b"\x00" * view_bytes
     groups: dict[bytes, list[bytes]] = {}
@@ -158,21 +168,21 @@ def floor_server(view_bytes: int) -> None:
     poller.register(sock, zmq.POLLIN)
     while True:
         poller.poll(100)
-        while get(sock, zmq.EVENTS) & zmq.POLLIN:
-            route = recv(sock, last)
-            body = recv(sock, last)
+        while _get(sock, zmq.EVENTS) & zmq.POLLIN:
+            route = _recv(sock, _LAST)
+            body = _recv(sock, _LAST)
             group = group_of.get(route)
             if group is None:
                 group_of[route] = body
                 groups.setdefault(body, []).append(route)
-                send(sock, route, more)
-                send(sock, ok, last)
+                _send(sock, route, _MORE)
+                _send(sock, ok, _LAST)
                 continue
-            send(sock, route, more)
-            send(sock, ok, last)
+            _send(sock, route, _MORE)
+            _send(sock, ok, _LAST)
             for member in groups[group]:
-                send(sock, member, more)
-                send(sock, view, last)
+                _send(sock, member, _MORE)
+                _send(sock, view, _LAST)
 
 
 def floor_cost(args: argparse.Namespace, seconds: float, rate: float = 0.0
@@ -623,6 +633,16 @@ def flat_out_cost(cmd: list[str], args: argparse.Namespace, seconds: float,
     return load.moves / took, cpu / max(1, load.moves), load.moves
 
 
+def told_event(event: dict[str, Any], table: Any) -> bytes:
+    """``event`` (as one seat sees it) told in words and packed, as the host's views tell it
+    (``Views.told``: its text, and its message id for the client's own language)."""
+    text = describe(event, table.names, table.hook)
+    shown = {**event, "text": str(text)}
+    if isinstance(text, Msg):
+        shown["msg"] = text.to_wire()
+    return pack(shown)
+
+
 def least_server(game: str, players: int) -> None:
     """(Its own process.) The least a host of protocol v1 can be in Python: a ROUTER that
     reads each request as this host does (``decode``, ``check_request``), opens one table per
@@ -632,27 +652,17 @@ def least_server(game: str, players: int) -> None:
     else: no identity, no allowance per key, no remembered replies, no timers, no referee,
     no lobby, no economy, no persistence. What this costs a move is what any Python host of
     these games and this protocol costs at the least."""
-    from cardparty.core.i18n import Msg
-    from cardparty.core.narrate import describe
     from cardparty.core.table import Table, redact_event
-    from cardparty.net.protocol import array_of, check_request, map_frame, pack, pairs_of
+    from cardparty.net.protocol import array_of, check_request, map_frame, pairs_of
 
-    ctx = zmq.Context.instance()
-    sock = ctx.socket(zmq.ROUTER)
-    sock.bind("tcp://127.0.0.1:*")
-    print(sock.getsockopt_string(zmq.LAST_ENDPOINT), flush=True)
-    send = zmq.Socket.__mro__[1].send
-    recv = zmq.Socket.__mro__[1].recv
-    get = zmq.Socket.__mro__[1].get
-    more, last = int(zmq.SNDMORE | zmq.NOBLOCK), int(zmq.NOBLOCK)
+    sock = bound_router()
     tables: dict[str, tuple[Table, list[bytes | None], set[int]]] = {}
     seat_of: dict[bytes, tuple[str, int]] = {}
-    told_at: dict[str, int] = {}
     ids = iter(range(1, 1 << 30))
 
     def reply(route: bytes, msg: dict[str, Any]) -> None:
-        send(sock, route, more)
-        send(sock, encode(msg), last)
+        _send(sock, route, _MORE)
+        _send(sock, encode(msg), _LAST)
 
     def tell(table: Table, tid: str, start: int) -> None:
         events = table.events
@@ -669,26 +679,21 @@ def least_server(game: str, players: int) -> None:
                 hidden = bool(e.get("private")) and e.get("seat") != seat
                 packed = told.get((i, hidden))
                 if packed is None:
-                    seen = redact_event(e, seat) if hidden else e
-                    text = describe(seen, table.names, table.hook)
-                    shown = {**seen, "text": str(text)}
-                    if isinstance(text, Msg):
-                        shown["msg"] = text.to_wire()
-                    packed = told[(i, hidden)] = pack(shown)
+                    packed = told[(i, hidden)] = told_event(
+                        redact_event(e, seat) if hidden else e, table)
                 out.append(packed)
             frame = map_frame(7, head, pack("seat"), pack(seat), pack("view"),
                               pack(table.view(seat)), pack("events"), array_of(out))
-            send(sock, route, more)
-            send(sock, frame, last)
-        told_at[tid] = len(events)
+            _send(sock, route, _MORE)
+            _send(sock, frame, _LAST)
 
     poller = zmq.Poller()
     poller.register(sock, zmq.POLLIN)
     while True:
         poller.poll(100)
-        while get(sock, zmq.EVENTS) & zmq.POLLIN:
-            route = recv(sock, last)
-            req = check_request(decode(recv(sock, last)))
+        while _get(sock, zmq.EVENTS) & zmq.POLLIN:
+            route = _recv(sock, _LAST)
+            req = check_request(decode(_recv(sock, _LAST)))
             kind, rid = req["type"], req["rid"]
             if kind == "move":
                 tid, seat = seat_of[route]
@@ -742,10 +747,7 @@ def game_work_cost(game: str, players: int, seconds: float, seed: int) -> tuple[
     legal moves) packed, and each new event told in words (``describe``) and packed once for
     its owner and once for everybody else when it is private. The host shares all the rest
     between recipients already. Returns (this thread's CPU seconds per move, moves)."""
-    from cardparty.core.i18n import Msg
-    from cardparty.core.narrate import describe
     from cardparty.core.table import Table, redact_event
-    from cardparty.net.protocol import pack
 
     rng = random.Random(seed)
     table: Table | None = None
@@ -766,11 +768,7 @@ def game_work_cost(game: str, players: int, seconds: float, seed: int) -> tuple[
         for event in table.events[seen:]:
             ways = [event, redact_event(event, None)] if event.get("private") else [event]
             for way in ways:
-                text = describe(way, table.names, table.hook)
-                shown = {**way, "text": str(text)}
-                if isinstance(text, Msg):
-                    shown["msg"] = text.to_wire()
-                pack(shown)
+                told_event(way, table)
     return (clock() - start) / max(1, moves), moves
 
 

@@ -17,14 +17,18 @@ carries every fact a newer one does). Weighted facts are drawn per sample: each 
 sample with its weight.
 
 A game feeds a ``Knowledge`` from the events its seat saw (``Table.events_for``: other seats'
-private cards are counts) and the public parts of its state, and deals with ``deal``. It must
+private cards are counts) and the public parts of its state, and answers its
+``cardparty_bot_sampler`` with ``sampler``, which deals with ``deal``. It must
 not know about any particular game, sockets, terminals; it never sees a hidden card.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cardparty.core.kit import redeal
 
 
 class Knowledge:
@@ -126,3 +130,28 @@ def deal(rng: random.Random, zones: Sequence[list[str]], fixed: Sequence[set[int
         cards = iter(fill)
         zone[:] = [c if i in kept else next(cards) for i, c in enumerate(zone)]
     return True
+
+
+def sampler(state: Any, seat: int, players: int, know: Knowledge | None,
+            hidden: Callable[[Any, list[int]], list[list[str]]],
+            stock_fixed: set[int] | None = None) -> Callable[[random.Random], Any] | None:
+    """A game's ``cardparty_bot_sampler`` from its ``Knowledge``: each sample copies
+    ``state`` and deals the cards of ``hidden(twin, others)`` (the other seats' hands, in
+    ``others``' order, then the stock, whose positions ``stock_fixed`` the seat can see) so
+    that the facts hold, or as the plain ``kit.redeal`` when this sample's facts cannot all be
+    met. None when nothing constrains the deal: the game's ``cardparty_determinize`` does as
+    well."""
+    if know is None or not know.constrained():
+        return None
+    others = [s for s in range(players) if s != seat]
+    fixed: list[set[int]] = [set() for _ in others]
+    fixed.append(set(stock_fixed or ()))
+
+    def sample(rng: random.Random) -> Any:
+        twin = state.copy()
+        zones = hidden(twin, others)
+        if not deal(rng, zones, fixed, [*know.draw_excluded(others, rng), []]):
+            redeal(rng, zones, fixed)
+        return twin
+
+    return sample

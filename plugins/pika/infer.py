@@ -25,8 +25,7 @@ from typing import Any
 
 from cardparty.core.cards import pika_deck
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.infer import Knowledge, deal
-from cardparty.core.kit import redeal
+from cardparty.core.infer import Knowledge, sampler
 
 CODES = tuple(sorted(set(pika_deck())))
 BLACK = ("W", "W+4")
@@ -138,17 +137,9 @@ def cardparty_bot_sampler(state: Any, seat: int, events: list[dict[str, Any]]
                           ) -> Callable[[random.Random], Any] | None:
     """Determinizations for ``seat`` that respect what the history told it (None: nothing
     was learnt, the plain ``cardparty_determinize`` does as well)."""
-    know = knowledge(state, seat, events)
-    if know is None or not know.constrained():
-        return None
-    others = [s for s in range(state.n) if s != seat]
-    fixed: list[set[int]] = [set() for _ in range(len(others) + 1)]
+    return sampler(state, seat, state.n, knowledge(state, seat, events), _hidden)
 
-    def sample(rng: random.Random) -> Any:
-        twin = state.copy()
-        zones = [twin.hands[s] for s in others] + [twin.stock]
-        if not deal(rng, zones, fixed, [*know.draw_excluded(others, rng), []]):
-            redeal(rng, zones)
-        return twin
 
-    return sample
+def _hidden(twin: Any, others: list[int]) -> list[list[str]]:
+    """The zones a seat cannot see: the others' hands, then the stock."""
+    return [twin.hands[s] for s in others] + [twin.stock]

@@ -24,8 +24,7 @@ from functools import cache
 from typing import Any
 
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.infer import Knowledge, deal
-from cardparty.core.kit import redeal
+from cardparty.core.infer import Knowledge, sampler
 from cardparty.plugins.pikac.deck import (
     ACE,
     CLASS,
@@ -130,19 +129,12 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
 def cardparty_bot_sampler(state: Any, seat: int, events: list[dict[str, Any]]
                           ) -> Callable[[random.Random], Any] | None:
     """Determinizations for ``seat`` weighted by what the history told it (None: nothing was
-    learnt, the plain ``cardparty_determinize`` does as well)."""
-    know = knowledge(state, seat, events)
-    if know is None or not know.constrained():
-        return None
-    others = [s for s in range(state.n) if s != seat]
-    fixed: list[set[int]] = [set() for _ in others]
-    fixed.append({0} if state.shown_bottom else set())
+    learnt, the plain ``cardparty_determinize`` does as well); the stock's shown bottom card
+    stays where it is."""
+    return sampler(state, seat, state.n, knowledge(state, seat, events), _hidden,
+                   {0} if state.shown_bottom else None)
 
-    def sample(rng: random.Random) -> Any:
-        twin = state.copy()
-        zones = [twin.hands[s] for s in others] + [twin.stock]
-        if not deal(rng, zones, fixed, [*know.draw_excluded(others, rng), []]):
-            redeal(rng, zones, fixed)
-        return twin
 
-    return sample
+def _hidden(twin: Any, others: list[int]) -> list[list[str]]:
+    """The zones a seat cannot see: the others' hands, then the stock."""
+    return [twin.hands[s] for s in others] + [twin.stock]
