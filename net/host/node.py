@@ -197,7 +197,11 @@ class Host:
 
     def run(self) -> None:
         """The receive loop on this thread until ``stop()``."""
-        self.listen()
+        try:
+            self.listen()
+        except BaseException:
+            self._release()       # a port taken: nothing ran, and what the host opened closes
+            raise
         if self.store is not None:
             sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._bound.set()
@@ -207,5 +211,11 @@ class Host:
             self.server.run(sock, self._stopping)
         finally:
             sock.close()
-            self.parts.close()
-            self._close_context()
+            self._release()
+
+    def _release(self) -> None:
+        """What the host opened besides its socket: the store (and its threads), the ledger,
+        the bots' workers, the wake-up pipe, ZeroMQ's context and the key desk."""
+        self.server.close()
+        self.parts.close()
+        self._close_context()

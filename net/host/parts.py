@@ -56,6 +56,7 @@ class HostParts:
         none, they think on the loop)."""
         self.outbox = outbox
         self.clock = clock
+        self.closed = False
         self.catalog = catalog or load_catalog()
         self.heartbeat = heartbeat
         self.persistence = Persistence(data, self.catalog, clock)
@@ -137,6 +138,11 @@ class HostParts:
         return self.timers.fds()
 
     def close(self) -> None:
+        """Stop the bots' workers and close the store and the ledger; once (a second call,
+        as a test's cleanup after the host's own, does nothing)."""
+        if self.closed:
+            return
+        self.closed = True
         self.timers.close()
         self.persistence.close()
         self.economy.close()

@@ -299,8 +299,15 @@ class Server:
         if self.store is not None:               # the last writes, then what they told
             self.store.drain()
             self.outbox.release(self.store.done)
-            os.close(self._wake_r)
-            os.close(self._wake_w)
+        self.close()
+
+    def close(self) -> None:
+        """The store's wake-up pipe closed (at the end of ``run``; a host whose loop never
+        ran closes it here too)."""
+        for fd in (self._wake_r, self._wake_w):
+            if fd >= 0:
+                os.close(fd)
+        self._wake_r = self._wake_w = -1
 
     def flush(self) -> None:
         """Queue the writes of what was handled since the last flush; what it said goes out

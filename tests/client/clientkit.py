@@ -99,12 +99,25 @@ class CountingSession(Session):
         return bool(self._pending) or self.handling > 0
 
 
+#: Every link made in the current test: ``tests/client/conftest.py`` closes them after it
+#: (a link left open keeps its session's thread and heartbeats going into later tests).
+LINKS: list[NetLink] = []
+
+
+def net_link(address: str, name: str) -> NetLink:
+    """The real client link, as ``cardparty`` connects one, closed after the test."""
+    link = NetLink(address, name)
+    LINKS.append(link)
+    return link
+
+
 class RecordingLink(NetLink):
     """The real client link, keeping the moves it was asked to send (``sent``)."""
 
     def __init__(self, address: str, name: str, **kwargs: Any) -> None:
         super().__init__(address, name, session_factory=CountingSession, **kwargs)
         self.sent: list[dict[str, Any]] = []
+        LINKS.append(self)
 
     def send_move(self, table: Any, move: dict[str, Any], tries: int = 6) -> None:
         if tries == 6:
@@ -293,7 +306,7 @@ def form_pick(c: Controller, key: str, value: object) -> None:
 def player(address: str, name: str) -> tuple[Controller, Pump]:
     """A client that types ``name`` and the host's ``address`` on its start screen."""
     c = Controller(None, describe=describer,
-                   connect=lambda who, where: NetLink(where, who))
+                   connect=lambda who, where: net_link(where, who))
     pump = Pump(c)
     for k in name:
         c.key(k)

@@ -7,7 +7,17 @@ from collections.abc import Iterator
 import pytest
 
 from cardparty.net.host import Host
+from tests.client import clientkit
 from tests.client.clientkit import Client, HostKit, host_for_tests, pika_at
+
+
+@pytest.fixture(autouse=True)
+def _links_closed() -> Iterator[None]:
+    """Every client link the test made is closed after it (``clientkit.LINKS``): a link left
+    open goes on running its session's thread, heartbeats and all, into later tests."""
+    yield
+    while clientkit.LINKS:
+        clientkit.LINKS.pop().close()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from cardparty.client.controller import Controller
 from cardparty.client.net_link import NetLink
 from cardparty.client.render import Renderer
 from cardparty.client.theme import glyphs
+from tests.client.clientkit import net_link
 
 
 def test_no_address_is_prefilled_and_enter_after_the_name_goes_to_the_hosts_found() -> None:
@@ -32,7 +33,7 @@ def test_no_address_is_prefilled_and_enter_after_the_name_goes_to_the_hosts_foun
 
 
 def test_enter_after_the_name_without_hosts_goes_to_the_address() -> None:
-    c = Controller(None, connect=lambda who, where: NetLink(where, who))
+    c = Controller(None, connect=lambda who, where: net_link(where, who))
     for k in "Petr":
         c.key(k)
     c.key("enter")
@@ -43,7 +44,7 @@ def test_a_host_that_never_answers_can_be_given_up_with_escape() -> None:
     with socket.socket() as s:                               # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    c = Controller(None, connect=lambda who, where: NetLink(where, who))
+    c = Controller(None, connect=lambda who, where: net_link(where, who))
     for k in "Petr":
         c.key(k)
     c.key("tab")

@@ -16,6 +16,16 @@ from cardparty.core.simcheck import visible_cards
 from cardparty.core.table import Table
 from cardparty.net.host import Host
 from cardparty.net.session import Session
+from tests.net import hostkit
+
+
+@pytest.fixture(autouse=True)
+def _kits_closed() -> Iterator[None]:
+    """Every host kit the test made is closed after it (``hostkit.OPEN``): its store's
+    threads and files, its bots' workers."""
+    yield
+    while hostkit.OPEN:
+        hostkit.OPEN.pop().parts.close()
 
 
 class Visibility:

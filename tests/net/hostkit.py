@@ -15,6 +15,11 @@ from cardparty.net.host.outbox import MemoryOutbox
 from cardparty.net.host.parts import HostParts
 from cardparty.net.protocol import ProtocolError
 
+#: Every kit made in the current test: ``tests/net/conftest.py`` closes them after it (a kit
+#: with a store has the store's threads and files open; a test that restarts one often
+#: leaves the last kit open).
+OPEN: list[Kit] = []
+
 
 class Kit:
     def __init__(self, clock: ManualClock | None = None, **kw: Any) -> None:
@@ -23,6 +28,7 @@ class Kit:
         kw.setdefault("idle", None)
         kw.setdefault("testing", True)          # the tests choose their deals
         self.parts = HostParts(self.out, self.clock, heartbeat=1.0, **kw)
+        OPEN.append(self)
         self._routes = itertools.count(1)
         self._rids = itertools.count(1)
 

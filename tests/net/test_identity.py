@@ -211,7 +211,8 @@ def test_the_host_key_lives_in_its_data_directory_with_mode_0600(tmp_path: Path)
     h.start()
     h.stop()
     assert (tmp_path / "host.key_secret").stat().st_mode & 0o777 == 0o600
-    assert Host("tcp://127.0.0.1:0", "party", data=tmp_path).keys == h.keys
+    with Host("tcp://127.0.0.1:0", "party", data=tmp_path) as again:
+        assert again.keys == h.keys
 
 
 def test_deals_are_the_hosts_own_unless_it_runs_for_tests(host: Host) -> None:

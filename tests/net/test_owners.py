@@ -24,10 +24,14 @@ def test_mo_1_the_first_key_owns_a_name_and_keeps_it_across_restarts(tmp_path: P
         assert refused.value.code == "name_taken"
     owners.claim("Mallory", mallory)
     store.close()
-    again = Owners(Store(tmp_path))
-    assert again.owner("EVA") == eva and again.owner("mallory") == mallory
-    with pytest.raises(NameTaken):
-        again.claim("Eva", mallory)
+    reopened = Store(tmp_path)
+    try:
+        again = Owners(reopened)
+        assert again.owner("EVA") == eva and again.owner("mallory") == mallory
+        with pytest.raises(NameTaken):
+            again.claim("Eva", mallory)
+    finally:
+        reopened.close()
 
 
 def test_an_identity_is_a_key_and_a_name() -> None:

@@ -34,7 +34,8 @@ class Relay:
         self.lock = threading.Lock()
         self.socks: list[socket.socket] = []
         self.running = True
-        threading.Thread(target=self._accept, daemon=True).start()
+        self.accepting = threading.Thread(target=self._accept, daemon=True)
+        self.accepting.start()
 
     def _accept(self) -> None:
         while self.running:
@@ -62,7 +63,11 @@ class Relay:
 
     def close(self) -> None:
         self.running = False
+        with contextlib.suppress(OSError):      # wakes the accept (a close alone does not)
+            self.listener.shutdown(socket.SHUT_RDWR)
         self.listener.close()
+        self.accepting.join(5)
+        assert not self.accepting.is_alive()
         for s in self.socks:
             s.close()
 
