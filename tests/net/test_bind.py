@@ -31,6 +31,7 @@ def test_a_port_another_live_host_holds_is_refused_in_words() -> None:
         with pytest.raises(RuntimeError, match="could not start: Address already in use"):
             second.start(timeout=BIND_RETRY + 5)
         assert time.monotonic() - began >= BIND_RETRY * 0.9
+        assert second.parts.closed          # what it opened (store, ledger, workers) is closed
         second.stop()
     finally:
         first.stop()
