@@ -33,6 +33,8 @@ log = logging.getLogger("cardparty.host")
 
 #: Seconds between two checkpoints of the write-ahead log (see ``Store``).
 CHECKPOINT = 0.5
+#: Bytes of write-ahead log past which the writer empties it (see ``Store._truncate``).
+WAL_LIMIT = 64 * 1024 * 1024
 
 #: Seconds a commit may take and the next one still run on the caller's thread (see
 #: ``Store``): a commit without a sync only hands pages to the kernel, a fraction of a
@@ -77,8 +79,10 @@ class Store:
 
     By default every write runs at once on the caller's thread. ``start_writer`` adds a
     writer thread of the store's own for the writes that may wait for the disk: a batch with
-    work to run before it (another file's sync), a batch while the writer still has one, and
-    every batch after a commit that took more than ``SLOW_COMMIT``. Such a write is queued,
+    work to run before it (another file's sync), a batch while the writer still has one,
+    every batch after a commit that took more than ``SLOW_COMMIT``, and a batch while the
+    write-ahead log is past ``WAL_LIMIT`` (the writer empties it after the commit,
+    ``_truncate``). Such a write is queued,
     and ``batch`` gives the writes made inside it a ticket; ``done`` is the highest ticket
     committed, and ``wake`` is called each time it moves. The host's loop thus goes on with
     other tables while the disk is slow, and holds back only what it must not send before its
@@ -98,6 +102,7 @@ class Store:
         #: what a start found worth telling an operator (also logged as warnings)
         self.warnings: list[str] = []
         self._commits_path = self.path.with_name(self.path.name + "-commits")
+        self._wal = self.path.with_name(self.path.name + "-wal")
         self._commits_fd = -1
         self._commits = self._count_commits(had_wal)
         self.done = 0
@@ -145,11 +150,32 @@ class Store:
         else:
             self._submit([(sql, params, many)])
 
+    def _wal_full(self) -> bool:
+        try:
+            return self._wal.stat().st_size > WAL_LIMIT
+        except OSError:
+            return False
+
+    def _truncate(self) -> None:
+        """The write-ahead log emptied once it is past ``WAL_LIMIT``, between two commits of
+        the writer. SQLite starts the log again from its beginning only once a checkpoint
+        has copied all of it, and the checkpoint thread's passive ones never catch up with
+        commits every few milliseconds: flat out, the log grew by some 15 MB a second without
+        end (840 MB in four minutes of a soak), and with it SQLite's index of it. A
+        ``TRUNCATE`` checkpoint on the writer's own connection copies the rest and empties
+        the log while no commit is under way; meanwhile the next batches queue (``_submit``
+        sends none of them to the caller's thread while the log is full)."""
+        if self._wal_full():
+            with contextlib.suppress(sqlite3.Error):    # the checkpoint thread is busy: later
+                self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def _submit(self, ops: list[Op]) -> int:
         if self._queue is None:
             self._apply(ops)
+            self._truncate()
             return 0
-        if self.done == self._tickets and not self._slow and all(sql for sql, _, _ in ops):
+        if (self.done == self._tickets and not self._slow and all(sql for sql, _, _ in ops)
+                and not self._wal_full()):
             # The writer is idle (all it was given is committed) and the disk was quick:
             # committed here, in order, at once (see the class docstring).
             self._apply_logged(ops)
@@ -254,6 +280,7 @@ class Store:
                 ticket, extra = more
                 ops = ops + extra
             self._apply_logged(ops)
+            self._truncate()
             self.done = ticket
             self._wake()
 
@@ -271,6 +298,8 @@ class Store:
             time.sleep(0.002)
 
     def _checkpoint(self) -> None:
+        """Every ``CHECKPOINT`` seconds, the log's new pages copied into the file without
+        stopping the writes (``PASSIVE``)."""
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             while not self._closing.wait(CHECKPOINT):
