@@ -28,6 +28,7 @@ for seconds (``--minutes 0.05 --interval 1``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import multiprocessing
 import os
@@ -50,6 +51,25 @@ from cardparty.net.keys import KeyPair  # noqa: E402
 from cardparty.net.netbot import BotGone, play_table  # noqa: E402
 from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 from cardparty.net.session import Session, SessionError  # noqa: E402
+
+
+def refilling(s: Session, tid: str) -> Any:
+    """For ``play_table``: when a summary of ``tid`` shows it open with a seat empty (a joiner
+    sat before the bots and left again), bots fill it and the gamer says ready again (the
+    host asks everybody to be ready again when the seats change), as the player at a real
+    table would. Without it the table waited for a player for ever: the soaks' one
+    unexplained "game lost" in 30 minutes (``did not finish in 120 s``), with the table
+    found open, a seat empty and the gamer no longer ready."""
+    def look(msg: dict[str, Any]) -> None:
+        table = msg.get("table")
+        if (msg.get("type") == "table" and isinstance(table, dict) and table.get("id") == tid
+                and table.get("status") == "open"
+                and any(seat.get("kind") == "empty" for seat in table.get("seats", ()))):
+            # taken again meanwhile, or started: nothing to fill
+            with contextlib.suppress(SessionError):
+                s.add_bots(tid)
+                s.ready(tid)
+    return look
 
 
 class Soak:
@@ -119,7 +139,8 @@ class Soak:
                 if self.latest is not None:
                     self.latest.value = tid.encode()
                 try:
-                    play_table(s, tid, rng=rng, timeout=120, delay=self.args.think)
+                    play_table(s, tid, rng=rng, timeout=120, delay=self.args.think,
+                               on_message=refilling(s, tid))
                     with self.lock:
                         self.games += 1
                 except BotGone as exc:
@@ -134,6 +155,9 @@ class Soak:
             s.close()
 
     def joiner(self) -> None:
+        """Now and then sits at an open table and leaves it again, or watches a game for a
+        moment. Sitting between a gamer's ``create`` and his ``bots``, it leaves the table a
+        seat short once it goes: the gamer fills it again (``refilling``)."""
         rng = random.Random(99)
         while not self.stop.wait(0.5):
             try:
