@@ -139,9 +139,11 @@ def sampler(state: Any, seat: int, players: int, know: Knowledge | None,
     ``state`` and deals the cards of ``hidden(twin, others)`` (the other seats' hands, in
     ``others``' order, then the stock, whose positions ``stock_fixed`` the seat can see) so
     that the facts hold, or as the plain ``kit.redeal`` when this sample's facts cannot all be
-    met. None when nothing constrains the deal: the game's ``cardparty_determinize`` does as
-    well."""
-    if know is None or not know.constrained():
+    met. None when nothing constrains the deal (the game's ``cardparty_determinize`` does as
+    well), or when ``know`` counts other hands than ``state.hands`` (a history the game's
+    tracker misread: no facts rather than wrong ones)."""
+    if (know is None or [len(s) for s in know.slots] != [len(h) for h in state.hands]
+            or not know.constrained()):
         return None
     others = [s for s in range(players) if s != seat]
     fixed: list[set[int]] = [set() for _ in others]

@@ -72,8 +72,9 @@ def _after_draw(events: list[dict[str, Any]], i: int, seat: int, turn: int) -> s
 
 
 def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge | None:
-    """The facts ``seat`` learnt about the other hands, or None when the history does not add
-    up to the hands' sizes (a variant that changes the rules: no facts then)."""
+    """The facts ``seat`` learnt about the other hands, or None when the history cannot be
+    counted back to the deal; facts that do not add up to the hands' sizes (a variant that
+    changes the rules) are set aside by ``core.infer.sampler``."""
     counts = [len(h) for h in state.hands]
     reshuffled = False
     for e in events:
@@ -127,8 +128,6 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
             kind_pending = ""
         elif kind == "penalty":
             know.gain(who, _size(e))
-    if [len(s) for s in know.slots] != [len(h) for h in state.hands]:
-        return None
     return know
 
 

@@ -73,7 +73,8 @@ def _size(event: dict[str, Any]) -> int:
 
 def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge | None:
     """The weighted facts ``seat`` learnt about the other hands, or None when the history
-    does not add up to the hands' sizes (a variant that changes the rules: no facts then)."""
+    cannot be counted back to the deal; facts that do not add up to the hands' sizes (a
+    variant that changes the rules) are set aside by ``core.infer.sampler``."""
     counts = [len(h) for h in state.hands]
     for e in events:
         kind, who = e.get("type"), e.get("seat")
@@ -120,8 +121,6 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
                 know.learn(who, ACES, STAND_WEIGHT)
         elif kind == "dealt":
             know.gain(who, _size(e))
-    if [len(s) for s in know.slots] != [len(h) for h in state.hands]:
-        return None
     return know
 
 

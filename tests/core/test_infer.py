@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from cardparty.core.infer import Knowledge, deal
+from cardparty.core.infer import Knowledge, deal, sampler
 
 RED = frozenset({"R1", "R2", "R3"})
 BLUE = frozenset({"B1", "B2"})
@@ -83,3 +83,22 @@ def test_fixed_positions_stay_where_they_are() -> None:
     for seed in range(30):
         assert deal(random.Random(seed), [hand, stock], [set(), {0}], [[RED], []])
         assert stock[0] == "B1"
+
+
+def test_the_sampler_sets_aside_facts_that_do_not_add_up_to_the_hands() -> None:
+    """A history the game's tracker misread (a variant that changes the rules) counts other
+    hands than the state holds: no facts rather than wrong ones."""
+    class State:
+        hands = [["R1", "B1"], ["R2", "B2"]]
+
+        def copy(self) -> State:
+            return self
+
+    def hidden(twin: State, others: list[int]) -> list[list[str]]:
+        return [twin.hands[s] for s in others] + [[]]
+
+    adds_up, short = Knowledge([2, 2]), Knowledge([2, 1])
+    for know in (adds_up, short):
+        know.learn(1, RED)
+    assert sampler(State(), 0, 2, adds_up, hidden) is not None
+    assert sampler(State(), 0, 2, short, hidden) is None

@@ -57,7 +57,8 @@ def test_pi5_the_facts_are_true_of_the_real_hands_all_game() -> None:
                 seat = actors[rng.randrange(len(actors))]
                 if seat >= 0:
                     know = knowledge(table.state, seat, table.events_for(seat))
-                    assert know is not None
+                    assert know is not None       # the history adds up to every hand
+                    assert [len(s) for s in know.slots] == [len(h) for h in table.state.hands]
                     certain = [w >= 1.0 for _, w in know.facts]
                     for other in range(players):
                         hand = table.state.hands[other]

@@ -58,7 +58,8 @@ def test_pk9_pk20_draws_and_stands_are_weighed_facts_and_the_history_adds_up() -
             while table.result() is None:
                 seat = table.to_move()[0]
                 know = knowledge(table.state, seat, table.events_for(seat))
-                assert know is not None
+                assert know is not None           # the history adds up to every hand
+                assert [len(s) for s in know.slots] == [len(h) for h in table.state.hands]
                 assert all(w < 1.0 for _, w in know.facts)
                 facts += len(know.facts)
                 table.play(seat, bot.choose(table, seat, rng))
