@@ -22,8 +22,14 @@ play: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
+# ruff, then the type checker over core, net, client and plugins (pyproject's [tool.mypy]),
+# through a tree of links named as the folders are imported (cardparty.core, ...).
+TYPECHECK := build/typecheck
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)/cardparty
+	for d in core net client plugins; do ln -s ../../../$$d $(TYPECHECK)/cardparty/$$d; done
+	cd $(TYPECHECK) && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p cardparty
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
