@@ -20,7 +20,7 @@ play: $(STAMP)
 	$(BIN)/cardparty play
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
+	$(BIN)/python -m pytest -q -n 4 --dist loadgroup
 
 # ruff, then the type checker over core, net, client and plugins (pyproject's [tool.mypy]),
 # through a tree of links named as the folders are imported (cardparty.core, ...).
