@@ -6,7 +6,8 @@ declared smaller than held: a shorter point or sequence, a trio out of a quatorz
 answers each with "good", "not good" or "equal", and after "equal" elder gives the next detail
 (the point's value, the sequence's top card) and younger answers again. When elder declares
 nothing, younger may declare his own. The winner of a category scores the combination he
-declared (and, under the classic laws' ``every_combination``, his smaller ones beside it), and
+declared (and, under the classic laws' ``every_combination``, his other ones beside it, none
+better than the one declared), and
 only then are its cards shown; a combination that loses or is sunk is never shown, and an
 event only ever carries the words the other player hears.
 
@@ -212,14 +213,16 @@ def _elder_declares(state: PiquetState, cards: list[str], events: list[dict[str,
 
 def _award(state: PiquetState, seat: int, combo: Combo, events: list[dict[str, Any]]) -> None:
     """The winner scores what he declared, shown now, and under ``every_combination`` every
-    smaller combination of the category he holds beside it (PQ-5, PQ-16)."""
+    other combination of the category he holds beside it (PQ-5, PQ-16): the smaller ones and
+    the equal ones (two tierces to the ace count 6), but none better than the one declared,
+    since declaring less than one holds sinks the better (what one sinks scores nothing)."""
     scored = [combo]
     if state.laws.every_combination and combo.category != "point":
         held = (sequences_of(state.hands[seat]) if combo.category == "sequence"
                 else sets_of(state.hands[seat], state.laws.quatorze))
         used = set(combo.cards)
         for other in held:
-            if other.key < combo.key and not used & set(other.cards):
+            if other.key <= combo.key and not used & set(other.cards):
                 scored.append(other)
                 used.update(other.cards)
     for c in scored:
