@@ -129,14 +129,16 @@ def category_word(category: str) -> Msg:
 def _beats(mine: Combo, claim: Combo, stage: int) -> int:
     """Compare at the detail being answered: 1 better, 0 equal, -1 worse (stage 1: the first
     detail, or the whole key for a set; stage 2: the second detail, same first detail)."""
+    a: tuple[int, ...]
+    b: tuple[int, ...]
     if claim.category not in TWO_STAGES:
         a, b = mine.key, claim.key
     elif stage == 1:
-        a, b = mine.key[0], claim.key[0]
+        a, b = mine.key[:1], claim.key[:1]
     else:
         if mine.key[0] != claim.key[0]:
             return -2                                   # not of the size answered "equal" to
-        a, b = mine.key[1], claim.key[1]
+        a, b = mine.key[1:], claim.key[1:]
     return (a > b) - (a < b)
 
 
