@@ -268,7 +268,7 @@ def exchange_bounds(state: PiquetState, seat: int) -> tuple[int, int]:
     return min(1, available), available
 
 
-def _take_label(state: PiquetState, seat: int, count: int) -> Msg:
+def _take_label(count: int) -> Msg:
     return plural_msg("take {n} card from the talon", "take {n} cards from the talon", count)
 
 
@@ -281,7 +281,7 @@ def _exchange_moves(state: PiquetState, seat: int) -> list[Move]:
     elif done < most:
         moves = [DISCARD_LAST[c, most] for c in state.hands[seat]]
     if least <= done < most:
-        moves.append(Move("take", (), None, _take_label(state, seat, done)))
+        moves.append(Move("take", (), None, _take_label(done)))
     return moves
 
 

@@ -164,13 +164,14 @@ def _say(state: PiquetState, seat: int, words: Msg, events: list[dict[str, Any]]
                    "words": words})
 
 
-def _claim(state: PiquetState) -> Combo | None:
-    """Elder's declaration in the current category, built from its cards alone (it was one of
-    his options when he made it)."""
-    cards = state.claims[state.cat]
+def _claim(state: PiquetState, cat: int | None = None) -> Combo | None:
+    """Elder's declaration in category ``cat`` (default: the current one), built from its
+    cards alone (it was one of his options when he made it); None if he declared nothing."""
+    cat = state.cat if cat is None else cat
+    cards = state.claims[cat]
     if not cards:
         return None
-    category = CATEGORIES[state.cat]
+    category = CATEGORIES[cat]
     if category == "point":
         return point_of(cards, 1)
     if category == "sequence":
@@ -190,7 +191,7 @@ def _advance(state: PiquetState, events: list[dict[str, Any]], younger_full: boo
             if options(state, elder, category):
                 state.turn = elder
                 return
-            _elder_declares(state, [], events)              # nothing held: nothing to say
+            _elder_declares(state, [])                      # nothing held: nothing to say
             continue
         if state.stage == 0:
             state.stage = 1 if state.claims[state.cat] else 3
@@ -207,8 +208,7 @@ def _advance(state: PiquetState, events: list[dict[str, Any]], younger_full: boo
     rules.after_declarations(state, events)
 
 
-def _elder_declares(state: PiquetState, cards: list[str], events: list[dict[str, Any]]
-                    ) -> None:
+def _elder_declares(state: PiquetState, cards: list[str]) -> None:
     state.claims[state.cat] = list(cards)
     state.stage = 0
 
@@ -397,7 +397,7 @@ def apply(state: PiquetState, seat: int, move: Move, events: list[dict[str, Any]
                 opts = options(state, seat, CATEGORIES[i])
                 state.claims[i] = list(opts[0].cards) if opts else []
         else:
-            _elder_declares(state, list(move.cards), events)
+            _elder_declares(state, list(move.cards))
         _advance(state, events)
         return
     if move.choice == "all":
@@ -418,18 +418,10 @@ def _spoken_claims(state: PiquetState, elder: int) -> list[tuple[int, Combo, boo
     second detail was said). The claim's cards are hidden; only its words are public."""
     out = []
     for i in range(min(state.cat + 1, len(CATEGORIES))):
-        cards = state.claims[i]
-        if not cards or (i == state.cat and state.stage not in (1, 2)):
+        claim = _claim(state, i)
+        if claim is None or (i == state.cat and state.stage not in (1, 2)):
             continue
-        category = CATEGORIES[i]
-        if category == "point":
-            claim = point_of(cards, 1)
-        elif category == "sequence":
-            claim = sequences_of(cards)[0]
-        else:
-            claim = sets_of(cards, state.laws.quatorze)[0]
-        assert claim is not None
-        second = category in TWO_STAGES and [elder, second_words(claim)] in state.said
+        second = CATEGORIES[i] in TWO_STAGES and [elder, second_words(claim)] in state.said
         out.append((i, claim, second))
     return out
 
