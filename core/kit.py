@@ -39,7 +39,7 @@ import types
 import typing
 from collections.abc import Callable, Container, Sequence
 from types import SimpleNamespace
-from typing import Any, ClassVar, Protocol, Self, TypeVar
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar
 
 from cardparty.core.cards import reorder_hand
 from cardparty.core.contract import StateClass
@@ -106,24 +106,36 @@ class GameState:
         raise NotImplementedError("a state class gets from_data() from @game_state")
 
 
-def game_state(cls: type[S]) -> type[S]:
-    """Make ``cls`` a game state from its annotated fields (see the module docstring).
+class _Fields(NamedTuple):
+    """A state class's fields, grouped by how each is copied and saved (``_shape``)."""
 
-    The class is rebuilt with ``__slots__`` (one per field, in declaration order), ``FIELDS``,
-    and the methods ``copy()``, ``to_data()`` and the classmethod ``from_data(data)``; a
-    method the class defines itself is kept (a game may refine one).
-    """
+    names: tuple[str, ...]                      # every field, in declaration order
+    values: tuple[str, ...]                     # shared by copies (VALUE, RECORD)
+    flats: tuple[tuple[str, type], ...]         # copied one level, with their container
+    nested: tuple[str, ...]                     # each inner list copied
+    tuples: tuple[str, ...]                     # saved as lists of lists
+    records: tuple[tuple[str, type | None], ...]  # saved through their to_data
+
+
+def _fields_of(cls: type) -> _Fields:
+    """The annotated fields of ``cls`` itself (not of its bases; ClassVars left out)."""
     # each class of the MRO read in its own module (``GameState``'s ClassVar in the kit's)
     hints = typing.get_type_hints(cls)
     names = tuple(n for n in cls.__dict__.get("__annotations__", {})
                   if typing.get_origin(hints[n]) is not typing.ClassVar)
     shapes = {n: _shape(hints[n]) for n in names}
-    values = tuple(n for n in names if shapes[n][0] in (VALUE, RECORD))
-    flats = tuple((n, kind) for n in names
-                  if shapes[n][0] in (FLAT, TUPLES) and (kind := shapes[n][1]) is not None)
-    nested = tuple(n for n in names if shapes[n][0] == NESTED)
-    tuples = tuple(n for n in names if shapes[n][0] == TUPLES)
-    records = tuple((n, shapes[n][1]) for n in names if shapes[n][0] == RECORD)
+    return _Fields(
+        names=names,
+        values=tuple(n for n in names if shapes[n][0] in (VALUE, RECORD)),
+        flats=tuple((n, kind) for n in names
+                    if shapes[n][0] in (FLAT, TUPLES) and (kind := shapes[n][1]) is not None),
+        nested=tuple(n for n in names if shapes[n][0] == NESTED),
+        tuples=tuple(n for n in names if shapes[n][0] == TUPLES),
+        records=tuple((n, shapes[n][1]) for n in names if shapes[n][0] == RECORD))
+
+
+def _copier(fields: _Fields) -> Callable[[Any], Any]:
+    values, flats, nested = fields.values, fields.flats, fields.nested
 
     def copy(self: Any) -> Any:
         """An independent copy: every list this state owns is new (hot in bot search)."""
@@ -138,6 +150,12 @@ def game_state(cls: type[S]) -> type[S]:
             setattr(twin, name, None if v is None else [list(x) for x in v])
         return twin
 
+    return copy
+
+
+def _saver(fields: _Fields) -> Callable[[Any], dict[str, Any]]:
+    names, tuples, records = fields.names, fields.tuples, fields.records
+
     def to_data(self: Any) -> dict[str, Any]:
         """The state as msgpack-ready data, one entry per field."""
         data = {name: getattr(self, name) for name in names}
@@ -148,6 +166,12 @@ def game_state(cls: type[S]) -> type[S]:
             v = data[name]
             data[name] = None if v is None else v.to_data()
         return data
+
+    return to_data
+
+
+def _loader(fields: _Fields) -> Callable[[type[Any], dict[str, Any]], Any]:
+    names, tuples, records = fields.names, fields.tuples, fields.records
 
     def from_data(klass: type[Any], data: dict[str, Any]) -> Any:
         """The state ``to_data`` wrote; a missing field is a corrupt save (KeyError)."""
@@ -163,12 +187,23 @@ def game_state(cls: type[S]) -> type[S]:
             setattr(state, name, None if v is None else maker(v))
         return state.copy()
 
+    return from_data
+
+
+def game_state(cls: type[S]) -> type[S]:
+    """Make ``cls`` a game state from its annotated fields (see the module docstring).
+
+    The class is rebuilt with ``__slots__`` (one per field, in declaration order), ``FIELDS``,
+    and the methods ``copy()``, ``to_data()`` and the classmethod ``from_data(data)``; a
+    method the class defines itself is kept (a game may refine one).
+    """
+    fields = _fields_of(cls)
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    namespace["__slots__"] = names
-    namespace["FIELDS"] = names
-    namespace.setdefault("copy", copy)
-    namespace.setdefault("to_data", to_data)
-    namespace.setdefault("from_data", classmethod(from_data))
+    namespace["__slots__"] = fields.names
+    namespace["FIELDS"] = fields.names
+    namespace.setdefault("copy", _copier(fields))
+    namespace.setdefault("to_data", _saver(fields))
+    namespace.setdefault("from_data", classmethod(_loader(fields)))
     metaclass: type = type(cls)        # the class's own metaclass makes the new class
     return typing.cast(type[S], metaclass(cls.__name__, cls.__bases__, namespace))
 
