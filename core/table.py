@@ -92,9 +92,9 @@ class DirectHooks:
     implementation taking fewer arguments, none at all) stays pluggy's caller, so wrappers
     behave exactly as pluggy defines. Call with keyword arguments, as with ``pm.hook``.
 
-    Each attribute is declared with what its hook returns (``hookspecs``): a pluggy caller
-    takes keyword arguments only and an implementation takes them by name too, so the
-    arguments are the spec's (pluggy checks them) and only the answer is typed here.
+    Each attribute is declared with what its hook answers (``hookspecs``). The arguments are
+    the spec's, always given by name (a pluggy caller takes nothing else), so they are left
+    to the spec; a test holds these declarations to the hooks the spec has.
     """
 
     cardparty_game_info: Callable[..., list[GameInfo]]
