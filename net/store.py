@@ -113,6 +113,10 @@ class Store:
         self._queue: queue.SimpleQueue[tuple[int, list[Op]] | None] | None = None
         self._writer: threading.Thread | None = None
         self._wake: Callable[[], None] = lambda: None
+        #: called with the statements of each transaction when it is handed over to be
+        #: committed, in the order the file commits them (None: nobody asks): a standby is
+        #: sent them (net/replica.py). Always on the caller's thread, never the writer's.
+        self.on_write: Callable[[list[Op]], None] | None = None
         self._closing = threading.Event()
         self._checkpoints = threading.Thread(target=self._checkpoint, daemon=True,
                                              name="cardparty-store-checkpoint")
@@ -170,6 +174,8 @@ class Store:
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _submit(self, ops: list[Op]) -> int:
+        if self.on_write is not None and (writes := [op for op in ops if op[0]]):
+            self.on_write(writes)
         if self._queue is None:
             self._apply(ops)
             self._truncate()

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from cardparty.core.economy import rewards as rw
 from cardparty.core.i18n import Msg
@@ -68,6 +69,22 @@ MINTED = ("welcome", "reward")
 BURNED = ("purchase",)
 
 
+#: One statement a transaction ran: SQL, its parameters, and whether they are many rows.
+Statement = tuple[str, Any, bool]
+
+
+class _Recording(sqlite3.Connection):
+    """A connection that keeps the statements that write while ``writes`` is a list (the
+    ledger's transactions, for ``Ledger.on_commit``). Reads are not kept."""
+
+    writes: list[Statement] | None = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        if self.writes is not None and not sql.startswith("SELECT"):
+            self.writes.append((sql, parameters, False))
+        return super().execute(sql, parameters)
+
+
 class EconomyError(ValueError):
     """A refused economy action, in one line (not enough coins, a username taken...)."""
 
@@ -93,8 +110,9 @@ class Ledger:
         self.rules = rules
         # One thread at a time uses it, not always the one that made it (a host is built on
         # one thread and runs on another).
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10,
-                                  check_same_thread=False)
+        self.db: sqlite3.Connection = sqlite3.connect(
+            self.path, isolation_level=None, timeout=10, check_same_thread=False,
+            factory=_Recording)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
@@ -104,6 +122,10 @@ class Ledger:
         self._wal_fd = -1
         #: this week's key and the second it was worked out at (``week``)
         self._week_of: tuple[int, str] = (-1, "")
+        #: called after each commit with the statements of its transaction, in commit order
+        #: (None: nobody asks): a standby is sent them (net/replica.py). The statements are
+        #: deterministic given the file before them: every time is a parameter.
+        self.on_commit: Callable[[list[Statement]], None] | None = None
 
     @classmethod
     def read_only(cls, path: str | Path, rules: rw.Rules = rw.DEFAULT_RULES) -> Ledger:
@@ -116,6 +138,7 @@ class Ledger:
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         self.unsynced, self._deferred, self._wal_fd = False, False, -1
         self._week_of = (-1, "")
+        self.on_commit = None
         return self
 
     def close(self) -> None:
@@ -150,14 +173,24 @@ class Ledger:
         db = self.db
         before = db.total_changes
         db.execute("BEGIN IMMEDIATE")
+        recorder = db if isinstance(db, _Recording) and self.on_commit is not None else None
+        if recorder is not None:
+            recorder.writes = []
         try:
             yield db
         except BaseException:
+            if recorder is not None:
+                recorder.writes = None
             db.execute("ROLLBACK")
             raise
+        writes = None
+        if recorder is not None:
+            writes, recorder.writes = recorder.writes, None
         db.execute("COMMIT")
         if self._deferred and db.total_changes != before:
             self.unsynced = True
+        if writes and self.on_commit is not None:
+            self.on_commit(writes)
 
     def _move(self, db: sqlite3.Connection, username: str, delta: int, reason: str,
               ref: str = "") -> None:
