@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from cardparty.client.commands.refusal import refuse
 from cardparty.core.i18n import LANGUAGES, N_, _, choose_language, set_language
 
 #: argparse's own words, translated through our catalog (argparse looks up ``_`` at call time).
@@ -91,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:        # what no command foresaw is still one line, not a trace
+        return refuse(args.command.replace("_", "-"), f"{type(exc).__name__}: {exc}", 1)
 
 
 if __name__ == "__main__":

@@ -154,3 +154,10 @@ def test_watch_narrates_in_the_players_language() -> None:
         assert len(out.splitlines()) == len(english.splitlines())
         for word in (" plays ", " draws ", " players, seed ", " won", "round over"):
             assert word in english and word not in out, word
+
+
+def test_a_failure_no_command_foresaw_is_one_line_without_a_traceback() -> None:
+    """``watch --delay -1`` reached time.sleep(-1) and printed its traceback."""
+    done = run("watch", "--game", "pika", "--players", "2", "--seed", "1", "--delay", "-1")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("cardparty watch: error: ")
