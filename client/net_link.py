@@ -39,20 +39,6 @@ LOBBY_POLL = 2.0
 AT_THE_TABLE = frozenset({"move", "reorder", "chat"})
 
 
-def address_problem(address: str) -> str | None:
-    """Why ``address`` cannot be a host's address (None when it can): ``host``,
-    ``host:port`` or ``tcp://host:port``, the port 1-65535."""
-    text = address.strip()
-    if text.startswith("tcp://"):
-        text = text[len("tcp://"):]
-    if not text or any(ch.isspace() for ch in text):
-        return f"{address!r} is not an address: type e.g. 192.168.1.20 or 192.168.1.20:7770"
-    host, sep, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
-    if sep and (not host or not port.isdigit() or not 0 < int(port) < 65536):
-        return f"{address!r}: the port must be a number from 1 to 65535"
-    return None
-
-
 def seat_label(seat: dict[str, Any]) -> str | None:
     """One seat of a table summary as the lobby shows it."""
     kind = seat.get("kind")

@@ -7,7 +7,6 @@ Must not know about: game rules, the wire.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +15,8 @@ from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import pretty_text, to_ascii
+from cardparty.client.words import summary_words
 from cardparty.core.i18n import N_, _, from_wire, ngettext, translate
-from cardparty.core.i18n import shown as shown_text
 from cardparty.core.narrate import with_names
 
 Fragments = list[tuple[Any, ...]]
@@ -210,18 +209,8 @@ class ScreenParts:
     @staticmethod
     def summary_text(result: dict[str, Any], names: list[str]) -> str:
         """The result's summary in the player's language, the seats it names as names."""
-        said = from_wire(result.get("summary_msg"))
-        if said is None:
-            return shown_text(str(result["summary"]), None)
-        seats = str(said.params.get("seats", ""))
-        numbers = [int(x) for x in seats.split(", ") if x.isdigit()]
-        if not (numbers and len(numbers) == len(seats.split(", ")) and all(
-                0 <= s < len(names) for s in numbers)):
-            return translate(said)
-        said.params["seats"] = who = ", ".join(names[s] for s in numbers)
-        # The English source says "seat 3 won"; with names it is "Eva won" (the catalogs'
-        # sentences already put the names where the seat was).
-        return re.sub(rf"\bseats? (?={re.escape(who)})", "", translate(said))
+        return summary_words(from_wire(result.get("summary_msg")), str(result["summary"]),
+                             names)
 
     # --- overlays -----------------------------------------------------------------------------
 

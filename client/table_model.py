@@ -20,10 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardparty.client.theme import pretty_text
+from cardparty.client.words import in_words
 from cardparty.core.cards import pretty_all
 from cardparty.core.i18n import _, shown, translate
-from cardparty.core.narrate import generic, with_names
 
 MoveDict = dict[str, Any]
 LOG_LINES = 300
@@ -159,20 +158,7 @@ class TableModel:
     def narrate(self, event: dict[str, Any]) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
         codes written as players read them."""
-        return pretty_text(with_names(self._words(event), self.names), event.get("cards"))
-
-    def _words(self, event: dict[str, Any]) -> str:
-        text = event.get("text")
-        if isinstance(text, str) and text:
-            return shown(text, event.get("msg"))
-        if self.describe is not None:
-            try:
-                said = self.describe(event, self.names)
-                if said:
-                    return translate(said)
-            except Exception:  # a game's narration must never break the screen
-                pass
-        return translate(generic(event, self.names))
+        return in_words(event, self.names, self.describe)
 
     # --- keys on the hand ---------------------------------------------------------------
 
