@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         if referee.fire(0.0) is None:
             break
         for event in table.events_for(None, shown):
-            print(describe(event, table.names, table.hook, args.ascii))
+            print(describe(dict(event), table.names, table.hook, args.ascii))
         shown = len(table.events)
         if args.delay:
             time.sleep(args.delay)
