@@ -22,12 +22,14 @@ from prompt_toolkit.keys import Keys as PtKeys
 from prompt_toolkit.output import DummyOutput
 
 from cardparty.client import keydoc
-from cardparty.client.app import build_app
+from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import KEYMAP, Controller
 from cardparty.client.keymap import TYPED, Binding, KeyMap, Keys, canonical
 from cardparty.client.render import Renderer
 from cardparty.client.theme import glyphs
+from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
+from tests.client.clientkit import HostKit, net_link
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "playing.md"
 
@@ -222,3 +224,44 @@ def test_the_lobby_table_of_the_doc_has_open_play_the_league_and_the_shop() -> N
     rows = keydoc.tables_in(DOC.read_text(encoding="utf-8"))["lobby"]
     for key in ("`o`", "`u`", "`L`", "`$`"):
         assert f"\n| {key} |" in rows, key
+
+
+def typed_through_the_terminal(c: Controller, steps: list[tuple[str, Callable[[], bool]]]
+                               ) -> None:
+    """Run ``c``'s application; type each step's keys into its terminal once the previous
+    step's check holds; Ctrl-C at the end (the run ends only if it quits)."""
+    async def main() -> None:
+        with create_pipe_input() as pipe:
+            app, inbox = build_app(c, input=pipe, output=DummyOutput())
+
+            async def drive() -> None:
+                while not app.is_running:
+                    await asyncio.sleep(0.01)
+                for keys, check in steps:
+                    pipe.send_text(keys)
+                    for _ in range(1000):
+                        await asyncio.sleep(0.01)
+                        if check():
+                            break
+                    else:
+                        raise AssertionError(f"{keys!r}: screen {c.screen}, error {c.error!r}")
+                pipe.send_text("\x03")
+
+            task = asyncio.ensure_future(drive())
+            await asyncio.wait_for(run_async(app, inbox), timeout=60)
+            await task
+
+    asyncio.run(main())
+
+
+def test_typing_on_the_start_screen_then_ctrl_c_from_the_command_line(kit: HostKit) -> None:
+    """Typed characters (Keys.Any) fill the start screen's fields, Enter joins, and Ctrl-C
+    quits while the command line is open (the line editor has every other key then)."""
+    c = Controller(None, describe=describer, connect=lambda who, where: net_link(where, who))
+    typed_through_the_terminal(c, [
+        ("Eva?", lambda: c.start.name == "Eva?"),
+        ("\x7f\t" + kit.address, lambda: c.start.address == kit.address),
+        ("\r", lambda: c.screen == "lobby" and c.welcomed),
+        (":", lambda: c.command_open),
+        ("B", lambda: True)])                 # typed into the line, not the bell's key
+    assert c.quit and c.command_open and not c.bell and c.name == "Eva"
