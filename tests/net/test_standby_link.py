@@ -1,0 +1,188 @@
+"""The wire between a host and its standby on real sockets (127.0.0.1, CURVE both ways): the
+host's side (net/host/standby.py) on a ROUTER in front of a real store and ledger written at
+random, the standby (net/standby.py) with its own key pair: it is sent a snapshot and every
+record, acknowledges them, is attached, and its copies equal the host's; a key the host's
+operator did not approve is refused; when the host's process is gone (nothing listens at its
+address) the attached standby takes over at once with everything it acknowledged."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zmq
+
+from cardparty.core.economy.ledger import Ledger
+from cardparty.net.address import HostAddress
+from cardparty.net.guard import Guard, user_of
+from cardparty.net.host.server import open_router
+from cardparty.net.host.standby import Attached, StandbyLink
+from cardparty.net.keys import KeyPair
+from cardparty.net.replica import ECONOMY, HOST, Replica, Stream
+from cardparty.net.standby import Standby, Takeover
+from cardparty.net.store import Store
+from tests.net.test_replica import ledger_write, rows, store_write
+
+
+class LinkHost:
+    """A host as far as its standby sees one: a ROUTER, a store and a ledger written at
+    random in flushes, and the link, on one thread."""
+
+    def __init__(self, base: Path, approved: str) -> None:
+        self.keys = KeyPair.generate()
+        self.store = Store(base / "host")
+        self.ledger = Ledger(base / "host" / "economy.sqlite3")
+        for u in ("u0", "u1", "u2"):
+            self.ledger.enter(u, f"key-{u}")
+        self.stream = Stream(self.store, self.ledger)
+        self.ctx: zmq.Context[Any] = zmq.Context()
+        self.guard = Guard(self.ctx, self.keys, "test")
+        self.router, self.address = open_router(self.ctx, "tcp://127.0.0.1:0", self.guard)
+        self.link = StandbyLink(self.stream, approved, self._send, epoch=3, name="test")
+        self.attached: list[Attached] = []
+        self.link.on_attached = self.attached.append
+        self.writing = threading.Event()
+        self.stopping = threading.Event()
+        self.refusals: list[dict[str, Any]] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.rng = random.Random(7)
+        self.n = 0
+
+    @property
+    def where(self) -> HostAddress:
+        return HostAddress("127.0.0.1", int(self.address.rsplit(":", 1)[1]))
+
+    def _send(self, route: bytes, frame: bytes) -> bool:
+        try:
+            self.router.send_multipart([route, frame], zmq.NOBLOCK)
+            return True
+        except zmq.ZMQError:
+            return False
+
+    def _run(self) -> None:
+        from cardparty.net.protocol import decode, encode
+        while not self.stopping.is_set():
+            if self.router.poll(5):
+                route = self.router.recv()
+                body = self.router.recv(copy=False)
+                user = user_of(body)
+                if self.link.is_standby(user):
+                    assert user is not None
+                    self.link.frame(route, user, body.bytes)
+                elif decode(body.bytes)["type"] == "standby_hello":
+                    self._send(route, encode(self.link.refuse(user)))
+            if self.writing.is_set():
+                with self.store.batch():
+                    for _ in range(self.rng.randrange(3)):
+                        ledger_write(self.rng, self.ledger, self.n)
+                    for _ in range(self.rng.randrange(4)):
+                        store_write(self.rng, self.store, self.n)
+                self.n += 1
+                self.link.ticket()               # as the gate does when it seals
+            self.link.tick()
+
+    def kill(self) -> None:
+        """As a process killed: the loop stops and the socket closes, nothing more said."""
+        self.stopping.set()
+        self.thread.join(5)
+        self.router.close(0)
+        self.guard.close()
+        self.ctx.destroy(linger=0)
+
+    def close(self) -> None:
+        if not self.stopping.is_set():
+            self.kill()
+        self.store.close()
+        self.ledger.close()
+
+
+def until(what: Any, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[tuple[LinkHost, Standby, dict[str, Any]]]:
+    standby_keys = KeyPair.generate()
+    host = LinkHost(tmp_path, standby_keys.fingerprint)
+    host.thread.start()
+    standby = Standby(host.where, host.keys.public, tmp_path / "standby", standby_keys,
+                      HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0", lost=0.5)
+    out: dict[str, Any] = {}
+    runner = threading.Thread(target=lambda: out.setdefault("takeover", standby.run()),
+                              daemon=True)
+    runner.start()
+    out["runner"] = runner
+    try:
+        yield host, standby, out
+    finally:
+        standby.stop()
+        runner.join(5)
+        take = out.get("takeover")
+        if isinstance(take, Takeover):
+            take.router.close(0)
+            take.guard.close()
+            take.ctx.destroy(linger=0)
+        host.close()
+
+
+def test_a_standby_gets_a_snapshot_then_every_record_and_its_copy_equals_the_host(
+        pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
+    host, standby, _ = pair
+    until(lambda: host.link.attached)
+    assert [a.serves.shown for a in host.attached] == ["127.0.0.1:7999"]
+    assert standby.attached and standby.epoch == 3
+    host.writing.set()
+    until(lambda: host.n > 150)
+    host.writing.clear()
+    time.sleep(0.05)
+    until(lambda: host.link.acked == host.stream.seq)
+    assert host.link.status()["behind"] == 0
+    host.store.drain()
+    copy = Replica(standby.replica.directory)
+    with sqlite3.connect(copy.path(HOST)) as a, sqlite3.connect(copy.path(ECONOMY)) as b:
+        assert rows(a) == rows(host.store.db)
+        assert rows(b) == rows(host.ledger.db)
+
+
+def test_a_key_the_host_did_not_approve_is_refused(tmp_path: Path) -> None:
+    host = LinkHost(tmp_path, KeyPair.generate().fingerprint)
+    host.thread.start()
+    other = Standby(host.where, host.keys.public, tmp_path / "standby", KeyPair.generate(),
+                    HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0")
+    runner = threading.Thread(target=other.run, daemon=True)
+    runner.start()
+    try:
+        time.sleep(0.6)
+        assert not host.link.state and other.replica.seq is None
+    finally:
+        other.stop()
+        runner.join(5)
+        host.close()
+
+
+def test_when_nothing_listens_at_the_host_any_more_the_attached_standby_takes_over(
+        pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
+    host, standby, out = pair
+    until(lambda: host.link.attached)
+    host.writing.set()
+    until(lambda: host.n > 60)
+    host.writing.clear()
+    until(lambda: host.link.acked == host.stream.seq)
+    acked = host.link.acked
+    host.kill()
+    out["runner"].join(5)
+    take = out["takeover"]
+    assert isinstance(take, Takeover)
+    assert take.certain and not take.handed and take.epoch == 4 and take.seq == acked
+    host.store.drain()
+    with sqlite3.connect(standby.replica.path(HOST)) as a:
+        assert rows(a) == rows(host.store.db)
