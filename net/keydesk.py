@@ -182,7 +182,8 @@ class _Bucket:
 class _Conn:
     """One connection to the desk and where its handshake is."""
 
-    __slots__ = ("addr", "frames", "inbuf", "last", "out", "paused", "phase", "sock")
+    __slots__ = ("addr", "frames", "inbuf", "last", "out", "paused", "phase", "sock",
+                 "waiting")
 
     def __init__(self, sock: socket.socket, addr: str, now: float) -> None:
         self.sock = sock
@@ -191,10 +192,12 @@ class _Conn:
         self.out = bytearray()
         self.phase = _GREETING
         self.frames: list[bytes] = []
-        #: when it connected or was last answered: the quietest makes room first
+        #: when it connected, last asked or was last answered: the quietest makes room first
         self.last = now
-        #: a question waits for its address's next answer, due then (None: not waiting)
+        #: a question waits for its address's next answer, due then (None: not waiting),
+        #: since ``waiting``: an address's questions are answered in the order they came
         self.paused: float | None = None
+        self.waiting = 0.0
 
 
 class KeyDesk:
@@ -234,7 +237,7 @@ class KeyDesk:
         self._warned = 0.0
         #: what the desk did (tests and benches read it)
         self.answered = 0
-        self.dropped = 0
+        self.waited = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="cardparty-keydesk", daemon=True)
         self._thread.start()
@@ -286,12 +289,15 @@ class KeyDesk:
 
     def _expire(self, now: float) -> None:
         idle = self.limits.idle
+        due = []
         for conn in list(self._conns.values()):
             if conn.paused is not None:
                 if conn.paused <= now:
-                    self._resume(conn, now)
+                    due.append(conn)
             elif conn.last + idle <= now:
                 self._drop(conn)
+        for conn in sorted(due, key=lambda c: c.waiting):
+            self._resume(conn, now)
         if self._listen_at is not None and self._listen_at <= now:
             self._listen_at = None
             self._sel.register(self._listener, selectors.EVENT_READ, "listen")
@@ -449,6 +455,7 @@ class KeyDesk:
             if not flags & 0x01:
                 frames, conn.frames = conn.frames, []
                 if frames == [QUESTION]:
+                    conn.last = now              # it spoke: not the quietest any more
                     self._ask(conn, now)
 
     def _frame(self, conn: _Conn) -> tuple[int, bytes] | None:
@@ -483,16 +490,18 @@ class KeyDesk:
             bucket = self._rates[conn.addr] = _Bucket(self.limits.answers, self.limits.burst,
                                                       now)
         if bucket.take(now):
+            conn.paused = None
             conn.last = now
             self.answered += 1
             self._send(conn, self.answer)
             return
-        self.dropped += 1
+        self.waited += 1
+        if conn.paused is None:
+            conn.waiting = now
         conn.paused = bucket.due(now)
         self._watch(conn)
 
     def _resume(self, conn: _Conn, now: float) -> None:
-        conn.paused = None
         self._ask(conn, now)
         if conn.sock.fileno() in self._conns and conn.paused is None:
             self._watch(conn)
