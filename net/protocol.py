@@ -29,7 +29,7 @@ from typing import Any
 import msgpack
 
 from cardparty.core.i18n import Msg
-from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem
+from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
 PROTOCOL = 1
@@ -261,13 +261,14 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
 
 
 def username(value: Any) -> str:
-    """A username: safetext.name_problem says what a name may hold."""
+    """A username: safetext.name_problem says what a name may hold; the host keeps it as
+    ``shown_name`` has it (NFC)."""
     if not isinstance(value, str):
         raise ValueError("must be a string")
     why = name_problem(value)
     if why is not None:
         raise ValueError(why)
-    return value
+    return shown_name(value)
 
 
 def line(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:

@@ -353,14 +353,15 @@ class Store:
         return list(self.db.execute("SELECT token, id, name FROM players"))
 
     def put_owner(self, name_key: str, key: bytes, name: str) -> None:
-        """Bind a name (as ``safetext.name_key`` has it) to a player's public key (MO-1)."""
+        """Bind a name (``name_key``: the first of ``safetext.name_folds``) to a player's
+        public key (MO-1)."""
         self._do("INSERT OR IGNORE INTO owners (name_key, key, name) VALUES (?, ?, ?)",
                  (name_key, key.decode(), name))
 
-    def owners(self) -> list[tuple[str, bytes]]:
-        """(name key, public key) of every name bound at this host."""
-        return [(k, key.encode()) for k, key in self.db.execute(
-            "SELECT name_key, key FROM owners")]
+    def owners(self) -> list[tuple[Any, Any, Any]]:
+        """(name key, public key, name) of every row of ``owners``, oldest first, as the file
+        has them: the caller checks them (a row may be damaged)."""
+        return list(self.db.execute("SELECT name_key, key, name FROM owners ORDER BY rowid"))
 
     def tables(self) -> list[tuple[str, int, bytes, bytes]]:
         """(id, seq, meta as packed, save) of every live table, oldest first."""
