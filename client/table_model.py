@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.client.hosttext import host_text
 from cardparty.client.theme import pretty_text
 from cardparty.core.cards import pretty_all
 from cardparty.core.i18n import _, shown, translate
@@ -164,7 +165,7 @@ class TableModel:
     def _words(self, event: dict[str, Any]) -> str:
         text = event.get("text")
         if isinstance(text, str) and text:
-            return shown(text, event.get("msg"))
+            return host_text(shown(text, event.get("msg")), lines=True)
         if self.describe is not None:
             try:
                 said = self.describe(event, self.names)

@@ -140,14 +140,15 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def safe(text: object, limit: int = 200) -> str:
+def safe(text: object, limit: int = 200, keep: frozenset[str] = frozenset()) -> str:
     """``text`` as one harmless line for a terminal or a log: every character that is not
     printable (escape sequences, line breaks, bidi overrides, invisible ones) shown as an
-    escape like ``\\x1b`` or ``\\u202e``; cut to ``limit`` characters with an ellipsis."""
+    escape like ``\\x1b`` or ``\\u202e``, but those of ``keep`` (e.g. ``JOINERS``); cut to
+    ``limit`` characters with an ellipsis."""
     s = text if isinstance(text, str) else str(text)
     out: list[str] = []
     for c in s:
-        if c.isprintable() and c not in BIDI:
+        if (c.isprintable() and c not in BIDI) or c in keep:
             out.append(c)
         elif ord(c) < 0x100:
             out.append(f"\\x{ord(c):02x}")
