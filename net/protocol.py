@@ -185,13 +185,32 @@ def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]
                             ) from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message must be a msgpack map")
+    # msgpack's strict map keys allow strings and binary; binary is packed behind these
+    # markers, so a frame without any holds no binary key (most frames: no walk at all).
+    if (b"\xc4" in frame or b"\xc5" in frame or b"\xc6" in frame) and _binary_key(data):
+        raise ProtocolError("malformed", "map keys must be strings")
     kind = data.get("type")
     if not isinstance(kind, str) or not 0 < len(kind) <= 32:
         raise ProtocolError("bad_field", "a message needs a type (a short string)")
-    if data.get("v") != PROTOCOL:
+    version = data.get("v")
+    if type(version) is not int or version != PROTOCOL:    # not 1.0, not true
         raise ProtocolError("version", f"this host speaks protocol {PROTOCOL}, "
-                                       f"the message says {data.get('v')!r}")
+                                       f"the message says {version!r}")
     return data
+
+
+def _binary_key(data: dict[str, Any]) -> bool:
+    """Whether any map in ``data``, however deep, has a key that is not a string."""
+    stack: list[Any] = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(type(k) is str for k in item):
+                return True
+            stack.extend(v for v in item.values() if isinstance(v, dict | list))
+        else:
+            stack.extend(v for v in item if isinstance(v, dict | list))
+    return False
 
 
 # --- the schema of client requests ---------------------------------------------------------
