@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgpack
@@ -32,6 +32,7 @@ from cardparty.core.contract import (
     Move,
     Result,
     Setting,
+    VariantInfo,
     View,
     Zone,
 )
@@ -90,7 +91,32 @@ class DirectHooks:
     as pluggy would. Any other hook (a variant's wrapper, an
     implementation taking fewer arguments, none at all) stays pluggy's caller, so wrappers
     behave exactly as pluggy defines. Call with keyword arguments, as with ``pm.hook``.
+
+    Each attribute is declared with what its hook answers (``hookspecs``). The arguments are
+    the spec's, always given by name (a pluggy caller takes nothing else), so they are left
+    to the spec; a test holds these declarations to the hooks the spec has.
     """
+
+    cardparty_game_info: Callable[..., list[GameInfo]]
+    cardparty_variant_info: Callable[..., list[VariantInfo]]
+    cardparty_setup: Callable[..., Any]
+    cardparty_to_move: Callable[..., tuple[int, ...]]
+    cardparty_legal_moves: Callable[..., list[Move]]
+    cardparty_refusal: Callable[..., str | None]
+    cardparty_apply_move: Callable[..., list[Event]]
+    cardparty_view: Callable[..., View]
+    cardparty_zones: Callable[..., list[Zone]]
+    cardparty_deadlines: Callable[..., list[Deadline] | None]
+    cardparty_result: Callable[..., Result | None]
+    cardparty_determinize: Callable[..., Any]
+    cardparty_save: Callable[..., dict[str, Any]]
+    cardparty_restore: Callable[..., Any]
+    cardparty_clone: Callable[..., Any]
+    cardparty_reorder: Callable[..., str | None]
+    cardparty_describe: Callable[..., str | None]
+    cardparty_bot_move: Callable[..., Move | None]
+    cardparty_bot_estimate: Callable[..., list[float] | None]
+    cardparty_bot_sampler: Callable[..., Callable[[random.Random], Any] | None]
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         for name in dir(hookspecs):
@@ -323,7 +349,7 @@ class Table:
         made = self.hook.cardparty_bot_sampler(state=self.state, seat=seat,
                                                events=self.events_for(seat))
         if made is not None:
-            return typing.cast(typing.Callable[[random.Random], Any], made)
+            return made
         return lambda rng: self.determinize(seat, rng)
 
     def clone(self) -> Table:

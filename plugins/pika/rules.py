@@ -51,20 +51,12 @@ left, call «Pika!» before the warning runs out or draw 2. Going out wins, unle
 comes back to you.""")
 
 
-def colour_of(card: str) -> str | None:
-    return None if card in BLACK else card[0]
-
-
 def symbol_of(card: str) -> str:
     return card if card in BLACK else card[1:]
 
 
 def is_number(card: str) -> bool:
     return card not in BLACK and card[1:].isdigit()
-
-
-def is_draw_card(card: str) -> bool:
-    return card == "W+4" or card.endswith("+2")
 
 
 # --- discovery -------------------------------------------------------------------------------
