@@ -180,26 +180,24 @@ def listening(proc: subprocess.Popen[str]) -> bool:
 def test_a_second_host_on_one_data_directory_is_refused_and_a_killed_one_blocks_nothing(
         tmp_path: Path) -> None:
     """Two hosts on one --data restored the same tables and served the same coins."""
-    first = host(tmp_path)
+    procs = [host(tmp_path)]
     try:
+        first = procs[0]
         assert listening(first)
-        second = host(tmp_path)
-        _, err = second.communicate(timeout=60)
-        assert second.returncode == 2, err
+        procs.append(host(tmp_path))
+        _, err = procs[1].communicate(timeout=60)
+        assert procs[1].returncode == 2, err
         assert err.count("\n") == 1 and "another host is running on" in err, err
         assert str(first.pid) in err
         first.send_signal(signal.SIGKILL)
         first.wait(10)
-        third = host(tmp_path)
-        try:
-            assert listening(third), "a killed host's lock blocked the restart"
-        finally:
-            third.terminate()
-            third.wait(10)
+        procs.append(host(tmp_path))
+        assert listening(procs[2]), "a killed host's lock blocked the restart"
     finally:
-        if first.poll() is None:
-            first.kill()
-            first.wait(10)
+        for proc in procs:                  # whatever failed, no host is left running
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
 
 
 def test_a_store_closed_lets_the_next_host_in(tmp_path: Path) -> None:
