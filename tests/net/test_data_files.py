@@ -89,15 +89,7 @@ def playing(tmp_path: Path, moves: int) -> tuple[Kit, str]:
     kit.ask(eva, "sit", table=tid)
     kit.ask(eva, "bots", table=tid, level="random")
     kit.ask(eva, "ready", table=tid)
-    ht = kit.table(tid)
-    n = 0
-    while ht.status == "playing" and len(ht.table.journal) < moves:
-        legal = ht.table.legal_moves(0)
-        if legal:
-            kit.ask(eva, "move", table=tid, move=n % len(legal), version=ht.table.version)
-            n += 1
-        else:
-            kit.tick(0.001)
+    kit.play_until(tid, eva, moves)
     return kit, tid
 
 

@@ -161,16 +161,8 @@ def test_a_long_game_restarted_from_its_row_and_its_tail_of_moves_is_the_same_ga
     kit.ask(eva, "bots", table=tid, level="random")
     kit.ask(eva, "ready", table=tid)
     ht = kit.table(tid)
-    rng_moves = 0
     for stop in (5, MAX_TAIL + 7, 2 * MAX_TAIL + 3):
-        while ht.status == "playing" and len(ht.table.journal) < stop:
-            moves = ht.table.legal_moves(0)
-            if moves:
-                kit.ask(eva, "move", table=tid, move=rng_moves % len(moves),
-                        version=ht.table.version)
-                rng_moves += 1
-            else:
-                kit.tick(0.001)
+        kit.play_until(tid, eva, stop)
         # What a host started from the file would hold (a copy: the running host holds the
         # directory's lock, and a second host on it is refused).
         copy = tmp_path / f"copy{stop}"
