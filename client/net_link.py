@@ -22,6 +22,7 @@ Must not know about: game rules, terminals.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from concurrent.futures import Future
 from typing import Any
@@ -29,6 +30,7 @@ from typing import Any
 from cardparty.client import economy_link
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver, Message
+from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
@@ -38,20 +40,6 @@ LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
 #: for every table after each of them cost a move ten times over at the host.
 AT_THE_TABLE = frozenset({"move", "reorder", "chat"})
-
-
-def address_problem(address: str) -> str | None:
-    """Why ``address`` cannot be a host's address (None when it can): ``host``,
-    ``host:port`` or ``tcp://host:port``, the port 1-65535."""
-    text = address.strip()
-    if text.startswith("tcp://"):
-        text = text[len("tcp://"):]
-    if not text or any(ch.isspace() for ch in text):
-        return f"{address!r} is not an address: type e.g. 192.168.1.20 or 192.168.1.20:7770"
-    host, sep, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
-    if sep and (not host or not port.isdigit() or not 0 < int(port) < 65536):
-        return f"{address!r}: the port must be a number from 1 to 65535"
-    return None
 
 
 def seat_label(seat: dict[str, Any]) -> str | None:
@@ -189,11 +177,7 @@ class NetLink:
             exc = f.exception()
             if isinstance(exc, SessionError) and exc.code == "stale":
                 newest = (self.session.views.get(table) or {}).get("view") or {}
-                if tries > 1 and any(
-                        m.get("kind") == move.get("kind")
-                        and list(m.get("cards") or ()) == list(move.get("cards") or ())
-                        and m.get("choice") == move.get("choice")
-                        for m in newest.get("moves", ())):
+                if tries > 1 and any(same_move(m, move) for m in newest.get("moves", ())):
                     self.send_move(table, move, tries - 1)
                 return
             self._future(f, quiet={"stale"}, lobby=False)
@@ -317,7 +301,7 @@ class NetLink:
                     snap = self.session.send("snapshot", table=table)
                 except SessionError:
                     return
-                snap.add_done_callback(lambda g, refused=exc: back(g, refused))
+                snap.add_done_callback(functools.partial(back, refused=exc))
             elif isinstance(exc, SessionError):
                 self.deliver({"type": "error", "text": exc.message})
             elif (self.tables.get(table) or {}).get("stake"):
@@ -412,6 +396,11 @@ class NetLink:
                 self._lobby([t["summary"] for t in self.tables.values()])
 
         fut.add_done_callback(done)
+
+    def refresh_lobby(self) -> None:
+        """Ask the host for the lobby's tables now, not at the next poll: a request changed a
+        row (a seek, a purchase, a cancelled table)."""
+        self._poll_tables()
 
     def _poll_tables(self, wait: bool = False) -> None:
         if self.closed.is_set() or not self.session.connected:

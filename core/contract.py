@@ -220,27 +220,29 @@ class Setting:
         """The value, normalised, or ValueError naming the setting and what it accepts."""
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise ValueError(f"setting {name} must be true or false")
+                raise ValueError(Msg("setting {name} must be true or false", name=name))
             return value
         if self.kind in ("int", "float"):
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"setting {name} must be a number")
+                raise ValueError(Msg("setting {name} must be a number", name=name))
             if self.kind == "int" and value != int(value):
-                raise ValueError(f"setting {name} must be a whole number")
+                raise ValueError(Msg("setting {name} must be a whole number", name=name))
             value = int(value) if self.kind == "int" else float(value)
             if (self.min is not None and value < self.min) or (
                     self.max is not None and value > self.max):
-                raise ValueError(f"setting {name} must be between {self.min} and {self.max}")
+                raise ValueError(Msg("setting {name} must be between {min} and {max}", name=name,
+                                     min=self.min, max=self.max))
             return value
         if self.kind == "choice":
             if value not in self.choices:
-                raise ValueError(f"setting {name} must be one of {', '.join(self.choices)}")
+                raise ValueError(Msg("setting {name} must be one of {choices}", name=name,
+                                     choices=", ".join(self.choices)))
             return value
         if self.kind == "cards":
             if value is None:
                 return None
             if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
-                raise ValueError(f"setting {name} must be a list of card codes")
+                raise ValueError(Msg("setting {name} must be a list of card codes", name=name))
             return list(value)
         raise ValueError(f"setting {name} has an unknown kind {self.kind}")
 

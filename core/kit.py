@@ -44,6 +44,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar
 from cardparty.core.cards import reorder_hand
 from cardparty.core.contract import StateClass
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 
 S = TypeVar("S")
 
@@ -250,7 +251,8 @@ def pick_dealer(settings: dict[str, Any], players: int, rng: random.Random) -> i
     (the usual default). ValueError, naming the setting, when the table has no such seat."""
     dealer = int(settings["dealer"])
     if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
+        raise ValueError(Msg("setting dealer: there is no seat {seat} at a {n}-seat table",
+                             seat=dealer, n=players))
     return rng.randrange(players) if dealer < 0 else dealer
 
 

@@ -164,14 +164,15 @@ def complete_settings(info: GameInfo, given: dict[str, Any] | None) -> dict[str,
     declared = {**info.settings, "deck": DECK_SETTING}
     unknown = set(given) - set(declared)
     if unknown:
-        raise TableError(f"unknown setting {sorted(unknown)[0]!r} for {info.id} "
-                         f"(settings: {', '.join(sorted(declared))})")
+        raise TableError(Msg("unknown setting {name} for {game} (settings: {settings})",
+                             name=repr(sorted(unknown)[0]), game=info.id,
+                             settings=", ".join(sorted(declared))))
     out: dict[str, Any] = {}
     for name, setting in declared.items():
         try:
             out[name] = setting.check(name, given[name]) if name in given else setting.default
         except ValueError as exc:
-            raise TableError(str(exc)) from None
+            raise TableError(exc.args[0]) from None     # a Msg stays one (translated)
     return out
 
 
@@ -192,10 +193,11 @@ class Table:
         except KeyError as exc:
             raise TableError(exc.args[0]) from None
         if len(set(self.variant_ids)) != len(self.variant_ids):
-            raise TableError("a variant is named twice")
+            raise TableError(Msg("a variant is named twice"))
         if not self.info.min_players <= players <= self.info.max_players:
-            raise TableError(f"{self.info.name} is for {self.info.min_players} to "
-                             f"{self.info.max_players} players, not {players}")
+            raise TableError(Msg("{game} is for {least} to {most} players, not {n}",
+                                 game=self.info.name, least=self.info.min_players,
+                                 most=self.info.max_players, n=players))
         self.game = game
         self.players = players
         self.settings = complete_settings(self.info, settings)
@@ -223,7 +225,7 @@ class Table:
             self.state = self.hook.cardparty_setup(settings=self.settings, players=players,
                                                    rng=self.rng)
         except ValueError as exc:
-            raise TableError(str(exc)) from None
+            raise TableError(exc.args[0] if exc.args else str(exc)) from None
 
     # --- asking ---------------------------------------------------------------------------
 

@@ -127,7 +127,7 @@ class Ledger:
         """The ledger opened for reading only (``cardparty league``): nothing is created or
         written, and a host running on the same file is not disturbed."""
         if not Path(path).exists():
-            raise EconomyError(f"there is no economy at {path}")
+            raise EconomyError(Msg("there is no economy at {path}", path=str(path)))
         self = cls.__new__(cls)
         self.path, self.now, self.rules = str(path), time.time, rules
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)

@@ -87,7 +87,8 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     next is turned. The player after the dealer starts, clockwise."""
     size = settings["hand_size"]
     if players * size + 1 > len(DECK):
-        raise ValueError(f"{players} hands of {size} cards do not fit in the deck")
+        raise ValueError(Msg("{n} hands of {size} cards do not fit in the deck", n=players,
+                             size=size))
     dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = PikaState.__new__(PikaState)
