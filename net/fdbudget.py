@@ -149,20 +149,22 @@ class ConnectionCap(threading.Thread):
     def _shut(self, fd: int) -> bool:
         """Shut the connection on descriptor ``fd`` if it is still one of this socket's
         (a descriptor closed meanwhile may be another file's by now: only a TCP socket on
-        the socket's own port is touched)."""
+        the socket's own port is touched). The descriptor is wrapped, never duplicated: a
+        flood may have taken the process's last descriptor, and shutting is what frees
+        them; ZeroMQ keeps it and closes it."""
         try:
-            dup = socket.socket(fileno=os.dup(fd))
+            conn = socket.socket(fileno=fd)
         except OSError:
             return False
         try:
-            if dup.type != socket.SOCK_STREAM or dup.getsockname()[1] != self._port:
+            if conn.type != socket.SOCK_STREAM or conn.getsockname()[1] != self._port:
                 return False
-            dup.shutdown(socket.SHUT_RDWR)
+            conn.shutdown(socket.SHUT_RDWR)
             return True
         except OSError:
             return False
         finally:
-            dup.close()
+            conn.detach()
 
     def stop(self) -> None:
         self._stopping.set()
