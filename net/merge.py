@@ -38,7 +38,7 @@ import msgpack
 
 from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, FILE_NAMES, HOST
-from cardparty.net.safetext import name_key
+from cardparty.net.safetext import name_folds
 
 #: The mark a renamed claimant's name gets (then a number).
 RENAMED = "·"
@@ -209,18 +209,23 @@ def _rename_claimants(f: sqlite3.Connection, lose: sqlite3.Connection,
     in the loser's copies its claimant is renamed (``name·2``) everywhere his name or his
     handle is: owners, players, the tables' records, the ledger."""
     renamed: dict[str, str] = {}
-    taken = {k for (k,) in win.execute("SELECT name_key FROM owners")}
-    taken |= {k for (k,) in lose.execute("SELECT name_key FROM owners")}
-    for nk, key, name in lose.execute("SELECT name_key, key, name FROM owners").fetchall():
-        theirs = win.execute("SELECT key FROM owners WHERE name_key = ?", (nk,)).fetchone()
-        if theirs is None or theirs[0] == key:
+    owned: dict[str, str] = {}          # every fold of every name the winner binds -> key
+    for _nk, key, name in win.execute("SELECT name_key, key, name FROM owners"):
+        for fold in name_folds(name):
+            owned[fold] = key
+    taken = set(owned)
+    for _nk, _key, name in lose.execute("SELECT name_key, key, name FROM owners"):
+        taken.update(name_folds(name))
+    for _nk, key, name in lose.execute("SELECT name_key, key, name FROM owners").fetchall():
+        theirs = {owned[f] for f in name_folds(name) if f in owned}
+        if not theirs or theirs == {key}:
             continue
         n = 2
         new = f"{name}{RENAMED}{n}"
-        while name_key(new) in taken:
+        while taken & set(name_folds(new)):
             n += 1
             new = f"{name}{RENAMED}{n}"
-        taken.add(name_key(new))
+        taken.update(name_folds(new))
         _rename(lose, l_eco, key.encode(), name, new)
         renamed[name] = new
     return renamed
@@ -229,8 +234,8 @@ def _rename_claimants(f: sqlite3.Connection, lose: sqlite3.Connection,
 def _rename(host: sqlite3.Connection, eco: sqlite3.Connection | None, key: bytes, old: str,
             new: str) -> None:
     before, after = identity(key, old), identity(key, new)
-    host.execute("UPDATE owners SET name_key = ?, name = ? WHERE name_key = ?",
-                 (name_key(new), new, name_key(old)))
+    host.execute("UPDATE owners SET name_key = ?, name = ? WHERE name = ? AND key = ?",
+                 (name_folds(new)[0], new, old, key.decode()))
     host.execute("UPDATE players SET token = ?, name = ? WHERE token = ?", (after, new, before))
     for tid, meta in host.execute("SELECT id, meta FROM tables").fetchall():
         record = msgpack.unpackb(meta, raw=False, strict_map_key=False)
