@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import logging
+import os
 import socket
 import time
 from collections import OrderedDict
@@ -63,6 +64,7 @@ from cardparty.net.peer import (
 )
 from cardparty.net.protocol import ProtocolError, decode, encode, error
 from cardparty.net.replica import Replica, ReplicaError
+from cardparty.net.store import lock
 
 log = logging.getLogger("cardparty.standby")
 log.addHandler(logging.NullHandler())
@@ -149,6 +151,9 @@ class Standby:
         self.name = name
         self.lost_after = lost
         self.beat = beat
+        #: one host or standby per directory (net/store.py's lock), until the takeover hands
+        #: the directory to the host it becomes
+        self._lock = lock(Path(directory))
         self.replica = Replica(directory)
         self.memo = Memo()
         #: the host's epoch (from its welcome), the name it gave
@@ -418,6 +423,7 @@ class Standby:
         forkpoint = replica.serialize()
         replica.close()
         self._close_host_side()
+        self._unlock()
         log.warning("taking over from the host at %s as epoch %d at record %d (%s)",
                     self.host.shown, self.epoch + 1, seq,
                     "handed over" if handed else "nothing listens there" if self.certain
@@ -432,8 +438,14 @@ class Standby:
             with contextlib.suppress(zmq.ZMQError):
                 sock.close(0)
 
+    def _unlock(self) -> None:
+        if self._lock >= 0:
+            os.close(self._lock)
+            self._lock = -1
+
     def close(self) -> None:
         """Everything closed (a standby stopped without taking over)."""
+        self._unlock()
         self.replica.close()
         self._close_host_side()
         self.router.close(0)

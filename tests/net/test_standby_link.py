@@ -102,6 +102,13 @@ class LinkHost:
         self.ledger.close()
 
 
+def quiet(host: LinkHost) -> None:
+    """No more writes, and the standby has acknowledged every record."""
+    host.writing.clear()
+    time.sleep(0.05)                  # the loop's turn that was writing ends
+    until(lambda: host.link.acked == host.stream.seq)
+
+
 def until(what: Any, timeout: float = 10.0) -> None:
     end = time.monotonic() + timeout
     while not what():
@@ -142,9 +149,7 @@ def test_a_standby_gets_a_snapshot_then_every_record_and_its_copy_equals_the_hos
     assert standby.attached and standby.epoch == 3
     host.writing.set()
     until(lambda: host.n > 150)
-    host.writing.clear()
-    time.sleep(0.05)
-    until(lambda: host.link.acked == host.stream.seq)
+    quiet(host)
     assert host.link.status()["behind"] == 0
     host.store.drain()
     copy = Replica(standby.replica.directory)
@@ -175,8 +180,7 @@ def test_when_nothing_listens_at_the_host_any_more_the_attached_standby_takes_ov
     until(lambda: host.link.attached)
     host.writing.set()
     until(lambda: host.n > 60)
-    host.writing.clear()
-    until(lambda: host.link.acked == host.stream.seq)
+    quiet(host)
     acked = host.link.acked
     host.kill()
     out["runner"].join(5)
