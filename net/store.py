@@ -355,6 +355,15 @@ class Store:
         """The table's row now holds every move: its tail of moves goes."""
         self._do("DELETE FROM moves WHERE table_id = ?", (table_id,))
 
+    def put_epoch(self, epoch: int) -> None:
+        """This host's generation (a standby that takes over serves as the next one)."""
+        self._do("INSERT OR REPLACE INTO info (key, value) VALUES ('epoch', ?)", (epoch,))
+
+    def epoch(self) -> int:
+        """The generation the store was written by (1 for a host that never had another)."""
+        row = self.db.execute("SELECT value FROM info WHERE key = 'epoch'").fetchone()
+        return int(row[0]) if row and isinstance(row[0], int) and row[0] > 0 else 1
+
     def put_player(self, token: str, player_id: str, name: str) -> None:
         self._do("INSERT OR REPLACE INTO players (token, id, name) VALUES (?, ?, ?)",
                  (token, player_id, name))
