@@ -39,7 +39,7 @@ def desk_endpoint(address: str) -> str:
 class KeyDesk:
     """Answers QUESTION with the host's public key and name until ``close()``."""
 
-    def __init__(self, ctx: zmq.Context, endpoint: str, keys: KeyPair, name: str) -> None:
+    def __init__(self, ctx: zmq.Context[Any], endpoint: str, keys: KeyPair, name: str) -> None:
         self.answer = encode(message("key", key=keys.public.decode(), name=name))
         sock = ctx.socket(zmq.ROUTER)
         sock.setsockopt(zmq.LINGER, 0)
@@ -71,7 +71,7 @@ class KeyDesk:
 
 
 def fetch_key(address: str, timeout: float = 3.0,
-              ctx: zmq.Context | None = None) -> tuple[bytes, str]:
+              ctx: zmq.Context[Any] | None = None) -> tuple[bytes, str]:
     """Ask the desk of the host at ``address`` (``tcp://h:p``) for its key: (key, name).
     ConnectionError when nothing sensible answers within ``timeout``."""
     ctx = ctx or zmq.Context.instance()

@@ -28,6 +28,7 @@ from typing import Any
 
 import msgpack
 
+from cardparty.core.bots import ALIASES, LEVELS, canonical_level
 from cardparty.core.i18n import Msg
 from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem
 
@@ -179,7 +180,11 @@ def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]
     try:
         data = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True,
                                ext_hook=_refuse_ext, timestamp=0,
-                               **{k: v for k, v in limits.items() if k != "max_buffer_size"})
+                               max_str_len=limits["max_str_len"],
+                               max_bin_len=limits["max_bin_len"],
+                               max_array_len=limits["max_array_len"],
+                               max_map_len=limits["max_map_len"],
+                               max_ext_len=limits["max_ext_len"])
     except Exception as exc:  # msgpack raises many types for bad input; all mean the same
         raise ProtocolError("malformed", f"not a msgpack message ({type(exc).__name__})"
                             ) from None
@@ -327,6 +332,17 @@ def bytes_or_text(value: Any) -> Any:
     return value
 
 
+def bot_level(value: Any) -> str:
+    """A bot's level, as ``core.bots`` names it (``easy``, ``normal``, ``hard``): the old names
+    it accepts become those where they enter, so the host keeps and shows only the three."""
+    try:
+        return canonical_level(value) if isinstance(value, str) else canonical_level("")
+    except ValueError:
+        levels = [n for n in LEVELS if n not in ALIASES]
+        raise ValueError(f"must be one of {', '.join(map(repr, levels))} (or the old names "
+                         f"{', '.join(map(repr, ALIASES))})") from None
+
+
 def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``check``, or -1: "the host's default"."""
     def either(value: Any) -> Any:
@@ -354,8 +370,6 @@ NAME = username
 MODES = ("practice", "friends", "open", "entry")
 #: The shop's items (MO-8).
 ITEMS = ("gold", "vip")
-#: Bot levels (core.bots.LEVELS: the three, then the old names of easy and normal).
-BOT_LEVELS = ("easy", "normal", "hard", "random", "basic")
 #: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
 BOT_BUDGET_MS = (10, 5000)
 
@@ -374,7 +388,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
                "bot_delay": Field(or_default(number(0, 10)), default=-1.0),
                "bot_budget_ms": Field(or_default(integer(*BOT_BUDGET_MS)), default=-1.0),
-               "standin_level": Field(one_of(*BOT_LEVELS), default="normal"),
+               "standin_level": Field(bot_level, default="normal"),
                "title": Field(line(TITLE_MAX), default=""),
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
@@ -390,7 +404,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "sit": {"table": TABLE_ID, "seat": Field(integer(0, 15, nullable=True))},
     "leave": {"table": TABLE_ID},
     "bots": {"table": TABLE_ID, "count": Field(integer(1, 16, nullable=True)),
-             "level": Field(text(16, 1), default="basic")},
+             "level": Field(bot_level, default="normal")},
     "ready": {"table": TABLE_ID, "ready": Field(boolean, default=True)},
     "start": {"table": TABLE_ID},
     "watch": {"table": TABLE_ID},
