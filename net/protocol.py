@@ -370,13 +370,18 @@ NAME = username
 MODES = ("practice", "friends", "open", "entry")
 #: The shop's items (MO-8).
 ITEMS = ("gold", "vip")
+#: What a client may ask for in its ``hello`` (docs/protocol.md, "Changes within version
+#: 1"): ``timers``, views without the game's ``deadlines``, whose facts the host's ``timers``
+#: already carry with the seconds left (one path on the wire for each fact).
+FEATURES = frozenset({"timers"})
 #: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
 BOT_BUDGET_MS = (10, 5000)
 
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
     "hello": {"name": Field(NAME, required=True), "token": Field(text(64, 1)),
-              "key": Field(bytes_or_text), "client": Field(line(64))},
+              "key": Field(bytes_or_text), "client": Field(line(64)),
+              "features": Field(strings(8, 32), default=[])},
     "ping": {"at": Field(number(0, 1e12))},
     "bye": {},
     "games": {},

@@ -113,7 +113,8 @@ class Session(PlayerRequests):
                  reconnect: bool = True, backoff: tuple[float, float] = (0.05, 2.0),
                  request_timeout: float = 10.0, client: str = "cardparty",
                  keys: KeyPair | None = None, host_key: str | bytes | None = None,
-                 known_hosts: KnownHosts | None = None, secure: bool = True) -> None:
+                 known_hosts: KnownHosts | None = None, secure: bool = True,
+                 features: tuple[str, ...] = ()) -> None:
         self.address = parse_address(address, DEFAULT_PORT)
         #: CURVE (docs/security.md): ``keys`` is the player's pair (the user's own unless
         #: given), ``host_key`` a key or fingerprint the host must show (an announcement's,
@@ -131,6 +132,8 @@ class Session(PlayerRequests):
         self.backoff = backoff
         self.request_timeout = request_timeout
         self.client = client
+        #: what the hello asks for (``protocol.FEATURES``; the welcome says what was granted)
+        self.features = features
         #: Pushed messages when no ``on_message`` is given.
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         #: The last view message per table id (what the client should show now).
@@ -320,6 +323,8 @@ class Session(PlayerRequests):
         hello = message("hello", name=self.name, client=self.client)
         if self.token:
             hello["token"] = self.token
+        if self.features:
+            hello["features"] = list(self.features)
         sock.send(encode(hello), zmq.NOBLOCK)
 
     def _run(self) -> None:

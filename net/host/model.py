@@ -79,6 +79,8 @@ class Player:
     #: the player sat, created or was seen in the store: not a passing hello (nor watcher),
     #: so he is kept ``keep_over`` seconds once gone rather than ``FORGET_UNSEATED``
     settled: bool = False
+    #: what his client asked for in its hello among ``protocol.FEATURES`` (his connection's)
+    features: frozenset[str] = frozenset()
 
     def remember(self, rid: Any, kind: str, frame: bytes) -> None:
         self.replies[rid] = (kind, frame)
@@ -133,6 +135,11 @@ class HostSeat:
     def human(self) -> Player | None:
         """The person sitting here (None: the seat is empty or a bot's, or its human left)."""
         return self.player if self.kind == "human" else None
+
+    @property
+    def connected(self) -> bool:
+        """Somebody plays this seat now: a host bot, or its human connected."""
+        return self.kind == "bot" or (self.player is not None and self.player.connected)
 
 
 @dataclass

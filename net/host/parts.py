@@ -206,10 +206,10 @@ class HostParts:
     # --- requests without a socket (tests, and the server after decoding) --------------------
 
     def hello(self, route: bytes, name: str, token: str | None = None,
-              user: bytes | None = None) -> Player:
+              user: bytes | None = None, features: tuple[str, ...] = ()) -> Player:
         """A hello on ``route`` from a connection authenticated as ``user`` (None: no CURVE;
-        ``token`` is sent as an old client would, and ignored)."""
-        fields: dict[str, Any] = {"name": name}
+        ``token`` is sent as an old client would, and ignored), asking for ``features``."""
+        fields: dict[str, Any] = {"name": name, "features": list(features)}
         if token is not None:
             fields["token"] = token
         player = self.roster.hello(route, check_request(message("hello", **fields)), user)

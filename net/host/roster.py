@@ -40,7 +40,7 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.schedule import Schedule
 from cardparty.net.owners import NameTaken, Owners, identity
-from cardparty.net.protocol import PROTOCOL, ProtocolError, message
+from cardparty.net.protocol import FEATURES, PROTOCOL, ProtocolError, message
 from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
@@ -156,11 +156,12 @@ class Roster:
             old.route = None
             self.set_connected(old, False)
         self.connected_by(player, route, user)
+        player.features = FEATURES.intersection(req["features"])
         self.outbox.send(player, message(
             "welcome", rid=req["rid"], host=self.name, player=player.id,
             name=player.name, resumed=resumed, heartbeat=self.heartbeat,
             liveness=self.liveness, protocol=PROTOCOL, games=self.games,
-            testing=self.testing))
+            testing=self.testing, features=sorted(player.features)))
         self.set_connected(player, True, force=True)
         for back in self.events.back:
             back(player)

@@ -19,7 +19,7 @@ import logging
 from typing import Any
 
 from cardparty.core.economy import rewards as rw
-from cardparty.core.i18n import N_, Msg
+from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
@@ -87,7 +87,7 @@ class Seeks:
     def on_unseek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.waiting_for(player)
         if ht is None:
-            raise ProtocolError("not_seated", Msg(N_("you are not waiting for a game")))
+            raise ProtocolError("not_seated", Msg("you are not waiting for a game"))
         self.lobby.on_leave(player, {"table": ht.id})
         if not any(s.kind == "human" for s in ht.seats):
             self.lobby.drop(ht)

@@ -111,8 +111,7 @@ class Views:
                        "player": None if s.player is None else s.player.id,
                        "ready": s.ready, "standin": s.standin,
                        "level": canonical_level(s.level) if s.kind == "bot" else None,
-                       "connected": s.kind == "bot" or (s.player is not None
-                                                        and s.player.connected)}
+                       "connected": s.connected}
                       for i, s in enumerate(ht.seats)],
         }
 
@@ -143,9 +142,8 @@ class Views:
         except Exception:
             timers = []
         return {"timers": timers,
-                "players": [{"connected": s.kind == "bot" or (
-                    s.player is not None and s.player.connected), "standin": s.standin}
-                    for s in ht.seats]}
+                "players": [{"connected": s.connected, "standin": s.standin}
+                            for s in ht.seats]}
 
     def shared_parts(self, ht: HostTable) -> bytes:
         """What every recipient's view frame of this version shares, packed once: the
@@ -157,7 +155,7 @@ class Views:
         """Every recipient's view of the table as it is now (after a change); ViewFailed
         when the game fails to show a playing table (the rest are not sent)."""
         shared = self.shared_parts(ht)
-        spectator_view: list[Any] = []          # view(None), built once for all spectators
+        spectator_view: dict[bool, bytes] = {}  # view(None), built once for all spectators
         by_id = self.by_id
         seated: list[tuple[Player, int | None]] = [
             (p, i) for i, s in enumerate(ht.seats) if (p := s.human) is not None]
@@ -171,7 +169,7 @@ class Views:
     def push_view(self, ht: HostTable, player: Player, seat: int | None,
                   snapshot: bool = False, rid: Any = None,
                   shared: bytes | None = None,
-                  spectator_view: list[Any] | None = None,
+                  spectator_view: dict[bool, bytes] | None = None,
                   told: dict[Any, Any] | None = None) -> bool:
         """Send ``player`` the view of ``seat`` with the events since his last view (Clone:
         ``version`` and ``prev``; a snapshot repeats the recent events instead).
@@ -181,7 +179,9 @@ class Views:
         of seeing it (``told``), the view of ``seat`` (packed once for all spectators); it
         decodes to exactly the map ``encode`` would have packed. ``told`` (one per
         ``push_views``) keeps each array of events for the other recipients who see the same
-        events the same way (``told_array``).
+        events the same way (``told_array``). A client that reads the host's ``timers``
+        (``features``) gets the view without the game's ``deadlines``: one path for each
+        fact.
 
         False when the game failed to show a table not in play (nothing is sent to him);
         ViewFailed when it failed to show a playing one."""
@@ -195,13 +195,14 @@ class Views:
             stream = [None, count]      # a restored table (or a new round) starts a new journal
             streams[player.id] = stream
             snapshot = True
+        lean = "timers" in player.features
         try:
             if seat is None and spectator_view is not None:
-                if not spectator_view:
-                    spectator_view.append(pack(table.view(None)))
-                view = spectator_view[0]
+                view = spectator_view.get(lean)
+                if view is None:
+                    view = spectator_view[lean] = self.packed_view(ht, None, lean)
             else:
-                view = pack(table.view(seat))
+                view = self.packed_view(ht, seat, lean)
             start = max(0, count - SNAPSHOT_EVENTS) if snapshot else stream[1]
             if start >= count:
                 events = _NO_EVENTS
@@ -224,6 +225,14 @@ class Views:
             stream[0] = table.version
             stream[1] = count
         return True
+
+    @staticmethod
+    def packed_view(ht: HostTable, seat: int | None, lean: bool) -> bytes:
+        """The game's view of ``seat`` packed (``lean``: without its ``deadlines``)."""
+        view = ht.game.view(seat)
+        if lean:
+            del view["deadlines"]
+        return pack(view)
 
     def told_array(self, ht: HostTable, seat: int | None, start: int,
                    memo: dict[Any, Any]) -> bytes:

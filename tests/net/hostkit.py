@@ -47,10 +47,12 @@ class Kit:
         self._routes = itertools.count(1)
         self._rids = itertools.count(1)
 
-    def player(self, name: str, token: str | None = None, key: bytes | None = None) -> Player:
+    def player(self, name: str, token: str | None = None, key: bytes | None = None,
+               features: tuple[str, ...] = ()) -> Player:
         """A hello on a new connection; ``key``: the key it is authenticated as (None: a
-        host without CURVE, where the connection stands for the key)."""
-        return self.parts.hello(f"r{next(self._routes)}".encode(), name, token, key)
+        host without CURVE, where the connection stands for the key); ``features``: what its
+        client asks for (docs/protocol.md)."""
+        return self.parts.hello(f"r{next(self._routes)}".encode(), name, token, key, features)
 
     def ask(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
         fields.setdefault("rid", next(self._rids))
