@@ -139,7 +139,12 @@ def test_a_soak_gamer_fills_the_seat_a_joiner_took_before_the_bots_and_left() ->
     """The soaks' one unexplained "game lost" in 30 minutes, made on purpose: a joiner sits
     between the gamer's ``create`` and his ``bots``, so the bots fill one seat fewer, and
     leaves after the gamer's ``ready``; the host asks for ready again, and the table waited
-    for ever. The gamer's ``refilling`` fills the seat, says ready, and the game is played."""
+    for ever. The gamer's ``refilling`` fills the seat, says ready, and the game is played.
+
+    The deal is the test's (a host for tests, a seed): from the host's own random deal, one
+    game in eight ended with two players sharing a place (PI-12: equal counts share one; 37
+    of 300 seeded games of three with five cards), and the places read ``[1, 2, 2]``. This
+    seed's game ends with three places every time, whatever the bots' timing."""
     import random
 
     from cardparty.net.host import Host
@@ -149,7 +154,8 @@ def test_a_soak_gamer_fills_the_seat_a_joiner_took_before_the_bots_and_left() ->
     sys.path.insert(0, str(BENCH))
     import soak
 
-    host = Host("tcp://127.0.0.1:0", "soak race", heartbeat=0.5, idle=None, bot_delay=0.0)
+    host = Host("tcp://127.0.0.1:0", "soak race", heartbeat=0.5, idle=None, bot_delay=0.0,
+                testing=True)
     host.start()
     sessions = [Session(host.address, name, host_key=host.keys.public)
                 for name in ("Gamer", "Joiner")]
@@ -157,7 +163,7 @@ def test_a_soak_gamer_fills_the_seat_a_joiner_took_before_the_bots_and_left() ->
         gamer, joiner = sessions
         for s in sessions:
             s.connect(5.0)
-        tid = gamer.create("pika", 3, {"hand_size": 5}, idle=None)["id"]
+        tid = gamer.create("pika", 3, {"hand_size": 5}, idle=None, seed=3)["id"]
         gamer.sit(tid)
         joiner.sit(tid)
         gamer.add_bots(tid)
