@@ -13,15 +13,25 @@ Must not know about: game rules, terminals, the screens.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, Protocol
 
+from cardparty.client.link import Deliver
 from cardparty.core.i18n import _, shown
-from cardparty.net.session import SessionError
+from cardparty.net.session import Session, SessionError
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy")
 
 
-def request(link: Any, action: str, args: dict[str, Any]) -> None:
+class EconomyLink(Protocol):
+    """What these functions use of the link (``NetLink``)."""
+
+    session: Session
+    deliver: Deliver
+
+    def refresh_lobby(self) -> None: ...
+
+
+def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
     """Send one of ``ACTIONS``; the reply becomes the client's message."""
     fields: dict[str, Any] = {}
     if action == "seek":
@@ -71,16 +81,16 @@ def request(link: Any, action: str, args: dict[str, Any]) -> None:
         else:
             link.deliver({"type": "profile", "profile": reply.get("profile"),
                           "bought": reply.get("bought")})
-        link._poll_tables()
+        link.refresh_lobby()
 
     fut.add_done_callback(done)
 
 
-def fetch_profile(link: Any) -> None:
+def fetch_profile(link: EconomyLink) -> None:
     request(link, "profile", {})
 
 
-def pushed(link: Any, msg: dict[str, Any]) -> bool:
+def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
     """A pushed ``reward`` or ``cancelled``: delivered; True when it was one."""
     kind = msg.get("type")
     if kind == "reward":
@@ -92,6 +102,6 @@ def pushed(link: Any, msg: dict[str, Any]) -> bool:
         link.deliver({"type": "notice", "text": _("table {table} was cancelled: {reason}").format(
             table=msg.get("table"), reason=shown(msg.get("reason", ""), msg.get("reason_msg")))})
         fetch_profile(link)
-        link._poll_tables()
+        link.refresh_lobby()
         return True
     return False

@@ -26,12 +26,14 @@ Must not know about: game rules, terminals.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from concurrent.futures import Future
 from typing import Any
 
 from cardparty.client import economy_link
 from cardparty.client.link import Deliver, Message
+from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
@@ -41,20 +43,6 @@ LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
 #: for every table after each of them cost a move ten times over at the host.
 AT_THE_TABLE = frozenset({"move", "reorder", "chat"})
-
-
-def address_problem(address: str) -> str | None:
-    """Why ``address`` cannot be a host's address (None when it can): ``host``,
-    ``host:port`` or ``tcp://host:port``, the port 1-65535."""
-    text = address.strip()
-    if text.startswith("tcp://"):
-        text = text[len("tcp://"):]
-    if not text or any(ch.isspace() for ch in text):
-        return f"{address!r} is not an address: type e.g. 192.168.1.20 or 192.168.1.20:7770"
-    host, sep, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
-    if sep and (not host or not port.isdigit() or not 0 < int(port) < 65536):
-        return f"{address!r}: the port must be a number from 1 to 65535"
-    return None
 
 
 def seat_label(seat: dict[str, Any]) -> str | None:
@@ -124,13 +112,6 @@ def view_message(msg: dict[str, Any]) -> Message:
         view["players"] = players
     return {"type": "view", "table": msg.get("table"), "view": view,
             "events": list(msg.get("events") or [])}
-
-
-def same_move(listed: dict[str, Any], move: dict[str, Any]) -> bool:
-    """Whether ``listed`` (a move of a view's list) is ``move`` (kind, cards, choice)."""
-    return (listed.get("kind") == move.get("kind")
-            and list(listed.get("cards") or ()) == list(move.get("cards") or ())
-            and listed.get("choice") == move.get("choice"))
 
 
 class NetLink:
@@ -319,7 +300,7 @@ class NetLink:
                     snap = self.session.send("snapshot", table=table)
                 except SessionError:
                     return
-                snap.add_done_callback(lambda g, refused=exc: back(g, refused))
+                snap.add_done_callback(functools.partial(back, refused=exc))
             elif isinstance(exc, SessionError):
                 self.deliver({"type": "error", "text": exc.message})
             elif (self.tables.get(table) or {}).get("stake"):
@@ -413,6 +394,11 @@ class NetLink:
                 self._lobby([t["summary"] for t in self.tables.values()])
 
         fut.add_done_callback(done)
+
+    def refresh_lobby(self) -> None:
+        """Ask the host for the lobby's tables now, not at the next poll: a request changed a
+        row (a seek, a purchase, a cancelled table)."""
+        self._poll_tables()
 
     def _poll_tables(self, wait: bool = False) -> None:
         if self.closed.is_set() or not self.session.connected:

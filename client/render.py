@@ -15,17 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.client.controller import Controller
-from cardparty.client.render_screens import (
-    KEYS_LOBBY,
-    KEYS_TABLE,
-    Fragments,
-    ScreenParts,
-    asciified,
-)
+from cardparty.client.keys_room import room_of
+from cardparty.client.render_screens import Fragments, ScreenParts, asciified
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
 
-__all__ = ["KEYS_LOBBY", "KEYS_TABLE", "Fragments", "Renderer", "asciified", "counter_text"]
+__all__ = ["Fragments", "Renderer", "asciified", "counter_text"]
 
 
 #: Counters whose value is a seat: shown by the player's name. The view has no type for a
@@ -107,7 +102,7 @@ class Renderer(ScreenParts):
                 screen=_(N_("league") if c.screen == "league" else N_("shop")),
                 name=c.name or "?", host=c.host or "?")
         elif c.screen == "room":
-            t = c.room() or {}
+            t = room_of(c) or {}
             text = " " + _("{game} · table {table} · waiting room · you: {name}").format(
                 game=self.game_name(str(t.get("game", "?"))), table=c.room_id,
                 name=c.name or "?")
@@ -124,12 +119,6 @@ class Renderer(ScreenParts):
             text = text.replace("·", "|")
         return [("class:title", text)]
 
-    def game_name(self, game_id: str) -> str:
-        for g in self.c.games:
-            if g.get("id") == game_id:
-                return translate(str(g.get("name") or game_id))
-        return game_id
-
     @asciified
     def banner(self) -> Fragments:
         if not self.c.banner:
@@ -143,22 +132,8 @@ class Renderer(ScreenParts):
             return [("class:error", f" {c.error}")]
         if c.notice:
             return [("class:notice", f" {c.notice}")]
-        if c.screen == "table":
-            parts = (N_("? help"), N_("Tab: your moves"), N_("Enter: play"), N_(": command"),
-                     N_("q: leave"))
-        elif c.screen == "room":
-            parts = (N_("? help"), N_("r: ready"), N_("b: bot"), N_("t: chat"), N_("l: leave"),
-                     N_("q: lobby"), N_(": command"))
-        elif c.screen == "lobby":
-            # One line of 80 columns: the lobby's third line names o, L and $; ? the rest.
-            parts = (N_("? help"), N_("c: create"), N_("Enter: sit"), N_("s: watch"),
-                     N_("t: chat"), N_(": command"), N_("q: quit"))
-        elif c.screen in ("league", "shop"):
-            parts = (N_("q: lobby"),) + ((N_("g: gold booster"), N_("v: VIP pass"))
-                                         if c.screen == "shop" else (N_("left right: weeks"),))
-        else:
-            parts = (N_("Enter: connect"), N_("Tab: next field"), N_("Ctrl-C: quit"))
-        return [("class:dim", " " + self.g.sep.join(_(p) for p in parts))]
+        # The keys' short forms, as the screen's bindings declare them (``keymap``).
+        return [("class:dim", " " + self.g.sep.join(c.keys.footer(c)))]
 
     # --- the table ----------------------------------------------------------------------------
 

@@ -7,72 +7,24 @@ Must not know about: game rules, the wire.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
+from cardparty.client.keys_room import room_of
+from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
-from cardparty.client.theme import pretty_text, to_ascii
+from cardparty.client.theme import Glyphs, pretty_text, to_ascii
+from cardparty.client.words import summary_words
 from cardparty.core.i18n import N_, _, from_wire, ngettext, translate
-from cardparty.core.i18n import shown as shown_text
 from cardparty.core.narrate import with_names
 
+if TYPE_CHECKING:
+    from cardparty.client.controller import Controller
+
 Fragments = list[tuple[Any, ...]]
-
-KEYS_TABLE = [
-    (N_("left right"), N_("move along your hand")),
-    (N_("space"), N_("select a card (selection order = play order)")),
-    ("Enter", N_("play the selection, or the card at the cursor")),
-    (N_("click"), N_("select a card with the mouse")),
-    ("Tab S-Tab", N_("step through your legal moves; Enter plays it")),
-    ("1-9", N_("moves without cards (draw, take, ...): bottom line")),
-    ("p", N_("call (Pika!); with a card chosen: play it and call")),
-    ("< >", N_("move the card at the cursor (also Shift-arrows)")),
-    ("o", N_("sort your hand by suit or colour")),
-    ("Esc", N_("clear the selection; close a dialog")),
-    ("t", N_("chat")),
-    ("B", N_("bell on/off: rings when it is your turn or a call is due")),
-    (": /", N_("command line: a move (play 7h) or a command; Tab completes")),
-    ("n l", N_("round over: play again / back to the lobby")),
-    ("m", N_("the match: places and scores per round, and the totals")),
-    ("q", N_("leave the table    Ctrl-C: quit")),
-]
-KEYS_LOBBY = [
-    (N_("up down"), N_("choose a table")),
-    ("Enter", N_("sit at the table")),
-    ("s", N_("spectate the table")),
-    ("c", N_("create a table (game, players, mode, stake, settings, variants)")),
-    ("o u", N_("open play: seek a table (bots fill it after the wait) / stop waiting")),
-    ("L $", N_("the week's league / the shop (gold booster, VIP pass)")),
-    ("b", N_("add a bot to the table")),
-    ("r", N_("ready")),
-    ("i", N_("invite players by username to your friends table")),
-    ("l", N_("leave the table")),
-    ("t", N_("chat with everyone in the lobby")),
-    ("B", N_("bell on/off: rings when it is your turn or a call is due")),
-    (": /", N_("command line: sit, ready, bot, chat...; Tab completes")),
-    ("q", N_("quit    Ctrl-C: quit at once")),
-]
-
-
-KEYS_ROOM = [
-    ("r", N_("ready: the game starts when every seat is taken and every player is ready")),
-    ("b", N_("add a bot to an empty seat")),
-    ("t", N_("chat with the table")),
-    ("i", N_("invite players by username (a friends table)")),
-    ("l", N_("leave the table (the seat is freed)")),
-    ("x", N_("your table: remove a player or a bot before the start")),
-    ("C", N_("your table: close it (everyone at it is told)")),
-    ("s", N_("your table: let strangers sit or not (the invited always may)")),
-    ("q Esc", N_("back to the lobby, keeping the seat (Enter on it comes back)")),
-    (": /", N_("command line: ready, bot, chat, remove, close, strangers...; Tab completes")),
-    ("B", N_("bell on/off: rings when the game starts and it is your turn")),
-    ("Ctrl-C", N_("quit")),
-]
-
 
 def mode_text(t: dict[str, Any]) -> str:
     """A lobby row's mode: with the stake of an entry table, and the seconds before bots
@@ -138,7 +90,18 @@ def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
 
 
 class ScreenParts:
-    """See the module docstring."""
+    """See the module docstring; ``render.Renderer`` sets what it draws with."""
+
+    c: Controller
+    g: Glyphs
+    ascii: bool
+    width: Callable[[], int]
+
+    def game_name(self, game_id: str) -> str:
+        for g in self.c.games:
+            if g.get("id") == game_id:
+                return translate(str(g.get("name") or game_id))
+        return game_id
 
     @asciified
     def over(self) -> Fragments:
@@ -210,18 +173,8 @@ class ScreenParts:
     @staticmethod
     def summary_text(result: dict[str, Any], names: list[str]) -> str:
         """The result's summary in the player's language, the seats it names as names."""
-        said = from_wire(result.get("summary_msg"))
-        if said is None:
-            return shown_text(str(result["summary"]), None)
-        seats = str(said.params.get("seats", ""))
-        numbers = [int(x) for x in seats.split(", ") if x.isdigit()]
-        if not (numbers and len(numbers) == len(seats.split(", ")) and all(
-                0 <= s < len(names) for s in numbers)):
-            return translate(said)
-        said.params["seats"] = who = ", ".join(names[s] for s in numbers)
-        # The English source says "seat 3 won"; with names it is "Eva won" (the catalogs'
-        # sentences already put the names where the seat was).
-        return re.sub(rf"\bseats? (?={re.escape(who)})", "", translate(said))
+        return summary_words(from_wire(result.get("summary_msg")), str(result["summary"]),
+                             names)
 
     # --- overlays -----------------------------------------------------------------------------
 
@@ -291,11 +244,16 @@ class ScreenParts:
             return [("class:heading",
                      _("{game}: the rules in short").format(game=self.game_name(game))),
                     ("", f"\n{text}\n"), ("class:dim", "\n" + _("any key closes this help"))]
-        keys = {"lobby": KEYS_LOBBY, "room": KEYS_ROOM}.get(c.screen, KEYS_TABLE)
         out: Fragments = [("class:heading", _("Keys")), ("", "\n")]
-        for k, what in keys:
-            out.append(("class:key", f" {_(k):<10}"))
-            out.append(("", f" {_(what)}\n"))
+        lines = c.keys.help_lines(c)
+        column = min(13, max((len(keys) for keys, _what in lines), default=1))
+        for keys, what in lines:
+            # Wrapped between words inside the box, under the column of what keys do.
+            head = f" {keys:<{column}} "
+            body = textwrap.wrap(what, max(10, self.box_width(76) - len(head))) or [""]
+            indent = " " * (column + 2)
+            out.append(("class:key", head))
+            out.append(("", "\n".join([body[0], *(indent + line for line in body[1:])]) + "\n"))
         more = _("? again: the rules of this game; ") if c.screen == "table" else ""
         out.append(("class:dim", f" {more}" + _("any other key closes this help")))
         return out
@@ -346,7 +304,7 @@ class ScreenParts:
                 shown = shown[:31] + self.g.more[:1]
             status = translate(str(t.get("status", "")))
             style = "class:dialog.cursor" if i == c.lobby_cursor else ""
-            if c.invites_me(t):                  # a friends table waiting for this player
+            if invites_me(c, t):                  # a friends table waiting for this player
                 status = _("invited")
                 style = style or "class:notice"
             line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
@@ -363,24 +321,32 @@ class ScreenParts:
     def room(self) -> Fragments:
         """The waiting room: the table's lobby row, its seats one per line with who is ready,
         its settings and variants, and its chat."""
-        c = self.c
-        t = c.room()
+        t = room_of(self.c)
         if t is None:
             return [("class:dim", " " + _("waiting for the host to list the table..."))]
         summary = t.get("summary") or {}
-        out: Fragments = [("class:heading", table_heading()), ("", "\n")]
-        seats_line = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
-        if len(seats_line) > 32:
-            seats_line = seats_line[:31] + self.g.more[:1]
-        out.append(("class:dialog.cursor",
-                    f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
-                    f"{seats_line:<34}{mode_text(t):<13}"
-                    f"{translate(str(t.get('status', '')))[:12]:<12}\n"))
-        out.append(("", "\n"))
-        out.append(("class:heading", " " + _("Seats") + "\n"))
-        me = c.name.casefold()
+        seats, waiting = self.room_seats(summary.get("seats") or ())
+        return [*self.room_row(t), *seats, *self.room_rules(t, summary),
+                *self.room_start(waiting), *self.room_chat()]
+
+    def room_row(self, t: dict[str, Any]) -> Fragments:
+        """The table as the lobby lists it, under the lobby's heading."""
+        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
+        if len(seats) > 32:
+            seats = seats[:31] + self.g.more[:1]
+        return [("class:heading", table_heading()), ("", "\n"),
+                ("class:dialog.cursor",
+                 f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
+                 f"{seats:<34}{mode_text(t):<13}"
+                 f"{translate(str(t.get('status', '')))[:12]:<12}\n"), ("", "\n")]
+
+    def room_seats(self, seats: Any) -> tuple[Fragments, int]:
+        """One line per seat (who sits, ready or not, away), and how many are still to come
+        or to be ready."""
+        out: Fragments = [("class:heading", " " + _("Seats") + "\n")]
+        me = self.c.name.casefold()
         waiting = 0
-        for i, s in enumerate(summary.get("seats") or ()):
+        for i, s in enumerate(seats):
             kind, name = s.get("kind"), str(s.get("name") or "")
             if kind == "empty" or not name:
                 out.append(("class:dim", f"  {i + 1}. " + _("(free)") + "\n"))
@@ -397,33 +363,40 @@ class ScreenParts:
                 if s.get("connected") is False:
                     state = _("{state}, away").format(state=state)
             you = " " + _("(you)") if mine else ""
-            out.append(("class:me" if mine else "",
-                        f"  {i + 1}. {name[:24]:<24}{you:<7}"))
+            out.append(("class:me" if mine else "", f"  {i + 1}. {name[:24]:<24}{you:<7}"))
             out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
-        game = next((g for g in c.games if g.get("id") == t.get("game")), {})
-        out.append(("class:dim", "\n " + _("Settings:") + " "))
-        out.append(("", settings_text(summary.get("settings") or {}, game)
-                    or _("the game's defaults")))
-        out.append(("class:dim", "\n " + _("Variants:") + " "))
-        out.append(("", variants_text(summary.get("variants") or (), game) or _("none")))
+        return out, waiting
+
+    def room_rules(self, t: dict[str, Any], summary: dict[str, Any]) -> Fragments:
+        """The table's settings and variants in its game's words, and its bots' settings."""
+        game: dict[str, Any] = next((g for g in self.c.games if g.get("id") == t.get("game")),
+                                    {})
+        out: Fragments = [
+            ("class:dim", "\n " + _("Settings:") + " "),
+            ("", settings_text(summary.get("settings") or {}, game) or _("the game's defaults")),
+            ("class:dim", "\n " + _("Variants:") + " "),
+            ("", variants_text(summary.get("variants") or (), game) or _("none"))]
         if summary.get("bot_budget_ms") is not None:
             out.append(("class:dim", "\n " + _("Bots:") + " "))
             out.append(("", _("hard bots think {ms} ms a move; idle stand-in: {level}").format(
                 ms=summary["bot_budget_ms"], level=_(str(summary.get("standin_level", "normal"))))))
         out.append(("", "\n\n"))
-        if waiting:
-            out.append(("class:dim", " " + ngettext(
-                "The game starts when every seat is taken and every player is ready "
-                "({n} to go).", "The game starts when every seat is taken and every player "
-                "is ready ({n} to go).", waiting).format(n=waiting) + "\n"))
-        else:
-            out.append(("class:notice", " " + _("Everyone is ready: the game starts.") + "\n"))
-        out.append(("", "\n"))
-        out.append(("class:heading", " " + _("Chat")))
-        out.append(("class:dim", " " + _("(t to talk)") + "\n"))
-        for line in list(c.room_chat)[-8:]:
-            out.append(("class:chat", f" {line}\n"))
         return out
+
+    @staticmethod
+    def room_start(waiting: int) -> Fragments:
+        """When the game starts: how many seats or players it still waits for."""
+        if not waiting:
+            return [("class:notice", " " + _("Everyone is ready: the game starts.") + "\n"),
+                    ("", "\n")]
+        return [("class:dim", " " + ngettext(
+            "The game starts when every seat is taken and every player is ready "
+            "({n} to go).", "The game starts when every seat is taken and every player "
+            "is ready ({n} to go).", waiting).format(n=waiting) + "\n"), ("", "\n")]
+
+    def room_chat(self) -> Fragments:
+        return [("class:heading", " " + _("Chat")), ("class:dim", " " + _("(t to talk)") + "\n"),
+                *[("class:chat", f" {line}\n") for line in list(self.c.room_chat)[-8:]]]
 
     # --- the economy's screens ----------------------------------------------------------------
 

@@ -246,10 +246,6 @@ def set_language(lang: str) -> None:
     _current = lang if lang in LANGUAGES else DEFAULT
 
 
-def language() -> str:
-    return _current
-
-
 def translate(value: Any, lang: str | None = None) -> str:
     """``value`` in ``lang`` (default: the current language): a ``Msg`` by its catalog, a
     plain string when it is a known id (a word like "red" or "clockwise" in a view), anything
@@ -343,11 +339,6 @@ def from_wire(data: Any, depth: int = 0) -> Msg | None:
         clean["n"] = n
         return Msg._make(mid, plural, n, clean)
     return Msg._make(mid, None, None, clean)
-
-
-def wire_text(value: Any) -> dict[str, Any] | None:
-    """The wire map of ``value`` when it is a message, else None."""
-    return value.to_wire() if isinstance(value, Msg) else None
 
 
 def shown(text: Any, wire: Any, lang: str | None = None) -> str:

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from cardparty.core.bots import Bot, PolicyBot
-from cardparty.core.contract import SYSTEM, Deadline, Move
+from cardparty.core.contract import SYSTEM, Deadline, Event, Move
 from cardparty.core.table import IllegalMove, Table
 from cardparty.core.turns import draw_actor
 
@@ -110,7 +110,7 @@ class Played(NamedTuple):
     kind: str
     seat: int
     move: Move | None
-    events: list[dict[str, Any]]
+    events: list[Event]
     seats: tuple[int, ...] = ()
 
 
@@ -204,7 +204,7 @@ class Referee:
         self._schedule(now)
         return True
 
-    def play(self, seat: int, move: Move, now: float) -> list[dict[str, Any]]:
+    def play(self, seat: int, move: Move, now: float) -> list[Event]:
         """A player's own move: played (IllegalMove changes nothing), then ``changed(now)``."""
         events = self.table.play(seat, move)
         self.changed(now)

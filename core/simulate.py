@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardparty.core.bots import Bot, PolicyBot
-from cardparty.core.contract import Move, Result
+from cardparty.core.contract import Event, Move, Result
 from cardparty.core.referee import Referee
 from cardparty.core.table import Table
 from cardparty.core.turns import draw_actor
@@ -48,7 +48,7 @@ class Observer(Protocol):
     def start(self, table: Table) -> None: ...
 
     def after_move(self, table: Table, seat: int, move: Move,
-                   events: list[dict[str, Any]]) -> None: ...
+                   events: list[Event]) -> None: ...
 
     def finish(self, table: Table, result: Result) -> None: ...
 

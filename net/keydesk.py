@@ -23,6 +23,7 @@ from typing import Any
 
 import zmq
 
+from cardparty.net.address import ipv6_endpoint
 from cardparty.net.keys import KeyPair, public_key
 from cardparty.net.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
 
@@ -45,6 +46,8 @@ class KeyDesk:
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, 64)       # a question is 14 bytes; anything else: drop
         sock.setsockopt(zmq.SNDHWM, 100)
+        if ipv6_endpoint(endpoint):
+            sock.setsockopt(zmq.IPV6, 1)
         sock.bind(endpoint)
         self.address = sock.getsockopt_string(zmq.LAST_ENDPOINT)
         self._sock = sock
@@ -78,8 +81,13 @@ def fetch_key(address: str, timeout: float = 3.0,
     sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.setsockopt(zmq.MAXMSGSIZE, 4096)
+    if ipv6_endpoint(address):
+        sock.setsockopt(zmq.IPV6, 1)
     try:
-        sock.connect(desk_endpoint(address))
+        try:
+            sock.connect(desk_endpoint(address))
+        except zmq.ZMQError as exc:     # an endpoint ZeroMQ cannot even try
+            raise ConnectionError(f"cannot reach {address}: {exc}") from None
         sock.send(QUESTION)
         if not sock.poll(int(timeout * 1000)):
             raise ConnectionError(f"no cardparty host told its key at {address}")

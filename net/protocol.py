@@ -30,6 +30,7 @@ import msgpack
 
 from cardparty.core.bots import ALIASES, LEVELS, canonical_level
 from cardparty.core.i18n import Msg
+from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
 from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
@@ -376,6 +377,8 @@ ITEMS = ("gold", "vip")
 FEATURES = frozenset({"timers"})
 #: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
 BOT_BUDGET_MS = (10, 5000)
+#: The seconds a table's bots may wait before they move (``bot_delay``).
+BOT_DELAY = (0, 10)
 
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
@@ -391,7 +394,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "settings": Field(plain_map(32), default={}),
                "variants": Field(strings(16, 64), default=[]),
                "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
-               "bot_delay": Field(or_default(number(0, 10)), default=-1.0),
+               "bot_delay": Field(or_default(number(*BOT_DELAY)), default=-1.0),
                "bot_budget_ms": Field(or_default(integer(*BOT_BUDGET_MS)), default=-1.0),
                "standin_level": Field(bot_level, default="normal"),
                "title": Field(line(TITLE_MAX), default=""),
@@ -473,16 +476,3 @@ def error(code: str, text_: str, rid: Any = None, about: str | None = None,
         out["table"] = table
     return out
 
-
-def parse_address(address: str, default_port: int) -> str:
-    """``host``, ``host:port`` or ``tcp://host:port`` as a ZeroMQ tcp endpoint."""
-    address = address.strip()
-    if address.startswith("tcp://"):
-        return address
-    if address.count(":") == 1:
-        return f"tcp://{address}"
-    return f"tcp://{address}:{default_port}"
-
-
-#: The port a host listens on when none is given.
-DEFAULT_PORT = 7770

@@ -47,19 +47,18 @@ from typing import Any
 import zmq
 
 from cardparty.core.i18n import from_wire
+from cardparty.net.address import AddressError, ipv6_endpoint, read_address
 from cardparty.net.hostkey import Expected, diagnose, expect
 from cardparty.net.keys import KeyFileError, KeyPair, client_keys
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.player_requests import PlayerRequests
 from cardparty.net.protocol import (
-    DEFAULT_PORT,
     HOST_LIMITS,
     MAX_HOST_FRAME,
     ProtocolError,
     decode,
     encode,
     message,
-    parse_address,
 )
 
 log = logging.getLogger("cardparty.session")
@@ -68,7 +67,7 @@ log.addHandler(logging.NullHandler())
 #: SessionError codes of a connection refused for good: trying again cannot help (the host's
 #: key is not the one expected, or the host refused the hello, e.g. ``name_taken``).
 REFUSALS = frozenset({"key_changed", "key_mismatch", "bad_key", "name_taken", "bad_field",
-                      "version", "busy"})
+                      "version", "busy", "bad_address"})
 
 #: Message types the session puts in ``inbox`` (or hands to ``on_message``).
 PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "closed")
@@ -102,10 +101,11 @@ class _Wire:
 class Session(PlayerRequests):
     """One player's connection to a host. See the module docstring for threads and patterns.
 
-    ``address`` is ``host``, ``host:port`` or ``tcp://host:port``. The player is his key and
-    his name: the same pair resumes his seats and views from any connection, after this process
-    or the host restarted. ``token`` is sent for hosts of protocol 1 that knew players by it;
-    a host with CURVE ignores it.
+    ``address`` is what a player types (``host``, ``host:port``, ``tcp://host:port``: see
+    net/address.py); anything else is SessionError ``bad_address`` at once. The player is his
+    key and his name: the same pair resumes his seats and views from any connection, after
+    this process or the host restarted. ``token`` is sent for hosts of protocol 1 that knew
+    players by it; a host with CURVE ignores it.
     """
 
     def __init__(self, address: str, name: str, *, token: str | None = None,
@@ -115,7 +115,10 @@ class Session(PlayerRequests):
                  keys: KeyPair | None = None, host_key: str | bytes | None = None,
                  known_hosts: KnownHosts | None = None, secure: bool = True,
                  features: tuple[str, ...] = ()) -> None:
-        self.address = parse_address(address, DEFAULT_PORT)
+        try:
+            self.address = read_address(address).endpoint
+        except AddressError as exc:
+            raise SessionError("bad_address", exc.message) from None
         #: CURVE (docs/security.md): ``keys`` is the player's pair (the user's own unless
         #: given), ``host_key`` a key or fingerprint the host must show (an announcement's,
         #: or ``join --key``), ``known_hosts`` the file of hosts met before.
@@ -308,6 +311,8 @@ class Session(PlayerRequests):
         sock: zmq.Socket[Any] = self._ctx.socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_HOST_FRAME)
+        if ipv6_endpoint(self.address):
+            sock.setsockopt(zmq.IPV6, 1)
         if self.expected is not None and self.keys is not None:
             sock.curve_secretkey = self.keys.secret
             sock.curve_publickey = self.keys.public

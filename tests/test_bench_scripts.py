@@ -101,6 +101,14 @@ def test_check_games_bench_runs_every_game_and_says_its_verdict() -> None:
     assert "verdict: every invariant held in every game" in out
 
 
+def test_piquet_laws_bench_checks_both_tables_and_says_its_verdict() -> None:
+    out = run("piquet_laws.py", "--deals", "20")
+    for label in ("Czech table", "classic laws"):
+        assert re.search(rf"^{label}: 20 deals in [\d.]+ s, 0 differ", out, re.MULTILINE), out
+    assert re.search(r"^  met: point \d+, sequence \d+", out, re.MULTILINE), out
+    assert "verdict: every deal agrees with the laws" in out
+
+
 def test_bots_bench_plays_every_tournament_and_prints_its_verdicts() -> None:
     # --small plays one deal per tournament with a tiny search: the win rates mean nothing and
     # bots.py exits 1 on the missed targets, so the verdicts are checked, never the outcome.

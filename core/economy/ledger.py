@@ -110,7 +110,7 @@ class Ledger:
         """The ledger opened for reading only (``cardparty league``): nothing is created or
         written, and a host running on the same file is not disturbed."""
         if not Path(path).exists():
-            raise EconomyError(f"there is no economy at {path}")
+            raise EconomyError(Msg("there is no economy at {path}", path=str(path)))
         self = cls.__new__(cls)
         self.path, self.now, self.rules = str(path), time.time, rules
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
@@ -329,12 +329,13 @@ class Ledger:
                  seats: Sequence[str | None], places: Sequence[int]) -> list[int]:
         held = dict(db.execute("SELECT username, amount FROM stakes WHERE table_id = ? AND "
                                "state = 'held'", (table_id,)).fetchall())
-        if any(s is None for s in seats) or set(held) != set(seats):
+        paid = [s for s in seats if s is not None]
+        if len(paid) != len(seats) or set(held) != set(paid):
             raise EconomyError("an entry table is paid only when every seat paid its stake")
         shares = rw.pot_shares(sum(held.values()), places)
-        for username, share in zip(seats, shares, strict=True):
+        for username, share in zip(paid, shares, strict=True):
             if share:
-                self._move(db, username, share, "pot", match_id)  # type: ignore[arg-type]
+                self._move(db, username, share, "pot", match_id)
         db.execute("UPDATE stakes SET state = 'paid' WHERE table_id = ?", (table_id,))
         return shares
 

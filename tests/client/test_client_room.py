@@ -6,6 +6,7 @@ game's first view takes them to the table. (Lobby-wide chat: test_client_lobby_c
 from __future__ import annotations
 
 from cardparty.client.controller import Controller
+from cardparty.client.lobby_rows import sits_at
 from cardparty.client.render import Renderer
 from cardparty.client.theme import glyphs
 from cardparty.net.host import Host
@@ -74,7 +75,7 @@ def test_back_to_the_lobby_and_enter_returns_to_the_room(host: Host) -> None:
     assert eva.screen == "room" and eva.room_id == room
     eva.key("l")                                                 # leave: the seat is freed
     assert eva.screen == "lobby"
-    pe.until(lambda: not any(eva._sits_at(t) for t in eva.tables))
+    pe.until(lambda: not any(sits_at(eva, t) for t in eva.tables))
     eva.exit()
 
 
