@@ -28,7 +28,8 @@ def run(script: str, *args: str, timeout: float = 120, codes: tuple[int, ...] = 
 def test_host_bench_prints_every_floor_and_target() -> None:
     out = run("host.py", "--tables", "2", "--seconds", "0.4", "--echo-rounds", "50",
               "--paced-echo-rounds", "3", "--stall-seconds", "0.2", "--memory-tables", "3",
-              "--compare-seconds", "0.4", "--compare-rounds", "1")
+              "--compare-seconds", "0.4", "--compare-rounds", "1", "--idle-tables", "2,3",
+              "--idle-seconds", "0.3")
     assert re.search(r"raw pyzmq DEALER/ROUTER echo round trip \(50 rounds\): p50 \d+ us", out)
     assert re.search(r"the same, paced: .*\(3 rounds\): p50 \d+ us", out)
     assert re.search(r"the machine's CPU: .* p50 \d+ us, p99 \d+ us", out)
@@ -57,6 +58,10 @@ def test_host_bench_prints_every_floor_and_target() -> None:
                      re.MULTILINE), out
     assert re.search(r"^  the least host \(protocol v1's requests, the game, nothing else\): "
                      r"\d+ moves, \d+ moves/s; host CPU \d+ us per move", out, re.MULTILINE), out
+    assert re.search(r"^  this host: 2 tables [\d.]+ ms/s, 3 tables [\d.]+ ms/s  \([\d.]+x from "
+                     r"2 to 3\)$", out, re.MULTILINE), out
+    assert re.search(r"target: the wake's cost flat from 2 to 3 idle tables .* -> (PASS|FAIL)",
+                     out), out
 
 
 def test_client_render_bench_redraws_every_game() -> None:
