@@ -868,18 +868,30 @@ def compare_hosts(args: argparse.Namespace) -> None:
           f"without encryption; this host spends {(pcpu - fcpu) * 1e6:.0f} us a move above it: "
           f"the game's own work ({gcpu * 1e6:.0f} us) and the host's "
           f"({(pcpu - fcpu - gcpu) * 1e6:.0f} us)")
-    if args.baseline and speaks_curve(args.baseline):
-        brate, bcpu = mean[runs[3][0]]
-        bdrate, bdcpu = mean[runs[4][0]]
+    if not args.baseline:
+        print("  host CPU per move against a baseline: no --baseline given")
+        return
+    baseline_targets(args, mean, [label for label, _, _ in runs], gcpu)
+
+
+def baseline_targets(args: argparse.Namespace, mean: dict[str, tuple[float, float]],
+                     labels: list[str], gcpu: float) -> None:
+    """Part 4's targets against the baseline's host (``labels[3:5]``: without and with
+    ``--data``): like for like with this host, and against what any host owes a move."""
+    rate, cpu = mean["this host"]
+    drate, dcpu = mean["this host, --data"]
+    _, pcpu = mean[PLAIN]
+    _, fcpu = mean[FLOOR]
+    brate, bcpu = mean[labels[3]]
+    bdrate, bdcpu = mean[labels[4]]
+    if speaks_curve(args.baseline):
         print(f"  host CPU per move flat out no higher than the baseline's: {cpu * 1e6:.0f} vs "
               f"{bcpu * 1e6:.0f} us = {cpu / bcpu:.2f}x, both with CURVE -> "
               f"{'PASS' if cpu <= bcpu else 'FAIL'}  (with --data: {dcpu * 1e6:.0f} vs "
               f"{bdcpu * 1e6:.0f} us = {dcpu / bdcpu:.2f}x -> "
               f"{'PASS' if dcpu <= bdcpu else 'FAIL'}; moves/s {rate / brate:.2f}x, with --data "
               f"{drate / bdrate:.2f}x)")
-    elif args.baseline:
-        brate, bcpu = mean[runs[3][0]]
-        bdrate, bdcpu = mean[runs[4][0]]
+    else:
         # Like for like: the baseline's host speaks no CURVE, so it is set against this host
         # without encryption; with CURVE the price of encryption comes on top (above).
         print(f"  host CPU per move flat out <= half the baseline's: {pcpu * 1e6:.0f} vs "
@@ -906,8 +918,6 @@ def compare_hosts(args: argparse.Namespace) -> None:
                  "the game and send the views does not reach half the baseline" if bcpu / 2 < lcpu
                  else
                  "above it: the least host reaches half the baseline"))
-    else:
-        print("  host CPU per move against a baseline: no --baseline given")
 
 
 # --- the wake's cost with many idle tables -------------------------------------------------------
@@ -1007,7 +1017,8 @@ def compare_wakes(args: argparse.Namespace) -> None:
 
 # --- main ----------------------------------------------------------------------------------------
 
-def main(argv: list[str] | None = None) -> int:
+def arguments() -> argparse.ArgumentParser:
+    """The bench's command line."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=16)
     p.add_argument("--players", type=int, default=4)
@@ -1050,28 +1061,44 @@ def main(argv: list[str] | None = None) -> int:
     import hard_bots
 
     hard_bots.add_arguments(p, "hard-")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
     if args.echo_server:
         echo_server()
         return 0
     if args.hard_tables:
+        import hard_bots
+
         args.tables = args.hard_tables
-        return hard_bots.hard_bots(args)
+        return int(hard_bots.hard_bots(args))
     if args.floor_server:
         floor_server(FLOOR_VIEW)
         return 0
     if args.least_server:
         least_server(args.game, args.players)
         return 0
-
-    import os
-
     if args.only == "compare":
         compare_hosts(args)
         return 0
     if args.only == "wake":
         compare_wakes(args)
         return 0
+    phases(args)
+    if args.compare_seconds > 0:
+        compare_hosts(args)
+    if args.idle_tables:
+        compare_wakes(args)
+    return 0
+
+
+def phases(args: argparse.Namespace) -> None:
+    """Parts 1 to 3 of the docstring: the floors, the load's phases, memory, and their
+    targets."""
+    import os
+
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"on {os.cpu_count()} cores")
     echo_proc, echo_addr = start([PY, __file__, "--echo-server"])
@@ -1161,11 +1188,6 @@ def main(argv: list[str] | None = None) -> int:
           f"own CPU work p99/p50 {stall_ratio:.1f}x)")
     print(f"  < 1 MB per open table: {per_table:.0f} KB -> "
           f"{'PASS' if per_table < 1024 else 'FAIL'}")
-    if args.compare_seconds > 0:
-        compare_hosts(args)
-    if args.idle_tables:
-        compare_wakes(args)
-    return 0
 
 
 if __name__ == "__main__":

@@ -224,12 +224,16 @@ class Session(PlayerRequests):
         self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(5)
+        self._fail_pending("the session was closed")
+
+    def _fail_pending(self, why: str) -> None:
+        """Every request still unanswered fails with SessionError ``closed`` (``why``)."""
         with self._lock:
             pending = list(self._pending.values())
             self._pending.clear()
         for _, fut in pending:
             if not fut.done():
-                fut.set_exception(SessionError("closed", "the session was closed"))
+                fut.set_exception(SessionError("closed", why))
 
     def __enter__(self) -> Session:
         self.connect()
@@ -436,12 +440,7 @@ class Session(PlayerRequests):
         self.connected = False
         self._closed = True
         sock.close(0)
-        with self._lock:
-            pending = list(self._pending.values())
-            self._pending.clear()
-        for _, fut in pending:
-            if not fut.done():
-                fut.set_exception(SessionError("closed", "the session has stopped"))
+        self._fail_pending("the session has stopped")
         with contextlib.suppress(OSError):
             self._wake_r.close()
             self._wake_w.close()
