@@ -30,6 +30,7 @@ from typing import Any
 
 import msgpack
 
+from cardparty.core.bots import canonical_level
 from cardparty.core.contract import Move
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
@@ -240,7 +241,8 @@ class Persistence:
     def _rebuild(self, tid: str, tseq: int, packed: bytes, save: bytes,
                  now: float) -> HostTable:
         """One table from its row (any exception: the row is damaged). Rows written before
-        tables had bot settings, modes, matches or an economy get the defaults."""
+        tables had bot settings, modes, matches or an economy get the defaults, and bot
+        levels written under their old names (``random``, ``basic``) come back canonical."""
         by_token = self.directory.by_token
         meta = msgpack.unpackb(packed, raw=False, strict_map_key=False)
         game = Table.restore(save, self.catalog)
@@ -250,12 +252,13 @@ class Persistence:
         for s in meta["seats"]:
             player = by_token.get(s["token"]) if s["token"] else None
             seats.append(HostSeat(s["kind"], player, s["name"], s["ready"],
-                                  bool(s.get("standin", False)), s["level"]))
+                                  bool(s.get("standin", False)), canonical_level(s["level"])))
             if player is not None:
                 staged.append(player)
         timing = TableTiming(meta["idle"], meta["bot_delay"])
         if "bots" in meta:
-            timing.bot_budget_ms, timing.standin_level = meta["bots"]
+            timing.bot_budget_ms, standin = meta["bots"]
+            timing.standin_level = canonical_level(standin)
         creator_token, creator_name = meta.get("creator", ("", ""))
         access = Access(meta.get("mode", "open"), creator_token, creator_name,
                         strangers=meta.get("strangers", True),

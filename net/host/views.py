@@ -22,7 +22,6 @@ import contextlib
 import logging
 from typing import Any
 
-from cardparty.core.bots import canonical_level
 from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
 from cardparty.core.table import redact_event
@@ -110,7 +109,7 @@ class Views:
             "seats": [{"seat": i, "kind": s.kind, "name": s.name,
                        "player": None if s.player is None else s.player.id,
                        "ready": s.ready, "standin": s.standin,
-                       "level": canonical_level(s.level) if s.kind == "bot" else None,
+                       "level": s.level if s.kind == "bot" else None,
                        "connected": s.connected}
                       for i, s in enumerate(ht.seats)],
         }
