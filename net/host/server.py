@@ -8,7 +8,7 @@ ZeroMQ's own frame limit), reading with each message the key ZeroMQ authenticate
 connection (the identity of the request: never its routing id, a name or a token), the
 receive loop (requests, then due
 timers, then liveness), reading a message (at most two frames of a hostile many-part one),
-the per-key rate limit (a token bucket per ``Roster.quota_key``, refused before the
+the per-key rate limit (a token bucket per ``model.quota_key``, refused before the
 frame is even unpacked; a new name or connection of the key does not refill it), a client that
 stops reading disconnected when its queue is full, the
 memory of replies by request id (a repeated move is answered, never played twice),
