@@ -121,6 +121,7 @@ def start(args: argparse.Namespace, keys: Any) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
     economy lives beside the tables; without, it lasts as long as the host), or the exit
     status when it cannot start (said in one line)."""
+    from cardparty.core.economy.ledger import LedgerFileError
     from cardparty.net.host import Host
     from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
     from cardparty.net.store import StoreError
@@ -138,7 +139,7 @@ def start(args: argparse.Namespace, keys: Any) -> Any:
                     keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
                     bot_delay=args.bot_delay, settings=settings, curve=not args.no_curve,
                     testing=args.testing, bot_workers=args.bot_workers)
-    except StoreError as exc:          # damaged, foreign or newer: never overwritten
+    except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line
         where = f" with --data {args.data}" if args.data else ""
