@@ -17,9 +17,11 @@ any particular game, terminals.
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
-from typing import Any
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
 
 import zmq
 
@@ -33,8 +35,16 @@ from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_store
 from cardparty.net.host.play import Observer
 from cardparty.net.host.server import Server, open_router
+from cardparty.net.host.standby import StandbyLink
 from cardparty.net.keys import KeyPair, host_keys
+from cardparty.net.protocol import message
+from cardparty.net.replica import Stream
 from cardparty.net.store import Store
+
+if TYPE_CHECKING:
+    from cardparty.net.standby import Takeover
+
+log = logging.getLogger("cardparty.host")
 
 #: ZeroMQ's I/O threads for the host's context: CURVE's handshakes and encryption run there
 #: (in C, outside the interpreter). With one, a crowd of connections opened at once (a
@@ -74,7 +84,8 @@ class Host:
                  clock: Clock | None = None, catalog: Catalog | None = None,
                  keys: KeyPair | None = None, observer: Observer | None = None,
                  durable: tuple[Durability, ...] = (), data: StrPath | None = None,
-                 economy: StrPath | None = None, **settings: Any) -> None:
+                 economy: StrPath | None = None, takeover: Takeover | None = None,
+                 **settings: Any) -> None:
         if not isinstance(config, HostConfig):
             if config is not None:
                 settings["bind"] = config
@@ -87,17 +98,32 @@ class Host:
         self.clock = clock or SystemClock()
         store = store if store is not None else open_store(data)
         ledger = ledger if ledger is not None else open_ledger(economy, config, self.clock)
+        #: the standby's side (net/host/standby.py): with a store, and a standby approved
+        self.link: StandbyLink | None = None
+        if store is not None and config.standby_key:
+            self.link = StandbyLink(Stream(store, ledger), config.standby_key, self._to_peer,
+                                    store.epoch(), config.name)
+            durable = (*durable, self.link)
         sources: tuple[Durability, ...] = (
             () if store is None else (StoreDurability(store),)) + durable
         self.gate = CommitGate(sources)
         self.parts = build_host(config, store=store, ledger=ledger, outbox=self.gate,
                                 clock=self.clock, catalog=catalog, observer=observer)
+        self.takeover = takeover
+        if takeover is not None:
+            self._took_over(takeover)
+        if self.link is not None:
+            link, succession = self.link, self.parts.succession
+            link.epoch = succession.word.epoch
+            link.on_attached = lambda a: succession.attached(a.wire())
+            link.on_dropped = self._standby_dropped
         if store is not None and ledger is not None:
             # The ledger's commits are synced on the store's writer, before the tables' rows
             # and before anything telling of them is sent: a payout no longer holds up the
             # loop for the disk (a few milliseconds at every round's end).
             ledger.defer_sync()
         self.server = Server(self.parts, self.gate, self.clock)
+        self.server.peer = self.link
         self.catalog = self.parts.catalog
         self.bind = config.bind
         self.name = config.name
@@ -107,8 +133,11 @@ class Host:
         self.address = ""
         self.port = 0
         self.keys = keys or host_keys(data)
-        self._ctx: zmq.Context[Any] = zmq.Context(io_threads=IO_THREADS)
-        self._guard: Guard | None = None
+        self._ctx: zmq.Context[Any] = (zmq.Context(io_threads=IO_THREADS) if takeover is None
+                                       else takeover.ctx)
+        self._guard: Guard | None = None if takeover is None else takeover.guard
+        #: ``stop`` hands the party over to the attached standby (else it just stops)
+        self.hand_over = True
         self._sock: zmq.Socket[Any] | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -147,7 +176,14 @@ class Host:
 
     def _open(self) -> tuple[zmq.Socket[Any], str]:
         """The ROUTER (and, with CURVE, the key desk on the next port: a port chosen by the
-        system is chosen again until the next one is free too)."""
+        system is chosen again until the next one is free too). A host that took over serves
+        on the socket it listened on as a standby."""
+        take = self.takeover
+        if take is not None:
+            if self._guard is not None and not self._guard.open_desk(take.address):
+                log.warning("the port after %s is taken: this host tells its key only to "
+                            "players its old host told", take.address)
+            return take.router, take.address
         if not self.curve:
             return open_router(self._ctx, self.bind)
         if self._guard is None:
@@ -221,10 +257,60 @@ class Host:
         sock = self._sock
         assert sock is not None
         try:
-            self.server.run(sock, self._stopping)
+            if self.takeover is not None:
+                # What players sent the standby before it took over: answered first.
+                self.server.sock = sock
+                for frames, user in self.takeover.frames:
+                    self.server.frames(frames, user)
+                self.takeover.frames = []
+            self.server.run(sock, self._stopping,
+                            hand_over=lambda: self.hand_over and self._hand_over())
         finally:
             sock.close()
             self._release()
+
+    # --- the standby ------------------------------------------------------------------------
+
+    def _to_peer(self, route: bytes, frame: bytes) -> bool:
+        """A frame to the standby now, outside the gate (False: it could not go)."""
+        return self.server.sock is not None and self.server._send_now(route, frame)
+
+    def _standby_dropped(self, why: str, acked: int) -> None:
+        """What waited for the standby is withdrawn; then the players are told, and the
+        tables that may be served there wait (``succession``)."""
+        assert self.link is not None
+        gone = self.gate.withdraw(self.link, acked)
+        if gone:
+            log.warning("%d frames that waited for the standby are withdrawn", gone)
+        self.parts.succession.dropped(why)
+
+    def _took_over(self, take: Takeover) -> None:
+        """This host is its old host's standby that took over: its epoch written first, the
+        old host's memory of replies its own (a request sent again is answered, never done
+        twice), and the tables held that a player must claim (``succession``)."""
+        store = self.store
+        assert store is not None
+        store.put_epoch(take.epoch)
+        parts = self.parts
+        parts.succession.word.epoch = take.epoch
+        by_token = parts.players.by_token
+        for token, replies in take.memo.items():
+            player = by_token.get(token)
+            if player is not None:
+                player.replies = OrderedDict(replies)
+        parts.succession.took_over(sure=take.handed or take.certain)
+        parts.flush()
+
+    def _hand_over(self) -> bool:
+        """Stopping with a standby attached: the party goes to it (``Server.hand_over``)."""
+        link = self.link
+        if link is None or not link.attached or link.serves is None or link.key is None:
+            return False
+        epoch = self.parts.succession.word.epoch + 1
+        moved = message("moved", address=link.serves.host, port=link.serves.port,
+                        key=link.key.decode(), epoch=epoch,
+                        why="the host's operator handed the party over")
+        return self.server.hand_over(link, epoch, moved, self.parts.succession.connected())
 
     def _release(self) -> None:
         """What the host opened besides its socket: the store (and its threads), the ledger,

@@ -43,6 +43,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
 from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
+from cardparty.net.host.succession import Succession, Word
 from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import Views
@@ -92,9 +93,12 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         changed=() if observer is None else (observer,)))
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
+    word = Word(epoch=1 if store is None else store.epoch())
+    succession = Succession(word, tables, players, outbox, clock, views, play)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
-        presence=(lobby.presence,), back=(lobby.back,), forgotten=(lobby.forgotten,)),
-        seated=lobby.seated, games=sorted(catalog.games))
+        presence=(lobby.presence,), back=(lobby.back, succession.back),
+        forgotten=(lobby.forgotten,)), seated=lobby.seated, games=sorted(catalog.games),
+        word=word)
     parts = HostParts(
         config=config, clock=clock, outbox=outbox, catalog=catalog, tables=tables,
         players=players, persistence=persistence, timers=timers, views=views,
@@ -102,7 +106,8 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         invitations=Invitations(lobby, players, owners),
         lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat),
         match=Match(tables, views, play, persistence, catalog),
-        seeks=Seeks(tables, clock, lobby, views, persistence, economy))
+        seeks=Seeks(tables, clock, lobby, views, persistence, economy),
+        succession=succession)
     parts.load()
     return parts
 
@@ -129,6 +134,7 @@ class HostParts:
     lobby_chat: LobbyChat
     match: Match
     seeks: Seeks
+    succession: Succession
     closed: bool = False
     #: the request handlers by message type
     handlers: dict[str, Handler] = field(init=False)
@@ -147,6 +153,7 @@ class HostParts:
             "again": self.match.on_again, "remove": owner.on_remove, "close": owner.on_close,
             "strangers": owner.on_strangers, "seek": seeks.on_seek, "unseek": seeks.on_unseek,
             "profile": economy.on_profile, "league": economy.on_league, "buy": economy.on_buy,
+            "standby_ok": self.succession.on_standby_ok,
         }
         self._next_sweep = self.clock.now()
 
@@ -188,6 +195,14 @@ class HostParts:
         for ht, exc in self.persistence.flush():
             self.play.fail(ht, exc)
         self.outbox.seal()
+
+    def check_held(self, req: dict[str, Any]) -> None:
+        """ProtocolError ``held`` for a request about a held table (``succession``): asked
+        before a request is answered from the memory of replies too, since a reply about a
+        held table tells of what may never be."""
+        tid = req.get("table")
+        if isinstance(tid, str) and tid in self.tables.held:
+            self.tables.find(tid)
 
     def wake_fds(self) -> frozenset[int]:
         """Besides the socket, what the loop waits on: hard bots' answers."""

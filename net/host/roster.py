@@ -39,6 +39,7 @@ from cardparty.net.host.model import FORGET_UNSEATED, Player, Players
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.schedule import Schedule
+from cardparty.net.host.succession import Word
 from cardparty.net.owners import NameTaken, Owners, identity
 from cardparty.net.protocol import FEATURES, PROTOCOL, ProtocolError, message
 from cardparty.net.safetext import safe
@@ -70,7 +71,7 @@ class Roster:
     def __init__(self, config: HostConfig, outbox: Outbox, clock: Clock,
                  persistence: Persistence, players: Players, owners: Owners,
                  events: PlayerEvents, *, seated: Callable[[Player], bool],
-                 games: list[str]) -> None:
+                 games: list[str], word: Word | None = None) -> None:
         self.outbox = outbox
         self.clock = clock
         self.persistence = persistence
@@ -82,6 +83,8 @@ class Roster:
         #: shown in the welcome: the host lets clients choose deals (``--testing``)
         self.testing = config.testing
         self.games = games
+        #: the host's word about its succession, told in every welcome
+        self.word = word or Word()
         self.events = events
         #: whether a player sits at a table (watching is not sitting)
         self.seated = seated
@@ -157,11 +160,13 @@ class Roster:
             self.set_connected(old, False)
         self.connected_by(player, route, user)
         player.features = FEATURES.intersection(req["features"])
+        follow = req.get("follow")
+        player.follows = None if follow is None else int(follow["epoch"])
         self.outbox.send(player, message(
             "welcome", rid=req["rid"], host=self.name, player=player.id,
             name=player.name, resumed=resumed, heartbeat=self.heartbeat,
             liveness=self.liveness, protocol=PROTOCOL, games=self.games,
-            testing=self.testing, features=sorted(player.features)))
+            testing=self.testing, features=sorted(player.features), **self.word.welcome()))
         self.set_connected(player, True, force=True)
         for back in self.events.back:
             back(player)

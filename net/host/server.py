@@ -32,6 +32,7 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import zmq
@@ -42,6 +43,7 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
+from cardparty.net.host.standby import StandbyLink
 from cardparty.net.protocol import (
     HARD_FRAME,
     ProtocolError,
@@ -148,11 +150,16 @@ class Server:
         self.curve = True
         #: allowance of requests by ``quota_key`` (a token bucket per key)
         self.allowances: Allowances[Any] = Allowances(RATE, BURST, MAX_ALLOWANCES)
+        #: the host's standby (net/host/standby.py): its key's frames go to it, before any
+        #: allowance (it acknowledges every flush), and it is looked after at every turn
+        self.peer: StandbyLink | None = None
 
     # --- the loop ----------------------------------------------------------------------------
 
-    def run(self, sock: zmq.Socket[Any], stopping: threading.Event) -> None:
-        """Requests, then due timers, then liveness, until ``stopping`` is set."""
+    def run(self, sock: zmq.Socket[Any], stopping: threading.Event,
+            hand_over: Callable[[], bool] | None = None) -> None:
+        """Requests, then due timers, then liveness, until ``stopping`` is set; then
+        ``hand_over`` (the party goes to the standby, when one is attached)."""
         self.sock = sock
         self.curve = bool(sock.getsockopt(zmq.CURVE_SERVER))
         poller = zmq.Poller()
@@ -176,9 +183,49 @@ class Server:
             except Exception:          # a host bug must not end the loop
                 log.exception("host loop")
             self.flush()
+            if self.peer is not None:
+                self.peer.tick()        # after a flush: a snapshot holds whole requests
+                self.send()
         self.flush()
+        if hand_over is not None:
+            hand_over()
         self.gate.drain()                 # the last writes, then what they told
         self.send()
+
+    def hand_over(self, link: StandbyLink, epoch: int, moved: dict[str, Any],
+                  players: list[Player]) -> bool:
+        """The host stops with its standby attached (docs/operating.md, "Running a
+        standby"): what it did is written and acknowledged, every frame that waited for that
+        goes out, the standby is told to serve as ``epoch``, and every connected player is
+        told where (``moved``). Requests that come meanwhile are not read here: the players
+        send them again to the new host, which answers them from the memory it was sent."""
+        sock = self.sock
+        stream = link.stream
+        if sock is None or stream is None:
+            return False
+        self.flush()
+        self.gate.drain()
+        link.pump()
+        until = time.monotonic() + link.bound
+        while time.monotonic() < until and (link.acked < stream.seq or self.gate.waiting):
+            if sock.poll(10):
+                for _ in range(BATCH):
+                    if not _get(sock, _EVENTS) & _POLLIN:
+                        break
+                    frames, user = self._recv(sock)
+                    if user is not None and len(frames) == 2 and link.is_standby(user):
+                        link.frame(frames[0], user, frames[1])
+            self.send()
+        if link.acked < stream.seq or not link.hand_over(epoch):
+            log.error("the standby did not acknowledge in time: no hand-over")
+            return False
+        frame = encode(moved)
+        for player in players:
+            if player.route is not None:
+                self._send_now(player.route, frame)
+        log.warning("the party is handed over to the standby at %s (epoch %d)",
+                    link.serves.shown if link.serves else "?", epoch)
+        return True
 
     @staticmethod
     def _watch(poller: zmq.Poller, woken: frozenset[int], fds: frozenset[int]
@@ -271,6 +318,10 @@ class Server:
         checked, handled, answered (or refused in words)."""
         route = frames[0]
         self.handled += 1
+        peer = self.peer
+        if peer is not None and user is not None and len(frames) == 2 and peer.is_standby(user):
+            peer.frame(route, user, frames[1])
+            return
         player = self.roster.at(route, user)
         now = self.clock.now()
         if not self.allowances.spend(quota_key(route, user), now):
@@ -308,11 +359,14 @@ class Server:
         if kind == "hello":
             self.roster.hello(route, req, user)
             return None
+        if kind == "standby_hello":          # a key that is not this host's standby
+            return StandbyLink.refusal(self.peer, user)
         if player is None:
             if self.roster.replaced(route):
                 raise ProtocolError("replaced", "you said hello again from another "
                                                 "connection; this one is closed")
             raise ProtocolError("hello_first", "say hello first")
+        self.parts.check_held(req)
         rid = req["rid"]
         if rid is not None and kind in REMEMBERED:
             old = player.replies.get(rid)
@@ -337,6 +391,8 @@ class Server:
         if player is not None and rid is not None and req is not None and (
                 req["type"] in REMEMBERED):
             player.remember(rid, req["type"], frame)
+            if self.peer is not None:
+                self.peer.remembered(player.token, rid, req["type"], frame)
         self.gate.to_route(route, frame)
 
     @staticmethod

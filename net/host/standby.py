@@ -93,7 +93,8 @@ class StandbyLink:
         self.bound = bound
         self.beat = beat
         self.on_attached: Callable[[Attached], None] = lambda a: None
-        self.on_dropped: Callable[[str], None] = lambda why: None
+        #: told the reason and the last record the standby acknowledged
+        self.on_dropped: Callable[[str, int], None] = lambda why, acked: None
         #: "" (none), "wanted" (a hello to answer at the next turn), "syncing", "catching",
         #: "attached"
         self.state = ""
@@ -108,35 +109,46 @@ class StandbyLink:
         self._told = 0
         self._last_sent = 0.0
         self._replies: list[list[Any]] = []
-        #: keys already refused, each logged once
+        #: why the standby could not be sent to (dropped at the next turn, not in the middle
+        #: of a seal)
+        self._failed: str | None = None
+        #: keys already refused, each logged once; each key judged standby or not
         self._refused: set[bytes] = set()
+        self._judged: dict[bytes, bool] = {}
 
     # --- who may speak -----------------------------------------------------------------------
 
     def is_standby(self, user: bytes | None) -> bool:
         """Whether a message from the connection ZeroMQ authenticated as ``user`` is the
-        standby's: its key is the approved one."""
+        standby's: its key is the approved one (each key is judged once)."""
         if user is None or self.approved is None:
             return False
-        if user == self.key:
-            return True
-        try:
-            return same_fingerprint(self.approved, fingerprint(user)) or (
-                self.approved.encode() == user)
-        except ValueError:
-            return False
+        known = self._judged.get(user)
+        if known is None:
+            try:
+                known = same_fingerprint(self.approved, fingerprint(user)) or (
+                    self.approved.encode() == user)
+            except ValueError:
+                known = False
+            if len(self._judged) >= 4096:
+                self._judged.clear()
+            self._judged[user] = known
+        return known
 
-    def refuse(self, user: bytes | None) -> dict[str, Any]:
-        """The reply to a ``standby_hello`` from any other key."""
-        if user is not None and user not in self._refused and len(self._refused) < 64:
-            self._refused.add(user)
+    @staticmethod
+    def refusal(link: StandbyLink | None, user: bytes | None) -> dict[str, Any]:
+        """The reply to a ``standby_hello`` from a key that is not the standby's (``link``:
+        None on a host that takes no standby)."""
+        if link is not None and user is not None and user not in link._refused and len(
+                link._refused) < 64:
+            link._refused.add(user)
             log.warning("a standby with key %s asked to join; this host takes only %s "
                         "(--standby-key)", fingerprint(user) if len(user) == 40 else "?",
-                        self.approved or "none")
+                        link.approved or "none")
         why = ("this host takes no standby (its operator starts it with --standby-key)"
-               if self.approved is None else
+               if link is None or link.approved is None else
                "this host's operator did not approve your key as its standby")
-        if self.stream is None:
+        if link is not None and link.stream is None:
             why = "this host keeps nothing (no --data): it takes no standby"
         return error("not_standby", why, about=HELLO)
 
@@ -158,7 +170,7 @@ class StandbyLink:
     def _hello(self, route: bytes, user: bytes, msg: dict[str, Any], now: float) -> None:
         serves, _epoch = read_hello(msg)
         if self.stream is None:
-            self.send(route, encode(self.refuse(user)))
+            self.send(route, encode(self.refusal(self, user)))
             return
         if self.state:
             self.drop("it said hello again" if route == self.route else
@@ -193,6 +205,9 @@ class StandbyLink:
         snapshot holds whole requests): a wanted snapshot sent, records cut and sent, a beat
         when quiet, and a standby silent for the bound dropped."""
         if not self.state:
+            return
+        if self._failed is not None:
+            self.drop(self._failed)
             return
         now = self.clock()
         if self.state == "wanted":
@@ -241,11 +256,11 @@ class StandbyLink:
         it stopped reading) is dropped."""
         if self.route is None:
             return False
-        if self.send(self.route, encode(msg)):
+        if self._failed is None and self.send(self.route, encode(msg)):
             self._last_sent = self.clock()
             return True
-        if self.state:
-            self.drop("it stopped reading")
+        if self.state and self._failed is None:
+            self._failed = "it stopped reading"
         return False
 
     def remembered(self, token: str, rid: Any, kind: str, frame: bytes) -> None:
@@ -257,17 +272,18 @@ class StandbyLink:
         """The standby is given up: the host goes on alone (and says so, ``on_dropped``, when
         the standby was attached: only then may it have taken over, and only then were
         players told of it)."""
-        was = self.state
-        if self.route is not None:
+        was, acked = self.state, self.acked
+        if self.route is not None and self._failed is None:
             self.send(self.route, encode(message(DROPPED, why=why)))
         log.warning("the standby is dropped: %s; this host goes on alone", why)
         self.state, self.route, self.serves = "", None, None
         self.key = None
+        self._failed = None
         if self.stream is not None:
             self.stream.stop()
         self._replies = []
         if was == "attached":
-            self.on_dropped(why)
+            self.on_dropped(why, acked)
 
     def hand_over(self, epoch: int) -> bool:
         """Graceful: everything sent, then ``takeover`` (the standby serves as ``epoch``

@@ -76,7 +76,7 @@ class LinkHost:
                     assert user is not None
                     self.link.frame(route, user, body.bytes)
                 elif decode(body.bytes)["type"] == "standby_hello":
-                    self._send(route, encode(self.link.refuse(user)))
+                    self._send(route, encode(StandbyLink.refusal(self.link, user)))
             if self.writing.is_set():
                 with self.store.batch():
                     for _ in range(self.rng.randrange(3)):
