@@ -486,6 +486,9 @@ class NetLink:
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": _("the host at {address} is gone: reconnecting...")
                               .format(address=self.address)})
+            elif msg.get("state") == "moved":
+                self.deliver({"type": "status", "state": "connected",
+                              "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
             elif msg.get("state") == "replaced":
                 self.deliver({"type": "status", "state": "disconnected",
                               "text": _("you joined this host from another window, which "

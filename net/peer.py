@@ -81,9 +81,10 @@ def read_hello(raw: dict[str, Any]) -> tuple[HostAddress, int]:
     return where, epoch
 
 
-def ack(seq: int) -> dict[str, Any]:
-    """The highest record the standby has committed (also its heartbeat)."""
-    return message(ACK, seq=seq)
+def ack(seq: int, took: bool = False) -> dict[str, Any]:
+    """The highest record the standby has committed (also its heartbeat); ``took``: it takes
+    over now, as the host's ``takeover`` said (the host closes its socket only after this)."""
+    return message(ACK, seq=seq, took=took) if took else message(ACK, seq=seq)
 
 
 def read_ack(raw: dict[str, Any]) -> int:

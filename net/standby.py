@@ -73,8 +73,13 @@ log.addHandler(logging.NullHandler())
 MEMO_PER_PLAYER = 256
 #: Seconds between two hellos to a host that does not answer or refused this standby.
 RETRY = 1.0
-#: Seconds a look at the host's port may take (is anything listening there?).
+#: Seconds a standby waits, once its host's connection closed, for what the host sent before.
+LAST_WORD = 0.05
+#: Seconds a look at the host's port may take (is anything listening there?), and between
+#: two looks for the first ``LOOK_AGAIN`` seconds after the host was lost.
 PROBE = 0.3
+LOOK_AGAIN = 3.0
+PROBE_EVERY = 0.1
 
 
 @dataclass
@@ -166,6 +171,7 @@ class Standby:
         #: the host is lost (since when), and whether nothing listens at its address
         self.lost_at: float | None = None
         self.certain = False
+        self._probe_due = 0.0
         self.stopping = False
         self._last_ack = 0.0
         #: when to say hello (again); None: not before the connection is up
@@ -213,10 +219,12 @@ class Standby:
                 self._say_hello(now)
             events = dict(poller.poll(int(self.beat * 1000)))
             now = time.monotonic()
-            if self.monitor in events:
-                self._monitor(now)
-            if self.dealer in events:
+            if self.dealer in events:          # what the host sent before it went, first
                 done = self._from_host(now)
+                if done is not None:
+                    return done
+            if self.monitor in events:
+                done = self._monitor(now)
                 if done is not None:
                     return done
             if self.router in events:
@@ -246,6 +254,11 @@ class Standby:
         if (self.heard is not None and self.lost_at is None
                 and now - self.heard > self.lost_after):
             self._lost(now, "silent for %.1f s" % (now - self.heard))
+        if (self.lost_at is not None and not self.certain and now - self.lost_at < LOOK_AGAIN
+                and now >= self._probe_due):
+            # A killed host's listener may close a moment after its connections: look again.
+            self._probe_due = now + PROBE_EVERY
+            self.certain = refused(self.host, 0.05)
         if self.lost_at is not None and self.attached and self.certain:
             return self._take_over(handed=False, frames=[])
         return None
@@ -258,18 +271,29 @@ class Standby:
     def _lost(self, now: float, why: str) -> None:
         """The host is lost: look whether anything still listens at its address."""
         self.lost_at = now
-        self.certain = refused(self.host)
+        self._probe_due = now + PROBE_EVERY
+        self.certain = refused(self.host, 0.05)
         log.warning("the host at %s is lost (%s)%s", self.host.shown, why,
                     ": nothing listens there any more" if self.certain else "")
 
-    def _monitor(self, now: float) -> None:
+    def _monitor(self, now: float) -> Takeover | None:
         while True:
             try:
                 event = recv_monitor_message(self.monitor, zmq.NOBLOCK)
             except zmq.Again:
-                return
+                return None
             if event["event"] == zmq.EVENT_DISCONNECTED and self.lost_at is None \
                     and self.heard is not None:
+                # What the host sent before its connection closed (a hand-over's last word)
+                # may reach the socket a moment after the news of the close: first that.
+                until = now + LAST_WORD
+                while True:
+                    done = self._from_host(now)
+                    if done is not None:
+                        return done
+                    left = until - time.monotonic()
+                    if left <= 0 or not self.dealer.poll(int(left * 1000) + 1):
+                        break
                 self._lost(now, "its connection closed")
             elif event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
                 if self.lost_at is not None:
@@ -351,6 +375,8 @@ class Standby:
         elif kind == TAKEOVER:
             if replica.seq is not None and self.attached and replica.seq >= int(msg["seq"]):
                 self.epoch = int(msg["epoch"]) - 1
+                with contextlib.suppress(zmq.Again):
+                    self.dealer.send(encode(ack(replica.seq, took=True)), zmq.NOBLOCK)
                 return self._take_over(handed=True, frames=[])
             log.error("the host handed over at record %s but this copy is at %s",
                       msg["seq"], replica.seq)
@@ -434,9 +460,8 @@ class Standby:
     def _close_host_side(self) -> None:
         with contextlib.suppress(zmq.ZMQError):
             self.dealer.disable_monitor()
-        for sock in (self.monitor, self.dealer):
-            with contextlib.suppress(zmq.ZMQError):
-                sock.close(0)
+        self.monitor.close(0)
+        self.dealer.close(200)          # a last acknowledgement (``took``) still goes
 
     def _unlock(self) -> None:
         if self._lock >= 0:

@@ -53,6 +53,19 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--testing", action="store_true",
                    help=_("let clients choose a deal's seed and deck (for tests; every player "
                         "is shown that this host runs for tests)"))
+    p.add_argument("--standby-key", default=None, metavar="FINGERPRINT",
+                   help=_("take the standby peer whose key has this fingerprint (it prints it "
+                          "when it starts): it keeps a copy of everything and takes over when "
+                          "this host leaves (needs --data; docs/operating.md)"))
+    p.add_argument("--standby-for", default=None, metavar="ADDRESS[:PORT]",
+                   help=_("run as the standby of the host at ADDRESS: keep a copy of it in "
+                          "--data and serve every table when it leaves"))
+    p.add_argument("--host-key", default=None, metavar="FINGERPRINT",
+                   help=_("with --standby-for: the host's key fingerprint (else the one met "
+                          "there before, or the one it shows)"))
+    p.add_argument("--serves", default=None, metavar="ADDRESS[:PORT]",
+                   help=_("with --standby-for: where players reach this machine (default: its "
+                          "address towards the host, and --port)"))
     p.add_argument("--no-curve", action="store_true", help=argparse.SUPPRESS)  # bench only
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help=_("what the host reports on stderr (default info: tables and players)"))
@@ -80,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
         keys = host_keys(args.data)
     except (KeyFileError, OSError) as exc:
         return fail(str(exc), 1)
+    if args.standby_for is not None:
+        from cardparty.client.commands.host_standby import run_standby
+
+        return run_standby(args, keys)
     host = start(args, keys)
     if isinstance(host, int):
         return host
@@ -100,6 +117,13 @@ def arguments_problem(args: argparse.Namespace) -> str | None:
         return f"port {args.port} is not a TCP port"
     if args.heartbeat <= 0:
         return "--heartbeat must be positive"
+    if (args.standby_key or args.standby_for) and args.data is None:
+        return ("a standby keeps a copy of the host's data and a host keeps its data for its "
+                "standby: --standby-key and --standby-for need --data DIR")
+    if args.standby_key is not None and sum(c.isalnum() for c in args.standby_key) not in (
+            16, 40):
+        return (f"--standby-key {args.standby_key!r} is not a fingerprint (16 letters and "
+                "digits, as the standby prints it)")
     return None
 
 
@@ -117,28 +141,39 @@ def back_up(args: argparse.Namespace) -> int:
     return 0
 
 
-def start(args: argparse.Namespace, keys: Any) -> Any:
+def settings_of(args: argparse.Namespace) -> Any:
+    """The modes' and the economy's settings (``--config``, ``--fill-timeout``); the exit
+    status when they are refused (said in one line)."""
+    from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
+
+    try:
+        return (load(args.config, args.fill_timeout) if args.config
+                else from_map({}, args.fill_timeout) if args.fill_timeout is not None
+                else HostSettings())
+    except SettingsError as exc:
+        return fail(str(exc), 2)
+
+
+def start(args: argparse.Namespace, keys: Any, takeover: Any = None,
+          standby_key: str | None = None) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
     economy lives beside the tables; without, it lasts as long as the host), or the exit
     status when it cannot start (said in one line)."""
     from cardparty.core.economy.ledger import LedgerFileError
     from cardparty.net.host import Host
-    from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
     from cardparty.net.store import StoreError
 
-    try:
-        settings = (load(args.config, args.fill_timeout) if args.config
-                    else from_map({}, args.fill_timeout) if args.fill_timeout is not None
-                    else HostSettings())
-    except SettingsError as exc:
-        return fail(str(exc), 2)
+    settings = settings_of(args)
+    if isinstance(settings, int):
+        return settings
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
     economy = str(Path(args.data) / "economy.sqlite3") if args.data else ":memory:"
     try:
         return Host(f"{bind}:{args.port}", args.name, data=args.data, economy=economy,
                     keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
                     bot_delay=args.bot_delay, settings=settings, curve=not args.no_curve,
-                    testing=args.testing, bot_workers=args.bot_workers)
+                    testing=args.testing, bot_workers=args.bot_workers,
+                    standby_key=standby_key or args.standby_key, takeover=takeover)
     except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line
@@ -148,7 +183,8 @@ def start(args: argparse.Namespace, keys: Any) -> Any:
 
 def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
     """Listen, say where (and the key's fingerprint), announce on the LAN, and run until
-    Ctrl-C or SIGTERM stops the host cleanly."""
+    Ctrl-C or SIGTERM stops the host cleanly (handing the party over to its standby when one
+    is attached); on a terminal, the host's console reads commands (``host_console``)."""
     def stop(*_: object) -> None:
         host.stop()
 
@@ -165,10 +201,18 @@ def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
     if args.testing:
         print("cardparty host: for tests: clients may choose deals, and every player is told",
               file=sys.stderr, flush=True)
+    if host.link is not None:
+        print(f"cardparty host: takes the standby with key {host.link.approved}; Ctrl-C hands "
+              "the party over to it once it is attached", file=sys.stderr, flush=True)
+    from cardparty.client.commands.host_console import Console
+
+    console = Console.on_terminal(host)
     advertiser = advertise(args, host.port, keys.public.decode())
     try:
         host.run()
     finally:
+        if console is not None:
+            console.close()
         if advertiser is not None:
             advertiser.close()
     return 0

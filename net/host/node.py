@@ -21,6 +21,7 @@ import logging
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import zmq
@@ -116,6 +117,7 @@ class Host:
             link, succession = self.link, self.parts.succession
             link.epoch = succession.word.epoch
             link.on_attached = lambda a: succession.attached(a.wire())
+            succession.word.status = link.status
             link.on_dropped = self._standby_dropped
         if store is not None and ledger is not None:
             # The ledger's commits are synced on the store's writer, before the tables' rows
@@ -268,6 +270,10 @@ class Host:
         finally:
             sock.close()
             self._release()
+
+    def call(self, work: Callable[[], None]) -> None:
+        """Run ``work`` on the host's loop, at its next turn (from any thread: the console)."""
+        self.server.tasks.put(work)
 
     # --- the standby ------------------------------------------------------------------------
 

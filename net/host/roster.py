@@ -206,7 +206,10 @@ class Roster:
         self.set_connected(player, False)
 
     def on_ping(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        return message("pong", at=req.get("at"), time=self.clock.wall())
+        pong = message("pong", at=req.get("at"), time=self.clock.wall())
+        if self.word.status is not None:
+            pong["standby"] = self.word.status()     # the lobby shows it, and its lag
+        return pong
 
     def gone(self, route: bytes) -> None:
         """The socket says ``route`` is unreachable: its player is disconnected."""

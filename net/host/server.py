@@ -30,6 +30,7 @@ from __future__ import annotations
 import errno
 import logging
 import math
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -153,6 +154,8 @@ class Server:
         #: the host's standby (net/host/standby.py): its key's frames go to it, before any
         #: allowance (it acknowledges every flush), and it is looked after at every turn
         self.peer: StandbyLink | None = None
+        #: work handed to the loop from another thread (the host's console): run at each turn
+        self.tasks: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -183,6 +186,12 @@ class Server:
             except Exception:          # a host bug must not end the loop
                 log.exception("host loop")
             self.flush()
+            while not self.tasks.empty():
+                try:
+                    self.tasks.get_nowait()()
+                except Exception:      # a console's command must not end the loop
+                    log.exception("a task on the host's loop failed")
+                self.flush()
             if self.peer is not None:
                 self.peer.tick()        # after a flush: a snapshot holds whole requests
                 self.send()
@@ -206,8 +215,31 @@ class Server:
         self.flush()
         self.gate.drain()
         link.pump()
-        until = time.monotonic() + link.bound
-        while time.monotonic() < until and (link.acked < stream.seq or self.gate.waiting):
+        self._standby_only(link, lambda: link.acked >= stream.seq and not self.gate.waiting)
+        if link.acked < stream.seq or not link.hand_over(epoch):
+            log.error("the standby did not acknowledge in time: no hand-over")
+            return False
+        # Closing the socket at once may lose the last frame: wait for the standby's word
+        # that it takes over (its ``took``), asking again once.
+        if not self._standby_only(link, lambda: link.took, 0.3):
+            link.hand_over(epoch)
+            self._standby_only(link, lambda: link.took, 0.5)
+        frame = encode(moved)
+        for player in players:
+            if player.route is not None:
+                self._send_now(player.route, frame)
+        log.warning("the party is handed over to the standby at %s (epoch %d)",
+                    link.serves.shown if link.serves else "?", epoch)
+        return True
+
+    def _standby_only(self, link: StandbyLink, done: Callable[[], bool],
+                      seconds: float | None = None) -> bool:
+        """Read only the standby's frames (the players' wait for the new host) and send what
+        the gate lets go, until ``done`` or ``seconds`` (the standby's bound); ``done()``."""
+        sock = self.sock
+        assert sock is not None
+        until = time.monotonic() + (link.bound if seconds is None else seconds)
+        while not done() and time.monotonic() < until:
             if sock.poll(10):
                 for _ in range(BATCH):
                     if not _get(sock, _EVENTS) & _POLLIN:
@@ -216,16 +248,7 @@ class Server:
                     if user is not None and len(frames) == 2 and link.is_standby(user):
                         link.frame(frames[0], user, frames[1])
             self.send()
-        if link.acked < stream.seq or not link.hand_over(epoch):
-            log.error("the standby did not acknowledge in time: no hand-over")
-            return False
-        frame = encode(moved)
-        for player in players:
-            if player.route is not None:
-                self._send_now(player.route, frame)
-        log.warning("the party is handed over to the standby at %s (epoch %d)",
-                    link.serves.shown if link.serves else "?", epoch)
-        return True
+        return done()
 
     @staticmethod
     def _watch(poller: zmq.Poller, woken: frozenset[int], fds: frozenset[int]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -105,10 +106,15 @@ class StandbyLink:
         self.heard = 0.0
         self.since = 0.0
         self._snapshot_seq = 0
+        #: the standby said it takes over (after ``hand_over``)
+        self.took = False
         #: the newest record something told without waiting for the standby may tell of
         self._told = 0
         self._last_sent = 0.0
         self._replies: list[list[Any]] = []
+        #: (the last record of a batch, when it was sent), the oldest not yet acknowledged
+        #: first: how far behind the standby is in time
+        self._sent: deque[tuple[int, float]] = deque()
         #: why the standby could not be sent to (dropped at the next turn, not in the middle
         #: of a seal)
         self._failed: str | None = None
@@ -164,6 +170,8 @@ class StandbyLink:
                 self._hello(route, user, msg, now)
             elif kind == ACK:
                 self._ack(route, read_ack(msg), now)
+                if msg.get("took") is True and route == self.route:
+                    self.took = True
         except (ProtocolError, PeerError) as exc:
             self.send(route, encode(error("bad_field", str(exc))))
 
@@ -250,6 +258,11 @@ class StandbyLink:
         if batch or self._replies:
             replies, self._replies = self._replies, []
             self._send(records(batch, replies))
+            if batch:
+                sent = self._sent
+                sent.append((batch[-1][0], self.clock()))
+                while sent and (sent[0][0] <= self.acked or len(sent) > 4096):
+                    sent.popleft()
 
     def _send(self, msg: dict[str, Any]) -> bool:
         """A message to the standby now; a standby that cannot take it (its queue is full:
@@ -299,11 +312,19 @@ class StandbyLink:
 
     def status(self) -> dict[str, Any]:
         """What the lobby and the console show: whether a standby is attached, where, and how
-        far behind it is (records not yet acknowledged)."""
-        behind = 0 if self.stream is None else self.stream.seq - self.acked
+        far behind it is: records not yet acknowledged, and since when the oldest of them
+        was sent (milliseconds)."""
+        stream = self.stream
+        behind = 0 if stream is None else stream.seq - self.acked
+        lag = 0.0
+        sent = self._sent
+        while sent and sent[0][0] <= self.acked:
+            sent.popleft()
+        if sent and behind:
+            lag = (self.clock() - sent[0][1]) * 1000
         return {"state": self.state or "none",
                 "serves": self.serves.shown if self.serves else None,
-                "behind": behind if self.state else None}
+                "behind": behind if self.state else None, "lag_ms": round(lag, 1)}
 
     # --- as a durability source (gate.Durability) --------------------------------------------
 

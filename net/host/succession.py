@@ -26,7 +26,7 @@ the store, how a table plays.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,8 @@ class Word:
     #: the standby attached (``{address, port, key}``), or None
     standby: dict[str, Any] | None = None
     gen: int = 0
+    #: how the standby is doing, for ``pong`` (None: this host takes no standby)
+    status: Callable[[], dict[str, Any]] | None = None
 
     def welcome(self) -> dict[str, Any]:
         """The fields a ``welcome`` carries."""
@@ -144,13 +146,13 @@ class Succession:
 
     # --- players' answers --------------------------------------------------------------------
 
-    def on_standby_ok(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_standby_ok(self, player: Player, req: dict[str, Any]) -> None:
+        """A player knows the word numbered ``gen`` (no reply: it is an answer itself)."""
         gen = min(int(req["gen"]), self.word.gen)
         if gen > self.answered.get(player.token, -1):
             self.answered[player.token] = gen
         if self.mode == "dropped" and gen >= self.drop_gen:
             self._answered(player)
-        return message("ok", about="standby_ok")
 
     def back(self, player: Player) -> None:
         """After a hello (``roster.PlayerEvents.back``): a player who came following the old
