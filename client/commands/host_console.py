@@ -25,7 +25,7 @@ from cardparty.core.i18n import N_, _
 
 HELP = {
     "status": N_("the epoch, the standby and how far behind it is, the tables held"),
-    "handover": N_("stop, handing the party over to the attached standby (as Ctrl-C)"),
+    "handover": N_("stop, handing every table over to the attached standby (as Ctrl-C)"),
     "release": N_("the old host is gone for good: serve the tables held for its players"),
     "quit": N_("stop without handing over"),
     "help": N_("these commands"),
