@@ -27,6 +27,8 @@ read only for its players' handles and its ledger key), when a heal happens.
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +57,39 @@ class Healed:
     renamed_names: dict[str, str] = field(default_factory=dict)
     ledger_rows: int = 0
     skipped_rows: int = 0
+
+
+#: Where a host that took over keeps its fork point, in its data directory, until a heal or
+#: until it is sure no other host serves.
+FORKPOINT = "forkpoint"
+
+
+def keep_forkpoint(directory: str | Path, images: dict[str, bytes]) -> None:
+    """The fork point's images written beside the host's files (mode 0600): they outlive a
+    restart of the host that took over."""
+    where = Path(directory) / FORKPOINT
+    where.mkdir(mode=0o700, exist_ok=True)
+    for name, data in images.items():
+        fd = os.open(where / FILE_NAMES[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+
+
+def read_forkpoint(directory: str | Path) -> dict[str, bytes] | None:
+    """The fork point kept in ``directory`` (None: none)."""
+    where = Path(directory) / FORKPOINT
+    out = {name: (where / file).read_bytes() for name, file in FILE_NAMES.items()
+           if (where / file).exists()}
+    return out if HOST in out else None
+
+
+def drop_forkpoint(directory: str | Path) -> None:
+    """No fork any more: the fork point goes."""
+    shutil.rmtree(Path(directory) / FORKPOINT, ignore_errors=True)
 
 
 def image(data: bytes) -> sqlite3.Connection:

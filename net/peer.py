@@ -81,10 +81,16 @@ def read_hello(raw: dict[str, Any]) -> tuple[HostAddress, int]:
     return where, epoch
 
 
-def ack(seq: int, took: bool = False) -> dict[str, Any]:
+def ack(seq: int, took: bool = False, healed: bool = False) -> dict[str, Any]:
     """The highest record the standby has committed (also its heartbeat); ``took``: it takes
-    over now, as the host's ``takeover`` said (the host closes its socket only after this)."""
-    return message(ACK, seq=seq, took=took) if took else message(ACK, seq=seq)
+    over now, as the host's ``takeover`` said (the host closes its socket only after this);
+    ``healed``: a host of a higher epoch has the files a lower one handed it (a heal)."""
+    msg = message(ACK, seq=seq)
+    if took:
+        msg["took"] = True
+    if healed:
+        msg["healed"] = True
+    return msg
 
 
 def read_ack(raw: dict[str, Any]) -> int:
@@ -96,10 +102,15 @@ def read_ack(raw: dict[str, Any]) -> int:
 
 # --- the host's messages ---------------------------------------------------------------------
 
-def welcome(epoch: int, name: str, seq: int, sizes: dict[str, int]) -> dict[str, Any]:
+def welcome(epoch: int, name: str, seq: int, sizes: dict[str, int],
+            heal: bool = False) -> dict[str, Any]:
     """The host took its standby: a snapshot taken after record ``seq`` of files of these
-    sizes follows, then the records after it."""
-    return message(WELCOME, epoch=epoch, host=name, seq=seq, sizes=sizes)
+    sizes follows, then the records after it. ``heal``: a host of a lower epoch hands its
+    files to one of a higher epoch, which called it (docs/protocol.md, "No split brain")."""
+    msg = message(WELCOME, epoch=epoch, host=name, seq=seq, sizes=sizes)
+    if heal:
+        msg["heal"] = True
+    return msg
 
 
 def piece(name: str, offset: int, data: bytes) -> dict[str, Any]:

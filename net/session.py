@@ -460,6 +460,9 @@ class Session(PlayerRequests):
                 self._to_successor(w, now)
             elif w.hello_due is None and now - w.hello_sent > self._patience():
                 self._fresh(w, now)     # no welcome in time: start over, waiting longer
+                # (the host again, if the successor did not answer: a while before trying it
+                # once more)
+                self._successor_due = now + self._patience()
             return True
         self._send_queued(w, now)
         if now - w.last_recv > self.heartbeat * self.liveness:
@@ -566,6 +569,14 @@ class Session(PlayerRequests):
         and answered (``standby_ok``), so the host knows this player will not follow a
         standby it dropped."""
         standby = msg.get("standby")
+        if msg.get("type") == "standby" and standby is None and self.successor is not None:
+            # A drop withdraws what waited for the standby: the replies to requests still
+            # unanswered may never come as they were; asked again (same ids), they are
+            # answered from the host's memory, or refused ``held``.
+            with self._lock:
+                pending = [m for m, _ in self._pending.values()]
+            for m in pending:
+                self._outq.put(m)
         self.successor = None
         if isinstance(standby, dict):
             try:

@@ -45,6 +45,7 @@ from cardparty.net.address import HostAddress
 from cardparty.net.guard import Guard, user_of
 from cardparty.net.host.server import open_router
 from cardparty.net.keys import KeyPair
+from cardparty.net.merge import keep_forkpoint
 from cardparty.net.peer import (
     ATTACHED,
     BEAT,
@@ -101,6 +102,16 @@ class Takeover:
     memo: dict[str, OrderedDict[Any, tuple[str, bytes]]]
     #: the copies as they were when the standby took over (what a later heal compares with)
     forkpoint: dict[str, bytes] = field(default_factory=dict)
+    #: the old host (its address and key) and where this host serves: a host that took over
+    #: without being sure calls its old host until they meet (net/heal.py)
+    old_host: HostAddress | None = None
+    old_key: bytes | None = None
+    serves: HostAddress | None = None
+
+    @property
+    def sure(self) -> bool:
+        """Handed over, or nothing listened at the old host's address: no other host."""
+        return self.handed or self.certain
 
 
 class Memo:
@@ -454,8 +465,11 @@ class Standby:
                     self.host.shown, self.epoch + 1, seq,
                     "handed over" if handed else "nothing listens there" if self.certain
                     else "a player followed")
+        if not (handed or self.certain):
+            keep_forkpoint(self.replica.directory, forkpoint)
         return Takeover(self.ctx, self.guard, self.router, self.address, self.epoch + 1,
-                        seq, handed, self.certain, frames, self.memo.by_token, forkpoint)
+                        seq, handed, self.certain, frames, self.memo.by_token, forkpoint,
+                        self.host, self.host_key, self.serves)
 
     def _close_host_side(self) -> None:
         with contextlib.suppress(zmq.ZMQError):

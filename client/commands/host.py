@@ -100,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
     host = start(args, keys)
     if isinstance(host, int):
         return host
-    return serve(host, args, keys)
+    from cardparty.client.commands.host_standby import run_roles
+
+    return run_roles(args, keys, host, None)
 
 
 def fail(problem: str, status: int) -> int:

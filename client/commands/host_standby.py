@@ -36,18 +36,12 @@ def toward(host: HostAddress) -> str:
 
 
 def run_standby(args: argparse.Namespace, keys: Any) -> int:
-    """The standby until it takes over (then the host it became, until stopped), or until
-    Ctrl-C or SIGTERM; the exit status."""
+    """``--standby-for``: a standby first, then the host it becomes (``run_roles``)."""
     from cardparty.net.hostkey import expect
-    from cardparty.net.keys import fingerprint
     from cardparty.net.known_hosts import HostKeyError, KnownHosts
-    from cardparty.net.standby import Standby
-    from cardparty.net.store import StoreError
 
     try:
         host = read_address(args.standby_for)
-        serves = (read_address(args.serves, args.port or 7770) if args.serves
-                  else HostAddress(toward(host), args.port))
     except AddressError as exc:
         return fail(exc.message, 2)
     try:
@@ -57,10 +51,89 @@ def run_standby(args: argparse.Namespace, keys: Any) -> int:
     except ConnectionError as exc:
         return fail(f"cannot learn the key of the host at {host.shown}: {exc} (give "
                     "--host-key)", 1)
+    return run_roles(args, keys, None, (host, expected.key))
+
+
+def run_roles(args: argparse.Namespace, keys: Any, host: Any,
+              standby_of: tuple[HostAddress, bytes] | None) -> int:
+    """The roles one process plays in turn, until it stops: a host (``host``, or the one a
+    standby became) served until it ends; a host that met a lower one's files carries them in
+    and serves again on the same socket; a host that yielded to a higher one becomes its
+    standby (``standby_of``), and a standby that takes over becomes a host. The exit
+    status."""
+    from cardparty.net.host.node import Heal, StoodDown
+    from cardparty.net.keys import fingerprint
+
+    approved = args.standby_key
+    while True:
+        if host is None:
+            assert standby_of is not None
+            took = be_standby(args, keys, *standby_of)
+            if isinstance(took, int):
+                return took
+            if took is None:
+                return 0
+            # The old host may come back as this host's standby: its key is the one
+            # approved, unless the operator approved another.
+            approved = args.standby_key or fingerprint(standby_of[1])
+            host = start(args, keys, takeover=took, standby_key=approved)
+            if isinstance(host, int):
+                return host
+            print(f"cardparty host: took over from {standby_of[0].shown} as epoch "
+                  f"{took.epoch}", flush=True)
+        status = int(serve(host, args, keys))
+        out = host.outcome
+        if isinstance(out, Heal):
+            host = carry_in(args, keys, host, out, approved)
+            if isinstance(host, int):
+                return host
+        elif isinstance(out, StoodDown):
+            standby_of, host = (out.serves, out.key), None
+        else:
+            return status
+
+
+def carry_in(args: argparse.Namespace, keys: Any, old: Any, healed: Any,
+             approved: str | None) -> Any:
+    """The heal, the higher host's side: what the lower did after the fork carried into
+    this host's files (net/merge.py), then the host built again from them on the same
+    socket, as after a restart; its players say hello again and find every table."""
+    from cardparty.net.merge import drop_forkpoint, heal, read_forkpoint
+    from cardparty.net.standby import Takeover
+
+    forkpoint = read_forkpoint(args.data)
+    if forkpoint is None:
+        print("cardparty host: error: no fork point kept: the old host's files are not "
+              "carried in", file=sys.stderr, flush=True)
+    else:
+        done = heal(args.data, forkpoint, healed.images)
+        print(f"cardparty host: healed: {len(done.taken)} tables of the old host carried in "
+              f"({', '.join(done.taken) or 'none'}), {len(done.kept)} kept as here, "
+              f"{done.ledger_rows} ledger rows, names renamed {done.renamed_names or 'none'}",
+              file=sys.stderr, flush=True)
+        drop_forkpoint(args.data)
+    memo = {p.token: p.replies for p in old.parts.players.by_token.values() if p.replies}
+    take = Takeover(old._ctx, old._guard, old._sock, old.address,
+                    old.parts.succession.word.epoch, 0, True, True, [], memo)
+    return start(args, keys, takeover=take, standby_key=approved)
+
+
+def be_standby(args: argparse.Namespace, keys: Any, host: HostAddress, key: bytes) -> Any:
+    """The standby of ``host`` until it takes over: its ``Takeover``, None when stopped, or
+    the exit status when it cannot start."""
+    from cardparty.net.keys import fingerprint
+    from cardparty.net.standby import Standby
+    from cardparty.net.store import StoreError
+
+    try:
+        serves = (read_address(args.serves, args.port or 7770) if args.serves
+                  else HostAddress(toward(host), args.port))
+    except AddressError as exc:
+        return fail(exc.message, 2)
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
     try:
-        standby = Standby(host, expected.key, args.data, keys, serves,
-                          f"{bind}:{serves.port if args.port == 0 else args.port}", args.name)
+        standby = Standby(host, key, args.data, keys, serves, f"{bind}:{args.port}",
+                          args.name)
     except StoreError as exc:
         return fail(str(exc), 2)
     except Exception as exc:
@@ -74,18 +147,8 @@ def run_standby(args: argparse.Namespace, keys: Any) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    print(f"cardparty host: standby of {host.shown} (key {fingerprint(expected.key)}), "
-          f"serving at {serves.shown} once it takes over", flush=True)
+    print(f"cardparty host: standby of {host.shown} (key {fingerprint(key)}), serving at "
+          f"{serves.shown} once it takes over", flush=True)
     print(f"cardparty host: key fingerprint {keys.fingerprint} (approve it on the host: "
           f"--standby-key {keys.fingerprint})", file=sys.stderr, flush=True)
-    took = standby.run()
-    if took is None:
-        return 0
-    # The old host may come back as this host's standby: its key is the one approved,
-    # unless the operator approved another.
-    new = start(args, keys, takeover=took, standby_key=args.standby_key
-                or fingerprint(expected.key))
-    if isinstance(new, int):
-        return new
-    print(f"cardparty host: took over from {host.shown} as epoch {took.epoch}", flush=True)
-    return int(serve(new, args, keys))
+    return standby.run()

@@ -22,13 +22,16 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import zmq
 
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
+from cardparty.net.address import HostAddress
 from cardparty.net.guard import Guard
+from cardparty.net.heal import Caller
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.gate import CommitGate, Durability, StoreDurability
@@ -38,14 +41,34 @@ from cardparty.net.host.play import Observer
 from cardparty.net.host.server import Server, open_router
 from cardparty.net.host.standby import StandbyLink
 from cardparty.net.keys import KeyPair, host_keys
-from cardparty.net.protocol import message
-from cardparty.net.replica import Stream
+from cardparty.net.merge import drop_forkpoint
+from cardparty.net.peer import SNAPSHOT_END, piece, welcome
+from cardparty.net.protocol import encode, message
+from cardparty.net.replica import ECONOMY, HOST, Snapshot, Stream
 from cardparty.net.store import Store
 
 if TYPE_CHECKING:
     from cardparty.net.standby import Takeover
 
 log = logging.getLogger("cardparty.host")
+
+#: Seconds a host that yields waits for the other to take its files.
+HEAL_WAIT = 30.0
+
+
+@dataclass(frozen=True)
+class Heal:
+    """A host's end: the old host handed its files over (their images); carry them in."""
+
+    images: dict[str, bytes]
+
+
+@dataclass(frozen=True)
+class StoodDown:
+    """A host's end: it yielded to the host at ``serves`` (whose key is ``key``)."""
+
+    serves: HostAddress
+    key: bytes
 
 #: ZeroMQ's I/O threads for the host's context: CURVE's handshakes and encryption run there
 #: (in C, outside the interpreter). With one, a crowd of connections opened at once (a
@@ -111,12 +134,19 @@ class Host:
         self.parts = build_host(config, store=store, ledger=ledger, outbox=self.gate,
                                 clock=self.clock, catalog=catalog, observer=observer)
         self.takeover = takeover
+        #: how the host ended, for the command line: None (stopped), ``Heal`` (to carry an
+        #: old host's files in and start again), ``StoodDown`` (to be the other's standby)
+        self.outcome: Heal | StoodDown | None = None
+        self._yield_to: tuple[bytes, bytes, HostAddress, int] | None = None
+        #: a host that took over without being sure calls its old host (net/heal.py)
+        self.caller: Caller | None = None
         if takeover is not None:
             self._took_over(takeover)
         if self.link is not None:
             link, succession = self.link, self.parts.succession
             link.epoch = succession.word.epoch
             link.on_attached = lambda a: succession.attached(a.wire())
+            link.on_higher = self._higher
             succession.word.status = link.status
             link.on_dropped = self._standby_dropped
         if store is not None and ledger is not None:
@@ -135,6 +165,13 @@ class Host:
         self.address = ""
         self.port = 0
         self.keys = keys or host_keys(data)
+        if (takeover is not None and not takeover.sure and takeover.old_host is not None
+                and takeover.old_key is not None and takeover.serves is not None):
+            self.caller = Caller(takeover.old_host, takeover.old_key, self.keys,
+                                 takeover.serves, takeover.epoch,
+                                 lambda why: self.call(lambda: self._sure(why)),
+                                 lambda images: self.call(lambda: self._healed(images)))
+            self.caller.start()
         self._ctx: zmq.Context[Any] = (zmq.Context(io_threads=IO_THREADS) if takeover is None
                                        else takeover.ctx)
         self._guard: Guard | None = None if takeover is None else takeover.guard
@@ -182,7 +219,8 @@ class Host:
         on the socket it listened on as a standby."""
         take = self.takeover
         if take is not None:
-            if self._guard is not None and not self._guard.open_desk(take.address):
+            if (self._guard is not None and self._guard.desk is None
+                    and not self._guard.open_desk(take.address)):
                 log.warning("the port after %s is taken: this host tells its key only to "
                             "players its old host told", take.address)
             return take.router, take.address
@@ -265,11 +303,16 @@ class Host:
                 for frames, user in self.takeover.frames:
                     self.server.frames(frames, user)
                 self.takeover.frames = []
-            self.server.run(sock, self._stopping,
-                            hand_over=lambda: self.hand_over and self._hand_over())
+            self.server.run(sock, self._stopping, hand_over=self._at_end)
         finally:
-            sock.close()
-            self._release()
+            if isinstance(self.outcome, Heal):
+                # The socket goes on: the host carries the old host's files in and is
+                # built again from them, on the same socket (the command line does it).
+                self.parts.close()
+                self.gate.close()
+            else:
+                sock.close()
+                self._release()
 
     def call(self, work: Callable[[], None]) -> None:
         """Run ``work`` on the host's loop, at its next turn (from any thread: the console)."""
@@ -304,8 +347,71 @@ class Host:
             player = by_token.get(token)
             if player is not None:
                 player.replies = OrderedDict(replies)
-        parts.succession.took_over(sure=take.handed or take.certain)
+        parts.succession.took_over(sure=take.sure)
         parts.flush()
+
+    def _at_end(self) -> None:
+        """The loop stopped: yield to a host of a higher epoch, or hand the party over."""
+        if self.caller is not None:
+            if isinstance(self.outcome, Heal):
+                self.caller.ready()        # nothing more is served: the old host may yield
+            self.caller.stop()
+        if self._yield_to is not None:
+            self._stand_down(*self._yield_to)
+        elif self.hand_over and self.outcome is None:
+            self._hand_over()
+
+    def _higher(self, route: bytes, key: bytes, serves: HostAddress, epoch: int) -> None:
+        """A host of a higher epoch called (``link.on_higher``): this host stops serving at
+        once and hands it its files (``_stand_down``, when the loop has stopped)."""
+        if self._yield_to is None:
+            log.warning("the host at %s serves as epoch %d, after this one's %d: this host "
+                        "yields to it", serves.shown, epoch, self.parts.succession.word.epoch)
+            self._yield_to = (route, key, serves, epoch)
+            self._stopping.set()
+
+    def _stand_down(self, route: bytes, key: bytes, serves: HostAddress, epoch: int) -> None:
+        """The heal, this host's side: everything written, its files sent to the higher
+        host over its call, and once it has them, every player told to go there; this host
+        then becomes its standby (``outcome``, the command line)."""
+        store, ledger, link = self.store, self.parts.economy.ledger, self.link
+        assert store is not None and link is not None
+        server = self.server
+        server.flush()
+        self.gate.drain()
+        images = {HOST: store.db.serialize()}
+        if ledger is not None:
+            images[ECONOMY] = ledger.db.serialize()
+        sent = self._to_peer(route, encode(welcome(
+            self.parts.succession.word.epoch, self.name, 0,
+            {n: len(d) for n, d in images.items()}, heal=True)))
+        for name, offset, data in Snapshot(0, images).chunks():
+            sent = sent and self._to_peer(route, encode(piece(name, offset, data)))
+        sent = sent and self._to_peer(route, encode(message(SNAPSHOT_END, seq=0)))
+        if not sent or not server._standby_only(link, lambda: link.healed, HEAL_WAIT):
+            log.error("the host at %s did not take this host's files: serving on", serves.shown)
+            self._yield_to = None
+            return
+        moved = message("moved", address=serves.host, port=serves.port, key=key.decode(),
+                        epoch=epoch, why="the two hosts met again: one serves")
+        frame = encode(moved)
+        for player in self.parts.succession.connected():
+            if player.route is not None:
+                server._send_now(player.route, frame)
+        self.outcome = StoodDown(serves, key)
+        log.warning("stood down: the host at %s has this host's files and serves", serves.shown)
+
+    def _healed(self, images: dict[str, bytes]) -> None:
+        """The old host stood down and handed its files over (net/heal.py): this host stops,
+        keeping its socket, to carry them in and start again (the command line)."""
+        self.outcome = Heal(images)
+        self.hand_over = False
+        self._stopping.set()
+
+    def _sure(self, why: str) -> None:
+        self.parts.succession.sure(why)
+        if self.store is not None:
+            drop_forkpoint(self.store.path.parent)
 
     def _hand_over(self) -> bool:
         """Stopping with a standby attached: the party goes to it (``Server.hand_over``)."""

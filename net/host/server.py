@@ -160,7 +160,7 @@ class Server:
     # --- the loop ----------------------------------------------------------------------------
 
     def run(self, sock: zmq.Socket[Any], stopping: threading.Event,
-            hand_over: Callable[[], bool] | None = None) -> None:
+            hand_over: Callable[[], None] | None = None) -> None:
         """Requests, then due timers, then liveness, until ``stopping`` is set; then
         ``hand_over`` (the party goes to the standby, when one is attached)."""
         self.sock = sock
@@ -416,6 +416,12 @@ class Server:
             player.remember(rid, req["type"], frame)
             if self.peer is not None:
                 self.peer.remembered(player.token, rid, req["type"], frame)
+        # A pong tells of nothing kept: it goes at once, so a client hears its host while a
+        # slow disk or a silent standby holds the rest (else it would take the host for gone,
+        # and follow its standby, a second before the standby is dropped).
+        if (reply["type"] == "pong" and self.gate.holds and self.sock is not None
+                and self._send_now(route, frame)):
+            return
         self.gate.to_route(route, frame)
 
     @staticmethod

@@ -96,6 +96,12 @@ class StandbyLink:
         self.on_attached: Callable[[Attached], None] = lambda a: None
         #: told the reason and the last record the standby acknowledged
         self.on_dropped: Callable[[str, int], None] = lambda why, acked: None
+        #: a host of a higher epoch called (the standby took over, the link was cut, and
+        #: they meet again): its route, key, address and epoch (the heal: this host yields)
+        self.on_higher: Callable[[bytes, bytes, HostAddress, int], None] = (
+            lambda route, key, serves, epoch: None)
+        #: the host of the higher epoch has this host's files (``standby_ack`` ``healed``)
+        self.healed = False
         #: "" (none), "wanted" (a hello to answer at the next turn), "syncing", "catching",
         #: "attached"
         self.state = ""
@@ -169,6 +175,9 @@ class StandbyLink:
             if kind == HELLO:
                 self._hello(route, user, msg, now)
             elif kind == ACK:
+                if msg.get("healed") is True:
+                    self.healed = True
+                    return
                 self._ack(route, read_ack(msg), now)
                 if msg.get("took") is True and route == self.route:
                     self.took = True
@@ -176,9 +185,14 @@ class StandbyLink:
             self.send(route, encode(error("bad_field", str(exc))))
 
     def _hello(self, route: bytes, user: bytes, msg: dict[str, Any], now: float) -> None:
-        serves, _epoch = read_hello(msg)
+        serves, epoch = read_hello(msg)
         if self.stream is None:
             self.send(route, encode(self.refusal(self, user)))
+            return
+        if epoch > self.epoch:
+            # Not a standby: the host it became, of a later generation (module docstring of
+            # net/heal.py). This host yields to it.
+            self.on_higher(route, user, serves, epoch)
             return
         if self.state:
             self.drop("it said hello again" if route == self.route else

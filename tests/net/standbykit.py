@@ -47,8 +47,9 @@ class Proc:
 
     def __init__(self, args: Sequence[str], ns: str | None = None) -> None:
         prefix = ["ip", "netns", "exec", ns] if ns else []
-        self.proc = subprocess.Popen([*prefix, *args], stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, env=os.environ)
+        self.proc = subprocess.Popen([*prefix, *args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, env=os.environ)
         self.lines: list[str] = []
         self._cond = threading.Condition()
         for stream in (self.proc.stdout, self.proc.stderr):
@@ -133,6 +134,22 @@ class Player:
         self.errors: list[str] = []
         self.result: Any = None
         self.seen = 0
+        #: other tables he sits at with other players, and the moves acknowledged there
+        self.others: dict[str, dict[int, Move]] = {}
+
+    def open_shared(self, game: str) -> str:
+        """A table of two humans: he sits and is ready; another player ``join``s it."""
+        s = self.session
+        table = s.create(game, 2, {})["id"]
+        s.sit(table)
+        s.ready(table)
+        self.others[table] = {}
+        return table
+
+    def join(self, table: str) -> None:
+        self.session.sit(table)
+        self.session.ready(table)
+        self.others[table] = {}
 
     def open(self, game: str, players: int) -> str:
         s = self.session
@@ -158,8 +175,12 @@ class Player:
         kind = msg["type"]
         if kind == "connection" and msg.get("state") == "moved":
             self.moved.append(msg)
+        elif kind == "connection" and msg.get("state") == "older":
+            self.errors.append("older")
         elif kind == "error":
             self.errors.append(str(msg.get("code")))
+        elif kind == "view" and msg.get("table") in self.others:
+            self._other(msg)
         elif kind == "view" and msg.get("table") == self.table:
             self.seen = max(self.seen, msg["version"])
             view = msg["view"]
@@ -174,6 +195,21 @@ class Player:
                         self.errors.append(exc.code)
                     return
                 self.acked[ok["version"]] = Move(m["kind"], tuple(m["cards"]), m["choice"])
+
+    def _other(self, msg: dict[str, Any]) -> None:
+        """A view of another table: his move when it is his turn; another round once over."""
+        table, view = msg["table"], msg["view"]
+        try:
+            if view.get("result"):
+                self.session.request("again", table=table)
+            elif view["moves"]:
+                m = view["moves"][0]
+                ok = self.session.move(table, 0, msg["version"])
+                self.others[table][ok["version"]] = Move(m["kind"], tuple(m["cards"]),
+                                                         m["choice"])
+        except SessionError as exc:
+            if exc.code not in ("stale", "not_over", "not_playing"):
+                self.errors.append(exc.code)
 
     def moves_to(self, port: int, timeout: float = 20.0) -> None:
         """Play on until his session said it moved to the host at ``port``."""
@@ -194,6 +230,48 @@ class Player:
         self.session.close()
 
 
+#: A player in a process of its own (a machine of a test's network): plays one table round
+#: after round, a move at most every ``pace`` seconds, and says on its standard output, as
+#: JSON lines, how many moves were acknowledged, by which epoch, where it moved; a line on
+#: its standard input stops it, and its last line holds every move acknowledged.
+PLAYER = """
+import json, sys, threading, time
+from tests.net.standbykit import Player
+address, name, game, pace = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+player = Player(address, name)
+table = player.open(game, 2)
+shared = sys.argv[5] if len(sys.argv) > 5 else ""
+if shared == "new":
+    shared = player.open_shared(game)
+elif shared:
+    player.join(shared)
+print(json.dumps({"table": table, "shared": shared}), flush=True)
+stop = threading.Event()
+threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+said = -1
+while not stop.is_set():
+    player.pump(0.05)
+    if player.result is not None:
+        player.result = None
+        try:
+            player.session.request("again", table=table)
+        except Exception as exc:
+            player.errors.append(type(exc).__name__)
+    n = len(player.acked)
+    if n != said:
+        said = n
+        print(json.dumps({"n": n, "epoch": player.session.epoch, "seen": player.seen,
+                          "moved": [m["address"] for m in player.moved],
+                          "m": sum(map(len, player.others.values()))}), flush=True)
+        time.sleep(pace)
+print(json.dumps({"acked": {v: [m.kind, list(m.cards)] for v, m in player.acked.items()},
+                  "shared": {v: [m.kind, list(m.cards)]
+                             for acked in player.others.values() for v, m in acked.items()},
+                  "errors": player.errors}), flush=True)
+player.close()
+"""
+
+
 def kept_table(data: Path, table_id: str) -> Table:
     """The table as the store in ``data`` keeps it (its row and its tail replayed)."""
     store = Store(data)
@@ -210,12 +288,15 @@ def kept_table(data: Path, table_id: str) -> Table:
     raise AssertionError(f"no table {table_id} in {data}")
 
 
-def lost_moves(player: Player, table: Table) -> list[int]:
-    """The versions whose acknowledged move the table does not hold as that seat's move."""
-    assert table.version == len(table.journal), "no reorder: a version is a move"
-    return [v for v, m in player.acked.items()
-            if v > len(table.journal) or table.journal[v - 1][1].kind != m.kind
-            or table.journal[v - 1][1].cards != m.cards]
+def lost_moves(player: Player | dict[int, Move], table: Table) -> list[int]:
+    """The versions whose acknowledged move the table does not hold as that seat's move (of
+    its round in play: a table going on round after round keeps the last round's journal,
+    whose first version is ``table.version - len(journal)``)."""
+    acked = player.acked if isinstance(player, Player) else player
+    base = table.version - len(table.journal)
+    return [v for v, m in acked.items() if v > base and (
+        v > table.version or table.journal[v - base - 1][1].kind != m.kind
+        or table.journal[v - base - 1][1].cards != m.cards)]
 
 
 def audit(data: Path) -> None:
