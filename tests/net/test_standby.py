@@ -8,6 +8,7 @@ screen."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.net.standbykit import (
@@ -34,9 +35,14 @@ def test_a_killed_host_is_followed_to_its_standby_twice_and_no_move_is_lost(
         assert player.welcome["standby"]["port"] == pb
         table = player.open("pikac", 2)
         player.play(4)
+        bought = player.session.request("buy", item="gold", rid="gold-1")
         host.kill()                                  # the laptop's lid closes
         player.moves_to(pb)
         player.play(4)
+        # The same request again (its reply lost, say): the new host has the old one's
+        # memory of replies: answered as before, and the gold bought once.
+        again = player.session.request("buy", item="gold", rid="gold-1")
+        assert again["profile"] == bought["profile"]
         assert [m["address"] for m in player.moved] == [f"127.0.0.1:{pb}"]
         assert player.session.epoch == 2
         standby.wait_for(rf"took over from 127\.0\.0\.1:{pa} as epoch 2")
@@ -62,6 +68,9 @@ def test_a_killed_host_is_followed_to_its_standby_twice_and_no_move_is_lost(
     assert kept.result() is not None
     assert lost_moves(player, kept) == []
     audit(a)
+    with sqlite3.connect(a / "economy.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM ledger WHERE reason = 'purchase'"
+                          ).fetchone()[0] == 1
 
 
 def test_a_host_stopped_with_its_standby_attached_hands_the_party_over(
