@@ -30,7 +30,6 @@ import zmq
 from cardparty.net.address import HostAddress
 from cardparty.net.keys import KeyPair
 from cardparty.net.peer import (
-    MAX_PEER_FRAME,
     PIECE,
     SNAPSHOT_END,
     WELCOME,
@@ -40,7 +39,7 @@ from cardparty.net.peer import (
     read_from_host,
 )
 from cardparty.net.protocol import encode
-from cardparty.net.standby import refused
+from cardparty.net.standby import peer_socket, refused
 
 log = logging.getLogger("cardparty.host")
 
@@ -75,16 +74,8 @@ class Caller(threading.Thread):
 
     def run(self) -> None:
         ctx: zmq.Context[Any] = zmq.Context(io_threads=1)
-        sock: zmq.Socket[Any] = ctx.socket(zmq.DEALER)
-        sock.setsockopt(zmq.LINGER, 500)
-        sock.setsockopt(zmq.MAXMSGSIZE, MAX_PEER_FRAME)
-        sock.setsockopt(zmq.IMMEDIATE, 1)
-        sock.curve_secretkey = self.keys.secret
-        sock.curve_publickey = self.keys.public
-        sock.curve_serverkey = self.old_key
-        if self.old.ipv6:
-            sock.setsockopt(zmq.IPV6, 1)
-        sock.connect(self.old.endpoint)
+        sock = peer_socket(ctx, self.keys, self.old_key, self.old)
+        sock.setsockopt(zmq.LINGER, 500)          # its last word (``healed``) still goes
         try:
             self._call(sock)
         finally:

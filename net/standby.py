@@ -138,6 +138,27 @@ class Memo:
         self.by_token.clear()
 
 
+def peer_socket(ctx: zmq.Context[Any], keys: KeyPair, server_key: bytes,
+                address: HostAddress) -> zmq.Socket[Any]:
+    """A DEALER from one host or standby to another (``address``, proving ``server_key``),
+    over CURVE with this side's ``keys``: frames as large as a peer sends, nothing queued
+    while the connection is down, and reconnecting quickly."""
+    sock: zmq.Socket[Any] = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.setsockopt(zmq.MAXMSGSIZE, MAX_PEER_FRAME)
+    sock.setsockopt(zmq.RCVHWM, 0)
+    sock.setsockopt(zmq.RECONNECT_IVL, 50)
+    sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
+    sock.setsockopt(zmq.IMMEDIATE, 1)            # nothing queued for a peer not connected
+    sock.curve_secretkey = keys.secret
+    sock.curve_publickey = keys.public
+    sock.curve_serverkey = server_key
+    if address.ipv6:
+        sock.setsockopt(zmq.IPV6, 1)
+    sock.connect(address.endpoint)
+    return sock
+
+
 def refused(address: HostAddress, timeout: float = PROBE) -> bool:
     """Whether the host's machine answers that nothing listens on its port (its process is
     gone): a connection refused. A timeout or an unreachable network says nothing."""
@@ -197,20 +218,7 @@ class Standby:
             zmq.EVENT_DISCONNECTED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
 
     def _dealer(self) -> zmq.Socket[Any]:
-        sock: zmq.Socket[Any] = self.ctx.socket(zmq.DEALER)
-        sock.setsockopt(zmq.LINGER, 0)
-        sock.setsockopt(zmq.MAXMSGSIZE, MAX_PEER_FRAME)
-        sock.setsockopt(zmq.RCVHWM, 0)
-        sock.setsockopt(zmq.RECONNECT_IVL, 50)
-        sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
-        sock.setsockopt(zmq.IMMEDIATE, 1)        # nothing queued for a host not connected
-        sock.curve_secretkey = self.keys.secret
-        sock.curve_publickey = self.keys.public
-        sock.curve_serverkey = self.host_key
-        if self.host.ipv6:
-            sock.setsockopt(zmq.IPV6, 1)
-        sock.connect(self.host.endpoint)
-        return sock
+        return peer_socket(self.ctx, self.keys, self.host_key, self.host)
 
     @property
     def behind(self) -> int | None:

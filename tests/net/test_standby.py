@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tests.net.standbykit import (
     Player,
+    Proc,
     audit,
     free_port,
     kept_table,
@@ -22,13 +23,19 @@ from tests.net.standbykit import (
 )
 
 
-def test_a_killed_host_is_followed_to_its_standby_twice_and_no_move_is_lost(
-        tmp_path: Path) -> None:
+def party(tmp_path: Path) -> tuple[Path, Path, int, int, Proc, Proc, Player]:
+    """Two machines (data directories and ports): a host on the first, its standby on the
+    second, attached; a player at the host."""
     a, b = tmp_path / "a", tmp_path / "b"
     pa, pb = free_port(), free_port()
     host = start_host(a, b, pa)
     standby = start_standby(b, f"127.0.0.1:{pa}", pb)
-    player = Player(f"127.0.0.1:{pa}", "Eva")
+    return a, b, pa, pb, host, standby, Player(f"127.0.0.1:{pa}", "Eva")
+
+
+def test_a_killed_host_is_followed_to_its_standby_twice_and_no_move_is_lost(
+        tmp_path: Path) -> None:
+    a, b, pa, pb, host, standby, player = party(tmp_path)
     procs = [host, standby]
     try:
         assert player.welcome["epoch"] == 1
@@ -75,11 +82,7 @@ def test_a_killed_host_is_followed_to_its_standby_twice_and_no_move_is_lost(
 
 def test_a_host_stopped_with_its_standby_attached_hands_the_party_over(
         tmp_path: Path) -> None:
-    a, b = tmp_path / "a", tmp_path / "b"
-    pa, pb = free_port(), free_port()
-    host = start_host(a, b, pa)
-    standby = start_standby(b, f"127.0.0.1:{pa}", pb)
-    player = Player(f"127.0.0.1:{pa}", "Eva")
+    _, b, _, pb, host, standby, player = party(tmp_path)
     try:
         table = player.open("pika", 2)
         player.play(3)

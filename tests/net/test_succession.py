@@ -3,11 +3,10 @@ on the host's parts without a socket: the word told in the welcome and pushed to
 a drop holding every table a player of which may have followed the standby until he answers,
 a request about a held table (even one answered from memory) refused ``held``, a standby
 coming back releasing everything; after a takeover, a table held until a player seated there
-follows; and the gate withdrawing what waited for a dropped standby."""
+follows."""
 
 from __future__ import annotations
 
-from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import Player
 from tests.net.hostkit import Kit
 
@@ -96,46 +95,3 @@ def test_a_sure_takeover_holds_nothing() -> None:
     a_table(kit, "Eva")
     kit.parts.succession.took_over(sure=True)
     assert not kit.parts.tables.held
-
-
-class Source:
-    """A durability source the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.given = self.made = 0
-
-    def ticket(self) -> int:
-        return self.given
-
-    def reached(self) -> int:
-        return self.made
-
-    def fds(self) -> frozenset[int]:
-        return frozenset()
-
-    def woken(self) -> None:
-        pass
-
-    def drain(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def test_the_gate_withdraws_what_waited_for_a_source_that_gave_up() -> None:
-    store, standby = Source(), Source()
-    gate = CommitGate([store, standby])
-    gate.to_route(b"a", b"one")
-    store.given = standby.given = 1
-    gate.seal()
-    store.made = standby.made = 1
-    gate.to_route(b"a", b"two")
-    store.given = standby.given = 2
-    gate.seal()
-    gate.to_route(b"a", b"three")
-    standby.given = 3
-    gate.seal()
-    assert gate.withdraw(standby, 1) == 2
-    store.made = 3
-    assert gate.released() == [(b"a", b"one")]
