@@ -36,22 +36,16 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from host import percentile  # bench/host.py, beside this script
 
 PY = sys.executable
 #: (game, seats, humans, settings): tables of all four games, humans and bots beside them.
 TABLES = [("pika", 4, 2, {}), ("pikac", 3, 2, {}), ("kakhead", 3, 2, {}),
           ("piquet", 2, 1, {"deals": 1})]
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def free_port() -> int:
