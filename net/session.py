@@ -423,6 +423,10 @@ class Session(PlayerRequests):
                 if not self._keep_up(w, time.monotonic()):
                     break
         finally:
+            if w.monitor is not None:
+                with contextlib.suppress(zmq.ZMQError):
+                    w.sock.disable_monitor()
+                w.monitor.close(0)
             self._ended(w.sock)
 
     def _stopped(self) -> bool:

@@ -70,8 +70,13 @@ from cardparty.net.store import lock
 log = logging.getLogger("cardparty.standby")
 log.addHandler(logging.NullHandler())
 
-#: Replies remembered per player, as the host remembers them (net/host/model.py).
+#: Replies remembered per player, as the host remembers them (net/host/model.py), and the
+#: players remembered (the host's own limit; the one heard of longest ago goes first).
 MEMO_PER_PLAYER = 256
+MEMO_PLAYERS = 4096
+#: Players' messages read in one turn of the loop before the host's get theirs: a flood at
+#: the standby's own socket must not keep it from acknowledging its host.
+PLAYERS_PER_TURN = 64
 #: Seconds between two hellos to a host that does not answer or refused this standby.
 RETRY = 1.0
 #: Seconds a standby waits, once its host's connection closed, for what the host sent before.
@@ -118,7 +123,7 @@ class Memo:
     """The replies the host remembers by request id, per player handle, as it sent them."""
 
     def __init__(self) -> None:
-        self.by_token: dict[str, OrderedDict[Any, tuple[str, bytes]]] = {}
+        self.by_token: OrderedDict[str, OrderedDict[Any, tuple[str, bytes]]] = OrderedDict()
 
     def add(self, replies: list[list[Any]]) -> None:
         for entry in replies:
@@ -129,6 +134,9 @@ class Memo:
                     and isinstance(frame, bytes)):
                 continue
             kept = self.by_token.setdefault(token, OrderedDict())
+            self.by_token.move_to_end(token)
+            while len(self.by_token) > MEMO_PLAYERS:
+                self.by_token.popitem(last=False)
             kept[rid] = (kind, frame)
             kept.move_to_end(rid)
             while len(kept) > MEMO_PER_PLAYER:
@@ -415,7 +423,7 @@ class Standby:
         """Players who came here: a follower of a lost host makes this standby take over
         (its hello is answered by the new host); anyone else is told this is a standby."""
         router = self.router
-        while True:
+        for _ in range(PLAYERS_PER_TURN):
             try:
                 route = router.recv(zmq.NOBLOCK)
             except zmq.Again:
@@ -431,6 +439,7 @@ class Standby:
             if self._follows(frames) and self.lost_at is not None and self.attached:
                 return self._take_over(handed=False, frames=[(frames, user)])
             self._not_host(route, frames)
+        return None
 
     def _follows(self, frames: list[bytes]) -> bool:
         """A ``hello`` that follows this standby's host (its epoch)."""

@@ -25,7 +25,16 @@ from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, StandbyLink
 from cardparty.net.keys import KeyPair
 from cardparty.net.replica import ECONOMY, HOST, Replica, Stream
-from cardparty.net.standby import Standby, Takeover
+from cardparty.net.protocol import encode, message
+from cardparty.net.standby import (
+    MEMO_PER_PLAYER,
+    MEMO_PLAYERS,
+    PLAYERS_PER_TURN,
+    Memo,
+    Standby,
+    Takeover,
+    peer_socket,
+)
 from cardparty.net.store import Store
 from tests.net.test_replica import ledger_write, rows, store_write
 
@@ -190,3 +199,44 @@ def test_when_nothing_listens_at_the_host_any_more_the_attached_standby_takes_ov
     host.store.drain()
     with sqlite3.connect(standby.replica.path(HOST)) as a:
         assert rows(a) == rows(host.store.db)
+
+
+def test_a_flood_at_the_standbys_own_socket_is_read_a_turn_at_a_time(tmp_path: Path) -> None:
+    """A guest on the LAN floods the standby's socket: one turn of its loop reads at most
+    PLAYERS_PER_TURN of his messages, so its link to the host is looked at between turns."""
+    keys = KeyPair.generate()
+    standby = Standby(HostAddress("127.0.0.1", 9), KeyPair.generate().public,
+                      tmp_path / "standby", keys, HostAddress("127.0.0.1", 7999),
+                      "tcp://127.0.0.1:0")
+    port = int(standby.address.rsplit(":", 1)[1])
+    guest = peer_socket(standby.ctx, KeyPair.generate(), keys.public,
+                        HostAddress("127.0.0.1", port))
+    try:
+        sent = 3 * PLAYERS_PER_TURN
+        guest.setsockopt(zmq.IMMEDIATE, 0)
+        for i in range(sent):
+            guest.send(encode(message("hello", name=f"g{i}", rid=i)))
+        until(lambda: standby.router.poll(10))
+        time.sleep(0.3)                              # all of them at the standby's socket
+        assert standby._from_players(time.monotonic()) is None
+        answered = 0
+        while guest.poll(200):
+            guest.recv()
+            answered += 1
+        assert answered == PLAYERS_PER_TURN
+        assert standby.router.poll(0)                # the rest wait for the next turn
+    finally:
+        guest.close(0)
+        standby.close()
+
+
+def test_the_replies_kept_for_a_takeover_are_bounded_in_players_and_in_replies() -> None:
+    memo = Memo()
+    memo.add([[f"t{i}", 1, "ok", b"x"] for i in range(MEMO_PLAYERS + 10)])
+    assert len(memo.by_token) == MEMO_PLAYERS
+    assert "t0" not in memo.by_token and f"t{MEMO_PLAYERS + 9}" in memo.by_token
+    memo.add([["t20", rid, "ok", b"x"] for rid in range(MEMO_PER_PLAYER + 5)])
+    assert len(memo.by_token["t20"]) == MEMO_PER_PLAYER
+    memo.add([["t11", 2, "ok", b"y"]])               # heard of again: kept longest
+    memo.add([[f"n{i}", 1, "ok", b"x"] for i in range(MEMO_PLAYERS - 1)])
+    assert set(memo.by_token) == {"t11"} | {f"n{i}" for i in range(MEMO_PLAYERS - 1)}
