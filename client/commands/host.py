@@ -157,10 +157,11 @@ def settings_of(args: argparse.Namespace) -> Any:
 
 
 def start(args: argparse.Namespace, keys: Any, takeover: Any = None,
-          standby_key: str | None = None) -> Any:
+          standby_key: str | None = None, catalog: Any = None) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
     economy lives beside the tables; without, it lasts as long as the host), or the exit
-    status when it cannot start (said in one line)."""
+    status when it cannot start (said in one line). ``catalog``: the installed games, when
+    already loaded (a standby loads them while it waits: the takeover does not)."""
     from cardparty.core.economy.ledger import LedgerFileError
     from cardparty.net.host import Host
     from cardparty.net.store import StoreError
@@ -175,7 +176,8 @@ def start(args: argparse.Namespace, keys: Any, takeover: Any = None,
                     keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
                     bot_delay=args.bot_delay, settings=settings, curve=not args.no_curve,
                     testing=args.testing, bot_workers=args.bot_workers,
-                    standby_key=standby_key or args.standby_key, takeover=takeover)
+                    standby_key=standby_key or args.standby_key, takeover=takeover,
+                    catalog=catalog)
     except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line
@@ -209,7 +211,7 @@ def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
     from cardparty.client.commands.host_console import Console
 
     console = Console.on_terminal(host)
-    advertiser = advertise(args, host.port, keys.public.decode())
+    advertiser = advertise(args, host.port, sorted(host.catalog.games), keys.public.decode())
     try:
         host.run()
     finally:
@@ -242,21 +244,20 @@ def data_problem(data: str | None) -> str | None:
     return None
 
 
-def advertise(args: argparse.Namespace, port: int, key: str = "") -> Any:
-    """Announce the host on the LAN (net/discovery.py), unless it only listens on loopback.
+def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = "") -> Any:
+    """Announce the host on the LAN (net/discovery.py), with the ``games`` it serves, unless
+    it only listens on loopback.
 
     Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
     address = args.bind.removeprefix("tcp://")
     loopback = address.startswith("127.") or address in ("localhost", "::1")
     if args.advertise is False or (args.advertise is None and loopback):
         return None
-    from cardparty.core.discovery import load_catalog
     from cardparty.net.discovery import Advertiser, local_addresses
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:
-        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games),
-                                key=key)
+        advertiser = Advertiser(args.name, port, addresses, games, key=key)
     except Exception as exc:
         print(f"cardparty host: not announced on the LAN ({exc}); players can still join "
               f"with the address", file=sys.stderr)

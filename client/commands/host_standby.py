@@ -65,9 +65,12 @@ def run_roles(args: argparse.Namespace, keys: Any, host: Any,
     from cardparty.net.keys import fingerprint
 
     approved = args.standby_key
+    catalog = None if host is None else host.catalog
     while True:
         if host is None:
             assert standby_of is not None
+            if catalog is None:
+                catalog = ready_to_serve()
             took = be_standby(args, keys, *standby_of)
             if isinstance(took, int):
                 return took
@@ -76,9 +79,10 @@ def run_roles(args: argparse.Namespace, keys: Any, host: Any,
             # The old host may come back as this host's standby: its key is the one
             # approved, unless the operator approved another.
             approved = args.standby_key or fingerprint(standby_of[1])
-            host = start(args, keys, takeover=took, standby_key=approved)
+            host = start(args, keys, takeover=took, standby_key=approved, catalog=catalog)
             if isinstance(host, int):
                 return host
+            catalog = host.catalog
             print(f"cardparty host: took over from {standby_of[0].shown} as epoch "
                   f"{took.epoch}", flush=True)
         status = int(serve(host, args, keys))
@@ -115,7 +119,18 @@ def carry_in(args: argparse.Namespace, keys: Any, old: Any, healed: Any,
     memo = {p.token: p.replies for p in old.parts.players.by_token.values() if p.replies}
     take = Takeover(old._ctx, old._guard, old._sock, old.address,
                     old.parts.succession.word.epoch, 0, True, True, [], memo)
-    return start(args, keys, takeover=take, standby_key=approved)
+    return start(args, keys, takeover=take, standby_key=approved, catalog=old.catalog)
+
+
+def ready_to_serve() -> Any:
+    """What the host a standby becomes would otherwise make as it takes over, made while
+    it waits: the installed games (their plugins imported and checked: most of a takeover's
+    time when measured) and the tables that check players' names."""
+    from cardparty.core.discovery import load_catalog
+    from cardparty.net.safetext import name_problem
+
+    name_problem("cardparty")
+    return load_catalog()
 
 
 def be_standby(args: argparse.Namespace, keys: Any, host: HostAddress, key: bytes) -> Any:

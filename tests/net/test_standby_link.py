@@ -24,8 +24,8 @@ from cardparty.net.guard import Guard, user_of
 from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, StandbyLink
 from cardparty.net.keys import KeyPair
-from cardparty.net.replica import ECONOMY, HOST, Replica, Stream
 from cardparty.net.protocol import encode, message
+from cardparty.net.replica import ECONOMY, HOST, Replica, Stream
 from cardparty.net.standby import (
     MEMO_PER_PLAYER,
     MEMO_PLAYERS,
