@@ -110,7 +110,7 @@ def test_one_unreadable_move_cuts_the_table_back_to_its_last_good_move(
     with caplog.at_level(logging.ERROR, "cardparty.host"):
         kit = Kit(data=tmp_path)
     assert tid in kit.parts.tables.all, "the table was set aside"
-    table = kit.table(tid).table
+    table = kit.table(tid).game
     assert table.version == bad - 1
     assert list(table.journal) == journal[:len(table.journal)]
     assert any(tid in r.getMessage() and f"move {bad}" in r.getMessage()
