@@ -3,9 +3,13 @@
 
 It turns the host's pushed messages into the client's messages (``link``): views with their
 events and the host's timers as countdowns (a timer's ``remaining`` is the truth: a Pika warning
-that started two moves ago has less left than its full length), table summaries into the lobby
-list, the session's ``connection`` lost/restored into the connection banner, and any refused
-request into one line. Requests go out as futures: the screen never waits on the network.
+that started two moves ago has less left than its full length; the link asks the host for
+views without the game's own ``deadlines``, so each fact comes by one path), who is away or
+stood in for as data in each player's row (``connected``, ``standin``: the screen says it in
+the player's language), table summaries into the lobby list, the session's ``connection``
+lost/restored into the connection banner, and any refused request into one line. A move goes
+out as its id in the view's list with the view's version, as the host listed it (the host
+still judges it). Requests go out as futures: the screen never waits on the network.
 
 The mode the creator picks (``friends`` or ``open``) travels as the table's ``mode``; an
 invitation goes out as ``invite`` with usernames, and one received (the host's ``invited``)
@@ -99,9 +103,15 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
             "summary": summary}
 
 
+#: What the link asks the host for in its hello (docs/protocol.md): views without the game's
+#: deadlines, which come in the host's ``timers`` with the seconds left.
+FEATURES = ("timers",)
+
+
 def view_message(msg: dict[str, Any]) -> Message:
-    """A host ``view`` as the client's view message: the host's timers replace the game's
-    deadlines (with the seconds really left), and who is away shows in the player's status."""
+    """A host ``view`` as the client's view message: its deadlines are the host's timers
+    (with the seconds really left), and each player's row says, as data, whether he is
+    connected and whether a bot stands in for him (``connected``, ``standin``)."""
     view = dict(msg.get("view") or {})
     timers = msg.get("timers")
     if isinstance(timers, list):
@@ -112,16 +122,15 @@ def view_message(msg: dict[str, Any]) -> Message:
         view["players"] = [{**p, "name": host_text(p["name"], name=True)}
                            if isinstance(p, dict) and p.get("name") is not None else p
                            for p in view["players"]]
-    away = msg.get("players")
-    if isinstance(away, list) and isinstance(view.get("players"), list):
+    presence = msg.get("players")
+    if isinstance(presence, list) and isinstance(view.get("players"), list):
         players = []
-        for p, a in zip(view["players"], away + [{}] * len(view["players"]), strict=False):
+        for p, a in zip(view["players"], presence + [{}] * len(view["players"]),
+                        strict=False):
             p = dict(p)
             if isinstance(a, dict):
-                if a.get("connected") is False:
-                    p["status"] = "disconnected"
-                elif a.get("standin"):
-                    p["status"] = f"{p.get('status', '')} (bot stands in)".strip()
+                p["connected"] = a.get("connected") is not False
+                p["standin"] = bool(a.get("standin"))
             players.append(p)
         view["players"] = players
     return {"type": "view", "table": msg.get("table"), "view": view,
@@ -140,6 +149,7 @@ class NetLink:
         self.tokens = tokens
         self.deliver: Deliver = lambda msg: None
         token = tokens.load(address, name) if tokens is not None else None
+        session_args.setdefault("features", FEATURES)
         self.session: Session = session_factory(address, name, on_message=self._pushed,
                                                 token=token, **session_args)
         self.tables: dict[str, dict[str, Any]] = {}
@@ -166,22 +176,34 @@ class NetLink:
             self.session.close()
 
     def send_move(self, table: Any, move: dict[str, Any], tries: int = 6) -> None:
-        """Send a move on the newest view. If another seat or a timer moved first (``stale``)
-        and the very same move is still listed in the view that overtook it, the player still
-        means it -- a «Pika!» pressed while a bot draws and plays -- so it is sent again on
-        that view, a few times at most; otherwise it is dropped without a word, as the new
-        view shows why."""
-        fut = self.session.send_move(table, move)
+        """Send a move on the newest view: its id there and the view's version (a move the
+        view does not list goes as it is, for the host to say why not). If another seat or a
+        timer moved first (``stale``) and the very same move is still listed in the view that
+        overtook it, the player still means it -- a «Pika!» pressed while a bot draws and
+        plays -- so it is sent again on that view, a few times at most; otherwise it is
+        dropped without a word, as the new view shows why."""
+        listed = self._listed(table, move)
+        fut = (self.session.send_move(table, move) if listed is None
+               else self.session.send_move(table, *listed))
 
         def done(f: Future[dict[str, Any]]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError) and exc.code == "stale":
-                newest = (self.session.views.get(table) or {}).get("view") or {}
-                if tries > 1 and any(same_move(m, move) for m in newest.get("moves", ())):
+                if tries > 1 and self._listed(table, move) is not None:
                     self.send_move(table, move, tries - 1)
                 return
             self._future(f, quiet={"stale"}, lobby=False)
         fut.add_done_callback(done)
+
+    def _listed(self, table: Any, move: dict[str, Any]) -> tuple[int, int] | None:
+        """``move``'s id in the newest view of ``table`` and that view's version (None: that
+        view does not list it)."""
+        newest = self.session.views.get(table) or {}
+        version = newest.get("version")
+        for m in (newest.get("view") or {}).get("moves") or ():
+            if isinstance(m, dict) and isinstance(m.get("id"), int) and same_move(m, move):
+                return int(m["id"]), int(version) if isinstance(version, int) else 0
+        return None
 
     def reorder(self, table: Any, order: list[str]) -> None:
         self._send("reorder", table=table, order=list(order))

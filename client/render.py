@@ -160,14 +160,18 @@ class Renderer(ScreenParts):
                     n=count)))
             groups = [head]
             status = p.get("status")
+            if p.get("connected") is False:      # the view's word on who is here (data)
+                status = N_("disconnected")
             if tm.away is not None:              # the host's newest word on who is here
                 if i in tm.away:
                     status = N_("disconnected")
                 elif status == "disconnected":
                     status = N_("back")
-            if status:
-                groups.append([("class:turn" if i == turn else "class:dim",
-                                f"  {translate(status)}")])
+            shown = translate(status) if status else ""
+            if p.get("standin") and status != "disconnected":
+                shown = _("{status} (a bot stands in)").format(status=shown).strip()
+            if shown:
+                groups.append([("class:turn" if i == turn else "class:dim", f"  {shown}")])
             if p.get("place") is not None:
                 groups.append([("class:warn", "  " + _("place {n}").format(n=p["place"]))])
             if me:

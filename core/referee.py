@@ -70,11 +70,12 @@ class LaterBot(Protocol):
 
 
 @dataclass(eq=False)
-class Seat:
-    """A seat for drivers that have no seat records of their own."""
+class BotSeat:
+    """A seat for drivers that have no seat records of their own (a host has its own,
+    ``net.host.model.HostSeat``): a bot's, unless said."""
 
     kind: str = "bot"
-    level: str = "basic"
+    level: str = "normal"
     standin: bool = False
 
 
@@ -121,12 +122,6 @@ def deadline_key(d: Deadline) -> _Key:
     return (d.name, d.seat, d.move.kind, d.move.cards, d.move.choice)
 
 
-def any_actor(table: Table, rng: random.Random) -> int | None:
-    """A seat that may move now, or SYSTEM while a deadline is listed, drawn with ``rng``;
-    None when nobody can move."""
-    return draw_actor(table.to_move(), bool(table.deadlines()), rng)
-
-
 class Referee:
     """The timers of one table and the moves they make. See the module docstring.
 
@@ -165,7 +160,7 @@ class Referee:
         seat's bot, and ``bots(SYSTEM)`` the one choosing for SYSTEM. ``rng`` picks who acts
         and is every bot's random stream."""
         player = bot or PolicyBot("random")
-        ref = cls(table, [Seat() for _ in range(table.players)], rng=rng,
+        ref = cls(table, [BotSeat() for _ in range(table.players)], rng=rng,
                   bots=bots or (lambda seat: player))
         ref.clocked = False
         ref._bot = None if bots else player
@@ -350,18 +345,10 @@ class Referee:
         return Played(IDLE, humans[0], None, [], humans)
 
     def _fire_any(self) -> Played | None:
-        # any_actor, inlined: this runs once per move of every simulation.
         table = self.table
         rng = self.rng
-        actors = table.to_move()
-        if table.deadlines():
-            actors = (*actors, SYSTEM)
-        n = len(actors)
-        if n == 1:
-            seat = actors[0]
-        elif n:
-            seat = actors[rng.randrange(n)]
-        else:
+        seat = draw_actor(table.to_move(), bool(table.deadlines()), rng)
+        if seat is None:
             return None
         bot = self._bot or self.bots(seat)
         move = bot.choose(table, seat, rng)

@@ -28,6 +28,7 @@ from typing import Any
 
 import msgpack
 
+from cardparty.core.bots import ALIASES, LEVELS, canonical_level
 from cardparty.core.i18n import Msg
 from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
 from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
@@ -180,7 +181,11 @@ def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]
     try:
         data = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True,
                                ext_hook=_refuse_ext, timestamp=0,
-                               **{k: v for k, v in limits.items() if k != "max_buffer_size"})
+                               max_str_len=limits["max_str_len"],
+                               max_bin_len=limits["max_bin_len"],
+                               max_array_len=limits["max_array_len"],
+                               max_map_len=limits["max_map_len"],
+                               max_ext_len=limits["max_ext_len"])
     except Exception as exc:  # msgpack raises many types for bad input; all mean the same
         raise ProtocolError("malformed", f"not a msgpack message ({type(exc).__name__})"
                             ) from None
@@ -348,6 +353,17 @@ def bytes_or_text(value: Any) -> Any:
     return value
 
 
+def bot_level(value: Any) -> str:
+    """A bot's level, as ``core.bots`` names it (``easy``, ``normal``, ``hard``): the old names
+    it accepts become those where they enter, so the host keeps and shows only the three."""
+    try:
+        return canonical_level(value) if isinstance(value, str) else canonical_level("")
+    except ValueError:
+        levels = [n for n in LEVELS if n not in ALIASES]
+        raise ValueError(f"must be one of {', '.join(map(repr, levels))} (or the old names "
+                         f"{', '.join(map(repr, ALIASES))})") from None
+
+
 def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``check``, or -1: "the host's default"."""
     def either(value: Any) -> Any:
@@ -375,8 +391,10 @@ NAME = username
 MODES = ("practice", "friends", "open", "entry")
 #: The shop's items (MO-8).
 ITEMS = ("gold", "vip")
-#: Bot levels (core.bots.LEVELS: the three, then the old names of easy and normal).
-BOT_LEVELS = ("easy", "normal", "hard", "random", "basic")
+#: What a client may ask for in its ``hello`` (docs/protocol.md, "Changes within version
+#: 1"): ``timers``, views without the game's ``deadlines``, whose facts the host's ``timers``
+#: already carry with the seconds left (one path on the wire for each fact).
+FEATURES = frozenset({"timers"})
 #: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
 BOT_BUDGET_MS = (10, 5000)
 #: The seconds a table's bots may wait before they move (``bot_delay``).
@@ -385,7 +403,8 @@ BOT_DELAY = (0, 10)
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
     "hello": {"name": Field(NAME, required=True), "token": Field(text(64, 1)),
-              "key": Field(bytes_or_text), "client": Field(line(64))},
+              "key": Field(bytes_or_text), "client": Field(line(64)),
+              "features": Field(strings(8, 32), default=[])},
     "ping": {"at": Field(number(0, 1e12))},
     "bye": {},
     "games": {},
@@ -397,7 +416,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
                "bot_delay": Field(or_default(number(*BOT_DELAY)), default=-1.0),
                "bot_budget_ms": Field(or_default(integer(*BOT_BUDGET_MS)), default=-1.0),
-               "standin_level": Field(one_of(*BOT_LEVELS), default="normal"),
+               "standin_level": Field(bot_level, default="normal"),
                "title": Field(line(TITLE_MAX), default=""),
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
@@ -413,7 +432,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "sit": {"table": TABLE_ID, "seat": Field(integer(0, 15, nullable=True))},
     "leave": {"table": TABLE_ID},
     "bots": {"table": TABLE_ID, "count": Field(integer(1, 16, nullable=True)),
-             "level": Field(text(16, 1), default="basic")},
+             "level": Field(bot_level, default="normal")},
     "ready": {"table": TABLE_ID, "ready": Field(boolean, default=True)},
     "start": {"table": TABLE_ID},
     "watch": {"table": TABLE_ID},

@@ -152,7 +152,7 @@ class Store:
         if self._collect is not None:           # nested: part of the outer batch
             yield ticket
             return
-        self._collect = ops = []
+        self._collect = ops = list[Op]()
         try:
             yield ticket
         finally:

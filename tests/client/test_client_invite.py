@@ -58,7 +58,7 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         eva.key("enter")
         assert eva.dialog is None
         pe.until(lambda: "invited bob, Max Power" in eva.notice)
-        assert host.tables[tid].invited == {"bob": "Eva", "Max Power": "Eva"}
+        assert host.tables[tid].access.invited == {"bob": "Eva", "Max Power": "Eva"}
 
         # Bob's client says so in one line and marks the table; Enter on it sits him.
         pb.until(lambda: "Eva invites you to Pika #1" in bob.notice)

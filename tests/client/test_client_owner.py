@@ -96,7 +96,7 @@ def test_the_owner_closes_the_table_once_asked_and_its_people_are_told(host: Hos
 def test_the_owner_lets_strangers_sit_or_not(host: Host) -> None:
     eva, pe, petr, pp, tid = open_room(2, host)
     eva.key("s")                                       # open by default: now closed to them
-    pe.until(lambda: host.tables[str(tid)].strangers is False)
+    pe.until(lambda: host.tables[str(tid)].access.strangers is False)
     pp.until(lambda: any(t.get("id") == tid and t.get("mode") == "invited"
                          for t in petr.tables))
     pe.until(lambda: "strangers may not sit" in eva.notice)
@@ -106,7 +106,7 @@ def test_the_owner_lets_strangers_sit_or_not(host: Host) -> None:
     eva.command("strangers maybe")
     assert "strangers on" in eva.error
     eva.command("strangers on")
-    pe.until(lambda: host.tables[str(tid)].strangers is True)
+    pe.until(lambda: host.tables[str(tid)].access.strangers is True)
     petr_sits(petr, pp, tid)
     pe.until(lambda: "Petr" in room_text(eva))
     assert eva.failures == [] and petr.failures == []

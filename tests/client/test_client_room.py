@@ -109,5 +109,5 @@ def test_the_bot_dialog_and_the_command_line_seat_bots_of_each_level(host: Host)
     pe.until(lambda: "bot (normal), ready" in text(eva))
     ht = host.tables[room]
     assert [s.level for s in ht.seats[1:]] == ["hard", "easy", "normal"]
-    assert (ht.bot_budget_ms, ht.standin_level) == (500, "hard")
+    assert (ht.timing.bot_budget_ms, ht.timing.standin_level) == (500, "hard")
     assert "hard bots think 500 ms a move; idle stand-in: hard" in text(eva)
