@@ -38,6 +38,8 @@ from cardparty.client.keys_shared import SHARED
 from cardparty.client.keys_start import START
 from cardparty.client.keys_table import TABLE, go_on
 from cardparty.client.link import Link, Message
+from cardparty.client.lobby_rows import sits_at
+from cardparty.client.message_line import MessageLine
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
 from cardparty.core.i18n import N_, _, translate
@@ -123,8 +125,8 @@ class Controller:
         #: The host has welcomed us at least once on this link (until then, Esc gives up).
         self.welcomed = False
         self.banner = ""
-        self.error = ""
-        self.notice = ""
+        #: The line for the last refusal or notice (``message_line``).
+        self.line = MessageLine()
         self.quit = False
         #: Bugs caught on the way to the screen (kept for tests; the player sees one line).
         self.failures: list[Exception] = []
@@ -149,6 +151,9 @@ class Controller:
         self.room_id: Any = None
         self.pending_room: Any = None
         self.known_tables: set[Any] = set()
+        #: Every table id a lobby listing has shown (a notice about a table not listed yet
+        #: holds; one about a table listed and gone leaves).
+        self.listed_once: set[Any] = set()
         self.room_chat: deque[str] = deque(maxlen=ROOM_CHAT)
         #: Ring the terminal bell (and set the window title) when it becomes this player's
         #: turn or a call is due: off unless asked for (``--bell``, key B).
@@ -172,6 +177,32 @@ class Controller:
         self.league: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
+
+    # --- the message line ----------------------------------------------------------------------
+
+    @property
+    def error(self) -> str:
+        """The last refusal or fault, in words ("" when none)."""
+        return self.line.error
+
+    @error.setter
+    def error(self, text: str) -> None:
+        self.line.set_error(text)
+
+    @property
+    def notice(self) -> str:
+        """The last notice ("" when none); set, it holds while this screen stays."""
+        return self.line.notice_text
+
+    @notice.setter
+    def notice(self, text: str) -> None:
+        self.line.say(text, self.screen)
+
+    def say(self, text: str, *, while_open: Any = None,
+            holds: Callable[[Controller], bool] | None = None) -> None:
+        """A notice that holds while ``while_open`` (a table id) takes seats, or while
+        ``holds`` says so (``message_line``)."""
+        self.line.say(text, self.screen, while_open=while_open, holds=holds)
 
     # --- keys ------------------------------------------------------------------------------
 
@@ -203,6 +234,7 @@ class Controller:
                 self.error = ""
             if binding.action is not None:
                 binding.action(self, name)
+            self.line.expire(self)
         except Exception as exc:  # no traceback ever reaches the screen
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
@@ -222,6 +254,7 @@ class Controller:
                     else 0
             elif name != "escape":
                 self.error = ""
+            self.line.expire(self)
         except Exception as exc:
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
@@ -243,6 +276,7 @@ class Controller:
         except Exception as exc:
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
+        self.line.expire(self)
 
     # --- what keys and commands ask for ------------------------------------------------------
 
@@ -314,6 +348,7 @@ class Controller:
             handler = RECEIVERS.get(str(msg.get("type")))
             if handler is not None:
                 handler(self, msg)
+            self.line.expire(self)
         except Exception as exc:  # the screen must survive anything a host sends
             self.failures.append(exc)
             self.error = _("could not show a message from the host: {error}").format(
@@ -342,6 +377,7 @@ class Controller:
 
     def _lobby(self, msg: Message) -> None:
         self.tables = list(msg.get("tables") or [])
+        self.listed_once.update(t.get("id") for t in self.tables)
         if msg.get("games"):
             self.games = list(msg["games"])
             if self.create_waiting and self.screen == "lobby" and self.dialog is None:
@@ -392,13 +428,17 @@ class Controller:
     def _invite(self, msg: Message) -> None:
         # One line, never a dialog: a dialog popping up would take the keys the player is
         # typing (an Enter meant for his own game would sit him down elsewhere).
+        # The table by the id the lobby lists it under (its title is not in the lobby).
         who, table = msg.get("from") or _("someone"), msg.get("table")
-        where = msg.get("title") or _("table {table}").format(table=table)
-        self.notice = _("{who} invites you to {where} — Enter on it in the lobby to sit"
-                        ).format(who=who, where=where)
+        game = next((translate(str(g.get("name"))) for g in self.games
+                     if g.get("id") == msg.get("game") and g.get("name")), "")
+        where = (_("table {table} ({game})").format(table=table, game=game) if game
+                 else _("table {table}").format(table=table))
+        self.say(_("{who} invites you to {where} — Enter on it in the lobby to sit"
+                   ).format(who=who, where=where), holds=lambda c: still_invited(c, table))
 
     def _notice(self, msg: Message) -> None:
-        self.notice = translate(msg.get("text") or "")
+        self.say(translate(msg.get("text") or ""), while_open=msg.get("table"))
 
     def _hosts(self, msg: Message) -> None:
         self.start.hosts = [(str(label), str(address))
@@ -437,6 +477,15 @@ class Controller:
         self.scoreboard = False
         if isinstance(self.dialog, Choice | CreateForm):
             self.dialog = None
+
+
+def still_invited(c: Controller, table: Any) -> bool:
+    """An invitation to ``table`` still stands for this client: the table takes seats and
+    he has no seat there yet (``message_line``)."""
+    row = next((t for t in c.tables if t.get("id") == table), None)
+    if row is None:
+        return table not in c.listed_once
+    return row.get("status") == "open" and not sits_at(c, row)
 
 
 #: What each message from the link changes (``link`` lists them).

@@ -71,7 +71,8 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
             if wait is not None:
                 text += " " + (_("(cancelled in {n} s if not full)") if stake
                                else _("(bots in {n} s)")).format(n=f"{wait:.0f}")
-            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting")})
+            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting"),
+                          "table": reply.get("table")})     # true until the game starts
             fetch_profile(link)
         elif action == "unseek":
             link.deliver({"type": "notice", "text": _("you stopped waiting")})

@@ -234,7 +234,7 @@ class NetLink:
 
         def done(f: Future[dict[str, Any]]) -> None:
             if f.exception() is None:
-                self.deliver({"type": "notice",
+                self.deliver({"type": "notice", "table": table,
                               "text": _("invited {names} to table {table}").format(
                                   names=", ".join(names), table=table)})
         fut.add_done_callback(done)
@@ -254,8 +254,9 @@ class NetLink:
         text = _(OWNER_NOTICES[which]).format(table=table, seat=fields.get("seat", 0) + 1)
 
         def done(f: Future[dict[str, Any]]) -> None:
-            if f.exception() is None:
-                self.deliver({"type": "notice", "text": text})
+            if f.exception() is None:       # true while the table takes seats
+                self.deliver({"type": "notice", "text": text,
+                              "table": None if action == "close" else table})
         fut.add_done_callback(done)
 
     def _sit(self, table: Any, seat: int | None) -> None:

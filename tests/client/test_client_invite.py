@@ -61,7 +61,7 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         assert host.tables[tid].invited == {"bob": "Eva", "Max Power": "Eva"}
 
         # Bob's client says so in one line and marks the table; Enter on it sits him.
-        pb.until(lambda: "Eva invites you to Pika #1" in bob.notice)
+        pb.until(lambda: f"Eva invites you to table {tid} (Pika)" in bob.notice)
         assert "\n" not in bob.notice and bob.dialog is None
         pb.until(lambda: bool(bob.tables) and invites_me(bob, bob.tables[0]))
         lines = lobby_text(bob)
