@@ -35,7 +35,7 @@ from cardparty.client.keys_economy import ECONOMY, LEAGUE, SHOP, economy_message
 from cardparty.client.keys_lobby import LOBBY, open_create_form
 from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.keys_start import START
+from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
 from cardparty.client.keys_table import TABLE, go_on
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
@@ -355,18 +355,26 @@ class Controller:
                 error=f"{type(exc).__name__}: {exc}")
 
     def _status(self, msg: Message) -> None:
+        if self.link is None:              # a link given up on still talking: not ours now
+            return
         self.connection = str(msg.get("state", ""))
         text = translate(msg.get("text") or "")
+        if self.connection == "refused" and not self.welcomed and self.connect is not None:
+            # Never welcomed: no lobby to show; the start screen, with why in one line.
+            give_up(self, text, name_row=msg.get("code") in NAME_REFUSALS)
+            return
         if self.connection == "connected":
             self.banner = ""
             if text:
                 self.notice = text
         else:
             self.banner = text or self.connection
-            if not self.welcomed and self.connect is not None:
+            if not self.welcomed and self.connect is not None and self.connection != "refused":
                 self.banner += " " + _("(Esc: back to the start screen)")
 
     def _welcome(self, msg: Message) -> None:
+        if self.link is None:
+            return
         self.welcomed = True
         self.name = str(msg.get("name") or self.name)
         self.host = str(msg.get("host") or self.host)

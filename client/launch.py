@@ -15,6 +15,7 @@ from typing import Any
 from cardparty.client.app import build_app, run_async
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.controller import Controller
+from cardparty.client.keys_start import name_problem
 from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
 from cardparty.client.tokens import TokenStore
@@ -154,14 +155,17 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         check_terminal()
     except LaunchError as exc:
         return refuse("join", exc, 1)
-    if address:
+    problem = name_problem(name) if address else None
+    if address and problem is None:
         link = connect(name, address)
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
         controller.bell = bell
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
-    controller = Controller(None, name=name, connect=connect, describe=describer,
-                            check_address=address_problem)
+    controller = Controller(None, name=name, address=address or "", connect=connect,
+                            describe=describer, check_address=address_problem)
     controller.bell = bell
+    if problem:                       # a name no host takes: said before anything connects
+        controller.error = problem
     return run_client(controller, None, ascii_only=ascii_only, mouse=mouse,
                       discovery=discovery)

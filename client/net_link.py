@@ -28,11 +28,14 @@ from concurrent.futures import Future
 from typing import Any
 
 from cardparty.client import economy_link
+from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
 from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
+from cardparty.net.hostkey import diagnose
+from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0
@@ -117,8 +120,13 @@ class NetLink:
         self.tokens = tokens
         self.deliver: Deliver = lambda msg: None
         token = tokens.load(address, name) if tokens is not None else None
+        self.session_factory = session_factory
+        self.session_args = session_args
         self.session: Session = session_factory(address, name, on_message=self._pushed,
                                                 token=token, **session_args)
+        #: The host shows another key than the one this session holds it to (found while it
+        #: did not answer): said on the screen until the player trusts it again.
+        self.key_refusal: HostKeyError | None = None
         self.tables: dict[str, dict[str, Any]] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
@@ -332,20 +340,80 @@ class NetLink:
         if self.tokens is not None:
             self.tokens.save(self.address, self.name, self.session.token)
 
+    def _refused(self, exc: SessionError) -> None:
+        """A hello refused for good, said in the player's words (the wire's own wording of a
+        name it does not take is not his)."""
+        code, text = exc.code, exc.message
+        if code == "bad_field":
+            code = "bad_name"
+            text = name_problem(self.name) or _(
+                "the host does not take the name {name}: choose another").format(
+                name=repr(self.name[:40]))
+        self.deliver({"type": "status", "state": "refused", "code": code, "text": text})
+
     def _run(self) -> None:
         while not self.closed.is_set():
             try:
                 welcome = self.session.connect(timeout=3.0)
                 break
             except SessionError as exc:
+                if self.closed.is_set():         # given up on meanwhile: say nothing more
+                    return
                 if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
-                    self.deliver({"type": "status", "state": "refused", "text": exc.message})
+                    self._refused(exc)
                     return
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": _("no cardparty host answers at {address}: still "
                                         "trying").format(address=self.address)})
         else:
             return
+        self._welcomed(welcome)
+        while not self.closed.wait(LOBBY_POLL):
+            if self.session.connected:
+                if not self.games:                    # the first answer was lost: ask again
+                    self._fetch_games()
+                self._poll_tables(wait=True)
+            else:
+                self._watch_key()
+
+    def _watch_key(self) -> None:
+        """While the host does not answer: if its key desk shows another key than the one
+        this session holds it to, say so (the session alone would say "reconnecting" for
+        ever); once the player trusts the host again (``cardparty hosts --forget``: the key
+        remembered is gone or another), connect afresh, learning its key."""
+        expected = self.session.expected
+        if expected is None:
+            return
+        if self.key_refusal is None:
+            wrong = diagnose(self.session.address, expected)
+            if wrong is not None:
+                self.key_refusal = wrong
+                self.deliver({"type": "status", "state": "refused", "code": wrong.code,
+                              "text": wrong.message})
+            return
+        known = self.session.known_hosts or KnownHosts()
+        if known.key_of(self.session.address) == expected.key:
+            return                                   # still the old key: still refused
+        old = self.session
+        old.abort()
+        self.session = self.session_factory(self.address, self.name, on_message=self._pushed,
+                                            token=old.token, **self.session_args)
+        try:
+            self.session.connect(timeout=3.0)
+        except SessionError as exc:
+            if exc.code in REFUSALS:
+                self.deliver({"type": "status", "state": "refused", "code": exc.code,
+                              "text": exc.message})
+            return
+        self.key_refusal = None
+        self._keep_token()
+        self._poll_tables(wait=True)
+        self.deliver({"type": "status", "state": "connected",
+                      "text": _("reconnected to the host")})
+
+    def _welcomed(self, welcome: dict[str, Any]) -> None:
+        """The first welcome: the token kept, the games and tables asked for, the profile,
+        and ``autoplay``'s table."""
         self._keep_token()
         with contextlib.suppress(SessionError):
             self.games = self.session.games()
@@ -358,11 +426,6 @@ class NetLink:
         economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
-        while not self.closed.wait(LOBBY_POLL):
-            if self.session.connected:
-                if not self.games:                    # the first answer was lost: ask again
-                    self._fetch_games()
-                self._poll_tables(wait=True)
 
     def _fetch_games(self) -> None:
         fut = self.session.send("games")

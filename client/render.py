@@ -119,21 +119,31 @@ class Renderer(ScreenParts):
             text = text.replace("·", "|")
         return [("class:title", text)]
 
+    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
+        """``text`` on as many lines of the screen's width as it needs, broken between
+        words only (a refusal's advice is read whole, at any width)."""
+        width = max(10, self.width() - 1)
+        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
+                              break_on_hyphens=False, break_long_words=True) or [first]
+        return [(style, "\n".join(lines))]
+
     @asciified
     def banner(self) -> Fragments:
         if not self.c.banner:
             return []
-        return [("class:banner", f" {self.g.warn} {self.c.banner} ")]
+        return self.wrapped("class:banner", self.c.banner, f" {self.g.warn} ")
 
     @asciified
     def status(self) -> Fragments:
         c = self.c
         if c.error:
-            return [("class:error", f" {c.error}")]
+            return self.wrapped("class:error", c.error)
         if c.notice:
-            return [("class:notice", f" {c.notice}")]
-        # The keys' short forms, as the screen's bindings declare them (``keymap``).
-        return [("class:dim", " " + self.g.sep.join(c.keys.footer(c)))]
+            return self.wrapped("class:notice", c.notice)
+        # The keys' short forms, as the screen's bindings declare them (``keymap``), broken
+        # between keys.
+        return self.flow([[("class:dim", (self.g.sep if i else " ") + k)]
+                          for i, k in enumerate(c.keys.footer(c))])
 
     # --- the table ----------------------------------------------------------------------------
 
