@@ -410,7 +410,8 @@ class Controller:
             if self.screen == "room" and table != self.room_id:
                 return                          # another table of ours: the room stays
             self._open_table(table, view)
-        self.table.apply(view, list(msg.get("events") or []), table)
+        self.table.apply(view, list(msg.get("events") or []), table,
+                         snapshot=bool(msg.get("snapshot")))
         go_on(self)
         self.attention()
         if self.screen in ("lobby", "start", "room"):

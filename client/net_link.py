@@ -105,7 +105,7 @@ def view_message(msg: dict[str, Any]) -> Message:
             players.append(p)
         view["players"] = players
     return {"type": "view", "table": msg.get("table"), "view": view,
-            "events": list(msg.get("events") or [])}
+            "events": list(msg.get("events") or []), "snapshot": bool(msg.get("snapshot"))}
 
 
 class NetLink:
