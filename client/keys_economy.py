@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, SeekForm
 from cardparty.client.keymap import Keys
-from cardparty.core.i18n import N_, _, ngettext
+from cardparty.core.i18n import N_, _, ngettext, number
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -26,7 +26,7 @@ BOUGHT_ANY = N_("bought")
 
 
 def coins_text(n: Any) -> str:
-    return f"{int(n):,}" if isinstance(n, int) else "?"
+    return number(int(n)) if isinstance(n, int) else "?"
 
 
 def left_text(seconds: Any) -> str:

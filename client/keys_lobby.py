@@ -31,8 +31,23 @@ def request_chosen(c: Controller, action: str) -> None:
         c.request(action, table=t.get("id"))
 
 
+def short_of_coins(c: Controller, req: dict[str, Any]) -> str | None:
+    """Why an entry table of ``req``'s stake cannot seat its creator, as the host would say
+    it (None: it can, or the profile is not known here: the host judges)."""
+    coins = (c.profile or {}).get("coins")
+    stake = int(req.get("stake") or 0)
+    if req.get("mode") == "entry" and isinstance(coins, int) and stake > coins:
+        return _("not enough coins: the stake is {stake} and you have {have}").format(
+            stake=stake, have=coins)
+    return None
+
+
 def open_create_form(c: Controller) -> None:
     def create(req: dict[str, Any]) -> None:
+        problem = short_of_coins(c, req)
+        if problem:                           # no table made for nobody to sit at
+            c.error = problem
+            return
         c.request("create", **req)
         wait_for_room(c, "new")               # the creator sits at once: his room opens
 

@@ -313,7 +313,15 @@ class NetLink:
                     standin_level=str(args.get("standin_level") or "normal"))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
-                self.session.sit(tid)
+                try:
+                    self.session.sit(tid)
+                except SessionError:
+                    # The creator cannot sit (the stake is more than his coins): the table
+                    # was made for him alone, so it goes, rather than wait empty in every
+                    # lobby.
+                    with contextlib.suppress(SessionError):
+                        self.session.request("close", table=tid)
+                    raise
                 if args.get("stake"):                 # the stake was taken: coins changed
                     economy_link.fetch_profile(self)
                 if invite and summary.get("mode") == "friends":
