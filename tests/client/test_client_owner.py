@@ -123,3 +123,34 @@ def test_the_owner_commands_complete_and_show_in_the_rooms_help(host: Host) -> N
     assert "strangers" in shown
     for c in (eva, petr):
         c.exit()
+
+
+def test_sit_on_the_command_line_does_what_enter_on_the_table_does(host: Host) -> None:
+    """Issue 27, item 10: ``:sit t1`` opens the waiting room of t1, and ``:ready`` then
+    readies the player there, whatever row the lobby had chosen."""
+    eva, pe, petr, pp, tid = open_room(2, host)
+    other = open_room_of(petr, pp)                      # Petr's own table, chosen in his lobby
+    petr.key("q")                                       # back to the lobby, keeping the seat
+    pp.until(lambda: len(petr.tables) == 2)
+    petr.lobby_cursor = [t.get("id") for t in petr.tables].index(other)
+    petr.command(f"sit {tid}")
+    pp.until(lambda: petr.screen == "room" and petr.room_id == tid)
+    petr.command("ready")
+    pe.until(lambda: any(s.get("name") == "Petr" and s.get("ready")
+                         for s in next(t for t in eva.tables if t.get("id") == tid)
+                         ["summary"]["seats"]))
+    assert petr.error == "" and petr.failures == []
+    for c in (eva, petr):
+        c.exit()
+
+
+def open_room_of(c: Controller, pump: Pump) -> object:
+    """``c`` creates a Pika table for three and waits in its room; its id."""
+    c.key("c")
+    form_pick(c, "game", "Pika")
+    form_pick(c, "players", 3)
+    form = c.dialog
+    form.cursor = len(form.rows) - 1                            # type: ignore[union-attr]
+    c.key("enter")
+    pump.until(lambda: c.screen == "room")
+    return c.room_id
