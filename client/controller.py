@@ -174,6 +174,10 @@ class Controller:
     def _economy(self) -> None:
         #: The player's profile at this host (None: not known yet, or no economy there).
         self.profile: dict[str, Any] | None = None
+        #: The host said it keeps no coins (no profile, league, shop or entry tables).
+        self.no_economy = False
+        #: What the host said of each table it cancelled (the waiting room goes with it).
+        self.cancelled: dict[Any, str] = {}
         self.league: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
@@ -447,7 +451,10 @@ class Controller:
                    ).format(who=who, where=where), holds=lambda c: still_invited(c, table))
 
     def _notice(self, msg: Message) -> None:
-        self.say(translate(msg.get("text") or ""), while_open=msg.get("table"))
+        text = translate(msg.get("text") or "")
+        if msg.get("cancelled") is not None:
+            self.cancelled[msg["cancelled"]] = text
+        self.say(text, while_open=msg.get("table"))
 
     def _hosts(self, msg: Message) -> None:
         self.start.hosts = [(str(label), str(address))

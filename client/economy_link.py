@@ -51,9 +51,8 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
         exc = f.exception()
         if isinstance(exc, SessionError):
             if exc.code == "no_economy" and action in ("profile", "league"):
-                link.deliver({"type": "profile", "profile": None})
-                if action == "league":
-                    link.deliver({"type": "error", "text": exc.message})
+                # The league and shop screens say so themselves: no line of error.
+                link.deliver({"type": "profile", "profile": None, "no_economy": True})
                 return
             link.deliver({"type": "error", "text": exc.message})
             return
@@ -100,7 +99,8 @@ def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
             link.deliver({"type": "profile", "profile": msg["profile"]})
         return True
     if kind == "cancelled":
-        link.deliver({"type": "notice", "text": _("table {table} was cancelled: {reason}").format(
+        link.deliver({"type": "notice", "cancelled": msg.get("table"),
+                      "text": _("table {table} was cancelled: {reason}").format(
             table=msg.get("table"), reason=shown(msg.get("reason", ""), msg.get("reason_msg")))})
         fetch_profile(link)
         link.refresh_lobby()

@@ -33,9 +33,9 @@ from cardparty.client.link import Deliver, Message
 from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire
-from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.hostkey import diagnose
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
+from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0

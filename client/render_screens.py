@@ -136,8 +136,9 @@ class ScreenParts:
                                     subsequent_indent=" ")
             out.append(("class:notice", f"\n{wrapped}\n"))
         out.append(("", "\n "))
-        out.append(("class:key", "n"))
-        out.append(("", " " + _("play again") + "   "))
+        if tm.seat is not None:               # a spectator plays no next round
+            out.append(("class:key", "n"))
+            out.append(("", " " + _("play again") + "   "))
         out.append(("class:key", "l"))
         out.append(("", " " + _("back to the lobby") + "   "))
         out.append(("class:key", "m"))
@@ -405,11 +406,17 @@ class ScreenParts:
         """A week's standings: rank, name, points; the player's own line marked."""
         c = self.c
         lg = c.league or {}
-        week = str(lg.get("week") or _("this week"))
-        title = (_("League {week} (this week)") if lg.get("week") == lg.get("current")
-                 else _("League {week}")).format(week=week)
+        if not lg.get("week"):
+            title = _("League")
+        elif lg.get("week") == lg.get("current"):
+            title = _("League {week} (this week)").format(week=lg["week"])
+        else:
+            title = _("League {week}").format(week=lg["week"])
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
                           ("class:heading", f" {title}\n")]
+        if c.no_economy:
+            out.append(("class:dim", " " + _("this host keeps no coins: no league here") + "\n"))
+            return out
         if not lg:
             out.append(("class:dim", " " + _("asking the host...") + "\n"))
         rows = list(lg.get("standings") or [])
@@ -429,8 +436,6 @@ class ScreenParts:
             pts = _("{n} pts").format(n=mine_row.get("points"))
             out.append(("class:me", f" {mine_row.get('rank')}. {mine_row.get('name')} "
                                     f"{pts} {you}\n"))
-        out.append(("class:dim", "\n " + _("left/right: an older/newer week · q: back to the "
-                                           "lobby")))
         return out
 
     @asciified
@@ -441,7 +446,8 @@ class ScreenParts:
         out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
                           ("class:heading", " " + _("Shop") + "\n")]
         if not p:
-            out.append(("class:dim", " " + _("this host keeps no coins: nothing to buy here")
+            out.append(("class:dim", " " + (_("this host keeps no coins: nothing to buy here")
+                                            if c.no_economy else _("asking the host..."))
                         + "\n"))
             return out
         prices = p.get("prices") or {}
@@ -462,6 +468,5 @@ class ScreenParts:
             out.append(("", "\n"))
         text = textwrap.wrap(_("Boosters never multiply a pot, nor practice; buying again while "
                                "active adds the time."), max(20, self.width() - 2))
-        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)
-                    + " " + _("q: back to the lobby")))
+        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)))
         return out

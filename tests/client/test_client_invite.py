@@ -69,8 +69,9 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         assert "invited" in row and "friends" in row
         assert all(len(line) <= 80 for line in lines)
         assert all(line.isascii() for line in lobby_text(bob, ascii_only=True))
-        bob.key("b")                                 # only Eva may add bots here
-        bob.key("enter")                             # a normal one (the first level)
+        bob.key("b")                                 # only Eva may add bots here:
+        assert bob.dialog is None                    # not offered
+        bob.command("bot")                           # typed all the same: the host says
         pb.until(lambda: "only Eva" in bob.error)
         bob.key("enter")
         pb.until(lambda: any(s and s.startswith("Bob") for s in bob.tables[0]["seats"]))

@@ -12,7 +12,7 @@ from cardparty.client.table_model import new_lines
 from cardparty.client.words import describer
 from cardparty.net.host import Host
 from cardparty.net.keys import KeyPair
-from tests.client.clientkit import OPENING, RecordingLink, Pump
+from tests.client.clientkit import OPENING, Pump, RecordingLink
 from tests.client.test_client_refusals import free_port
 
 
