@@ -42,6 +42,7 @@ from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
+from cardparty.client.words import variants_text
 from cardparty.core.i18n import N_, _, translate
 
 Connect = Callable[[str, str], Link]
@@ -484,6 +485,12 @@ class Controller:
         if self.describe_for is not None:
             describe = self.describe_for(str(view.get("game", "")))
         self.table = TableModel(table=table, describe=describe)
+        house = variants_text(view.get("variants") or (),
+                              next((g for g in self.games if g.get("id") == view.get("game")),
+                                   {}))
+        if house:                                 # said once, first: no room may have shown it
+            self.table.log.append(_("House rules at this table: {variants}.").format(
+                variants=house))
         if table == self.room_id:                 # the waiting room's talk goes on here
             self.table.log.extend(self.room_chat)
         self.room_id = None

@@ -62,8 +62,10 @@ def reward_text(r: dict[str, Any]) -> str:
         return _("Practice: no coins, no XP, no league points.")
     if mode == "entry":
         got = (_("You take {coins} of the pot of {pot} coins") if r.get("coins")
-               else _("The pot of {pot} coins goes to the winners")).format(
-            coins=coins_text(r.get("coins")), pot=coins_text(r.get("pot")))
+               else _("You lose your stake of {stake} coins: the pot of {pot} goes to the "
+                      "winners")).format(coins=coins_text(r.get("coins")),
+                                         stake=coins_text(r.get("stake")),
+                                         pot=coins_text(r.get("pot")))
     else:
         got = _("You earn {coins} coins").format(coins=coins_text(r.get("coins")))
     league = r.get("league", 0)

@@ -81,15 +81,15 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     # A deck or seed chosen here is the player's own business (MO-3): the host allows it, and
     # says so, only then.
     chosen = bool({"deck", "seed"} & set(settings or {}))
-    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog,
-                testing=chosen)
+    here = _("this machine")
+    host = Host("tcp://127.0.0.1:0", here, idle=None, catalog=catalog, testing=chosen)
     address = host.start()
     autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
                 "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice",
                 "mode": "practice"}     # MO-3: against the machine, no ledger, pays nothing
     link = NetLink(address, name, autoplay=autoplay, host_key=host.keys.public)
-    controller = Controller(link, name=name, address="this machine", describe=describer)
+    controller = Controller(link, name=name, address=here, describe=describer)
     controller.bell = bell
     try:
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)

@@ -52,12 +52,12 @@ def seat_label(seat: dict[str, Any]) -> str | None:
     name = str(seat.get("name") or "?")
     if kind == "bot":
         return f"{name} (bot)" if "bot" not in name.lower() else name
-    marks = ""
+    marks = []
     if seat.get("ready"):
-        marks += " ready"
+        marks.append(_("ready"))
     if seat.get("connected") is False:
-        marks += " away"
-    return name + (f" ({marks.strip()})" if marks else "")
+        marks.append(_("away"))
+    return name + (f" ({', '.join(marks)})" if marks else "")
 
 
 #: The owner's requests, with the notice each one's ``ok`` becomes.

@@ -11,13 +11,15 @@ import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
 from cardparty.client.keys_room import room_of
 from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import Glyphs, pretty_text, to_ascii
-from cardparty.client.words import summary_words
+from cardparty.client.words import summary_words, variants_text
 from cardparty.core.i18n import N_, _, from_wire, ngettext, translate
 from cardparty.core.narrate import with_names
 
@@ -26,18 +28,39 @@ if TYPE_CHECKING:
 
 Fragments = list[tuple[Any, ...]]
 
+def cells(text: str, width: int, more: str = "…") -> str:
+    """``text`` in exactly ``width`` columns of the terminal: cut (ending in ``more``) or
+    padded by what each character takes on screen, so an emoji (two columns) in a name does
+    not shift the columns after it."""
+    if sum(get_cwidth(ch) for ch in text) > width:
+        out, used = "", get_cwidth(more)
+        for ch in text:
+            if used + get_cwidth(ch) > width:
+                break
+            out += ch
+            used += get_cwidth(ch)
+        text = out + more
+    return text + " " * max(0, width - sum(get_cwidth(ch) for ch in text))
+
+
 def mode_text(t: dict[str, Any]) -> str:
-    """A lobby row's mode: with the stake of an entry table, and the seconds before bots
-    (or a cancel) at a table waiting for players."""
+    """A lobby row's mode, with the stake of an entry table."""
     mode = translate(str(t.get("mode") or ""))
     if t.get("stake"):
         mode = _("entry {stake}").format(stake=t["stake"])
     if t.get("seeking"):                    # made by open play: who waits for what
         mode = _("seek {stake}").format(stake=t["stake"]) if t.get("stake") else _("seek")
+    return mode[:12]
+
+
+def status_text(t: dict[str, Any]) -> str:
+    """A lobby row's status, with the seconds before bots (or a cancel) at a table waiting
+    for players ("open 28s"): in the status column, where they fit beside any stake."""
+    status = translate(str(t.get("status", "")))
     fill = t.get("fill_in")
     if t.get("status") == "open" and isinstance(fill, int | float):
-        mode += f" {fill:.0f}s"
-    return mode[:12]
+        status = f"{status[:7]} {fill:.0f}s"
+    return status[:12]
 
 
 #: The words of a lobby row the host sends as codes: a table's mode and its status.
@@ -63,14 +86,12 @@ def settings_text(values: dict[str, Any], game: dict[str, Any]) -> str:
             continue
         label = (declared.get(name) or {}).get("label") or name.replace("_", " ")
         shown = (_("yes") if value else _("no")) if isinstance(value, bool) else value
+        if name == "dealer" and value == -1:   # the games' word for a dealer drawn by lot
+            shown = _("drawn at random")
+        elif name == "dealer" and isinstance(value, int) and value >= 0:
+            shown = _("seat {n}").format(n=value + 1)
         out.append(f"{translate(str(label))} {shown}")
     return ", ".join(out)
-
-
-def variants_text(variants: Any, game: dict[str, Any]) -> str:
-    """A table's variants by their names, in the player's language."""
-    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
-    return ", ".join(translate(str(names.get(v) or v)) for v in variants)
 
 
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
@@ -228,8 +249,9 @@ class ScreenParts:
         if row.help:                 # whole, wrapped between words inside the box
             for part in textwrap.wrap(translate(row.help), 68)[:3]:
                 out.append(("class:dim", f" {part}\n"))
-        out.append(("class:dim",
-                    " " + _("up/down: field · left/right: change · Enter on Create")))
+        button = translate(f.rows[-1].label).strip("[] ")
+        out.append(("class:dim", " " + _("up/down: field · left/right: change · Enter on "
+                                         "{button}").format(button=button)))
         return out
 
     @asciified
@@ -241,6 +263,10 @@ class ScreenParts:
             summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
             text = " ".join(translate(summary or N_("The host sent no summary of this game."))
                             .split())
+            house = variants_text(c.table.view.get("variants") or (),
+                                  next((g for g in c.games if g.get("id") == game), {}))
+            if house:
+                text += " " + _("House rules at this table: {variants}.").format(variants=house)
             text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
             return [("class:heading",
                      _("{game}: the rules in short").format(game=self.game_name(game))),
@@ -299,18 +325,12 @@ class ScreenParts:
         if not c.tables:
             out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
         for i, t in enumerate(c.tables):
-            seats = t.get("seats") or []
-            shown = ", ".join(str(s) if s else _("(free)") for s in seats)
-            if len(shown) > 32:
-                shown = shown[:31] + self.g.more[:1]
-            status = translate(str(t.get("status", "")))
             style = "class:dialog.cursor" if i == c.lobby_cursor else ""
+            status = None
             if invites_me(c, t):                  # a friends table waiting for this player
                 status = _("invited")
                 style = style or "class:notice"
-            line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{mode_text(t):<13}{status[:12]:<12}")
-            out.append((style, line + "\n"))
+            out.append((style, self.table_row(t, status) + "\n"))
         out.append(("", "\n"))
         out.append(("class:heading", " " + _("Lobby chat")))
         out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
@@ -330,16 +350,19 @@ class ScreenParts:
         return [*self.room_row(t), *seats, *self.room_rules(t, summary),
                 *self.room_start(waiting), *self.room_chat()]
 
+    def table_row(self, t: dict[str, Any], status: str | None = None) -> str:
+        """A table's line in the lobby's columns (``table_heading``), each as wide on the
+        screen as its heading whatever the names hold."""
+        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
+        return (f" {cells(str(t.get('id', '?')), 6)} "
+                f"{cells(self.game_name(str(t.get('game', '?'))), 9)} "
+                f"{cells(seats, 33, self.g.more[:1])} {cells(mode_text(t), 12)} "
+                f"{cells(status or status_text(t), 12)}")
+
     def room_row(self, t: dict[str, Any]) -> Fragments:
         """The table as the lobby lists it, under the lobby's heading."""
-        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
-        if len(seats) > 32:
-            seats = seats[:31] + self.g.more[:1]
         return [("class:heading", table_heading()), ("", "\n"),
-                ("class:dialog.cursor",
-                 f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
-                 f"{seats:<34}{mode_text(t):<13}"
-                 f"{translate(str(t.get('status', '')))[:12]:<12}\n"), ("", "\n")]
+                ("class:dialog.cursor", self.table_row(t) + "\n"), ("", "\n")]
 
     def room_seats(self, seats: Any) -> tuple[Fragments, int]:
         """One line per seat (who sits, ready or not, away), and how many are still to come
@@ -364,7 +387,7 @@ class ScreenParts:
                 if s.get("connected") is False:
                     state = _("{state}, away").format(state=state)
             you = " " + _("(you)") if mine else ""
-            out.append(("class:me" if mine else "", f"  {i + 1}. {name[:24]:<24}{you:<7}"))
+            out.append(("class:me" if mine else "", f"  {i + 1}. {cells(name, 24)}{you:<7}"))
             out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
         return out, waiting
 
