@@ -73,7 +73,7 @@ def test_mo5_seek_plays_with_bots_and_the_reward_league_and_shop_show(
     assert "active: 60 min left" in text(r.shop())
     eva.key("v")
     eva.key("enter")
-    pump.until(lambda: "does not have enough coins" in eva.error)
+    pump.until(lambda: "not enough coins for Eva" in eva.error)
     assert eva.failures == []
 
 
