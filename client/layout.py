@@ -194,8 +194,9 @@ def overlays(c: Controller, r: Renderer, ascii_only: bool, term: Terminal) -> li
         box(r.help, lambda: term.box_width(76), lambda: bool(c.help)),
         box(r.dialog, lambda: Dimension(max=term.box_width(70)),
             lambda: c.dialog is not None and not c.help, style="class:dialog"),
-        Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8,
-                                                                  scroll_offset=1)),
+        # Arrows beside a menu longer than its 8 rows say there are more.
+        Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1,
+                                                                  display_arrows=True)),
     ]
 
 

@@ -55,9 +55,11 @@ class Renderer(ScreenParts):
 
     def __init__(self, c: Controller, glyphs: Glyphs, ascii_only: bool = False,
                  on_card_click: Callable[[int], None] | None = None,
-                 width: Callable[[], int] = lambda: 80) -> None:
+                 width: Callable[[], int] = lambda: 80,
+                 height: Callable[[], int] = lambda: 24) -> None:
         self.c = c
         self.width = width
+        self.height = height
         self.g = glyphs
         self.ascii = ascii_only
         self.on_card_click = on_card_click

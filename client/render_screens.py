@@ -117,6 +117,7 @@ class ScreenParts:
     g: Glyphs
     ascii: bool
     width: Callable[[], int]
+    height: Callable[[], int]
 
     def game_name(self, game_id: str) -> str:
         for g in self.c.games:
@@ -334,8 +335,23 @@ class ScreenParts:
         out.append(("", "\n"))
         out.append(("class:heading", " " + _("Lobby chat")))
         out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
-        for line in list(c.lobby_chat)[-5:]:
-            out.append(("class:chat", f" {line}\n"))
+        # As many of the newest lines as the screen has rows left (the title, the banner and
+        # the bottom line around the lobby), each wrapped between words.
+        used = "".join(f[1] for f in out).count("\n") + 2 + (1 if c.banner else 0)
+        return out + [("class:chat", f"{line}\n")
+                      for line in self.newest_lines(c.lobby_chat, self.height() - used)]
+
+    def newest_lines(self, said: Any, rows: int) -> list[str]:
+        """The newest of ``said`` that fit in ``rows`` screen lines, oldest first, each
+        wrapped to the screen's width."""
+        width = max(20, self.width() - 2)
+        out: list[str] = []
+        for line in reversed(list(said)):
+            wrapped = textwrap.wrap(line, width, initial_indent=" ", subsequent_indent="   ",
+                                    break_on_hyphens=False) or [" "]
+            if len(out) + len(wrapped) > rows:
+                break
+            out[:0] = wrapped
         return out
 
     @asciified
@@ -347,8 +363,14 @@ class ScreenParts:
             return [("class:dim", " " + _("waiting for the host to list the table..."))]
         summary = t.get("summary") or {}
         seats, waiting = self.room_seats(summary.get("seats") or ())
-        return [*self.room_row(t), *seats, *self.room_rules(t, summary),
-                *self.room_start(waiting), *self.room_chat()]
+        top = [*self.room_row(t), *seats, *self.room_rules(t, summary), *self.room_start(waiting)]
+        return [*top, *self.room_chat(self.lines_in(top))]
+
+    def lines_in(self, fragments: Fragments) -> int:
+        """How many screen lines ``fragments`` take at the screen's width."""
+        width = max(1, self.width())
+        return sum(max(1, -(-sum(get_cwidth(ch) for ch in line) // width))
+                   for line in "".join(f[1] for f in fragments).split("\n")[:-1])
 
     def table_row(self, t: dict[str, Any], status: str | None = None) -> str:
         """A table's line in the lobby's columns (``table_heading``), each as wide on the
@@ -418,9 +440,12 @@ class ScreenParts:
             "({n} to go).", "The game starts when every seat is taken and every player "
             "is ready ({n} to go).", waiting).format(n=waiting) + "\n"), ("", "\n")]
 
-    def room_chat(self) -> Fragments:
+    def room_chat(self, used: int = 0) -> Fragments:
+        """The room's chat: the newest lines that fit below ``used`` rows of the room."""
+        left = self.height() - used - 3 - (1 if self.c.banner else 0)
         return [("class:heading", " " + _("Chat")), ("class:dim", " " + _("(t to talk)") + "\n"),
-                *[("class:chat", f" {line}\n") for line in list(self.c.room_chat)[-8:]]]
+                *[("class:chat", f"{line}\n")
+                  for line in self.newest_lines(self.c.room_chat, max(1, left))]]
 
     # --- the economy's screens ----------------------------------------------------------------
 

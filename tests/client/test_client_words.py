@@ -116,3 +116,12 @@ def test_an_emoji_in_a_name_keeps_the_columns_after_it() -> None:
     assert [sum(get_cwidth(ch) for ch in line) for line in lines] == [77, 77]
     status_at = [sum(get_cwidth(ch) for ch in line[:line.rindex("open")]) for line in lines]
     assert status_at[0] == status_at[1]
+
+
+def test_an_emoji_in_a_name_keeps_the_waiting_rooms_seat_column() -> None:
+    r = Renderer(Controller(None, name="Eva"), glyphs(False))
+    seats, _waiting = r.room_seats([{"kind": "human", "name": "Eva🎉"},
+                                    {"kind": "human", "name": "Petr"}])
+    lines = [line for line in "".join(f[1] for f in seats).split("\n") if ". " in line]
+    at = [sum(get_cwidth(ch) for ch in line[:line.index("ready")]) for line in lines]
+    assert at[0] == at[1], lines
