@@ -15,6 +15,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Any, Protocol
 
+from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import _, shown
 from cardparty.net.session import Session, SessionError
@@ -77,13 +78,22 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
             link.deliver({"type": "notice", "text": _("you stopped waiting")})
             fetch_profile(link)
         elif action == "league":
-            link.deliver({**reply, "type": "league"})
+            link.deliver({**reply, "type": "league",
+                          "standings": [named(r) for r in reply.get("standings") or ()],
+                          "me": named(reply.get("me"))})
         else:
-            link.deliver({"type": "profile", "profile": reply.get("profile"),
+            link.deliver({"type": "profile", "profile": named(reply.get("profile")),
                           "bought": reply.get("bought")})
         link.refresh_lobby()
 
     fut.add_done_callback(done)
+
+
+def named(row: Any) -> Any:
+    """A profile or a league's row with its name as it may be drawn (``host_text``)."""
+    if isinstance(row, dict) and row.get("name") is not None:
+        return {**row, "name": host_text(row["name"], name=True)}
+    return row
 
 
 def fetch_profile(link: EconomyLink) -> None:
@@ -96,12 +106,13 @@ def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
     if kind == "reward":
         link.deliver({**msg, "type": "reward"})
         if isinstance(msg.get("profile"), dict):
-            link.deliver({"type": "profile", "profile": msg["profile"]})
+            link.deliver({"type": "profile", "profile": named(msg["profile"])})
         return True
     if kind == "cancelled":
         link.deliver({"type": "notice", "cancelled": msg.get("table"),
                       "text": _("table {table} was cancelled: {reason}").format(
-            table=msg.get("table"), reason=shown(msg.get("reason", ""), msg.get("reason_msg")))})
+            table=msg.get("table"), reason=host_text(shown(msg.get("reason", ""),
+                                                           msg.get("reason_msg")), 300))})
         fetch_profile(link)
         link.refresh_lobby()
         return True

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from cardparty.client.dialog import type_key
 from cardparty.client.keymap import TYPED, Keys
 from cardparty.core.i18n import N_, _
+from cardparty.net.safetext import NAME_MAX
+from cardparty.net.safetext import name_problem as safe_name_problem
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -60,16 +62,19 @@ NAME_REFUSALS = frozenset({"name_taken", "bad_name", "too_many"})
 
 
 def name_problem(name: str) -> str | None:
-    """Why a host would refuse ``name`` (docs/protocol.md, ``hello``), in the player's
-    words; None if it would take it."""
+    """Why a host would refuse ``name`` (the host's own rule, ``net/safetext.py``), in the
+    player's words; None if it would take it."""
     if not name.strip():
         return _("type your name first")
-    if len(name) > 32:
+    if len(name) > NAME_MAX:
         return _("a name has at most 32 letters (this one has {n})").format(n=len(name))
-    if name != name.strip() or "  " in name or not name.isprintable():
+    if safe_name_problem(name) is None:
+        return None
+    if name != name.strip() or "  " in name:
         return _("a name has no space at either end, nor two in a row, nor control "
                  "characters")
-    return None
+    return _("a name is letters or digits of one script, with no invisible or control "
+             "characters")
 
 
 def join(c: Controller, name: str, address: str) -> None:

@@ -28,6 +28,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from cardparty.client import economy_link
+from cardparty.client.hosttext import host_text
 from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
 from cardparty.client.table_model import same_move
@@ -67,7 +68,25 @@ OWNER_NOTICES = {"remove": N_("seat {seat} of table {table} is free"),
                  "no strangers": N_("strangers may not sit at table {table}")}
 
 
+def shown_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """A host's table summary with its free text as it may be drawn (``host_text``): the
+    title, the creator's and the seats' names, the names invited."""
+    out = dict(summary)
+    if "title" in out:
+        out["title"] = host_text(out["title"], 64)
+    if out.get("creator") is not None:
+        out["creator"] = host_text(out["creator"], name=True)
+    if isinstance(out.get("invited"), list):
+        out["invited"] = [host_text(n, name=True) for n in out["invited"]]
+    if isinstance(out.get("seats"), list):
+        out["seats"] = [{**s, "name": host_text(s["name"], name=True)}
+                        if isinstance(s, dict) and s.get("name") is not None else s
+                        for s in out["seats"]]
+    return out
+
+
 def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
+    summary = shown_summary(summary)
     seats = [seat_label(s) for s in summary.get("seats") or ()]
     invited = summary.get("invited")
     return {"id": summary.get("id"), "game": summary.get("game"),
@@ -92,6 +111,10 @@ def view_message(msg: dict[str, Any]) -> Message:
         view["deadlines"] = [{"name": t.get("name"), "seat": t.get("seat"),
                               "seconds": t.get("remaining", t.get("seconds", 0))}
                              for t in timers if isinstance(t, dict)]
+    if isinstance(view.get("players"), list):
+        view["players"] = [{**p, "name": host_text(p["name"], name=True)}
+                           if isinstance(p, dict) and p.get("name") is not None else p
+                           for p in view["players"]]
     away = msg.get("players")
     if isinstance(away, list) and isinstance(view.get("players"), list):
         players = []
@@ -425,8 +448,9 @@ class NetLink:
         self._keep_token()
         with contextlib.suppress(SessionError):
             self.games = self.session.games()
-        self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
-                      "host": welcome.get("host", self.address)})
+        self.deliver({"type": "welcome",
+                      "name": host_text(welcome.get("name", self.name), name=True),
+                      "host": host_text(welcome.get("host", self.address), 64)})
         self._poll_tables(wait=True)
         testing = (_("this host runs for tests: a player may have chosen a deal")
                    if welcome.get("testing") else "")
@@ -494,18 +518,19 @@ class NetLink:
             self.deliver({"type": "lobby", "tables": list(self.tables.values()),
                           "games": self.games})
         elif kind == "chat":
-            self.deliver({"type": "chat", "from": msg.get("name", "?"),
-                          "text": msg.get("text", ""), "table": msg.get("table")})
+            self.deliver({"type": "chat", "from": host_text(msg.get("name", "?"), name=True),
+                          "text": host_text(msg.get("text", "")), "table": msg.get("table")})
         elif kind == "invited":
-            self.deliver({"type": "invite", "from": str(msg.get("from") or "someone"),
-                          "table": msg.get("table"), "title": str(msg.get("title") or ""),
+            self.deliver({"type": "invite",
+                          "from": host_text(msg.get("from") or "someone", name=True),
+                          "table": msg.get("table"),
+                          "title": host_text(msg.get("title") or "", 64),
                           "game": msg.get("game")})
             self._poll_tables()               # the lobby lists the table without waiting
         elif kind == "error":
             if msg.get("code") != "stale":
-                self.deliver({"type": "error",
-                              "text": from_wire(msg.get("msg")) or str(msg.get("message")
-                                                                         or "error")})
+                self.deliver({"type": "error", "text": host_text(
+                    from_wire(msg.get("msg")) or str(msg.get("message") or "error"), 300)})
         elif kind == "connection":
             if msg.get("state") == "lost":
                 self.deliver({"type": "status", "state": "reconnecting",

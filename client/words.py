@@ -18,6 +18,7 @@ from typing import Any
 
 import pluggy
 
+from cardparty.client.hosttext import host_text
 from cardparty.client.theme import pretty_text
 from cardparty.core import hookspecs
 from cardparty.core.discovery import load_catalog
@@ -59,7 +60,7 @@ def in_words(event: dict[str, Any], names: list[str], describe: Describe | None 
 def _said(event: dict[str, Any], names: list[str], describe: Describe | None) -> str:
     text = event.get("text")
     if isinstance(text, str) and text:
-        return shown(text, event.get("msg"))
+        return host_text(shown(text, event.get("msg")), lines=True)   # a host's words
     if describe is not None:
         try:
             said = describe(event, names)

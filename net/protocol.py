@@ -30,7 +30,7 @@ import msgpack
 
 from cardparty.core.i18n import Msg
 from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
-from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem
+from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
 PROTOCOL = 1
@@ -186,13 +186,32 @@ def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]
                             ) from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message must be a msgpack map")
+    # msgpack's strict map keys allow strings and binary; binary is packed behind these
+    # markers, so a frame without any holds no binary key (most frames: no walk at all).
+    if (b"\xc4" in frame or b"\xc5" in frame or b"\xc6" in frame) and _binary_key(data):
+        raise ProtocolError("malformed", "map keys must be strings")
     kind = data.get("type")
     if not isinstance(kind, str) or not 0 < len(kind) <= 32:
         raise ProtocolError("bad_field", "a message needs a type (a short string)")
-    if data.get("v") != PROTOCOL:
+    version = data.get("v")
+    if type(version) is not int or version != PROTOCOL:    # not 1.0, not true
         raise ProtocolError("version", f"this host speaks protocol {PROTOCOL}, "
-                                       f"the message says {data.get('v')!r}")
+                                       f"the message says {version!r}")
     return data
+
+
+def _binary_key(data: dict[str, Any]) -> bool:
+    """Whether any map in ``data``, however deep, has a key that is not a string."""
+    stack: list[Any] = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(type(k) is str for k in item):
+                return True
+            stack.extend(v for v in item.values() if isinstance(v, dict | list))
+        else:
+            stack.extend(v for v in item if isinstance(v, dict | list))
+    return False
 
 
 # --- the schema of client requests ---------------------------------------------------------
@@ -262,13 +281,14 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
 
 
 def username(value: Any) -> str:
-    """A username: safetext.name_problem says what a name may hold."""
+    """A username: safetext.name_problem says what a name may hold; the host keeps it as
+    ``shown_name`` has it (NFC)."""
     if not isinstance(value, str):
         raise ValueError("must be a string")
     why = name_problem(value)
     if why is not None:
         raise ValueError(why)
-    return value
+    return shown_name(value)
 
 
 def line(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:

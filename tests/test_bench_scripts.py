@@ -178,3 +178,19 @@ def test_a_soak_gamer_fills_the_seat_a_joiner_took_before_the_bots_and_left() ->
         for s in sessions:
             s.close()
         host.stop()
+
+
+def test_attack_bench_prints_each_attack_and_its_verdict() -> None:
+    out = run("attack.py", "--seconds", "0.5", "--connections", "30", "--askers", "2")
+    for label in ("baseline: the pinger alone", "desk, 30 quiet connections", "desk, 2 askers",
+                  "game socket, 30 plain connections"):
+        assert re.search(rf"^  {re.escape(label)}: .*; host: \d+ descriptors, RSS [\d.]+ -> "
+                         r"[\d.]+ MB, CPU \d+ %.*; ping p50 [\d.]+ ms, p99 [\d.]+ ms "
+                         r"\(\d+ pings\); a newcomer: ", out, re.MULTILINE), out
+    assert re.search(r"desk, 30 quiet connections: 30 opened, \d+ held by the host", out), out
+    assert re.search(r"desk, 2 askers: .*; \d+ answers \(\d+/s\)", out), out
+    for label in ("desk, 30 quiet connections", "desk, 2 askers",
+                  "game socket, 30 plain connections"):
+        assert re.search(rf"^  {re.escape(label)}: ping p99 < 50 ms: [\d.]+ ms -> (PASS|FAIL); "
+                         r"RSS < 200 MB: [\d.]+ MB -> (PASS|FAIL); newcomer (PASS|FAIL)$",
+                         out, re.MULTILINE), out

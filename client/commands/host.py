@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print("cardparty host: error: --heartbeat must be positive", file=sys.stderr)
         return 2
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
+    from cardparty.core.economy.ledger import LedgerFileError
     from cardparty.net.store import StoreError, backup
 
     if args.backup is not None:
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
                     idle=args.idle or None, bot_delay=args.bot_delay, economy=economy,
                     settings=settings, keys=keys, curve=not args.no_curve,
                     testing=args.testing, bot_workers=args.bot_workers)
-    except StoreError as exc:          # damaged, foreign or newer: never overwritten
+    except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         print(f"cardparty host: error: {exc}", file=sys.stderr)
         return 2
     except Exception as exc:           # the store could not be opened or read: one line

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from cardparty.core.economy import rewards as rw
 from cardparty.core.i18n import Msg
+from cardparty.core.owner_only import private_files
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS profiles (
@@ -72,6 +73,11 @@ class EconomyError(ValueError):
     """A refused economy action, in one line (not enough coins, a username taken...)."""
 
 
+class LedgerFileError(Exception):
+    """The ledger's file cannot be used (not a database, damaged): one line naming it and
+    what to do. The file is left as it is."""
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
     username: str
@@ -91,13 +97,24 @@ class Ledger:
         self.path = str(path)
         self.now = now
         self.rules = rules
+        if self.path != ":memory:":
+            private_files(Path(self.path), "-wal", "-shm")
         # One thread at a time uses it, not always the one that made it (a host is built on
         # one thread and runs on another).
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10,
                                   check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+        try:
+            found = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if found != "ok":
+                raise sqlite3.DatabaseError(f"SQLite's check: {found}")
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            self.db.close()
+            raise LedgerFileError(f"{self.path} is not an economy the host can read ({exc}); "
+                                  "it was left as it is: restore a backup, or move it away "
+                                  "to start the economy afresh") from None
         #: see ``defer_sync``: commits not yet synced to the disk, and the log's descriptor
         self.unsynced = False
         self._deferred = False

@@ -178,19 +178,29 @@ class Persistence:
         last change the last of them carries (None: none does)."""
         assert self.store is not None
         changed = None
-        for version, (seat, kind, cards, choice, *at) in self.store.moves(tid):
+        moves, whole = self.store.moves(tid)     # up to the first that cannot be read
+        cut = None
+        for version, entry in moves:
             if version <= table.version:
                 continue
             try:
+                seat, kind, cards, choice, *at = entry
                 table.play(seat, Move(kind, tuple(cards), choice))
             except Exception as exc:
                 log.error("table %s: move %d could not be replayed: %s", tid, version, exc)
+                cut = version
                 break
             if table.version != version:
                 log.error("table %s: move %d replayed as version %d", tid, version,
                           table.version)
+                cut = version
                 break
             changed = at[0] if at and isinstance(at[0], float | int) else changed
+        else:
+            if whole:
+                return changed
+            cut = table.version + 1      # what could not be read, after the last good move
+        self.store.cut_moves(tid, cut)   # the table goes on from its last good move
         return changed
 
     def players(self) -> list[Player]:

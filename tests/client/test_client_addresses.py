@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-import zmq
 
 from cardparty.client.cli import main
 from cardparty.core.i18n import set_language
@@ -153,8 +152,7 @@ def test_hosts_forget_reads_the_address_as_join_does(capsys: pytest.CaptureFixtu
 
 def test_a_client_asks_a_key_desk_on_ipv6_in_brackets() -> None:
     keys = KeyPair.generate()
-    ctx = zmq.Context.instance()
-    desk = KeyDesk(ctx, "tcp://[::1]:0", keys, "six")
+    desk = KeyDesk("tcp://[::1]:0", keys, "six")
     try:
         port = int(desk.address.rsplit(":", 1)[1])
         host = read_address(f"[::1]:{port - 1}")

@@ -63,6 +63,21 @@ class Kit:
         assert reply is not None
         return str(reply["table"]["id"])
 
+    def play_until(self, tid: str, player: Player, moves: int) -> None:
+        """``player``, in seat 0, plays the listed moves in turn (the n-th move of the n-th
+        list) and bots move as the clock runs, until the journal holds ``moves`` moves or
+        the round is over."""
+        ht = self.table(tid)
+        n = 0
+        while ht.status == "playing" and len(ht.table.journal) < moves:
+            legal = ht.table.legal_moves(0)
+            if legal:
+                self.ask(player, "move", table=tid, move=n % len(legal),
+                         version=ht.table.version)
+                n += 1
+            else:
+                self.tick(0.001)
+
     def play_out(self, tid: str, humans: dict[int, Player], seed: int = 1,
                  most: int = 20_000) -> None:
         """Humans play random listed moves (``seed``), bots move as the clock runs, until
