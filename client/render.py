@@ -23,6 +23,10 @@ from cardparty.core.i18n import N_, _, ngettext, translate
 __all__ = ["Fragments", "Renderer", "asciified", "counter_text"]
 
 
+#: The names of the host's own timers (docs/protocol.md, "Timers the host owns"): words of
+#: the catalogs, shown by the player's countdown like a game's deadline.
+TIMER_WORDS = (N_("idle"),)
+
 #: Counters whose value is a seat: shown by the player's name. The view has no type for a
 #: seat, so these are the names the installed games give such counters (docs/playing.md).
 SEAT_COUNTERS = frozenset({"dealer", "elder", "younger", "leader", "starter", "turn"})
