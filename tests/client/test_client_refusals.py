@@ -7,8 +7,6 @@ connected to a host whose key then changed says so, with the new fingerprint, in
 
 from __future__ import annotations
 
-import socket
-
 from cardparty.client.controller import Controller
 from cardparty.client.net_link import NetLink
 from cardparty.client.render import Renderer
@@ -19,19 +17,7 @@ from cardparty.net.keys import KeyPair
 from cardparty.net.known_hosts import KnownHosts
 from cardparty.net.session import Session
 from tests.client.clientkit import LINKS, Pump, net_link, player
-
-
-def free_port() -> int:
-    """A free port whose next port (the key desk's) is free too."""
-    while True:
-        with socket.socket() as s, socket.socket() as after:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-            try:
-                after.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-            return port
+from tests.client.test_client_tmux import free_port
 
 
 def lines_of(fragments: list[tuple]) -> list[str]:

@@ -13,7 +13,7 @@ from cardparty.client.words import describer
 from cardparty.net.host import Host
 from cardparty.net.keys import KeyPair
 from tests.client.clientkit import OPENING, Pump, RecordingLink
-from tests.client.test_client_refusals import free_port
+from tests.client.test_client_tmux import free_port
 
 
 def test_a_snapshot_adds_only_what_the_log_has_not_told() -> None:
