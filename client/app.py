@@ -80,7 +80,7 @@ def build_app(controller: Controller, *, ascii_only: bool = False, mouse: bool =
     c = controller
     term = Terminal()
     r = Renderer(c, glyphs(ascii_only), ascii_only, on_card_click=c.key_click,
-                 width=lambda: term.size().columns)
+                 width=lambda: term.size().columns, height=lambda: term.size().rows)
 
     def focus_back() -> None:
         with contextlib.suppress(ValueError):

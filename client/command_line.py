@@ -182,14 +182,31 @@ def bot(c: Controller, table: Any, rest: str) -> None:
     c.request("add_bot", table=table, level=level)
 
 
+def on_row(c: Controller, rest: str, action: Action, key: str) -> None:
+    """Do what ``key`` does in the lobby on the table named ``rest`` (none: the one chosen):
+    the cursor goes to its row, so what follows (``ready``, the room that opens) is about
+    that table, as after the key."""
+    ids = [str(t.get("id")) for t in c.tables]
+    if rest and rest not in ids:              # not listed yet (or on a later page): asked
+        c.request("sit" if key == "enter" else "spectate", table=rest)
+        if key == "enter":
+            keys_room.wait_for_room(c, rest)
+        return
+    if rest:
+        c.lobby_cursor = ids.index(rest)
+    if c.screen == "room":                    # from one waiting room to another table
+        c.screen, c.room_id = "lobby", None
+    action(c, key)
+
+
 @command("sit ", help="sit at a table (its id; none: the chosen one)")
 def sit(c: Controller, table: Any, rest: str) -> None:
-    c.request("sit", table=rest or table)
+    on_row(c, rest, keys_lobby.sit, "enter")
 
 
 @command("watch ", help="watch a table (its id; none: the chosen one)")
 def watch(c: Controller, table: Any, rest: str) -> None:
-    c.request("spectate", table=rest or table)
+    on_row(c, rest, keys_lobby.watch, "s")
 
 
 command("create", help="create a table (the form)")(as_key(keys_lobby.create, "c"))

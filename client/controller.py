@@ -35,11 +35,14 @@ from cardparty.client.keys_economy import ECONOMY, LEAGUE, SHOP, economy_message
 from cardparty.client.keys_lobby import LOBBY, open_create_form
 from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.keys_start import START
+from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
 from cardparty.client.keys_table import TABLE, go_on
 from cardparty.client.link import Link, Message
+from cardparty.client.lobby_rows import sits_at
+from cardparty.client.message_line import MessageLine
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
+from cardparty.client.words import variants_text
 from cardparty.core.i18n import N_, _, translate
 
 Connect = Callable[[str, str], Link]
@@ -123,8 +126,8 @@ class Controller:
         #: The host has welcomed us at least once on this link (until then, Esc gives up).
         self.welcomed = False
         self.banner = ""
-        self.error = ""
-        self.notice = ""
+        #: The line for the last refusal or notice (``message_line``).
+        self.line = MessageLine()
         self.quit = False
         #: Bugs caught on the way to the screen (kept for tests; the player sees one line).
         self.failures: list[Exception] = []
@@ -149,6 +152,9 @@ class Controller:
         self.room_id: Any = None
         self.pending_room: Any = None
         self.known_tables: set[Any] = set()
+        #: Every table id a lobby listing has shown (a notice about a table not listed yet
+        #: holds; one about a table listed and gone leaves).
+        self.listed_once: set[Any] = set()
         self.room_chat: deque[str] = deque(maxlen=ROOM_CHAT)
         #: Ring the terminal bell (and set the window title) when it becomes this player's
         #: turn or a call is due: off unless asked for (``--bell``, key B).
@@ -169,9 +175,39 @@ class Controller:
     def _economy(self) -> None:
         #: The player's profile at this host (None: not known yet, or no economy there).
         self.profile: dict[str, Any] | None = None
+        #: The host said it keeps no coins (no profile, league, shop or entry tables).
+        self.no_economy = False
+        #: What the host said of each table it cancelled (the waiting room goes with it).
+        self.cancelled: dict[Any, str] = {}
         self.league: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
+
+    # --- the message line ----------------------------------------------------------------------
+
+    @property
+    def error(self) -> str:
+        """The last refusal or fault, in words ("" when none)."""
+        return self.line.error
+
+    @error.setter
+    def error(self, text: str) -> None:
+        self.line.set_error(text)
+
+    @property
+    def notice(self) -> str:
+        """The last notice ("" when none); set, it holds while this screen stays."""
+        return self.line.notice_text
+
+    @notice.setter
+    def notice(self, text: str) -> None:
+        self.line.say(text, self.screen)
+
+    def say(self, text: str, *, while_open: Any = None,
+            holds: Callable[[Controller], bool] | None = None) -> None:
+        """A notice that holds while ``while_open`` (a table id) takes seats, or while
+        ``holds`` says so (``message_line``)."""
+        self.line.say(text, self.screen, while_open=while_open, holds=holds)
 
     # --- keys ------------------------------------------------------------------------------
 
@@ -203,6 +239,7 @@ class Controller:
                 self.error = ""
             if binding.action is not None:
                 binding.action(self, name)
+            self.line.expire(self)
         except Exception as exc:  # no traceback ever reaches the screen
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
@@ -222,6 +259,7 @@ class Controller:
                     else 0
             elif name != "escape":
                 self.error = ""
+            self.line.expire(self)
         except Exception as exc:
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
@@ -243,6 +281,7 @@ class Controller:
         except Exception as exc:
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
+        self.line.expire(self)
 
     # --- what keys and commands ask for ------------------------------------------------------
 
@@ -314,24 +353,33 @@ class Controller:
             handler = RECEIVERS.get(str(msg.get("type")))
             if handler is not None:
                 handler(self, msg)
+            self.line.expire(self)
         except Exception as exc:  # the screen must survive anything a host sends
             self.failures.append(exc)
             self.error = _("could not show a message from the host: {error}").format(
                 error=f"{type(exc).__name__}: {exc}")
 
     def _status(self, msg: Message) -> None:
+        if self.link is None:              # a link given up on still talking: not ours now
+            return
         self.connection = str(msg.get("state", ""))
         text = translate(msg.get("text") or "")
+        if self.connection == "refused" and not self.welcomed and self.connect is not None:
+            # Never welcomed: no lobby to show; the start screen, with why in one line.
+            give_up(self, text, name_row=msg.get("code") in NAME_REFUSALS)
+            return
         if self.connection == "connected":
             self.banner = ""
             if text:
                 self.notice = text
         else:
             self.banner = text or self.connection
-            if not self.welcomed and self.connect is not None:
+            if not self.welcomed and self.connect is not None and self.connection != "refused":
                 self.banner += " " + _("(Esc: back to the start screen)")
 
     def _welcome(self, msg: Message) -> None:
+        if self.link is None:
+            return
         self.welcomed = True
         self.name = str(msg.get("name") or self.name)
         self.host = str(msg.get("host") or self.host)
@@ -342,6 +390,7 @@ class Controller:
 
     def _lobby(self, msg: Message) -> None:
         self.tables = list(msg.get("tables") or [])
+        self.listed_once.update(t.get("id") for t in self.tables)
         if msg.get("games"):
             self.games = list(msg["games"])
             if self.create_waiting and self.screen == "lobby" and self.dialog is None:
@@ -366,7 +415,8 @@ class Controller:
             if self.screen == "room" and table != self.room_id:
                 return                          # another table of ours: the room stays
             self._open_table(table, view)
-        self.table.apply(view, list(msg.get("events") or []), table)
+        self.table.apply(view, list(msg.get("events") or []), table,
+                         snapshot=bool(msg.get("snapshot")))
         go_on(self)
         self.attention()
         if self.screen in ("lobby", "start", "room"):
@@ -392,13 +442,20 @@ class Controller:
     def _invite(self, msg: Message) -> None:
         # One line, never a dialog: a dialog popping up would take the keys the player is
         # typing (an Enter meant for his own game would sit him down elsewhere).
+        # The table by the id the lobby lists it under (its title is not in the lobby).
         who, table = msg.get("from") or _("someone"), msg.get("table")
-        where = msg.get("title") or _("table {table}").format(table=table)
-        self.notice = _("{who} invites you to {where} — Enter on it in the lobby to sit"
-                        ).format(who=who, where=where)
+        game = next((translate(str(g.get("name"))) for g in self.games
+                     if g.get("id") == msg.get("game") and g.get("name")), "")
+        where = (_("table {table} ({game})").format(table=table, game=game) if game
+                 else _("table {table}").format(table=table))
+        self.say(_("{who} invites you to {where} — Enter on it in the lobby to sit"
+                   ).format(who=who, where=where), holds=lambda c: still_invited(c, table))
 
     def _notice(self, msg: Message) -> None:
-        self.notice = translate(msg.get("text") or "")
+        text = translate(msg.get("text") or "")
+        if msg.get("cancelled") is not None:
+            self.cancelled[msg["cancelled"]] = text
+        self.say(text, while_open=msg.get("table"))
 
     def _hosts(self, msg: Message) -> None:
         self.start.hosts = [(str(label), str(address))
@@ -428,6 +485,12 @@ class Controller:
         if self.describe_for is not None:
             describe = self.describe_for(str(view.get("game", "")))
         self.table = TableModel(table=table, describe=describe)
+        house = variants_text(view.get("variants") or (),
+                              next((g for g in self.games if g.get("id") == view.get("game")),
+                                   {}))
+        if house:                                 # said once, first: no room may have shown it
+            self.table.log.append(_("House rules at this table: {variants}.").format(
+                variants=house))
         if table == self.room_id:                 # the waiting room's talk goes on here
             self.table.log.extend(self.room_chat)
         self.room_id = None
@@ -437,6 +500,15 @@ class Controller:
         self.scoreboard = False
         if isinstance(self.dialog, Choice | CreateForm):
             self.dialog = None
+
+
+def still_invited(c: Controller, table: Any) -> bool:
+    """An invitation to ``table`` still stands for this client: the table takes seats and
+    he has no seat there yet (``message_line``)."""
+    row = next((t for t in c.tables if t.get("id") == table), None)
+    if row is None:
+        return table not in c.listed_once
+    return row.get("status") == "open" and not sits_at(c, row)
 
 
 #: What each message from the link changes (``link`` lists them).

@@ -52,9 +52,8 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
         exc = f.exception()
         if isinstance(exc, SessionError):
             if exc.code == "no_economy" and action in ("profile", "league"):
-                link.deliver({"type": "profile", "profile": None})
-                if action == "league":
-                    link.deliver({"type": "error", "text": exc.message})
+                # The league and shop screens say so themselves: no line of error.
+                link.deliver({"type": "profile", "profile": None, "no_economy": True})
                 return
             link.deliver({"type": "error", "text": exc.message})
             return
@@ -72,7 +71,8 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
             if wait is not None:
                 text += " " + (_("(cancelled in {n} s if not full)") if stake
                                else _("(bots in {n} s)")).format(n=f"{wait:.0f}")
-            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting")})
+            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting"),
+                          "table": reply.get("table")})     # true until the game starts
             fetch_profile(link)
         elif action == "unseek":
             link.deliver({"type": "notice", "text": _("you stopped waiting")})
@@ -109,7 +109,8 @@ def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
             link.deliver({"type": "profile", "profile": named(msg["profile"])})
         return True
     if kind == "cancelled":
-        link.deliver({"type": "notice", "text": _("table {table} was cancelled: {reason}").format(
+        link.deliver({"type": "notice", "cancelled": msg.get("table"),
+                      "text": _("table {table} was cancelled: {reason}").format(
             table=msg.get("table"), reason=host_text(shown(msg.get("reason", ""),
                                                            msg.get("reason_msg")), 300))})
         fetch_profile(link)

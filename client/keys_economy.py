@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, SeekForm
 from cardparty.client.keymap import Keys
-from cardparty.core.i18n import N_, _, ngettext
+from cardparty.core.i18n import N_, _, ngettext, number
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -26,7 +26,7 @@ BOUGHT_ANY = N_("bought")
 
 
 def coins_text(n: Any) -> str:
-    return f"{int(n):,}" if isinstance(n, int) else "?"
+    return number(int(n)) if isinstance(n, int) else "?"
 
 
 def left_text(seconds: Any) -> str:
@@ -62,8 +62,10 @@ def reward_text(r: dict[str, Any]) -> str:
         return _("Practice: no coins, no XP, no league points.")
     if mode == "entry":
         got = (_("You take {coins} of the pot of {pot} coins") if r.get("coins")
-               else _("The pot of {pot} coins goes to the winners")).format(
-            coins=coins_text(r.get("coins")), pot=coins_text(r.get("pot")))
+               else _("You lose your stake of {stake} coins: the pot of {pot} goes to the "
+                      "winners")).format(coins=coins_text(r.get("coins")),
+                                         stake=coins_text(r.get("stake")),
+                                         pot=coins_text(r.get("pot")))
     else:
         got = _("You earn {coins} coins").format(coins=coins_text(r.get("coins")))
     league = r.get("league", 0)
@@ -85,6 +87,7 @@ def economy_message(c: Controller, msg: dict[str, Any]) -> None:
     kind = msg.get("type")
     if kind == "profile":
         c.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
+        c.no_economy = c.profile is None and bool(msg.get("no_economy"))
         if msg.get("bought"):
             c.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
     elif kind == "league":
@@ -127,12 +130,18 @@ SHOP = Keys("shop")
 ECONOMY = Keys("league", "shop")
 
 
-def league_known(c: Controller) -> bool:
-    return bool(c.league)
+def other_weeks(c: Controller) -> bool:
+    """The host lists more weeks than the one shown: left and right have somewhere to go."""
+    return len((c.league or {}).get("weeks") or ()) > 1
+
+
+def has_shop(c: Controller) -> bool:
+    """The host keeps coins and has told this player his (the shop's prices with them)."""
+    return c.profile is not None
 
 
 @LEAGUE.add("left", "right", "h", "l", help=N_("an older / a newer week"),
-            when=league_known, footer=N_("left right: weeks"))
+            when=other_weeks, footer=N_("left right: weeks"))
 def other_week(c: Controller, key: str) -> None:
     """an older (left) or a newer (right) week"""
     lg = c.league or {}
@@ -142,15 +151,20 @@ def other_week(c: Controller, key: str) -> None:
         i = weeks.index(week) + (1 if key in ("left", "h") else -1)   # newest first
         if 0 <= i < len(weeks):
             open_league(c, weeks[i])
+        else:
+            c.notice = (_("no older week has standings") if key in ("left", "h")
+                        else _("this is the newest week"))
 
 
-@SHOP.add("g", help=N_("buy the gold booster (asks first)"), footer=N_("g: gold booster"))
+@SHOP.add("g", help=N_("buy the gold booster (asks first)"), footer=N_("g: gold booster"),
+          when=has_shop)
 def buy_gold(c: Controller, key: str) -> None:
     """buy the gold booster (coins x2 for a while), after a yes"""
     buy(c, "gold")
 
 
-@SHOP.add("v", help=N_("buy the VIP pass (asks first)"), footer=N_("v: VIP pass"))
+@SHOP.add("v", help=N_("buy the VIP pass (asks first)"), footer=N_("v: VIP pass"),
+          when=has_shop)
 def buy_vip(c: Controller, key: str) -> None:
     """buy the VIP pass (coins and XP x1.5 for some days), after a yes"""
     buy(c, "vip")

@@ -14,7 +14,13 @@ from cardparty.client.keymap import Keys
 from cardparty.client.keys_economy import open_league, open_shop, seek_form
 from cardparty.client.keys_room import ask_for_a_bot, enter_room, send_invite, wait_for_room
 from cardparty.client.keys_start import give_up
-from cardparty.client.lobby_rows import chosen, invite_target, selected_table, sits_at
+from cardparty.client.lobby_rows import (
+    chosen,
+    invite_target,
+    may_add_bot,
+    selected_table,
+    sits_at,
+)
 from cardparty.core.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -31,8 +37,23 @@ def request_chosen(c: Controller, action: str) -> None:
         c.request(action, table=t.get("id"))
 
 
+def short_of_coins(c: Controller, req: dict[str, Any]) -> str | None:
+    """Why an entry table of ``req``'s stake cannot seat its creator, as the host would say
+    it (None: it can, or the profile is not known here: the host judges)."""
+    coins = (c.profile or {}).get("coins")
+    stake = int(req.get("stake") or 0)
+    if req.get("mode") == "entry" and isinstance(coins, int) and stake > coins:
+        return _("not enough coins: the stake is {stake} and you have {have}").format(
+            stake=stake, have=coins)
+    return None
+
+
 def open_create_form(c: Controller) -> None:
     def create(req: dict[str, Any]) -> None:
+        problem = short_of_coins(c, req)
+        if problem:                           # no table made for nobody to sit at
+            c.error = problem
+            return
         c.request("create", **req)
         wait_for_room(c, "new")               # the creator sits at once: his room opens
 
@@ -110,7 +131,11 @@ def shop(c: Controller, key: str) -> None:
     open_shop(c)
 
 
-@LOBBY.add("b", help=N_("add a bot to the table"))
+def bot_allowed(c: Controller) -> bool:
+    return may_add_bot(c, selected_table(c))
+
+
+@LOBBY.add("b", help=N_("add a bot to the table"), when=bot_allowed)
 def add_bot(c: Controller, key: str) -> None:
     """add a bot to an empty seat of the chosen table: a dialog asks its level, normal
     (Enter), easy or hard (you must be seated there; at a friends table only its creator

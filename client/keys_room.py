@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, TextField, bot_dialog, invite_prompt
 from cardparty.client.keymap import Keys
-from cardparty.client.lobby_rows import sits_at
+from cardparty.client.lobby_rows import created, may_add_bot, sits_at
 from cardparty.core.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -54,7 +54,13 @@ def room_from_lobby(c: Controller) -> None:
     room whose table is gone or that no longer seats this player."""
     if c.screen == "room":
         t = room_of(c)
-        if t is None or t.get("status") == "closed":
+        if t is not None and t.get("status") == "cancelled":
+            # An entry table not full in time: nothing more happens there.
+            tid = c.room_id
+            c.screen, c.room_id = "lobby", None
+            c.notice = c.cancelled.get(tid) or _("table {table} was cancelled").format(
+                table=tid)
+        elif t is None or t.get("status") == "closed":
             c.screen, c.room_id = "lobby", None
             c.notice = _("the table was closed")
         elif not sits_at(c, t):
@@ -92,14 +98,28 @@ def ask_for_a_bot(c: Controller, table: Any) -> None:
 
 # --- the keys ----------------------------------------------------------------------------------
 
+def taking_seats(c: Controller) -> bool:
+    """The room's table still takes seats (a cancelled one does not: nothing to ready)."""
+    return (room_of(c) or {}).get("status") == "open"
+
+
+def bot_allowed(c: Controller) -> bool:
+    return may_add_bot(c, room_of(c))
+
+
+def owner(c: Controller) -> bool:
+    """This player created the room's table, which has not started: its owner's keys."""
+    return taking_seats(c) and created(c, room_of(c))
+
+
 @ROOM.add("r", help=N_("ready: the game starts when every seat is taken and every player is "
-                       "ready"), footer=N_("r: ready"))
+                       "ready"), footer=N_("r: ready"), when=taking_seats)
 def ready(c: Controller, key: str) -> None:
     """ready"""
     c.request("ready", table=c.room_id)
 
 
-@ROOM.add("b", help=N_("add a bot to an empty seat"), footer=N_("b: bot"))
+@ROOM.add("b", help=N_("add a bot to an empty seat"), footer=N_("b: bot"), when=bot_allowed)
 def add_bot(c: Controller, key: str) -> None:
     """a bot in an empty seat, of the level the dialog asks: normal, easy or hard (at a
     friends table, only its creator may)"""
@@ -127,21 +147,22 @@ def leave(c: Controller, key: str) -> None:
     c.screen, c.room_id = "lobby", None
 
 
-@ROOM.add("x", help=N_("your table: remove a player or a bot before the start"))
+@ROOM.add("x", help=N_("your table: remove a player or a bot before the start"), when=owner)
 def remove(c: Controller, key: str) -> None:
     """your table (you created it), before the start: remove a player or a bot (a choice of
     the taken seats); the player removed is back in his lobby with a line saying so"""
     ask_remove(c, c.room_id)
 
 
-@ROOM.add("C", help=N_("your table: close it (everyone at it is told)"))
+@ROOM.add("C", help=N_("your table: close it (everyone at it is told)"), when=owner)
 def close(c: Controller, key: str) -> None:
     """your table, before the start: close it, after a yes/no question (no is the default);
     everyone at it goes back to the lobby with *the table was closed*"""
     ask_close(c, c.room_id)
 
 
-@ROOM.add("s", help=N_("your table: let strangers sit or not (the invited always may)"))
+@ROOM.add("s", help=N_("your table: let strangers sit or not (the invited always may)"),
+          when=owner)
 def strangers(c: Controller, key: str) -> None:
     """your table: strangers may sit or not (the other way than now; the invited and you
     always may); the lobby shows a table closed to strangers as *invited*"""

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from cardparty.client.dialog import type_key
 from cardparty.client.keymap import TYPED, Keys
 from cardparty.core.i18n import N_, _
+from cardparty.net.safetext import NAME_MAX
+from cardparty.net.safetext import name_problem as safe_name_problem
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -54,11 +56,32 @@ def quit_start(c: Controller, key: str) -> None:
     c.exit()
 
 
+#: The host's refusals of a hello that are about the name: the start screen puts the cursor
+#: on it.
+NAME_REFUSALS = frozenset({"name_taken", "bad_name", "too_many"})
+
+
+def name_problem(name: str) -> str | None:
+    """Why a host would refuse ``name`` (the host's own rule, ``net/safetext.py``), in the
+    player's words; None if it would take it."""
+    if not name.strip():
+        return _("type your name first")
+    if len(name) > NAME_MAX:
+        return _("a name has at most 32 letters (this one has {n})").format(n=len(name))
+    if safe_name_problem(name) is None:
+        return None
+    if name != name.strip() or "  " in name:
+        return _("a name has no space at either end, nor two in a row, nor control "
+                 "characters")
+    return _("a name is letters or digits of one script, with no invisible or control "
+             "characters")
+
+
 def join(c: Controller, name: str, address: str) -> None:
     """Connect to ``address`` as ``name`` (the start screen's Enter)."""
-    if not name or len(name) > 32:
-        c.error = (_("type your name first") if not name
-                   else _("a name has at most 32 letters"))
+    problem = name_problem(name)
+    if problem:
+        c.error = problem
         c.start.row = 0
         return
     if not address:
@@ -80,17 +103,25 @@ def join(c: Controller, name: str, address: str) -> None:
         address=address)
 
 
-def give_up(c: Controller) -> None:
-    """Stop trying to reach a host that never answered: back to the start screen, with
-    the name and address as typed."""
+def give_up(c: Controller, reason: str = "", name_row: bool = False) -> None:
+    """Stop trying to reach a host that never welcomed us: back to the start screen, with
+    the name and address as typed and one line saying why (``reason``: the host's refusal;
+    none: nobody answered). ``name_row``: the refusal is about the name, the cursor goes
+    there."""
     link, c.link = c.link, None
     if link is not None:
         with contextlib.suppress(Exception):
             link.close()
     c.screen = "start"
-    c.start.row = 1
+    c.dialog = None
+    c.help = 0
+    c.command_open = False
+    c.start.row = 0 if name_row else 1
     c.start.address = c.start.address or c.host
     c.start.name = c.start.name or c.name
     c.banner = ""
     c.connection = ""
-    c.error = _("gave up on {host}: no cardparty host answered there").format(host=c.host)
+    c.tables = []
+    c.profile = None
+    c.error = reason or _("gave up on {host}: no cardparty host answered there").format(
+        host=c.host)

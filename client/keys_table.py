@@ -26,13 +26,22 @@ def round_over(c: Controller) -> bool:
     return c.table.over
 
 
-@TABLE.add("left", "right", help=N_("move along your hand"))
+def seated(c: Controller) -> bool:
+    """This player has a seat (a spectator has no hand, no moves and no next round)."""
+    return c.table.seat is not None
+
+
+def seated_over(c: Controller) -> bool:
+    return seated(c) and c.table.over
+
+
+@TABLE.add("left", "right", help=N_("move along your hand"), when=seated)
 def along_the_hand(c: Controller, key: str) -> None:
     """move the cursor along your hand"""
     c.table.move_cursor(-1 if key == "left" else 1)
 
 
-@TABLE.add("space", help=N_("select a card (selection order = play order)"))
+@TABLE.add("space", help=N_("select a card (selection order = play order)"), when=seated)
 def select(c: Controller, key: str) -> None:
     """select or unselect the card under the cursor; the order you select is the order you
     play"""
@@ -43,7 +52,7 @@ TABLE.mouse(N_("click"), N_("select a card with the mouse"), "select or unselect
 
 
 @TABLE.add("tab", "s-tab", help=N_("step through your legal moves; Enter plays it"),
-           footer=N_("Tab: your moves"))
+           footer=N_("Tab: your moves"), when=seated)
 def step_through_moves(c: Controller, key: str) -> None:
     """step through your legal moves one by one: the line above the moves shows it
     (`Enter: play R7  (move 2 of 6)`) and its cards are selected; Enter plays exactly that
@@ -53,13 +62,14 @@ def step_through_moves(c: Controller, key: str) -> None:
 
 
 @TABLE.add("enter", help=N_("play the selection, or the card at the cursor"),
-           footer=N_("Enter: play"))
+           footer=N_("Enter: play"), when=seated)
 def play(c: Controller, key: str) -> None:
     """play the selected cards (none selected: the card under the cursor)"""
     outcome(c, c.table.enter())
 
 
-@TABLE.add(*"123456789", help=N_("moves without cards (draw, take, ...): bottom line"))
+@TABLE.add(*"123456789", help=N_("moves without cards (draw, take, ...): bottom line"),
+           when=seated)
 def numbered_move(c: Controller, key: str) -> None:
     """the moves that do not start from your hand, grouped by kind and numbered on the bottom
     line (draw a card, take the pile, stand, ready, deal N cards, take from the talon, a
@@ -67,21 +77,22 @@ def numbered_move(c: Controller, key: str) -> None:
     outcome(c, c.table.action(int(key)))
 
 
-@TABLE.add("p", help=N_("call (Pika!); with a card chosen: play it and call"))
+@TABLE.add("p", help=N_("call (Pika!); with a card chosen: play it and call"), when=seated)
 def call(c: Controller, key: str) -> None:
     """the call (Pika's «Pika!»): plays the listed `call` move; with a card chosen whose play
     may carry the call, plays it with the call"""
     outcome(c, c.table.call())
 
 
-@TABLE.add("<", ">", ",", ".", "s-left", "s-right", help=N_("move the card at the cursor"))
+@TABLE.add("<", ">", ",", ".", "s-left", "s-right", help=N_("move the card at the cursor"),
+           when=seated)
 def move_card(c: Controller, key: str) -> None:
     """move the card under the cursor in your hand (PI-14: the order is yours and the host
     keeps it)"""
     reorder(c, c.table.shift(-1 if key in ("<", ",", "s-left") else 1))
 
 
-@TABLE.add("o", help=N_("sort your hand by suit or colour"))
+@TABLE.add("o", help=N_("sort your hand by suit or colour"), when=seated)
 def sort(c: Controller, key: str) -> None:
     """sort your hand by suit or colour, then rank"""
     reorder(c, c.table.sort_hand())
@@ -124,7 +135,7 @@ def ask_how_to_leave(c: Controller, key: str) -> None:
     c.dialog = Choice(_("Leave this table?"), options, lambda how: leave_as(c, how))
 
 
-@TABLE.add("n", "enter", help=N_("round over: play again"), when=round_over)
+@TABLE.add("n", "enter", help=N_("round over: play again"), when=seated_over)
 def again(c: Controller, key: str) -> None:
     """when the round is over: play again at the same table"""
     c.request("again", table=c.table_id)

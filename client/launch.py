@@ -15,6 +15,7 @@ from typing import Any
 from cardparty.client.app import build_app, run_async
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.controller import Controller
+from cardparty.client.keys_start import name_problem
 from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
 from cardparty.client.tokens import TokenStore
@@ -80,15 +81,15 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     # A deck or seed chosen here is the player's own business (MO-3): the host allows it, and
     # says so, only then.
     chosen = bool({"deck", "seed"} & set(settings or {}))
-    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog,
-                testing=chosen)
+    here = _("this machine")
+    host = Host("tcp://127.0.0.1:0", here, idle=None, catalog=catalog, testing=chosen)
     address = host.start()
     autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
                 "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice",
                 "mode": "practice"}     # MO-3: against the machine, no ledger, pays nothing
     link = NetLink(address, name, autoplay=autoplay, host_key=host.keys.public)
-    controller = Controller(link, name=name, address="this machine", describe=describer)
+    controller = Controller(link, name=name, address=here, describe=describer)
     controller.bell = bell
     try:
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
@@ -154,14 +155,17 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         check_terminal()
     except LaunchError as exc:
         return refuse("join", exc, 1)
-    if address:
+    problem = name_problem(name) if address else None
+    if address and problem is None:
         link = connect(name, address)
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
         controller.bell = bell
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
-    controller = Controller(None, name=name, connect=connect, describe=describer,
-                            check_address=address_problem)
+    controller = Controller(None, name=name, address=address or "", connect=connect,
+                            describe=describer, check_address=address_problem)
     controller.bell = bell
+    if problem:                       # a name no host takes: said before anything connects
+        controller.error = problem
     return run_client(controller, None, ascii_only=ascii_only, mouse=mouse,
                       discovery=discovery)

@@ -40,6 +40,9 @@ from cardparty.client.render import Renderer
 #: drawn in; below that the screen says it is too small instead of dropping lines.
 MIN_LOG = 1
 MIN_COLUMNS = 40
+#: The most lines the banner and the message line take (each wraps between words: a
+#: refusal's advice is read whole).
+MAX_MESSAGE_LINES = 8
 
 
 class Terminal:
@@ -72,7 +75,7 @@ class Regions:
     def __init__(self, r: Renderer, frame: Callable[[], int],
                  columns: Callable[[], int]) -> None:
         self.draw = {"top": r.table_top_ruled, "hand": r.hand_ruled, "actions": r.actions}
-        self.status = r.status
+        self.lines_of = {"status": r.status, "banner": r.banner}
         self.frame = frame
         self.columns = columns
         self.memo: dict[str, tuple[int, Any, int]] = {}
@@ -82,12 +85,13 @@ class Regions:
         memo = self.memo.get(name)
         if memo is None or memo[0] != frame:
             try:
-                fragments = (self.status if name == "status" else self.draw[name])()
+                fragments = (self.lines_of.get(name) or self.draw[name])()
             except Exception as exc:         # a drawing bug shows as a line (see ``drawn``)
                 fragments = [("class:error", f" (could not draw: {type(exc).__name__}: "
                                              f"{exc})")]
             lines = count_lines(fragments, self.columns())
-            memo = (frame, fragments, min(2, lines) if name == "status" else lines)
+            memo = (frame, fragments, min(MAX_MESSAGE_LINES, lines) if name in self.lines_of
+                    else lines)
             self.memo[name] = memo
         return memo[1]
 
@@ -97,7 +101,7 @@ class Regions:
 
     def chrome(self, banner: str) -> int:
         """The lines around the table: the title, the banner, the status line(s)."""
-        return 1 + (1 if banner else 0) + self.lines("status")
+        return 1 + (self.lines("banner") if banner else 0) + self.lines("status")
 
     def needed(self, banner: str) -> tuple[int, int]:
         """The smallest terminal (columns, rows) this table shows completely in."""
@@ -190,8 +194,9 @@ def overlays(c: Controller, r: Renderer, ascii_only: bool, term: Terminal) -> li
         box(r.help, lambda: term.box_width(76), lambda: bool(c.help)),
         box(r.dialog, lambda: Dimension(max=term.box_width(70)),
             lambda: c.dialog is not None and not c.help, style="class:dialog"),
-        Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8,
-                                                                  scroll_offset=1)),
+        # Arrows beside a menu longer than its 8 rows say there are more.
+        Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1,
+                                                                  display_arrows=True)),
     ]
 
 
@@ -210,7 +215,8 @@ def build_layout(c: Controller, r: Renderer, ascii_only: bool, term: Terminal,
                "room": Window(drawn(r.room), wrap_lines=True), "table": table}
     body = HSplit([
         title,
-        ConditionalContainer(Window(drawn(r.banner), height=1, style="class:banner"),
+        ConditionalContainer(Window(drawn(lambda: regions.get("banner")), style="class:banner",
+                                    height=lambda: Dimension.exact(regions.lines("banner"))),
                              filter=Condition(lambda: bool(c.banner))),
         DynamicContainer(lambda: screens.get(c.screen, table)),
         ConditionalContainer(Window(drawn(lambda: regions.get("status")), wrap_lines=True,

@@ -56,3 +56,24 @@ def invite_target(c: Controller, t: dict[str, Any]) -> dict[str, Any]:
     ours = [x for x in c.tables
             if x.get("mode") == "friends" and x.get("status") == "open" and mine(x)]
     return ours[0] if ours else t
+
+
+def created(c: Controller, t: dict[str, Any] | None) -> bool:
+    """This player created lobby row ``t`` (the host's ``creator``, by name)."""
+    creator = (t or {}).get("creator")
+    return bool(creator) and bool(c.name) and str(creator).casefold() == c.name.casefold()
+
+
+def may_add_bot(c: Controller, t: dict[str, Any] | None) -> bool:
+    """Whether the host would seat a bot this player asks for at ``t`` (docs/protocol.md,
+    MO-3 to MO-6): a table taking seats with a seat free; an entry table takes none; at a
+    friends or practice table only its creator may; at an open one any player seated there
+    (or its creator)."""
+    if t is None or t.get("status") != "open" or None not in (t.get("seats") or ()):
+        return False
+    mode = (t.get("summary") or {}).get("mode") or t.get("mode")
+    if mode == "entry":
+        return False
+    if mode in ("friends", "practice"):
+        return created(c, t)
+    return created(c, t) or sits_at(c, t)

@@ -33,10 +33,13 @@ from typing import Any
 
 from cardparty.client import economy_link
 from cardparty.client.hosttext import host_text
+from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
 from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire
+from cardparty.net.hostkey import diagnose
+from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.session import REFUSALS, Session, SessionError
 
@@ -54,12 +57,12 @@ def seat_label(seat: dict[str, Any]) -> str | None:
     name = str(seat.get("name") or "?")
     if kind == "bot":
         return f"{name} (bot)" if "bot" not in name.lower() else name
-    marks = ""
+    marks = []
     if seat.get("ready"):
-        marks += " ready"
+        marks.append(_("ready"))
     if seat.get("connected") is False:
-        marks += " away"
-    return name + (f" ({marks.strip()})" if marks else "")
+        marks.append(_("away"))
+    return name + (f" ({', '.join(marks)})" if marks else "")
 
 
 #: The owner's requests, with the notice each one's ``ok`` becomes.
@@ -134,7 +137,7 @@ def view_message(msg: dict[str, Any]) -> Message:
             players.append(p)
         view["players"] = players
     return {"type": "view", "table": msg.get("table"), "view": view,
-            "events": list(msg.get("events") or [])}
+            "events": list(msg.get("events") or []), "snapshot": bool(msg.get("snapshot"))}
 
 
 class NetLink:
@@ -150,8 +153,13 @@ class NetLink:
         self.deliver: Deliver = lambda msg: None
         token = tokens.load(address, name) if tokens is not None else None
         session_args.setdefault("features", FEATURES)
+        self.session_factory = session_factory
+        self.session_args = session_args
         self.session: Session = session_factory(address, name, on_message=self._pushed,
                                                 token=token, **session_args)
+        #: The host shows another key than the one this session holds it to (found while it
+        #: did not answer): said on the screen until the player trusts it again.
+        self.key_refusal: HostKeyError | None = None
         self.tables: dict[str, dict[str, Any]] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
@@ -279,7 +287,7 @@ class NetLink:
 
         def done(f: Future[dict[str, Any]]) -> None:
             if f.exception() is None:
-                self.deliver({"type": "notice",
+                self.deliver({"type": "notice", "table": table,
                               "text": _("invited {names} to table {table}").format(
                                   names=", ".join(names), table=table)})
         fut.add_done_callback(done)
@@ -299,8 +307,9 @@ class NetLink:
         text = _(OWNER_NOTICES[which]).format(table=table, seat=fields.get("seat", 0) + 1)
 
         def done(f: Future[dict[str, Any]]) -> None:
-            if f.exception() is None:
-                self.deliver({"type": "notice", "text": text})
+            if f.exception() is None:       # true while the table takes seats
+                self.deliver({"type": "notice", "text": text,
+                              "table": None if action == "close" else table})
         fut.add_done_callback(done)
 
     def _sit(self, table: Any, seat: int | None) -> None:
@@ -349,7 +358,15 @@ class NetLink:
                     standin_level=str(args.get("standin_level") or "normal"))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
-                self.session.sit(tid)
+                try:
+                    self.session.sit(tid)
+                except SessionError:
+                    # The creator cannot sit (the stake is more than his coins): the table
+                    # was made for him alone, so it goes, rather than wait empty in every
+                    # lobby.
+                    with contextlib.suppress(SessionError):
+                        self.session.request("close", table=tid)
+                    raise
                 if args.get("stake"):                 # the stake was taken: coins changed
                     economy_link.fetch_profile(self)
                 if invite and summary.get("mode") == "friends":
@@ -376,20 +393,80 @@ class NetLink:
         if self.tokens is not None:
             self.tokens.save(self.address, self.name, self.session.token)
 
+    def _refused(self, exc: SessionError) -> None:
+        """A hello refused for good, said in the player's words (the wire's own wording of a
+        name it does not take is not his)."""
+        code, text = exc.code, exc.message
+        if code == "bad_field":
+            code = "bad_name"
+            text = name_problem(self.name) or _(
+                "the host does not take the name {name}: choose another").format(
+                name=repr(self.name[:40]))
+        self.deliver({"type": "status", "state": "refused", "code": code, "text": text})
+
     def _run(self) -> None:
         while not self.closed.is_set():
             try:
                 welcome = self.session.connect(timeout=3.0)
                 break
             except SessionError as exc:
+                if self.closed.is_set():         # given up on meanwhile: say nothing more
+                    return
                 if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
-                    self.deliver({"type": "status", "state": "refused", "text": exc.message})
+                    self._refused(exc)
                     return
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": _("no cardparty host answers at {address}: still "
                                         "trying").format(address=self.address)})
         else:
             return
+        self._welcomed(welcome)
+        while not self.closed.wait(LOBBY_POLL):
+            if self.session.connected:
+                if not self.games:                    # the first answer was lost: ask again
+                    self._fetch_games()
+                self._poll_tables(wait=True)
+            else:
+                self._watch_key()
+
+    def _watch_key(self) -> None:
+        """While the host does not answer: if its key desk shows another key than the one
+        this session holds it to, say so (the session alone would say "reconnecting" for
+        ever); once the player trusts the host again (``cardparty hosts --forget``: the key
+        remembered is gone or another), connect afresh, learning its key."""
+        expected = self.session.expected
+        if expected is None:
+            return
+        if self.key_refusal is None:
+            wrong = diagnose(self.session.address, expected)
+            if wrong is not None:
+                self.key_refusal = wrong
+                self.deliver({"type": "status", "state": "refused", "code": wrong.code,
+                              "text": wrong.message})
+            return
+        known = self.session.known_hosts or KnownHosts()
+        if known.key_of(self.session.address) == expected.key:
+            return                                   # still the old key: still refused
+        old = self.session
+        old.abort()
+        self.session = self.session_factory(self.address, self.name, on_message=self._pushed,
+                                            token=old.token, **self.session_args)
+        try:
+            self.session.connect(timeout=3.0)
+        except SessionError as exc:
+            if exc.code in REFUSALS:
+                self.deliver({"type": "status", "state": "refused", "code": exc.code,
+                              "text": exc.message})
+            return
+        self.key_refusal = None
+        self._keep_token()
+        self._poll_tables(wait=True)
+        self.deliver({"type": "status", "state": "connected",
+                      "text": _("reconnected to the host")})
+
+    def _welcomed(self, welcome: dict[str, Any]) -> None:
+        """The first welcome: the token kept, the games and tables asked for, the profile,
+        and ``autoplay``'s table."""
         self._keep_token()
         with contextlib.suppress(SessionError):
             self.games = self.session.games()
@@ -403,11 +480,6 @@ class NetLink:
         economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
-        while not self.closed.wait(LOBBY_POLL):
-            if self.session.connected:
-                if not self.games:                    # the first answer was lost: ask again
-                    self._fetch_games()
-                self._poll_tables(wait=True)
 
     def _fetch_games(self) -> None:
         fut = self.session.send("games")

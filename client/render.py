@@ -23,6 +23,10 @@ from cardparty.core.i18n import N_, _, ngettext, translate
 __all__ = ["Fragments", "Renderer", "asciified", "counter_text"]
 
 
+#: The names of the host's own timers (docs/protocol.md, "Timers the host owns"): words of
+#: the catalogs, shown by the player's countdown like a game's deadline.
+TIMER_WORDS = (N_("idle"),)
+
 #: Counters whose value is a seat: shown by the player's name. The view has no type for a
 #: seat, so these are the names the installed games give such counters (docs/playing.md).
 SEAT_COUNTERS = frozenset({"dealer", "elder", "younger", "leader", "starter", "turn"})
@@ -55,9 +59,11 @@ class Renderer(ScreenParts):
 
     def __init__(self, c: Controller, glyphs: Glyphs, ascii_only: bool = False,
                  on_card_click: Callable[[int], None] | None = None,
-                 width: Callable[[], int] = lambda: 80) -> None:
+                 width: Callable[[], int] = lambda: 80,
+                 height: Callable[[], int] = lambda: 24) -> None:
         self.c = c
         self.width = width
+        self.height = height
         self.g = glyphs
         self.ascii = ascii_only
         self.on_card_click = on_card_click
@@ -119,21 +125,31 @@ class Renderer(ScreenParts):
             text = text.replace("·", "|")
         return [("class:title", text)]
 
+    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
+        """``text`` on as many lines of the screen's width as it needs, broken between
+        words only (a refusal's advice is read whole, at any width)."""
+        width = max(10, self.width() - 1)
+        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
+                              break_on_hyphens=False, break_long_words=True) or [first]
+        return [(style, "\n".join(lines))]
+
     @asciified
     def banner(self) -> Fragments:
         if not self.c.banner:
             return []
-        return [("class:banner", f" {self.g.warn} {self.c.banner} ")]
+        return self.wrapped("class:banner", self.c.banner, f" {self.g.warn} ")
 
     @asciified
     def status(self) -> Fragments:
         c = self.c
         if c.error:
-            return [("class:error", f" {c.error}")]
+            return self.wrapped("class:error", c.error)
         if c.notice:
-            return [("class:notice", f" {c.notice}")]
-        # The keys' short forms, as the screen's bindings declare them (``keymap``).
-        return [("class:dim", " " + self.g.sep.join(c.keys.footer(c)))]
+            return self.wrapped("class:notice", c.notice)
+        # The keys' short forms, as the screen's bindings declare them (``keymap``), broken
+        # between keys.
+        return self.flow([[("class:dim", (self.g.sep if i else " ") + k)]
+                          for i, k in enumerate(c.keys.footer(c))])
 
     # --- the table ----------------------------------------------------------------------------
 

@@ -11,13 +11,15 @@ import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from prompt_toolkit.utils import get_cwidth
+
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
 from cardparty.client.keys_room import room_of
 from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import Glyphs, pretty_text, to_ascii
-from cardparty.client.words import summary_words
+from cardparty.client.words import summary_words, variants_text
 from cardparty.core.i18n import N_, _, from_wire, ngettext, translate
 from cardparty.core.narrate import with_names
 
@@ -26,18 +28,39 @@ if TYPE_CHECKING:
 
 Fragments = list[tuple[Any, ...]]
 
+def cells(text: str, width: int, more: str = "…") -> str:
+    """``text`` in exactly ``width`` columns of the terminal: cut (ending in ``more``) or
+    padded by what each character takes on screen, so an emoji (two columns) in a name does
+    not shift the columns after it."""
+    if sum(get_cwidth(ch) for ch in text) > width:
+        out, used = "", get_cwidth(more)
+        for ch in text:
+            if used + get_cwidth(ch) > width:
+                break
+            out += ch
+            used += get_cwidth(ch)
+        text = out + more
+    return text + " " * max(0, width - sum(get_cwidth(ch) for ch in text))
+
+
 def mode_text(t: dict[str, Any]) -> str:
-    """A lobby row's mode: with the stake of an entry table, and the seconds before bots
-    (or a cancel) at a table waiting for players."""
+    """A lobby row's mode, with the stake of an entry table."""
     mode = translate(str(t.get("mode") or ""))
     if t.get("stake"):
         mode = _("entry {stake}").format(stake=t["stake"])
     if t.get("seeking"):                    # made by open play: who waits for what
         mode = _("seek {stake}").format(stake=t["stake"]) if t.get("stake") else _("seek")
+    return mode[:12]
+
+
+def status_text(t: dict[str, Any]) -> str:
+    """A lobby row's status, with the seconds before bots (or a cancel) at a table waiting
+    for players ("open 28s"): in the status column, where they fit beside any stake."""
+    status = translate(str(t.get("status", "")))
     fill = t.get("fill_in")
     if t.get("status") == "open" and isinstance(fill, int | float):
-        mode += f" {fill:.0f}s"
-    return mode[:12]
+        status = f"{status[:7]} {fill:.0f}s"
+    return status[:12]
 
 
 #: The words of a lobby row the host sends as codes: a table's mode and its status.
@@ -63,14 +86,12 @@ def settings_text(values: dict[str, Any], game: dict[str, Any]) -> str:
             continue
         label = (declared.get(name) or {}).get("label") or name.replace("_", " ")
         shown = (_("yes") if value else _("no")) if isinstance(value, bool) else value
+        if name == "dealer" and value == -1:   # the games' word for a dealer drawn by lot
+            shown = _("drawn at random")
+        elif name == "dealer" and isinstance(value, int) and value >= 0:
+            shown = _("seat {n}").format(n=value + 1)
         out.append(f"{translate(str(label))} {shown}")
     return ", ".join(out)
-
-
-def variants_text(variants: Any, game: dict[str, Any]) -> str:
-    """A table's variants by their names, in the player's language."""
-    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
-    return ", ".join(translate(str(names.get(v) or v)) for v in variants)
 
 
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
@@ -96,6 +117,7 @@ class ScreenParts:
     g: Glyphs
     ascii: bool
     width: Callable[[], int]
+    height: Callable[[], int]
 
     def game_name(self, game_id: str) -> str:
         for g in self.c.games:
@@ -136,8 +158,9 @@ class ScreenParts:
                                     subsequent_indent=" ")
             out.append(("class:notice", f"\n{wrapped}\n"))
         out.append(("", "\n "))
-        out.append(("class:key", "n"))
-        out.append(("", " " + _("play again") + "   "))
+        if tm.seat is not None:               # a spectator plays no next round
+            out.append(("class:key", "n"))
+            out.append(("", " " + _("play again") + "   "))
         out.append(("class:key", "l"))
         out.append(("", " " + _("back to the lobby") + "   "))
         out.append(("class:key", "m"))
@@ -227,8 +250,9 @@ class ScreenParts:
         if row.help:                 # whole, wrapped between words inside the box
             for part in textwrap.wrap(translate(row.help), 68)[:3]:
                 out.append(("class:dim", f" {part}\n"))
-        out.append(("class:dim",
-                    " " + _("up/down: field · left/right: change · Enter on Create")))
+        button = translate(f.rows[-1].label).strip("[] ")
+        out.append(("class:dim", " " + _("up/down: field · left/right: change · Enter on "
+                                         "{button}").format(button=button)))
         return out
 
     @asciified
@@ -240,6 +264,10 @@ class ScreenParts:
             summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
             text = " ".join(translate(summary or N_("The host sent no summary of this game."))
                             .split())
+            house = variants_text(c.table.view.get("variants") or (),
+                                  next((g for g in c.games if g.get("id") == game), {}))
+            if house:
+                text += " " + _("House rules at this table: {variants}.").format(variants=house)
             text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
             return [("class:heading",
                      _("{game}: the rules in short").format(game=self.game_name(game))),
@@ -298,23 +326,32 @@ class ScreenParts:
         if not c.tables:
             out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
         for i, t in enumerate(c.tables):
-            seats = t.get("seats") or []
-            shown = ", ".join(str(s) if s else _("(free)") for s in seats)
-            if len(shown) > 32:
-                shown = shown[:31] + self.g.more[:1]
-            status = translate(str(t.get("status", "")))
             style = "class:dialog.cursor" if i == c.lobby_cursor else ""
+            status = None
             if invites_me(c, t):                  # a friends table waiting for this player
                 status = _("invited")
                 style = style or "class:notice"
-            line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{mode_text(t):<13}{status[:12]:<12}")
-            out.append((style, line + "\n"))
+            out.append((style, self.table_row(t, status) + "\n"))
         out.append(("", "\n"))
         out.append(("class:heading", " " + _("Lobby chat")))
         out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
-        for line in list(c.lobby_chat)[-5:]:
-            out.append(("class:chat", f" {line}\n"))
+        # As many of the newest lines as the screen has rows left (the title, the banner and
+        # the bottom line around the lobby), each wrapped between words.
+        used = "".join(f[1] for f in out).count("\n") + 2 + (1 if c.banner else 0)
+        return out + [("class:chat", f"{line}\n")
+                      for line in self.newest_lines(c.lobby_chat, self.height() - used)]
+
+    def newest_lines(self, said: Any, rows: int) -> list[str]:
+        """The newest of ``said`` that fit in ``rows`` screen lines, oldest first, each
+        wrapped to the screen's width."""
+        width = max(20, self.width() - 2)
+        out: list[str] = []
+        for line in reversed(list(said)):
+            wrapped = textwrap.wrap(line, width, initial_indent=" ", subsequent_indent="   ",
+                                    break_on_hyphens=False) or [" "]
+            if len(out) + len(wrapped) > rows:
+                break
+            out[:0] = wrapped
         return out
 
     @asciified
@@ -326,19 +363,28 @@ class ScreenParts:
             return [("class:dim", " " + _("waiting for the host to list the table..."))]
         summary = t.get("summary") or {}
         seats, waiting = self.room_seats(summary.get("seats") or ())
-        return [*self.room_row(t), *seats, *self.room_rules(t, summary),
-                *self.room_start(waiting), *self.room_chat()]
+        top = [*self.room_row(t), *seats, *self.room_rules(t, summary), *self.room_start(waiting)]
+        return [*top, *self.room_chat(self.lines_in(top))]
+
+    def lines_in(self, fragments: Fragments) -> int:
+        """How many screen lines ``fragments`` take at the screen's width."""
+        width = max(1, self.width())
+        return sum(max(1, -(-sum(get_cwidth(ch) for ch in line) // width))
+                   for line in "".join(f[1] for f in fragments).split("\n")[:-1])
+
+    def table_row(self, t: dict[str, Any], status: str | None = None) -> str:
+        """A table's line in the lobby's columns (``table_heading``), each as wide on the
+        screen as its heading whatever the names hold."""
+        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
+        return (f" {cells(str(t.get('id', '?')), 6)} "
+                f"{cells(self.game_name(str(t.get('game', '?'))), 9)} "
+                f"{cells(seats, 33, self.g.more[:1])} {cells(mode_text(t), 12)} "
+                f"{cells(status or status_text(t), 12)}")
 
     def room_row(self, t: dict[str, Any]) -> Fragments:
         """The table as the lobby lists it, under the lobby's heading."""
-        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
-        if len(seats) > 32:
-            seats = seats[:31] + self.g.more[:1]
         return [("class:heading", table_heading()), ("", "\n"),
-                ("class:dialog.cursor",
-                 f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
-                 f"{seats:<34}{mode_text(t):<13}"
-                 f"{translate(str(t.get('status', '')))[:12]:<12}\n"), ("", "\n")]
+                ("class:dialog.cursor", self.table_row(t) + "\n"), ("", "\n")]
 
     def room_seats(self, seats: Any) -> tuple[Fragments, int]:
         """One line per seat (who sits, ready or not, away), and how many are still to come
@@ -363,7 +409,7 @@ class ScreenParts:
                 if s.get("connected") is False:
                     state = _("{state}, away").format(state=state)
             you = " " + _("(you)") if mine else ""
-            out.append(("class:me" if mine else "", f"  {i + 1}. {name[:24]:<24}{you:<7}"))
+            out.append(("class:me" if mine else "", f"  {i + 1}. {cells(name, 24)}{you:<7}"))
             out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
         return out, waiting
 
@@ -394,9 +440,12 @@ class ScreenParts:
             "({n} to go).", "The game starts when every seat is taken and every player "
             "is ready ({n} to go).", waiting).format(n=waiting) + "\n"), ("", "\n")]
 
-    def room_chat(self) -> Fragments:
+    def room_chat(self, used: int = 0) -> Fragments:
+        """The room's chat: the newest lines that fit below ``used`` rows of the room."""
+        left = self.height() - used - 3 - (1 if self.c.banner else 0)
         return [("class:heading", " " + _("Chat")), ("class:dim", " " + _("(t to talk)") + "\n"),
-                *[("class:chat", f" {line}\n") for line in list(self.c.room_chat)[-8:]]]
+                *[("class:chat", f"{line}\n")
+                  for line in self.newest_lines(self.c.room_chat, max(1, left))]]
 
     # --- the economy's screens ----------------------------------------------------------------
 
@@ -405,11 +454,17 @@ class ScreenParts:
         """A week's standings: rank, name, points; the player's own line marked."""
         c = self.c
         lg = c.league or {}
-        week = str(lg.get("week") or _("this week"))
-        title = (_("League {week} (this week)") if lg.get("week") == lg.get("current")
-                 else _("League {week}")).format(week=week)
+        if not lg.get("week"):
+            title = _("League")
+        elif lg.get("week") == lg.get("current"):
+            title = _("League {week} (this week)").format(week=lg["week"])
+        else:
+            title = _("League {week}").format(week=lg["week"])
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
                           ("class:heading", f" {title}\n")]
+        if c.no_economy:
+            out.append(("class:dim", " " + _("this host keeps no coins: no league here") + "\n"))
+            return out
         if not lg:
             out.append(("class:dim", " " + _("asking the host...") + "\n"))
         rows = list(lg.get("standings") or [])
@@ -429,8 +484,6 @@ class ScreenParts:
             pts = _("{n} pts").format(n=mine_row.get("points"))
             out.append(("class:me", f" {mine_row.get('rank')}. {mine_row.get('name')} "
                                     f"{pts} {you}\n"))
-        out.append(("class:dim", "\n " + _("left/right: an older/newer week · q: back to the "
-                                           "lobby")))
         return out
 
     @asciified
@@ -441,7 +494,8 @@ class ScreenParts:
         out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
                           ("class:heading", " " + _("Shop") + "\n")]
         if not p:
-            out.append(("class:dim", " " + _("this host keeps no coins: nothing to buy here")
+            out.append(("class:dim", " " + (_("this host keeps no coins: nothing to buy here")
+                                            if c.no_economy else _("asking the host..."))
                         + "\n"))
             return out
         prices = p.get("prices") or {}
@@ -462,6 +516,5 @@ class ScreenParts:
             out.append(("", "\n"))
         text = textwrap.wrap(_("Boosters never multiply a pot, nor practice; buying again while "
                                "active adds the time."), max(20, self.width() - 2))
-        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)
-                    + " " + _("q: back to the lobby")))
+        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)))
         return out

@@ -85,6 +85,9 @@ class TableModel:
     suggestion: int | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     describe: Callable[[dict[str, Any], list[str]], str] | None = None
+    #: The game's events as told in the log (without the chat between them): what a
+    #: snapshot's repeated events are matched against.
+    told: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     #: Seats whose player is away, from the host's newest table summary (None: no summary
     #: yet). A summary comes when a player drops or returns; a view only when someone moves.
     away: set[int] | None = None
@@ -157,8 +160,10 @@ class TableModel:
     # --- a new view arrives -------------------------------------------------------------
 
     def apply(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
-              table: Any = None) -> None:
-        """Take a view (and the events since the last one) as the new truth."""
+              table: Any = None, snapshot: bool = False) -> None:
+        """Take a view (and the events since the last one) as the new truth. A
+        ``snapshot`` (after a reconnect, or the host's restart) repeats the table's last
+        events: those the log already tells are not told twice (``new_lines``)."""
         old_hand = self.hand
         for m in view.get("moves") or ():     # labels in the player's language, once per view
             if isinstance(m, dict):
@@ -175,8 +180,11 @@ class TableModel:
         self.cursor = max(0, min(self.cursor, len(hand) - 1))
         if self.suggestion is not None and self.suggestion >= len(self.moves):
             self.suggestion = None
-        for event in events or ():
-            self.log.append(self.narrate(event))
+        lines = [self.narrate(event) for event in events or ()]
+        if snapshot:
+            lines = new_lines(list(self.told), lines)
+        self.log.extend(lines)
+        self.told.extend(lines)
 
     def narrate(self, event: dict[str, Any]) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
@@ -363,6 +371,16 @@ class TableModel:
         if len(moves) == 1:
             return Outcome(move=wire_move(moves[0]))
         return Outcome(options=moves, title=title)
+
+
+def new_lines(told: list[str], repeated: list[str]) -> list[str]:
+    """What a snapshot's events add to a log that already told ``told``: the snapshot
+    repeats the newest events, so its longest start that is the log's end was told already.
+    (Only snapshots repeat: two same lines in a row in an ordinary view are two events.)"""
+    for k in range(min(len(told), len(repeated)), 0, -1):
+        if told[-k:] == repeated[:k]:
+            return repeated[k:]
+    return repeated
 
 
 _FRENCH_RANKS = "23456789TJQKA"

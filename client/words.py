@@ -88,3 +88,10 @@ def summary_words(said: Msg | None, text: str, names: list[str]) -> str:
     # The English source says "seat 3 won"; with names it is "Eva won" (the catalogs'
     # sentences already put the names where the seat was).
     return with_names(re.sub(rf"\bseats? (?={re.escape(who)})", "", translate(named)), names)
+
+
+def variants_text(variants: Any, game: dict[str, Any]) -> str:
+    """A table's variants by their names, in the player's language (``game``: the host's
+    description of its game, with its ``variants``)."""
+    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
+    return ", ".join(translate(str(names.get(v) or v)) for v in variants)

@@ -246,6 +246,16 @@ def set_language(lang: str) -> None:
     _current = lang if lang in LANGUAGES else DEFAULT
 
 
+#: How each language groups the thousands of a number (1,000; 1 000; 1.000).
+THOUSANDS = {"en": ",", "cs": "\u00a0", "ca": "."}
+
+
+def number(n: int, lang: str | None = None) -> str:
+    """``n`` with its thousands grouped as ``lang`` (default: the current language)
+    writes them."""
+    return f"{n:,}".replace(",", THOUSANDS.get(lang or _current, ","))
+
+
 def translate(value: Any, lang: str | None = None) -> str:
     """``value`` in ``lang`` (default: the current language): a ``Msg`` by its catalog, a
     plain string when it is a known id (a word like "red" or "clockwise" in a view), anything

@@ -215,7 +215,7 @@ class Ledger:
         cur = db.execute("UPDATE profiles SET coins = coins + ? WHERE username = ? "
                          "AND coins + ? >= 0", (delta, username, delta))
         if cur.rowcount != 1:
-            raise EconomyError(Msg("{who} has not enough coins", who=username))
+            raise EconomyError(Msg("not enough coins for {who}", who=username))
         db.execute("INSERT INTO ledger (at, username, delta, reason, ref) VALUES (?,?,?,?,?)",
                    (self.now(), username, delta, reason, ref))
 

@@ -67,12 +67,9 @@ class Lobby:
         self.persistence = persistence
         self.economy = economy
         self.catalog = catalog
-        self.idle = config.idle
-        self.bot_delay = config.bot_delay
-        self.keep_over = config.keep_over
-        self.max_tables = config.max_tables
-        #: clients may choose a deal's seed or deck (a host run for tests: ``--testing``)
-        self.testing = config.testing
+        #: the tables' defaults, the table limit, how long what nobody needs is kept, and
+        #: whether clients may choose a deal's seed or deck (``--testing``)
+        self.config = config
         self._seq = itertools.count(1)
         self._games: list[dict[str, Any]] | None = None
         #: invited name (casefolded) -> ids of the tables that invited it: a hello looks at
@@ -180,8 +177,8 @@ class Lobby:
     def on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         quota = self.may_create(player, req)
         table = self.new_game(req)
-        idle = self.idle if req["idle"] == -1.0 else req["idle"]
-        bot_delay = self.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
+        idle = self.config.idle if req["idle"] == -1.0 else req["idle"]
+        bot_delay = self.config.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
         budget = DEFAULT_BOT_BUDGET_MS if req["bot_budget_ms"] == -1 else req["bot_budget_ms"]
         seq = next(self._seq)
         ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
@@ -213,7 +210,7 @@ class Lobby:
             raise ProtocolError("too_many", Msg("you have {n} open tables, as many as one "
                                                 "player may have: start or close one first",
                                                 n=mine))
-        if len(self.tables.all) >= self.max_tables and not self.make_room():
+        if len(self.tables.all) >= self.config.max_tables and not self.make_room():
             raise ProtocolError("busy", Msg("this host has too many tables"))
         game = req["game"]
         if game not in self.catalog.games:
@@ -225,7 +222,7 @@ class Lobby:
                 self.catalog.variant(game, v)
             except KeyError as exc:
                 raise ProtocolError("no_game", exc.args[0]) from None
-        if not self.testing and (req["seed"] is not None or "deck" in req["settings"]
+        if not self.config.testing and (req["seed"] is not None or "deck" in req["settings"]
                                  or "seed" in req["settings"]):
             raise ProtocolError("testing_only", Msg("this host deals every table from its own "
                                                 "secure random source: a seed or a deck is "
@@ -463,7 +460,7 @@ class Lobby:
     def sweep(self, now: float) -> None:
         """Drop what nobody needs: tables over for long, open tables nobody present wants
         (``Tables.expiring`` says which to look at; one still wanted is looked at again)."""
-        keep_over = self.keep_over
+        keep_over = self.config.keep_over
         for ht in self.tables.expiring.pop_due(now):
             if self.tables.all.get(ht.id) is not ht:
                 continue

@@ -75,13 +75,9 @@ class Roster:
         self.outbox = outbox
         self.clock = clock
         self.persistence = persistence
-        self.name = config.name
-        self.heartbeat = config.heartbeat
-        self.liveness = config.liveness
-        self.keep_over = config.keep_over
-        self.max_players = config.max_players
-        #: shown in the welcome: the host lets clients choose deals (``--testing``)
-        self.testing = config.testing
+        #: the host's name, liveness, how long players gone are kept, the player limit, and
+        #: whether the host lets clients choose deals (``--testing``, shown in the welcome)
+        self.config = config
         self.games = games
         #: the host's word about its succession, told in every welcome
         self.word = word or Word()
@@ -163,10 +159,11 @@ class Roster:
         follow = req.get("follow")
         player.follows = None if follow is None else int(follow["epoch"])
         self.outbox.send(player, message(
-            "welcome", rid=req["rid"], host=self.name, player=player.id,
-            name=player.name, resumed=resumed, heartbeat=self.heartbeat,
-            liveness=self.liveness, protocol=PROTOCOL, games=self.games,
-            testing=self.testing, features=sorted(player.features), **self.word.welcome()))
+            "welcome", rid=req["rid"], host=self.config.name, player=player.id,
+            name=player.name, resumed=resumed, heartbeat=self.config.heartbeat,
+            liveness=self.config.liveness, protocol=PROTOCOL, games=self.games,
+            testing=self.config.testing, features=sorted(player.features),
+            **self.word.welcome()))
         self.set_connected(player, True, force=True)
         for back in self.events.back:
             back(player)
@@ -175,7 +172,7 @@ class Roster:
     def new_player(self, handle: str, name: str) -> Player:
         """A player the host did not know (ProtocolError ``busy`` at the player limit, unless
         one long gone makes room)."""
-        if len(self.players) >= self.max_players and not self.make_room():
+        if len(self.players) >= self.config.max_players and not self.make_room():
             raise ProtocolError("busy", Msg("this host has too many players"))
         player = Player(id=f"p{next(self._ids)}", token=handle, name=name)
         self.directory.add(player)
@@ -249,7 +246,7 @@ class Roster:
     def forget_at(self, player: Player) -> float:
         """When ``player``, gone, may be forgotten: ``keep_over`` seconds after he was last
         heard if he took part here (``settled``), ``FORGET_UNSEATED`` if he only passed."""
-        return player.last_seen + (self.keep_over if player.settled else FORGET_UNSEATED)
+        return player.last_seen + (self.config.keep_over if player.settled else FORGET_UNSEATED)
 
     @staticmethod
     def keep(player: Player) -> bool:
@@ -275,7 +272,7 @@ class Roster:
         sat nor created anything (he may have watched), ``FORGET_UNSEATED`` seconds after he
         went: a crowd of watchers that came and went costs the host nothing for long. Only
         the players due are looked at (see the module docstring)."""
-        silent = now - self.heartbeat * self.liveness
+        silent = now - self.config.heartbeat * self.config.liveness
         alive = self.alive
         while alive:
             player = next(iter(alive))
@@ -285,11 +282,11 @@ class Roster:
         for player in self.leaving.pop_due(now, FORGET_PER_SWEEP):
             if player.connected or self.players.get(player.token) is not player:
                 continue
-            if now - player.last_seen <= (self.keep_over if player.settled
+            if now - player.last_seen <= (self.config.keep_over if player.settled
                                           else FORGET_UNSEATED):
                 self.leaving.set(player, self.forget_at(player))   # not quite yet
             elif player.owns or self.seated(player):
-                self.leaving.set(player, now + self.keep_over)      # he still has a place
+                self.leaving.set(player, now + self.config.keep_over)      # he still has a place
             else:
                 self.forget(player)       # gone, seated nowhere (his name stays his key's)
 

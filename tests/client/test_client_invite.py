@@ -61,7 +61,7 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         assert host.tables[tid].access.invited == {"bob": "Eva", "Max Power": "Eva"}
 
         # Bob's client says so in one line and marks the table; Enter on it sits him.
-        pb.until(lambda: "Eva invites you to Pika #1" in bob.notice)
+        pb.until(lambda: f"Eva invites you to table {tid} (Pika)" in bob.notice)
         assert "\n" not in bob.notice and bob.dialog is None
         pb.until(lambda: bool(bob.tables) and invites_me(bob, bob.tables[0]))
         lines = lobby_text(bob)
@@ -69,8 +69,9 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         assert "invited" in row and "friends" in row
         assert all(len(line) <= 80 for line in lines)
         assert all(line.isascii() for line in lobby_text(bob, ascii_only=True))
-        bob.key("b")                                 # only Eva may add bots here
-        bob.key("enter")                             # a normal one (the first level)
+        bob.key("b")                                 # only Eva may add bots here:
+        assert bob.dialog is None                    # not offered
+        bob.command("bot")                           # typed all the same: the host says
         pb.until(lambda: "only Eva" in bob.error)
         bob.key("enter")
         pb.until(lambda: any(s and s.startswith("Bob") for s in bob.tables[0]["seats"]))

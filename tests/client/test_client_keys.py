@@ -206,6 +206,7 @@ def test_the_league_and_the_shop_show_their_own_keys(screen: str, own: str,
     """The help of the league and of the shop listed the table's keys."""
     c = Controller(None, name="Eva")
     c.screen = screen
+    c.profile = {"name": "Eva", "coins": 1000}           # a host that keeps coins
     c.key("?")
     text = "".join(f[1] for f in Renderer(c, glyphs(False)).help())
     assert own in text and not_there not in text, text
