@@ -77,6 +77,9 @@ MEMO_PLAYERS = 4096
 #: Players' messages read in one turn of the loop before the host's get theirs: a flood at
 #: the standby's own socket must not keep it from acknowledging its host.
 PLAYERS_PER_TURN = 64
+#: The host's records messages applied together at most (a standby far behind catches up in
+#: transactions of this many, each acknowledged).
+RECORDS_PER_TURN = 256
 #: Seconds between two hellos to a host that does not answer or refused this standby.
 RETRY = 1.0
 #: Seconds a standby waits, once its host's connection closed, for what the host sent before.
@@ -350,35 +353,55 @@ class Standby:
     # --- the host ----------------------------------------------------------------------------
 
     def _from_host(self, now: float) -> Takeover | None:
+        """What the host sent, in order: its records read in one turn applied together (one
+        transaction a file, one acknowledgement: a standby behind catches up in few)."""
+        records: list[dict[str, Any]] = []
         while True:
             try:
                 frame = self.dealer.recv(zmq.NOBLOCK)
             except zmq.Again:
-                return None
+                break
             if self.lost_at is not None:
                 self._rejoin(now)
             self.heard = now
             try:
                 msg = read_from_host(frame)
-                done = self._host_said(msg, now)
+                if msg["type"] == RECORDS and len(records) < RECORDS_PER_TURN:
+                    records.append(msg)
+                    continue
+                self._records(records, now)
+                records = [msg] if msg["type"] == RECORDS else []
+                done = None if records else self._host_said(msg, now)
             except (PeerError, ReplicaError) as exc:
-                log.error("the copy of the host cannot go on (%s): asking for a fresh one",
-                          exc)
-                self._start_over(now)
+                self._cannot_go_on(exc, now)
+                records = []
                 continue
             if done is not None:
                 return done
+        try:
+            self._records(records, now)
+        except ReplicaError as exc:
+            self._cannot_go_on(exc, now)
+        return None
+
+    def _cannot_go_on(self, exc: Exception, now: float) -> None:
+        log.error("the copy of the host cannot go on (%s): asking for a fresh one", exc)
+        self._start_over(now)
+
+    def _records(self, messages: list[dict[str, Any]], now: float) -> None:
+        """Records messages of the host, in order: applied, and acknowledged once."""
+        replica = self.replica
+        if not messages or replica.seq is None:
+            return                          # for a copy given up: a fresh one is coming
+        seq = replica.apply([r for m in messages for r in m["records"]])
+        for m in messages:
+            self.memo.add(m["replies"])
+        self._ack(seq, now)
 
     def _host_said(self, msg: dict[str, Any], now: float) -> Takeover | None:
         kind = msg["type"]
         replica = self.replica
-        if kind == RECORDS:
-            if replica.seq is None:
-                return None                 # for a copy given up: a fresh one is coming
-            seq = replica.apply(msg["records"])
-            self.memo.add(msg["replies"])
-            self._ack(seq, now)
-        elif kind == BEAT_MSG:
+        if kind == BEAT_MSG:
             pass
         elif kind == WELCOME:
             self.epoch = int(msg["epoch"])
