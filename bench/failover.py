@@ -225,8 +225,12 @@ def kept(data: Path, table_id: str) -> Any:
     from cardparty.core.discovery import load_catalog
     from cardparty.core.table import Table
 
-    db = sqlite3.connect(f"file:{data / 'host.sqlite3'}?mode=ro", uri=True)
+    db = sqlite3.connect(f"file:{data / 'host.sqlite3'}?mode=ro", uri=True,
+                         isolation_level=None)
     try:
+        # One read transaction: the host may save the table (and cut its moves) between two
+        # reads, and an older row with the newer moves does not replay.
+        db.execute("BEGIN")
         row = db.execute("SELECT save FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             return None

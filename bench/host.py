@@ -51,8 +51,10 @@ What it measures, in one run:
    part 5 alone.
 6. A standby's cost: this host with ``--data`` without and with a standby attached (its own
    process: nothing is told before it acknowledged what tells of it), each started afresh,
-   in turn: moves/s flat out, and a move's latency to every seat's view with one table
-   moving alone. ``--only standby`` runs it alone; ``--no-standby`` skips it.
+   in turn: moves/s flat out and the CPU a move of the host and of the standby (what the
+   throughput lost comes to on a machine they saturate, whatever else it runs), and a
+   move's latency to every seat's view with one table moving alone. ``--only standby`` runs
+   it alone; ``--no-standby`` skips it.
 
 With ``--hard-tables N`` it measures instead N tables of hard bots playing flat out and
 another player's ping, in a process of its own: p50 and p99, with the bots off the host's loop
@@ -1044,9 +1046,11 @@ def start_standby(host_address: str, data: str) -> subprocess.Popen[str]:
     return proc
 
 
-def standby_cost(args: argparse.Namespace, standby: bool) -> tuple[float, float, float]:
+def standby_cost(args: argparse.Namespace, standby: bool
+                 ) -> tuple[float, float, float, float, float]:
     """A fresh host with ``--data`` (and a standby attached): (moves/s flat out, p50 and p99
-    seconds from a move to every seat's view of it, one table moving alone)."""
+    seconds from a move to every seat's view of it, one table moving alone, and the CPU
+    seconds a move flat out of the host and of the standby)."""
     import shutil
     import tempfile
 
@@ -1062,7 +1066,11 @@ def standby_cost(args: argparse.Namespace, standby: bool) -> tuple[float, float,
         load = Load(address, args.tables, args.players, args.game, {}, args.seed)
         load.connect()
         load.run(1.0, 0, measure=False)
+        cpu0 = cpu_seconds(host.pid), cpu_seconds(peer.pid) if peer is not None else 0.0
         took = load.run(args.compare_seconds, 0)
+        moves = max(1, load.moves)
+        cpu = ((cpu_seconds(host.pid) - cpu0[0]) / moves,
+               (cpu_seconds(peer.pid) - cpu0[1]) / moves if peer is not None else 0.0)
         rate = load.moves / took
         load.run(0.5, 0, measure=False, active=1)
         load.run(args.compare_seconds, 0, active=1)
@@ -1075,7 +1083,7 @@ def standby_cost(args: argparse.Namespace, standby: bool) -> tuple[float, float,
                 proc.wait(10)
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(sdata, ignore_errors=True)
-    return rate, percentile(lat, 50), percentile(lat, 99)
+    return rate, percentile(lat, 50), percentile(lat, 99), *cpu
 
 
 def compare_standby(args: argparse.Namespace) -> None:
@@ -1087,27 +1095,37 @@ def compare_standby(args: argparse.Namespace) -> None:
     print(f"a standby's cost (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"{args.tables * args.players} clients, {args.tables} tables of {args.game}, "
           f"{args.compare_seconds:g} s a run, {args.compare_rounds} runs each in turn):")
-    got: dict[bool, list[tuple[float, float, float]]] = {False: [], True: []}
+    got: dict[bool, list[tuple[float, float, float, float, float]]] = {False: [], True: []}
     for _ in range(args.compare_rounds):
         for standby in (False, True):
             got[standby].append(standby_cost(args, standby))
     mean = {}
     for standby, label in ((False, "--data"), (True, "--data, a standby attached")):
         runs = got[standby]
-        rate = sum(r for r, _, _ in runs) / len(runs)
-        l50 = sorted(x for _, x, _ in runs)[len(runs) // 2]
-        l99 = max(x for _, _, x in runs)
-        mean[standby] = (rate, l50)
-        print(f"  this host, {label}: {rate:.0f} moves/s flat out; one table: a move -> "
-              f"every view p50 {l50 * 1e3:.2f} ms, p99 {l99 * 1e3:.2f} ms  (runs: "
-              + ", ".join(f"{r:.0f}/s {a * 1e3:.2f} ms" for r, a, _ in runs) + ")")
-    (rate, l50), (srate, s50) = mean[False], mean[True]
+        rate = sum(r[0] for r in runs) / len(runs)
+        l50 = sorted(r[1] for r in runs)[len(runs) // 2]
+        l99 = max(r[2] for r in runs)
+        host_cpu = sum(r[3] for r in runs) / len(runs)
+        peer_cpu = sum(r[4] for r in runs) / len(runs)
+        mean[standby] = (rate, l50, host_cpu + peer_cpu)
+        peer = f" + the standby's {peer_cpu * 1e6:.0f} us" if standby else ""
+        print(f"  this host, {label}: {rate:.0f} moves/s flat out, host CPU "
+              f"{host_cpu * 1e6:.0f} us a move{peer}; one table: a move -> every view p50 "
+              f"{l50 * 1e3:.2f} ms, p99 {l99 * 1e3:.2f} ms  (runs: "
+              + ", ".join(f"{r[0]:.0f}/s {r[1] * 1e3:.2f} ms" for r in runs) + ")")
+    (rate, l50, cpu), (srate, s50, scpu) = mean[False], mean[True]
     cost = 1 - srate / rate
     print("targets (a standby's cost):")
     print(f"  a move's latency p50 +<= 1 ms: +{(s50 - l50) * 1e3:.2f} ms ({s50 * 1e3:.2f} vs "
           f"{l50 * 1e3:.2f} ms) -> {'PASS' if s50 - l50 <= 0.001 else 'FAIL'}")
     print(f"  <= 30% of the flat-out throughput: {cost * 100:.0f}% ({srate:.0f} vs "
           f"{rate:.0f} moves/s) -> {'PASS' if cost <= 0.30 else 'FAIL'}")
+    # Moves a second follow the machine's load (the runs of one host differ by half); the CPU
+    # a move does not: on a machine the host and its standby saturate, the throughput lost
+    # is at most the share of the CPU a move that the standby adds.
+    print(f"  (the CPU a move, host and standby together: {scpu * 1e6:.0f} vs {cpu * 1e6:.0f} "
+          f"us: at most {(1 - cpu / scpu) * 100:.0f}% of the throughput of a machine they "
+          "saturate)")
 
 
 # --- main ----------------------------------------------------------------------------------------

@@ -59,10 +59,13 @@ def test_host_bench_prints_every_floor_and_target() -> None:
     assert re.search(r"^  the least host \(protocol v1's requests, the game, nothing else\): "
                      r"\d+ moves, \d+ moves/s; host CPU \d+ us per move", out, re.MULTILINE), out
     for label in ("--data", "--data, a standby attached"):
-        assert re.search(rf"^  this host, {re.escape(label)}: \d+ moves/s flat out; one table: "
-                         r"a move -> every view p50 [\d.]+ ms", out, re.MULTILINE), out
+        assert re.search(rf"^  this host, {re.escape(label)}: \d+ moves/s flat out, host CPU "
+                         r"\d+ us a move( \+ the standby's \d+ us)?; one table: a move -> every "
+                         r"view p50 [\d.]+ ms", out, re.MULTILINE), out
     assert re.search(r"a move's latency p50 \+<= 1 ms: [-+][\d.]+ ms .* -> (PASS|FAIL)", out)
     assert re.search(r"<= 30% of the flat-out throughput: -?\d+% .* -> (PASS|FAIL)", out)
+    assert re.search(r"the CPU a move, host and standby together: \d+ vs \d+ us: at most "
+                     r"-?\d+% of the throughput", out), out
     assert re.search(r"^  this host: 2 tables [\d.]+ ms/s, 3 tables [\d.]+ ms/s  \([\d.]+x from "
                      r"2 to 3\)$", out, re.MULTILINE), out
     assert re.search(r"target: the wake's cost flat from 2 to 3 idle tables .* -> (PASS|FAIL)",
