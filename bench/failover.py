@@ -358,6 +358,12 @@ def one_failover(rng: random.Random, players: list[Player], host: Node, standby:
     tally.audits_ok += ok_end
     for group in groups:
         tally.games += 1
+        # A game still going (the load): what each player was told before the table is read
+        # must be in it, and what the table holds after must be what they were told since.
+        told = {}
+        for p in group:
+            with p.lock:
+                told[p.name] = dict(p.seat.acked)
         table = kept(standby.data, group[0].seat.table)
         if table is None:
             continue
@@ -365,13 +371,14 @@ def one_failover(rng: random.Random, players: list[Player], host: Node, standby:
         tally.paid_once += payouts_of(standby.data, group[0].seat.table) == 1
         base = table.version - len(table.journal)
         for p in group:
-            for v, (kind, cards) in p.seat.acked.items():
+            for v, (kind, cards) in told[p.name].items():
                 at = v - base - 1
                 if not (0 <= at < len(table.journal)) or (
                         table.journal[at][1].kind, table.journal[at][1].cards) != (kind, cards):
                     tally.lost += 1
             made = sum(1 for s, _ in table.journal if s == p.seat.seat)
-            tally.doubled += max(0, made - len(p.seat.acked) - p.seat.unanswered)
+            with p.lock:
+                tally.doubled += max(0, made - len(p.seat.acked) - p.seat.unanswered)
     tally.cycles += 1
     host.standby_of(standby)                           # the old machine comes back
     told_of(players, host.port)
