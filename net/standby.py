@@ -217,8 +217,9 @@ class Standby:
         self._probe_due = 0.0
         self.stopping = False
         self._last_ack = 0.0
-        #: when to say hello (again); None: not before the connection is up
-        self._hello_due: float | None = None
+        #: when to say hello (again): at once when the connection is up (the monitor), and in a
+        #: second anyway (the connection may be up before the monitor watches it)
+        self._hello_due: float | None = time.monotonic() + RETRY
         #: a snapshot is on its way (a hello now would start it over)
         self._syncing = False
         self.ctx: zmq.Context[Any] = zmq.Context(io_threads=1)

@@ -240,3 +240,26 @@ def test_the_replies_kept_for_a_takeover_are_bounded_in_players_and_in_replies()
     memo.add([["t11", 2, "ok", b"y"]])               # heard of again: kept longest
     memo.add([[f"n{i}", 1, "ok", b"x"] for i in range(MEMO_PLAYERS - 1)])
     assert set(memo.by_token) == {"t11"} | {f"n{i}" for i in range(MEMO_PLAYERS - 1)}
+
+
+def test_a_standby_says_hello_even_when_its_monitor_missed_the_connection(
+        tmp_path: Path) -> None:
+    """The connection to the host may be up before the standby's monitor watches it (a
+    loaded machine): the standby says hello anyway, and is attached."""
+    keys = KeyPair.generate()
+    host = LinkHost(tmp_path, keys.fingerprint)
+    host.thread.start()
+    standby = Standby(host.where, host.keys.public, tmp_path / "standby", keys,
+                      HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0")
+    until(lambda: standby.monitor.poll(10))       # the connection is up...
+    time.sleep(0.1)
+    while standby.monitor.poll(0):                # ...and its news lost
+        standby.monitor.recv_multipart()
+    runner = threading.Thread(target=standby.run, daemon=True)
+    runner.start()
+    try:
+        until(lambda: host.link.attached)
+    finally:
+        standby.stop()
+        runner.join(5)
+        host.close()
