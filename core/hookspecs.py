@@ -217,11 +217,11 @@ def cardparty_bot_move(view: Callable[[], View], moves: list[Move],
     """The game's own bot policy: one of ``moves``, or None to leave the choice to chance.
 
     Optional. ``view()`` builds the seat's view (only what the seat may know; call it only when
-    needed, it costs time on the simulation's hot path). ``level`` is "random" (the easy level)
-    or "basic" (the normal level, and the search bot's rollouts, where the view is of a
-    determinized position and holds only the game's own keys plus ``seat``); answer None for
-    "random" unless the game cannot end otherwise (a draw offer after a long stretch without
-    progress)."""
+    needed, it costs time on the simulation's hot path). ``level`` is "easy" or "normal"
+    (``cardparty.core.bots.LEVELS``; the hard level searches with the policy at "normal" in
+    its rollouts, where the view is of a determinized position and holds only the game's own
+    keys plus ``seat``); answer None for "easy" unless the game cannot end otherwise (a draw
+    offer after a long stretch without progress)."""
 
 
 @hookspec(firstresult=True)

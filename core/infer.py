@@ -25,10 +25,23 @@ not know about any particular game, sockets, terminals; it never sees a hidden c
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from cardparty.core.contract import SYSTEM
 from cardparty.core.kit import redeal
+
+
+def event_seat(event: Mapping[str, Any]) -> int:
+    """The seat an event names, SYSTEM (-1) for the table itself (a reshuffle, the end)."""
+    seat = event.get("seat")
+    return SYSTEM if seat is None else int(seat)
+
+
+def event_size(event: Mapping[str, Any]) -> int:
+    """How many cards an event moved: its cards, or the count a redacted one shows."""
+    cards = event.get("cards")
+    return len(cards) if cards is not None else int(event.get("count") or 0)
 
 
 class Knowledge:

@@ -74,7 +74,7 @@ class Seat:
     """A seat for drivers that have no seat records of their own."""
 
     kind: str = "bot"
-    level: str = "basic"
+    level: str = "normal"
     standin: bool = False
 
 
@@ -164,7 +164,7 @@ class Referee:
         chooses SYSTEM's move among the listed deadlines' moves; or ``bots(seat)`` gives each
         seat's bot, and ``bots(SYSTEM)`` the one choosing for SYSTEM. ``rng`` picks who acts
         and is every bot's random stream."""
-        player = bot or PolicyBot("random")
+        player = bot or PolicyBot("easy")
         ref = cls(table, [Seat() for _ in range(table.players)], rng=rng,
                   bots=bots or (lambda seat: player))
         ref.clocked = False

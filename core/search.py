@@ -7,7 +7,7 @@ on the game's policy. Each round draws a determinization (``Table.sampler`` for 
 seat: a full state consistent with its view, the unseen cards redealt by the search's own rng
 as far as the public history allows, ``core.infer``) and a rollout seed, and scores every move
 still in the race on that same sample: the move, then the game's policy for every seat
-(``cardparty_bot_move`` at "basic") for ``rollout_moves`` moves, then the game's
+(``cardparty_bot_move`` at "normal") for ``rollout_moves`` moves, then the game's
 ``cardparty_bot_estimate``. Because all moves share the sample (common random numbers), the
 difference of two moves' scores measures the moves rather than the luck of the deal. Moves
 that cannot beat the policy's move drop out after a few rounds; the race ends when only it is
@@ -203,7 +203,7 @@ class _Game:
                 view = self.view(state=state, seat=seat)
                 view["seat"] = seat
                 return view
-            chosen = self.policy(view=light_view, moves=moves, rng=rng, level="basic")
+            chosen = self.policy(view=light_view, moves=moves, rng=rng, level="normal")
             if chosen is not None:
                 return chosen
         return moves[rng.randrange(len(moves))]
@@ -242,7 +242,7 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
     best = max(moves, key=lambda m: _root_rank(root, seat, m))
     if game.policy is not None and budget.trust > 0:
         own = game.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
-                          level="basic")
+                          level="normal")
         if own is not None and own is not best and _mean(root, seat, best) - _mean(
                 root, seat, own) < budget.trust:
             return own
@@ -271,7 +271,7 @@ def _race(table: Table, game: _Game, seat: int, moves: list[Move], rng: random.R
     heuristic that is usually right is worth more than a small, noisy lead.
     """
     own = game.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
-                      level="basic")
+                      level="normal")
     redraw = _sampler(table, seat, budget)
     if own is None:
         own = moves[0]

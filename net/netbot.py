@@ -27,18 +27,19 @@ class BotGone(Exception):
     """The table cannot be played to its end: it vanished, broke, or time ran out."""
 
 
-def choose(view: dict[str, Any], rng: random.Random, level: str = "basic") -> int:
+def choose(view: dict[str, Any], rng: random.Random, level: str = "normal") -> int:
     """The id of the move to play in ``view``: the game's bot policy if installed here, else
     random among the listed moves."""
     listed = view["moves"]
     catalog = load_catalog()
     game = view.get("game")
-    if level != "random" and game in catalog.games:
+    if level != "easy" and game in catalog.games:
         moves = [Move(m["kind"], tuple(m["cards"]), m["choice"], m["label"]) for m in listed]
         try:
             hook = rules_manager(catalog, game, (), (catalog.plugins[game],)).hook
+            # Hard plays as normal over the network: the search needs the host's state.
             chosen = hook.cardparty_bot_move(view=lambda: view, moves=moves, rng=rng,
-                                             level=level)
+                                             level="normal")
         except Exception:          # a policy that fails must not stop a bot
             chosen = None
         if chosen is not None:
@@ -48,7 +49,7 @@ def choose(view: dict[str, Any], rng: random.Random, level: str = "basic") -> in
     return listed[rng.randrange(len(listed))]["id"]
 
 
-def play_table(session: Session, table: str, *, level: str = "basic",
+def play_table(session: Session, table: str, *, level: str = "normal",
                rng: random.Random | None = None, timeout: float | None = None,
                on_message: Any = None,
                delay: float | Callable[[], float] = 0.0) -> dict[str, Any]:

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cardparty watch: error: {exc}", file=sys.stderr)
         return 2
     print(f"{table.info.name}, {players} players, seed {seed}")
-    referee = Referee.any_order(table, random.Random(seed), PolicyBot("basic"))
+    referee = Referee.any_order(table, random.Random(seed), PolicyBot("normal"))
     shown = 0
     while table.result() is None:
         if referee.fire(0.0) is None:

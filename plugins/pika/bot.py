@@ -1,4 +1,4 @@
-"""Pika's "basic" bot: the simple habits of a decent human player.
+"""Pika's normal bot: the simple habits of a decent human player.
 
 It always calls «Pika!» with the play that leaves one card (or as soon as it may), plays rather
 than draws, sheds action and +2/+4 cards when the next player is close to going out, keeps its
@@ -40,7 +40,7 @@ def _score(move: Move, colours: Counter[str], danger: bool) -> float:
 @hookimpl
 def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
-    if level != "basic" or len(moves) == 1:
+    if level != "normal" or len(moves) == 1:
         return None
     seen = view()
     colours = Counter(c[0] for c in seen["hand"] if c not in ("W", "W+4"))

@@ -25,7 +25,7 @@ from typing import Any
 
 from cardparty.core.cards import pika_deck
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.infer import Knowledge, sampler
+from cardparty.core.infer import Knowledge, event_seat, event_size, sampler
 
 CODES = tuple(sorted(set(pika_deck())))
 BLACK = ("W", "W+4")
@@ -53,17 +53,12 @@ def chaining(kind: str, colour: str) -> frozenset[str]:
                      if c == "W+4" or (c.endswith("+2") and (kind == "+2" or c[0] == colour)))
 
 
-def _size(event: dict[str, Any]) -> int:
-    cards = event.get("cards")
-    return len(cards) if cards is not None else int(event.get("count") or 0)
-
-
 def _after_draw(events: list[dict[str, Any]], i: int, seat: int, turn: int) -> str:
     """What the drawer did with the card drawn at ``events[i]``: "played", "kept" (PI-5: it
     fitted) or "passed" (it did not fit: the turn went on). ``turn`` is whose turn it is
     now, for a draw that is the last event."""
     for e in events[i + 1:]:
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if who == seat and kind in ("play", "keep"):
             return "played" if kind == "play" else "kept"
         if kind in ("play", "draw", "take", "keep", "over"):
@@ -78,9 +73,9 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
     counts = [len(h) for h in state.hands]
     reshuffled = False
     for e in events:
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if kind in ("draw", "take", "penalty"):
-            counts[who] -= _size(e)
+            counts[who] -= event_size(e)
         elif kind == "play":
             counts[who] += 1
         elif kind == "reshuffle":
@@ -93,7 +88,7 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
     colour = top[0] if top is not None else ""
     kind_pending, drawn_played = "", -1
     for i, e in enumerate(events):
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if kind == "play":
             card = e["cards"][0]
             if i != drawn_played:
@@ -106,7 +101,7 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
             if card == "W+4" or card.endswith("+2"):
                 kind_pending = "+4" if card == "W+4" else "+2"
         elif kind == "draw":
-            n = _size(e)
+            n = event_size(e)
             if who == seat:
                 know.gain(who, n)
                 continue
@@ -116,7 +111,7 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
             after = _after_draw(events, i, who, state.turn)
             if after == "played":
                 drawn_played = next(j for j in range(i + 1, len(events))
-                                    if events[j].get("seat") == who
+                                    if event_seat(events[j]) == who
                                     and events[j].get("type") == "play")
                 know.gain(who, n - 1)
             else:
@@ -124,10 +119,10 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
         elif kind == "take":
             if who != seat and kind_pending:
                 know.learn(who, chaining(kind_pending, colour), TAKE_WEIGHT)
-            know.gain(who, _size(e))
+            know.gain(who, event_size(e))
             kind_pending = ""
         elif kind == "penalty":
-            know.gain(who, _size(e))
+            know.gain(who, event_size(e))
     return know
 
 

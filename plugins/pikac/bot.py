@@ -1,4 +1,4 @@
-"""Pikáč's "basic" bot (the normal level) and its estimate for the search bot.
+"""Pikáč's normal bot and its estimate for the search bot.
 
 The habits of a careful player, from its own view only: shed normal cards first, several at
 once; keep the defenders (the function cards that pass, turn or cancel a count: 2♦, 2♣, J♣,
@@ -9,7 +9,7 @@ pass it on with the cheapest card that does, the cancelling J♠ last, and take 
 nothing passes it. The dealer deals 7 (PK-5); a Queen names the suit held most, a K♣ sends the
 turn to the player holding fewest cards.
 
-The draw offers, "random" level and every other rule decision stay with ``rules``; this module
+The draw offers, easy level and every other rule decision stay with ``rules``; this module
 only ranks throws (``wrap`` puts it in front of the rules module's own policy).
 
 Must not know about: the rules module's internals, sockets, terminals.
@@ -101,13 +101,13 @@ def choose(seen: dict[str, Any], moves: list[Move], rng: random.Random) -> Move 
 
 
 def wrap(rules_policy: Policy) -> Policy:
-    """The hook: the rules' own policy for the deal, the "random" level and whatever is not a
+    """The hook: the rules' own policy for the deal, the easy level and whatever is not a
     throw; ``choose`` for the throws at every other level."""
 
     @hookimpl
     def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                            rng: random.Random, level: str) -> Move | None:
-        if level == "random" or not moves or moves[0].kind == "deal" or \
+        if level == "easy" or not moves or moves[0].kind == "deal" or \
                 not any(m.kind == "play" for m in moves):
             return rules_policy(view=view, moves=moves, rng=rng, level=level)
         return choose(view(), moves, rng)

@@ -24,7 +24,7 @@ from functools import cache
 from typing import Any
 
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.infer import Knowledge, sampler
+from cardparty.core.infer import Knowledge, event_seat, event_size, sampler
 from cardparty.plugins.pikac.deck import (
     ACE,
     CLASS,
@@ -66,20 +66,15 @@ def fitting(top: str, suit: str) -> frozenset[str]:
                          and (not suit or SUIT_OF[c] == suit or RANK_OF[c] == rank)))
 
 
-def _size(event: dict[str, Any]) -> int:
-    cards = event.get("cards")
-    return len(cards) if cards is not None else int(event.get("count") or 0)
-
-
 def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge | None:
     """The weighted facts ``seat`` learnt about the other hands, or None when the history
     cannot be counted back to the deal; facts that do not add up to the hands' sizes (a
     variant that changes the rules) are set aside by ``core.infer.sampler``."""
     counts = [len(h) for h in state.hands]
     for e in events:
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if kind in ("dealt", "draw", "take"):
-            counts[who] -= _size(e)
+            counts[who] -= event_size(e)
         elif kind == "play":
             counts[who] += len(e["cards"])
     if min(counts) < 0:
@@ -87,7 +82,7 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
     know = Knowledge(counts)
     top, suit, kd_bar, pending = "", "", False, 0
     for e in events:
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if kind == "play":
             cards = e["cards"]
             for card in cards:
@@ -109,18 +104,18 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
         elif kind == "take":
             if who != seat and pending:
                 know.learn(who, passing(kd_bar), TAKE_WEIGHT)
-            know.gain(who, _size(e))
+            know.gain(who, event_size(e))
             pending, kd_bar = 0, False
         elif kind == "draw":
             if who != seat and top and not pending:
                 know.learn(who, fitting(top, suit), DRAW_WEIGHT)
-            know.gain(who, _size(e))
+            know.gain(who, event_size(e))
             kd_bar = False
         elif kind == "stand":
             if who != seat:
                 know.learn(who, ACES, STAND_WEIGHT)
         elif kind == "dealt":
-            know.gain(who, _size(e))
+            know.gain(who, event_size(e))
     return know
 
 

@@ -1,4 +1,4 @@
-"""Piquet's "basic" bot: the plain habits of a fair club player, from its own view only.
+"""Piquet's normal bot: the plain habits of a fair club player, from its own view only.
 
 Exchange: throw the lowest cards of the short suits, keep aces, kings and the longest suit;
 elder stops discarding once what is left is worth keeping. Play: lead a run of cards that
@@ -61,7 +61,7 @@ def _play(moves: list[Move], hand: list[str], trick: list[str]) -> Move:
 @hookimpl
 def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
-    if level != "basic" or len(moves) == 1:
+    if level != "normal" or len(moves) == 1:
         return None
     if moves[0].kind in ("declare", "answer"):
         return moves[0]                   # PQ-16: declare or answer in full, never sinking
