@@ -55,7 +55,7 @@ State = Any
 #: it is loaded (``discovery``). The other rule hooks are optional: ``cardparty_deadlines``
 #: (no timers), ``cardparty_clone`` (through save and restore), ``cardparty_reorder``,
 #: ``cardparty_describe``, ``cardparty_bot_move``, ``cardparty_bot_estimate``,
-#: ``cardparty_bot_sampler``.
+#: ``cardparty_bot_sampler``, ``cardparty_bot_reason``.
 REQUIRED = ("cardparty_setup", "cardparty_to_move", "cardparty_legal_moves", "cardparty_refusal",
             "cardparty_apply_move", "cardparty_view", "cardparty_zones", "cardparty_result",
             "cardparty_determinize", "cardparty_save", "cardparty_restore")
@@ -222,6 +222,15 @@ def cardparty_bot_move(view: Callable[[], View], moves: list[Move],
     its rollouts, where the view is of a determinized position and holds only the game's own
     keys plus ``seat``); answer None for "easy" unless the game cannot end otherwise (a draw
     offer after a long stretch without progress)."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_reason(view: View, moves: list[Move], move: Move) -> str | None:
+    """Why the game's normal policy plays ``move`` (one of ``moves``) from ``view``, in one
+    line a player reads: a ``core.i18n`` Msg ("keeps 2♦ to pass a count"), or None.
+
+    Optional. The hint for a practising player (``cardparty.core.hint``) shows it beside the
+    move when the search keeps the policy's move; ``view`` is the seat's own full view."""
 
 
 @hookspec(firstresult=True)

@@ -30,8 +30,9 @@ from cardparty.core.playout import Rules, first_shares, firsts_of, pairwise_shar
 from cardparty.core.race import Race, Verdict
 from cardparty.core.table import Table
 
-__all__ = ["DEFAULT_BUDGET", "EXPLORATION", "Budget", "SearchBot", "decide", "first_shares",
-           "firsts_of", "pairwise_shares", "scores_of", "search"]
+__all__ = ["DEFAULT_BUDGET", "EXPLORATION", "Budget", "SearchBot", "Verdict", "decide",
+           "first_shares", "firsts_of", "pairwise_shares", "race_verdict", "scores_of",
+           "search"]
 
 #: UCB1's exploration constant for scores in [0, 1] (sqrt(2)/2 works well for card games in
 #: Cowling et al.; tuned in docs/bots.md).
@@ -119,16 +120,29 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
         raise ValueError(f"seat {seat} has no legal move")
     if len(moves) == 1:
         return moves[0]
+    if budget.method == "race":
+        verdict = race_verdict(table, seat, rng, budget)
+        if verdict is not None:
+            if stats is not None:
+                for i, m in enumerate(moves):
+                    stats[m] = (verdict.samples[i], verdict.means[i])
+            return verdict.move
     rules = Rules(table, budget.objective)
-    own = _own_move(table, rules, seat, moves)
-    if budget.method == "race" and rules.policy is not None:
-        verdict = _race(table, rules, seat, moves, own or moves[0], rng, budget)
-        if stats is not None:
-            for i, m in enumerate(moves):
-                stats[m] = (verdict.samples[i], verdict.means[i])
-        return verdict.move
-    return tree_search(rules, _sampler(table, seat, budget), seat, moves, own, rng, budget,
-                       stats)
+    return tree_search(rules, _sampler(table, seat, budget), seat, moves,
+                       _own_move(table, rules, seat, moves), rng, budget, stats)
+
+
+def race_verdict(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT_BUDGET
+                 ) -> Verdict | None:
+    """The race's whole verdict for ``seat`` (``core.race``: the move, the policy's move and
+    every move's samples, mean and paired gain), or None for a game without a policy. The
+    seat must have at least two legal moves."""
+    moves = table.legal_moves(seat)
+    rules = Rules(table, budget.objective)
+    if rules.policy is None:
+        return None
+    own = _own_move(table, rules, seat, moves) or moves[0]
+    return Race(rules, seat, moves, own, _sampler(table, seat, budget), budget).run(rng)
 
 
 def _own_move(table: Table, rules: Rules, seat: int, moves: list[Move]) -> Move | None:
@@ -138,11 +152,6 @@ def _own_move(table: Table, rules: Rules, seat: int, moves: list[Move]) -> Move 
         return None
     return rules.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
                         level="normal")
-
-
-def _race(table: Table, rules: Rules, seat: int, moves: list[Move], own: Move,
-          rng: random.Random, budget: Budget) -> Verdict:
-    return Race(rules, seat, moves, own, _sampler(table, seat, budget), budget).run(rng)
 
 
 def _sampler(table: Table, seat: int, budget: Budget) -> Callable[[random.Random], Any]:

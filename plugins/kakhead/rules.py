@@ -798,4 +798,4 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
-from cardparty.plugins.kakhead.bot import cardparty_bot_estimate  # noqa: E402, F401
+from cardparty.plugins.kakhead.bot import cardparty_bot_estimate, cardparty_bot_reason  # noqa: E402, F401

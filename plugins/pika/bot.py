@@ -14,9 +14,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from cardparty.core.cards import COLOUR_NAME
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 from cardparty.core.search import pairwise_shares
+
+BLACK = ("W", "W+4")
 
 
 def _score(move: Move, colours: Counter[str], danger: bool) -> float:
@@ -27,7 +31,7 @@ def _score(move: Move, colours: Counter[str], danger: bool) -> float:
     card = move.cards[0]
     parts = (move.choice or "").split()
     score = 10.0 + (5.0 if "pika" in parts else 0.0)
-    black = card in ("W", "W+4")
+    black = card in BLACK
     if black:
         score -= 4.0                                   # keep the jokers for later
         named = parts[0] if parts and parts[0] != "pika" else ""
@@ -50,6 +54,34 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     scores = [_score(m, colours, danger) for m in moves]     # once: the search calls this a lot
     best = max(scores)
     return rng.choice([m for m, v in zip(moves, scores, strict=True) if v == best])
+
+
+@hookimpl
+def cardparty_bot_reason(view: dict[str, Any], moves: list[Move], move: Move) -> str | None:
+    """Why the policy plays ``move``, in its own terms, for the hint."""
+    if move.kind == "call":
+        return Msg("call before the warning runs out, or draw 2")
+    if move.kind == "draw":
+        return Msg("nothing fits: you must draw")
+    if move.kind == "take":
+        return Msg("nothing you hold chains on the count")
+    if move.kind != "play":
+        return None
+    card = move.cards[0]
+    parts = (move.choice or "").split()
+    players = view["players"]
+    nxt = (view["seat"] + view["direction"]) % len(players)
+    if players[nxt]["count"] <= 2 and (card.endswith(("+2", "S", "V")) or card == "W+4"):
+        return Msg("stops the next player, who is close to going out")
+    if card in BLACK:
+        named = parts[0] if parts and parts[0] != "pika" else ""
+        return Msg("nothing else fits; names {colour}, the colour you hold most",
+                   colour=COLOUR_NAME.get(named, named))
+    if "pika" in parts:
+        return Msg("leaves one card and calls Pika! with it")
+    if any(c in BLACK for c in view["hand"]):
+        return Msg("keeps your black cards for last")
+    return None
 
 
 @hookimpl

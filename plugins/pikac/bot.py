@@ -23,8 +23,9 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg, plural_msg
 from cardparty.core.search import pairwise_shares
-from cardparty.plugins.pikac.deck import ACE, CLASS, FUNCTION, QUEEN, SUIT_OF
+from cardparty.plugins.pikac.deck import ACE, CLASS, FUNCTION, NORMAL, QUEEN, SUIT_OF, show
 
 #: What a function card is worth keeping for defence (higher: keep it longer).
 DEFENCE = {"JS": 9, "2D": 7, "2C": 6, "JC": 6, "KH": 6, "KD": 4, "2H": 3, "2S": 3}
@@ -113,6 +114,57 @@ def wrap(rules_policy: Policy) -> Policy:
         return choose(view(), moves, rng)
 
     return cardparty_bot_move
+
+
+@hookimpl
+def cardparty_bot_reason(view: dict[str, Any], moves: list[Move], move: Move) -> str | None:
+    """Why ``choose`` throws ``move`` (or draws), in the policy's own terms, for the hint."""
+    hand = list(view["hand"])
+    pending = int(view["counters"].get("pending draw") or 0)
+    if move.kind == "take":
+        return Msg("nothing you hold passes the count on")
+    if move.kind == "stand":
+        return Msg("no Ace to counter with")
+    if move.kind == "deal":
+        return Msg("seven cards each, the usual deal")
+    keep = [c for c in hand if c in DEFENCE and c not in move.cards and CLASS[c] == FUNCTION
+            and c not in ("2H", "2S")]
+    if move.kind == "draw":
+        if keep and any(m.kind == "play" for m in moves):
+            return Msg("draws rather than throw away {cards}: they pass a count",
+                       cards=show(keep[:2]))
+        return None
+    if move.kind != "play":
+        return None
+    cards = move.cards
+    if len(cards) == len(hand):
+        return Msg("goes out")
+    first = cards[0]
+    attack = sum(_attack(c) for c in cards)
+    if pending:
+        if attack:
+            return Msg("passes the count on and adds to it")
+        return Msg("passes the count on with {cards}, the defence you need least",
+                   cards=show(cards))
+    kind = CLASS[first]
+    if kind == FUNCTION and attack > 0:
+        players = view["players"]
+        nxt = players[(view["seat"] + (view.get("direction") or 1)) % len(players)]
+        if nxt["count"] <= 2:
+            return Msg("attacks the next player, who is close to going out")
+        return Msg("attacks with your last cards")
+    if kind == ACE:
+        return Msg("stops the next player")
+    if kind == NORMAL:
+        if keep:
+            return Msg("sheds {cards} and keeps {keep} to pass a count", cards=show(cards),
+                       keep=show(keep[:2]))
+        if len(cards) > 1:
+            return plural_msg("sheds {n} card at once", "sheds {n} cards at once", len(cards))
+        return Msg("sheds a normal card first")
+    if kind == QUEEN and len(hand) <= 3:
+        return Msg("the Queen goes on anything: late, it names your suit")
+    return None
 
 
 @hookimpl

@@ -18,6 +18,7 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg, plural_msg
 from cardparty.core.search import pairwise_shares
 
 ORDER = {r: i for i, r in enumerate("789TJQKA")}
@@ -72,6 +73,35 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     if moves[0].kind == "play":
         return _play(moves, hand, seen["zones"]["trick"])
     return None
+
+
+@hookimpl
+def cardparty_bot_reason(view: dict[str, Any], moves: list[Move], move: Move) -> str | None:
+    """Why the policy plays ``move``, in its own terms, for the hint."""
+    kind = move.kind
+    hand = view["hand"]
+    if kind in ("declare", "answer"):
+        return Msg("declares in full: sinking gains nothing here")
+    if kind == "take":
+        return Msg("what is left is worth keeping")
+    if kind == "discard":
+        return Msg("throws {card}, the least worth keeping: low, in a short suit",
+                   card=move.cards[0])
+    if kind != "play":
+        return None
+    if len(move.cards) > 1:
+        return plural_msg("leads {n} card that cannot lose, a point each",
+                          "leads {n} cards that cannot lose, a point each", len(move.cards))
+    trick = view["zones"].get("trick") or []
+    if not trick:
+        return Msg("leads from your longest suit")
+    card, led = move.cards[0], trick[0]
+    if card[1] == led[1] and ORDER[card[0]] > ORDER[led[0]]:
+        return Msg("wins the trick as cheaply as you can")
+    lengths = Counter(c[1] for c in hand)
+    if card[1] != led[1] and lengths[card[1]] == min(lengths.values()):
+        return Msg("cannot win it: throws the lowest card of your shortest suit")
+    return Msg("cannot win it: throws your lowest card")
 
 
 @hookimpl
