@@ -799,3 +799,4 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
 
 
 from cardparty.plugins.kakhead.bot import cardparty_bot_estimate, cardparty_bot_reason  # noqa: E402, F401
+from cardparty.plugins.kakhead.infer import cardparty_bot_sampler  # noqa: E402, F401

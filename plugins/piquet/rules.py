@@ -942,3 +942,4 @@ from cardparty.plugins.piquet.bot import (  # noqa: E402, F401
     cardparty_bot_move,
     cardparty_bot_reason,
 )
+from cardparty.plugins.piquet.infer import cardparty_bot_sampler  # noqa: E402, F401
