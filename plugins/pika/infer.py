@@ -36,6 +36,11 @@ TAKE_WEIGHT = 0.9
 #: cards are the ones to keep for last (a +4 against a player about to go out says nothing).
 BLACK_WEIGHT = 0.8
 BLACK_SET = frozenset(BLACK)
+#: The symbols the normal policy sheds first when the next player holds two cards or fewer.
+ACTIONS = ("S", "V", "+2")
+#: The chance that a player who, with the next player close to going out, played a card that
+#: does not stop him held none that does: the normal policy stops him when it can (``bot``).
+DANGER_WEIGHT = 0.9
 
 
 @cache
@@ -44,6 +49,17 @@ def fitting(top: str, colour: str) -> frozenset[str]:
     symbol = None if top in BLACK else top[1:]
     return frozenset(c for c in CODES
                      if c in BLACK or c[0] == colour or (symbol is not None and c[1:] == symbol))
+
+
+@cache
+def stopping(top: str, colour: str) -> frozenset[str]:
+    """The cards the normal policy plays first against a player about to go out (a block, a
+    reverse, a +2, a +4) among those that go on ``top`` with ``colour`` in force (PI-4)."""
+    return frozenset(c for c in fitting(top, colour) if c == "W+4" or symbol_of(c) in ACTIONS)
+
+
+def symbol_of(card: str) -> str:
+    return card if card in BLACK else card[1:]
 
 
 @cache
@@ -86,7 +102,7 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
     # The pile's first card is the turned card unless the pile was shuffled into the stock.
     top: str | None = None if reshuffled or not state.pile else state.pile[0]
     colour = top[0] if top is not None else ""
-    kind_pending, drawn_played = "", -1
+    kind_pending, drawn_played, direction = "", -1, 1
     for i, e in enumerate(events):
         kind, who = e.get("type"), event_seat(e)
         if kind == "play":
@@ -97,6 +113,10 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
                         and (card == "W" or min(len(know.slots[s]) for s in range(state.n)
                                                 if s != who) > 2):
                     know.learn(who, fitting(top, colour) - BLACK_SET, BLACK_WEIGHT)
+                elif who != seat and not kind_pending and top is not None \
+                        and symbol_of(card) not in ACTIONS \
+                        and len(know.slots[(who + direction) % state.n]) <= 2:
+                    know.learn(who, stopping(top, colour), DANGER_WEIGHT)
             top, colour = card, (e.get("choice") or card[0])
             if card == "W+4" or card.endswith("+2"):
                 kind_pending = "+4" if card == "W+4" else "+2"
@@ -123,6 +143,8 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
             kind_pending = ""
         elif kind == "penalty":
             know.gain(who, event_size(e))
+        elif kind == "reverse":
+            direction = -direction
     return know
 
 
