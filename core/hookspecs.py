@@ -55,7 +55,7 @@ State = Any
 #: it is loaded (``discovery``). The other rule hooks are optional: ``cardparty_deadlines``
 #: (no timers), ``cardparty_clone`` (through save and restore), ``cardparty_reorder``,
 #: ``cardparty_describe``, ``cardparty_bot_move``, ``cardparty_bot_estimate``,
-#: ``cardparty_bot_sampler``, ``cardparty_bot_reason``.
+#: ``cardparty_bot_sampler``, ``cardparty_bot_reason``, ``cardparty_bot_rollout``.
 REQUIRED = ("cardparty_setup", "cardparty_to_move", "cardparty_legal_moves", "cardparty_refusal",
             "cardparty_apply_move", "cardparty_view", "cardparty_zones", "cardparty_result",
             "cardparty_determinize", "cardparty_save", "cardparty_restore")
@@ -222,6 +222,18 @@ def cardparty_bot_move(view: Callable[[], View], moves: list[Move],
     its rollouts, where the view is of a determinized position and holds only the game's own
     keys plus ``seat``); answer None for "easy" unless the game cannot end otherwise (a draw
     offer after a long stretch without progress)."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_rollout(state: State, seat: int, moves: list[Move],
+                          rng: random.Random) -> Move | None:
+    """The game's normal policy read from a bare state, for the search's rollouts: exactly
+    the move ``cardparty_bot_move`` answers at "normal" from ``seat``'s view of ``state``
+    with the same ``rng`` (the same draws from it), without building the view.
+
+    Optional, for speed alone (a rollout asks the policy at every move): the search uses it
+    where a game has it and ``cardparty_bot_move`` otherwise. It reads only what the seat's
+    view would show. A game's tests hold the two to the same answers."""
 
 
 @hookspec(firstresult=True)

@@ -95,13 +95,26 @@ class Rules:
         if pm.hook.cardparty_deadlines.get_hookimpls():
             self.deadlines = hook.cardparty_deadlines
         self.policy: Callable[..., Move | None] | None = None
-        if pm.hook.cardparty_bot_move.get_hookimpls():
+        policies = pm.hook.cardparty_bot_move.get_hookimpls()
+        if policies:
             self.policy = hook.cardparty_bot_move
+        # The game's policy read from the state, unless a variant changes the policy.
+        self.fast: Callable[..., Move | None] | None = None
+        if len(policies) == 1 and pm.hook.cardparty_bot_rollout.get_hookimpls():
+            self.fast = hook.cardparty_bot_rollout
         self.estimator: Callable[..., list[float] | None] | None = None
         if pm.hook.cardparty_bot_estimate.get_hookimpls():
             self.estimator = hook.cardparty_bot_estimate
+        self.clone_hook: Callable[..., Any] = hook.cardparty_clone
+        self.save: Callable[..., Any] = hook.cardparty_save
+        self.restore: Callable[..., Any] = hook.cardparty_restore
         self.players = table.players
         self.first = objective == "first"
+
+    def clone(self, state: Any) -> Any:
+        """An independent copy of ``state`` (the game's clone, else through its save)."""
+        twin = self.clone_hook(state=state)
+        return twin if twin is not None else self.restore(data=self.save(state=state))
 
     def actor(self, state: Any, rng: random.Random) -> int | None:
         """Who acts next, drawn as the simulator draws it (SYSTEM while a deadline runs)."""
@@ -113,7 +126,11 @@ class Rules:
         and for SYSTEM)."""
         if len(moves) == 1:
             return moves[0]
-        if self.policy is not None and seat != SYSTEM:
+        if self.fast is not None and seat != SYSTEM:
+            chosen = self.fast(state=state, seat=seat, moves=moves, rng=rng)
+            if chosen is not None:
+                return chosen
+        elif self.policy is not None and seat != SYSTEM:
             def light_view() -> dict[str, Any]:
                 view = self.view(state=state, seat=seat)
                 view["seat"] = seat

@@ -3,14 +3,14 @@
 
 Each round draws one determinization (the seat's samples, ``Table.sampler``) and one rollout
 seed, and scores every move still in the race on that same sample (its own copy of the
-determinization, the same rollout rng): the luck of the hidden cards and of the rollout is
-then shared, and the difference between two moves' scores measures the moves, not the luck
-(common random numbers). After ``warmup`` rounds a move drops out when its mean gain over the
-policy's move plus ``drop`` standard errors is not above zero; the race ends when only the
-policy's move is left or the budget is spent (``iterations`` counts rollouts). The policy's
-move is played unless another gains on it by more than ``confidence`` standard errors (and
-``trust``), on at least ``min_samples`` samples: with a few dozen samples a heuristic that is
-usually right is worth more than a small, noisy lead.
+determinization, made by the game's clone, and the same rollout rng): the luck of the hidden
+cards and of the rollout is then shared, and the difference between two moves' scores measures
+the moves, not the luck (common random numbers). After ``warmup`` rounds a move drops out when
+its mean gain over the policy's move plus ``drop`` standard errors is not above zero; the race
+ends when only the policy's move is left or the budget is spent (``iterations`` counts
+rollouts). The policy's move is played unless another gains on it by more than ``confidence``
+standard errors (and ``trust``), on at least ``min_samples`` samples: with a few dozen samples
+a heuristic that is usually right is worth more than a small, noisy lead.
 
 Must not know about: any particular game, sockets, terminals.
 """
@@ -92,10 +92,11 @@ class Race:
         """Every move still in the race on one sample; False when time ran out midway (the
         samples taken are kept: each is paired with the policy's move, sampled first)."""
         mine = 0.0
+        sample = self.redraw(random.Random(det_seed))
         for i in [self.base, *self.others]:
             if self.spent and deadline is not None and time.perf_counter() >= deadline:
                 return False
-            score = self.score(i, det_seed, roll_seed)
+            score = self.score(i, self.rules.clone(sample), roll_seed)
             self.spent += 1
             self.count[i] += 1
             self.total[i] += score
@@ -106,9 +107,8 @@ class Race:
                 self.squares[i] += (score - mine) ** 2
         return True
 
-    def score(self, i: int, det_seed: int, roll_seed: int) -> float:
-        """The deciding seat's share after move ``i`` on the round's sample."""
-        state = self.redraw(random.Random(det_seed))
+    def score(self, i: int, state: Any, roll_seed: int) -> float:
+        """The deciding seat's share after move ``i`` on (a copy of) the round's sample."""
         sample = random.Random(roll_seed)
         self.rules.apply(state=state, seat=self.seat, move=self.moves[i], rng=sample)
         return self.rules.rollout(state, sample, self.budget.rollout_moves)[self.seat]

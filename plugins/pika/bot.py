@@ -47,10 +47,25 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     if level != "normal" or len(moves) == 1:
         return None
     seen = view()
-    colours = Counter(c[0] for c in seen["hand"] if c not in ("W", "W+4"))
-    seat, n = seen["seat"], len(seen["players"])
-    nxt = (seat + seen["direction"]) % n
-    danger = seen["players"][nxt]["count"] <= 2
+    players = seen["players"]
+    nxt = (seen["seat"] + seen["direction"]) % len(players)
+    return choose(seen["hand"], players[nxt]["count"] <= 2, moves, rng)
+
+
+@hookimpl
+def cardparty_bot_rollout(state: Any, seat: int, moves: list[Move],
+                          rng: random.Random) -> Move | None:
+    """``cardparty_bot_move`` at "normal", read from the state (the search's rollouts)."""
+    if len(moves) == 1:
+        return None
+    nxt = (seat + state.direction) % state.n
+    return choose(state.hands[seat], len(state.hands[nxt]) <= 2, moves, rng)
+
+
+def choose(hand: list[str], danger: bool, moves: list[Move], rng: random.Random) -> Move:
+    """The normal policy's move: the best scored, ties drawn by ``rng``; ``danger``: the next
+    player holds two cards or fewer."""
+    colours = Counter(c[0] for c in hand if c not in BLACK)
     scores = [_score(m, colours, danger) for m in moves]     # once: the search calls this a lot
     best = max(scores)
     return rng.choice([m for m, v in zip(moves, scores, strict=True) if v == best])

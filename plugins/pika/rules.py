@@ -534,5 +534,6 @@ from cardparty.plugins.pika.bot import (  # noqa: E402, F401
     cardparty_bot_estimate,
     cardparty_bot_move,
     cardparty_bot_reason,
+    cardparty_bot_rollout,
 )
 from cardparty.plugins.pika.infer import cardparty_bot_sampler  # noqa: E402, F401

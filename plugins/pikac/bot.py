@@ -68,16 +68,21 @@ def _score(move: Move, hand: list[str], pending: int, danger: bool, left: int) -
 
 def choose(seen: dict[str, Any], moves: list[Move], rng: random.Random) -> Move | None:
     """The normal level's throw, or None to leave take/draw/stand to the rules' policy."""
+    players = seen["players"]
+    return choose_from(seen["hand"], int(seen["counters"].get("pending draw") or 0),
+                       [p["count"] for p in players], seen["seat"],
+                       seen.get("direction") or 1, moves, rng)
+
+
+def choose_from(hand: list[str], pending: int, counts: list[int], seat: int, direction: int,
+                moves: list[Move], rng: random.Random) -> Move | None:
+    """``choose`` from what it reads of the view: the seat's hand, the pending count, every
+    seat's card count, the direction (the search's rollouts read them from the state)."""
     plays = [m for m in moves if m.kind == "play"]
     if not plays:
         return None
-    hand = list(seen["hand"])
-    pending = int(seen["counters"].get("pending draw") or 0)
-    players = seen["players"]
-    seat = seen["seat"]
-    n = len(players)
-    nxt = (seat + (seen.get("direction") or 1)) % n
-    danger = players[nxt]["count"] <= 2 and players[nxt].get("place") is None
+    n = len(counts)
+    danger = counts[(seat + direction) % n] <= 2     # places are shown only at the end
     scores = [_score(m, hand, pending, danger, len(hand)) for m in plays]   # once: it is hot
     best_score = max(scores)
     if not pending and best_score < 5.0 and len(hand) > 4:
@@ -96,9 +101,21 @@ def choose(seen: dict[str, Any], moves: list[Move], rng: random.Random) -> Move 
     if CLASS[last] == ACE:
         return next((m for m in same if m.choice == "hold"), choice)
     if last == "KC":
-        counts = [p["count"] for p in players]
         return min(same, key=lambda m: counts[int(m.choice or 0)])
     return choice
+
+
+@hookimpl
+def cardparty_bot_rollout(state: Any, seat: int, moves: list[Move],
+                          rng: random.Random) -> Move | None:
+    """The hook at "normal" read from the state (the search's rollouts): the deal's 7 (the
+    rules' policy), ``choose_from`` for throws, None for take, draw and stand."""
+    if not moves:
+        return None
+    if moves[0].kind == "deal":
+        return moves[0]
+    return choose_from(state.hands[seat], state.count,
+                       [len(h) for h in state.hands], seat, state.direction, moves, rng)
 
 
 def wrap(rules_policy: Policy) -> Policy:

@@ -642,5 +642,6 @@ from cardparty.plugins.pikac import bot as _bot  # noqa: E402
 cardparty_bot_move = _bot.wrap(cardparty_bot_move)
 cardparty_bot_estimate = _bot.cardparty_bot_estimate
 cardparty_bot_reason = _bot.cardparty_bot_reason
+cardparty_bot_rollout = _bot.cardparty_bot_rollout
 
 from cardparty.plugins.pikac.infer import cardparty_bot_sampler  # noqa: E402, F401

@@ -67,11 +67,25 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     if moves[0].kind in ("declare", "answer"):
         return moves[0]                   # PQ-16: declare or answer in full, never sinking
     seen = view()
-    hand = seen["hand"]
+    return _choose(moves, seen["hand"], lambda: seen["zones"]["trick"])
+
+
+@hookimpl
+def cardparty_bot_rollout(state: Any, seat: int, moves: list[Move],
+                          rng: random.Random) -> Move | None:
+    """``cardparty_bot_move`` at "normal", read from the state (the search's rollouts)."""
+    if len(moves) == 1:
+        return None
+    if moves[0].kind in ("declare", "answer"):
+        return moves[0]
+    return _choose(moves, state.hands[seat], lambda: state.trick)
+
+
+def _choose(moves: list[Move], hand: list[str], trick: Callable[[], list[str]]) -> Move | None:
     if moves[0].kind in ("discard", "take"):
         return _exchange(moves, hand)
     if moves[0].kind == "play":
-        return _play(moves, hand, seen["zones"]["trick"])
+        return _play(moves, hand, trick())
     return None
 
 
