@@ -9,7 +9,7 @@ from collections import Counter
 
 from cardparty.core.bots import PolicyBot
 from cardparty.core.table import Table
-from cardparty.plugins.kakhead.infer import known_cards
+from cardparty.plugins.kakhead.infer import known_cards, read
 
 
 def until_taken(players: int, seed: int) -> tuple[Table, int, list[str]]:
@@ -76,3 +76,20 @@ def test_the_sampler_reads_only_what_the_seat_saw() -> None:
     a, b = table.sampler(seat), twin.sampler(seat)
     for k in range(10):
         assert a(random.Random(k)).hands == b(random.Random(k)).hands
+
+
+def test_kh7_a_player_who_took_the_pile_from_his_hand_held_nothing_that_fitted() -> None:
+    """KH-7: a valid play may not be refused, so the unseen cards he held when he took the
+    pile fit none of it: no sample deals him a 2, 3 or 10 among them (they go on anything)."""
+    table, taker, pile = until_taken(2, 3)
+    watcher = 1 - taker
+    reading = read(table.state, watcher, table.events_for(watcher))
+    certain = [ex for ex, weight in reading.know.facts if weight == 1.0]
+    assert certain and all({"2S", "3H", "TD"} <= ex for ex in certain)
+    sample = table.sampler(watcher)
+    unseen = Counter(table.state.hands[taker]) - Counter(reading.known[taker])
+    assert not any(c[0] in "23T" for c in unseen)          # true of the real hand
+    for k in range(30):
+        hand = Counter(sample(random.Random(k)).hands[taker])
+        dealt = hand - Counter(reading.known[taker])
+        assert sum(dealt.values()) == sum(unseen.values())
