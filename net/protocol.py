@@ -354,7 +354,7 @@ NAME = username
 MODES = ("practice", "friends", "open", "entry")
 #: The shop's items (MO-8).
 ITEMS = ("gold", "vip")
-#: Bot levels (core.bots.LEVELS: the three, then the old names of easy and normal).
+#: Bot levels (core.bots.ACCEPTED_LEVELS: the three, then the old names of easy and normal).
 BOT_LEVELS = ("easy", "normal", "hard", "random", "basic")
 #: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
 BOT_BUDGET_MS = (10, 5000)

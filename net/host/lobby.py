@@ -20,7 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.core.bots import LEVELS, canonical_level
+from cardparty.core.bots import ACCEPTED_LEVELS, canonical_level
 from cardparty.core.discovery import Catalog
 from cardparty.core.i18n import Msg, plural_msg
 from cardparty.core.table import Table, TableError
@@ -309,9 +309,9 @@ class Lobby:
             raise ProtocolError("humans_only", Msg("an entry table is for humans only: no bots"))
         if ht.status != "open":
             raise ProtocolError("not_open", Msg("the game at this table has started"))
-        if req["level"] not in LEVELS:
+        if req["level"] not in ACCEPTED_LEVELS:
             raise ProtocolError("bad_field", Msg("bots: field level must be one of {levels}",
-                                                 levels=", ".join(LEVELS)))
+                                                 levels=", ".join(ACCEPTED_LEVELS)))
         empty = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
         if not empty:
             raise ProtocolError("no_seat", Msg("there is no empty seat for a bot"))
