@@ -39,7 +39,7 @@ from cardparty.plugins.pikac.state import DONE, IN, PROBATION, PikacState
 
 #: The chance that a player's choice was made for the normal policy's reasons (a careful
 #: player's): the cards a better choice needed are then not in his hand.
-CHOICE_WEIGHT = 0.9
+CHOICE_WEIGHT = 0.98
 #: The chance that a player who took a count held nothing that passes it (kept for the tests
 #: that read it: a take is a choice like the others).
 TAKE_WEIGHT = CHOICE_WEIGHT
