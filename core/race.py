@@ -73,10 +73,13 @@ class Race:
         self.spent = 0
         self.rounds = 0
 
-    def run(self, rng: random.Random) -> Verdict:
-        """Rounds until only the policy's move is left or the budget is spent."""
+    def run(self, rng: random.Random, started: float | None = None) -> Verdict:
+        """Rounds until only the policy's move is left or the budget is spent (its seconds
+        counted from ``started``, ``time.perf_counter()``'s, when the decision began)."""
         budget = self.budget
-        deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        if started is None:
+            started = time.perf_counter()
+        deadline = None if budget.seconds is None else started + budget.seconds
         while self.others:
             if budget.iterations is not None and \
                     self.spent + 1 + len(self.others) > budget.iterations:

@@ -20,6 +20,7 @@ Must not know about: any particular game, sockets, terminals.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -137,12 +138,14 @@ def race_verdict(table: Table, seat: int, rng: random.Random, budget: Budget = D
     """The race's whole verdict for ``seat`` (``core.race``: the move, the policy's move and
     every move's samples, mean and paired gain), or None for a game without a policy. The
     seat must have at least two legal moves."""
+    started = time.perf_counter()        # reading the history counts against the budget
     moves = table.legal_moves(seat)
     rules = Rules(table, budget.objective)
     if rules.policy is None:
         return None
     own = _own_move(table, rules, seat, moves) or moves[0]
-    return Race(rules, seat, moves, own, _sampler(table, seat, budget), budget).run(rng)
+    return Race(rules, seat, moves, own, _sampler(table, seat, budget), budget).run(
+        rng, started)
 
 
 def _own_move(table: Table, rules: Rules, seat: int, moves: list[Move]) -> Move | None:
