@@ -68,8 +68,8 @@ def test_the_reason_names_the_move_the_search_beat() -> None:
     """Where the search plays another move than the game's policy, the reason says which and
     by how much; where it keeps the policy's, the game's own reason."""
     overruled = kept = 0
-    for table, seat in decision_points("pikac", 2, 8) + decision_points("pika", 2, 8):
-        busy = Budget(iterations=300, seconds=None, trust=0.0, confidence=0.0, min_samples=2)
+    for table, seat in decision_points("pikac", 2, 5) + decision_points("pika", 2, 5):
+        busy = Budget(iterations=150, seconds=None, trust=0.0, confidence=0.0, min_samples=2)
         move, reason = hint(table, seat, busy, seed=1)
         assert reason is not None
         own = table.pm.hook.cardparty_bot_move(view=lambda t=table, s=seat: t.view(s),

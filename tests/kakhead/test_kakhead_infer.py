@@ -45,14 +45,17 @@ def test_the_known_cards_are_true_of_every_real_hand_and_samples_keep_every_card
     bot = PolicyBot("normal")
     checked = 0
     for players in (2, 4):
-        for seed in range(5):
+        for seed in range(3):
             table = Table("kakhead", players, seed=seed)
             rng = random.Random(seed)
             deck = sorted(c for z in table.zones() for c in z.cards)
-            for _ in range(250):
+            for move in range(150):
                 if table.result() is not None:
                     break
                 seat = table.to_move()[0]
+                if move % 4:
+                    table.play(seat, bot.choose(table, seat, rng))
+                    continue
                 known = known_cards(table.state, seat, table.events_for(seat))
                 for s, cards in enumerate(known):
                     assert not Counter(cards) - Counter(table.state.hands[s])
@@ -63,7 +66,7 @@ def test_the_known_cards_are_true_of_every_real_hand_and_samples_keep_every_card
                                *(c for zs in (st.hands, st.faceup, st.blind) for z in zs
                                  for c in z)]) == deck
                 table.play(seat, bot.choose(table, seat, rng))
-    assert checked > 200
+    assert checked > 40
 
 
 def test_the_sampler_reads_only_what_the_seat_saw() -> None:

@@ -57,6 +57,9 @@ def test_pk9_pk20_draws_and_stands_are_weighed_facts_and_the_history_adds_up() -
             rng = random.Random(seed)
             while table.result() is None:
                 seat = table.to_move()[0]
+                if len(table.journal) % 3:
+                    table.play(seat, bot.choose(table, seat, rng))
+                    continue
                 know = knowledge(table.state, seat, table.events_for(seat))
                 assert know is not None           # the history adds up to every hand
                 assert [len(s) for s in know.slots] == [len(h) for h in table.state.hands]
