@@ -10,6 +10,7 @@ from collections import Counter
 from cardparty.core.bots import PolicyBot
 from cardparty.core.table import Table
 from cardparty.plugins.kakhead.infer import known_cards, read
+from tests.normal_play import normal_tables
 
 
 def until_taken(players: int, seed: int) -> tuple[Table, int, list[str]]:
@@ -44,18 +45,13 @@ def test_kh7_the_pile_a_player_took_is_in_his_hand_in_every_sample() -> None:
 def test_the_known_cards_are_true_of_every_real_hand_and_samples_keep_every_card() -> None:
     bot = PolicyBot("normal")
     checked = 0
-    for players in (2, 4):
-        for seed in range(3):
-            table = Table("kakhead", players, seed=seed)
-            rng = random.Random(seed)
-            deck = sorted(c for z in table.zones() for c in z.cards)
-            for move in range(150):
-                if table.result() is not None:
-                    break
-                seat = table.to_move()[0]
-                if move % 4:
-                    table.play(seat, bot.choose(table, seat, rng))
-                    continue
+    for table, rng in normal_tables("kakhead", (2, 4), range(3)):
+        deck = sorted(c for z in table.zones() for c in z.cards)
+        for move in range(150):
+            if table.result() is not None:
+                break
+            seat = table.to_move()[0]
+            if move % 4 == 0:
                 known = known_cards(table.state, seat, table.events_for(seat))
                 for s, cards in enumerate(known):
                     assert not Counter(cards) - Counter(table.state.hands[s])
@@ -65,7 +61,7 @@ def test_the_known_cards_are_true_of_every_real_hand_and_samples_keep_every_card
                 assert sorted([*st.stock, *st.pile, *st.burned,
                                *(c for zs in (st.hands, st.faceup, st.blind) for z in zs
                                  for c in z)]) == deck
-                table.play(seat, bot.choose(table, seat, rng))
+            table.play(seat, bot.choose(table, seat, rng))
     assert checked > 40
 
 

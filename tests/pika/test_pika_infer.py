@@ -10,6 +10,7 @@ from cardparty.core.bots import PolicyBot
 from cardparty.core.contract import Move
 from cardparty.core.table import Table, open_table
 from cardparty.plugins.pika.infer import DANGER_WEIGHT, fitting, knowledge, stopping
+from tests.normal_play import normal_tables
 
 DRAW = Move("draw", (), None)
 
@@ -105,27 +106,25 @@ def test_a_player_who_did_not_stop_the_next_one_about_to_go_out_held_nothing_tha
     fact, ``DANGER_WEIGHT``): every such fact, read as it is learnt, is true of his hand."""
     bot = PolicyBot("normal")
     checked = 0
-    for players in (2, 3):
-        for seed in range(12):
-            table = Table("pika", players, seed=seed)
-            rng = random.Random(seed)
-            learnt = [0] * players
-            while table.result() is None:
-                actors = table.to_move()
-                seat = actors[rng.randrange(len(actors))]
-                table.play(seat, bot.choose(table, seat, rng))
-                for watcher in range(players):
-                    know = knowledge(table.state, watcher, table.events_for(watcher))
-                    assert know is not None
-                    for f in range(learnt[watcher], len(know.facts)):
-                        cards, weight = know.facts[f]
-                        if cards != stopping(*_last_top(table)) or weight != DANGER_WEIGHT:
-                            continue
-                        for s in range(players):
-                            if any(f in slot for slot in know.slots[s]):
-                                assert not set(table.state.hands[s]) & cards
-                                checked += 1
-                    learnt[watcher] = len(know.facts)
+    for table, rng in normal_tables("pika", (2, 3), range(12)):
+        players = table.players
+        learnt = [0] * players
+        while table.result() is None:
+            actors = table.to_move()
+            seat = actors[rng.randrange(len(actors))]
+            table.play(seat, bot.choose(table, seat, rng))
+            for watcher in range(players):
+                know = knowledge(table.state, watcher, table.events_for(watcher))
+                assert know is not None
+                for f in range(learnt[watcher], len(know.facts)):
+                    cards, weight = know.facts[f]
+                    if cards != stopping(*_last_top(table)) or weight != DANGER_WEIGHT:
+                        continue
+                    for s in range(players):
+                        if any(f in slot for slot in know.slots[s]):
+                            assert not set(table.state.hands[s]) & cards
+                            checked += 1
+                learnt[watcher] = len(know.facts)
     assert checked > 20
 
 
