@@ -8,16 +8,21 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play test lint bench clean i18n
 
+# Setting up prints nothing unless something fails: `make play` shows only the game. The one
+# note left out is setuptools' "Editable installation" (it is told on every editable install of
+# folders mapped onto a package, as setup.py maps core/ onto cardparty.core): information, not a
+# defect; any packaging warning still shows (tests/test_packaging.py builds with all of them).
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -m venv $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml setup.py
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $(STAMP)
+	@$(BIN)/python -m pip install -q --upgrade pip
+	@PYTHONWARNINGS='ignore:Editable installation:UserWarning' \
+	    $(BIN)/python -m pip install -q -e '.[test]'
+	@touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/cardparty play
+	@$(BIN)/cardparty play
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 4 --dist loadgroup

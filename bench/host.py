@@ -41,7 +41,14 @@ What it measures, in one run:
    under the same load): protocol v1's requests read and checked as this host reads them,
    the game played and every seat's view and events sent, nothing else (no identity, no
    allowances, no timers, no lobby, no economy): what any Python host of these games costs a
-   move at the least, set against half the baseline.
+   move at the least, set against half the baseline. A baseline whose host speaks CURVE (a
+   checkout of main: ``git archive main | tar -x -C /tmp/main``) runs with CURVE, as this
+   host does, and the two are compared like for like.
+5. The wake's cost: a host started afresh with 16, 100 and 1,000 tables in play and nobody
+   moving (``--idle-tables``; each a player who does not move and a host bot), its CPU per
+   second of wall time while it only waits: what its loop's wake costs when nothing is due,
+   for this host and the baseline's. ``--only compare`` or ``--only wake`` runs part 4 or
+   part 5 alone.
 
 With ``--hard-tables N`` it measures instead N tables of hard bots playing flat out and
 another player's ping, in a process of its own: p50 and p99, with the bots off the host's loop
@@ -49,7 +56,8 @@ and on it, and the target's verdict (bench/hard_bots.py says how).
 
 Then the ratios to the echo floor and the targets (p50 at most 4x the echo round trip;
 p99 under 10 ms; under 1 MB per table; host CPU per move flat out at most half the
-baseline's; persistence costing at most 25% of the flat-out throughput).
+baseline's; persistence costing at most 25% of the flat-out throughput; the wake's cost flat
+from 16 to 1,000 idle tables).
 Usage: ``.venv/bin/python bench/host.py [--help]``.
 """
 
@@ -600,13 +608,21 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+def speaks_curve(tree: str) -> bool:
+    """Whether the host of ``tree`` speaks CURVE (and has the flag to turn it off): an older
+    tree's has neither."""
+    import os
+
+    return os.path.exists(os.path.join(tree, "net", "guard.py"))
+
+
 def host_command(data_dir: str | None, tree: str | None = None, curve: bool = True
                  ) -> list[str]:
     """``cardparty host`` as the bench runs it: of this installation, or of ``tree``."""
     args = ["host", "--bind", "127.0.0.1", "--port", "0", "--idle", "0", "--heartbeat", "2",
             "--name", "bench", "--log-level", "warning"]
-    if not curve and tree is None:       # an older tree's host has no CURVE, nor the flag
-        args.append("--no-curve")
+    if not curve and (tree is None or speaks_curve(tree)):
+        args.append("--no-curve")       # an older tree's host has no CURVE, nor the flag
     if data_dir is not None:
         args += ["--data", data_dir]
     if tree is not None:
@@ -805,9 +821,10 @@ def compare_hosts(args: argparse.Namespace) -> None:
     for _ in range(args.compare_rounds):
         for label, tree, data in runs:
             data_dir = tempfile.mkdtemp(prefix="cardparty-bench-") if data else None
-            # CURVE on this tree's host, as every real client speaks it; not on the host of
-            # the baseline's tree, nor on PLAIN (the price of encryption, measured).
-            curve = tree is None and label != PLAIN
+            # CURVE on this tree's host, as every real client speaks it, and on a baseline's
+            # that has it; not on an older baseline's, nor on PLAIN (the price of
+            # encryption, measured).
+            curve = label != PLAIN and (tree is None or speaks_curve(tree))
             try:
                 got[label].append(flat_out_cost(host_command(data_dir, tree, curve), args,
                                                 args.compare_seconds, curve))
@@ -851,9 +868,30 @@ def compare_hosts(args: argparse.Namespace) -> None:
           f"without encryption; this host spends {(pcpu - fcpu) * 1e6:.0f} us a move above it: "
           f"the game's own work ({gcpu * 1e6:.0f} us) and the host's "
           f"({(pcpu - fcpu - gcpu) * 1e6:.0f} us)")
-    if args.baseline:
-        brate, bcpu = mean[runs[3][0]]
-        bdrate, bdcpu = mean[runs[4][0]]
+    if not args.baseline:
+        print("  host CPU per move against a baseline: no --baseline given")
+        return
+    baseline_targets(args, mean, [label for label, _, _ in runs], gcpu)
+
+
+def baseline_targets(args: argparse.Namespace, mean: dict[str, tuple[float, float]],
+                     labels: list[str], gcpu: float) -> None:
+    """Part 4's targets against the baseline's host (``labels[3:5]``: without and with
+    ``--data``): like for like with this host, and against what any host owes a move."""
+    rate, cpu = mean["this host"]
+    drate, dcpu = mean["this host, --data"]
+    _, pcpu = mean[PLAIN]
+    _, fcpu = mean[FLOOR]
+    brate, bcpu = mean[labels[3]]
+    bdrate, bdcpu = mean[labels[4]]
+    if speaks_curve(args.baseline):
+        print(f"  host CPU per move flat out no higher than the baseline's: {cpu * 1e6:.0f} vs "
+              f"{bcpu * 1e6:.0f} us = {cpu / bcpu:.2f}x, both with CURVE -> "
+              f"{'PASS' if cpu <= bcpu else 'FAIL'}  (with --data: {dcpu * 1e6:.0f} vs "
+              f"{bdcpu * 1e6:.0f} us = {dcpu / bdcpu:.2f}x -> "
+              f"{'PASS' if dcpu <= bdcpu else 'FAIL'}; moves/s {rate / brate:.2f}x, with --data "
+              f"{drate / bdrate:.2f}x)")
+    else:
         # Like for like: the baseline's host speaks no CURVE, so it is set against this host
         # without encryption; with CURVE the price of encryption comes on top (above).
         print(f"  host CPU per move flat out <= half the baseline's: {pcpu * 1e6:.0f} vs "
@@ -880,13 +918,107 @@ def compare_hosts(args: argparse.Namespace) -> None:
                  "the game and send the views does not reach half the baseline" if bcpu / 2 < lcpu
                  else
                  "above it: the least host reaches half the baseline"))
-    else:
-        print("  host CPU per move against a baseline: no --baseline given")
+
+
+# --- the wake's cost with many idle tables -------------------------------------------------------
+
+def open_idle_tables(address: str, count: int, game: str, curve: bool, tmp: str,
+                     clients: int = 4) -> list[Any]:
+    """``count`` tables of ``game`` in play and waiting for a person who does not move (one
+    network player and one host bot each, no idle timeout): sessions that stay connected (they
+    ping, as real clients do), ``clients`` of them with a key each, opening their share of
+    the tables side by side."""
+    import threading
+
+    from cardparty.net.known_hosts import KnownHosts
+    from cardparty.net.session import Session
+
+    host_key = fetch_key(address)[0] if curve else None
+    sessions = [Session(address, f"idle-{i}", keys=KeyPair.generate(), host_key=host_key,
+                        known_hosts=KnownHosts(f"{tmp}/known_hosts"), secure=curve)
+                for i in range(clients)]
+    for s in sessions:
+        s.connect(10.0)
+    failed: list[BaseException] = []
+
+    def open_share(s: Any, n: int) -> None:
+        try:
+            for _ in range(n):
+                tid = s.create(game, 2, idle=None)["id"]
+                s.sit(tid, 0)
+                s.add_bots(tid)
+                s.ready(tid)
+        except BaseException as exc:           # said by the caller
+            failed.append(exc)
+
+    shares = [count // clients + (i < count % clients) for i in range(clients)]
+    threads = [threading.Thread(target=open_share, args=(s, n))
+               for s, n in zip(sessions, shares, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if failed:
+        raise SystemExit(f"could not open {count} idle tables: {failed[0]}")
+    return sessions
+
+
+def idle_wake_cost(cmd: list[str], count: int, args: argparse.Namespace, curve: bool
+                   ) -> float:
+    """A fresh host from ``cmd`` with ``count`` idle tables in play (``open_idle_tables``):
+    its CPU seconds per second of wall time over ``--idle-seconds``, once it is still."""
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="cardparty-bench-idle-")
+    host, address = start(cmd)
+    try:
+        sessions = open_idle_tables(address, count, args.game, curve, tmp)
+        time.sleep(1.0)                          # the last bots' moves, the last replies
+        cpu0, t0 = cpu_seconds(host.pid), time.perf_counter()
+        time.sleep(args.idle_seconds)
+        cpu, took = cpu_seconds(host.pid) - cpu0, time.perf_counter() - t0
+        for s in sessions:
+            s.abort()
+    finally:
+        host.send_signal(signal.SIGTERM)
+        host.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return cpu / took
+
+
+def compare_wakes(args: argparse.Namespace) -> None:
+    """Part 5 of the docstring: the idle host's CPU with 16, 100 and 1,000 tables in play and
+    nobody moving, for this host and the baseline's, each count in turn."""
+    counts = [int(n) for n in args.idle_tables.split(",")]
+    hosts: list[tuple[str, str | None]] = [("this host", None)]
+    if args.baseline:
+        hosts.append((f"baseline host ({args.baseline_label or args.baseline})", args.baseline))
+    print(f"the wake's cost: an idle host's CPU with tables in play and nobody moving "
+          f"({args.game} for 2: a player who does not move and a host bot; "
+          f"{args.idle_seconds:g} s each, each host started afresh):")
+    got: dict[str, dict[int, float]] = {label: {} for label, _ in hosts}
+    for n in counts:
+        for label, tree in hosts:
+            curve = tree is None or speaks_curve(tree)
+            got[label][n] = idle_wake_cost(host_command(None, tree, curve), n,
+                                           args, curve)
+    for label, _ in hosts:
+        row = got[label]
+        print(f"  {label}: " + ", ".join(f"{n} tables {row[n] * 1e3:.1f} ms/s" for n in counts)
+              + f"  ({row[counts[-1]] / max(row[counts[0]], 1e-6):.1f}x from {counts[0]} to "
+              f"{counts[-1]})")
+    mine = got["this host"]
+    flat = mine[counts[-1]] <= 2 * mine[counts[0]] + 0.002
+    print(f"target: the wake's cost flat from {counts[0]} to {counts[-1]} idle tables "
+          f"(at most twice, or 2 ms/s more): {mine[counts[0]] * 1e3:.1f} -> "
+          f"{mine[counts[-1]] * 1e3:.1f} ms/s -> {'PASS' if flat else 'FAIL'}")
 
 
 # --- main ----------------------------------------------------------------------------------------
 
-def main(argv: list[str] | None = None) -> int:
+def arguments() -> argparse.ArgumentParser:
+    """The bench's command line."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tables", type=int, default=16)
     p.add_argument("--players", type=int, default=4)
@@ -911,6 +1043,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--baseline", default="",
                    help="a checkout of an older tree whose host part 4 runs alike")
     p.add_argument("--baseline-label", default="", help="what to call it (e.g. a commit)")
+    p.add_argument("--idle-tables", default="16,100,1000",
+                   help="part 5: the counts of idle tables the wake's cost is measured with "
+                        "(empty: skip part 5)")
+    p.add_argument("--idle-seconds", type=float, default=5.0,
+                   help="part 5: how long the idle host's CPU is measured at each count")
+    p.add_argument("--only", choices=("compare", "wake"), default=None,
+                   help="run only part 4 (compare) or part 5 (wake), with their baseline")
     p.add_argument("--hard-tables", type=int, default=0, metavar="N",
                    help="instead of the above: N tables of hard bots flat out and another "
                         "player's ping, bots off and on the host's loop (bench/hard_bots.py; "
@@ -922,20 +1061,42 @@ def main(argv: list[str] | None = None) -> int:
     import hard_bots
 
     hard_bots.add_arguments(p, "hard-")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
     if args.echo_server:
         echo_server()
         return 0
     if args.hard_tables:
+        import hard_bots
+
         args.tables = args.hard_tables
-        return hard_bots.hard_bots(args)
+        return int(hard_bots.hard_bots(args))
     if args.floor_server:
         floor_server(FLOOR_VIEW)
         return 0
     if args.least_server:
         least_server(args.game, args.players)
         return 0
+    if args.only == "compare":
+        compare_hosts(args)
+        return 0
+    if args.only == "wake":
+        compare_wakes(args)
+        return 0
+    phases(args)
+    if args.compare_seconds > 0:
+        compare_hosts(args)
+    if args.idle_tables:
+        compare_wakes(args)
+    return 0
 
+
+def phases(args: argparse.Namespace) -> None:
+    """Parts 1 to 3 of the docstring: the floors, the load's phases, memory, and their
+    targets."""
     import os
 
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
@@ -1027,9 +1188,6 @@ def main(argv: list[str] | None = None) -> int:
           f"own CPU work p99/p50 {stall_ratio:.1f}x)")
     print(f"  < 1 MB per open table: {per_table:.0f} KB -> "
           f"{'PASS' if per_table < 1024 else 'FAIL'}")
-    if args.compare_seconds > 0:
-        compare_hosts(args)
-    return 0
 
 
 if __name__ == "__main__":

@@ -12,14 +12,17 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from cardparty.client.commands.refusal import refuse
 from cardparty.core.i18n import LANGUAGES, N_, _, choose_language, set_language
 
-#: #: argparse's own words, translated through our catalog (argparse looks up ``_`` at call time).
+#: argparse's own words, translated through our catalog (argparse looks up ``_`` at call time).
 ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"),
                   N_("show this help message and exit"),
                   N_("the following arguments are required: %s"),
                   N_("invalid choice: %(value)r (choose from %(choices)s)"),
-                  N_("unrecognized arguments: %s"), N_("expected one argument"))
+                  N_("unrecognized arguments: %s"), N_("expected one argument"),
+                  N_("argument %(argument_name)s: %(message)s"),
+                  N_("invalid %(type)s value: %(value)r"))
 
 #: Subcommand modules in the order ``cardparty --help`` lists them.
 COMMANDS = ("play", "join", "host", "hosts", "bot_client", "games", "simulate", "watch",
@@ -89,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:        # what no command foresaw is still one line, not a trace
+        return refuse(args.command.replace("_", "-"), f"{type(exc).__name__}: {exc}", 1)
 
 
 if __name__ == "__main__":

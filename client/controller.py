@@ -3,15 +3,19 @@ message from the link changes.
 
 Screens: ``start`` (name and host address; the place for hosts found on the LAN), ``lobby``
 (tables, create, sit, spectate, bots, ready, invite; the player's profile; open play),
-``league`` and ``shop`` (``keys_economy``), ``room`` (the waiting room of a table
-this player sits at before its game starts), ``table`` (one table's view; the end of a round
-shows places and scores over it). Over any screen: a dialog (choices, a text field, the
-create form), the help, or the command line (``command_line``). The keys of each screen live
-in ``keys_lobby``, ``keys_room`` and ``keys_table``. Keys arrive as prompt-toolkit key names
-("enter", "left", "s-left", "tab", "escape", "c-c", or the typed character) so that the whole
-client can be driven and tested without a terminal; ``app`` only draws this state and forwards keys.
+``league`` and ``shop`` (``keys_economy``), ``room`` (the waiting room of a table this player
+sits at before its game starts), ``table`` (one table's view; the end of a round shows places
+and scores over it). Over any screen: a dialog (choices, a text field, the create form), the
+help, the scoreboard or the command line (``command_line``), which take the keys while open.
 
-Any key in any state is safe: ``key`` catches everything and shows one line instead.
+What each key does is declared once, in the ``keys_*`` modules (``keymap`` says how), and
+``KEYMAP`` merges them: ``key`` runs the binding that applies, headless (the tests drive the
+whole client so, without a terminal), and ``bindings`` hands the same declarations to
+prompt-toolkit. Keys arrive by prompt-toolkit's names ("enter", "s-left", "c-c", or the
+typed character).
+
+Any key in any state is safe, and so is any message: ``key`` and ``receive`` catch
+everything and show one line instead.
 
 Must not know about: game rules, terminals, the wire.
 """
@@ -25,17 +29,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.client.command_line import run as run_command
-from cardparty.client.dialog import Choice, CreateForm, TextField, type_key
-from cardparty.client.keys_economy import EconomyKeys
-from cardparty.client.keys_lobby import LobbyKeys
-from cardparty.client.keys_room import ROOM_CHAT, RoomKeys
-from cardparty.client.keys_table import TableKeys
+from cardparty.client.dialog import Choice, CreateForm, TextField
+from cardparty.client.keymap import Binding, KeyMap
+from cardparty.client.keys_economy import ECONOMY, LEAGUE, SHOP, economy_message
+from cardparty.client.keys_lobby import LOBBY, open_create_form
+from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
+from cardparty.client.keys_shared import SHARED
+from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
+from cardparty.client.keys_table import TABLE, go_on
 from cardparty.client.link import Link, Message
+from cardparty.client.lobby_rows import sits_at
+from cardparty.client.message_line import MessageLine
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
+from cardparty.client.words import variants_text
 from cardparty.core.i18n import N_, _, translate
 
 Connect = Callable[[str, str], Link]
+
+#: Every key of the client, in the order the help and the bottom line list them.
+KEYMAP = KeyMap(SHARED, START, LOBBY, ROOM, TABLE, ECONOMY, LEAGUE, SHOP)
 
 
 @dataclass
@@ -68,7 +81,7 @@ class StartForm:
     limit = 64
 
 
-class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
+class Controller:
     """See the module docstring."""
 
     def __init__(self, link: Link | None = None, *, name: str = "", address: str = "",
@@ -76,15 +89,35 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
                  describe: Callable[[str], Callable[..., str] | None] | None = None,
                  check_address: Callable[[str], str | None] | None = None,
                  on_change: Callable[[], None] | None = None,
-                 on_exit: Callable[[], None] | None = None) -> None:
+                 on_exit: Callable[[], None] | None = None, keys: KeyMap = KEYMAP) -> None:
         self.link = link
         self.connect = connect
         self.check_address = check_address
-        #: Called when the start screen connects (the LAN search stops then).
-        self.on_join: Callable[[], None] | None = None
         self.describe_for = describe
+        self.keys = keys
+        self._callbacks(on_change, on_exit)
+        self._connection(link, name, address)
+        self._screens()
+        self._table_state()
+        self._economy()
+
+    def _callbacks(self, on_change: Callable[[], None] | None,
+                   on_exit: Callable[[], None] | None) -> None:
+        """What the application (or a test) hooks in; each does nothing until then."""
         self.on_change = on_change or (lambda: None)
         self.on_exit = on_exit or (lambda: None)
+        #: Called when the start screen connects (the LAN search stops then).
+        self.on_join: Callable[[], None] | None = None
+        #: What ``bell`` rings: the application writes the bell and the title.
+        self.on_attention: Callable[[str], None] = lambda why: None
+        #: Focuses the command line once ``command_open`` is set.
+        self.on_command: Callable[[], None] = lambda: None
+        #: Where a link started by ``join`` delivers; the application replaces it with its
+        #: thread-safe inbox.
+        self.deliver: Callable[[Message], None] = self.receive
+
+    def _connection(self, link: Link | None, name: str, address: str) -> None:
+        """Who this player is, at which host, and how the link to it stands."""
         self.screen = "start" if link is None else "lobby"
         self.start = StartForm(name=name, address=address)
         self.name = name
@@ -93,239 +126,143 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         #: The host has welcomed us at least once on this link (until then, Esc gives up).
         self.welcomed = False
         self.banner = ""
-        self.error = ""
-        self.notice = ""
+        #: The line for the last refusal or notice (``message_line``).
+        self.line = MessageLine()
+        self.quit = False
+        #: Bugs caught on the way to the screen (kept for tests; the player sees one line).
+        self.failures: list[Exception] = []
+
+    def _screens(self) -> None:
+        """The lobby, the waiting room and what lies over any screen."""
         self.tables: list[dict[str, Any]] = []
         self.games: list[dict[str, Any]] = []
         self.lobby_cursor = 0
-        self.table = TableModel()
-        self.table_id: Any = None
+        self.lobby_chat: deque[str] = deque(maxlen=100)
         self.dialog: Choice | TextField | CreateForm | None = None
         #: 0: no help; 1: the keys; 2: the game's rules in short.
         self.help = 0
         #: The match's scoreboard is open over the table (key m; the next key closes it).
         self.scoreboard = False
-        self.lobby_chat: deque[str] = deque(maxlen=100)
-        self.quit = False
-        #: Bugs caught on the way to the screen (kept for tests; the player sees one line).
-        self.failures: list[Exception] = []
-        #: Tables this player walked away from: their views no longer take the screen.
-        self.left_tables: set[Any] = set()
-        #: Ring the terminal bell (and set the window title) when it becomes this player's
-        #: turn or a call is due: off unless asked for (``--bell``, key B).
-        self.bell = False
-        #: What ``bell`` rings: the application writes the bell and the title.
-        self.on_attention: Callable[[str], None] = lambda why: None
-        #: The last thing the bell was rung for (table, kind): each rings once.
-        self.rung: tuple[Any, str] | None = None
+        #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
+        self.command_open = False
+        #: "c" was pressed before the host listed its games: the form opens when they come.
+        self.create_waiting = False
         #: The waiting room's table (``keys_room``), the table a seat was asked for, the
         #: table ids listed when it was, and the room's chat.
         self.room_id: Any = None
         self.pending_room: Any = None
         self.known_tables: set[Any] = set()
+        #: Every table id a lobby listing has shown (a notice about a table not listed yet
+        #: holds; one about a table listed and gone leaves).
+        self.listed_once: set[Any] = set()
         self.room_chat: deque[str] = deque(maxlen=ROOM_CHAT)
-        #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
-        self.command_open = False
-        self.on_command: Callable[[], None] = lambda: None
-        #: Cards still to send one by one (``TableKeys.go_on``): table, kind, cards, and the
-        #: hand when the last one went.
+        #: Ring the terminal bell (and set the window title) when it becomes this player's
+        #: turn or a call is due: off unless asked for (``--bell``, key B).
+        self.bell = False
+        #: The last thing the bell was rung for (table, kind): each rings once.
+        self.rung: tuple[Any, str] | None = None
+
+    def _table_state(self) -> None:
+        """The table on screen, and the tables this player walked away from."""
+        self.table = TableModel()
+        self.table_id: Any = None
+        #: Tables this player walked away from: their views no longer take the screen.
+        self.left_tables: set[Any] = set()
+        #: Cards still to send one by one (``keys_table.go_on``): table, kind, cards, and
+        #: the hand when the last one went.
         self.queued: dict[str, Any] | None = None
-        #: "c" was pressed before the host listed its games: the form opens when they come.
-        self.create_waiting = False
-        #: Where a link started by ``join`` delivers; the application replaces it with its
-        #: thread-safe inbox.
-        self.deliver: Callable[[Message], None] = self.receive
-        self.init_economy()
 
-    # --- the link's messages --------------------------------------------------------------
+    def _economy(self) -> None:
+        #: The player's profile at this host (None: not known yet, or no economy there).
+        self.profile: dict[str, Any] | None = None
+        #: The host said it keeps no coins (no profile, league, shop or entry tables).
+        self.no_economy = False
+        #: What the host said of each table it cancelled (the waiting room goes with it).
+        self.cancelled: dict[Any, str] = {}
+        self.league: dict[str, Any] | None = None
+        #: The reward of the last finished round, by table.
+        self.rewards: dict[Any, dict[str, Any]] = {}
 
-    def attach(self, link: Link) -> None:
-        """Use ``link`` from now on, and start it."""
-        self.link = link
-        self.connection = "connecting"
-        self.welcomed = False
-        self.screen = "lobby"
-        link.start(self.deliver)
+    # --- the message line ----------------------------------------------------------------------
 
-    def receive(self, msg: Message) -> None:
-        """One message from the link; never raises (a bad message becomes one line)."""
-        try:
-            self._receive(msg)
-        except Exception as exc:  # the screen must survive anything a host sends
-            self.failures.append(exc)
-            self.error = _("could not show a message from the host: {error}").format(
-                error=f"{type(exc).__name__}: {exc}")
+    @property
+    def error(self) -> str:
+        """The last refusal or fault, in words ("" when none)."""
+        return self.line.error
 
-    def _receive(self, msg: Message) -> None:
-        kind = msg.get("type")
-        if kind == "status":
-            self.connection = str(msg.get("state", ""))
-            text = translate(msg.get("text") or "")
-            if self.connection == "connected":
-                self.banner = ""
-                if text:
-                    self.notice = text
-            else:
-                self.banner = text or self.connection
-                if not self.welcomed and self.connect is not None:
-                    self.banner += " " + _("(Esc: back to the start screen)")
-        elif kind == "welcome":
-            self.welcomed = True
-            self.name = str(msg.get("name") or self.name)
-            self.host = str(msg.get("host") or self.host)
-            self.connection = "connected"
-            self.banner = ""
-            if self.screen == "start":
-                self.screen = "lobby"
-        elif kind == "lobby":
-            self.tables = list(msg.get("tables") or [])
-            if msg.get("games"):
-                self.games = list(msg["games"])
-                if self.create_waiting and self.screen == "lobby" and self.dialog is None:
-                    self._create_form()
-                self.create_waiting = False
-            self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
-            self.room_from_lobby()
-            self._who_is_away()
-        elif kind == "view":
-            table = msg.get("table")
-            view = msg.get("view") or {}
-            if table in self.left_tables:
-                return
-            if self.screen == "table" and table != self.table_id:
-                # Another table of ours moved on (a seat kept there): say so, stay here.
-                if (view.get("moves") or []) and view.get("result") is None:
-                    self.notice = _("table {table} waits for your move (q, then Enter on it)"
-                                    ).format(table=table)
-                return
-            if table != self.table_id or self.screen != "table":
-                if self.screen == "room" and table != self.room_id:
-                    return                      # another table of ours: the room stays
-                self._open_table(table, view)
-            self.table.apply(view, list(msg.get("events") or []), table)
-            self.go_on()
-            self.attention()
-            if self.screen in ("lobby", "start", "room"):
-                self.screen = "table"
-        elif kind == "error":
-            self.pending_room = None
-            text = " ".join(translate(msg.get("text") or N_("error")).split())[:300]
-            self.error = pretty_text(text, self.table.hand)
-        elif kind == "chat":
-            table = msg.get("table")
-            line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
-            if table is None:                    # said to the whole lobby
-                self.lobby_chat.append(line)
-            elif self.screen == "table" and table == self.table_id:
-                self.table.log.append(line)
-            elif self.screen == "room" and table == self.room_id:
-                self.room_chat.append(line)
-            else:                                # a table of ours not on screen: say which
-                self.lobby_chat.append(f"[{table}] {line}")
-        elif kind == "invite":
-            # One line, never a dialog: a dialog popping up would take the keys the player is
-            # typing (an Enter meant for his own game would sit him down elsewhere).
-            who, table = msg.get("from") or _("someone"), msg.get("table")
-            where = msg.get("title") or _("table {table}").format(table=table)
-            self.notice = _("{who} invites you to {where} — Enter on it in the lobby to sit"
-                            ).format(who=who, where=where)
-        elif kind == "notice":
-            self.notice = translate(msg.get("text") or "")
-        elif kind in ("profile", "league", "reward"):
-            self.economy_message(msg)
-        elif kind == "hosts":
-            self.start.hosts = [(str(label), str(address))
-                                for label, address in msg.get("hosts") or ()][:12]
-            self.start.search = str(msg.get("text") or "")
-            self.start.row = min(self.start.row, self.start.rows - 1)
-        elif kind == "left":
-            if self.table_id is not None:
-                self.left_tables.add(self.table_id)
-            self.screen = "lobby"
-            self.table_id = None
+    @error.setter
+    def error(self, text: str) -> None:
+        self.line.set_error(text)
 
-    def _who_is_away(self) -> None:
-        """The table on screen learns from its lobby row who dropped or came back (the
-        others' screens say so at once, not at the next move)."""
-        if self.screen != "table":
-            return
-        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
-        seats = ((row or {}).get("summary") or {}).get("seats")
-        if isinstance(seats, list):
-            self.table.away = {i for i, s in enumerate(seats) if isinstance(s, dict)
-                               and s.get("kind") == "human" and s.get("connected") is False}
+    @property
+    def notice(self) -> str:
+        """The last notice ("" when none); set, it holds while this screen stays."""
+        return self.line.notice_text
 
-    def match_summary(self) -> dict[str, Any] | None:
-        """The host's newest summary of the table on screen (its match: ``round``,
-        ``rounds``, ``totals``), or None before the host listed it."""
-        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
-        summary = (row or {}).get("summary")
-        return summary if isinstance(summary, dict) else None
+    @notice.setter
+    def notice(self, text: str) -> None:
+        self.line.say(text, self.screen)
 
-    def _open_table(self, table: Any, view: dict[str, Any]) -> None:
-        describe = None
-        if self.describe_for is not None:
-            describe = self.describe_for(str(view.get("game", "")))
-        self.table = TableModel(table=table, describe=describe)
-        if table == self.room_id:                 # the waiting room's talk goes on here
-            self.table.log.extend(self.room_chat)
-        self.room_id = None
-        self.table_id = table
-        self.screen = "table"
-        self.help = 0
-        self.scoreboard = False
-        if isinstance(self.dialog, Choice | CreateForm):
-            self.dialog = None
+    def say(self, text: str, *, while_open: Any = None,
+            holds: Callable[[Controller], bool] | None = None) -> None:
+        """A notice that holds while ``while_open`` (a table id) takes seats, or while
+        ``holds`` says so (``message_line``)."""
+        self.line.say(text, self.screen, while_open=while_open, holds=holds)
 
     # --- keys ------------------------------------------------------------------------------
 
+    def covered(self) -> bool:
+        """Something over the screen takes the keys: a dialog, the help, the scoreboard or
+        the command line."""
+        return (self.dialog is not None or bool(self.help) or self.scoreboard
+                or self.command_open)
+
     def key(self, name: str) -> None:
-        """One key press; never raises."""
+        """One key press by name; never raises. The binding that applies does it; with none,
+        what covers the screen takes the key (``overlay_key``)."""
         try:
-            self._key(name)
+            binding = self.keys.find(self, name)
+        except Exception as exc:  # a filter's bug: one line, as any other
+            self.failures.append(exc)
+            self.error = f"{type(exc).__name__}: {exc}"
+            return
+        if binding is not None:
+            self.press(binding, name)
+        else:
+            self.overlay_key(name)
+
+    def press(self, binding: Binding, name: str) -> None:
+        """Run ``binding`` for the key ``name`` (the terminal's bindings call this too);
+        never raises."""
+        try:
+            if binding.clears_error and name != "escape":
+                self.error = ""
+            if binding.action is not None:
+                binding.action(self, name)
+            self.line.expire(self)
         except Exception as exc:  # no traceback ever reaches the screen
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
 
-    def _key(self, name: str) -> None:
-        if name in ("c-c", "c-q"):
-            self.exit()
-            return
-        if self.dialog is not None:
-            if self.dialog.key(name):
-                self.dialog = None
-            return
-        if self.scoreboard:
-            self.scoreboard = False
-            return
-        if self.help:
-            self.help = 2 if name == "?" and self.help == 1 and self.screen == "table" else 0
-            return
-        if name == "?" and self.screen != "start":
-            self.help = 1
-            return
-        if name in (":", "/") and self.screen != "start":
-            self.command_open = True
-            self.on_command()
-            return
-        if name == "B" and self.screen != "start":
-            self.toggle_bell()
-            return
-        if (name == "escape" and self.screen == "lobby" and not self.welcomed
-                and self.connect is not None):
-            self.give_up()
-            return
-        self.error = "" if name not in ("escape",) else self.error
-        if self.screen == "start":
-            self._key_start(name)
-        elif self.screen == "lobby":
-            self._key_lobby(name)
-        elif self.screen == "room":
-            self._key_room(name)
-        elif self.screen in ("league", "shop"):
-            self._key_economy(name)
-        else:
-            self._key_table(name)
+    def overlay_key(self, name: str) -> None:
+        """A key no binding takes now: the dialog's, the scoreboard's (any key closes it) or
+        the help's (``?`` turns the page at a table; any other key closes it); on a bare
+        screen it only clears the last error. Never raises."""
+        try:
+            if self.dialog is not None:
+                if self.dialog.key(name):
+                    self.dialog = None
+            elif self.scoreboard:
+                self.scoreboard = False
+            elif self.help:
+                self.help = 2 if name == "?" and self.help == 1 and self.screen == "table" \
+                    else 0
+            elif name != "escape":
+                self.error = ""
+            self.line.expire(self)
+        except Exception as exc:
+            self.failures.append(exc)
+            self.error = f"{type(exc).__name__}: {exc}"
 
     def key_click(self, index: int) -> None:
         """A mouse click on the ``index``-th card of the hand: select or unselect it."""
@@ -344,6 +281,23 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         except Exception as exc:
             self.failures.append(exc)
             self.error = f"{type(exc).__name__}: {exc}"
+        self.line.expire(self)
+
+    # --- what keys and commands ask for ------------------------------------------------------
+
+    def request(self, action: str, **args: Any) -> None:
+        """A lobby request to the host (``Link.request``)."""
+        if self.link is None:
+            self.error = _("not connected to a host")
+            return
+        if action in ("sit", "spectate"):
+            self.left_tables.discard(args.get("table"))
+        self.link.request(action, **args)
+
+    def chat(self, table: Any, text: str) -> None:
+        """Say ``text`` at ``table`` (None: to everyone in the lobby)."""
+        if self.link is not None:
+            self.link.chat(table, text)
 
     def attention(self) -> None:
         """After a view: ring once when it has just become this player's turn, or a call
@@ -369,22 +323,6 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
         if not self.bell:
             self.on_attention("")
 
-    def give_up(self) -> None:
-        """Stop trying to reach a host that never answered: back to the start screen, with
-        the name and address as typed."""
-        link, self.link = self.link, None
-        if link is not None:
-            with contextlib.suppress(Exception):
-                link.close()
-        self.screen = "start"
-        self.start.row = 1
-        self.start.address = self.start.address or self.host
-        self.start.name = self.start.name or self.name
-        self.banner = ""
-        self.connection = ""
-        self.error = _("gave up on {host}: no cardparty host answered there").format(
-            host=self.host)
-
     def exit(self) -> None:
         self.quit = True
         if self.link is not None:
@@ -392,53 +330,192 @@ class Controller(LobbyKeys, RoomKeys, TableKeys, EconomyKeys):
                 self.link.close()
         self.on_exit()
 
-    def _request(self, action: str, **args: Any) -> None:
-        if self.link is None:
-            self.error = _("not connected to a host")
+    def attach(self, link: Link) -> None:
+        """Use ``link`` from now on, and start it."""
+        self.link = link
+        self.connection = "connecting"
+        self.welcomed = False
+        self.screen = "lobby"
+        link.start(self.deliver)
+
+    def match_summary(self) -> dict[str, Any] | None:
+        """The host's newest summary of the table on screen (its match: ``round``,
+        ``rounds``, ``totals``), or None before the host listed it."""
+        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
+        summary = (row or {}).get("summary")
+        return summary if isinstance(summary, dict) else None
+
+    # --- the link's messages ---------------------------------------------------------------
+
+    def receive(self, msg: Message) -> None:
+        """One message from the link; never raises (a bad message becomes one line)."""
+        try:
+            handler = RECEIVERS.get(str(msg.get("type")))
+            if handler is not None:
+                handler(self, msg)
+            self.line.expire(self)
+        except Exception as exc:  # the screen must survive anything a host sends
+            self.failures.append(exc)
+            self.error = _("could not show a message from the host: {error}").format(
+                error=f"{type(exc).__name__}: {exc}")
+
+    def _status(self, msg: Message) -> None:
+        if self.link is None:              # a link given up on still talking: not ours now
             return
-        if action in ("sit", "spectate"):
-            self.left_tables.discard(args.get("table"))
-        self.link.request(action, **args)
-
-    # --- start screen ----------------------------------------------------------------------
-
-    def _key_start(self, name: str) -> None:
-        form = self.start
-        if name in ("up", "down", "tab", "s-tab"):
-            form.row = (form.row + (-1 if name in ("up", "s-tab") else 1)) % form.rows
-        elif name == "enter":
-            if form.row >= 2:                          # a host found on the LAN
-                form.address = form.hosts[form.row - 2][1]
-            elif form.row == 0 and not form.address:
-                form.row = 2 if form.hosts else 1      # on to the hosts found, or the address
-                return
-            self.join(form.name.strip(), form.address.strip())
-        elif name == "escape":
-            self.exit()
+        self.connection = str(msg.get("state", ""))
+        text = translate(msg.get("text") or "")
+        if self.connection == "refused" and not self.welcomed and self.connect is not None:
+            # Never welcomed: no lobby to show; the start screen, with why in one line.
+            give_up(self, text, name_row=msg.get("code") in NAME_REFUSALS)
+            return
+        if self.connection == "connected":
+            self.banner = ""
+            if text:
+                self.notice = text
         else:
-            type_key(form, name)
+            self.banner = text or self.connection
+            if not self.welcomed and self.connect is not None and self.connection != "refused":
+                self.banner += " " + _("(Esc: back to the start screen)")
 
-    def join(self, name: str, address: str) -> None:
-        """Connect to ``address`` as ``name`` (the start screen's Enter)."""
-        if not name or len(name) > 32:
-            self.error = (_("type your name first") if not name
-                          else _("a name has at most 32 letters"))
-            self.start.row = 0
+    def _welcome(self, msg: Message) -> None:
+        if self.link is None:
             return
-        if not address:
-            self.error = _("type the host's address (for example 192.168.1.20:5555)")
+        self.welcomed = True
+        self.name = str(msg.get("name") or self.name)
+        self.host = str(msg.get("host") or self.host)
+        self.connection = "connected"
+        self.banner = ""
+        if self.screen == "start":
+            self.screen = "lobby"
+
+    def _lobby(self, msg: Message) -> None:
+        self.tables = list(msg.get("tables") or [])
+        self.listed_once.update(t.get("id") for t in self.tables)
+        if msg.get("games"):
+            self.games = list(msg["games"])
+            if self.create_waiting and self.screen == "lobby" and self.dialog is None:
+                open_create_form(self)
+            self.create_waiting = False
+        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
+        room_from_lobby(self)
+        self._who_is_away()
+
+    def _view(self, msg: Message) -> None:
+        table = msg.get("table")
+        view = msg.get("view") or {}
+        if table in self.left_tables:
             return
-        if self.connect is None:
-            self.error = _("this client cannot open connections")
+        if self.screen == "table" and table != self.table_id:
+            # Another table of ours moved on (a seat kept there): say so, stay here.
+            if (view.get("moves") or []) and view.get("result") is None:
+                self.notice = _("table {table} waits for your move (q, then Enter on it)"
+                                ).format(table=table)
             return
-        if self.check_address is not None:
-            problem = self.check_address(address)
-            if problem:
-                self.error = problem
-                return
-        self.name, self.host = name, address
-        if self.on_join is not None:
-            self.on_join()
-        self.attach(self.connect(name, address))
-        self.banner = _("connecting to {address}... (Esc: back to the start screen)").format(
-            address=address)
+        if table != self.table_id or self.screen != "table":
+            if self.screen == "room" and table != self.room_id:
+                return                          # another table of ours: the room stays
+            self._open_table(table, view)
+        self.table.apply(view, list(msg.get("events") or []), table,
+                         snapshot=bool(msg.get("snapshot")))
+        go_on(self)
+        self.attention()
+        if self.screen in ("lobby", "start", "room"):
+            self.screen = "table"
+
+    def _error(self, msg: Message) -> None:
+        self.pending_room = None
+        text = " ".join(translate(msg.get("text") or N_("error")).split())[:300]
+        self.error = pretty_text(text, self.table.hand)
+
+    def _chat(self, msg: Message) -> None:
+        table = msg.get("table")
+        line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
+        if table is None:                        # said to the whole lobby
+            self.lobby_chat.append(line)
+        elif self.screen == "table" and table == self.table_id:
+            self.table.log.append(line)
+        elif self.screen == "room" and table == self.room_id:
+            self.room_chat.append(line)
+        else:                                    # a table of ours not on screen: say which
+            self.lobby_chat.append(f"[{table}] {line}")
+
+    def _invite(self, msg: Message) -> None:
+        # One line, never a dialog: a dialog popping up would take the keys the player is
+        # typing (an Enter meant for his own game would sit him down elsewhere).
+        # The table by the id the lobby lists it under (its title is not in the lobby).
+        who, table = msg.get("from") or _("someone"), msg.get("table")
+        game = next((translate(str(g.get("name"))) for g in self.games
+                     if g.get("id") == msg.get("game") and g.get("name")), "")
+        where = (_("table {table} ({game})").format(table=table, game=game) if game
+                 else _("table {table}").format(table=table))
+        self.say(_("{who} invites you to {where} — Enter on it in the lobby to sit"
+                   ).format(who=who, where=where), holds=lambda c: still_invited(c, table))
+
+    def _notice(self, msg: Message) -> None:
+        text = translate(msg.get("text") or "")
+        if msg.get("cancelled") is not None:
+            self.cancelled[msg["cancelled"]] = text
+        self.say(text, while_open=msg.get("table"))
+
+    def _hosts(self, msg: Message) -> None:
+        self.start.hosts = [(str(label), str(address))
+                            for label, address in msg.get("hosts") or ()][:12]
+        self.start.search = str(msg.get("text") or "")
+        self.start.row = min(self.start.row, self.start.rows - 1)
+
+    def _left(self, msg: Message) -> None:
+        if self.table_id is not None:
+            self.left_tables.add(self.table_id)
+        self.screen = "lobby"
+        self.table_id = None
+
+    def _who_is_away(self) -> None:
+        """The table on screen learns from its lobby row who dropped or came back (the
+        others' screens say so at once, not at the next move)."""
+        if self.screen != "table":
+            return
+        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
+        seats = ((row or {}).get("summary") or {}).get("seats")
+        if isinstance(seats, list):
+            self.table.away = {i for i, s in enumerate(seats) if isinstance(s, dict)
+                               and s.get("kind") == "human" and s.get("connected") is False}
+
+    def _open_table(self, table: Any, view: dict[str, Any]) -> None:
+        describe = None
+        if self.describe_for is not None:
+            describe = self.describe_for(str(view.get("game", "")))
+        self.table = TableModel(table=table, describe=describe)
+        house = variants_text(view.get("variants") or (),
+                              next((g for g in self.games if g.get("id") == view.get("game")),
+                                   {}))
+        if house:                                 # said once, first: no room may have shown it
+            self.table.log.append(_("House rules at this table: {variants}.").format(
+                variants=house))
+        if table == self.room_id:                 # the waiting room's talk goes on here
+            self.table.log.extend(self.room_chat)
+        self.room_id = None
+        self.table_id = table
+        self.screen = "table"
+        self.help = 0
+        self.scoreboard = False
+        if isinstance(self.dialog, Choice | CreateForm):
+            self.dialog = None
+
+
+def still_invited(c: Controller, table: Any) -> bool:
+    """An invitation to ``table`` still stands for this client: the table takes seats and
+    he has no seat there yet (``message_line``)."""
+    row = next((t for t in c.tables if t.get("id") == table), None)
+    if row is None:
+        return table not in c.listed_once
+    return row.get("status") == "open" and not sits_at(c, row)
+
+
+#: What each message from the link changes (``link`` lists them).
+RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
+    "status": Controller._status, "welcome": Controller._welcome, "lobby": Controller._lobby,
+    "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
+    "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
+    "left": Controller._left, "profile": economy_message, "league": economy_message,
+    "reward": economy_message,
+}

@@ -13,15 +13,26 @@ Must not know about: game rules, terminals, the screens.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, Protocol
 
+from cardparty.client.hosttext import host_text
+from cardparty.client.link import Deliver
 from cardparty.core.i18n import _, shown
-from cardparty.net.session import SessionError
+from cardparty.net.session import Session, SessionError
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy")
 
 
-def request(link: Any, action: str, args: dict[str, Any]) -> None:
+class EconomyLink(Protocol):
+    """What these functions use of the link (``NetLink``)."""
+
+    session: Session
+    deliver: Deliver
+
+    def refresh_lobby(self) -> None: ...
+
+
+def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
     """Send one of ``ACTIONS``; the reply becomes the client's message."""
     fields: dict[str, Any] = {}
     if action == "seek":
@@ -41,9 +52,8 @@ def request(link: Any, action: str, args: dict[str, Any]) -> None:
         exc = f.exception()
         if isinstance(exc, SessionError):
             if exc.code == "no_economy" and action in ("profile", "league"):
-                link.deliver({"type": "profile", "profile": None})
-                if action == "league":
-                    link.deliver({"type": "error", "text": exc.message})
+                # The league and shop screens say so themselves: no line of error.
+                link.deliver({"type": "profile", "profile": None, "no_economy": True})
                 return
             link.deliver({"type": "error", "text": exc.message})
             return
@@ -61,37 +71,49 @@ def request(link: Any, action: str, args: dict[str, Any]) -> None:
             if wait is not None:
                 text += " " + (_("(cancelled in {n} s if not full)") if stake
                                else _("(bots in {n} s)")).format(n=f"{wait:.0f}")
-            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting")})
+            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting"),
+                          "table": reply.get("table")})     # true until the game starts
             fetch_profile(link)
         elif action == "unseek":
             link.deliver({"type": "notice", "text": _("you stopped waiting")})
             fetch_profile(link)
         elif action == "league":
-            link.deliver({**reply, "type": "league"})
+            link.deliver({**reply, "type": "league",
+                          "standings": [named(r) for r in reply.get("standings") or ()],
+                          "me": named(reply.get("me"))})
         else:
-            link.deliver({"type": "profile", "profile": reply.get("profile"),
+            link.deliver({"type": "profile", "profile": named(reply.get("profile")),
                           "bought": reply.get("bought")})
-        link._poll_tables()
+        link.refresh_lobby()
 
     fut.add_done_callback(done)
 
 
-def fetch_profile(link: Any) -> None:
+def named(row: Any) -> Any:
+    """A profile or a league's row with its name as it may be drawn (``host_text``)."""
+    if isinstance(row, dict) and row.get("name") is not None:
+        return {**row, "name": host_text(row["name"], name=True)}
+    return row
+
+
+def fetch_profile(link: EconomyLink) -> None:
     request(link, "profile", {})
 
 
-def pushed(link: Any, msg: dict[str, Any]) -> bool:
+def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
     """A pushed ``reward`` or ``cancelled``: delivered; True when it was one."""
     kind = msg.get("type")
     if kind == "reward":
         link.deliver({**msg, "type": "reward"})
         if isinstance(msg.get("profile"), dict):
-            link.deliver({"type": "profile", "profile": msg["profile"]})
+            link.deliver({"type": "profile", "profile": named(msg["profile"])})
         return True
     if kind == "cancelled":
-        link.deliver({"type": "notice", "text": _("table {table} was cancelled: {reason}").format(
-            table=msg.get("table"), reason=shown(msg.get("reason", ""), msg.get("reason_msg")))})
+        link.deliver({"type": "notice", "cancelled": msg.get("table"),
+                      "text": _("table {table} was cancelled: {reason}").format(
+            table=msg.get("table"), reason=host_text(shown(msg.get("reason", ""),
+                                                           msg.get("reason_msg")), 300))})
         fetch_profile(link)
-        link._poll_tables()
+        link.refresh_lobby()
         return True
     return False

@@ -1,6 +1,6 @@
 """The economy's keys and messages in the client: the profile always shown in the lobby, the
 league screen, the shop screen, open play (seek a table, stop waiting) and the reward of each
-round. A mixin of ``Controller`` (it uses the controller's state and ``_request``).
+round.
 
 Screens it adds: ``league`` (a week's standings; left/right: an older or newer week) and
 ``shop`` (the gold booster and the VIP pass with their prices, bought after a yes).
@@ -10,10 +10,14 @@ Must not know about: game rules, terminals, the wire.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, SeekForm
-from cardparty.core.i18n import N_, _, ngettext
+from cardparty.client.keymap import Keys
+from cardparty.core.i18n import N_, _, ngettext, number
+
+if TYPE_CHECKING:
+    from cardparty.client.controller import Controller
 
 #: What the notice says once a booster is bought.
 BOUGHT = {"gold": N_("gold booster bought: coins x2"),
@@ -22,7 +26,7 @@ BOUGHT_ANY = N_("bought")
 
 
 def coins_text(n: Any) -> str:
-    return f"{int(n):,}" if isinstance(n, int) else "?"
+    return number(int(n)) if isinstance(n, int) else "?"
 
 
 def left_text(seconds: Any) -> str:
@@ -58,8 +62,10 @@ def reward_text(r: dict[str, Any]) -> str:
         return _("Practice: no coins, no XP, no league points.")
     if mode == "entry":
         got = (_("You take {coins} of the pot of {pot} coins") if r.get("coins")
-               else _("The pot of {pot} coins goes to the winners")).format(
-            coins=coins_text(r.get("coins")), pot=coins_text(r.get("pot")))
+               else _("You lose your stake of {stake} coins: the pot of {pot} goes to the "
+                      "winners")).format(coins=coins_text(r.get("coins")),
+                                         stake=coins_text(r.get("stake")),
+                                         pot=coins_text(r.get("pot")))
     else:
         got = _("You earn {coins} coins").format(coins=coins_text(r.get("coins")))
     league = r.get("league", 0)
@@ -76,57 +82,95 @@ def reward_text(r: dict[str, Any]) -> str:
     return text
 
 
-class EconomyKeys:
-    """See the module docstring."""
+def economy_message(c: Controller, msg: dict[str, Any]) -> None:
+    """The link's ``profile``, ``league`` and ``reward`` messages."""
+    kind = msg.get("type")
+    if kind == "profile":
+        c.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
+        c.no_economy = c.profile is None and bool(msg.get("no_economy"))
+        if msg.get("bought"):
+            c.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
+    elif kind == "league":
+        c.league = msg
+    elif kind == "reward":
+        c.rewards[msg.get("table")] = msg
+        if c.screen != "table" or msg.get("table") != c.table_id:
+            c.notice = _("table {table}: {reward}").format(table=msg.get("table"),
+                                                           reward=reward_text(msg))
 
-    def init_economy(self) -> None:
-        #: The player's profile at this host (None: not known yet, or no economy there).
-        self.profile: dict[str, Any] | None = None
-        self.league: dict[str, Any] | None = None
-        #: The reward of the last finished round, by table.
-        self.rewards: dict[Any, dict[str, Any]] = {}
 
-    def economy_message(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "profile":
-            self.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
-            if msg.get("bought"):
-                self.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
-        elif kind == "league":
-            self.league = msg
-        elif kind == "reward":
-            self.rewards[msg.get("table")] = msg
-            if self.screen != "table" or msg.get("table") != self.table_id:
-                self.notice = _("table {table}: {reward}").format(table=msg.get("table"),
-                                                                  reward=reward_text(msg))
+def open_league(c: Controller, week: str | None = None) -> None:
+    c.screen = "league"
+    c.request("league", week=week)
 
-    def open_league(self, week: str | None = None) -> None:
-        self.screen = "league"
-        self._request("league", week=week)
 
-    def open_shop(self) -> None:
-        self.screen = "shop"
-        self._request("profile")
+def open_shop(c: Controller) -> None:
+    c.screen = "shop"
+    c.request("profile")
 
-    def seek_form(self) -> None:
-        stakes = tuple((self.profile or {}).get("stakes") or (100, 250, 500, 1000))
-        self.dialog = SeekForm(self.games, lambda req: self._request("seek", **req),
-                               stakes=stakes)
 
-    def _key_economy(self, name: str) -> None:
-        if name in ("q", "escape"):
-            self.screen = "lobby"
-        elif self.screen == "league" and name in ("left", "right", "h", "l") and self.league:
-            weeks = list(self.league.get("weeks") or [])
-            week = self.league.get("week")
-            if week in weeks:
-                i = weeks.index(week) + (1 if name in ("left", "h") else -1)   # newest first
-                if 0 <= i < len(weeks):
-                    self.open_league(weeks[i])
-        elif self.screen == "shop" and name in ("g", "v"):
-            item = "gold" if name == "g" else "vip"
-            price = ((self.profile or {}).get("prices") or {}).get(item, "?")
-            title = (_("Buy the gold booster for {price} coins?") if item == "gold"
-                     else _("Buy the VIP pass for {price} coins?")).format(price=price)
-            self.dialog = Choice(title, [(_("buy"), True), (_("not now"), False)],
-                                 lambda yes: yes and self._request("buy", item=item))
+def seek_form(c: Controller) -> None:
+    stakes = tuple((c.profile or {}).get("stakes") or (100, 250, 500, 1000))
+    c.dialog = SeekForm(c.games, lambda req: c.request("seek", **req), stakes=stakes)
+
+
+def buy(c: Controller, item: str) -> None:
+    """Ask before buying ``item`` (gold, vip) at the host's price."""
+    price = ((c.profile or {}).get("prices") or {}).get(item, "?")
+    title = (_("Buy the gold booster for {price} coins?") if item == "gold"
+             else _("Buy the VIP pass for {price} coins?")).format(price=price)
+    c.dialog = Choice(title, [(_("buy"), True), (_("not now"), False)],
+                      lambda yes: c.request("buy", item=item) if yes else None)
+
+
+# --- the keys ----------------------------------------------------------------------------------
+
+LEAGUE = Keys("league")
+SHOP = Keys("shop")
+ECONOMY = Keys("league", "shop")
+
+
+def other_weeks(c: Controller) -> bool:
+    """The host lists more weeks than the one shown: left and right have somewhere to go."""
+    return len((c.league or {}).get("weeks") or ()) > 1
+
+
+def has_shop(c: Controller) -> bool:
+    """The host keeps coins and has told this player his (the shop's prices with them)."""
+    return c.profile is not None
+
+
+@LEAGUE.add("left", "right", "h", "l", help=N_("an older / a newer week"),
+            when=other_weeks, footer=N_("left right: weeks"))
+def other_week(c: Controller, key: str) -> None:
+    """an older (left) or a newer (right) week"""
+    lg = c.league or {}
+    weeks = list(lg.get("weeks") or [])
+    week = lg.get("week")
+    if week in weeks:
+        i = weeks.index(week) + (1 if key in ("left", "h") else -1)   # newest first
+        if 0 <= i < len(weeks):
+            open_league(c, weeks[i])
+        else:
+            c.notice = (_("no older week has standings") if key in ("left", "h")
+                        else _("this is the newest week"))
+
+
+@SHOP.add("g", help=N_("buy the gold booster (asks first)"), footer=N_("g: gold booster"),
+          when=has_shop)
+def buy_gold(c: Controller, key: str) -> None:
+    """buy the gold booster (coins x2 for a while), after a yes"""
+    buy(c, "gold")
+
+
+@SHOP.add("v", help=N_("buy the VIP pass (asks first)"), footer=N_("v: VIP pass"),
+          when=has_shop)
+def buy_vip(c: Controller, key: str) -> None:
+    """buy the VIP pass (coins and XP x1.5 for some days), after a yes"""
+    buy(c, "vip")
+
+
+@ECONOMY.add("q", "escape", help=N_("back to the lobby"), footer=N_("q: lobby"))
+def back_to_lobby(c: Controller, key: str) -> None:
+    """back to the lobby"""
+    c.screen = "lobby"

@@ -1,147 +1,230 @@
 """The table's keys: the hand (cursor, selection, order), Tab through the listed moves, Enter
-and the number keys into moves, the call, chat, leaving, and the end of a round. A mixin of
-``Controller``.
+and the number keys into moves, the call, chat, the match, leaving, and the end of a round;
+and what turns a key's outcome into a move sent (cards that go one per move follow one by
+one).
 
 Must not know about: game rules, terminals, the wire.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, TextField
-from cardparty.client.table_model import Outcome
+from cardparty.client.keymap import Keys
+from cardparty.client.table_model import Outcome, listed_as, wire_move
 from cardparty.core.cards import pretty
-from cardparty.core.i18n import _
+from cardparty.core.i18n import N_, _
+
+if TYPE_CHECKING:
+    from cardparty.client.controller import Controller
+
+TABLE = Keys("table")
 
 
-class TableKeys:
-    """See the module docstring."""
+def round_over(c: Controller) -> bool:
+    return c.table.over
 
-    def _key_table(self, name: str) -> None:
-        tm = self.table
-        if tm.over:
-            if name in ("n", "enter"):
-                self._request("again", table=self.table_id)
-                self.notice = _("asked for another round")
-                return
-            if name in ("l", "q", "escape"):
-                self._leave()
-                return
-        if name == "left":
-            tm.move_cursor(-1)
-        elif name == "right":
-            tm.move_cursor(1)
-        elif name in ("space", " "):
-            tm.toggle()
-        elif name in ("s-left", "<", ","):
-            self._reorder(tm.shift(-1))
-        elif name in ("s-right", ">", "."):
-            self._reorder(tm.shift(1))
-        elif name == "m":
-            self.scoreboard = True
-        elif name == "o":
-            self._reorder(tm.sort_hand())
-        elif name == "tab":
-            self.notice = "" if tm.suggest(1) else _("no move for you now")
-        elif name == "s-tab":
-            self.notice = "" if tm.suggest(-1) else _("no move for you now")
-        elif name == "enter":
-            self._outcome(tm.enter())
-        elif name == "p":
-            self._outcome(tm.call())
-        elif name.isdigit() and name != "0":
-            self._outcome(tm.action(int(name)))
-        elif name == "escape":
-            tm.clear()
-            self.error = ""
-            self.notice = ""
-        elif name == "t":
-            self.dialog = TextField(_("say: "), lambda text: text and self._chat(self.table_id,
-                                                                                 text))
-        elif name == "q":
-            if tm.seat is None:
-                options = [(_("stop watching"), "leave"), (_("stay"), None)]
-            else:
-                options = [(_("back to the lobby, keeping my seat"), "lobby"),
-                           (_("leave: a bot plays my seat to the end"), "leave"),
-                           (_("stay"), None)]
-            self.dialog = Choice(_("Leave this table?"), options, self._leave_as)
 
-    def _leave_as(self, how: str | None) -> None:
-        if how == "leave":
-            self._leave()
-        elif how == "lobby":
-            self._leave(give_up=False)
+def seated(c: Controller) -> bool:
+    """This player has a seat (a spectator has no hand, no moves and no next round)."""
+    return c.table.seat is not None
 
-    def _leave(self, give_up: bool = True) -> None:
-        """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
-        before the game starts); otherwise the seat stays ours and Enter on the table in the
-        lobby brings the game back."""
-        if give_up:
-            self._request("leave", table=self.table_id)
-        self.left_tables.add(self.table_id)
-        self.screen = "lobby"
-        self.table_id = None
 
-    def _reorder(self, order: list[str] | None) -> None:
-        if order is not None and self.link is not None:
-            self.link.reorder(self.table_id, order)
+def seated_over(c: Controller) -> bool:
+    return seated(c) and c.table.over
 
-    def _outcome(self, out: Outcome) -> None:
-        if out.move is not None:
-            if out.rest:
-                # The game takes one card per move: the others follow, one per new view,
-                # and stay selected meanwhile (``go_on``).
-                self.queued = {"table": self.table_id, "kind": out.move["kind"],
-                               "cards": list(out.rest), "hand": list(self.table.hand)}
-            self.send(out.move, keep=bool(out.rest))
-        elif out.options:
-            self.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
-                                             for m in out.options],
-                                 lambda m: self.send({"kind": m["kind"],
-                                                      "cards": list(m.get("cards") or ()),
-                                                      "choice": m.get("choice")}))
-        elif out.message:
-            self.notice = out.message
 
-    def go_on(self) -> None:
-        """A new view came: send the next queued card once the last one took effect (the
-        hand changed) and the game lists it; say so and stop when it does not."""
-        q = self.queued
-        if q is None:
-            return
-        tm = self.table
-        if q["table"] != self.table_id or tm.over:
-            self.queued = None
-            return
-        tm.select_cards(q["cards"])
-        if tm.hand == q["hand"] or not tm.moves:
-            return                                  # not yet: the last card is on its way
-        card = q["cards"][0]
-        listed = [m for m in tm.moves
-                  if m["kind"] == q["kind"] and list(m.get("cards") or ()) == [card]]
-        if len(listed) != 1:
-            self.queued = None
-            tm.clear()
-            self.notice = _("stopped before {card}: the game does not offer it now").format(
-                card=pretty(card))
-            return
-        rest = q["cards"][1:]
-        self.queued = {**q, "cards": rest, "hand": list(tm.hand)} if rest else None
-        self.send({"kind": q["kind"], "cards": [card], "choice": listed[0].get("choice")},
-                  keep=bool(rest))
+@TABLE.add("left", "right", help=N_("move along your hand"), when=seated)
+def along_the_hand(c: Controller, key: str) -> None:
+    """move the cursor along your hand"""
+    c.table.move_cursor(-1 if key == "left" else 1)
 
-    def send(self, move: dict[str, Any], keep: bool = False) -> None:
-        """Send ``move``; ``keep``: cards queued after it stay queued and selected."""
-        if self.link is None:
-            self.error = _("not connected to a host")
-            return
-        self.table.clear()
-        if not keep:
-            self.queued = None
-        elif self.queued is not None:
-            self.table.select_cards(self.queued["cards"])
-        self.notice = ""
-        self.error = ""
-        self.link.send_move(self.table_id, move)
+
+@TABLE.add("space", help=N_("select a card (selection order = play order)"), when=seated)
+def select(c: Controller, key: str) -> None:
+    """select or unselect the card under the cursor; the order you select is the order you
+    play"""
+    c.table.toggle()
+
+
+TABLE.mouse(N_("click"), N_("select a card with the mouse"), "select or unselect a card")
+
+
+@TABLE.add("tab", "s-tab", help=N_("step through your legal moves; Enter plays it"),
+           footer=N_("Tab: your moves"), when=seated)
+def step_through_moves(c: Controller, key: str) -> None:
+    """step through your legal moves one by one: the line above the moves shows it
+    (`Enter: play R7  (move 2 of 6)`) and its cards are selected; Enter plays exactly that
+    move"""
+    found = c.table.suggest(1 if key == "tab" else -1)
+    c.notice = "" if found else _("no move for you now")
+
+
+@TABLE.add("enter", help=N_("play the selection, or the card at the cursor"),
+           footer=N_("Enter: play"), when=seated)
+def play(c: Controller, key: str) -> None:
+    """play the selected cards (none selected: the card under the cursor)"""
+    outcome(c, c.table.enter())
+
+
+@TABLE.add(*"123456789", help=N_("moves without cards (draw, take, ...): bottom line"),
+           when=seated)
+def numbered_move(c: Controller, key: str) -> None:
+    """the moves that do not start from your hand, grouped by kind and numbered on the bottom
+    line (draw a card, take the pile, stand, ready, deal N cards, take from the talon, a
+    face-up card...)"""
+    outcome(c, c.table.action(int(key)))
+
+
+@TABLE.add("p", help=N_("call (Pika!); with a card chosen: play it and call"), when=seated)
+def call(c: Controller, key: str) -> None:
+    """the call (Pika's «Pika!»): plays the listed `call` move; with a card chosen whose play
+    may carry the call, plays it with the call"""
+    outcome(c, c.table.call())
+
+
+@TABLE.add("<", ">", ",", ".", "s-left", "s-right", help=N_("move the card at the cursor"),
+           when=seated)
+def move_card(c: Controller, key: str) -> None:
+    """move the card under the cursor in your hand (PI-14: the order is yours and the host
+    keeps it)"""
+    reorder(c, c.table.shift(-1 if key in ("<", ",", "s-left") else 1))
+
+
+@TABLE.add("o", help=N_("sort your hand by suit or colour"), when=seated)
+def sort(c: Controller, key: str) -> None:
+    """sort your hand by suit or colour, then rank"""
+    reorder(c, c.table.sort_hand())
+
+
+@TABLE.add("escape", help=N_("clear the selection; close a dialog"))
+def clear(c: Controller, key: str) -> None:
+    """clear the selection and the message line; close a dialog"""
+    c.table.clear()
+    c.error = ""
+    c.notice = ""
+
+
+@TABLE.add("t", help=N_("chat"))
+def talk(c: Controller, key: str) -> None:
+    """chat with the table"""
+    tid = c.table_id
+    c.dialog = TextField(_("say: "), lambda text: c.chat(tid, text) if text else None)
+
+
+@TABLE.add("m", help=N_("the match: places and scores per round, and the totals"))
+def match(c: Controller, key: str) -> None:
+    """the match at this table: each round's places and scores, and the totals (any key
+    closes it)"""
+    c.scoreboard = True
+
+
+@TABLE.add("q", help=N_("leave the table (a dialog asks how)"), footer=N_("q: leave"))
+def ask_how_to_leave(c: Controller, key: str) -> None:
+    """leave the table; a dialog asks how: *back to the lobby, keeping my seat* (the game
+    waits for you, or after the host's idle timeout a bot plays for you until you return;
+    Enter on the table in the lobby takes you back to it) or *leave: a bot plays my seat to
+    the end* (before the game starts: the seat is freed)"""
+    if c.table.seat is None:
+        options: list[tuple[str, Any]] = [(_("stop watching"), "leave"), (_("stay"), None)]
+    else:
+        options = [(_("back to the lobby, keeping my seat"), "lobby"),
+                   (_("leave: a bot plays my seat to the end"), "leave"),
+                   (_("stay"), None)]
+    c.dialog = Choice(_("Leave this table?"), options, lambda how: leave_as(c, how))
+
+
+@TABLE.add("n", "enter", help=N_("round over: play again"), when=seated_over)
+def again(c: Controller, key: str) -> None:
+    """when the round is over: play again at the same table"""
+    c.request("again", table=c.table_id)
+    c.notice = _("asked for another round")
+
+
+@TABLE.add("l", "q", "escape", help=N_("round over: back to the lobby"), when=round_over)
+def back_to_lobby(c: Controller, key: str) -> None:
+    """when the round is over: back to the lobby"""
+    leave_table(c)
+
+
+# --- from a key to a move sent -----------------------------------------------------------------
+
+def leave_as(c: Controller, how: str | None) -> None:
+    if how == "leave":
+        leave_table(c)
+    elif how == "lobby":
+        leave_table(c, give_up=False)
+
+
+def leave_table(c: Controller, give_up: bool = True) -> None:
+    """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
+    before the game starts); otherwise the seat stays ours and Enter on the table in the
+    lobby brings the game back."""
+    if give_up:
+        c.request("leave", table=c.table_id)
+    c.left_tables.add(c.table_id)
+    c.screen = "lobby"
+    c.table_id = None
+
+
+def reorder(c: Controller, order: list[str] | None) -> None:
+    if order is not None and c.link is not None:
+        c.link.reorder(c.table_id, order)
+
+
+def outcome(c: Controller, out: Outcome) -> None:
+    if out.move is not None:
+        if out.rest:
+            # The game takes one card per move: the others follow, one per new view,
+            # and stay selected meanwhile (``go_on``).
+            c.queued = {"table": c.table_id, "kind": out.move["kind"],
+                        "cards": list(out.rest), "hand": list(c.table.hand)}
+        send_move(c, out.move, keep=bool(out.rest))
+    elif out.options:
+        c.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
+                                      for m in out.options],
+                          lambda m: send_move(c, wire_move(m)))
+    elif out.message:
+        c.notice = out.message
+
+
+def go_on(c: Controller) -> None:
+    """A new view came: send the next queued card once the last one took effect (the
+    hand changed) and the game lists it; say so and stop when it does not."""
+    q = c.queued
+    if q is None:
+        return
+    tm = c.table
+    if q["table"] != c.table_id or tm.over:
+        c.queued = None
+        return
+    tm.select_cards(q["cards"])
+    if tm.hand == q["hand"] or not tm.moves:
+        return                                  # not yet: the last card is on its way
+    card = q["cards"][0]
+    listed = listed_as(tm.moves, q["kind"], [card])
+    if len(listed) != 1:
+        c.queued = None
+        tm.clear()
+        c.notice = _("stopped before {card}: the game does not offer it now").format(
+            card=pretty(card))
+        return
+    rest = q["cards"][1:]
+    c.queued = {**q, "cards": rest, "hand": list(tm.hand)} if rest else None
+    send_move(c, wire_move(listed[0]), keep=bool(rest))
+
+
+def send_move(c: Controller, move: dict[str, Any], keep: bool = False) -> None:
+    """Send ``move``; ``keep``: cards queued after it stay queued and selected."""
+    if c.link is None:
+        c.error = _("not connected to a host")
+        return
+    c.table.clear()
+    if not keep:
+        c.queued = None
+    elif c.queued is not None:
+        c.table.select_cards(c.queued["cards"])
+    c.notice = ""
+    c.error = ""
+    c.link.send_move(c.table_id, move)

@@ -21,6 +21,7 @@ from typing import Any
 
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import _
+from cardparty.net.address import maybe_address
 
 REFRESH = 1.0
 
@@ -29,8 +30,10 @@ _announced: dict[str, str] = {}
 
 
 def announced_key(address: str) -> str | None:
-    """The key the LAN announcement of ``address`` carried, if one was seen."""
-    return _announced.get(address.removeprefix("tcp://"))
+    """The key the LAN announcement of ``address`` carried, if one was seen (``192.168.1.20``
+    is the host announced at ``192.168.1.20:7770``: net/address.py reads both)."""
+    found = maybe_address(address)
+    return _announced.get(found.shown) if found is not None else None
 
 
 class LanHosts:
@@ -69,8 +72,9 @@ class LanHosts:
                 hosts = []
                 for h in browser.hosts():
                     fp, status = known.describe(h.endpoint, h.key)
-                    if fp:
-                        _announced[h.endpoint] = h.key
+                    announced = maybe_address(h.endpoint)
+                    if fp and announced is not None:
+                        _announced[announced.shown] = h.key
                     games = f" ({', '.join(h.games)})" if h.games else ""
                     hosts.append((safe(f"{h.name} [{fp or '-'} {status}]{games}", 80),
                                   h.endpoint))

@@ -13,12 +13,16 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.client.app import build_app, run_async
+from cardparty.client.commands.refusal import refuse
 from cardparty.client.controller import Controller
+from cardparty.client.keys_start import name_problem
 from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
 from cardparty.client.tokens import TokenStore
 from cardparty.client.words import describer
-from cardparty.core.discovery import load_catalog
+from cardparty.core.discovery import Catalog, load_catalog
+from cardparty.core.i18n import Msg, _
+from cardparty.core.table import Table, TableError
 
 
 class LaunchError(RuntimeError):
@@ -27,7 +31,7 @@ class LaunchError(RuntimeError):
 
 def check_terminal() -> None:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise LaunchError("the client needs a terminal (stdin and stdout must be a tty)")
+        raise LaunchError(_("the client needs a terminal (stdin and stdout must be a tty)"))
 
 
 def run_client(controller: Controller, link: Link | None, *, ascii_only: bool = False,
@@ -64,39 +68,28 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     this player and bots in the other seats, and the client connected to it."""
     catalog = load_catalog()
     try:
-        info = catalog.game(game)
-    except KeyError as exc:
-        print(f"cardparty play: {exc.args[0]}", file=sys.stderr)
-        return 2
-    n = info.max_players if players is None else players
-    if not info.min_players <= n <= info.max_players:
-        print(f"cardparty play: {info.name} is for {info.min_players} to {info.max_players} "
-              f"players, not {n}", file=sys.stderr)
-        return 2
-    problem = table_problem(catalog, info, settings or {}, variants or [])
-    if problem:
-        print(f"cardparty play: {problem}", file=sys.stderr)
-        return 2
+        n = trial_table(catalog, game, players, settings or {}, variants or []).players
+    except TableError as exc:
+        return refuse("play", exc)
     try:
         check_terminal()
     except LaunchError as exc:
-        print(f"cardparty play: {exc}", file=sys.stderr)
-        return 1
+        return refuse("play", exc, 1)
     from cardparty.client.net_link import NetLink
     from cardparty.net.host import Host
 
     # A deck or seed chosen here is the player's own business (MO-3): the host allows it, and
     # says so, only then.
     chosen = bool({"deck", "seed"} & set(settings or {}))
-    host = Host("tcp://127.0.0.1:0", "this machine", idle=None, catalog=catalog,
-                testing=chosen)
+    here = _("this machine")
+    host = Host("tcp://127.0.0.1:0", here, idle=None, catalog=catalog, testing=chosen)
     address = host.start()
     autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
                 "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice",
                 "mode": "practice"}     # MO-3: against the machine, no ledger, pays nothing
     link = NetLink(address, name, autoplay=autoplay, host_key=host.keys.public)
-    controller = Controller(link, name=name, address="this machine", describe=describer)
+    controller = Controller(link, name=name, address=here, describe=describer)
     controller.bell = bell
     try:
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
@@ -104,22 +97,24 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
         host.stop()
 
 
-def table_problem(catalog: Any, info: Any, settings: dict[str, Any],
-                  variants: list[str]) -> str | None:
-    """Why a table of ``info`` with these settings and variants cannot open (None when it
-    can): the same checks the host makes, said before the screen takes the terminal."""
-    from cardparty.core.table import TableError, complete_settings
-
-    for v in variants:
-        try:
-            catalog.variant(info.id, v)
-        except KeyError as exc:
-            return str(exc.args[0])
+def trial_table(catalog: Catalog, game: str, players: int | None, settings: dict[str, Any],
+                variants: list[str]) -> Table:
+    """The table ``cardparty play`` asks for, opened as the host opens it on a create (the
+    game's bounds on every setting, its set-up with this many players: a dealer's seat that
+    the table has not, hands that do not fit in the deck), so that what the host would
+    refuse after the screen opened is one line before it. ``players`` None: the game's most.
+    TableError says why not, as a message the player's language has."""
     try:
-        complete_settings(info, settings)
-    except TableError as exc:
-        return str(exc)
-    return None
+        info = catalog.game(game)
+    except KeyError as exc:
+        raise TableError(exc.args[0]) from None
+    n = info.max_players if players is None else players
+    try:
+        return Table(game, n, settings, variants, catalog=catalog)
+    except TableError:
+        raise
+    except Exception as exc:        # a game failing at set-up, as the host says it
+        raise TableError(Msg("the game failed to set up: {error}", error=exc)) from None
 
 
 def connector(tokens: TokenStore | None = None, address: str | None = None,
@@ -131,12 +126,14 @@ def connector(tokens: TokenStore | None = None, address: str | None = None,
     (docs/security.md)."""
     from cardparty.client.lan_hosts import announced_key
     from cardparty.client.net_link import NetLink
+    from cardparty.net.address import maybe_address
 
     store = tokens if tokens is not None else TokenStore()
+    pinned = maybe_address(address) if address else None
 
     def connect(who: str, where: str) -> Link:
-        return NetLink(where, who, tokens=store,
-                       host_key=key if where == address else announced_key(where))
+        same = pinned is not None and maybe_address(where) == pinned
+        return NetLink(where, who, tokens=store, host_key=key if same else announced_key(where))
 
     return connect
 
@@ -146,28 +143,29 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
     """``cardparty join``: the start screen (with the hosts found on the LAN unless
     ``discovery`` is off), or straight to ``address`` when given (``key``: its key or
     fingerprint, given out of band)."""
-    from cardparty.client.net_link import address_problem
-
-    connect = connector(address=address, key=key)
+    from cardparty.net.address import AddressError, address_problem, read_address
 
     if address:
-        problem = address_problem(address)
-        if problem:
-            print(f"cardparty join: {problem}", file=sys.stderr)
-            return 2
+        try:
+            address = read_address(address).shown
+        except AddressError as exc:
+            return refuse("join", exc)
+    connect = connector(address=address, key=key)
     try:
         check_terminal()
     except LaunchError as exc:
-        print(f"cardparty join: {exc}", file=sys.stderr)
-        return 1
-    if address:
+        return refuse("join", exc, 1)
+    problem = name_problem(name) if address else None
+    if address and problem is None:
         link = connect(name, address)
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
         controller.bell = bell
         return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
-    controller = Controller(None, name=name, connect=connect, describe=describer,
-                            check_address=address_problem)
+    controller = Controller(None, name=name, address=address or "", connect=connect,
+                            describe=describer, check_address=address_problem)
     controller.bell = bell
+    if problem:                       # a name no host takes: said before anything connects
+        controller.error = problem
     return run_client(controller, None, ascii_only=ascii_only, mouse=mouse,
                       discovery=discovery)

@@ -27,7 +27,8 @@ Messages into the client are plain dicts with a ``type``:
 - ``{"type": "chat", "from": str, "text": str, "table": id}`` (``table`` None: said to the
   whole lobby); ``{"type": "invite", "from": str,
   "table": id, "title": str, "game": str}``: we are invited to sit at a table;
-  ``{"type": "notice", "text": str}``: one line that is not an error (an invitation went out);
+  ``{"type": "notice", "text": str, "table": id}``: one line that is not an error (an
+  invitation went out); with ``table``, it holds while that table takes seats;
   ``{"type": "left"}``: we are back in the lobby.
 
 Must not know about: game rules, terminals, the wire format.

@@ -3,9 +3,13 @@
 
 It turns the host's pushed messages into the client's messages (``link``): views with their
 events and the host's timers as countdowns (a timer's ``remaining`` is the truth: a Pika warning
-that started two moves ago has less left than its full length), table summaries into the lobby
-list, the session's ``connection`` lost/restored into the connection banner, and any refused
-request into one line. Requests go out as futures: the screen never waits on the network.
+that started two moves ago has less left than its full length; the link asks the host for
+views without the game's own ``deadlines``, so each fact comes by one path), who is away or
+stood in for as data in each player's row (``connected``, ``standin``: the screen says it in
+the player's language), table summaries into the lobby list, the session's ``connection``
+lost/restored into the connection banner, and any refused request into one line. A move goes
+out as its id in the view's list with the view's version, as the host listed it (the host
+still judges it). Requests go out as futures: the screen never waits on the network.
 
 The mode the creator picks (``friends`` or ``open``) travels as the table's ``mode``; an
 invitation goes out as ``invite`` with usernames, and one received (the host's ``invited``)
@@ -22,14 +26,20 @@ Must not know about: game rules, terminals.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from concurrent.futures import Future
 from typing import Any
 
 from cardparty.client import economy_link
+from cardparty.client.hosttext import host_text
+from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
+from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire
+from cardparty.net.hostkey import diagnose
+from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.session import REFUSALS, Session, SessionError
 
@@ -37,20 +47,6 @@ LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
 #: for every table after each of them cost a move ten times over at the host.
 AT_THE_TABLE = frozenset({"move", "reorder", "chat"})
-
-
-def address_problem(address: str) -> str | None:
-    """Why ``address`` cannot be a host's address (None when it can): ``host``,
-    ``host:port`` or ``tcp://host:port``, the port 1-65535."""
-    text = address.strip()
-    if text.startswith("tcp://"):
-        text = text[len("tcp://"):]
-    if not text or any(ch.isspace() for ch in text):
-        return f"{address!r} is not an address: type e.g. 192.168.1.20 or 192.168.1.20:7770"
-    host, sep, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
-    if sep and (not host or not port.isdigit() or not 0 < int(port) < 65536):
-        return f"{address!r}: the port must be a number from 1 to 65535"
-    return None
 
 
 def seat_label(seat: dict[str, Any]) -> str | None:
@@ -61,12 +57,12 @@ def seat_label(seat: dict[str, Any]) -> str | None:
     name = str(seat.get("name") or "?")
     if kind == "bot":
         return f"{name} (bot)" if "bot" not in name.lower() else name
-    marks = ""
+    marks = []
     if seat.get("ready"):
-        marks += " ready"
+        marks.append(_("ready"))
     if seat.get("connected") is False:
-        marks += " away"
-    return name + (f" ({marks.strip()})" if marks else "")
+        marks.append(_("away"))
+    return name + (f" ({', '.join(marks)})" if marks else "")
 
 
 #: The owner's requests, with the notice each one's ``ok`` becomes.
@@ -76,7 +72,25 @@ OWNER_NOTICES = {"remove": N_("seat {seat} of table {table} is free"),
                  "no strangers": N_("strangers may not sit at table {table}")}
 
 
+def shown_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """A host's table summary with its free text as it may be drawn (``host_text``): the
+    title, the creator's and the seats' names, the names invited."""
+    out = dict(summary)
+    if "title" in out:
+        out["title"] = host_text(out["title"], 64)
+    if out.get("creator") is not None:
+        out["creator"] = host_text(out["creator"], name=True)
+    if isinstance(out.get("invited"), list):
+        out["invited"] = [host_text(n, name=True) for n in out["invited"]]
+    if isinstance(out.get("seats"), list):
+        out["seats"] = [{**s, "name": host_text(s["name"], name=True)}
+                        if isinstance(s, dict) and s.get("name") is not None else s
+                        for s in out["seats"]]
+    return out
+
+
 def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
+    summary = shown_summary(summary)
     seats = [seat_label(s) for s in summary.get("seats") or ()]
     invited = summary.get("invited")
     return {"id": summary.get("id"), "game": summary.get("game"),
@@ -92,29 +106,38 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
             "summary": summary}
 
 
+#: What the link asks the host for in its hello (docs/protocol.md): views without the game's
+#: deadlines, which come in the host's ``timers`` with the seconds left.
+FEATURES = ("timers",)
+
+
 def view_message(msg: dict[str, Any]) -> Message:
-    """A host ``view`` as the client's view message: the host's timers replace the game's
-    deadlines (with the seconds really left), and who is away shows in the player's status."""
+    """A host ``view`` as the client's view message: its deadlines are the host's timers
+    (with the seconds really left), and each player's row says, as data, whether he is
+    connected and whether a bot stands in for him (``connected``, ``standin``)."""
     view = dict(msg.get("view") or {})
     timers = msg.get("timers")
     if isinstance(timers, list):
         view["deadlines"] = [{"name": t.get("name"), "seat": t.get("seat"),
                               "seconds": t.get("remaining", t.get("seconds", 0))}
                              for t in timers if isinstance(t, dict)]
-    away = msg.get("players")
-    if isinstance(away, list) and isinstance(view.get("players"), list):
+    if isinstance(view.get("players"), list):
+        view["players"] = [{**p, "name": host_text(p["name"], name=True)}
+                           if isinstance(p, dict) and p.get("name") is not None else p
+                           for p in view["players"]]
+    presence = msg.get("players")
+    if isinstance(presence, list) and isinstance(view.get("players"), list):
         players = []
-        for p, a in zip(view["players"], away + [{}] * len(view["players"]), strict=False):
+        for p, a in zip(view["players"], presence + [{}] * len(view["players"]),
+                        strict=False):
             p = dict(p)
             if isinstance(a, dict):
-                if a.get("connected") is False:
-                    p["status"] = "disconnected"
-                elif a.get("standin"):
-                    p["status"] = f"{p.get('status', '')} (bot stands in)".strip()
+                p["connected"] = a.get("connected") is not False
+                p["standin"] = bool(a.get("standin"))
             players.append(p)
         view["players"] = players
     return {"type": "view", "table": msg.get("table"), "view": view,
-            "events": list(msg.get("events") or [])}
+            "events": list(msg.get("events") or []), "snapshot": bool(msg.get("snapshot"))}
 
 
 class NetLink:
@@ -129,8 +152,14 @@ class NetLink:
         self.tokens = tokens
         self.deliver: Deliver = lambda msg: None
         token = tokens.load(address, name) if tokens is not None else None
+        session_args.setdefault("features", FEATURES)
+        self.session_factory = session_factory
+        self.session_args = session_args
         self.session: Session = session_factory(address, name, on_message=self._pushed,
                                                 token=token, **session_args)
+        #: The host shows another key than the one this session holds it to (found while it
+        #: did not answer): said on the screen until the player trusts it again.
+        self.key_refusal: HostKeyError | None = None
         self.tables: dict[str, dict[str, Any]] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
@@ -155,26 +184,34 @@ class NetLink:
             self.session.close()
 
     def send_move(self, table: Any, move: dict[str, Any], tries: int = 6) -> None:
-        """Send a move on the newest view. If another seat or a timer moved first (``stale``)
-        and the very same move is still listed in the view that overtook it, the player still
-        means it -- a «Pika!» pressed while a bot draws and plays -- so it is sent again on
-        that view, a few times at most; otherwise it is dropped without a word, as the new
-        view shows why."""
-        fut = self.session.send_move(table, move)
+        """Send a move on the newest view: its id there and the view's version (a move the
+        view does not list goes as it is, for the host to say why not). If another seat or a
+        timer moved first (``stale``) and the very same move is still listed in the view that
+        overtook it, the player still means it -- a «Pika!» pressed while a bot draws and
+        plays -- so it is sent again on that view, a few times at most; otherwise it is
+        dropped without a word, as the new view shows why."""
+        listed = self._listed(table, move)
+        fut = (self.session.send_move(table, move) if listed is None
+               else self.session.send_move(table, *listed))
 
         def done(f: Future[dict[str, Any]]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError) and exc.code == "stale":
-                newest = (self.session.views.get(table) or {}).get("view") or {}
-                if tries > 1 and any(
-                        m.get("kind") == move.get("kind")
-                        and list(m.get("cards") or ()) == list(move.get("cards") or ())
-                        and m.get("choice") == move.get("choice")
-                        for m in newest.get("moves", ())):
+                if tries > 1 and self._listed(table, move) is not None:
                     self.send_move(table, move, tries - 1)
                 return
             self._future(f, quiet={"stale"}, lobby=False)
         fut.add_done_callback(done)
+
+    def _listed(self, table: Any, move: dict[str, Any]) -> tuple[int, int] | None:
+        """``move``'s id in the newest view of ``table`` and that view's version (None: that
+        view does not list it)."""
+        newest = self.session.views.get(table) or {}
+        version = newest.get("version")
+        for m in (newest.get("view") or {}).get("moves") or ():
+            if isinstance(m, dict) and isinstance(m.get("id"), int) and same_move(m, move):
+                return int(m["id"]), int(version) if isinstance(version, int) else 0
+        return None
 
     def reorder(self, table: Any, order: list[str]) -> None:
         self._send("reorder", table=table, order=list(order))
@@ -250,7 +287,7 @@ class NetLink:
 
         def done(f: Future[dict[str, Any]]) -> None:
             if f.exception() is None:
-                self.deliver({"type": "notice",
+                self.deliver({"type": "notice", "table": table,
                               "text": _("invited {names} to table {table}").format(
                                   names=", ".join(names), table=table)})
         fut.add_done_callback(done)
@@ -270,8 +307,9 @@ class NetLink:
         text = _(OWNER_NOTICES[which]).format(table=table, seat=fields.get("seat", 0) + 1)
 
         def done(f: Future[dict[str, Any]]) -> None:
-            if f.exception() is None:
-                self.deliver({"type": "notice", "text": text})
+            if f.exception() is None:       # true while the table takes seats
+                self.deliver({"type": "notice", "text": text,
+                              "table": None if action == "close" else table})
         fut.add_done_callback(done)
 
     def _sit(self, table: Any, seat: int | None) -> None:
@@ -294,7 +332,7 @@ class NetLink:
                     snap = self.session.send("snapshot", table=table)
                 except SessionError:
                     return
-                snap.add_done_callback(lambda g, refused=exc: back(g, refused))
+                snap.add_done_callback(functools.partial(back, refused=exc))
             elif isinstance(exc, SessionError):
                 self.deliver({"type": "error", "text": exc.message})
             elif (self.tables.get(table) or {}).get("stake"):
@@ -320,7 +358,15 @@ class NetLink:
                     standin_level=str(args.get("standin_level") or "normal"))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
-                self.session.sit(tid)
+                try:
+                    self.session.sit(tid)
+                except SessionError:
+                    # The creator cannot sit (the stake is more than his coins): the table
+                    # was made for him alone, so it goes, rather than wait empty in every
+                    # lobby.
+                    with contextlib.suppress(SessionError):
+                        self.session.request("close", table=tid)
+                    raise
                 if args.get("stake"):                 # the stake was taken: coins changed
                     economy_link.fetch_profile(self)
                 if invite and summary.get("mode") == "friends":
@@ -347,25 +393,86 @@ class NetLink:
         if self.tokens is not None:
             self.tokens.save(self.address, self.name, self.session.token)
 
+    def _refused(self, exc: SessionError) -> None:
+        """A hello refused for good, said in the player's words (the wire's own wording of a
+        name it does not take is not his)."""
+        code, text = exc.code, exc.message
+        if code == "bad_field":
+            code = "bad_name"
+            text = name_problem(self.name) or _(
+                "the host does not take the name {name}: choose another").format(
+                name=repr(self.name[:40]))
+        self.deliver({"type": "status", "state": "refused", "code": code, "text": text})
+
     def _run(self) -> None:
         while not self.closed.is_set():
             try:
                 welcome = self.session.connect(timeout=3.0)
                 break
             except SessionError as exc:
+                if self.closed.is_set():         # given up on meanwhile: say nothing more
+                    return
                 if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
-                    self.deliver({"type": "status", "state": "refused", "text": exc.message})
+                    self._refused(exc)
                     return
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": _("no cardparty host answers at {address}: still "
                                         "trying").format(address=self.address)})
         else:
             return
+        self._welcomed(welcome)
+        while not self.closed.wait(LOBBY_POLL):
+            if self.session.connected:
+                if not self.games:                    # the first answer was lost: ask again
+                    self._fetch_games()
+                self._poll_tables(wait=True)
+            else:
+                self._watch_key()
+
+    def _watch_key(self) -> None:
+        """While the host does not answer: if its key desk shows another key than the one
+        this session holds it to, say so (the session alone would say "reconnecting" for
+        ever); once the player trusts the host again (``cardparty hosts --forget``: the key
+        remembered is gone or another), connect afresh, learning its key."""
+        expected = self.session.expected
+        if expected is None:
+            return
+        if self.key_refusal is None:
+            wrong = diagnose(self.session.address, expected)
+            if wrong is not None:
+                self.key_refusal = wrong
+                self.deliver({"type": "status", "state": "refused", "code": wrong.code,
+                              "text": wrong.message})
+            return
+        known = self.session.known_hosts or KnownHosts()
+        if known.key_of(self.session.address) == expected.key:
+            return                                   # still the old key: still refused
+        old = self.session
+        old.abort()
+        self.session = self.session_factory(self.address, self.name, on_message=self._pushed,
+                                            token=old.token, **self.session_args)
+        try:
+            self.session.connect(timeout=3.0)
+        except SessionError as exc:
+            if exc.code in REFUSALS:
+                self.deliver({"type": "status", "state": "refused", "code": exc.code,
+                              "text": exc.message})
+            return
+        self.key_refusal = None
+        self._keep_token()
+        self._poll_tables(wait=True)
+        self.deliver({"type": "status", "state": "connected",
+                      "text": _("reconnected to the host")})
+
+    def _welcomed(self, welcome: dict[str, Any]) -> None:
+        """The first welcome: the token kept, the games and tables asked for, the profile,
+        and ``autoplay``'s table."""
         self._keep_token()
         with contextlib.suppress(SessionError):
             self.games = self.session.games()
-        self.deliver({"type": "welcome", "name": welcome.get("name", self.name),
-                      "host": welcome.get("host", self.address)})
+        self.deliver({"type": "welcome",
+                      "name": host_text(welcome.get("name", self.name), name=True),
+                      "host": host_text(welcome.get("host", self.address), 64)})
         self._poll_tables(wait=True)
         testing = (_("this host runs for tests: a player may have chosen a deal")
                    if welcome.get("testing") else "")
@@ -373,11 +480,6 @@ class NetLink:
         economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
-        while not self.closed.wait(LOBBY_POLL):
-            if self.session.connected:
-                if not self.games:                    # the first answer was lost: ask again
-                    self._fetch_games()
-                self._poll_tables(wait=True)
 
     def _fetch_games(self) -> None:
         fut = self.session.send("games")
@@ -388,6 +490,11 @@ class NetLink:
                 self._lobby([t["summary"] for t in self.tables.values()])
 
         fut.add_done_callback(done)
+
+    def refresh_lobby(self) -> None:
+        """Ask the host for the lobby's tables now, not at the next poll: a request changed a
+        row (a seek, a purchase, a cancelled table)."""
+        self._poll_tables()
 
     def _poll_tables(self, wait: bool = False) -> None:
         if self.closed.is_set() or not self.session.connected:
@@ -433,18 +540,19 @@ class NetLink:
             self.deliver({"type": "lobby", "tables": list(self.tables.values()),
                           "games": self.games})
         elif kind == "chat":
-            self.deliver({"type": "chat", "from": msg.get("name", "?"),
-                          "text": msg.get("text", ""), "table": msg.get("table")})
+            self.deliver({"type": "chat", "from": host_text(msg.get("name", "?"), name=True),
+                          "text": host_text(msg.get("text", "")), "table": msg.get("table")})
         elif kind == "invited":
-            self.deliver({"type": "invite", "from": str(msg.get("from") or "someone"),
-                          "table": msg.get("table"), "title": str(msg.get("title") or ""),
+            self.deliver({"type": "invite",
+                          "from": host_text(msg.get("from") or "someone", name=True),
+                          "table": msg.get("table"),
+                          "title": host_text(msg.get("title") or "", 64),
                           "game": msg.get("game")})
             self._poll_tables()               # the lobby lists the table without waiting
         elif kind == "error":
             if msg.get("code") != "stale":
-                self.deliver({"type": "error",
-                              "text": from_wire(msg.get("msg")) or str(msg.get("message")
-                                                                         or "error")})
+                self.deliver({"type": "error", "text": host_text(
+                    from_wire(msg.get("msg")) or str(msg.get("message") or "error"), 300)})
         elif kind == "connection":
             if msg.get("state") == "lost":
                 self.deliver({"type": "status", "state": "reconnecting",

@@ -1,6 +1,6 @@
 """The command line at the bottom of the screen (``:`` or ``/``): a prompt-toolkit buffer
 with completion of every listed move and command (``command_line.candidates``), a history of
-the lines typed (up/down), Enter to do the line, Esc to close it.
+the lines typed (up/down), Enter to do the line, Esc to close it (and its menu, at once).
 
 Must not know about: game rules, the wire.
 """
@@ -73,9 +73,10 @@ def build_prompt(c: Controller, focus_back: Callable[[], None]
 
     @kb.add("escape", filter=is_open, eager=True)
     def _(event: Any) -> None:
+        # One Esc closes the menu and the line together: a line left open behind a closed
+        # menu took the next ':' as text.
         if buffer.complete_state is not None:
             buffer.cancel_completion()
-            return
         buffer.reset()
         c.command_open = False
         focus_back()

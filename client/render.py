@@ -15,18 +15,17 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.client.controller import Controller
-from cardparty.client.render_screens import (
-    KEYS_LOBBY,
-    KEYS_TABLE,
-    Fragments,
-    ScreenParts,
-    asciified,
-)
+from cardparty.client.keys_room import room_of
+from cardparty.client.render_screens import Fragments, ScreenParts, asciified
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
 
-__all__ = ["KEYS_LOBBY", "KEYS_TABLE", "Fragments", "Renderer", "asciified", "counter_text"]
+__all__ = ["Fragments", "Renderer", "asciified", "counter_text"]
 
+
+#: The names of the host's own timers (docs/protocol.md, "Timers the host owns"): words of
+#: the catalogs, shown by the player's countdown like a game's deadline.
+TIMER_WORDS = (N_("idle"),)
 
 #: Counters whose value is a seat: shown by the player's name. The view has no type for a
 #: seat, so these are the names the installed games give such counters (docs/playing.md).
@@ -60,9 +59,11 @@ class Renderer(ScreenParts):
 
     def __init__(self, c: Controller, glyphs: Glyphs, ascii_only: bool = False,
                  on_card_click: Callable[[int], None] | None = None,
-                 width: Callable[[], int] = lambda: 80) -> None:
+                 width: Callable[[], int] = lambda: 80,
+                 height: Callable[[], int] = lambda: 24) -> None:
         self.c = c
         self.width = width
+        self.height = height
         self.g = glyphs
         self.ascii = ascii_only
         self.on_card_click = on_card_click
@@ -107,7 +108,7 @@ class Renderer(ScreenParts):
                 screen=_(N_("league") if c.screen == "league" else N_("shop")),
                 name=c.name or "?", host=c.host or "?")
         elif c.screen == "room":
-            t = c.room() or {}
+            t = room_of(c) or {}
             text = " " + _("{game} · table {table} · waiting room · you: {name}").format(
                 game=self.game_name(str(t.get("game", "?"))), table=c.room_id,
                 name=c.name or "?")
@@ -124,41 +125,31 @@ class Renderer(ScreenParts):
             text = text.replace("·", "|")
         return [("class:title", text)]
 
-    def game_name(self, game_id: str) -> str:
-        for g in self.c.games:
-            if g.get("id") == game_id:
-                return translate(str(g.get("name") or game_id))
-        return game_id
+    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
+        """``text`` on as many lines of the screen's width as it needs, broken between
+        words only (a refusal's advice is read whole, at any width)."""
+        width = max(10, self.width() - 1)
+        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
+                              break_on_hyphens=False, break_long_words=True) or [first]
+        return [(style, "\n".join(lines))]
 
     @asciified
     def banner(self) -> Fragments:
         if not self.c.banner:
             return []
-        return [("class:banner", f" {self.g.warn} {self.c.banner} ")]
+        return self.wrapped("class:banner", self.c.banner, f" {self.g.warn} ")
 
     @asciified
     def status(self) -> Fragments:
         c = self.c
         if c.error:
-            return [("class:error", f" {c.error}")]
+            return self.wrapped("class:error", c.error)
         if c.notice:
-            return [("class:notice", f" {c.notice}")]
-        if c.screen == "table":
-            parts = (N_("? help"), N_("Tab: your moves"), N_("Enter: play"), N_(": command"),
-                     N_("q: leave"))
-        elif c.screen == "room":
-            parts = (N_("? help"), N_("r: ready"), N_("b: bot"), N_("t: chat"), N_("l: leave"),
-                     N_("q: lobby"), N_(": command"))
-        elif c.screen == "lobby":
-            # One line of 80 columns: the lobby's third line names o, L and $; ? the rest.
-            parts = (N_("? help"), N_("c: create"), N_("Enter: sit"), N_("s: watch"),
-                     N_("t: chat"), N_(": command"), N_("q: quit"))
-        elif c.screen in ("league", "shop"):
-            parts = (N_("q: lobby"),) + ((N_("g: gold booster"), N_("v: VIP pass"))
-                                         if c.screen == "shop" else (N_("left right: weeks"),))
-        else:
-            parts = (N_("Enter: connect"), N_("Tab: next field"), N_("Ctrl-C: quit"))
-        return [("class:dim", " " + self.g.sep.join(_(p) for p in parts))]
+            return self.wrapped("class:notice", c.notice)
+        # The keys' short forms, as the screen's bindings declare them (``keymap``), broken
+        # between keys.
+        return self.flow([[("class:dim", (self.g.sep if i else " ") + k)]
+                          for i, k in enumerate(c.keys.footer(c))])
 
     # --- the table ----------------------------------------------------------------------------
 
@@ -185,14 +176,18 @@ class Renderer(ScreenParts):
                     n=count)))
             groups = [head]
             status = p.get("status")
+            if p.get("connected") is False:      # the view's word on who is here (data)
+                status = N_("disconnected")
             if tm.away is not None:              # the host's newest word on who is here
                 if i in tm.away:
                     status = N_("disconnected")
                 elif status == "disconnected":
                     status = N_("back")
-            if status:
-                groups.append([("class:turn" if i == turn else "class:dim",
-                                f"  {translate(status)}")])
+            shown = translate(status) if status else ""
+            if p.get("standin") and status != "disconnected":
+                shown = _("{status} (a bot stands in)").format(status=shown).strip()
+            if shown:
+                groups.append([("class:turn" if i == turn else "class:dim", f"  {shown}")])
             if p.get("place") is not None:
                 groups.append([("class:warn", "  " + _("place {n}").format(n=p["place"]))])
             if me:

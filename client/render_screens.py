@@ -7,85 +7,60 @@ Must not know about: game rules, the wire.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.utils import get_cwidth
 
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
+from cardparty.client.keys_room import room_of
+from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
-from cardparty.client.theme import pretty_text, to_ascii
+from cardparty.client.theme import Glyphs, pretty_text, to_ascii
+from cardparty.client.words import summary_words, variants_text
 from cardparty.core.i18n import N_, _, from_wire, ngettext, translate
-from cardparty.core.i18n import shown as shown_text
 from cardparty.core.narrate import with_names
+
+if TYPE_CHECKING:
+    from cardparty.client.controller import Controller
 
 Fragments = list[tuple[Any, ...]]
 
-KEYS_TABLE = [
-    (N_("left right"), N_("move along your hand")),
-    (N_("space"), N_("select a card (selection order = play order)")),
-    ("Enter", N_("play the selection, or the card at the cursor")),
-    (N_("click"), N_("select a card with the mouse")),
-    ("Tab S-Tab", N_("step through your legal moves; Enter plays it")),
-    ("1-9", N_("moves without cards (draw, take, ...): bottom line")),
-    ("p", N_("call (Pika!); with a card chosen: play it and call")),
-    ("< >", N_("move the card at the cursor (also Shift-arrows)")),
-    ("o", N_("sort your hand by suit or colour")),
-    ("Esc", N_("clear the selection; close a dialog")),
-    ("t", N_("chat")),
-    ("B", N_("bell on/off: rings when it is your turn or a call is due")),
-    (": /", N_("command line: a move (play 7h) or a command; Tab completes")),
-    ("n l", N_("round over: play again / back to the lobby")),
-    ("m", N_("the match: places and scores per round, and the totals")),
-    ("q", N_("leave the table    Ctrl-C: quit")),
-]
-KEYS_LOBBY = [
-    (N_("up down"), N_("choose a table")),
-    ("Enter", N_("sit at the table")),
-    ("s", N_("spectate the table")),
-    ("c", N_("create a table (game, players, mode, stake, settings, variants)")),
-    ("o u", N_("open play: seek a table (bots fill it after the wait) / stop waiting")),
-    ("L $", N_("the week's league / the shop (gold booster, VIP pass)")),
-    ("b", N_("add a bot to the table")),
-    ("r", N_("ready")),
-    ("i", N_("invite players by username to your friends table")),
-    ("l", N_("leave the table")),
-    ("t", N_("chat with everyone in the lobby")),
-    ("B", N_("bell on/off: rings when it is your turn or a call is due")),
-    (": /", N_("command line: sit, ready, bot, chat...; Tab completes")),
-    ("q", N_("quit    Ctrl-C: quit at once")),
-]
-
-
-KEYS_ROOM = [
-    ("r", N_("ready: the game starts when every seat is taken and every player is ready")),
-    ("b", N_("add a bot to an empty seat")),
-    ("t", N_("chat with the table")),
-    ("i", N_("invite players by username (a friends table)")),
-    ("l", N_("leave the table (the seat is freed)")),
-    ("x", N_("your table: remove a player or a bot before the start")),
-    ("C", N_("your table: close it (everyone at it is told)")),
-    ("s", N_("your table: let strangers sit or not (the invited always may)")),
-    ("q Esc", N_("back to the lobby, keeping the seat (Enter on it comes back)")),
-    (": /", N_("command line: ready, bot, chat, remove, close, strangers...; Tab completes")),
-    ("B", N_("bell on/off: rings when the game starts and it is your turn")),
-    ("Ctrl-C", N_("quit")),
-]
+def cells(text: str, width: int, more: str = "…") -> str:
+    """``text`` in exactly ``width`` columns of the terminal: cut (ending in ``more``) or
+    padded by what each character takes on screen, so an emoji (two columns) in a name does
+    not shift the columns after it."""
+    if sum(get_cwidth(ch) for ch in text) > width:
+        out, used = "", get_cwidth(more)
+        for ch in text:
+            if used + get_cwidth(ch) > width:
+                break
+            out += ch
+            used += get_cwidth(ch)
+        text = out + more
+    return text + " " * max(0, width - sum(get_cwidth(ch) for ch in text))
 
 
 def mode_text(t: dict[str, Any]) -> str:
-    """A lobby row's mode: with the stake of an entry table, and the seconds before bots
-    (or a cancel) at a table waiting for players."""
+    """A lobby row's mode, with the stake of an entry table."""
     mode = translate(str(t.get("mode") or ""))
     if t.get("stake"):
         mode = _("entry {stake}").format(stake=t["stake"])
     if t.get("seeking"):                    # made by open play: who waits for what
         mode = _("seek {stake}").format(stake=t["stake"]) if t.get("stake") else _("seek")
+    return mode[:12]
+
+
+def status_text(t: dict[str, Any]) -> str:
+    """A lobby row's status, with the seconds before bots (or a cancel) at a table waiting
+    for players ("open 28s"): in the status column, where they fit beside any stake."""
+    status = translate(str(t.get("status", "")))
     fill = t.get("fill_in")
     if t.get("status") == "open" and isinstance(fill, int | float):
-        mode += f" {fill:.0f}s"
-    return mode[:12]
+        status = f"{status[:7]} {fill:.0f}s"
+    return status[:12]
 
 
 #: The words of a lobby row the host sends as codes: a table's mode and its status.
@@ -111,14 +86,12 @@ def settings_text(values: dict[str, Any], game: dict[str, Any]) -> str:
             continue
         label = (declared.get(name) or {}).get("label") or name.replace("_", " ")
         shown = (_("yes") if value else _("no")) if isinstance(value, bool) else value
+        if name == "dealer" and value == -1:   # the games' word for a dealer drawn by lot
+            shown = _("drawn at random")
+        elif name == "dealer" and isinstance(value, int) and value >= 0:
+            shown = _("seat {n}").format(n=value + 1)
         out.append(f"{translate(str(label))} {shown}")
     return ", ".join(out)
-
-
-def variants_text(variants: Any, game: dict[str, Any]) -> str:
-    """A table's variants by their names, in the player's language."""
-    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
-    return ", ".join(translate(str(names.get(v) or v)) for v in variants)
 
 
 def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
@@ -138,7 +111,19 @@ def asciified(method: Callable[..., Fragments]) -> Callable[..., Fragments]:
 
 
 class ScreenParts:
-    """See the module docstring."""
+    """See the module docstring; ``render.Renderer`` sets what it draws with."""
+
+    c: Controller
+    g: Glyphs
+    ascii: bool
+    width: Callable[[], int]
+    height: Callable[[], int]
+
+    def game_name(self, game_id: str) -> str:
+        for g in self.c.games:
+            if g.get("id") == game_id:
+                return translate(str(g.get("name") or game_id))
+        return game_id
 
     @asciified
     def over(self) -> Fragments:
@@ -173,8 +158,9 @@ class ScreenParts:
                                     subsequent_indent=" ")
             out.append(("class:notice", f"\n{wrapped}\n"))
         out.append(("", "\n "))
-        out.append(("class:key", "n"))
-        out.append(("", " " + _("play again") + "   "))
+        if tm.seat is not None:               # a spectator plays no next round
+            out.append(("class:key", "n"))
+            out.append(("", " " + _("play again") + "   "))
         out.append(("class:key", "l"))
         out.append(("", " " + _("back to the lobby") + "   "))
         out.append(("class:key", "m"))
@@ -210,18 +196,8 @@ class ScreenParts:
     @staticmethod
     def summary_text(result: dict[str, Any], names: list[str]) -> str:
         """The result's summary in the player's language, the seats it names as names."""
-        said = from_wire(result.get("summary_msg"))
-        if said is None:
-            return shown_text(str(result["summary"]), None)
-        seats = str(said.params.get("seats", ""))
-        numbers = [int(x) for x in seats.split(", ") if x.isdigit()]
-        if not (numbers and len(numbers) == len(seats.split(", ")) and all(
-                0 <= s < len(names) for s in numbers)):
-            return translate(said)
-        said.params["seats"] = who = ", ".join(names[s] for s in numbers)
-        # The English source says "seat 3 won"; with names it is "Eva won" (the catalogs'
-        # sentences already put the names where the seat was).
-        return re.sub(rf"\bseats? (?={re.escape(who)})", "", translate(said))
+        return summary_words(from_wire(result.get("summary_msg")), str(result["summary"]),
+                             names)
 
     # --- overlays -----------------------------------------------------------------------------
 
@@ -274,8 +250,9 @@ class ScreenParts:
         if row.help:                 # whole, wrapped between words inside the box
             for part in textwrap.wrap(translate(row.help), 68)[:3]:
                 out.append(("class:dim", f" {part}\n"))
-        out.append(("class:dim",
-                    " " + _("up/down: field · left/right: change · Enter on Create")))
+        button = translate(f.rows[-1].label).strip("[] ")
+        out.append(("class:dim", " " + _("up/down: field · left/right: change · Enter on "
+                                         "{button}").format(button=button)))
         return out
 
     @asciified
@@ -287,15 +264,24 @@ class ScreenParts:
             summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
             text = " ".join(translate(summary or N_("The host sent no summary of this game."))
                             .split())
+            house = variants_text(c.table.view.get("variants") or (),
+                                  next((g for g in c.games if g.get("id") == game), {}))
+            if house:
+                text += " " + _("House rules at this table: {variants}.").format(variants=house)
             text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
             return [("class:heading",
                      _("{game}: the rules in short").format(game=self.game_name(game))),
                     ("", f"\n{text}\n"), ("class:dim", "\n" + _("any key closes this help"))]
-        keys = {"lobby": KEYS_LOBBY, "room": KEYS_ROOM}.get(c.screen, KEYS_TABLE)
         out: Fragments = [("class:heading", _("Keys")), ("", "\n")]
-        for k, what in keys:
-            out.append(("class:key", f" {_(k):<10}"))
-            out.append(("", f" {_(what)}\n"))
+        lines = c.keys.help_lines(c)
+        column = min(13, max((len(keys) for keys, _what in lines), default=1))
+        for keys, what in lines:
+            # Wrapped between words inside the box, under the column of what keys do.
+            head = f" {keys:<{column}} "
+            body = textwrap.wrap(what, max(10, self.box_width(76) - len(head))) or [""]
+            indent = " " * (column + 2)
+            out.append(("class:key", head))
+            out.append(("", "\n".join([body[0], *(indent + line for line in body[1:])]) + "\n"))
         more = _("? again: the rules of this game; ") if c.screen == "table" else ""
         out.append(("class:dim", f" {more}" + _("any other key closes this help")))
         return out
@@ -340,47 +326,73 @@ class ScreenParts:
         if not c.tables:
             out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
         for i, t in enumerate(c.tables):
-            seats = t.get("seats") or []
-            shown = ", ".join(str(s) if s else _("(free)") for s in seats)
-            if len(shown) > 32:
-                shown = shown[:31] + self.g.more[:1]
-            status = translate(str(t.get("status", "")))
             style = "class:dialog.cursor" if i == c.lobby_cursor else ""
-            if c.invites_me(t):                  # a friends table waiting for this player
+            status = None
+            if invites_me(c, t):                  # a friends table waiting for this player
                 status = _("invited")
                 style = style or "class:notice"
-            line = (f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game', '?'))):<10}"
-                    f"{shown:<34}{mode_text(t):<13}{status[:12]:<12}")
-            out.append((style, line + "\n"))
+            out.append((style, self.table_row(t, status) + "\n"))
         out.append(("", "\n"))
         out.append(("class:heading", " " + _("Lobby chat")))
         out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
-        for line in list(c.lobby_chat)[-5:]:
-            out.append(("class:chat", f" {line}\n"))
+        # As many of the newest lines as the screen has rows left (the title, the banner and
+        # the bottom line around the lobby), each wrapped between words.
+        used = "".join(f[1] for f in out).count("\n") + 2 + (1 if c.banner else 0)
+        return out + [("class:chat", f"{line}\n")
+                      for line in self.newest_lines(c.lobby_chat, self.height() - used)]
+
+    def newest_lines(self, said: Any, rows: int) -> list[str]:
+        """The newest of ``said`` that fit in ``rows`` screen lines, oldest first, each
+        wrapped to the screen's width."""
+        width = max(20, self.width() - 2)
+        out: list[str] = []
+        for line in reversed(list(said)):
+            wrapped = textwrap.wrap(line, width, initial_indent=" ", subsequent_indent="   ",
+                                    break_on_hyphens=False) or [" "]
+            if len(out) + len(wrapped) > rows:
+                break
+            out[:0] = wrapped
         return out
 
     @asciified
     def room(self) -> Fragments:
         """The waiting room: the table's lobby row, its seats one per line with who is ready,
         its settings and variants, and its chat."""
-        c = self.c
-        t = c.room()
+        t = room_of(self.c)
         if t is None:
             return [("class:dim", " " + _("waiting for the host to list the table..."))]
         summary = t.get("summary") or {}
-        out: Fragments = [("class:heading", table_heading()), ("", "\n")]
-        seats_line = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
-        if len(seats_line) > 32:
-            seats_line = seats_line[:31] + self.g.more[:1]
-        out.append(("class:dialog.cursor",
-                    f" {str(t.get('id', '?')):<7}{self.game_name(str(t.get('game'))):<10}"
-                    f"{seats_line:<34}{mode_text(t):<13}"
-                    f"{translate(str(t.get('status', '')))[:12]:<12}\n"))
-        out.append(("", "\n"))
-        out.append(("class:heading", " " + _("Seats") + "\n"))
-        me = c.name.casefold()
+        seats, waiting = self.room_seats(summary.get("seats") or ())
+        top = [*self.room_row(t), *seats, *self.room_rules(t, summary), *self.room_start(waiting)]
+        return [*top, *self.room_chat(self.lines_in(top))]
+
+    def lines_in(self, fragments: Fragments) -> int:
+        """How many screen lines ``fragments`` take at the screen's width."""
+        width = max(1, self.width())
+        return sum(max(1, -(-sum(get_cwidth(ch) for ch in line) // width))
+                   for line in "".join(f[1] for f in fragments).split("\n")[:-1])
+
+    def table_row(self, t: dict[str, Any], status: str | None = None) -> str:
+        """A table's line in the lobby's columns (``table_heading``), each as wide on the
+        screen as its heading whatever the names hold."""
+        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
+        return (f" {cells(str(t.get('id', '?')), 6)} "
+                f"{cells(self.game_name(str(t.get('game', '?'))), 9)} "
+                f"{cells(seats, 33, self.g.more[:1])} {cells(mode_text(t), 12)} "
+                f"{cells(status or status_text(t), 12)}")
+
+    def room_row(self, t: dict[str, Any]) -> Fragments:
+        """The table as the lobby lists it, under the lobby's heading."""
+        return [("class:heading", table_heading()), ("", "\n"),
+                ("class:dialog.cursor", self.table_row(t) + "\n"), ("", "\n")]
+
+    def room_seats(self, seats: Any) -> tuple[Fragments, int]:
+        """One line per seat (who sits, ready or not, away), and how many are still to come
+        or to be ready."""
+        out: Fragments = [("class:heading", " " + _("Seats") + "\n")]
+        me = self.c.name.casefold()
         waiting = 0
-        for i, s in enumerate(summary.get("seats") or ()):
+        for i, s in enumerate(seats):
             kind, name = s.get("kind"), str(s.get("name") or "")
             if kind == "empty" or not name:
                 out.append(("class:dim", f"  {i + 1}. " + _("(free)") + "\n"))
@@ -397,33 +409,43 @@ class ScreenParts:
                 if s.get("connected") is False:
                     state = _("{state}, away").format(state=state)
             you = " " + _("(you)") if mine else ""
-            out.append(("class:me" if mine else "",
-                        f"  {i + 1}. {name[:24]:<24}{you:<7}"))
+            out.append(("class:me" if mine else "", f"  {i + 1}. {cells(name, 24)}{you:<7}"))
             out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
-        game = next((g for g in c.games if g.get("id") == t.get("game")), {})
-        out.append(("class:dim", "\n " + _("Settings:") + " "))
-        out.append(("", settings_text(summary.get("settings") or {}, game)
-                    or _("the game's defaults")))
-        out.append(("class:dim", "\n " + _("Variants:") + " "))
-        out.append(("", variants_text(summary.get("variants") or (), game) or _("none")))
+        return out, waiting
+
+    def room_rules(self, t: dict[str, Any], summary: dict[str, Any]) -> Fragments:
+        """The table's settings and variants in its game's words, and its bots' settings."""
+        game: dict[str, Any] = next((g for g in self.c.games if g.get("id") == t.get("game")),
+                                    {})
+        out: Fragments = [
+            ("class:dim", "\n " + _("Settings:") + " "),
+            ("", settings_text(summary.get("settings") or {}, game) or _("the game's defaults")),
+            ("class:dim", "\n " + _("Variants:") + " "),
+            ("", variants_text(summary.get("variants") or (), game) or _("none"))]
         if summary.get("bot_budget_ms") is not None:
             out.append(("class:dim", "\n " + _("Bots:") + " "))
             out.append(("", _("hard bots think {ms} ms a move; idle stand-in: {level}").format(
                 ms=summary["bot_budget_ms"], level=_(str(summary.get("standin_level", "normal"))))))
         out.append(("", "\n\n"))
-        if waiting:
-            out.append(("class:dim", " " + ngettext(
-                "The game starts when every seat is taken and every player is ready "
-                "({n} to go).", "The game starts when every seat is taken and every player "
-                "is ready ({n} to go).", waiting).format(n=waiting) + "\n"))
-        else:
-            out.append(("class:notice", " " + _("Everyone is ready: the game starts.") + "\n"))
-        out.append(("", "\n"))
-        out.append(("class:heading", " " + _("Chat")))
-        out.append(("class:dim", " " + _("(t to talk)") + "\n"))
-        for line in list(c.room_chat)[-8:]:
-            out.append(("class:chat", f" {line}\n"))
         return out
+
+    @staticmethod
+    def room_start(waiting: int) -> Fragments:
+        """When the game starts: how many seats or players it still waits for."""
+        if not waiting:
+            return [("class:notice", " " + _("Everyone is ready: the game starts.") + "\n"),
+                    ("", "\n")]
+        return [("class:dim", " " + ngettext(
+            "The game starts when every seat is taken and every player is ready "
+            "({n} to go).", "The game starts when every seat is taken and every player "
+            "is ready ({n} to go).", waiting).format(n=waiting) + "\n"), ("", "\n")]
+
+    def room_chat(self, used: int = 0) -> Fragments:
+        """The room's chat: the newest lines that fit below ``used`` rows of the room."""
+        left = self.height() - used - 3 - (1 if self.c.banner else 0)
+        return [("class:heading", " " + _("Chat")), ("class:dim", " " + _("(t to talk)") + "\n"),
+                *[("class:chat", f"{line}\n")
+                  for line in self.newest_lines(self.c.room_chat, max(1, left))]]
 
     # --- the economy's screens ----------------------------------------------------------------
 
@@ -432,11 +454,17 @@ class ScreenParts:
         """A week's standings: rank, name, points; the player's own line marked."""
         c = self.c
         lg = c.league or {}
-        week = str(lg.get("week") or _("this week"))
-        title = (_("League {week} (this week)") if lg.get("week") == lg.get("current")
-                 else _("League {week}")).format(week=week)
+        if not lg.get("week"):
+            title = _("League")
+        elif lg.get("week") == lg.get("current"):
+            title = _("League {week} (this week)").format(week=lg["week"])
+        else:
+            title = _("League {week}").format(week=lg["week"])
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
                           ("class:heading", f" {title}\n")]
+        if c.no_economy:
+            out.append(("class:dim", " " + _("this host keeps no coins: no league here") + "\n"))
+            return out
         if not lg:
             out.append(("class:dim", " " + _("asking the host...") + "\n"))
         rows = list(lg.get("standings") or [])
@@ -456,8 +484,6 @@ class ScreenParts:
             pts = _("{n} pts").format(n=mine_row.get("points"))
             out.append(("class:me", f" {mine_row.get('rank')}. {mine_row.get('name')} "
                                     f"{pts} {you}\n"))
-        out.append(("class:dim", "\n " + _("left/right: an older/newer week · q: back to the "
-                                           "lobby")))
         return out
 
     @asciified
@@ -468,7 +494,8 @@ class ScreenParts:
         out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
                           ("class:heading", " " + _("Shop") + "\n")]
         if not p:
-            out.append(("class:dim", " " + _("this host keeps no coins: nothing to buy here")
+            out.append(("class:dim", " " + (_("this host keeps no coins: nothing to buy here")
+                                            if c.no_economy else _("asking the host..."))
                         + "\n"))
             return out
         prices = p.get("prices") or {}
@@ -489,6 +516,5 @@ class ScreenParts:
             out.append(("", "\n"))
         text = textwrap.wrap(_("Boosters never multiply a pot, nor practice; buying again while "
                                "active adds the time."), max(20, self.width() - 2))
-        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)
-                    + " " + _("q: back to the lobby")))
+        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)))
         return out

@@ -20,10 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardparty.client.theme import pretty_text
+from cardparty.client.words import in_words
 from cardparty.core.cards import pretty_all
 from cardparty.core.i18n import _, shown, translate
-from cardparty.core.narrate import generic, with_names
 
 MoveDict = dict[str, Any]
 LOG_LINES = 300
@@ -45,8 +44,31 @@ class Outcome:
 
 def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
     """The move to send: kind, cards (in play order), choice; the id and label stay home."""
-    return {"kind": move["kind"], "cards": list(move["cards"] if cards is None else cards),
+    return {"kind": move["kind"],
+            "cards": list(move.get("cards") or () if cards is None else cards),
             "choice": move.get("choice")}
+
+
+MoveKey = tuple[str, tuple[str, ...], Any]
+
+
+def move_key(move: MoveDict) -> MoveKey:
+    """What makes two moves the same move: the kind, the cards in play order and the choice.
+    A move's id and label name it within one view only (a view that overtook it lists it
+    under another id)."""
+    return (str(move.get("kind")), tuple(str(c) for c in move.get("cards") or ()),
+            move.get("choice"))
+
+
+def same_move(a: MoveDict, b: MoveDict) -> bool:
+    """``a`` and ``b`` are the same move (``move_key``)."""
+    return move_key(a) == move_key(b)
+
+
+def listed_as(moves: list[MoveDict], kind: str, cards: list[str]) -> list[MoveDict]:
+    """The listed moves of ``kind`` with exactly ``cards``, whatever choice each carries."""
+    want = (kind, tuple(cards))
+    return [m for m in moves if move_key(m)[:2] == want]
 
 
 @dataclass
@@ -63,6 +85,9 @@ class TableModel:
     suggestion: int | None = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     describe: Callable[[dict[str, Any], list[str]], str] | None = None
+    #: The game's events as told in the log (without the chat between them): what a
+    #: snapshot's repeated events are matched against.
+    told: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     #: Seats whose player is away, from the host's newest table summary (None: no summary
     #: yet). A summary comes when a player drops or returns; a view only when someone moves.
     away: set[int] | None = None
@@ -135,8 +160,10 @@ class TableModel:
     # --- a new view arrives -------------------------------------------------------------
 
     def apply(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
-              table: Any = None) -> None:
-        """Take a view (and the events since the last one) as the new truth."""
+              table: Any = None, snapshot: bool = False) -> None:
+        """Take a view (and the events since the last one) as the new truth. A
+        ``snapshot`` (after a reconnect, or the host's restart) repeats the table's last
+        events: those the log already tells are not told twice (``new_lines``)."""
         old_hand = self.hand
         for m in view.get("moves") or ():     # labels in the player's language, once per view
             if isinstance(m, dict):
@@ -153,26 +180,16 @@ class TableModel:
         self.cursor = max(0, min(self.cursor, len(hand) - 1))
         if self.suggestion is not None and self.suggestion >= len(self.moves):
             self.suggestion = None
-        for event in events or ():
-            self.log.append(self.narrate(event))
+        lines = [self.narrate(event) for event in events or ()]
+        if snapshot:
+            lines = new_lines(list(self.told), lines)
+        self.log.extend(lines)
+        self.told.extend(lines)
 
     def narrate(self, event: dict[str, Any]) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
         codes written as players read them."""
-        return pretty_text(with_names(self._words(event), self.names), event.get("cards"))
-
-    def _words(self, event: dict[str, Any]) -> str:
-        text = event.get("text")
-        if isinstance(text, str) and text:
-            return shown(text, event.get("msg"))
-        if self.describe is not None:
-            try:
-                said = self.describe(event, self.names)
-                if said:
-                    return translate(said)
-            except Exception:  # a game's narration must never break the screen
-                pass
-        return translate(generic(event, self.names))
+        return in_words(event, self.names, self.describe)
 
     # --- keys on the hand ---------------------------------------------------------------
 
@@ -266,18 +283,17 @@ class TableModel:
     def candidates(self, cards: list[str]) -> list[MoveDict]:
         """Listed moves with exactly ``cards`` in this order; else listed moves with the same
         cards in another order, to be sent in the player's order (the host decides)."""
-        exact = [m for m in self.moves if list(m.get("cards") or ()) == cards]
+        exact = [m for m in self.moves if move_key(m)[1] == tuple(cards)]
         if exact:
             return exact
         same = sorted(cards)
-        out: list[MoveDict] = []
-        seen: set[tuple[str, Any]] = set()
+        out: dict[MoveKey, MoveDict] = {}
         for m in self.moves:
-            if sorted(m.get("cards") or ()) == same and (m["kind"], m.get("choice")) not in seen:
-                seen.add((m["kind"], m.get("choice")))
-                out.append({**m, "cards": list(cards)})
+            if sorted(m.get("cards") or ()) == same:
+                mine = {**m, "cards": list(cards)}          # sent in the player's order
+                out.setdefault(move_key(mine), mine)
         if out:
-            return out
+            return list(out.values())
         # The chosen cards followed by cards from outside the hand (a hand card swapped for
         # a face-up one): the listed moves that complete them.
         n = len(cards)
@@ -316,11 +332,11 @@ class TableModel:
     def one_by_one(self, cards: list[str]) -> Outcome | None:
         """Several cards chosen where the game lists one card per move of a kind (Piquet's
         discards): the first card's move now, the others after it (``Outcome.rest``)."""
-        first = [m for m in self.moves if list(m.get("cards") or ()) == cards[:1]]
+        first = [m for m in self.moves if move_key(m)[1] == tuple(cards[:1])]
         if len(first) != 1:
             return None
         kind = first[0]["kind"]
-        singles = {tuple(m.get("cards") or ()) for m in self.moves if m["kind"] == kind}
+        singles = {move_key(m)[1] for m in self.moves if m["kind"] == kind}
         if not all((c,) in singles for c in cards):
             return None
         return Outcome(move=wire_move(first[0]), rest=list(cards[1:]))
@@ -355,6 +371,16 @@ class TableModel:
         if len(moves) == 1:
             return Outcome(move=wire_move(moves[0]))
         return Outcome(options=moves, title=title)
+
+
+def new_lines(told: list[str], repeated: list[str]) -> list[str]:
+    """What a snapshot's events add to a log that already told ``told``: the snapshot
+    repeats the newest events, so its longest start that is the log's end was told already.
+    (Only snapshots repeat: two same lines in a row in an ordinary view are two events.)"""
+    for k in range(min(len(told), len(repeated)), 0, -1):
+        if told[-k:] == repeated[:k]:
+            return repeated[k:]
+    return repeated
 
 
 _FRENCH_RANKS = "23456789TJQKA"

@@ -17,7 +17,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from cardparty.net.protocol import DEFAULT_PORT, parse_address
+from cardparty.net.address import AddressError, read_address
 
 #: A token longer than this is not one the host handed out: it is ignored.
 MAX_TOKEN = 256
@@ -41,8 +41,12 @@ class TokenStore:
 
     def path(self, address: str, name: str) -> Path:
         """The file for ``name`` at ``address`` (``host``, ``host:port`` and ``tcp://host:port``
-        of the same host share it)."""
-        key = f"{parse_address(address, DEFAULT_PORT)}\n{name}".encode()
+        of the same host share it: net/address.py)."""
+        try:
+            where = read_address(address).endpoint
+        except AddressError:            # no host's address: no host's token either
+            where = address.strip()
+        key = f"{where}\n{name}".encode()
         return self.directory / f"{hashlib.sha256(key).hexdigest()[:32]}.token"
 
     def load(self, address: str, name: str) -> str | None:

@@ -1,7 +1,10 @@
 """Events in words on the client: the host's own sentence when it sends one (``text``), else
 the game's ``cardparty_describe`` when that game happens to be installed here too, else the
 generic sentence of ``cardparty.core.narrate``. A game installed only on the host still
-narrates: generically.
+narrates: generically. ``in_words`` says an event as the player reads it (his language, seat
+numbers as names, card codes as cards: ``2♦``, ``Joker``) and ``summary_words`` a result's
+summary ("Eva won (out of cards)" in every language), for the client's screens and for
+``cardparty watch`` alike.
 
 Must not know about: any game's rules, terminals, the wire.
 """
@@ -9,13 +12,18 @@ Must not know about: any game's rules, terminals, the wire.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pluggy
 
+from cardparty.client.hosttext import host_text
+from cardparty.client.theme import pretty_text
 from cardparty.core import hookspecs
 from cardparty.core.discovery import load_catalog
+from cardparty.core.i18n import Msg, from_wire, shown, translate
+from cardparty.core.narrate import generic, with_names
 
 Describe = Callable[[dict[str, Any], list[str]], str]
 
@@ -38,3 +46,52 @@ def describer(game: str) -> Describe | None:
         return hook(event=event, names=names) or ""
 
     return describe
+
+
+def in_words(event: dict[str, Any], names: list[str], describe: Describe | None = None,
+             ascii_only: bool = False) -> str:
+    """``event`` as the player reads it: the host's sentence, else ``describe``'s (the
+    game's), else the generic one; in his language, seats as ``names``, the card codes the
+    event names written as cards."""
+    return pretty_text(with_names(_said(event, names, describe), names), event.get("cards"),
+                       ascii_only)
+
+
+def _said(event: dict[str, Any], names: list[str], describe: Describe | None) -> str:
+    text = event.get("text")
+    if isinstance(text, str) and text:
+        return host_text(shown(text, event.get("msg")), lines=True)   # a host's words
+    if describe is not None:
+        try:
+            said = describe(event, names)
+            if said:
+                return translate(said)
+        except Exception:  # a game's narration must never break the screen
+            pass
+    return translate(generic(event, names))
+
+
+def summary_words(said: Msg | None, text: str, names: list[str]) -> str:
+    """A result's summary (``said``, its message; ``text``, its English words when there is
+    none) in the player's language, the seats it names as ``names``."""
+    if said is None:
+        return with_names(shown(text, None), names)
+    seats = str(said.params.get("seats", ""))
+    numbers = [int(x) for x in seats.split(", ") if x.isdigit()]
+    if not (numbers and len(numbers) == len(seats.split(", ")) and all(
+            0 <= s < len(names) for s in numbers)):
+        return with_names(translate(said), names)
+    named = from_wire(said.to_wire())           # a copy: the result itself stays as it is
+    if named is None:
+        return with_names(translate(said), names)
+    named.params["seats"] = who = ", ".join(names[s] for s in numbers)
+    # The English source says "seat 3 won"; with names it is "Eva won" (the catalogs'
+    # sentences already put the names where the seat was).
+    return with_names(re.sub(rf"\bseats? (?={re.escape(who)})", "", translate(named)), names)
+
+
+def variants_text(variants: Any, game: dict[str, Any]) -> str:
+    """A table's variants by their names, in the player's language (``game``: the host's
+    description of its game, with its ``variants``)."""
+    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
+    return ", ".join(translate(str(names.get(v) or v)) for v in variants)

@@ -71,8 +71,8 @@ def ordered_deck(full: Sequence[str], given: Sequence[str] | None, rng: random.R
     rest = Counter(full)
     for code in given:
         if rest[code] <= 0:
-            raise ValueError(f"setting deck: {code!r} is not in this game's deck "
-                             "(or appears too often)")
+            raise ValueError(Msg("setting deck: {card} is not in this game's deck (or "
+                                 "appears too often)", card=repr(code)))
         rest[code] -= 1
     tail = [c for c in full if _take(rest, c)]
     rng.shuffle(tail)

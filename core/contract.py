@@ -12,7 +12,7 @@ Must not know about: any particular game, sockets, terminals.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, Required, TypedDict
+from typing import Any, NotRequired, Protocol, Required, TypedDict
 
 from cardparty.core.i18n import Msg
 
@@ -106,8 +106,8 @@ class Move:
         hit = _wires.get(id(self))
         if hit is not None and hit[0] is self:
             return hit[1]
-        out = {"kind": self.kind, "cards": list(self.cards), "choice": self.choice,
-               "label": self.label}
+        out: dict[str, Any] = {"kind": self.kind, "cards": list(self.cards),
+                               "choice": self.choice, "label": self.label}
         if isinstance(self.label, Msg):     # the id, so each client says it in its language
             out["msg"] = self.label.to_wire()
         if len(_wires) >= _MAX_WIRES:
@@ -190,10 +190,10 @@ class Result:
     outcome: str = "finished"
 
     def to_wire(self) -> dict[str, Any]:
-        out = {"places": list(self.places),
-               "scores": None if self.scores is None else list(self.scores),
-               "next_dealer": self.next_dealer, "summary": self.summary,
-               "outcome": self.outcome}
+        out: dict[str, Any] = {"places": list(self.places),
+                               "scores": None if self.scores is None else list(self.scores),
+                               "next_dealer": self.next_dealer, "summary": self.summary,
+                               "outcome": self.outcome}
         if isinstance(self.summary, Msg):   # the id, so each client says it in its language
             out["summary_msg"] = self.summary.to_wire()
         return out
@@ -220,33 +220,42 @@ class Setting:
         """The value, normalised, or ValueError naming the setting and what it accepts."""
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise ValueError(f"setting {name} must be true or false")
+                raise ValueError(Msg("setting {name} must be true or false", name=name))
             return value
         if self.kind in ("int", "float"):
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"setting {name} must be a number")
+                raise ValueError(Msg("setting {name} must be a number", name=name))
             if self.kind == "int" and value != int(value):
-                raise ValueError(f"setting {name} must be a whole number")
+                raise ValueError(Msg("setting {name} must be a whole number", name=name))
             value = int(value) if self.kind == "int" else float(value)
             if (self.min is not None and value < self.min) or (
                     self.max is not None and value > self.max):
-                raise ValueError(f"setting {name} must be between {self.min} and {self.max}")
+                raise ValueError(Msg("setting {name} must be between {min} and {max}", name=name,
+                                     min=self.min, max=self.max))
             return value
         if self.kind == "choice":
             if value not in self.choices:
-                raise ValueError(f"setting {name} must be one of {', '.join(self.choices)}")
+                raise ValueError(Msg("setting {name} must be one of {choices}", name=name,
+                                     choices=", ".join(self.choices)))
             return value
         if self.kind == "cards":
             if value is None:
                 return None
             if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
-                raise ValueError(f"setting {name} must be a list of card codes")
+                raise ValueError(Msg("setting {name} must be a list of card codes", name=name))
             return list(value)
         raise ValueError(f"setting {name} has an unknown kind {self.kind}")
 
     def to_wire(self) -> dict[str, Any]:
         return {"default": self.default, "kind": self.kind, "min": self.min, "max": self.max,
                 "choices": list(self.choices), "help": self.help, "label": self.label}
+
+
+class StateClass(Protocol):
+    """A game's state class made with ``cardparty.core.kit.game_state`` (``GameInfo.state``),
+    as the table uses it: the kit's restore hook builds a state with its ``from_data``."""
+
+    def from_data(self, data: dict[str, Any]) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +275,7 @@ class GameInfo:
     #: The game's state class, when made with ``cardparty.core.kit.game_state``: every table
     #: of the game then gets the kit's save, restore, clone and reorder hooks for each of them
     #: the game does not implement itself. Not sent on the wire.
-    state: type | None = None
+    state: StateClass | None = None
 
     def to_wire(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "min_players": self.min_players,

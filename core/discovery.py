@@ -23,6 +23,7 @@ import pluggy
 
 from cardparty.core import hookspecs, kit
 from cardparty.core.contract import GameInfo, VariantInfo
+from cardparty.core.i18n import Msg
 
 SPECS = tuple(name for name in dir(hookspecs) if name.startswith("cardparty_"))
 
@@ -113,15 +114,17 @@ class Catalog:
         try:
             return self.games[game_id]
         except KeyError:
-            known = ", ".join(sorted(self.games)) or "none"
-            raise KeyError(f"no game {game_id!r} is installed (installed: {known})") from None
+            raise KeyError(Msg("no game {game} is installed (installed: {games})",
+                               game=repr(game_id),
+                               games=", ".join(sorted(self.games)) or Msg("none"))) from None
 
     def variant(self, game_id: str, variant_id: str) -> VariantInfo:
         info = self.variants.get(variant_id)
         if info is None or info.game != game_id:
             known = ", ".join(sorted(v.id for v in self.variants.values() if v.game == game_id))
-            raise KeyError(f"no variant {variant_id!r} for {game_id} is installed "
-                           f"(installed: {known or 'none'})")
+            raise KeyError(Msg("no variant {variant} for {game} is installed (installed: "
+                               "{variants})", variant=repr(variant_id), game=game_id,
+                               variants=known or Msg("none")))
         return info
 
     def variants_of(self, game_id: str) -> list[VariantInfo]:

@@ -3,8 +3,18 @@
 Read this file to know what a game must provide. A game is a module (or object) registered
 under the entry-point group ``cardparty.games``; it implements the discovery hook
 ``cardparty_game_info`` and the rule hooks below. A house-rule variant is a module registered the
-same way that implements ``cardparty_variant_info`` and wraps rule hooks with
-``@hookimpl(wrapper=True)`` to change what the base game does.
+same way that implements ``cardparty_variant_info`` and changes what the base game does in one
+of two ways (docs/writing-a-game.md, section 5):
+
+- it wraps a rule hook with ``@hookimpl(wrapper=True)`` when the rule changes the base game's
+  answer before or after it (a move taken off the list, a key added to the view): the usual way;
+- it answers a rule hook first with ``@hookimpl(tryfirst=True)`` and calls the base game's own
+  function with a parameter of that function (a default every other table plays), when the
+  rule changes a step in the middle of the base game's work, which a wrapper cannot reach
+  (``plugins/kakhead/four_in_a_row.py`` and ``plugins/pikac/play_drawn.py`` with
+  ``cardparty_apply_move``). Pluggy passes only the spec's arguments, so such a parameter never
+  reaches the base game from a table; the hook being ``firstresult``, the variant's answer is
+  the one used.
 
 Each table has a PluginManager of its own (``cardparty.core.table``) holding the game's rules
 plugin and the variants chosen for that table, so a variant never leaks into another table.
@@ -19,10 +29,15 @@ Conventions every rule hook follows:
 - **Seats** are 0..n-1 in clockwise order; ``SYSTEM`` (-1) is the host.
 - **Cards** are the codes of ``cardparty.core.cards``; a hand is a list (two-deck games repeat
   codes).
-- Rule hooks are ``firstresult``: the game answers, a variant wraps.
+- Rule hooks are ``firstresult``: the game answers; a variant wraps it, or answers first.
 
 Must not know about: sockets, terminals.
 """
+
+# The hooks below are specifications, never called: pluggy reads their names, arguments and
+# docstrings, and every table calls the games' implementations instead. A specification's body
+# is its docstring, as in pluggy's and pytest's own hookspec modules.
+# mypy: disable-error-code="empty-body"
 
 from __future__ import annotations
 

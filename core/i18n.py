@@ -246,8 +246,14 @@ def set_language(lang: str) -> None:
     _current = lang if lang in LANGUAGES else DEFAULT
 
 
-def language() -> str:
-    return _current
+#: How each language groups the thousands of a number (1,000; 1 000; 1.000).
+THOUSANDS = {"en": ",", "cs": "\u00a0", "ca": "."}
+
+
+def number(n: int, lang: str | None = None) -> str:
+    """``n`` with its thousands grouped as ``lang`` (default: the current language)
+    writes them."""
+    return f"{n:,}".replace(",", THOUSANDS.get(lang or _current, ","))
 
 
 def translate(value: Any, lang: str | None = None) -> str:
@@ -343,11 +349,6 @@ def from_wire(data: Any, depth: int = 0) -> Msg | None:
         clean["n"] = n
         return Msg._make(mid, plural, n, clean)
     return Msg._make(mid, None, None, clean)
-
-
-def wire_text(value: Any) -> dict[str, Any] | None:
-    """The wire map of ``value`` when it is a message, else None."""
-    return value.to_wire() if isinstance(value, Msg) else None
 
 
 def shown(text: Any, wire: Any, lang: str | None = None) -> str:

@@ -35,15 +35,16 @@ Must not know about: any particular game, the table driver, sockets, terminals.
 from __future__ import annotations
 
 import random
-import sys
 import types
 import typing
-from collections.abc import Callable, Container, Hashable, Sequence
+from collections.abc import Callable, Container, Sequence
 from types import SimpleNamespace
-from typing import Any, TypeVar
+from typing import Any, ClassVar, NamedTuple, Protocol, Self, TypeVar
 
 from cardparty.core.cards import reorder_hand
+from cardparty.core.contract import StateClass
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 
 S = TypeVar("S")
 
@@ -81,23 +82,61 @@ def _shape(hint: Any) -> tuple[str, type | None]:
     return VALUE, None
 
 
-def game_state(cls: type[S]) -> type[S]:
-    """Make ``cls`` a game state from its annotated fields (see the module docstring).
+class GameState:
+    """What ``@game_state`` gives a state class, declared for a type checker.
 
-    The class is rebuilt with ``__slots__`` (one per field, in declaration order), ``FIELDS``,
-    and the methods ``copy()``, ``to_data()`` and the classmethod ``from_data(data)``; a
-    method the class defines itself is kept (a game may refine one).
-    """
-    module = sys.modules[cls.__module__]
-    hints = typing.get_type_hints(cls, vars(module))
+    A game's state class subclasses it (``class PiquetState(GameState)``) so that the methods
+    the decorator adds are known to be there (``state.copy()`` in ``cardparty_determinize``);
+    the decorator adds them whether the class subclasses it or not, so a game without a type
+    checker may leave it out. Its methods here only say what the decorator's do."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def copy(self) -> Self:
+        """An independent copy: every list this state owns is new."""
+        raise NotImplementedError("a state class gets copy() from @game_state")
+
+    def to_data(self) -> dict[str, Any]:
+        """The state as msgpack-ready data, one entry per field."""
+        raise NotImplementedError("a state class gets to_data() from @game_state")
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Self:
+        """The state ``to_data`` wrote."""
+        raise NotImplementedError("a state class gets from_data() from @game_state")
+
+
+class _Fields(NamedTuple):
+    """A state class's fields, grouped by how each is copied and saved (``_shape``)."""
+
+    names: tuple[str, ...]                      # every field, in declaration order
+    values: tuple[str, ...]                     # shared by copies (VALUE, RECORD)
+    flats: tuple[tuple[str, type], ...]         # copied one level, with their container
+    nested: tuple[str, ...]                     # each inner list copied
+    tuples: tuple[str, ...]                     # saved as lists of lists
+    records: tuple[tuple[str, type | None], ...]  # saved through their to_data
+
+
+def _fields_of(cls: type) -> _Fields:
+    """The annotated fields of ``cls`` itself (not of its bases; ClassVars left out)."""
+    # each class of the MRO read in its own module (``GameState``'s ClassVar in the kit's)
+    hints = typing.get_type_hints(cls)
     names = tuple(n for n in cls.__dict__.get("__annotations__", {})
                   if typing.get_origin(hints[n]) is not typing.ClassVar)
     shapes = {n: _shape(hints[n]) for n in names}
-    values = tuple(n for n in names if shapes[n][0] in (VALUE, RECORD))
-    flats = tuple((n, shapes[n][1]) for n in names if shapes[n][0] in (FLAT, TUPLES))
-    nested = tuple(n for n in names if shapes[n][0] == NESTED)
-    tuples = tuple(n for n in names if shapes[n][0] == TUPLES)
-    records = tuple((n, shapes[n][1]) for n in names if shapes[n][0] == RECORD)
+    return _Fields(
+        names=names,
+        values=tuple(n for n in names if shapes[n][0] in (VALUE, RECORD)),
+        flats=tuple((n, kind) for n in names
+                    if shapes[n][0] in (FLAT, TUPLES) and (kind := shapes[n][1]) is not None),
+        nested=tuple(n for n in names if shapes[n][0] == NESTED),
+        tuples=tuple(n for n in names if shapes[n][0] == TUPLES),
+        records=tuple((n, shapes[n][1]) for n in names if shapes[n][0] == RECORD))
+
+
+def _copier(fields: _Fields) -> Callable[[Any], Any]:
+    values, flats, nested = fields.values, fields.flats, fields.nested
 
     def copy(self: Any) -> Any:
         """An independent copy: every list this state owns is new (hot in bot search)."""
@@ -112,6 +151,12 @@ def game_state(cls: type[S]) -> type[S]:
             setattr(twin, name, None if v is None else [list(x) for x in v])
         return twin
 
+    return copy
+
+
+def _saver(fields: _Fields) -> Callable[[Any], dict[str, Any]]:
+    names, tuples, records = fields.names, fields.tuples, fields.records
+
     def to_data(self: Any) -> dict[str, Any]:
         """The state as msgpack-ready data, one entry per field."""
         data = {name: getattr(self, name) for name in names}
@@ -123,9 +168,15 @@ def game_state(cls: type[S]) -> type[S]:
             data[name] = None if v is None else v.to_data()
         return data
 
-    def from_data(klass: type, data: dict[str, Any]) -> Any:
+    return to_data
+
+
+def _loader(fields: _Fields) -> Callable[[type[Any], dict[str, Any]], Any]:
+    names, tuples, records = fields.names, fields.tuples, fields.records
+
+    def from_data(klass: type[Any], data: dict[str, Any]) -> Any:
         """The state ``to_data`` wrote; a missing field is a corrupt save (KeyError)."""
-        state = klass.__new__(klass)
+        state = object.__new__(klass)
         for name in names:
             setattr(state, name, data[name])
         for name in tuples:
@@ -137,19 +188,31 @@ def game_state(cls: type[S]) -> type[S]:
             setattr(state, name, None if v is None else maker(v))
         return state.copy()
 
+    return from_data
+
+
+def game_state(cls: type[S]) -> type[S]:
+    """Make ``cls`` a game state from its annotated fields (see the module docstring).
+
+    The class is rebuilt with ``__slots__`` (one per field, in declaration order), ``FIELDS``,
+    and the methods ``copy()``, ``to_data()`` and the classmethod ``from_data(data)``; a
+    method the class defines itself is kept (a game may refine one).
+    """
+    fields = _fields_of(cls)
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    namespace["__slots__"] = names
-    namespace["FIELDS"] = names
-    namespace.setdefault("copy", copy)
-    namespace.setdefault("to_data", to_data)
-    namespace.setdefault("from_data", classmethod(from_data))
-    return typing.cast(type[S], type(cls)(cls.__name__, cls.__bases__, namespace))
+    namespace["__slots__"] = fields.names
+    namespace["FIELDS"] = fields.names
+    namespace.setdefault("copy", _copier(fields))
+    namespace.setdefault("to_data", _saver(fields))
+    namespace.setdefault("from_data", classmethod(_loader(fields)))
+    metaclass: type = type(cls)        # the class's own metaclass makes the new class
+    return typing.cast(type[S], metaclass(cls.__name__, cls.__bases__, namespace))
 
 
 STATE_HOOKS = ("cardparty_save", "cardparty_restore", "cardparty_clone", "cardparty_reorder")
 
 
-def state_hooks(cls: type) -> tuple[Callable[..., Any], ...]:
+def state_hooks(cls: StateClass) -> tuple[Callable[..., Any], ...]:
     """The default ``cardparty_save``, ``cardparty_restore``, ``cardparty_clone`` and
     ``cardparty_reorder`` for a ``game_state`` class, as hook implementations (in the order of
     ``STATE_HOOKS``). ``default_hooks`` is how tables get them. Reorder works on
@@ -162,7 +225,7 @@ def state_hooks(cls: type) -> tuple[Callable[..., Any], ...]:
 
     @hookimpl(specname="cardparty_restore")
     def restore(data: dict[str, Any]) -> Any:
-        return cls.from_data(data)  # type: ignore[attr-defined]
+        return cls.from_data(data)
 
     @hookimpl(specname="cardparty_clone")
     def clone(state: Any) -> Any:
@@ -175,7 +238,7 @@ def state_hooks(cls: type) -> tuple[Callable[..., Any], ...]:
     return save, restore, clone, reorder
 
 
-def default_hooks(cls: type, implemented: Container[str]) -> SimpleNamespace:
+def default_hooks(cls: StateClass, implemented: Container[str]) -> SimpleNamespace:
     """A plugin object holding the ``state_hooks`` of ``cls`` that are not ``implemented``
     (hook names the game provides itself), for a rules PluginManager to register after the
     game: the game's own hook always wins, and a hook is never answered twice."""
@@ -188,7 +251,8 @@ def pick_dealer(settings: dict[str, Any], players: int, rng: random.Random) -> i
     (the usual default). ValueError, naming the setting, when the table has no such seat."""
     dealer = int(settings["dealer"])
     if dealer >= players:
-        raise ValueError(f"setting dealer: there is no seat {dealer} at a {players}-seat table")
+        raise ValueError(Msg("setting dealer: there is no seat {seat} at a {n}-seat table",
+                             seat=dealer, n=players))
     return rng.randrange(players) if dealer < 0 else dealer
 
 
@@ -215,10 +279,16 @@ def redeal(rng: random.Random, zones: Sequence[list[str]],
         zone[:] = [c if i in kept else next(it) for i, c in enumerate(zone)]
 
 
-def competition_places(keys: Sequence[Hashable]) -> list[int]:
+class Ordered(Protocol):
+    """A sort key: anything ``<`` compares (numbers, strings, tuples of them)."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+def competition_places(keys: Sequence[Ordered]) -> list[int]:
     """Places from one sort key per seat, lower is better, as a competition ranking: tied seats
     share a place and the next place skips (keys 0, 0, 5 give places 1, 1, 3)."""
-    return [1 + sum(other < mine for other in keys) for mine in keys]  # type: ignore[operator]
+    return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
 def finishing_places(n: int, finished: Sequence[int],

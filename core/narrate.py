@@ -11,8 +11,8 @@ Must not know about: sockets, terminals.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from cardparty.core.cards import pretty_all
 from cardparty.core.contract import SYSTEM
@@ -77,7 +77,15 @@ def common(event: dict[str, Any], names: Sequence[str]) -> str | None:
     return None
 
 
-def describe(event: dict[str, Any], names: Sequence[str], hook: Any = None,
+class Describer(Protocol):
+    """What ``describe`` asks a game's words of: a table's rule hooks (``Table.hook``) or a
+    PluginManager's ``pm.hook``."""
+
+    @property
+    def cardparty_describe(self) -> Callable[..., str | None]: ...
+
+
+def describe(event: dict[str, Any], names: Sequence[str], hook: Describer | None = None,
              ascii_only: bool = False) -> str:
     """``event`` in words, by the game's own hook when it has one, else ``common`` words, else
     the ``generic`` sentence."""

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from cardparty.core.bots import Bot, PolicyBot
-from cardparty.core.contract import SYSTEM, Deadline, Move
+from cardparty.core.contract import SYSTEM, Deadline, Event, Move
 from cardparty.core.table import IllegalMove, Table
 from cardparty.core.turns import draw_actor
 
@@ -70,8 +70,9 @@ class LaterBot(Protocol):
 
 
 @dataclass(eq=False)
-class Seat:
-    """A seat for drivers that have no seat records of their own."""
+class BotSeat:
+    """A seat for drivers that have no seat records of their own (a host has its own,
+    ``net.host.model.HostSeat``): a bot's, unless said."""
 
     kind: str = "bot"
     level: str = "normal"
@@ -109,7 +110,7 @@ class Played(NamedTuple):
     kind: str
     seat: int
     move: Move | None
-    events: list[dict[str, Any]]
+    events: list[Event]
     seats: tuple[int, ...] = ()
 
 
@@ -119,12 +120,6 @@ _Key = tuple[Any, ...]
 def deadline_key(d: Deadline) -> _Key:
     """What makes a listed deadline "the same one" from one change to the next."""
     return (d.name, d.seat, d.move.kind, d.move.cards, d.move.choice)
-
-
-def any_actor(table: Table, rng: random.Random) -> int | None:
-    """A seat that may move now, or SYSTEM while a deadline is listed, drawn with ``rng``;
-    None when nobody can move."""
-    return draw_actor(table.to_move(), bool(table.deadlines()), rng)
 
 
 class Referee:
@@ -165,7 +160,7 @@ class Referee:
         seat's bot, and ``bots(SYSTEM)`` the one choosing for SYSTEM. ``rng`` picks who acts
         and is every bot's random stream."""
         player = bot or PolicyBot("easy")
-        ref = cls(table, [Seat() for _ in range(table.players)], rng=rng,
+        ref = cls(table, [BotSeat() for _ in range(table.players)], rng=rng,
                   bots=bots or (lambda seat: player))
         ref.clocked = False
         ref._bot = None if bots else player
@@ -209,7 +204,7 @@ class Referee:
         self._schedule(now)
         return True
 
-    def play(self, seat: int, move: Move, now: float) -> list[dict[str, Any]]:
+    def play(self, seat: int, move: Move, now: float) -> list[Event]:
         """A player's own move: played (IllegalMove changes nothing), then ``changed(now)``."""
         events = self.table.play(seat, move)
         self.changed(now)
@@ -350,18 +345,10 @@ class Referee:
         return Played(IDLE, humans[0], None, [], humans)
 
     def _fire_any(self) -> Played | None:
-        # any_actor, inlined: this runs once per move of every simulation.
         table = self.table
         rng = self.rng
-        actors = table.to_move()
-        if table.deadlines():
-            actors = (*actors, SYSTEM)
-        n = len(actors)
-        if n == 1:
-            seat = actors[0]
-        elif n:
-            seat = actors[rng.randrange(n)]
-        else:
+        seat = draw_actor(table.to_move(), bool(table.deadlines()), rng)
+        if seat is None:
             return None
         bot = self._bot or self.bots(seat)
         move = bot.choose(table, seat, rng)

@@ -34,18 +34,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgpack
 
-from cardparty.core.contract import PUBLIC, Move, Result
+from cardparty.core.contract import PUBLIC, Event, Move, Result, View
 from cardparty.core.discovery import load_catalog
 from cardparty.core.simulate import SimulationFailure, SimulationReport, simulate
 from cardparty.core.table import Table
 
 
-def view_cards(view: dict[str, Any]) -> Counter[str]:
+def view_cards(view: View) -> Counter[str]:
     """Every card code a view shows: hand, public zones, and each player's zones."""
     found: list[str] = list(view.get("hand", ()))
     for zone in view.get("zones", {}).values():
@@ -76,7 +76,7 @@ def is_competition_ranking(places: Iterable[int]) -> bool:
     return all(p == 1 + sum(q < p for q in places) for p in places)
 
 
-def _stable(view: dict[str, Any]) -> dict[str, Any]:
+def _stable(view: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in view.items() if k != "events"}
 
 
@@ -105,8 +105,7 @@ class InvariantChecker:
         raise SimulationFailure(table.game, table.players, table.seed, move_no, message,
                                 table.variant_ids)
 
-    def after_move(self, table: Table, seat: int, move: Move, events: list[dict[str, Any]]
-                   ) -> None:
+    def after_move(self, table: Table, seat: int, move: Move, events: list[Event]) -> None:
         n = len(table.journal)
         total, public_after, own = self.census(table)
         if total != self.deck_now:

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardparty.core.bots import Bot, PolicyBot
-from cardparty.core.contract import Move, Result
-from cardparty.core.referee import Referee, any_actor
+from cardparty.core.contract import Event, Move, Result
+from cardparty.core.referee import Referee
 from cardparty.core.table import Table
+from cardparty.core.turns import draw_actor
 
 
 class SimulationFailure(AssertionError):
@@ -35,8 +36,10 @@ class SimulationFailure(AssertionError):
                          f"{message}")
 
 
-#: A seat that may move now, or SYSTEM when a deadline runs; None when nobody can.
-next_actor = any_actor
+def next_actor(table: Table, rng: random.Random) -> int | None:
+    """A seat that may move now, or SYSTEM while a deadline is listed, drawn with ``rng`` as
+    the referee's any-order mode draws it (``turns.draw_actor``); None when nobody can."""
+    return draw_actor(table.to_move(), bool(table.deadlines()), rng)
 
 
 class Observer(Protocol):
@@ -45,7 +48,7 @@ class Observer(Protocol):
     def start(self, table: Table) -> None: ...
 
     def after_move(self, table: Table, seat: int, move: Move,
-                   events: list[dict[str, Any]]) -> None: ...
+                   events: list[Event]) -> None: ...
 
     def finish(self, table: Table, result: Result) -> None: ...
 

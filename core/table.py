@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import typing
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgpack
@@ -32,6 +32,7 @@ from cardparty.core.contract import (
     Move,
     Result,
     Setting,
+    VariantInfo,
     View,
     Zone,
 )
@@ -90,7 +91,32 @@ class DirectHooks:
     as pluggy would. Any other hook (a variant's wrapper, an
     implementation taking fewer arguments, none at all) stays pluggy's caller, so wrappers
     behave exactly as pluggy defines. Call with keyword arguments, as with ``pm.hook``.
+
+    Each attribute is declared with what its hook answers (``hookspecs``). The arguments are
+    the spec's, always given by name (a pluggy caller takes nothing else), so they are left
+    to the spec; a test holds these declarations to the hooks the spec has.
     """
+
+    cardparty_game_info: Callable[..., list[GameInfo]]
+    cardparty_variant_info: Callable[..., list[VariantInfo]]
+    cardparty_setup: Callable[..., Any]
+    cardparty_to_move: Callable[..., tuple[int, ...]]
+    cardparty_legal_moves: Callable[..., list[Move]]
+    cardparty_refusal: Callable[..., str | None]
+    cardparty_apply_move: Callable[..., list[Event]]
+    cardparty_view: Callable[..., View]
+    cardparty_zones: Callable[..., list[Zone]]
+    cardparty_deadlines: Callable[..., list[Deadline] | None]
+    cardparty_result: Callable[..., Result | None]
+    cardparty_determinize: Callable[..., Any]
+    cardparty_save: Callable[..., dict[str, Any]]
+    cardparty_restore: Callable[..., Any]
+    cardparty_clone: Callable[..., Any]
+    cardparty_reorder: Callable[..., str | None]
+    cardparty_describe: Callable[..., str | None]
+    cardparty_bot_move: Callable[..., Move | None]
+    cardparty_bot_estimate: Callable[..., list[float] | None]
+    cardparty_bot_sampler: Callable[..., Callable[[random.Random], Any] | None]
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         for name in dir(hookspecs):
@@ -138,14 +164,15 @@ def complete_settings(info: GameInfo, given: dict[str, Any] | None) -> dict[str,
     declared = {**info.settings, "deck": DECK_SETTING}
     unknown = set(given) - set(declared)
     if unknown:
-        raise TableError(f"unknown setting {sorted(unknown)[0]!r} for {info.id} "
-                         f"(settings: {', '.join(sorted(declared))})")
+        raise TableError(Msg("unknown setting {name} for {game} (settings: {settings})",
+                             name=repr(sorted(unknown)[0]), game=info.id,
+                             settings=", ".join(sorted(declared))))
     out: dict[str, Any] = {}
     for name, setting in declared.items():
         try:
             out[name] = setting.check(name, given[name]) if name in given else setting.default
         except ValueError as exc:
-            raise TableError(str(exc)) from None
+            raise TableError(exc.args[0]) from None     # a Msg stays one (translated)
     return out
 
 
@@ -166,10 +193,11 @@ class Table:
         except KeyError as exc:
             raise TableError(exc.args[0]) from None
         if len(set(self.variant_ids)) != len(self.variant_ids):
-            raise TableError("a variant is named twice")
+            raise TableError(Msg("a variant is named twice"))
         if not self.info.min_players <= players <= self.info.max_players:
-            raise TableError(f"{self.info.name} is for {self.info.min_players} to "
-                             f"{self.info.max_players} players, not {players}")
+            raise TableError(Msg("{game} is for {least} to {most} players, not {n}",
+                                 game=self.info.name, least=self.info.min_players,
+                                 most=self.info.max_players, n=players))
         self.game = game
         self.players = players
         self.settings = complete_settings(self.info, settings)
@@ -197,7 +225,7 @@ class Table:
             self.state = self.hook.cardparty_setup(settings=self.settings, players=players,
                                                    rng=self.rng)
         except ValueError as exc:
-            raise TableError(str(exc)) from None
+            raise TableError(exc.args[0] if exc.args else str(exc)) from None
 
     # --- asking ---------------------------------------------------------------------------
 
@@ -323,7 +351,7 @@ class Table:
         made = self.hook.cardparty_bot_sampler(state=self.state, seat=seat,
                                                events=self.events_for(seat))
         if made is not None:
-            return typing.cast(typing.Callable[[random.Random], Any], made)
+            return made
         return lambda rng: self.determinize(seat, rng)
 
     def clone(self) -> Table:

@@ -2,8 +2,9 @@
 
 Owns: turning a host's ROUTER into a CURVE server (``secure``), the ZAP handler that lets
 every client key in (anyone may play) and names each connection by its key, so that every
-message carries the key ZeroMQ authenticated as its "User-Id" property (``user_of``), and
-binding the key desk next to the ROUTER (``open_desk``: on the port after the host's).
+message carries the key ZeroMQ authenticated as its "User-Id" property (``user_of``),
+binding the key desk next to the ROUTER (``open_desk``: on the port after the host's), and
+keeping both to their shares of the host's file descriptors (``net/fdbudget.py``).
 
 A client's identity at a host is that key: never its routing id, a name or a token it sends.
 
@@ -12,6 +13,7 @@ Must not know about: players, tables, games, terminals.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import threading
 from typing import Any
@@ -19,6 +21,8 @@ from typing import Any
 import zmq
 from zmq.utils import z85
 
+from cardparty.net import keydesk
+from cardparty.net.fdbudget import Budget, ConnectionCap, plan
 from cardparty.net.keydesk import KeyDesk, desk_endpoint
 from cardparty.net.keys import KeyPair
 
@@ -67,13 +71,17 @@ class ZapHandler(threading.Thread):
 
 class Guard:
     """The host's CURVE side on ``ctx`` (a context of the host's own: ZeroMQ allows one ZAP
-    handler per context). ``close()`` stops the handler and the desk."""
+    handler per context). ``close()`` stops the handler and the desk (after the ROUTER
+    closed)."""
 
     def __init__(self, ctx: zmq.Context[Any], keys: KeyPair, name: str) -> None:
         self.ctx = ctx
         self.keys = keys
         self.name = name
         self.desk: KeyDesk | None = None
+        #: the host's descriptors: the desk's share and the game socket's
+        self.budget: Budget = plan(keydesk.LIMITS.connections)
+        self.caps: list[ConnectionCap] = []
         # Any client key is let in (anyone may play); the User-Id ZAP sets is the key (Z85).
         self.auth = ZapHandler(ctx)
         self.auth.start()
@@ -84,12 +92,16 @@ class Guard:
         sock.curve_secretkey = self.keys.secret
         sock.curve_publickey = self.keys.public
         sock.zap_domain = DOMAIN.encode()
+        cap = ConnectionCap(sock, self.budget.game)
+        cap.start()
+        self.caps = [c for c in self.caps if c.is_alive()] + [cap]
 
     def open_desk(self, address: str) -> bool:
         """Bind the key desk on the port after ``address``'s; False when that port is taken."""
         try:
-            self.desk = KeyDesk(self.ctx, desk_endpoint(address), self.keys, self.name)
-        except zmq.ZMQError as exc:
+            limits = dataclasses.replace(keydesk.LIMITS, connections=self.budget.desk)
+            self.desk = KeyDesk(desk_endpoint(address), self.keys, self.name, limits)
+        except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
                 return False
             raise
@@ -99,6 +111,9 @@ class Guard:
         if self.desk is not None:
             self.desk.close()
             self.desk = None
+        for cap in self.caps:
+            cap.stop()
+        self.caps = []
         self.auth.stop()
 
 

@@ -89,8 +89,8 @@ def load_or_create(directory: str | os.PathLike[str], name: str) -> KeyPair:
     made = False
     if not secret_file.exists():
         private_dir(folder)
-        public, secret = zmq.curve_keypair()
-        made = _write_private(secret_file, _cert(public, secret), exclusive=True)
+        fresh_public, fresh_secret = zmq.curve_keypair()
+        made = _write_private(secret_file, _cert(fresh_public, fresh_secret), exclusive=True)
     mode = stat.S_IMODE(secret_file.stat().st_mode)
     if mode & 0o077:
         raise KeyFileError(f"{secret_file} may be read by others (mode {mode:o}); "

@@ -35,7 +35,8 @@ class PlayerRequests:
 
     def games(self) -> list[dict[str, Any]]:
         """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
-        return self.request("games")["games"]
+        games: list[dict[str, Any]] = self.request("games")["games"]
+        return games
 
     def tables(self, most: int = 1000) -> list[dict[str, Any]]:
         """The host's tables (at most ``most``), each a table summary (docs/protocol.md,
@@ -58,13 +59,16 @@ class PlayerRequests:
         seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
         seed (a replayable game; None: a fresh one); ``mode``: ``open`` (anyone sits) or
         ``friends`` (only the creator and the players he invites)."""
-        return self.request("create", game=game, players=players, settings=settings or {},
-                            variants=list(variants), idle=idle, bot_delay=bot_delay,
-                            title=title, seed=seed, mode=mode)["table"]
+        summary: dict[str, Any] = self.request(
+            "create", game=game, players=players, settings=settings or {},
+            variants=list(variants), idle=idle, bot_delay=bot_delay, title=title, seed=seed,
+            mode=mode)["table"]
+        return summary
 
     def sit(self, table: str, seat: int | None = None) -> int:
         """Take ``seat`` (None: the first free one) at ``table``; returns the seat."""
-        return self.request("sit", table=table, seat=seat)["seat"]
+        taken: int = self.request("sit", table=table, seat=seat)["seat"]
+        return taken
 
     def invite(self, table: str, names: list[str] | tuple[str, ...]) -> None:
         """Invite players by username to a friends table: each connected one is told

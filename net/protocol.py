@@ -28,8 +28,10 @@ from typing import Any
 
 import msgpack
 
+from cardparty.core.bots import LEVELS, OLD_NAMES, canonical_level
 from cardparty.core.i18n import Msg
-from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem
+from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
+from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
 PROTOCOL = 1
@@ -179,19 +181,42 @@ def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]
     try:
         data = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True,
                                ext_hook=_refuse_ext, timestamp=0,
-                               **{k: v for k, v in limits.items() if k != "max_buffer_size"})
+                               max_str_len=limits["max_str_len"],
+                               max_bin_len=limits["max_bin_len"],
+                               max_array_len=limits["max_array_len"],
+                               max_map_len=limits["max_map_len"],
+                               max_ext_len=limits["max_ext_len"])
     except Exception as exc:  # msgpack raises many types for bad input; all mean the same
         raise ProtocolError("malformed", f"not a msgpack message ({type(exc).__name__})"
                             ) from None
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message must be a msgpack map")
+    # msgpack's strict map keys allow strings and binary; binary is packed behind these
+    # markers, so a frame without any holds no binary key (most frames: no walk at all).
+    if (b"\xc4" in frame or b"\xc5" in frame or b"\xc6" in frame) and _binary_key(data):
+        raise ProtocolError("malformed", "map keys must be strings")
     kind = data.get("type")
     if not isinstance(kind, str) or not 0 < len(kind) <= 32:
         raise ProtocolError("bad_field", "a message needs a type (a short string)")
-    if data.get("v") != PROTOCOL:
+    version = data.get("v")
+    if type(version) is not int or version != PROTOCOL:    # not 1.0, not true
         raise ProtocolError("version", f"this host speaks protocol {PROTOCOL}, "
-                                       f"the message says {data.get('v')!r}")
+                                       f"the message says {version!r}")
     return data
+
+
+def _binary_key(data: dict[str, Any]) -> bool:
+    """Whether any map in ``data``, however deep, has a key that is not a string."""
+    stack: list[Any] = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not all(type(k) is str for k in item):
+                return True
+            stack.extend(v for v in item.values() if isinstance(v, dict | list))
+        else:
+            stack.extend(v for v in item if isinstance(v, dict | list))
+    return False
 
 
 # --- the schema of client requests ---------------------------------------------------------
@@ -261,13 +286,14 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
 
 
 def username(value: Any) -> str:
-    """A username: safetext.name_problem says what a name may hold."""
+    """A username: safetext.name_problem says what a name may hold; the host keeps it as
+    ``shown_name`` has it (NFC)."""
     if not isinstance(value, str):
         raise ValueError("must be a string")
     why = name_problem(value)
     if why is not None:
         raise ValueError(why)
-    return value
+    return shown_name(value)
 
 
 def line(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:
@@ -327,6 +353,16 @@ def bytes_or_text(value: Any) -> Any:
     return value
 
 
+def bot_level(value: Any) -> str:
+    """A bot's level, as ``core.bots`` names it (``easy``, ``normal``, ``hard``): the old names
+    it accepts become those where they enter, so the host keeps and shows only the three."""
+    try:
+        return canonical_level(value) if isinstance(value, str) else canonical_level("")
+    except ValueError:
+        raise ValueError(f"must be one of {', '.join(map(repr, LEVELS))} (or the old names "
+                         f"{', '.join(map(repr, OLD_NAMES))})") from None
+
+
 def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``check``, or -1: "the host's default"."""
     def either(value: Any) -> Any:
@@ -354,15 +390,20 @@ NAME = username
 MODES = ("practice", "friends", "open", "entry")
 #: The shop's items (MO-8).
 ITEMS = ("gold", "vip")
-#: Bot levels (core.bots.ACCEPTED_LEVELS: the three, then the old names of easy and normal).
-BOT_LEVELS = ("easy", "normal", "hard", "random", "basic")
+#: What a client may ask for in its ``hello`` (docs/protocol.md, "Changes within version
+#: 1"): ``timers``, views without the game's ``deadlines``, whose facts the host's ``timers``
+#: already carry with the seconds left (one path on the wire for each fact).
+FEATURES = frozenset({"timers"})
 #: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
 BOT_BUDGET_MS = (10, 5000)
+#: The seconds a table's bots may wait before they move (``bot_delay``).
+BOT_DELAY = (0, 10)
 
 #: Every request a client may send: type -> fields (besides ``type``, ``v`` and ``rid``).
 REQUESTS: dict[str, dict[str, Field]] = {
     "hello": {"name": Field(NAME, required=True), "token": Field(text(64, 1)),
-              "key": Field(bytes_or_text), "client": Field(line(64))},
+              "key": Field(bytes_or_text), "client": Field(line(64)),
+              "features": Field(strings(8, 32), default=[])},
     "ping": {"at": Field(number(0, 1e12))},
     "bye": {},
     "games": {},
@@ -372,9 +413,9 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "settings": Field(plain_map(32), default={}),
                "variants": Field(strings(16, 64), default=[]),
                "idle": Field(or_default(number(0.05, 86_400, nullable=True)), default=-1.0),
-               "bot_delay": Field(or_default(number(0, 10)), default=-1.0),
+               "bot_delay": Field(or_default(number(*BOT_DELAY)), default=-1.0),
                "bot_budget_ms": Field(or_default(integer(*BOT_BUDGET_MS)), default=-1.0),
-               "standin_level": Field(one_of(*BOT_LEVELS), default="normal"),
+               "standin_level": Field(bot_level, default="normal"),
                "title": Field(line(TITLE_MAX), default=""),
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
@@ -390,7 +431,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "sit": {"table": TABLE_ID, "seat": Field(integer(0, 15, nullable=True))},
     "leave": {"table": TABLE_ID},
     "bots": {"table": TABLE_ID, "count": Field(integer(1, 16, nullable=True)),
-             "level": Field(text(16, 1), default="basic")},
+             "level": Field(bot_level, default="normal")},
     "ready": {"table": TABLE_ID, "ready": Field(boolean, default=True)},
     "start": {"table": TABLE_ID},
     "watch": {"table": TABLE_ID},
@@ -454,16 +495,3 @@ def error(code: str, text_: str, rid: Any = None, about: str | None = None,
         out["table"] = table
     return out
 
-
-def parse_address(address: str, default_port: int) -> str:
-    """``host``, ``host:port`` or ``tcp://host:port`` as a ZeroMQ tcp endpoint."""
-    address = address.strip()
-    if address.startswith("tcp://"):
-        return address
-    if address.count(":") == 1:
-        return f"tcp://{address}"
-    return f"tcp://{address}:{default_port}"
-
-
-#: The port a host listens on when none is given.
-DEFAULT_PORT = 7770

@@ -47,19 +47,18 @@ from typing import Any
 import zmq
 
 from cardparty.core.i18n import from_wire
+from cardparty.net.address import AddressError, ipv6_endpoint, read_address
 from cardparty.net.hostkey import Expected, diagnose, expect
 from cardparty.net.keys import KeyFileError, KeyPair, client_keys
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.player_requests import PlayerRequests
 from cardparty.net.protocol import (
-    DEFAULT_PORT,
     HOST_LIMITS,
     MAX_HOST_FRAME,
     ProtocolError,
     decode,
     encode,
     message,
-    parse_address,
 )
 
 log = logging.getLogger("cardparty.session")
@@ -68,7 +67,7 @@ log.addHandler(logging.NullHandler())
 #: SessionError codes of a connection refused for good: trying again cannot help (the host's
 #: key is not the one expected, or the host refused the hello, e.g. ``name_taken``).
 REFUSALS = frozenset({"key_changed", "key_mismatch", "bad_key", "name_taken", "bad_field",
-                      "version", "busy"})
+                      "version", "busy", "bad_address"})
 
 #: Message types the session puts in ``inbox`` (or hands to ``on_message``).
 PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "closed")
@@ -85,13 +84,28 @@ class SessionError(Exception):
         super().__init__(f"{message} ({code})")
 
 
+class _Wire:
+    """What the session's thread keeps between two turns of its loop: the socket and its
+    poller, when it last heard and sent, its hello's time, and the backoff."""
+
+    def __init__(self, sock: zmq.Socket[Any], now: float, backoff: float) -> None:
+        self.sock = sock
+        self.poller = zmq.Poller()
+        self.poller.register(sock, zmq.POLLIN)
+        self.last_recv = self.last_sent = self.hello_sent = now
+        #: when to say hello on this socket (once per fresh socket); None: said
+        self.hello_due: float | None = now
+        self.backoff = backoff
+
+
 class Session(PlayerRequests):
     """One player's connection to a host. See the module docstring for threads and patterns.
 
-    ``address`` is ``host``, ``host:port`` or ``tcp://host:port``. The player is his key and
-    his name: the same pair resumes his seats and views from any connection, after this process
-    or the host restarted. ``token`` is sent for hosts of protocol 1 that knew players by it;
-    a host with CURVE ignores it.
+    ``address`` is what a player types (``host``, ``host:port``, ``tcp://host:port``: see
+    net/address.py); anything else is SessionError ``bad_address`` at once. The player is his
+    key and his name: the same pair resumes his seats and views from any connection, after
+    this process or the host restarted. ``token`` is sent for hosts of protocol 1 that knew
+    players by it; a host with CURVE ignores it.
     """
 
     def __init__(self, address: str, name: str, *, token: str | None = None,
@@ -99,8 +113,12 @@ class Session(PlayerRequests):
                  reconnect: bool = True, backoff: tuple[float, float] = (0.05, 2.0),
                  request_timeout: float = 10.0, client: str = "cardparty",
                  keys: KeyPair | None = None, host_key: str | bytes | None = None,
-                 known_hosts: KnownHosts | None = None, secure: bool = True) -> None:
-        self.address = parse_address(address, DEFAULT_PORT)
+                 known_hosts: KnownHosts | None = None, secure: bool = True,
+                 features: tuple[str, ...] = ()) -> None:
+        try:
+            self.address = read_address(address).endpoint
+        except AddressError as exc:
+            raise SessionError("bad_address", exc.message) from None
         #: CURVE (docs/security.md): ``keys`` is the player's pair (the user's own unless
         #: given), ``host_key`` a key or fingerprint the host must show (an announcement's,
         #: or ``join --key``), ``known_hosts`` the file of hosts met before.
@@ -117,6 +135,8 @@ class Session(PlayerRequests):
         self.backoff = backoff
         self.request_timeout = request_timeout
         self.client = client
+        #: what the hello asks for (``protocol.FEATURES``; the welcome says what was granted)
+        self.features = features
         #: Pushed messages when no ``on_message`` is given.
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         #: The last view message per table id (what the client should show now).
@@ -126,7 +146,7 @@ class Session(PlayerRequests):
         self.connected = False
         self.heartbeat = 1.0
         self.liveness = 3
-        self._ctx = zmq.Context.instance()
+        self._ctx: zmq.Context[Any] = zmq.Context.instance()
         self._lock = threading.Lock()
         self._pending: dict[Any, tuple[dict[str, Any], Future[dict[str, Any]]]] = {}
         self._outq: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -204,12 +224,16 @@ class Session(PlayerRequests):
         self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(5)
+        self._fail_pending("the session was closed")
+
+    def _fail_pending(self, why: str) -> None:
+        """Every request still unanswered fails with SessionError ``closed`` (``why``)."""
         with self._lock:
             pending = list(self._pending.values())
             self._pending.clear()
         for _, fut in pending:
             if not fut.done():
-                fut.set_exception(SessionError("closed", "the session was closed"))
+                fut.set_exception(SessionError("closed", why))
 
     def __enter__(self) -> Session:
         self.connect()
@@ -287,10 +311,12 @@ class Session(PlayerRequests):
         else:
             self.inbox.put(msg)
 
-    def _socket(self) -> zmq.Socket:
-        sock = self._ctx.socket(zmq.DEALER)
+    def _socket(self) -> zmq.Socket[Any]:
+        sock: zmq.Socket[Any] = self._ctx.socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_HOST_FRAME)
+        if ipv6_endpoint(self.address):
+            sock.setsockopt(zmq.IPV6, 1)
         if self.expected is not None and self.keys is not None:
             sock.curve_secretkey = self.keys.secret
             sock.curve_publickey = self.keys.public
@@ -302,108 +328,124 @@ class Session(PlayerRequests):
         """How long to wait for a welcome before starting over on a fresh socket."""
         return max(self.heartbeat * self.liveness, self.backoff[1])
 
-    def _hello(self, sock: zmq.Socket) -> None:
+    def _hello(self, sock: zmq.Socket[Any]) -> None:
         hello = message("hello", name=self.name, client=self.client)
         if self.token:
             hello["token"] = self.token
+        if self.features:
+            hello["features"] = list(self.features)
         sock.send(encode(hello), zmq.NOBLOCK)
 
     def _run(self) -> None:
-        sock = self._socket()
-        poller = zmq.Poller()
-        poller.register(sock, zmq.POLLIN)
-        poller.register(self._wake_r.fileno(), zmq.POLLIN)
-        now = time.monotonic()
-        last_recv = now
-        last_sent = now
-        backoff = self.backoff[0]
-        hello_due: float | None = now      # say hello once per fresh socket, at this time
-        hello_sent = now
+        """The session's thread: hello, then messages both ways and heartbeats, reconnecting
+        on a fresh socket when the host falls silent, until the session stops."""
+        w = _Wire(self._socket(), time.monotonic(), self.backoff[0])
+        w.poller.register(self._wake_r.fileno(), zmq.POLLIN)
         try:
             while self._running:
                 now = time.monotonic()
-                if not self.connected and hello_due is not None and now >= hello_due:
+                if not self.connected and w.hello_due is not None and now >= w.hello_due:
                     # No IMMEDIATE: the hello waits in the socket until the TCP link is up.
                     with contextlib.suppress(zmq.Again):
-                        self._hello(sock)
-                    hello_due = None
-                    hello_sent = last_sent = now
-                if self.connected:
-                    wait = max(0.0, last_sent + self.heartbeat - now)
-                    wait = min(wait, max(0.0, last_recv + self.heartbeat * self.liveness - now))
-                elif hello_due is not None:
-                    wait = max(0.0, hello_due - now)
-                else:
-                    wait = max(0.0, hello_sent + self._patience() - now)
-                events = dict(poller.poll(max(1, int(wait * 1000) + 1)))
+                        self._hello(w.sock)
+                    w.hello_due = None
+                    w.hello_sent = w.last_sent = now
+                events = dict(w.poller.poll(max(1, int(self._wait(w, now) * 1000) + 1)))
                 if self._wake_r.fileno() in events:
                     with contextlib.suppress(BlockingIOError):
                         self._wake_r.recv(4096)
-                if not self._running:
+                if self._stopped():
                     break
-                if sock in events:
-                    while True:
-                        try:
-                            frame = sock.recv(zmq.NOBLOCK)
-                        except zmq.Again:
-                            break
-                        last_recv = time.monotonic()
-                        self._incoming(frame, sock)
-                    if self.connected:
-                        backoff = self.backoff[0]
-                now = time.monotonic()
-                if self.connected:
-                    while True:
-                        try:
-                            msg = self._outq.get_nowait()
-                        except queue.Empty:
-                            break
-                        try:
-                            sock.send(encode(msg), zmq.NOBLOCK)
-                            last_sent = now
-                        except zmq.Again:
-                            self._outq.put(msg)
-                            break
-                    if now - last_recv > self.heartbeat * self.liveness:
-                        # Paranoid Pirate: the host is gone; reconnect with a fresh socket.
-                        self.connected = False
-                        self._welcomed.clear()
-                        self._deliver(message("connection", state="lost"))
-                        if not self.reconnect:
-                            break
-                        poller.unregister(sock)
-                        sock.close(0)
-                        sock = self._socket()
-                        poller.register(sock, zmq.POLLIN)
-                        hello_due = now + backoff
-                        backoff = min(backoff * 2, self.backoff[1])
-                    elif now - last_sent >= self.heartbeat:
-                        with contextlib.suppress(zmq.Again):
-                            sock.send(encode(message("ping")), zmq.NOBLOCK)
-                        last_sent = now
-                elif hello_due is None and now - hello_sent > self._patience():
-                    # No welcome in time: start over on a fresh socket, waiting longer each time.
-                    poller.unregister(sock)
-                    sock.close(0)
-                    sock = self._socket()
-                    poller.register(sock, zmq.POLLIN)
-                    hello_due = now + backoff
-                    backoff = min(backoff * 2, self.backoff[1])
+                if w.sock in events:
+                    self._read(w)
+                if not self._keep_up(w, time.monotonic()):
+                    break
         finally:
-            self.connected = False
-            self._closed = True
-            sock.close(0)
-            with self._lock:
-                pending = list(self._pending.values())
-                self._pending.clear()
-            for _, fut in pending:
-                if not fut.done():
-                    fut.set_exception(SessionError("closed", "the session has stopped"))
-            with contextlib.suppress(OSError):
-                self._wake_r.close()
-                self._wake_w.close()
+            self._ended(w.sock)
 
-    def _incoming(self, frame: bytes, sock: zmq.Socket) -> None:
+    def _stopped(self) -> bool:
+        """``close`` or a refusal stopped the session (from another thread, or a message)."""
+        return not self._running
+
+    def _wait(self, w: _Wire, now: float) -> float:
+        """Seconds until the thread must look again without a message: the next heartbeat,
+        the host's silence, the hello's time, or the patience for a welcome."""
+        if self.connected:
+            return max(0.0, min(w.last_sent + self.heartbeat - now,
+                                w.last_recv + self.heartbeat * self.liveness - now))
+        if w.hello_due is not None:
+            return max(0.0, w.hello_due - now)
+        return max(0.0, w.hello_sent + self._patience() - now)
+
+    def _read(self, w: _Wire) -> None:
+        """Every message waiting on the socket, handled."""
+        while True:
+            try:
+                frame = w.sock.recv(zmq.NOBLOCK)
+            except zmq.Again:
+                break
+            w.last_recv = time.monotonic()
+            self._incoming(frame, w.sock)
+        if self.connected:
+            w.backoff = self.backoff[0]
+
+    def _keep_up(self, w: _Wire, now: float) -> bool:
+        """Send what waits, ping when quiet, and start over on a fresh socket when the host
+        fell silent (Paranoid Pirate) or no welcome came in time; False: the session ends
+        (the host was lost and it does not reconnect)."""
+        if not self.connected:
+            if w.hello_due is None and now - w.hello_sent > self._patience():
+                self._fresh(w, now)     # no welcome in time: start over, waiting longer
+            return True
+        self._send_queued(w, now)
+        if now - w.last_recv > self.heartbeat * self.liveness:
+            self.connected = False
+            self._welcomed.clear()
+            self._deliver(message("connection", state="lost"))
+            if not self.reconnect:
+                return False
+            self._fresh(w, now)
+        elif now - w.last_sent >= self.heartbeat:
+            with contextlib.suppress(zmq.Again):
+                w.sock.send(encode(message("ping")), zmq.NOBLOCK)
+            w.last_sent = now
+        return True
+
+    def _send_queued(self, w: _Wire, now: float) -> None:
+        while True:
+            try:
+                msg = self._outq.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                w.sock.send(encode(msg), zmq.NOBLOCK)
+                w.last_sent = now
+            except zmq.Again:
+                self._outq.put(msg)
+                return
+
+    def _fresh(self, w: _Wire, now: float) -> None:
+        """A fresh DEALER (the host knows the player by his key, whatever the connection),
+        its hello after the backoff, which doubles up to its most."""
+        w.poller.unregister(w.sock)
+        w.sock.close(0)
+        w.sock = self._socket()
+        w.poller.register(w.sock, zmq.POLLIN)
+        w.hello_due = now + w.backoff
+        w.backoff = min(w.backoff * 2, self.backoff[1])
+
+    def _ended(self, sock: zmq.Socket[Any]) -> None:
+        """The thread ends: every request still unanswered fails, the socket and the wake-up
+        pair are closed."""
+        self.connected = False
+        self._closed = True
+        sock.close(0)
+        self._fail_pending("the session has stopped")
+        with contextlib.suppress(OSError):
+            self._wake_r.close()
+            self._wake_w.close()
+
+    def _incoming(self, frame: bytes, sock: zmq.Socket[Any]) -> None:
         try:
             msg = decode(frame, HOST_LIMITS)
         except ProtocolError as exc:
@@ -464,6 +506,8 @@ class Session(PlayerRequests):
 
     def _view(self, msg: dict[str, Any]) -> None:
         table = msg.get("table")
+        if not isinstance(table, str):
+            return
         last = self.views.get(table)
         if (last is not None and not msg.get("snapshot")
                 and msg.get("prev") != last.get("version")):
@@ -473,7 +517,7 @@ class Session(PlayerRequests):
                 "snapshot"):
             self.views[table] = msg
 
-    def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket) -> None:
+    def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket[Any]) -> None:
         if self.connected:
             return                        # a second answer to a hello sent twice
         first = self.welcome is None

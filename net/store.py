@@ -11,12 +11,17 @@ killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
 ``synchronous=NORMAL`` survives the process being killed at any point; only a power cut may
 lose the last transactions.
 
+One host at a time: a host holds a lock on ``DIR/host.lock`` (``flock``) as long as its store
+is open, which the operating system releases when the process ends however it ends, so a
+second host on the same directory is refused in one line and a crash never blocks a restart.
+
 Must not know about: sockets, the protocol, any particular game.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import queue
@@ -28,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+
+from cardparty.core.owner_only import private_files
 
 log = logging.getLogger("cardparty.host")
 
@@ -98,9 +105,18 @@ class Store:
 
     def __init__(self, directory: str | Path) -> None:
         had_wal = (Path(directory) / "host.sqlite3-wal").exists()   # before SQLite makes one
-        self.path, self.db, self.layout_was = open_checked(Path(directory))
+        self._lock_fd = lock(Path(directory))
+        try:
+            self.path, self.db, self.layout_was, missing = open_checked(Path(directory))
+        except BaseException:
+            os.close(self._lock_fd)
+            raise
         #: what a start found worth telling an operator (also logged as warnings)
         self.warnings: list[str] = []
+        if missing:
+            self._warn(f"{self.path} had no {', '.join(sorted(missing))} table: made anew, "
+                       "empty (what it held is lost: players must say hello again, tables "
+                       "are gone); restore a backup to have it back")
         self._commits_path = self.path.with_name(self.path.name + "-commits")
         self._wal = self.path.with_name(self.path.name + "-wal")
         self._commits_fd = -1
@@ -136,7 +152,7 @@ class Store:
         if self._collect is not None:           # nested: part of the outer batch
             yield ticket
             return
-        self._collect = ops = []
+        self._collect = ops = list[Op]()
         try:
             yield ticket
         finally:
@@ -342,25 +358,40 @@ class Store:
 
     # --- reading (when a host starts, before any write) --------------------------------------
 
-    def moves(self, table_id: str) -> list[tuple[int, list[Any]]]:
-        """(version, entry) of the moves after the table's row, in order."""
-        rows = self.db.execute("SELECT version, entry FROM moves WHERE table_id = ? "
-                               "ORDER BY version", (table_id,))
-        return [(v, msgpack.unpackb(e, raw=False)) for v, e in rows]
+    def moves(self, table_id: str) -> tuple[list[tuple[int, Any]], bool]:
+        """(version, entry) of the moves after the table's row, in order, up to the first
+        that cannot be read (logged at level error: the table goes on from the move before
+        it, ``cut_moves``); and whether they are all there."""
+        out: list[tuple[int, Any]] = []
+        for version, entry in self.db.execute("SELECT version, entry FROM moves WHERE "
+                                              "table_id = ? ORDER BY version", (table_id,)):
+            try:
+                out.append((version, msgpack.unpackb(entry, raw=False)))
+            except Exception as exc:    # damaged bytes: msgpack raises many kinds
+                log.error("table %s: move %s of its tail cannot be read (%s: %s); the table "
+                          "goes on from the move before it", table_id, version,
+                          type(exc).__name__, exc)
+                return out, False
+        return out, True
+
+    def cut_moves(self, table_id: str, version: int) -> None:
+        """The table's tail from ``version`` on is dropped (it could not be replayed)."""
+        self._do("DELETE FROM moves WHERE table_id = ? AND version >= ?", (table_id, version))
 
     def players(self) -> list[tuple[str, str, str]]:
         """(token, id, name) of every remembered player."""
         return list(self.db.execute("SELECT token, id, name FROM players"))
 
     def put_owner(self, name_key: str, key: bytes, name: str) -> None:
-        """Bind a name (as ``safetext.name_key`` has it) to a player's public key (MO-1)."""
+        """Bind a name (``name_key``: the first of ``safetext.name_folds``) to a player's
+        public key (MO-1)."""
         self._do("INSERT OR IGNORE INTO owners (name_key, key, name) VALUES (?, ?, ?)",
                  (name_key, key.decode(), name))
 
-    def owners(self) -> list[tuple[str, bytes]]:
-        """(name key, public key) of every name bound at this host."""
-        return [(k, key.encode()) for k, key in self.db.execute(
-            "SELECT name_key, key FROM owners")]
+    def owners(self) -> list[tuple[Any, Any, Any]]:
+        """(name key, public key, name) of every row of ``owners``, oldest first, as the file
+        has them: the caller checks them (a row may be damaged)."""
+        return list(self.db.execute("SELECT name_key, key, name FROM owners ORDER BY rowid"))
 
     def tables(self) -> list[tuple[str, int, bytes, bytes]]:
         """(id, seq, meta as packed, save) of every live table, oldest first."""
@@ -389,24 +420,63 @@ class Store:
         if self._commits_fd >= 0:
             os.close(self._commits_fd)
             self._commits_fd = -1
+        if self._lock_fd >= 0:
+            os.close(self._lock_fd)                   # the lock goes with it
+            self._lock_fd = -1
 
 
-def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int]:
-    """The host's store in ``directory``, opened and checked: SQLite's own integrity check,
-    the application id and the layout's version. A file that fails any of these is never
-    written: ``StoreError`` says why in one line. Files are made readable by their owner only
-    (they hold the players' handles and every hidden card)."""
+def lock(directory: Path) -> int:
+    """The descriptor of ``directory``'s lock, taken (``flock``: the operating system drops
+    it with the process, so a host killed by any means never blocks the next); StoreError in
+    one line when another host holds it."""
     if directory.exists() and not directory.is_dir():
         raise StoreError(f"{directory} is a file; give a directory (the host keeps "
                          "host.sqlite3 in it)")
     try:
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _private_dir(directory)
+        fd = os.open(directory / "host.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot use {directory}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            held = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        except OSError:
+            held = ""
+        os.close(fd)
+        raise StoreError(f"another host is running on {directory}"
+                         + (f" (process {held})" if held.isdigit() else "")
+                         + ": stop it first, or give this one another --data") from None
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
+
+
+def _private_dir(directory: Path) -> None:
+    """``directory`` made (mode 0700), or tightened to 0700 if others may read it: it holds
+    every hidden card of every live table."""
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if directory.stat().st_mode & 0o077:
+        directory.chmod(0o700)
+        log.warning("%s could be read by others: it is the owner's alone now (0700)",
+                    directory)
+
+
+def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int, set[str]]:
+    """The host's store in ``directory``, opened and checked: SQLite's own integrity check,
+    the application id and the layout's version. A file that fails any of these is never
+    written: ``StoreError`` says why in one line. Files are made readable by their owner only
+    (they hold the players' handles and every hidden card). Also the tables of the layout
+    that a store which had some was missing (made anew: the caller says so)."""
+    if directory.exists() and not directory.is_dir():
+        raise StoreError(f"{directory} is a file; give a directory (the host keeps "
+                         "host.sqlite3 in it)")
+    try:
+        _private_dir(directory)
         path = directory / "host.sqlite3"
-        if not path.exists():
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-        for f in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
-            if f.exists() and f.stat().st_mode & 0o077:
-                f.chmod(0o600)
+        private_files(path, "-wal", "-shm", "-commits")
     except OSError as exc:
         raise StoreError(f"cannot use {directory}: {exc.strerror or exc}") from None
     try:
@@ -415,6 +485,9 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int]:
         raise StoreError(f"cannot open {path}: {exc}") from None
     try:
         layout = _check(db, path)
+        had = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        # A store this layout wrote had every table (an older one may lack the newer ones).
+        missing = (OWN_TABLES - had) if had and layout == SCHEMA_VERSION else set()
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA wal_autocheckpoint=0")
@@ -426,7 +499,8 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int]:
     except StoreError:
         db.close()
         raise
-    return path, db, layout
+    return path, db, layout, missing
+
 
 
 def _check(db: sqlite3.Connection, path: Path) -> int:

@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 from typing import Any
 
+from cardparty.client.commands.refusal import refuse
 from cardparty.core.bots import ACCEPTED_LEVELS, canonical_level
 from cardparty.core.i18n import _
 
@@ -25,7 +25,8 @@ from cardparty.core.i18n import _
 def setting(text: str) -> tuple[str, Any]:
     """NAME=VALUE, the value read as JSON when it parses (numbers, true, lists), else text."""
     if "=" not in text:
-        raise argparse.ArgumentTypeError(f"a setting is NAME=VALUE, not {text!r}")
+        raise argparse.ArgumentTypeError(_("a setting is NAME=VALUE, not {text}").format(
+            text=repr(text)))
     name, value = text.split("=", 1)
     try:
         return name, json.loads(value)
@@ -68,19 +69,23 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardparty.net.address import AddressError, read_address
     from cardparty.net.netbot import BotGone, play_table
     from cardparty.net.session import Session, SessionError
 
     if args.create and not args.players:
-        print("cardparty bot-client: error: --create needs --players", file=sys.stderr)
-        return 2
+        return refuse("bot-client", _("--create needs --players"))
+    try:
+        address = read_address(args.connect).endpoint
+    except AddressError as exc:
+        return refuse("bot-client", exc)
 
     def say(obj: dict[str, Any], words: str) -> None:
         print(json.dumps(obj) if args.json else words, flush=True)
 
     rng = random.Random(args.seed)
     name = args.name or f"Bot-{rng.randrange(1000, 10000)}"
-    session = Session(args.connect, name, token=args.token, client="cardparty bot-client")
+    session = Session(address, name, token=args.token, client="cardparty bot-client")
     try:
         session.connect(timeout=10.0)
         welcome = session.welcome or {}
@@ -111,9 +116,8 @@ def run(args: argparse.Namespace) -> int:
                             rng=rng, timeout=args.timeout,
                             delay=args.delay)
     except (SessionError, BotGone) as exc:
-        print(f"cardparty bot-client: error: {exc}", file=sys.stderr)
         session.abort()
-        return 1
+        return refuse("bot-client", exc, 1)
     session.close()
     places = result["places"]
     say({"table": table, "seat": seat, "places": places, "result": result},

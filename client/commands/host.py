@@ -60,74 +60,95 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The host of the command line: its arguments checked, its store backed up (``--backup``)
+    or its host started and served until Ctrl-C or SIGTERM; the exit status."""
     import logging
 
-    if args.bot_workers is not None and args.bot_workers < 0:
-        print("cardparty host: error: --bot-workers must be 0 or more (0: hard bots think on "
-              "the host's loop)", file=sys.stderr)
-        return 2
-
-    from cardparty.net.host import Host
-
+    problem = arguments_problem(args)
+    if problem:
+        return fail(problem, 2)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format="cardparty host: %(levelname)s %(message)s")
-
-    if not 0 <= args.port <= 65535:
-        print(f"cardparty host: error: port {args.port} is not a TCP port", file=sys.stderr)
-        return 2
-    if args.heartbeat <= 0:
-        print("cardparty host: error: --heartbeat must be positive", file=sys.stderr)
-        return 2
-    bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
-    from cardparty.net.store import StoreError, backup
-
     if args.backup is not None:
-        if args.data is None:
-            print("cardparty host: error: --backup needs --data DIR", file=sys.stderr)
-            return 2
-        try:
-            out = backup(args.data, args.backup)
-        except StoreError as exc:
-            print(f"cardparty host: error: {exc}", file=sys.stderr)
-            return 2
-        print(f"cardparty host: the store of {args.data} is copied to {out}", flush=True)
-        return 0
+        return back_up(args)
     problem = data_problem(args.data)
     if problem:
-        print(f"cardparty host: error: --data {args.data}: {problem}", file=sys.stderr)
-        return 2
+        return fail(f"--data {args.data}: {problem}", 2)
     from cardparty.net.keys import KeyFileError, host_keys
 
     try:
         keys = host_keys(args.data)
     except (KeyFileError, OSError) as exc:
-        print(f"cardparty host: error: {exc}", file=sys.stderr)
-        return 1
+        return fail(str(exc), 1)
+    host = start(args, keys)
+    if isinstance(host, int):
+        return host
+    return serve(host, args, keys)
+
+
+def fail(problem: str, status: int) -> int:
+    """``problem`` said in one line on stderr; ``status``, the exit status."""
+    print(f"cardparty host: error: {problem}", file=sys.stderr)
+    return status
+
+
+def arguments_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the numbers given (None: nothing)."""
+    if args.bot_workers is not None and args.bot_workers < 0:
+        return "--bot-workers must be 0 or more (0: hard bots think on the host's loop)"
+    if not 0 <= args.port <= 65535:
+        return f"port {args.port} is not a TCP port"
+    if args.heartbeat <= 0:
+        return "--heartbeat must be positive"
+    return None
+
+
+def back_up(args: argparse.Namespace) -> int:
+    """``--backup FILE``: the store of ``--data`` copied, while a host may run on it."""
+    from cardparty.net.store import StoreError, backup
+
+    if args.data is None:
+        return fail("--backup needs --data DIR", 2)
+    try:
+        out = backup(args.data, args.backup)
+    except StoreError as exc:
+        return fail(str(exc), 2)
+    print(f"cardparty host: the store of {args.data} is copied to {out}", flush=True)
+    return 0
+
+
+def start(args: argparse.Namespace, keys: Any) -> Any:
+    """The host the arguments describe, its store and ledger opened from ``--data`` (the
+    economy lives beside the tables; without, it lasts as long as the host), or the exit
+    status when it cannot start (said in one line)."""
+    from cardparty.core.economy.ledger import LedgerFileError
+    from cardparty.net.host import Host
     from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
+    from cardparty.net.store import StoreError
 
     try:
         settings = (load(args.config, args.fill_timeout) if args.config
                     else from_map({}, args.fill_timeout) if args.fill_timeout is not None
                     else HostSettings())
     except SettingsError as exc:
-        print(f"cardparty host: error: {exc}", file=sys.stderr)
-        return 2
-    # The economy lives beside the tables with --data; without, it lasts as long as the host.
+        return fail(str(exc), 2)
+    bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
     economy = str(Path(args.data) / "economy.sqlite3") if args.data else ":memory:"
     try:
-        host = Host(f"{bind}:{args.port}", args.name, data=args.data, heartbeat=args.heartbeat,
-                    idle=args.idle or None, bot_delay=args.bot_delay, economy=economy,
-                    settings=settings, keys=keys, curve=not args.no_curve,
+        return Host(f"{bind}:{args.port}", args.name, data=args.data, economy=economy,
+                    keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
+                    bot_delay=args.bot_delay, settings=settings, curve=not args.no_curve,
                     testing=args.testing, bot_workers=args.bot_workers)
-    except StoreError as exc:          # damaged, foreign or newer: never overwritten
-        print(f"cardparty host: error: {exc}", file=sys.stderr)
-        return 2
+    except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
+        return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line
         where = f" with --data {args.data}" if args.data else ""
-        print(f"cardparty host: error: cannot start{where}: {type(exc).__name__}: {exc}",
-              file=sys.stderr)
-        return 1
+        return fail(f"cannot start{where}: {type(exc).__name__}: {exc}", 1)
 
+
+def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
+    """Listen, say where (and the key's fingerprint), announce on the LAN, and run until
+    Ctrl-C or SIGTERM stops the host cleanly."""
     def stop(*_: object) -> None:
         host.stop()
 
@@ -136,9 +157,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         host.listen()
     except Exception as exc:
-        print(f"cardparty host: error: cannot listen on {bind}:{args.port}: {exc}",
-              file=sys.stderr)
-        return 1
+        return fail(f"cannot listen on {host.bind}: {exc}", 1)
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
     print(f"cardparty host: key fingerprint {keys.fingerprint} (players compare it with "

@@ -8,7 +8,9 @@ import argparse
 import json
 from typing import Any
 
+from cardparty.client.commands.refusal import refuse
 from cardparty.core.i18n import _
+from cardparty.net.address import address_problem, maybe_address
 from cardparty.net.discovery import browse
 from cardparty.net.known_hosts import KnownHosts
 from cardparty.net.safetext import safe
@@ -27,11 +29,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     known = KnownHosts()
     if args.forget is not None:
-        if known.forget(args.forget):
-            print(f"forgot {args.forget}: its key is taken as new on the next connection")
-            return 0
-        print(f"no remembered host key for {args.forget} (in {known.path})")
-        return 1
+        return forget(known, args.forget)
     hosts = browse(max(0.5, min(args.seconds, 30.0)))
     for h in hosts:
         fp, status = known.describe(h.endpoint, h.key)
@@ -45,3 +43,18 @@ def run(args: argparse.Namespace) -> int:
     if not hosts and not args.json:
         print("no host answered; 'cardparty join ADDRESS:PORT' works without discovery")
     return 0
+
+
+def forget(known: KnownHosts, given: str) -> int:
+    """``--forget``: an address read as ``join`` reads it (``kitchen`` is ``kitchen:7770``),
+    or a fingerprint; a text that is neither is refused in one line."""
+    address = maybe_address(given)
+    if (address is not None and known.forget(address.shown)) or known.forget(given):
+        print(_("forgot {address}: its key is taken as new on the next connection").format(
+            address=address.shown if address is not None else given.strip()))
+        return 0
+    problem = address_problem(given)     # a fingerprint (abcd-efgh-...) reads as a name
+    if problem is not None:
+        return refuse("hosts", problem)
+    return refuse("hosts", _("no remembered host key for {address} (in {path})").format(
+        address=address.shown if address is not None else given.strip(), path=known.path), 1)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from cardparty.core.i18n import _
+from cardparty.client.commands.refusal import refuse
+from cardparty.core.i18n import Msg, _, translate
 
 
 def add_parser(sub: Any) -> None:
@@ -26,12 +26,32 @@ def add_parser(sub: Any) -> None:
                                         "(read-only, on the host's machine)"))
     p.add_argument("--data", required=True, metavar="DIR",
                    help=_("the host's --data directory (it holds economy.sqlite3)"))
-    p.add_argument("--week", default=None, help=_("a week such as 2026-W48 (default: this week)"))
+    p.add_argument("--week", default=None, type=week, metavar="YYYY-Www",
+                   help=_("a week such as 2026-W48 (default: this week)"))
     p.add_argument("--weeks", action="store_true", help=_("list the weeks with standings"))
     p.add_argument("--player", action="append", default=[], metavar="NAME",
                    help=_("show this player's profile (repeatable)"))
     p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     p.set_defaults(run=run)
+
+
+def week(text: str) -> str:
+    """``--week``: a real ISO week (MO-10), refused before the file is opened."""
+    from cardparty.core.economy.rewards import read_week
+
+    try:
+        return read_week(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(translate(exc.args[0])) from None
+
+
+def named(led: Any, name: str) -> list[str]:
+    """The profiles ``name`` stands for: a host owns names whatever their capitals and
+    widths (``net.safetext.name_key``: "petr" is Petr's), so the league finds them so too."""
+    from cardparty.net.safetext import name_key
+
+    wanted = name_key(name)
+    return [u for u in led.usernames() if name_key(u) == wanted]
 
 
 def profile_map(led: Any, name: str) -> dict[str, Any]:
@@ -51,40 +71,58 @@ def run(args: argparse.Namespace) -> int:
     try:
         led = Ledger.read_only(path)
     except EconomyError as exc:
-        print(f"cardparty league: error: {exc} (is --data the host's --data?)",
-              file=sys.stderr)
-        return 1
+        return refuse("league", _("{error} (is --data the host's --data?)").format(
+            error=translate(exc.args[0])), 1)
+    unknown: list[str] = []
     try:
-        week = args.week or led.week()
-        out: dict[str, Any] = {"week": week, "current": led.week(),
+        this_week = led.week()
+        shown = args.week or this_week
+        out: dict[str, Any] = {"week": shown, "current": this_week,
                                "standings": [{"rank": i + 1, "name": n, "points": p}
-                                             for i, (n, p) in enumerate(led.standings(week))]}
+                                             for i, (n, p) in enumerate(led.standings(shown))]}
         if args.weeks:
             out["weeks"] = led.weeks()
-        out["profiles"] = [profile_map(led, n) for n in args.player]
+        out["profiles"] = []
+        for asked in args.player:
+            found = named(led, asked)
+            if not found:
+                unknown.append(asked)
+            out["profiles"] += [profile_map(led, n) for n in found]
+        if args.json and unknown:
+            out["unknown"] = unknown
     except EconomyError as exc:
-        print(f"cardparty league: error: {exc}", file=sys.stderr)
-        return 1
+        return refuse("league", exc, 1)
     except Exception as exc:        # not an economy file: one line
-        print(f"cardparty league: error: cannot read {path}: {exc}", file=sys.stderr)
-        return 1
+        return refuse("league", _("cannot read {path}: {error}").format(path=path, error=exc), 1)
     finally:
         led.close()
     if args.json:
         print(json.dumps(out, indent=2))
-        return 0
-    this = " (this week)" if week == out["current"] else ""
-    print(f"League {week}{this}")
+    else:
+        print_league(out, bool(args.weeks))
+    for asked in unknown:
+        refuse("league", Msg("no profile {who} on this host", who=repr(asked)))
+    return 1 if unknown else 0
+
+
+def print_league(out: dict[str, Any], weeks: bool) -> None:
+    """The standings, the weeks and the profiles of ``out`` as lines in the language."""
+    title = _("League {week} (this week)") if out["week"] == out["current"] else _(
+        "League {week}")
+    print(title.format(week=out["week"]))
     if not out["standings"]:
-        print("  nobody has points yet")
+        print("  " + _("nobody has points yet"))
     for row in out["standings"]:
-        print(f"  {row['rank']:>3}. {row['name']:<32} {row['points']:>6} pts")
-    if args.weeks:
-        print("Weeks: " + (", ".join(out["weeks"]) or "none"))
+        print(f"  {row['rank']:>3}. {row['name']:<32} " + _("{points} pts").format(
+            points=f"{row['points']:>6}"))
+    if weeks:
+        print(_("Weeks: {weeks}").format(weeks=", ".join(out["weeks"]) or _("none")))
     for p in out["profiles"]:
-        boosts = [f"gold {p['gold_left'] / 60:.0f} min" if p["gold_left"] else "",
-                  f"VIP {p['vip_left'] / 86400:.1f} days" if p["vip_left"] else ""]
-        print(f"{p['name']}: {p['coins']} coins, level {p['level']} ({p['xp']}/"
-              f"{p['next_xp']} XP), {p['league']} league points this week"
+        boosts = [_("gold {minutes} min").format(minutes=f"{p['gold_left'] / 60:.0f}")
+                  if p["gold_left"] else "",
+                  _("VIP {days} days").format(days=f"{p['vip_left'] / 86400:.1f}")
+                  if p["vip_left"] else ""]
+        print(_("{name}: {coins} coins, level {level} ({xp}/{next} XP), {league} league points "
+                "this week").format(name=p["name"], coins=p["coins"], level=p["level"],
+                                    xp=p["xp"], next=p["next_xp"], league=p["league"])
               + "".join(f", {b}" for b in boosts if b))
-    return 0

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import math
 from typing import Any
 
 from cardparty.client.commands.bot_client import setting
 from cardparty.core.bots import ACCEPTED_LEVELS
 from cardparty.core.i18n import _
+from cardparty.net.protocol import BOT_DELAY
 
 
 def add_parser(sub: Any) -> None:
@@ -35,11 +37,26 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--bell", action="store_true",
                    help=_("ring the terminal bell and set the window title when it is your "
                         "turn (key B toggles it)"))
-    p.add_argument("--bot-delay", type=float, default=0.6,
-                   help=_("seconds a bot waits before it moves, so you can follow (default 0.6)"))
+    p.add_argument("--bot-delay", type=bot_delay, default=0.6, metavar="SECONDS",
+                   help=_("seconds a bot waits before it moves, so you can follow (default "
+                          "0.6; 0 to {most})").format(most=BOT_DELAY[1]))
     p.add_argument("--ascii", action="store_true", help=_("no Unicode symbols (plain ASCII)"))
     p.add_argument("--no-mouse", action="store_true", help=_("leave the mouse to the terminal"))
     p.set_defaults(run=run)
+
+
+def bot_delay(text: str) -> float:
+    """``--bot-delay``: seconds within the bounds a host takes for a table's bots (the
+    wire's ``bot_delay``), refused here rather than by the host once the screen is open."""
+    least, most = BOT_DELAY
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not least <= value <= most:          # NaN is no number of seconds either
+        raise argparse.ArgumentTypeError(_("seconds from {least} to {most}, not {text}").format(
+            least=least, most=most, text=text))
+    return value
 
 
 def default_name() -> str:
@@ -54,6 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
     return play_against_bots(game=args.game, players=args.players, bots=args.bots,
                              name=args.name or default_name(), ascii_only=args.ascii,
-                             mouse=not args.no_mouse, bot_delay=max(0.0, args.bot_delay),
+                             mouse=not args.no_mouse, bot_delay=args.bot_delay,
                              settings=dict(args.setting), variants=list(args.variant),
                              bell=args.bell)

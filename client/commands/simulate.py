@@ -15,8 +15,9 @@ import json
 import sys
 from typing import Any
 
+from cardparty.client.commands.refusal import refuse
 from cardparty.core.discovery import load_catalog
-from cardparty.core.i18n import _
+from cardparty.core.i18n import Msg, _
 from cardparty.core.simcheck import check_random_games
 from cardparty.core.simulate import SimulationFailure, SimulationReport, simulate
 from cardparty.core.table import TableError
@@ -27,9 +28,10 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a whole number").format(
+            text=repr(text))) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+        raise argparse.ArgumentTypeError(_("{value} must be at least 1").format(value=value))
     return value
 
 
@@ -37,7 +39,8 @@ def _seed(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a whole number").format(
+            text=repr(text))) from None
 
 
 def _levels(text: str) -> list[str]:
@@ -70,26 +73,19 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     catalog = load_catalog()
-    if args.game not in catalog.games:
-        known = ", ".join(sorted(catalog.games))
-        print(f"cardparty simulate: error: no game {args.game!r} (installed: {known})",
-              file=sys.stderr)
-        return 2
-    info = catalog.games[args.game]
-    if not info.min_players <= args.players <= info.max_players:
-        print(f"cardparty simulate: error: {info.name} is for {info.min_players} to "
-              f"{info.max_players} players", file=sys.stderr)
-        return 2
-    for v in args.variant:
-        try:
+    try:
+        info = catalog.game(args.game)
+        for v in args.variant:
             catalog.variant(args.game, v)
-        except KeyError as exc:
-            print(f"cardparty simulate: error: {exc.args[0]}", file=sys.stderr)
-            return 2
+    except KeyError as exc:
+        return refuse("simulate", exc)
+    if not info.min_players <= args.players <= info.max_players:
+        return refuse("simulate", Msg("{game} is for {least} to {most} players, not {n}",
+                                      game=info.name, least=info.min_players,
+                                      most=info.max_players, n=args.players))
     if args.check and (args.bots or args.duplicate):
-        print("cardparty simulate: error: --check plays random bots; leave out --bots and "
-              "--duplicate", file=sys.stderr)
-        return 2
+        return refuse("simulate", _("--check plays random bots; leave out --bots and "
+                                    "--duplicate"))
     try:
         if args.bots or args.duplicate:
             report: SimulationReport | TournamentReport = tournament(
@@ -105,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     except TableError as exc:
-        print(f"cardparty simulate: error: {exc}", file=sys.stderr)
-        return 2
+        return refuse("simulate", exc)
     if args.json:
         print(json.dumps(report.as_json()))
     else:

@@ -1,21 +1,25 @@
 """``cardparty watch``: a bot game narrated move by move in plain lines.
 
 No network and no full-screen client: the quickest way to see a game's rules at work, and a
-readable log for a seed that failed in simulation (``--seed``).
+readable log for a seed that failed in simulation (``--seed``). Every line is said as the
+client's log says it (``client.words.in_words``: the player's language, cards as ``2♦`` and
+``Joker``), and ``--ascii`` writes only ASCII, as the client does.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from typing import Any
+from typing import Any, cast
 
+from cardparty.client.commands.refusal import refuse
+from cardparty.client.theme import to_ascii
+from cardparty.client.words import in_words, summary_words
 from cardparty.core.bots import PolicyBot
 from cardparty.core.discovery import load_catalog
-from cardparty.core.i18n import _
-from cardparty.core.narrate import describe, with_names
+from cardparty.core.i18n import Msg, _, plural_msg, translate
+from cardparty.core.narrate import describe
 from cardparty.core.referee import Referee
 from cardparty.core.table import TableError, open_table
 
@@ -44,27 +48,34 @@ def run(args: argparse.Namespace) -> int:
         try:
             info = load_catalog().game(args.game)
         except KeyError as exc:
-            print(f"cardparty watch: error: {exc.args[0]}", file=sys.stderr)
-            return 2
+            return refuse("watch", exc)
         players = max(info.min_players, min(4, info.max_players))
     try:
         table = open_table(args.game, players, variants=args.variant, seed=seed,
                            names=NAMES[:players])
     except TableError as exc:
-        print(f"cardparty watch: error: {exc}", file=sys.stderr)
-        return 2
-    print(f"{table.info.name}, {players} players, seed {seed}")
+        return refuse("watch", exc)
+
+    def say(text: str) -> None:
+        print(to_ascii(text) if args.ascii else text, flush=bool(args.delay))
+
+    def game_words(event: dict[str, Any], names: list[str]) -> str:
+        return describe(event, names, table.hook, args.ascii)
+
+    say(translate(plural_msg("{game}, {n} player, seed {seed}", "{game}, {n} players, seed {seed}",
+                             players, game=table.info.name, seed=seed)))
     referee = Referee.any_order(table, random.Random(seed), PolicyBot("normal"))
     shown = 0
     while table.result() is None:
         if referee.fire(0.0) is None:
             break
         for event in table.events_for(None, shown):
-            print(describe(event, table.names, table.hook, args.ascii))
+            say(in_words(cast(dict[str, Any], event), table.names, game_words, args.ascii))
         shown = len(table.events)
         if args.delay:
             time.sleep(args.delay)
     result = table.result()
     if result is not None:
-        print(with_names(result.summary, table.names))
+        said = result.summary if isinstance(result.summary, Msg) else None
+        say(summary_words(said, str(result.summary), table.names))
     return 0

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from cardparty.core.economy import rewards as rw
 from cardparty.core.i18n import Msg
+from cardparty.core.owner_only import private_files
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS profiles (
@@ -72,6 +73,11 @@ class EconomyError(ValueError):
     """A refused economy action, in one line (not enough coins, a username taken...)."""
 
 
+class LedgerFileError(Exception):
+    """The ledger's file cannot be used (not a database, damaged): one line naming it and
+    what to do. The file is left as it is."""
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
     username: str
@@ -91,13 +97,24 @@ class Ledger:
         self.path = str(path)
         self.now = now
         self.rules = rules
+        if self.path != ":memory:":
+            private_files(Path(self.path), "-wal", "-shm")
         # One thread at a time uses it, not always the one that made it (a host is built on
         # one thread and runs on another).
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10,
                                   check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.executescript(SCHEMA)
+        try:
+            found = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if found != "ok":
+                raise sqlite3.DatabaseError(f"SQLite's check: {found}")
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            self.db.close()
+            raise LedgerFileError(f"{self.path} is not an economy the host can read ({exc}); "
+                                  "it was left as it is: restore a backup, or move it away "
+                                  "to start the economy afresh") from None
         #: see ``defer_sync``: commits not yet synced to the disk, and the log's descriptor
         self.unsynced = False
         self._deferred = False
@@ -110,7 +127,7 @@ class Ledger:
         """The ledger opened for reading only (``cardparty league``): nothing is created or
         written, and a host running on the same file is not disturbed."""
         if not Path(path).exists():
-            raise EconomyError(f"there is no economy at {path}")
+            raise EconomyError(Msg("there is no economy at {path}", path=str(path)))
         self = cls.__new__(cls)
         self.path, self.now, self.rules = str(path), time.time, rules
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
@@ -165,7 +182,7 @@ class Ledger:
         cur = db.execute("UPDATE profiles SET coins = coins + ? WHERE username = ? "
                          "AND coins + ? >= 0", (delta, username, delta))
         if cur.rowcount != 1:
-            raise EconomyError(Msg("{who} has not enough coins", who=username))
+            raise EconomyError(Msg("not enough coins for {who}", who=username))
         db.execute("INSERT INTO ledger (at, username, delta, reason, ref) VALUES (?,?,?,?,?)",
                    (self.now(), username, delta, reason, ref))
 
@@ -329,12 +346,13 @@ class Ledger:
                  seats: Sequence[str | None], places: Sequence[int]) -> list[int]:
         held = dict(db.execute("SELECT username, amount FROM stakes WHERE table_id = ? AND "
                                "state = 'held'", (table_id,)).fetchall())
-        if any(s is None for s in seats) or set(held) != set(seats):
+        paid = [s for s in seats if s is not None]
+        if len(paid) != len(seats) or set(held) != set(paid):
             raise EconomyError("an entry table is paid only when every seat paid its stake")
         shares = rw.pot_shares(sum(held.values()), places)
-        for username, share in zip(seats, shares, strict=True):
+        for username, share in zip(paid, shares, strict=True):
             if share:
-                self._move(db, username, share, "pot", match_id)  # type: ignore[arg-type]
+                self._move(db, username, share, "pot", match_id)
         db.execute("UPDATE stakes SET state = 'paid' WHERE table_id = ?", (table_id,))
         return shares
 

@@ -10,8 +10,11 @@ Must not know about: SQLite, sockets, terminals, any game.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from cardparty.core.i18n import Msg
 
 PRACTICE = "practice"      # MO-3 against the machine
 FRIENDS = "friends"        # MO-4
@@ -169,3 +172,23 @@ def league_week(moment: dt.datetime) -> str:
     local = moment.astimezone() if moment.tzinfo else moment
     year, week, _ = local.isocalendar()
     return f"{year}-W{week:02d}"
+
+
+_WEEK = re.compile(r"(\d{4})-[Ww](\d{2})")
+
+
+def read_week(text: str) -> str:
+    """MO-10: a week as a player writes it (``2026-W48``, ``2026-w48``) as the league's key;
+    ValueError unless it is a real ISO week (``2026-W53`` is one, ``2025-W53`` and
+    ``2026-W99`` are none)."""
+    found = _WEEK.fullmatch(text.strip())
+    if found is not None:
+        year, week = int(found.group(1)), int(found.group(2))
+        try:
+            dt.date.fromisocalendar(year, week, 1)
+        except ValueError:
+            pass
+        else:
+            return f"{year}-W{week:02d}"
+    raise ValueError(Msg("{text} is not a week: a week is written as 2026-W48, from W01 to "
+                         "W52 or W53", text=repr(text)))

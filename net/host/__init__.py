@@ -9,15 +9,21 @@
 - ``thinkers``: the worker processes hard bots think in, off the loop;
 - ``views``: summaries, per-seat views, narration, built once per version where shared;
 - ``persistence``: the host's rows in its store;
-- ``outbox`` (how handlers send), ``clock`` (the one source of time), ``model`` (records),
-  ``parts`` (the parts wired, without a socket), ``node`` (``Host``, as users start it).
+- ``outbox`` (how handlers send), ``gate`` (frames held until what they tell of is durable),
+  ``clock`` (the one source of time), ``model`` (records), ``schedule`` (what is due when),
+  ``allowance`` (token buckets per key), ``config`` (``HostConfig``: what a host is told),
+  ``parts`` (``build_host``: every part built once from its dependencies, without a socket),
+  ``node`` (``Host``, as users start it).
 
 Must not know about: any particular game (everything goes through ``core.table.Table``),
 terminals.
 """
 
-from cardparty.net.host.model import BURST, MAX_INVITED, RATE, HostTable, Player, Seat
+from cardparty.net.host.config import HostConfig
+from cardparty.net.host.model import BURST, MAX_INVITED, RATE, HostSeat, HostTable, Player
 from cardparty.net.host.node import Host
+from cardparty.net.host.parts import HostParts, build_host
 from cardparty.net.host.server import BIND_RETRY
 
-__all__ = ["BIND_RETRY", "BURST", "MAX_INVITED", "RATE", "Host", "HostTable", "Player", "Seat"]
+__all__ = ["BIND_RETRY", "BURST", "MAX_INVITED", "RATE", "Host", "HostConfig", "HostParts",
+           "HostSeat", "HostTable", "Player", "build_host"]

@@ -175,54 +175,62 @@ class Economy:
     def opened(self, ht: HostTable) -> None:
         """A new table: its key in the ledger, unique even when a crash lost the table and
         its id is given again; an entry table waits ``fill_timeout`` for its players."""
-        ht.key = f"{ht.id}.{secrets.token_hex(4)}"
-        if ht.mode == rw.ENTRY:
+        ht.stakes.key = f"{ht.id}.{secrets.token_hex(4)}"
+        if ht.access.mode == rw.ENTRY:
             self.tables.fill_by(ht, self.clock.now() + self.settings.fill_timeout)
 
     def take_stake(self, ht: HostTable, player: Player) -> None:
         """MO-6: sitting at an entry table costs the stake; without it he cannot sit."""
-        if ht.mode != rw.ENTRY:
+        if ht.access.mode != rw.ENTRY:
             return
         self.enter(player)
         try:
-            self._ledger().take_stake(ht.key, username(player), ht.stake)
+            self._ledger().take_stake(ht.stakes.key, username(player), ht.stakes.stake)
         except EconomyError as exc:
             raise refused(exc) from None
 
     def refund_stake(self, ht: HostTable, player: Player) -> None:
         """He left an entry table before its game started: his stake comes back."""
-        if ht.mode == rw.ENTRY and self.ledger is not None:
-            self.ledger.refund_stake(ht.key, username(player))
+        if ht.access.mode == rw.ENTRY and self.ledger is not None:
+            self.ledger.refund_stake(ht.stakes.key, username(player))
+
+    def refund_table(self, ht: HostTable) -> None:
+        """The table closes before its game: every stake held for it comes back."""
+        if ht.stakes.stake and self.ledger is not None:
+            self.ledger.refund_table(ht.stakes.key)
 
     def cancel(self, ht: HostTable) -> int:
         """MO-6: an entry table not full by the fill timeout: cancelled, every stake
         refunded, everybody at it told."""
-        refunded = self._ledger().refund_table(ht.key) if self.ledger is not None else 0
-        ht.status = "cancelled"
-        ht.ended_at = self.clock.now()
-        ht.fill_at = None
+        stakes = ht.stakes
+        refunded = self._ledger().refund_table(stakes.key) if self.ledger is not None else 0
+        self.tables.ended(ht, "cancelled", self.clock.now())
+        stakes.fill_at = None
         log.info("table %s cancelled: not full in time; %d coins refunded", ht.id, refunded)
         seconds = format(self.settings.fill_timeout, "g")
         reason = Msg("the table was not full after {seconds} s; your stake of {stake} coins "
-                     "is back", seconds=seconds, stake=ht.stake)
-        for s in ht.seats:
-            if s.kind == "human" and s.player is not None:
-                self.outbox.send(s.player, message(
-                    "cancelled", table=ht.id, refund=ht.stake, reason=reason,
-                    reason_msg=reason.to_wire()))     # each client says it in its language
+                     "is back", seconds=seconds, stake=stakes.stake)
+        for player in ht.humans():
+            self.outbox.send(player, message(
+                "cancelled", table=ht.id, refund=stakes.stake, reason=reason,
+                reason_msg=reason.to_wire()))     # each client says it in its language
         return refunded
 
     def started(self, ht: HostTable) -> None:
         """A round starts: who sits where is who is paid; bots at the table halve the
         league points (MO-5)."""
-        ht.owners = [username(s.player) if s.kind == "human" and s.player is not None else None
-                     for s in ht.seats]
-        if self.ledger is not None and ht.mode in PAYING:
-            for s in ht.seats:
-                if s.kind == "human" and s.player is not None:
-                    self.entered(s.player)     # a profile to pay, made on first use
-        ht.bots_filled = any(s.kind == "bot" for s in ht.seats)
-        ht.fill_at = None
+        stakes = ht.stakes
+        stakes.owners = [None if (p := s.human) is None else username(p) for s in ht.seats]
+        if self.ledger is not None and ht.access.mode in PAYING:
+            for player in ht.humans():
+                # A profile to pay, made on first use, by a player present: one restored
+                # after a restart who has not said hello yet cannot show his key (a seeking
+                # table filled by bots meanwhile starts without him), and his profile was
+                # made when he sat, or is when he is back.
+                if player.route is not None:
+                    self.entered(player)
+        stakes.bots_filled = any(s.kind == "bot" for s in ht.seats)
+        stakes.fill_at = None
 
     # --- paying a result ---------------------------------------------------------------------
 
@@ -230,46 +238,46 @@ class Economy:
         """A round is over: pay it once (MO-11) and tell every player at the table."""
         n = len(ht.seats)
         places = [int(p) for p in result.places[:n]]
-        earned = self.pay(ht, ht.round, places)
+        earned = self.pay(ht, ht.match.round, places)
         if earned is None:
             return
         for seat, s in enumerate(ht.seats):
-            if s.kind != "human" or s.player is None:
-                continue
-            self.tell(ht, s.player, seat, places[seat], earned[seat])
+            if (player := s.human) is not None:
+                self.tell(ht, player, seat, places[seat], earned[seat])
 
     def pay(self, ht: HostTable, round_: int, places: list[int]) -> list[rw.Reward] | None:
         """The ledger's payout of round ``round_``: None when it was paid already (or
         could not be: said in the log, an entry table's stakes refunded)."""
         n = len(places)
-        if self.ledger is None or ht.mode not in PAYING:
+        mode, stakes = ht.access.mode, ht.stakes
+        if self.ledger is None or mode not in PAYING:
             return [rw.Reward()] * n
-        seats = ht.owners if len(ht.owners) == n else [
-            username(s.player) if s.kind == "human" and s.player is not None else None
-            for s in ht.seats]
+        seats = stakes.owners if len(stakes.owners) == n else [
+            None if (p := s.human) is None else username(p) for s in ht.seats]
         try:
-            return self.ledger.pay_result(f"{ht.key}/r{round_}", ht.mode, seats, places,
-                                          ht.bots_filled, table_id=ht.key)
+            return self.ledger.pay_result(f"{stakes.key}/r{round_}", mode, seats, places,
+                                          stakes.bots_filled, table_id=stakes.key)
         except EconomyError as exc:
             log.error("table %s: round %d not paid: %s", ht.id, round_, exc)
-            if ht.mode == rw.ENTRY:
-                self.ledger.refund_table(ht.key)
+            if mode == rw.ENTRY:
+                self.ledger.refund_table(stakes.key)
             return None
 
     def tell(self, ht: HostTable, player: Player, seat: int, place: int,
              reward: rw.Reward) -> None:
         profile = None
         level_up = False
-        if self.ledger is not None and ht.mode in PAYING:
+        mode, stakes = ht.access.mode, ht.stakes
+        if self.ledger is not None and mode in PAYING:
             p = self.ledger.profile(username(player))
             profile = self.profile_map(p)
             level_up = reward.xp > 0 and rw.level(p.xp - reward.xp) < p.level
-        pot = ht.stake * sum(1 for o in ht.owners if o) if ht.mode == rw.ENTRY else 0
+        pot = stakes.stake * sum(1 for o in stakes.owners if o) if mode == rw.ENTRY else 0
         self.outbox.send(player, message(
-            "reward", table=ht.id, round=ht.round, mode=ht.mode, seat=seat, place=place,
-            coins=reward.coins, xp=reward.xp, league=reward.league, stake=ht.stake, pot=pot,
-            halved=ht.bots_filled and ht.mode in (rw.OPEN, rw.ENTRY), level_up=level_up,
-            profile=profile))
+            "reward", table=ht.id, round=ht.match.round, mode=mode, seat=seat, place=place,
+            coins=reward.coins, xp=reward.xp, league=reward.league, stake=stakes.stake,
+            pot=pot, halved=stakes.bots_filled and mode in (rw.OPEN, rw.ENTRY),
+            level_up=level_up, profile=profile))
 
     # --- after a crash -----------------------------------------------------------------------
 
@@ -280,19 +288,20 @@ class Economy:
         fill timeouts start again."""
         now = self.clock.now()
         for ht in tables:
-            if ht.status == "open" and (ht.mode == rw.ENTRY or ht.seeking):
+            if ht.status == "open" and (ht.access.mode == rw.ENTRY or ht.stakes.seeking):
                 self.tables.fill_by(ht, now + self.settings.fill_timeout)   # a fresh wait
         if self.ledger is None:
             return
         for ht in tables:
-            if ht.status == "over" and ht.rounds:
-                last = ht.rounds[-1]
+            key = ht.stakes.key
+            if ht.status == "over" and ht.match.rounds:
+                last = ht.match.rounds[-1]
                 if self.pay(ht, int(last["round"]), [int(p) for p in last["places"]]):
                     log.info("table %s: round %s paid after a restart", ht.id, last["round"])
             elif ht.status == "cancelled":
-                self.ledger.refund_table(ht.key)
-            elif ht.status == "open" and ht.mode == rw.ENTRY:
-                held = {u for t, u, _ in self.ledger.held() if t == ht.key}
+                self.ledger.refund_table(key)
+            elif ht.status == "open" and ht.access.mode == rw.ENTRY:
+                held = {u for t, u, _ in self.ledger.held() if t == key}
                 for i, s in enumerate(ht.seats):
                     if s.kind == "human" and s.name not in held:
                         if s.player is not None:
@@ -309,14 +318,13 @@ class Economy:
         held = self.ledger.held()
         if not held:
             return
-        by_key = {ht.key: ht for ht in self.tables.all.values() if ht.key}
+        by_key = {ht.stakes.key: ht for ht in self.tables.all.values() if ht.stakes.key}
         for tkey, user, amount in held:
             ht = by_key.get(tkey)
-            if ht is not None and ht.status == "playing" and user in ht.owners:
+            if ht is not None and ht.status == "playing" and user in ht.stakes.owners:
                 continue
             if ht is not None and ht.status == "open" and any(
-                    s.kind == "human" and s.player is not None and username(s.player) == user
-                    for s in ht.seats):
+                    username(p) == user for p in ht.humans()):
                 continue
             if ht is not None and ht.status == "over":
                 continue        # paid by ``recover`` or its payout (which refunds on failure)

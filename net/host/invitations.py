@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from cardparty.core.i18n import Msg
+from cardparty.core.i18n import N_, Msg
 from cardparty.net.host.lobby import Lobby
-from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player
+from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player, Players
+from cardparty.net.owners import Owners
 from cardparty.net.protocol import ProtocolError, message
 from cardparty.net.safetext import safe
 
@@ -24,10 +25,11 @@ log = logging.getLogger("cardparty.host")
 
 
 class Invitations:
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, players: Players, owners: Owners) -> None:
         self.lobby = lobby
         self.tables = lobby.tables
-        self.roster = lobby.roster
+        self.players = players
+        self.owners = owners
         self.outbox = lobby.outbox
         self.views = lobby.views
         self.invitations = lobby.invitations
@@ -37,39 +39,39 @@ class Invitations:
         username. The names are kept with the table; every connected player of that name is
         told now, and again on his next hello while the invitation is pending."""
         ht = self.tables.find(req["table"])
-        if player.token != ht.creator_token and ht.seat_of(player) is None:
-            raise ProtocolError("not_seated", Msg("only a player seated at this table or its "
-                                              "creator may invite"))
-        if ht.mode != "friends" and ht.strangers:
+        access = ht.access
+        if player.token != access.creator_token:
+            ht.seated(player, N_("only a player seated at this table or its creator may "
+                                 "invite"))
+        if access.mode != "friends" and access.strangers:
             raise ProtocolError("not_friends", Msg("this table is open: anyone may sit, no "
                                                "invitation is needed"))
-        if ht.status != "open":
-            raise ProtocolError("not_open", Msg("the game at this table has started"))
+        self.lobby.taking_seats(ht)
         wanted = {n.strip().casefold() for n in req["names"]} - {""}
         if not wanted:
             raise ProtocolError("bad_field", Msg("invite: field names holds no name"))
         fresh: dict[str, str] = {}
         for name in req["names"]:
             name = name.strip()
-            if name and ht.inviter_of(name) is None and name.casefold() not in (
+            if name and access.inviter_of(name) is None and name.casefold() not in (
                     n.casefold() for n in fresh):
                 fresh[name] = player.name
-        if len(ht.invited) + len(fresh) > MAX_INVITED:
+        if len(access.invited) + len(fresh) > MAX_INVITED:
             raise ProtocolError("bad_field", Msg("invite: a table invites at most {n} players "
                                                  "({so_far} so far)", n=MAX_INVITED,
-                                                 so_far=len(ht.invited)))
+                                                 so_far=len(access.invited)))
         pending = self.pending(player) if fresh else 0
         if pending + len(fresh) > MAX_PENDING_INVITATIONS:
             raise ProtocolError("too_many", Msg("you have {pending} invitations pending, and one "
                                                 "key may have {n}: wait for them to sit, or "
                                                 "close a table", pending=pending,
                                                 n=MAX_PENDING_INVITATIONS))
-        ht.invited.update(fresh)
+        access.invited.update(fresh)
         for name in fresh:
             self.invitations.setdefault(name.casefold(), set()).add(ht.id)
         told = {n.casefold() for n in fresh}      # a pending invitation is not sent again
         if told:
-            self.outbox.send_all([p for p in self.roster.players.values()
+            self.outbox.send_all([p for p in self.players.by_token.values()
                                   if p is not player and p.connected
                                   and p.name.casefold() in told and ht.seat_of(p) is None],
                                  self.views.invitation(ht, player.name))
@@ -81,15 +83,15 @@ class Invitations:
     def pending(self, player: Player) -> int:
         """Invitations made by any name of ``player``'s key to open tables, their names not
         seated there yet (what ``MAX_PENDING_INVITATIONS`` bounds)."""
-        owner = self.roster.owners.owner
+        owner = self.owners.owner
         key = owner(player.name)
         ours: dict[str, bool] = {}          # inviter's name -> owned by this key
         count = 0
         for ht in self.tables.all.values():
-            if ht.status != "open" or not ht.invited:
+            if ht.status != "open" or not ht.access.invited:
                 continue
             seated = {s.name.casefold() for s in ht.seats if s.kind == "human"}
-            for name, by in ht.invited.items():
+            for name, by in ht.access.invited.items():
                 if by not in ours:
                     ours[by] = owner(by) == key
                 count += ours[by] and name.casefold() not in seated

@@ -10,7 +10,8 @@ still pending); the table limit (a finished table makes room for a new one) and 
 tables nobody needs any more.
 
 Must not know about: sockets (it sends through the outbox), how a move is played or timed
-(``Play``), how a hello is checked (``Roster``), the store's format.
+(``Play``), how a hello is checked (``Roster``: it tells the lobby of players coming and going
+through the ``PlayerEvents`` the composition root gave it), the store's format.
 """
 
 from __future__ import annotations
@@ -20,24 +21,29 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.core.bots import ACCEPTED_LEVELS, canonical_level
+from cardparty.core.bots import canonical_level
 from cardparty.core.discovery import Catalog
-from cardparty.core.i18n import Msg, plural_msg
+from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.table import Table, TableError
 from cardparty.net.host.clock import Clock
+from cardparty.net.host.config import HostConfig
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.model import (
     DEFAULT_BOT_BUDGET_MS,
     MAX_OPEN_TABLES,
     TABLES_PAGE,
+    Access,
+    HostSeat,
     HostTable,
     Player,
-    Seat,
+    Players,
+    Stakes,
     Tables,
+    TableTiming,
 )
 from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
-from cardparty.net.host.roster import Roster
 from cardparty.net.host.views import Views
 from cardparty.net.protocol import ProtocolError, message
 from cardparty.net.safetext import safe
@@ -49,26 +55,23 @@ BACK_ENDED = 4
 
 
 class Lobby:
-    def __init__(self, tables: Tables, clock: Clock, outbox: Outbox, roster: Roster,
-                 views: Views, play: Play, catalog: Catalog, *, idle: float | None,
-                 bot_delay: float, keep_over: float, max_tables: int) -> None:
+    def __init__(self, config: HostConfig, tables: Tables, clock: Clock, outbox: Outbox,
+                 players: Players, views: Views, play: Play, persistence: Persistence,
+                 economy: Economy, catalog: Catalog) -> None:
         self.tables = tables
         self.clock = clock
         self.outbox = outbox
-        self.roster = roster
+        self.players = players
         self.views = views
         self.play = play
+        self.persistence = persistence
+        self.economy = economy
         self.catalog = catalog
-        self.idle = idle
-        self.bot_delay = bot_delay
-        self.keep_over = keep_over
-        self.max_tables = max_tables
-        #: clients may choose a deal's seed or deck (a host run for tests: ``--testing``)
-        self.testing = False
+        #: the tables' defaults, the table limit, how long what nobody needs is kept, and
+        #: whether clients may choose a deal's seed or deck (``--testing``)
+        self.config = config
         self._seq = itertools.count(1)
         self._games: list[dict[str, Any]] | None = None
-        #: the economy part (set when the parts are wired): stakes, a new table's key
-        self.economy: Economy | None = None
         #: invited name (casefolded) -> ids of the tables that invited it: a hello looks at
         #: the tables that invited his name, not at every table (a storm of hellos must not
         #: cost the host a pass over its tables each). Ids of tables gone are dropped lazily.
@@ -79,20 +82,23 @@ class Lobby:
         for ht in restored:
             self.tables.add(ht)
             self.play.schedule(ht, changed=True)
-            for name in ht.invited:
+            for name in ht.access.invited:
                 self.invitations.setdefault(name.casefold(), set()).add(ht.id)
         self._seq = itertools.count(max((ht.seq for ht in restored), default=0) + 1)
 
-    # --- players coming and going ------------------------------------------------------------
+    # --- players coming and going (``roster.PlayerEvents``) ----------------------------------
 
     def presence(self, player: Player) -> None:
         """``player`` connected or disconnected: the tables where he sits show it (to the
-        others: he himself gets each summary from ``back`` once he is welcomed)."""
+        others: he himself gets each summary from ``back`` once he is welcomed); an open
+        table he left may be nobody's now (``sweep``)."""
         for tid in list(player.tables):
             ht = self.tables.all.get(tid)
             if ht is not None and ht.seat_of(player) is not None:
                 self.outbox.send_all([p for p in self.views.recipients(ht) if p is not player],
                                      self.views.summary_message(ht))
+                if not player.connected:
+                    self.tables.expire_later(ht)
 
     def seated(self, player: Player) -> bool:
         """``player`` sits at one of his tables (rather than only watching)."""
@@ -105,7 +111,7 @@ class Lobby:
             ht = self.tables.all.get(tid)
             if ht is not None:
                 ht.spectators.discard(player.id)
-                ht.streams.pop(player.id, None)
+                self.views.forget(ht, player)
         player.tables.clear()
 
     def back(self, player: Player) -> None:
@@ -118,7 +124,7 @@ class Lobby:
         for ht in mine:
             # A new connection has seen no view of any table: a snapshot's prev is null,
             # never a version sent to a connection before it.
-            ht.streams.pop(player.id, None)
+            self.views.forget(ht, player)
         ended = sorted((ht for ht in mine if ht.ended_at is not None),
                        key=lambda ht: ht.ended_at or 0.0)[-BACK_ENDED:]
         for ht in sorted([ht for ht in mine if ht.ended_at is None] + ended,
@@ -130,7 +136,11 @@ class Lobby:
             if seat is not None or player.id in ht.spectators:
                 self.outbox.send(player, self.views.summary_message(ht))
                 if ht.status != "open":
-                    self.views.push_view(ht, player, seat, snapshot=True)
+                    self.play.show(ht, player, seat)
+        self.invited_again(player)
+
+    def invited_again(self, player: Player) -> None:
+        """MO-4: the invitations still pending for ``player``'s name, told again."""
         wanted = player.name.casefold()
         tids = self.invitations.get(wanted)
         if not tids:
@@ -138,8 +148,8 @@ class Lobby:
         for tid in sorted(tids):
             ht = self.tables.all.get(tid)
             if ht is not None and ht.invitation_pending(player):
-                self.outbox.send(player, self.views.invitation(ht, ht.inviter_of(player.name)
-                                                               or ""))
+                self.outbox.send(player, self.views.invitation(
+                    ht, ht.access.inviter_of(player.name) or ""))
         tids -= {tid for tid in tids if tid not in self.tables.all
                  or self.tables.all[tid].status != "open"}
         if not tids:
@@ -165,15 +175,42 @@ class Lobby:
                        total=len(tables), next=end if end < len(tables) else None)
 
     def on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        quota = self.roster.quota_key(player.route, player.key)
+        quota = self.may_create(player, req)
+        table = self.new_game(req)
+        idle = self.config.idle if req["idle"] == -1.0 else req["idle"]
+        bot_delay = self.config.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
+        budget = DEFAULT_BOT_BUDGET_MS if req["bot_budget_ms"] == -1 else req["bot_budget_ms"]
+        seq = next(self._seq)
+        ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
+                       game=table, seats=[HostSeat() for _ in range(table.players)],
+                       timing=TableTiming(idle, bot_delay, int(budget),
+                                          canonical_level(req["standin_level"])),
+                       changed_at=self.clock.now(),
+                       access=Access(req["mode"], player.token, player.name, quota,
+                                     req.get("strangers", True)),
+                       stakes=Stakes(stake=req.get("stake", 0)))
+        self.economy.opened(ht)
+        self.tables.add(ht)
+        player.owns.add(ht.id)
+        player.settled = True
+        self.persistence.save_table(ht)
+        log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, table.game,
+                 table.players, ht.access.mode)
+        return self.views.summary_message(ht)
+
+    def may_create(self, player: Player, req: dict[str, Any]) -> Any:
+        """Whether ``player`` may open the table ``req`` asks for (ProtocolError if not):
+        his open tables, the host's table limit, the game and its variants, a chosen deal,
+        the mode and its stake. What his limits are counted against (``quota_key``)."""
+        quota = player.quota_key
         mine = sum(1 for ht in self.tables.all.values() if ht.status == "open" and (
-            ht.creator_token == player.token or (quota is not None
-                                                 and ht.creator_quota == quota)))
+            ht.access.creator_token == player.token
+            or (quota is not None and ht.access.creator_quota == quota)))
         if mine >= MAX_OPEN_TABLES:
             raise ProtocolError("too_many", Msg("you have {n} open tables, as many as one "
                                                 "player may have: start or close one first",
                                                 n=mine))
-        if len(self.tables.all) >= self.max_tables and not self.make_room():
+        if len(self.tables.all) >= self.config.max_tables and not self.make_room():
             raise ProtocolError("busy", Msg("this host has too many tables"))
         game = req["game"]
         if game not in self.catalog.games:
@@ -185,45 +222,26 @@ class Lobby:
                 self.catalog.variant(game, v)
             except KeyError as exc:
                 raise ProtocolError("no_game", exc.args[0]) from None
-        players = req["players"]
-        if not self.testing and (req["seed"] is not None or "deck" in req["settings"]
+        if not self.config.testing and (req["seed"] is not None or "deck" in req["settings"]
                                  or "seed" in req["settings"]):
             raise ProtocolError("testing_only", Msg("this host deals every table from its own "
                                                 "secure random source: a seed or a deck is "
                                                 "for a host run with --testing"))
-        if self.economy is not None:
-            self.economy.check_create(req["mode"], req.get("stake", 0))
-        elif req["mode"] == "entry":
-            raise ProtocolError("no_economy", Msg("this host keeps no coins: no entry tables"))
+        self.economy.check_create(req["mode"], req.get("stake", 0))
+        return quota
+
+    def new_game(self, req: dict[str, Any]) -> Table:
+        """The game a ``create`` asks for, set up (ProtocolError when it cannot be)."""
+        players = req["players"]
         try:
-            table = Table(game, players, req["settings"], req["variants"], seed=req["seed"],
-                          names=[f"Seat {i + 1}" for i in range(players)],
-                          catalog=self.catalog)
+            return Table(req["game"], players, req["settings"], req["variants"],
+                         seed=req["seed"], names=[f"Seat {i + 1}" for i in range(players)],
+                         catalog=self.catalog)
         except TableError as exc:
             raise ProtocolError("bad_table", str(exc)) from None
         except Exception as exc:  # a plugin failing at setup must not reach the loop
             raise ProtocolError("game_failed", Msg("the game failed to set up: {error}",
                                                    error=exc)) from None
-        idle = self.idle if req["idle"] == -1.0 else req["idle"]
-        bot_delay = self.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
-        budget = DEFAULT_BOT_BUDGET_MS if req["bot_budget_ms"] == -1 else req["bot_budget_ms"]
-        seq = next(self._seq)
-        ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
-                       table=table, idle=idle, bot_delay=bot_delay,
-                       seats=[Seat() for _ in range(players)], changed_at=self.clock.now(),
-                       mode=req["mode"], creator_token=player.token, creator_name=player.name,
-                       stake=req.get("stake", 0), strangers=req.get("strangers", True),
-                       creator_quota=quota, bot_budget_ms=int(budget),
-                       standin_level=canonical_level(req["standin_level"]))
-        if self.economy is not None:
-            self.economy.opened(ht)
-        self.tables.add(ht)
-        player.owns.add(ht.id)
-        player.settled = True
-        self.play.persist(ht)
-        log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, game,
-                 players, ht.mode)
-        return self.views.summary_message(ht)
 
     # --- seats -------------------------------------------------------------------------------
 
@@ -232,113 +250,117 @@ class Lobby:
         if ht.seat_of(player) is not None:
             raise ProtocolError("seated", Msg("you already sit at seat {seat}",
                                               seat=ht.seat_of(player)))
-        if ht.status != "open":
-            raise ProtocolError("not_open", Msg("the game at this table has started"))
-        if ((ht.mode == "friends" or not ht.strangers) and player.token != ht.creator_token
-                and ht.inviter_of(player.name) is None):
-            raise ProtocolError("not_invited", Msg(
-                "{who} created this friends table: only the players invited may sit",
-                who=ht.creator_name) if ht.mode == "friends" else Msg(
-                "{who} created this table: only the players invited may sit",
-                who=ht.creator_name))
-        if ht.mode == "practice" and player.token != ht.creator_token:
-            raise ProtocolError("practice", Msg("this is {who}'s practice table: watch it, or "
-                                                "open one of your own", who=ht.creator_name))
-        seat = req["seat"]
-        if seat is None:
-            free = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
-            if not free:
-                raise ProtocolError("no_seat", Msg("every seat at this table is taken"))
-            seat = free[0]
-        elif not 0 <= seat < len(ht.seats):
-            raise ProtocolError("no_seat", Msg("this table has seats 0 to {last}",
-                                               last=len(ht.seats) - 1))
-        elif ht.seats[seat].kind != "empty":
-            raise ProtocolError("seat_taken", Msg("seat {seat} is taken by {who}", seat=seat,
-                                                  who=ht.seats[seat].name))
-        if self.economy is not None:
-            self.economy.take_stake(ht, player)       # MO-6: no seat without the stake
-        ht.seats[seat] = Seat("human", player, player.name, ready=ht.seeking)
+        self.taking_seats(ht)
+        self.may_sit(ht, player)
+        seat = self.free_seat(ht, req["seat"])
+        self.economy.take_stake(ht, player)       # MO-6: no seat without the stake
+        ht.seats[seat] = HostSeat("human", player, player.name, ready=ht.stakes.seeking)
         ht.spectators.discard(player.id)
         player.tables.add(ht.id)
         player.settled = True
         self.changed(ht)
         return message("seated", table=ht.id, seat=seat)
 
+    @staticmethod
+    def taking_seats(ht: HostTable) -> None:
+        """ProtocolError ``not_open`` once the game at ``ht`` has started."""
+        if ht.status != "open":
+            raise ProtocolError("not_open", Msg("the game at this table has started"))
+
+    @staticmethod
+    def may_sit(ht: HostTable, player: Player) -> None:
+        """Whether the table's mode lets ``player`` sit (MO-3, MO-4)."""
+        access = ht.access
+        if ((access.mode == "friends" or not access.strangers)
+                and player.token != access.creator_token
+                and access.inviter_of(player.name) is None):
+            raise ProtocolError("not_invited", Msg(
+                "{who} created this friends table: only the players invited may sit",
+                who=access.creator_name) if access.mode == "friends" else Msg(
+                "{who} created this table: only the players invited may sit",
+                who=access.creator_name))
+        if access.mode == "practice" and player.token != access.creator_token:
+            raise ProtocolError("practice", Msg("this is {who}'s practice table: watch it, or "
+                                                "open one of your own", who=access.creator_name))
+
+    @staticmethod
+    def free_seat(ht: HostTable, seat: int | None) -> int:
+        """``seat`` if it is free (None: the first free one)."""
+        if seat is None:
+            free = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
+            if not free:
+                raise ProtocolError("no_seat", Msg("every seat at this table is taken"))
+            return free[0]
+        if not 0 <= seat < len(ht.seats):
+            raise ProtocolError("no_seat", Msg("this table has seats 0 to {last}",
+                                               last=len(ht.seats) - 1))
+        if ht.seats[seat].kind != "empty":
+            raise ProtocolError("seat_taken", Msg("seat {seat} is taken by {who}", seat=seat,
+                                                  who=ht.seats[seat].name))
+        return seat
+
     def on_leave(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
-        seat = ht.seat_of(player)
+        seat = ht.present(player, N_("you are neither seated nor watching here"))
         if seat is None:
-            if player.id not in ht.spectators:
-                raise ProtocolError("not_seated", Msg("you are neither seated nor watching here"))
             ht.spectators.discard(player.id)
             player.tables.discard(ht.id)
-            ht.streams.pop(player.id, None)
+            self.views.forget(ht, player)
             # As for a watch: the seated see the count change, the other watchers are not
             # told (a crowd leaving costs one push each, not a square).
-            self.play.persist(ht)
-            self.outbox.send_all(self.views.seated(ht), self.views.summary_message(ht))
+            self.persistence.save_table(ht)
+            self.outbox.send_all(ht.humans(), self.views.summary_message(ht))
             return message("ok", about="leave")
-        elif ht.status == "open":
-            ht.seats[seat] = Seat()
-            if self.economy is not None:
-                self.economy.refund_stake(ht, player)
+        if ht.status == "open":
+            ht.seats[seat] = HostSeat()
+            self.economy.refund_stake(ht, player)
             for s in ht.seats:
-                s.ready = False if s.kind == "human" and not ht.seeking else s.ready
+                s.ready = False if s.kind == "human" and not ht.stakes.seeking else s.ready
         elif ht.status == "playing":
             old = ht.seats[seat]            # a bot plays his seat to the end
-            ht.seats[seat] = Seat("bot", None, f"{old.name} (bot)", True)
+            ht.seats[seat] = HostSeat("bot", None, f"{old.name} (bot)", True)
             self.play.schedule(ht)
         else:
             ht.seats[seat].player = None
         player.tables.discard(ht.id)
-        ht.streams.pop(player.id, None)
+        self.views.forget(ht, player)
         self.changed(ht)
         return message("ok", about="leave")
 
     def on_bots(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
-        if ht.mode == "friends":
-            if player.token != ht.creator_token:        # MO-4: bots only if the creator adds them
+        access = ht.access
+        if access.mode == "friends":
+            if player.token != access.creator_token:  # MO-4: bots only if the creator adds them
                 raise ProtocolError("not_creator", Msg("only {who}, who created this friends "
                                                        "table, may add bots to it",
-                                                       who=ht.creator_name))
-        elif ht.seat_of(player) is None:
-            raise ProtocolError("not_seated", Msg("only a seated player may add bots"))
-        if ht.mode == "entry":
+                                                       who=access.creator_name))
+        else:
+            ht.seated(player, N_("only a seated player may add bots"))
+        if access.mode == "entry":
             raise ProtocolError("humans_only", Msg("an entry table is for humans only: no bots"))
-        if ht.status != "open":
-            raise ProtocolError("not_open", Msg("the game at this table has started"))
-        if req["level"] not in ACCEPTED_LEVELS:
-            raise ProtocolError("bad_field", Msg("bots: field level must be one of {levels}",
-                                                 levels=", ".join(ACCEPTED_LEVELS)))
+        self.taking_seats(ht)
         empty = [i for i, s in enumerate(ht.seats) if s.kind == "empty"]
         if not empty:
             raise ProtocolError("no_seat", Msg("there is no empty seat for a bot"))
         count = len(empty) if req["count"] is None else req["count"]
         for i in empty[:count]:
-            ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True,
-                               level=canonical_level(req["level"]))
+            ht.seats[i] = HostSeat("bot", None, f"Bot {i + 1}", True, level=req["level"])
         self.changed(ht)
         return message("ok", about="bots")
 
     def on_ready(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
-        seat = ht.seat_of(player)
-        if seat is None:
-            raise ProtocolError("not_seated", Msg("you have no seat at this table"))
-        if ht.status != "open":
-            raise ProtocolError("not_open", Msg("the game at this table has started"))
+        seat = ht.seated(player)
+        self.taking_seats(ht)
         ht.seats[seat].ready = req["ready"]
         self.changed(ht)
         return message("ok", about="ready")
 
     def on_start(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
-        if ht.seat_of(player) is None:
-            raise ProtocolError("not_seated", Msg("only a seated player may start the game"))
-        if ht.status != "open":
-            raise ProtocolError("not_open", Msg("the game at this table has started"))
+        ht.seated(player, N_("only a seated player may start the game"))
+        self.taking_seats(ht)
         empty = sum(s.kind == "empty" for s in ht.seats)
         if empty:
             raise ProtocolError("not_full", plural_msg(
@@ -359,28 +381,24 @@ class Lobby:
         if ht.status == "open":
             # The seated see the count of watchers change; the watchers already there are
             # not told of each other (a crowd joining costs one push each, not a square).
-            self.outbox.send_all(self.views.seated(ht), self.views.summary_message(ht))
+            self.outbox.send_all(ht.humans(), self.views.summary_message(ht))
             return self.views.summary_message(ht)
         self.outbox.send(player, self.views.summary_message(ht))
-        self.views.push_view(ht, player, ht.seat_of(player), snapshot=True, rid=req["rid"])
+        self.play.show(ht, player, ht.seat_of(player), rid=req["rid"])
         return None
 
     def on_snapshot(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
-        seat = ht.seat_of(player)
         if ht.status == "open":            # an open table's summary is for anyone
             return self.views.summary_message(ht)
-        if seat is None and player.id not in ht.spectators:
-            raise ProtocolError("not_seated", Msg("sit or watch first"))
+        seat = ht.present(player, N_("sit or watch first"))
         self.play.back(ht, seat)
-        self.views.push_view(ht, player, seat, snapshot=True, rid=req["rid"])
+        self.play.show(ht, player, seat, rid=req["rid"])
         return None
 
     def on_chat(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
-        seat = ht.seat_of(player)
-        if seat is None and player.id not in ht.spectators:
-            raise ProtocolError("not_seated", Msg("sit or watch to talk at this table"))
+        seat = ht.present(player, N_("sit or watch to talk at this table"))
         self.play.back(ht, seat)
         self.outbox.send_all(self.views.recipients(ht), message(
             "chat", table=ht.id, seat=seat, player=player.id, name=player.name,
@@ -397,7 +415,7 @@ class Lobby:
                 and all(s.ready for s in ht.seats)):
             self.play.start(ht)
             return
-        self.play.persist(ht)
+        self.persistence.save_table(ht)
         self.views.push_summary(ht)
 
     def make_room(self) -> bool:
@@ -412,7 +430,7 @@ class Lobby:
             self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
             return True
         left = [ht for ht in self.tables.all.values()       # never one holding stakes
-                if ht.status == "open" and not ht.stake and not self.cared_for(ht)]
+                if ht.status == "open" and not ht.stakes.stake and not self.cared_for(ht)]
         if not left:
             return False
         self.drop(min(left, key=lambda ht: ht.changed_at))
@@ -420,27 +438,41 @@ class Lobby:
 
     def cared_for(self, ht: HostTable) -> bool:
         """Someone connected sits at ``ht`` or created it."""
-        creator = self.roster.players.get(ht.creator_token)
-        return (creator is not None and creator.connected) or any(
-            s.kind == "human" and s.player is not None and s.player.connected
-            for s in ht.seats)
+        creator = self.players.by_token.get(ht.access.creator_token)
+        return (creator is not None and creator.connected) or self.attended(ht)
+
+    @staticmethod
+    def attended(ht: HostTable) -> bool:
+        """Someone connected sits at ``ht``."""
+        return any(p.connected for p in ht.humans())
 
     def drop(self, ht: HostTable) -> None:
+        """``ht`` goes: its people (seated, watching, its creator) forget it, and the store."""
         self.tables.remove(ht)
-        for player in self.roster.players.values():
+        people = [s.player for s in ht.seats if s.player is not None]
+        people += [p for pid in ht.spectators if (p := self.players.by_id.get(pid))]
+        creator = self.players.by_token.get(ht.access.creator_token)
+        for player in [*people, *([creator] if creator is not None else [])]:
             player.tables.discard(ht.id)
             player.owns.discard(ht.id)
-        self.play.persistence.drop_table(ht)
+        self.persistence.drop_table(ht)
 
     def sweep(self, now: float) -> None:
-        """Drop what nobody needs: tables over for long, open tables nobody present wants."""
-        for ht in list(self.tables.all.values()):
-            if ht.ended_at is not None and now - ht.ended_at > self.keep_over:
+        """Drop what nobody needs: tables over for long, open tables nobody present wants
+        (``Tables.expiring`` says which to look at; one still wanted is looked at again)."""
+        keep_over = self.config.keep_over
+        for ht in self.tables.expiring.pop_due(now):
+            if self.tables.all.get(ht.id) is not ht:
+                continue
+            if ht.ended_at is not None and now - ht.ended_at > keep_over:
                 self.drop(ht)
-            elif (ht.status == "open" and now - ht.changed_at > self.keep_over
-                  and not any(s.kind == "human" and s.player is not None
-                              and s.player.connected for s in ht.seats)):
+            elif (ht.status == "open" and now - ht.changed_at > keep_over
+                  and not self.attended(ht)):
                 self.drop(ht)       # an open table nobody present cares about
+            elif ht.status == "open" and now - ht.changed_at > keep_over:
+                self.tables.expiring.set(ht, now + keep_over)    # wanted: again later
+            else:
+                self.tables.expire_later(ht)
 
 
 Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]

@@ -6,22 +6,21 @@ game in play: a game is not interrupted by the lobby's talk; the speaker always 
 himself), and the bounds of lobby talk: a line of at most ``LOBBY_CHAT_MAX`` characters,
 checked like every chat line by the protocol (printable, one line, no bidirectional
 overrides), and at most ``BURST`` lines at once then one every ``EVERY`` seconds per key
-ZeroMQ authenticated (``Roster.quota_key``: new names or connections of one key share it),
-as one line reaches up to every player of the host.
+ZeroMQ authenticated (``model.quota_key``: new names or connections of one key share it; a
+token bucket, ``allowance.Allowances``), as one line reaches up to every player of the host.
 
 Must not know about: sockets, frames, the store (lobby talk is not kept), any game.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from cardparty.net.host.allowance import Allowances
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import Player, Tables
+from cardparty.net.host.model import Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
-from cardparty.net.host.roster import Roster
 from cardparty.net.protocol import ProtocolError, message
 from cardparty.net.safetext import LOBBY_CHAT_MAX
 
@@ -37,15 +36,15 @@ Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
 class LobbyChat:
     """See the module docstring."""
 
-    def __init__(self, tables: Tables, roster: Roster, outbox: Outbox, clock: Clock,
+    def __init__(self, tables: Tables, players: Players, outbox: Outbox, clock: Clock,
                  table_chat: Handler) -> None:
         self.tables = tables
-        self.roster = roster
+        self.players = players
         self.outbox = outbox
         self.clock = clock
         self.table_chat = table_chat
-        #: quota key -> [lines left, when last counted]
-        self.allowances: OrderedDict[Any, list[float]] = OrderedDict()
+        #: lines each quota key may still say
+        self.allowances: Allowances[Any] = Allowances(1 / EVERY, BURST, MAX_SPEAKERS)
 
     def on_chat(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         if req["table"] is not None:
@@ -54,7 +53,7 @@ class LobbyChat:
         if len(text) > LOBBY_CHAT_MAX:
             raise ProtocolError("bad_field", f"chat: field text must be at most "
                                              f"{LOBBY_CHAT_MAX} characters in the lobby")
-        if not self._spend(self.roster.quota_key(player.route, player.key)):
+        if not self.allowances.spend(player.quota_key, self.clock.now()):
             raise ProtocolError("too_fast", f"the lobby hears at most {BURST} lines at once "
                                             f"and one every {EVERY:g} seconds from one "
                                             "player: wait a moment")
@@ -66,7 +65,7 @@ class LobbyChat:
     def listeners(self, speaker: Player) -> list[Player]:
         """Everybody in the lobby (see the module docstring), the speaker first."""
         out = [speaker]
-        for p in self.roster.by_id.values():
+        for p in self.players.by_id.values():
             if p is not speaker and p.connected and not self._playing(p):
                 out.append(p)
         return out
@@ -77,28 +76,3 @@ class LobbyChat:
             if ht is not None and ht.status == "playing" and ht.seat_of(player) is not None:
                 return True
         return False
-
-    def _spend(self, key: Any) -> bool:
-        """One line from ``key``'s allowance (a token bucket); False when it is used up."""
-        now = self.clock.now()
-        allowances = self.allowances
-        entry = allowances.get(key)
-        if entry is None:
-            entry = allowances[key] = [float(BURST), now]
-            # Keys heard long enough ago to be full again are forgotten: the memory follows
-            # the speakers of the last seconds, and is bounded.
-            for _ in range(2):
-                _, (__, at) = next(iter(allowances.items()))
-                if len(allowances) > MAX_SPEAKERS or now - at > BURST * EVERY:
-                    allowances.popitem(last=False)
-                else:
-                    break
-        else:
-            allowances.move_to_end(key)
-        left = min(float(BURST), entry[0] + (now - entry[1]) / EVERY)
-        entry[1] = now
-        if left < 1.0:
-            entry[0] = left
-            return False
-        entry[0] = left - 1.0
-        return True

@@ -21,10 +21,10 @@ from typing import Any
 
 from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog
-from cardparty.core.i18n import Msg
+from cardparty.core.i18n import N_, Msg
 from cardparty.core.table import Table
-from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import MAX_ROUNDS, HostTable, Player, Tables
+from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.protocol import ProtocolError, message
@@ -37,85 +37,83 @@ def next_seed(seed: int, round_: int) -> int:
     return random.Random(f"{seed}/{round_}").getrandbits(63)
 
 
+def record_round(ht: HostTable, result: Result) -> None:
+    """A round is over: add it to the match (``TableEvents.over``); the humans are asked
+    again."""
+    match = ht.match
+    n = len(ht.seats)
+    if len(match.wins) != n:
+        match.wins = [0] * n
+    for i, place in enumerate(result.places[:n]):
+        if place == 1:
+            match.wins[i] += 1
+    if result.scores is not None:
+        base = match.scores if match.scores is not None and len(match.scores) == n else [0] * n
+        match.scores = [a + int(b) for a, b in zip(base, result.scores, strict=False)]
+    match.rounds.append({"round": match.round, "places": list(result.places),
+                         "scores": None if result.scores is None else list(result.scores),
+                         "next_dealer": result.next_dealer})
+    del match.rounds[:-MAX_ROUNDS]
+    for s in ht.seats:
+        s.ready = s.kind == "bot"
+
+
 class Match:
-    def __init__(self, tables: Tables, clock: Clock, views: Views, play: Play,
+    def __init__(self, tables: Tables, views: Views, play: Play, persistence: Persistence,
                  catalog: Catalog) -> None:
         self.tables = tables
         self.catalog = catalog
-        self.clock = clock
         self.views = views
         self.play = play
-
-    def record(self, ht: HostTable, result: Result) -> None:
-        """A round is over: add it to the match; the humans are asked again."""
-        n = len(ht.seats)
-        if len(ht.wins) != n:
-            ht.wins = [0] * n
-        for s, place in enumerate(result.places[:n]):
-            if place == 1:
-                ht.wins[s] += 1
-        if result.scores is not None:
-            base = ht.scores if ht.scores is not None and len(ht.scores) == n else [0] * n
-            ht.scores = [a + int(b) for a, b in zip(base, result.scores, strict=False)]
-        ht.rounds.append({"round": ht.round, "places": list(result.places),
-                          "scores": None if result.scores is None else list(result.scores),
-                          "next_dealer": result.next_dealer})
-        del ht.rounds[:-MAX_ROUNDS]
-        for s in ht.seats:
-            s.ready = s.kind == "bot"
+        self.persistence = persistence
 
     def on_again(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
-        seat = ht.seat_of(player)
-        if seat is None:
-            raise ProtocolError("not_seated", Msg("only a seated player may ask for another round"))
+        seat = ht.seated(player, N_("only a seated player may ask for another round"))
         if ht.status == "broken":
             raise ProtocolError("not_playing", Msg("the table broke: {error}",
                                                    error=ht.failure))
         if ht.status != "over":
             raise ProtocolError("not_over", Msg("the round at this table is {status}, not over",
                                                 status=Msg(ht.status)))
-        if ht.mode == "entry":
+        if ht.access.mode == "entry":
             raise ProtocolError("not_over", Msg("an entry table plays one round for its pot: "
                                             "seek another table"))
         ht.seats[seat].ready = True
-        waiting = [s.name for s in ht.seats
-                   if s.kind == "human" and s.player is not None and not s.ready]
+        waiting = [s.name for s in ht.seats if s.human is not None and not s.ready]
         if waiting:
-            self.play.persist(ht)
+            self.persistence.save_table(ht)
             self.views.push_summary(ht)
         else:
             self.next_round(ht)
-        return message("ok", about="again", round=ht.round,
-                       waiting=waiting)
+        return message("ok", about="again", round=ht.match.round, waiting=waiting)
 
     def next_round(self, ht: HostTable) -> None:
         """Deal the next round at ``ht``: seats whose player left get a bot."""
-        old = ht.table
+        old = ht.game
+        match = ht.match
         settings = dict(old.settings)
         if "deck" in settings:
             settings["deck"] = None             # a stacked deck is for one deal
-        last = ht.rounds[-1] if ht.rounds else {}
+        last = match.rounds[-1] if match.rounds else {}
         dealer = last.get("next_dealer")
         if dealer is not None and "dealer" in old.info.settings:
             settings["dealer"] = dealer
-        ht.round += 1
+        match.round += 1
         try:
-            table = Table(old.game, old.players, settings, old.variant_ids,
-                          seed=next_seed(old.seed, ht.round), names=list(old.names),
-                          catalog=self.catalog)
+            game = Table(old.game, old.players, settings, old.variant_ids,
+                         seed=next_seed(old.seed, match.round), names=list(old.names),
+                         catalog=self.catalog)
         except Exception as exc:         # a plugin failing to deal stops this table only
             self.play.fail(ht, exc)
             return
-        table.version = old.version + 1
+        game.version = old.version + 1
         for s in ht.seats:
             if s.kind == "human" and s.player is None:
-                s.kind, s.name, s.level = "bot", f"{s.name} (bot)", "basic"
+                s.kind, s.name, s.level = "bot", f"{s.name} (bot)", "normal"
             s.ready = True
             s.standin = False
-        ht.table = table
-        ht.streams.clear()                      # everybody gets the new round as a snapshot
-        ht.texts.clear()
-        ht.referee = None                       # the new game gets its own
-        log.info("table %s: round %d", ht.id, ht.round)
+        ht.game = game                          # its referee is made for it (``timers``)
+        self.views.restart(ht)                  # everybody gets the new round as a snapshot
+        log.info("table %s: round %d", ht.id, match.round)
         self.play.start(ht)

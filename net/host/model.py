@@ -1,11 +1,14 @@
 """What the host keeps about players, seats and tables: plain records, no behaviour beyond
-questions about themselves.
+questions about themselves, and the registries that find them.
 
 Owns: ``Player`` (a person or bot client across connections, found by his handle: his key and
-name; his allowance of requests and his memory of replies by request id), ``Seat`` (empty,
-human or host bot),
-``HostTable`` (a table as the host keeps it: the game, seats, watchers, streams of views, the
-timers' record, and the match: rounds played and totals), and the limits they obey.
+name; his memory of replies by request id), ``Players`` (every player by handle and by id),
+``HostSeat`` (a seat of a host table: empty, human or host bot), ``HostTable`` (a table as
+the host keeps it: its game, a ``core.table.Table``; its seats and watchers; and one record
+per concern of the parts: ``TableTiming`` for the timers, ``Access`` for who may sit,
+``MatchRecord`` for the match, ``Stakes`` for the economy, ``Shown`` for the views' caches,
+``Kept`` for the store's), ``Tables`` (every table by id, those in play, and when each one
+is next due to be filled or dropped), and the limits they obey.
 
 Must not know about: sockets, the protocol's codec, any particular game (the game is a
 ``core.table.Table``), how timers are computed (``core.referee`` and ``timers``).
@@ -17,10 +20,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardparty.core.i18n import Msg
-from cardparty.core.referee import Referee
+from cardparty.core.i18n import N_, Msg
 from cardparty.core.search import DEFAULT_BUDGET
 from cardparty.core.table import Table
+from cardparty.net.host.schedule import Schedule
 from cardparty.net.protocol import ProtocolError
 
 #: Replies a host remembers per player, to answer a repeated request id without acting twice.
@@ -50,6 +53,8 @@ MAX_ROUNDS = 64
 DEFAULT_BOT_BUDGET_MS = round((DEFAULT_BUDGET.seconds or 0.15) * 1000)
 #: The level of the bot that stands in for an idle or absent player unless the table says.
 DEFAULT_STANDIN_LEVEL = "normal"
+#: The refusal of a request that needs a seat, unless the request says it in its own words.
+NOT_SEATED = N_("you have no seat at this table")
 
 
 @dataclass(eq=False)
@@ -65,6 +70,7 @@ class Player:
     key: bytes | None = None
     connected: bool = False
     last_seen: float = 0.0
+    #: ids of the tables where he sits or watches
     tables: set[str] = field(default_factory=set)
     #: rid -> (the request's type, the reply's frame)
     replies: OrderedDict[Any, tuple[str, bytes]] = field(default_factory=OrderedDict)
@@ -73,36 +79,49 @@ class Player:
     #: the player sat, created or was seen in the store: not a passing hello (nor watcher),
     #: so he is kept ``keep_over`` seconds once gone rather than ``FORGET_UNSEATED``
     settled: bool = False
+    #: what his client asked for in its hello among ``protocol.FEATURES`` (his connection's)
+    features: frozenset[str] = frozenset()
 
     def remember(self, rid: Any, kind: str, frame: bytes) -> None:
         self.replies[rid] = (kind, frame)
         if len(self.replies) > REPLY_MEMORY:
             self.replies.popitem(last=False)
 
+    @property
+    def quota_key(self) -> Any:
+        """What this player's limits are counted against (``quota_key``)."""
+        return quota_key(self.route, self.key)
 
-class Allowance:
-    """A token bucket of requests, one per key ZeroMQ authenticated (``Roster.quota_key``):
-    a new name or a new connection of the same key does not refill it."""
 
-    __slots__ = ("left", "at")
+def quota_key(route: bytes | None, user: bytes | None = None) -> Any:
+    """What a connection's limits (requests a second, open tables, lobby chat, players) are
+    counted against: the key ZeroMQ authenticated for it (MO-1), whatever name it says hello
+    with, so that new connections and new names of one key share one allowance; the route
+    only on a host without CURVE, where no key exists."""
+    return user if user is not None else route
 
-    def __init__(self, now: float) -> None:
-        self.left = BURST
-        self.at = now
 
-    def spend(self, now: float) -> bool:
-        """Take one request; False when the allowance is used up. It refills at ``RATE``
-        requests a second up to ``BURST``."""
-        self.left = min(BURST, self.left + (now - self.at) * RATE)
-        self.at = now
-        if self.left < 1.0:
-            return False
-        self.left -= 1.0
-        return True
+class Players:
+    """Every player the host knows, by handle (``Player.token``) and by id: the roster adds
+    and forgets them; the other parts look them up."""
+
+    def __init__(self) -> None:
+        self.by_token: dict[str, Player] = {}
+        self.by_id: dict[str, Player] = {}
+
+    def __len__(self) -> int:
+        return len(self.by_token)
+
+    def add(self, player: Player) -> None:
+        self.by_token[player.token] = self.by_id[player.id] = player
+
+    def remove(self, player: Player) -> None:
+        self.by_token.pop(player.token, None)
+        self.by_id.pop(player.id, None)
 
 
 @dataclass(eq=False)
-class Seat:
+class HostSeat:
     """One seat of a host table: empty, a human (a player) or a host bot."""
 
     kind: str = "empty"
@@ -110,83 +129,136 @@ class Seat:
     name: str = ""
     ready: bool = False
     standin: bool = False
-    level: str = "basic"
+    level: str = "normal"
+
+    @property
+    def human(self) -> Player | None:
+        """The person sitting here (None: the seat is empty or a bot's, or its human left)."""
+        return self.player if self.kind == "human" else None
+
+    @property
+    def connected(self) -> bool:
+        """Somebody plays this seat now: a host bot, or its human connected."""
+        return self.kind == "bot" or (self.player is not None and self.player.connected)
 
 
-@dataclass(eq=False)
-class HostTable:
-    """A table as the host keeps it: the game (a core Table), seats, watchers, timers."""
+@dataclass
+class TableTiming:
+    """What the table's referee is told: the idle timeout (None: never), the bots' delay, how
+    long a hard bot thinks, and the level of the idle stand-in."""
 
-    id: str
-    seq: int
-    title: str
-    table: Table
     idle: float | None
     bot_delay: float
-    seats: list[Seat]
-    status: str = "open"
-    #: How long a hard bot thinks per move here, and the level of the idle stand-in.
     bot_budget_ms: int = DEFAULT_BOT_BUDGET_MS
     standin_level: str = DEFAULT_STANDIN_LEVEL
-    spectators: set[str] = field(default_factory=set)
-    #: player id -> [version of the last view sent, events cursor]
-    streams: dict[str, list[Any]] = field(default_factory=dict)
-    #: what is due at the game in play (``timers`` makes it)
-    referee: Referee | None = None
-    changed_at: float = 0.0
-    ended_at: float | None = None
-    failure: str = ""
-    #: (event index, redacted?) -> the event as sent, with its words, packed: each event is
-    #: redacted and narrated once per way of seeing it, not once per seat
-    texts: dict[tuple[int, bool], bytes] = field(default_factory=dict)
-    #: ``practice`` (MO-3: the creator and bots), ``friends`` (MO-4: only the creator and
-    #: invitees sit), ``open`` (MO-5: anyone sits) or ``entry`` (MO-6: open, with a stake).
+
+
+@dataclass
+class Access:
+    """Who may sit. ``mode``: ``practice`` (MO-3: the creator and bots), ``friends`` (MO-4:
+    only the creator and invitees sit), ``open`` (MO-5: anyone sits) or ``entry`` (MO-6:
+    open, with a stake); the creator, by his token (identity, survives a restart) and name
+    (words), and what his limits are counted against (``quota_key``; not kept); whether
+    players neither the creator nor invited may sit (the creator decides); the usernames
+    invited (as first spelt; matched without regard to case) -> who invited them."""
+
     mode: str = "open"
-    #: The economy (``economy``, ``seek``): an entry table's stake (0: none); the table's
-    #: key in the ledger, unique across restarts (stakes and payouts are keyed by it); made
-    #: by ``seek`` (seats filled in order of asking, bots at the fill timeout); when the fill
-    #: timeout ends (monotonic; None: no timeout); whether bots took seats (league points
-    #: halved); the username at each seat when the round started (who is paid).
-    stake: int = 0
-    key: str = ""
-    seeking: bool = False
-    fill_at: float | None = None
-    bots_filled: bool = False
-    owners: list[str | None] = field(default_factory=list)
-    #: Who created the table: his token (identity, survives a restart) and name (words).
     creator_token: str = ""
     creator_name: str = ""
-    #: Whether players neither the creator nor invited may sit (the creator decides).
-    strangers: bool = True
-    #: What the creator's limits are counted against (``Roster.quota_key``); not kept.
     creator_quota: Any = None
-    #: Usernames invited to a friends table (as first spelt; matched without regard to case)
-    #: -> the name of who invited them, to say so again when the invitee comes back.
+    strangers: bool = True
     invited: dict[str, str] = field(default_factory=dict)
-    #: The match: one map per finished round (``round``, ``places``, ``scores``,
-    #: ``next_dealer``), the newest last, and the totals over every round.
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    wins: list[int] = field(default_factory=list)
-    scores: list[int] | None = None
-    round: int = 1
-    #: the store's record of this table and its packed bytes, packed again only when changed
-    meta_packed: tuple[dict[str, Any], bytes] | None = None
-    #: what the store holds: (the game, its version, its journal's length) when last written,
-    #: and the version of the whole save in the table's row
-    kept: tuple[Table, int, int] | None = None
-    kept_base: int = 0
 
     def inviter_of(self, name: str) -> str | None:
         """Who invited ``name`` here (None: nobody did)."""
         wanted = name.casefold()
         return next((by for n, by in self.invited.items() if n.casefold() == wanted), None)
 
+
+@dataclass
+class MatchRecord:
+    """The match: the round in play, one map per finished round (``round``, ``places``,
+    ``scores``, ``next_dealer``), the newest last, and the totals over every round."""
+
+    round: int = 1
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    wins: list[int] = field(default_factory=list)
+    scores: list[int] | None = None
+
+
+@dataclass
+class Stakes:
+    """The economy's (``economy``, ``seek``): an entry table's stake (0: none); the table's key
+    in the ledger, unique across restarts (stakes and payouts are keyed by it); whether
+    ``seek`` made it (seats filled in order of asking, bots at the fill timeout); when the
+    fill timeout ends (monotonic; None: no timeout); whether bots took seats (league points
+    halved); the username at each seat when the round started (who is paid)."""
+
+    stake: int = 0
+    key: str = ""
+    seeking: bool = False
+    fill_at: float | None = None
+    bots_filled: bool = False
+    owners: list[str | None] = field(default_factory=list)
+
+
+@dataclass
+class Shown:
+    """The views' caches (``views``): player id -> [the version of the last view sent, the
+    events' cursor]; (event index, redacted?) -> the event as sent, with its words, packed:
+    each event is redacted and narrated once per way of seeing it, not once per seat."""
+
+    streams: dict[str, list[Any]] = field(default_factory=dict)
+    texts: dict[tuple[int, bool], bytes] = field(default_factory=dict)
+
+
+@dataclass
+class Kept:
+    """The store's caches (``persistence``): the table's record and its packed bytes, packed
+    again only when changed; what the store holds: the game, its version and its journal's
+    length when last written, and the version of the whole save in the table's row."""
+
+    meta_packed: tuple[dict[str, Any], bytes] | None = None
+    game: Table | None = None
+    version: int = 0
+    journal: int = 0
+    base: int = 0
+
+
+@dataclass(eq=False)
+class HostTable:
+    """A table as the host keeps it: its game (the round in play), seats, watchers, status,
+    and one record per part's concern (see the module docstring)."""
+
+    id: str
+    seq: int
+    title: str
+    game: Table
+    seats: list[HostSeat]
+    timing: TableTiming
+    status: str = "open"
+    spectators: set[str] = field(default_factory=set)
+    changed_at: float = 0.0
+    ended_at: float | None = None
+    failure: str = ""
+    access: Access = field(default_factory=Access)
+    match: MatchRecord = field(default_factory=MatchRecord)
+    stakes: Stakes = field(default_factory=Stakes)
+    shown: Shown = field(default_factory=Shown)
+    kept: Kept = field(default_factory=Kept)
+
+    def humans(self) -> list[Player]:
+        """The people seated here, in seat order."""
+        return [p for s in self.seats if (p := s.human) is not None]
+
     def invitation_pending(self, player: Player) -> bool:
         """``player`` is invited here and may still come: the table takes seats and nobody
         of his name sits there yet (names, not key pairs, are what v1 invites)."""
         name = player.name.casefold()
-        return (self.mode == "friends" and self.status == "open"
-                and player.token != self.creator_token and self.inviter_of(name) is not None
+        access = self.access
+        return (access.mode == "friends" and self.status == "open"
+                and player.token != access.creator_token
+                and access.inviter_of(name) is not None
                 and not any(s.kind == "human" and s.name.casefold() == name
                             for s in self.seats))
 
@@ -196,21 +268,42 @@ class HostTable:
                 return i
         return None
 
+    def seated(self, player: Player, refusal: str = NOT_SEATED) -> int:
+        """``player``'s seat here; ProtocolError ``not_seated`` with ``refusal`` (a message
+        id) when he has none."""
+        seat = self.seat_of(player)
+        if seat is None:
+            raise ProtocolError("not_seated", Msg(refusal))
+        return seat
+
+    def present(self, player: Player, refusal: str) -> int | None:
+        """``player``'s seat here, or None when he watches; ProtocolError ``not_seated`` with
+        ``refusal`` when he does neither."""
+        seat = self.seat_of(player)
+        if seat is None and player.id not in self.spectators:
+            raise ProtocolError("not_seated", Msg(refusal))
+        return seat
+
 
 class Tables:
-    """Every table of the host by id, and those in play (the only ones with timers: the
-    loop looks at these alone, as finished tables are kept for a while)."""
+    """Every table of the host by id, those in play, and when each one is next due: its fill
+    timeout (``filling``) and its time to be dropped if nobody needs it (``expiring``, once it
+    ended or while it is open), kept in order of when they fall due, so the loop looks at
+    what is due alone."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_over: float = 600.0) -> None:
+        self.keep_over = keep_over
         self.all: dict[str, HostTable] = {}
         self.live: dict[str, HostTable] = {}
-        #: open tables with a fill timeout (``fill_at``): the loop looks at these alone
-        self.filling: dict[str, HostTable] = {}
+        #: open tables with a fill timeout, by ``Stakes.fill_at``
+        self.filling: Schedule[HostTable] = Schedule()
+        #: when each table may be dropped if nobody needs it (``Lobby.sweep`` decides)
+        self.expiring: Schedule[HostTable] = Schedule()
 
     def fill_by(self, ht: HostTable, at: float) -> None:
         """``ht`` waits for players until ``at`` (MO-5, MO-6)."""
-        ht.fill_at = at
-        self.filling[ht.id] = ht
+        ht.stakes.fill_at = at
+        self.filling.set(ht, at)
 
     def find(self, table_id: str) -> HostTable:
         ht = self.all.get(table_id)
@@ -223,8 +316,31 @@ class Tables:
         self.all[ht.id] = ht
         if ht.status == "playing":
             self.live[ht.id] = ht
+        self.expire_later(ht)
+
+    def playing(self, ht: HostTable) -> None:
+        """``ht``'s game (a round) starts."""
+        ht.status = "playing"
+        ht.ended_at = None
+        self.live[ht.id] = ht
+
+    def ended(self, ht: HostTable, status: str, at: float) -> None:
+        """``ht`` is ``status`` (over, broken, cancelled) since ``at``: no more timers, and
+        it is dropped ``keep_over`` seconds later."""
+        ht.status = status
+        ht.ended_at = at
+        self.live.pop(ht.id, None)
+        self.expire_later(ht)
+
+    def expire_later(self, ht: HostTable) -> None:
+        """When ``ht`` is next looked at for dropping: ``keep_over`` after it ended, or
+        after its last change while it is open (``Lobby.sweep`` looks again then)."""
+        since = ht.ended_at if ht.ended_at is not None else (
+            ht.changed_at if ht.status == "open" else None)
+        self.expiring.set(ht, None if since is None else since + self.keep_over)
 
     def remove(self, ht: HostTable) -> None:
         self.all.pop(ht.id, None)
         self.live.pop(ht.id, None)
-        self.filling.pop(ht.id, None)
+        self.filling.discard(ht)
+        self.expiring.discard(ht)

@@ -1,7 +1,10 @@
 """``Host``: a host node as its users start it (the command line, the client's local game,
 the tests, the benches): the parts, a socket, a thread.
 
-Owns: the constructor's arguments and their meaning, ``listen``/``start``/``stop``/``run``,
+Owns: the composition of a host with a socket (its ``HostConfig``, the objects it depends on,
+opened from paths when it is given paths: the store, the ledger, its key pair; the
+``gate.CommitGate`` its parts send through, with the store as its durability source; the
+parts, ``parts.build_host``; the ``server.Server``), ``listen``/``start``/``stop``/``run``,
 the context manager, and the few attributes callers read (``address``, ``port``,
 ``tables``, ``players``, ``store``, ``keys``). A host speaks CURVE (net/guard.py) on a ZeroMQ
 context of its own (one ZAP handler per context), with its key desk on the next port.
@@ -14,21 +17,22 @@ any particular game, terminals.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
-from collections.abc import Callable
+from typing import Any
 
 import zmq
 
 from cardparty.core.discovery import Catalog
-from cardparty.core.table import Table
+from cardparty.core.economy.ledger import Ledger
 from cardparty.net.guard import Guard
 from cardparty.net.host.clock import Clock, SystemClock
+from cardparty.net.host.config import HostConfig
+from cardparty.net.host.gate import CommitGate, Durability, StoreDurability
 from cardparty.net.host.model import HostTable, Player
-from cardparty.net.host.parts import HostParts
-from cardparty.net.host.server import Server, SocketOutbox, open_router
-from cardparty.net.host.settings import HostSettings
+from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_store
+from cardparty.net.host.play import Observer
+from cardparty.net.host.server import Server, open_router
 from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.store import Store
 
@@ -49,53 +53,63 @@ class Host:
     """A host node. ``start()`` runs it on a background thread and returns its address;
     ``run()`` runs it on the calling thread until ``stop()``.
 
-    ``bind`` is a ZeroMQ endpoint; port 0 (``tcp://127.0.0.1:0``) lets the system choose.
-    ``data`` is a directory for the SQLite file of live tables (None: nothing is kept).
-    ``economy`` is the ledger's SQLite file (profiles, coins, the league; ":memory:" for one
-    that lasts as long as the host; None: no coins, tables pay nothing, as ``cardparty
-    play``); ``settings`` the modes' and the economy's settings (``settings.HostSettings``).
-    ``observer(table_id, table)`` is called on the host's thread after every change of a
-    playing table (tests use it to check what each seat may see).
-    ``keys``: the host's key pair (default: kept in ``data``, else in the user's data
-    directory); ``curve=False`` serves without encryption (benchmarks only: no client
-    connects to it); ``testing`` lets clients choose a deal's seed and deck, which every
-    player is shown. ``bot_workers``: the most worker processes hard bots think in (None:
-    one fewer than the machine's cores, at least one; 0: on the host's loop, for comparing
-    only); they start with the first hard bot and stop with the host.
+    ``config`` is what the host is told (``config.HostConfig``: its bind endpoint, name,
+    liveness, defaults and limits). The short form gives the bind endpoint (port 0,
+    ``tcp://127.0.0.1:0``, lets the system choose) and the name instead, and any field of
+    ``HostConfig`` as a keyword: ``Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None)``.
+
+    What the host depends on is handed in, or opened from paths: ``store`` (or ``data``, a
+    directory for the SQLite file of live tables; neither: nothing is kept), ``ledger`` (or
+    ``economy``, the ledger's SQLite file: profiles, coins, the league; ":memory:" for one
+    that lasts as long as the host; neither: no coins, tables pay nothing, as ``cardparty
+    play``), ``clock`` (the machine's unless given), ``catalog`` (the installed games),
+    ``keys`` (the host's key pair; default: kept in ``data``, else in the user's data
+    directory). ``durable``: more durability sources the frames wait for besides the store
+    (``gate.Durability``). ``observer(table_id, table)`` is called on the host's thread
+    after every change of a playing table (tests use it to check what each seat may see).
     """
 
-    def __init__(self, bind: str = "tcp://127.0.0.1:0", name: str = "cardparty", *,
-                 data: str | os.PathLike[str] | None = None, heartbeat: float = 1.0,
-                 liveness: int = 3, idle: float | None = 120.0, bot_delay: float = 0.0,
-                 keep_over: float = 600.0, max_tables: int = 1000, max_players: int = 4096,
-                 catalog: Catalog | None = None,
-                 observer: Callable[[str, Table], None] | None = None,
-                 clock: Clock | None = None, economy: str | os.PathLike[str] | None = None,
-                 settings: HostSettings | None = None, keys: KeyPair | None = None,
-                 curve: bool = True, testing: bool = False,
-                 bot_workers: int | None = None) -> None:
-        self.bind = bind
-        self.name = name
+    def __init__(self, config: HostConfig | str | None = None, name: str | None = None, *,
+                 store: Store | None = None, ledger: Ledger | None = None,
+                 clock: Clock | None = None, catalog: Catalog | None = None,
+                 keys: KeyPair | None = None, observer: Observer | None = None,
+                 durable: tuple[Durability, ...] = (), data: StrPath | None = None,
+                 economy: StrPath | None = None, **settings: Any) -> None:
+        if not isinstance(config, HostConfig):
+            if config is not None:
+                settings["bind"] = config
+            if name is not None:
+                settings["name"] = name
+            config = HostConfig.of(**settings)
+        elif name is not None or settings:
+            raise TypeError("a Host given a HostConfig takes no other settings")
+        self.config = config
         self.clock = clock or SystemClock()
-        self.outbox = SocketOutbox()
-        self.parts = HostParts(self.outbox, self.clock, name=name, data=data,
-                               heartbeat=heartbeat, liveness=liveness, idle=idle,
-                               bot_delay=bot_delay, keep_over=keep_over,
-                               max_tables=max_tables, max_players=max_players,
-                               catalog=catalog, observer=observer, economy=economy,
-                               settings=settings, testing=testing,
-                               bot_workers=bot_workers)
-        self.server = Server(self.parts, self.outbox, self.clock)
+        store = store if store is not None else open_store(data)
+        ledger = ledger if ledger is not None else open_ledger(economy, config, self.clock)
+        sources: tuple[Durability, ...] = (
+            () if store is None else (StoreDurability(store),)) + durable
+        self.gate = CommitGate(sources)
+        self.parts = build_host(config, store=store, ledger=ledger, outbox=self.gate,
+                                clock=self.clock, catalog=catalog, observer=observer)
+        if store is not None and ledger is not None:
+            # The ledger's commits are synced on the store's writer, before the tables' rows
+            # and before anything telling of them is sent: a payout no longer holds up the
+            # loop for the disk (a few milliseconds at every round's end).
+            ledger.defer_sync()
+        self.server = Server(self.parts, self.gate, self.clock)
         self.catalog = self.parts.catalog
-        self.heartbeat = heartbeat
+        self.bind = config.bind
+        self.name = config.name
+        self.heartbeat = config.heartbeat
+        self.curve = config.curve
+        self.testing = config.testing
         self.address = ""
         self.port = 0
         self.keys = keys or host_keys(data)
-        self.curve = curve
-        self.testing = testing
-        self._ctx: zmq.Context = zmq.Context(io_threads=IO_THREADS)
+        self._ctx: zmq.Context[Any] = zmq.Context(io_threads=IO_THREADS)
         self._guard: Guard | None = None
-        self._sock: zmq.Socket | None = None
+        self._sock: zmq.Socket[Any] | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._bound = threading.Event()
@@ -110,7 +124,7 @@ class Host:
     @property
     def players(self) -> dict[str, Player]:
         """Players by handle (``Player.token``: their key and name)."""
-        return self.parts.roster.players
+        return self.parts.players.by_token
 
     @property
     def store(self) -> Store | None:
@@ -129,10 +143,9 @@ class Host:
             return self.address
         self._sock, self.address = self._open()
         self.port = int(self.address.rsplit(":", 1)[1]) if "tcp://" in self.address else 0
-        self.outbox.sock = self._sock
         return self.address
 
-    def _open(self) -> tuple[zmq.Socket, str]:
+    def _open(self) -> tuple[zmq.Socket[Any], str]:
         """The ROUTER (and, with CURVE, the key desk on the next port: a port chosen by the
         system is chosen again until the next one is free too)."""
         if not self.curve:
@@ -216,6 +229,6 @@ class Host:
     def _release(self) -> None:
         """What the host opened besides its socket: the store (and its threads), the ledger,
         the bots' workers, the wake-up pipe, ZeroMQ's context and the key desk."""
-        self.server.close()
         self.parts.close()
+        self.gate.close()
         self._close_context()

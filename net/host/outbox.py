@@ -1,10 +1,12 @@
 """How the host's parts send: to one player, or one frame to many.
 
 Owns: ``Outbox``, the interface every handler sends through (``send`` a message to a player,
-``send_frame`` an encoded frame, ``send_all`` one message to many players, encoded once), and
-``MemoryOutbox``, an outbox that keeps what it is given, decoded as a client would, so that
-the lobby and play rules are tested without sockets. The server part gives the real outbox
-(``server.SocketOutbox``): a frame to the player's current route on the ROUTER socket.
+``send_frame`` an encoded frame, ``send_all`` one message to many players, encoded once;
+``seal``, said by the host after the writes of what was sent so far are handed to the store),
+and ``MemoryOutbox``, an outbox that keeps what it is given, decoded as a client would, so
+that the lobby and play rules are tested without sockets. A host with a socket gives the
+parts its ``gate.CommitGate``: frames held until what they tell of is durable, then written
+to the players' routes by the server.
 
 A player without a route (not connected) is sent nothing: ``False``, as for a full queue; he
 asks for a snapshot when he is back.
@@ -26,6 +28,10 @@ class Outbox:
 
     def deliver(self, player: Player, frame: bytes) -> bool:
         raise NotImplementedError
+
+    def seal(self) -> None:
+        """Every write of what was sent so far has been handed to the store: what was sent
+        may go once those writes are durable. An outbox that sends at once has sent it."""
 
     def send_frame(self, player: Player, frame: bytes) -> bool:
         if player.route is None:

@@ -16,8 +16,9 @@ import logging
 from typing import Any
 
 from cardparty.core.i18n import N_, Msg
+from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
-from cardparty.net.host.model import HostTable, Player, Seat
+from cardparty.net.host.model import HostSeat, HostTable, Player
 from cardparty.net.protocol import ProtocolError, message
 from cardparty.net.safetext import safe
 
@@ -30,18 +31,19 @@ NOT_YOURS = {"remove": N_("only {name}, who created this table, may remove a pla
 
 
 class Owner:
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, economy: Economy) -> None:
         self.lobby = lobby
+        self.economy = economy
         self.tables = lobby.tables
         self.outbox = lobby.outbox
         self.views = lobby.views
 
     def _owned(self, player: Player, req: dict[str, Any], what: str) -> HostTable:
         ht = self.tables.find(req["table"])
-        if player.token != ht.creator_token:
-            raise ProtocolError("not_creator", Msg(NOT_YOURS[what], name=ht.creator_name))
-        if ht.status != "open":
-            raise ProtocolError("not_open", Msg("the game at this table has started"))
+        if player.token != ht.access.creator_token:
+            raise ProtocolError("not_creator", Msg(NOT_YOURS[what],
+                                                   name=ht.access.creator_name))
+        self.lobby.taking_seats(ht)
         return ht
 
     def on_remove(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
@@ -52,14 +54,13 @@ class Owner:
         if not 0 <= seat < len(ht.seats) or ht.seats[seat].kind == "empty":
             raise ProtocolError("no_seat", Msg("nobody sits at seat {seat}", seat=seat))
         gone = ht.seats[seat].player
-        ht.seats[seat] = Seat()
+        ht.seats[seat] = HostSeat()
         for s in ht.seats:
             s.ready = False if s.kind == "human" else s.ready
         if gone is not None:
-            if self.lobby.economy is not None:
-                self.lobby.economy.refund_stake(ht, gone)     # an entry table's stake back
+            self.economy.refund_stake(ht, gone)     # an entry table's stake back
             gone.tables.discard(ht.id)
-            ht.streams.pop(gone.id, None)
+            self.views.forget(ht, gone)
             self.outbox.send(gone, self.views.summary_message(ht))
         log.info("%s removed seat %d of table %s", safe(player.name), seat, ht.id)
         self.lobby.changed(ht)
@@ -70,9 +71,7 @@ class Owner:
         summary with ``status: "closed"`` (the last they hear of it)."""
         ht = self._owned(player, req, "close")
         people = self.views.recipients(ht)
-        economy = self.lobby.economy
-        if economy is not None and ht.stake and economy.ledger is not None:
-            economy.ledger.refund_table(ht.key)                # every stake back
+        self.economy.refund_table(ht)                # every stake back
         self.lobby.drop(ht)
         summary = self.views.summary(ht)
         summary["status"] = "closed"
@@ -85,6 +84,6 @@ class Owner:
         """Whether strangers may sit (the owner and those invited always may); those
         already seated stay."""
         ht = self._owned(player, req, "strangers")
-        ht.strangers = req["allow"]
+        ht.access.strangers = req["allow"]
         self.lobby.changed(ht)
         return message("ok", about="strangers")

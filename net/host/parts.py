@@ -1,137 +1,193 @@
-"""The host's parts wired together, without a socket: what a request does, what is due.
+"""The host's parts composed, without a socket: what a request does, what is due.
 
-Owns: building the parts around one ``Outbox`` and one ``Clock`` (roster, views, play and its
-timers, lobby and its chat, match, persistence, the economy and open play's seeking), the
-table of request handlers by message type, and the two things the server's loop asks: ``next_due``
-and ``tick``. ``request`` runs one request exactly as the server does after decoding it, so
-the lobby and play rules are tested with a ``MemoryOutbox`` and a ``ManualClock``, in milliseconds.
+Owns: ``build_host``, the one place every part is built, each handed what it depends on (the
+config, the store, the ledger, the outbox, the clock) and nothing patched afterwards; calls
+between parts go one way, down the order they are built in, and what goes back up goes through
+the event lists given at construction (``play.TableEvents``, ``roster.PlayerEvents``);
+``HostParts``, the parts so built with the table of request handlers by message type and the
+questions the server's loop asks (``next_due``, ``tick``, ``flush``); and ``open_store`` /
+``open_ledger``, the store and the ledger opened from paths, as the command line gives them.
+``request`` runs one request exactly as the server does after decoding it, so the lobby and
+play rules are tested with a ``MemoryOutbox`` and a ``ManualClock``, in milliseconds.
 
-Must not know about: sockets, frames, rate limits (the server owns those).
+Who calls whom (docs/architecture.md draws it)::
+
+    roster --PlayerEvents--> lobby --> play --> views --> timers
+      lobby, seeks, owner, invitations, match --> play, views, persistence, economy
+      play --TableEvents--> economy (started, over), match (over), observer (changed)
+
+Must not know about: sockets, frames, rate limits (the server owns those), when a frame may
+go (the outbox it is handed: ``gate.CommitGate`` for a host with a socket).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog, load_catalog
 from cardparty.core.economy.ledger import Ledger
-from cardparty.core.table import Table
 from cardparty.net.host.clock import Clock
+from cardparty.net.host.config import HostConfig
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.invitations import Invitations
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.lobby_chat import LobbyChat
-from cardparty.net.host.match import Match
-from cardparty.net.host.model import HostTable, Player, Tables
+from cardparty.net.host.match import Match, record_round
+from cardparty.net.host.model import Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.owner import Owner
 from cardparty.net.host.persistence import Persistence
-from cardparty.net.host.play import Play
-from cardparty.net.host.roster import Roster
+from cardparty.net.host.play import Observer, Play, TableEvents
+from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
-from cardparty.net.host.settings import HostSettings
+from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import Views
+from cardparty.net.owners import Owners
 from cardparty.net.protocol import check_request, message
+from cardparty.net.store import Store
 
 Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
+StrPath = str | os.PathLike[str]
 
 
+def open_store(data: StrPath | None) -> Store | None:
+    """The store in the directory ``data`` (None: the host keeps nothing)."""
+    return None if data is None else Store(os.fspath(data))
+
+
+def open_ledger(path: StrPath | None, config: HostConfig, clock: Clock) -> Ledger | None:
+    """The ledger's SQLite file at ``path`` (":memory:" for one that lasts as long as the
+    host; None: no coins, every table plays and pays nothing, as ``cardparty play``)."""
+    if path is None:
+        return None
+    return Ledger(os.fspath(path), now=clock.wall, rules=config.settings.rules)
+
+
+def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None,
+               outbox: Outbox, clock: Clock, catalog: Catalog | None = None,
+               observer: Observer | None = None,
+               thinkers: Thinkers | None = None) -> HostParts:
+    """Every part of a host, built once from what it depends on, and the host as its store
+    left it (players, tables, what a crash interrupted in the economy). ``store``, ``ledger``,
+    ``outbox`` and ``clock`` are the caller's: a test, a bench or a standby hands in its own.
+    ``observer(table_id, table)`` looks at every change of a playing table (tests check what
+    each seat may see). ``thinkers``: the hard bots' workers (default: ``config.bot_workers``
+    of them; 0: none, they think on the loop)."""
+    catalog = catalog or load_catalog()
+    if thinkers is None and config.bot_workers != 0:
+        thinkers = Thinkers(config.bot_workers)
+    tables = Tables(config.keep_over)
+    players = Players()
+    owners = Owners(store)
+    persistence = Persistence(store, catalog, clock, players, ledger)
+    timers = Timers(thinkers)
+    views = Views(config, outbox, clock, timers, players)
+    economy = Economy(ledger, outbox, clock, config.settings, tables)
+    play = Play(tables, clock, timers, persistence, views, TableEvents(
+        started=(economy.started,), over=(record_round, economy.settle),
+        changed=() if observer is None else (observer,)))
+    lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
+                  catalog)
+    roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
+        presence=(lobby.presence,), back=(lobby.back,), forgotten=(lobby.forgotten,)),
+        seated=lobby.seated, games=sorted(catalog.games))
+    parts = HostParts(
+        config=config, clock=clock, outbox=outbox, catalog=catalog, tables=tables,
+        players=players, persistence=persistence, timers=timers, views=views,
+        economy=economy, play=play, lobby=lobby, roster=roster, owner=Owner(lobby, economy),
+        invitations=Invitations(lobby, players, owners),
+        lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat),
+        match=Match(tables, views, play, persistence, catalog),
+        seeks=Seeks(tables, clock, lobby, views, persistence, economy))
+    parts.load()
+    return parts
+
+
+@dataclass(eq=False)
 class HostParts:
-    def __init__(self, outbox: Outbox, clock: Clock, *, name: str = "cardparty",
-                 data: str | os.PathLike[str] | None = None, heartbeat: float = 1.0,
-                 liveness: int = 3, idle: float | None = 120.0, bot_delay: float = 0.0,
-                 keep_over: float = 600.0, max_tables: int = 1000, max_players: int = 4096,
-                 catalog: Catalog | None = None,
-                 observer: Callable[[str, Table], None] | None = None,
-                 timers: Timers | None = None, economy: str | os.PathLike[str] | None = None,
-                 settings: HostSettings | None = None, testing: bool = False,
-                 bot_workers: int | None = None) -> None:
-        """``economy``: the ledger's SQLite file (":memory:" for one that lasts as long as
-        the host); None: no coins, every table plays and pays nothing (``cardparty play``).
-        ``bot_workers``: the most processes hard bots think in (None: the machine's; 0:
-        none, they think on the loop)."""
-        self.outbox = outbox
-        self.clock = clock
-        self.closed = False
-        self.catalog = catalog or load_catalog()
-        self.heartbeat = heartbeat
-        self.persistence = Persistence(data, self.catalog, clock)
-        self.tables = Tables()
-        games = sorted(self.catalog.games)
-        self.roster = Roster(outbox, clock, self.persistence, name=name, heartbeat=heartbeat,
-                             liveness=liveness, keep_over=keep_over, max_players=max_players,
-                             games=lambda: games)
-        self.timers = timers or Timers(bot_workers)
-        self.play = Play(self.tables, clock, self.timers, self.persistence,
-                         self.roster.by_id, observer)
-        self.views = Views(outbox, clock, self.timers, self.roster.by_id, self.play.fail)
-        self.play.views = self.views
-        self.lobby = Lobby(self.tables, clock, outbox, self.roster, self.views, self.play,
-                           self.catalog, idle=idle, bot_delay=bot_delay, keep_over=keep_over,
-                           max_tables=max_tables)
-        self.owner = Owner(self.lobby)
-        self.invitations = Invitations(self.lobby)
-        self.lobby_chat = LobbyChat(self.tables, self.roster, outbox, clock, self.lobby.on_chat)
-        self.match = Match(self.tables, clock, self.views, self.play, self.catalog)
-        self.settings = settings or HostSettings()
-        ledger = None if economy is None else Ledger(economy, now=clock.wall,
-                                                     rules=self.settings.rules)
-        self.economy = Economy(ledger, outbox, clock, self.settings, self.tables)
-        self.lobby.economy = self.economy
-        self.seeks = Seeks(self.tables, clock, self.lobby, self.play, self.views, self.economy)
-        self.play.on_over = self._over
-        self.play.on_start = self.economy.started
-        self.roster.on_presence = self.lobby.presence
-        self.roster.on_back = self.lobby.back
-        self.roster.seated = self.lobby.seated
-        self.roster.on_forget = self.lobby.forgotten
-        # A host for tests lets clients choose deals, and every player is told so.
-        self.roster.testing = self.lobby.testing = self.views.testing = testing
-        lobby, play, roster = self.lobby, self.play, self.roster
-        self.handlers: dict[str, Handler] = {
+    """The parts of one host (``build_host`` builds them) and what its loop asks of them."""
+
+    config: HostConfig
+    clock: Clock
+    outbox: Outbox
+    catalog: Catalog
+    tables: Tables
+    players: Players
+    persistence: Persistence
+    timers: Timers
+    views: Views
+    economy: Economy
+    play: Play
+    lobby: Lobby
+    roster: Roster
+    owner: Owner
+    invitations: Invitations
+    lobby_chat: LobbyChat
+    match: Match
+    seeks: Seeks
+    closed: bool = False
+    #: the request handlers by message type
+    handlers: dict[str, Handler] = field(init=False)
+    _next_sweep: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        lobby, play, roster, owner = self.lobby, self.play, self.roster, self.owner
+        economy, seeks = self.economy, self.seeks
+        self.handlers = {
             "ping": roster.on_ping, "bye": roster.on_bye,
             "games": lobby.on_games, "tables": lobby.on_tables, "create": lobby.on_create,
             "sit": lobby.on_sit, "leave": lobby.on_leave, "bots": lobby.on_bots,
-            "invite": self.invitations.on_invite, "ready": lobby.on_ready, "start": lobby.on_start,
-            "watch": lobby.on_watch, "snapshot": lobby.on_snapshot, "chat": self.lobby_chat.on_chat,
-            "move": play.on_move, "reorder": play.on_reorder, "again": self.match.on_again,
-            "remove": self.owner.on_remove, "close": self.owner.on_close,
-            "strangers": self.owner.on_strangers,
-            "seek": self.seeks.on_seek, "unseek": self.seeks.on_unseek,
-            "profile": self.economy.on_profile, "league": self.economy.on_league,
-            "buy": self.economy.on_buy,
+            "invite": self.invitations.on_invite, "ready": lobby.on_ready,
+            "start": lobby.on_start, "watch": lobby.on_watch, "snapshot": lobby.on_snapshot,
+            "chat": self.lobby_chat.on_chat, "move": play.on_move, "reorder": play.on_reorder,
+            "again": self.match.on_again, "remove": owner.on_remove, "close": owner.on_close,
+            "strangers": owner.on_strangers, "seek": seeks.on_seek, "unseek": seeks.on_unseek,
+            "profile": economy.on_profile, "league": economy.on_league, "buy": economy.on_buy,
         }
-        self._next_sweep = clock.now()
+        self._next_sweep = self.clock.now()
+
+    def load(self) -> None:
+        """The host as its store left it: players, tables (their timers going on), and what
+        a crash interrupted in the economy finished."""
         if self.persistence.store is not None:
             self.roster.load()
-            self.lobby.loaded(self.persistence.tables(self.roster.players, clock.now()))
+            self.lobby.loaded(self.persistence.tables(self.clock.now()))
         self.economy.recover(list(self.tables.all.values()))
-
-    def _over(self, ht: HostTable, result: Result) -> None:
-        """A round is over: the match records it, then the economy pays it."""
-        self.match.record(ht, result)
-        self.economy.settle(ht, result)
+        self.flush()
 
     # --- the loop's questions ----------------------------------------------------------------
 
     def next_due(self) -> float:
         """When the loop must look again at the latest: a timer, or the next sweep."""
-        due = [d for d in (self.play.next_due(), self.seeks.next_due()) if d is not None]
-        return min([*due, self._next_sweep])
+        due = self._next_sweep
+        for d in (self.play.next_due(), self.seeks.next_due()):
+            if d is not None and d < due:
+                due = d
+        return due
 
     def tick(self, now: float) -> None:
-        """Fire due timers; every half heartbeat, liveness and housekeeping."""
+        """Fire due timers; every ``sweep_every`` seconds, liveness and housekeeping; then
+        ``flush`` what they changed."""
         self.play.tick(now)
         self.seeks.tick(now)
         if now >= self._next_sweep:
-            self._next_sweep = now + min(self.heartbeat / 2, 1.0)
+            self._next_sweep = now + self.config.sweep_every
             self.roster.sweep(now)
             self.lobby.sweep(now)
             self.economy.reconcile()
+        self.flush()
+
+    def flush(self) -> None:
+        """The writes of what was handled since the last flush handed to the store (a table
+        whose game cannot be saved is stopped), and what was sent sealed: it goes once they
+        are durable (``gate``)."""
+        for ht, exc in self.persistence.flush():
+            self.play.fail(ht, exc)
+        self.outbox.seal()
 
     def wake_fds(self) -> frozenset[int]:
         """Besides the socket, what the loop waits on: hard bots' answers."""
@@ -150,17 +206,22 @@ class HostParts:
     # --- requests without a socket (tests, and the server after decoding) --------------------
 
     def hello(self, route: bytes, name: str, token: str | None = None,
-              user: bytes | None = None) -> Player:
+              user: bytes | None = None, features: tuple[str, ...] = ()) -> Player:
         """A hello on ``route`` from a connection authenticated as ``user`` (None: no CURVE;
-        ``token`` is sent as an old client would, and ignored)."""
-        fields: dict[str, Any] = {"name": name}
+        ``token`` is sent as an old client would, and ignored), asking for ``features``."""
+        fields: dict[str, Any] = {"name": name, "features": list(features)}
         if token is not None:
             fields["token"] = token
-        return self.roster.hello(route, check_request(message("hello", **fields)), user)
+        player = self.roster.hello(route, check_request(message("hello", **fields)), user)
+        self.flush()
+        return player
 
     def request(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
         """``kind`` from ``player`` with ``fields``, checked by the protocol's schema: the
-        reply (None when the handler sent it itself). ProtocolError as the server would
-        answer it."""
+        reply (None when the handler sent it itself), its writes flushed as the server's
+        would be. ProtocolError as the server would answer it."""
         req = check_request(message(kind, **fields))
-        return self.handlers[kind](player, req)
+        try:
+            return self.handlers[kind](player, req)
+        finally:
+            self.flush()

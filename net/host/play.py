@@ -4,62 +4,70 @@ Owns: the ``move`` and ``reorder`` requests (a move by id on the view's version,
 map; stale and illegal moves refused with the rules' reason), starting a table's game, what
 happens after every change of a playing table (keep it, tell everybody, reset the timers,
 notice the round is over), stopping a table whose plugin failed (status ``broken``, that
-table only), a player coming back from a stand-in, and the loop's ``tick``: what is due at
-the tables in play, at most one action per table per tick, so a table of bots never starves
-the others or the socket. What is due is asked of ``timers.Timers`` (the referee), one
-boundary.
+table only, whether the failure came while playing, keeping or showing it), a player coming
+back from a stand-in, and the loop's ``tick``: what is due at the tables in play, at most one
+action per table per tick, so a table of bots never starves the others or the socket. What is
+due is asked of ``timers.Timers`` (the referee), one boundary.
+
+What follows a round's start, its end and every change of its game is told to the
+``TableEvents`` the composition root gave (the economy notes who is paid, the match records
+the round, a test's observer checks what each seat may see): ``play`` calls nothing of theirs.
 
 Must not know about: sockets (views send through the outbox), players' connections, how a
-match goes on after a round (``on_over`` tells the lobby), the store's format.
+match goes on after a round or how it is paid (``TableEvents``), the store's format.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cardparty.core.contract import Move, Result
 from cardparty.core.i18n import Msg
+from cardparty.core.referee import IDLE
 from cardparty.core.table import IllegalMove, Table
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.persistence import Persistence
-from cardparty.net.host.timers import MOVED, STANDIN, Timers
-from cardparty.net.host.views import Views
+from cardparty.net.host.timers import Timers
+from cardparty.net.host.views import ViewFailed, Views
 from cardparty.net.protocol import ProtocolError, message
 from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 
+#: A test's look at a playing table after every change: its id and its game.
+Observer = Callable[[str, Table], None]
+
+
+@dataclass(frozen=True)
+class TableEvents:
+    """Who is told of a table's round, in order, given when the play part is built:
+    ``started`` when a round starts (before anybody is told), ``over`` once when it is over
+    (before it is kept or told), ``changed`` after every change of its game is kept."""
+
+    started: tuple[Callable[[HostTable], None], ...] = ()
+    over: tuple[Callable[[HostTable, Result], None], ...] = ()
+    changed: tuple[Observer, ...] = ()
+
 
 class Play:
     def __init__(self, tables: Tables, clock: Clock, timers: Timers, persistence: Persistence,
-                 by_id: Mapping[str, Player],
-                 observer: Callable[[str, Table], None] | None = None) -> None:
+                 views: Views, events: TableEvents) -> None:
         self.tables = tables
         self.clock = clock
         self.timers = timers
         self.persistence = persistence
-        self.by_id = by_id
-        self.observer = observer
-        self.views: Views | None = None
-        #: called once when a round is over, before anybody is told (the match records it)
-        self.on_over: Callable[[HostTable, Result], None] = lambda ht, r: None
-        #: called when a round starts (the economy notes who is paid)
-        self.on_start: Callable[[HostTable], None] = lambda ht: None
-
-    def _views(self) -> Views:
-        assert self.views is not None
-        return self.views
+        self.views = views
+        self.events = events
 
     # --- requests ----------------------------------------------------------------------------
 
     def playing(self, player: Player, req: dict[str, Any]) -> tuple[HostTable, int]:
         ht = self.tables.find(req["table"])
-        seat = ht.seat_of(player)
-        if seat is None:
-            raise ProtocolError("not_seated", Msg("you have no seat at this table"))
+        seat = ht.seated(player)
         if ht.status != "playing":
             raise ProtocolError("not_playing", Msg("the table is {status}",
                                                    status=Msg(ht.status)))
@@ -67,30 +75,15 @@ class Play:
 
     def on_move(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht, seat = self.playing(player, req)
-        table = ht.table
+        game = ht.game
         self.back(ht, seat)
         version = req["version"]
-        if version is not None and version != table.version:
+        if version is not None and version != game.version:
             raise ProtocolError("stale", Msg("the table has moved on (version {now}); your move "
-                                             "was made on version {then}", now=table.version,
+                                             "was made on version {then}", now=game.version,
                                              then=version))
-        wanted = req["move"]
         try:
-            if isinstance(wanted, int):
-                if version is None:
-                    raise ProtocolError("bad_field",
-                                        Msg("move: a move id needs the view's version"))
-                moves = table.legal_moves(seat)
-                if wanted >= len(moves):
-                    raise ProtocolError("no_move", Msg("there is no move {move} in your list "
-                                                       "({n} moves)", move=wanted, n=len(moves)))
-                move = moves[wanted]
-            else:
-                try:
-                    move = Move.from_wire(wanted)
-                except ValueError as exc:
-                    raise ProtocolError("bad_field", f"move: {exc}") from None
-            table.play(seat, move)
+            game.play(seat, self.wanted(game, seat, req["move"], version))
         except IllegalMove as exc:
             raise ProtocolError("illegal", exc.message) from None
         except ProtocolError:
@@ -99,87 +92,102 @@ class Play:
             self.fail(ht, exc)
             raise ProtocolError("game_failed", f"the game failed: {exc}") from None
         self.changed(ht)
-        return message("ok", about="move", version=table.version)
+        return message("ok", about="move", version=game.version)
+
+    @staticmethod
+    def wanted(game: Table, seat: int, move: int | dict[str, Any], version: int | None) -> Move:
+        """The move a request names: its id in the seat's list of this version (the rules
+        still judge it when it is played), or a move map."""
+        if isinstance(move, int):
+            if version is None:
+                raise ProtocolError("bad_field", Msg("move: a move id needs the view's version"))
+            moves = game.legal_moves(seat)
+            if move >= len(moves):
+                raise ProtocolError("no_move", Msg("there is no move {move} in your list "
+                                                   "({n} moves)", move=move, n=len(moves)))
+            return moves[move]
+        try:
+            return Move.from_wire(move)
+        except ValueError as exc:
+            raise ProtocolError("bad_field", f"move: {exc}") from None
 
     def on_reorder(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht, seat = self.playing(player, req)
         self.back(ht, seat)
         try:
-            ht.table.reorder(seat, req["order"])
+            ht.game.reorder(seat, req["order"])
         except IllegalMove as exc:
             raise ProtocolError("illegal", exc.reason) from None
         except Exception as exc:
             self.fail(ht, exc)
             raise ProtocolError("game_failed", f"the game failed: {exc}") from None
         self.changed(ht)
-        return message("ok", about="reorder", version=ht.table.version)
+        return message("ok", about="reorder", version=ht.game.version)
 
     def back(self, ht: HostTable, seat: int | None) -> None:
         """The player at ``seat`` did something at this table: no bot stands in for him."""
         if seat is not None and ht.seats[seat].standin:
             ht.seats[seat].standin = False
-            self._views().push_summary(ht)
+            self.views.push_summary(ht)
             self.schedule(ht)
+
+    def show(self, ht: HostTable, player: Player, seat: int | None, rid: Any = None) -> None:
+        """Send ``player`` a snapshot of ``ht`` as ``seat`` (None: a spectator) sees it; a
+        game that fails to show a playing table stops it."""
+        try:
+            self.views.push_view(ht, player, seat, snapshot=True, rid=rid)
+        except ViewFailed as failed:
+            self.fail(ht, failed.cause)
 
     # --- the table's life --------------------------------------------------------------------
 
     def start(self, ht: HostTable) -> None:
         log.info("table %s starts: %s", ht.id, safe(", ".join(s.name for s in ht.seats)))
-        ht.status = "playing"
-        ht.ended_at = None
-        self.tables.live[ht.id] = ht
-        ht.table.names = [s.name for s in ht.seats]
-        self.on_start(ht)
+        self.tables.playing(ht)
+        ht.game.names = [s.name for s in ht.seats]
+        for started in self.events.started:
+            started(ht)
         ht.changed_at = self.clock.now()
-        self._views().push_summary(ht)
+        self.views.push_summary(ht)
         self.changed(ht, snapshot=True)
 
     def changed(self, ht: HostTable, snapshot: bool = False, timed: bool = False) -> None:
         """After every change of a playing table: keep it, tell everybody, reset timers
         (``timed``: the referee made the change and has reset them)."""
-        table = ht.table
+        game = ht.game
         ht.changed_at = self.clock.now()
         try:
-            result = table.result()
+            result = game.result()
         except Exception as exc:
             self.fail(ht, exc)
             return
-        over = result is not None and ht.status == "playing"
-        if over:
-            assert result is not None
-            ht.status = "over"
-            self.tables.live.pop(ht.id, None)
-            ht.ended_at = ht.changed_at
+        if result is not None and ht.status == "playing":
+            self.tables.ended(ht, "over", ht.changed_at)
             log.info("table %s is over: places %s", ht.id, list(result.places))
-            self.on_over(ht, result)
-        self.persist(ht)
-        if self.observer is not None:
-            self.observer(ht.id, table)
+            for over in self.events.over:
+                over(ht, result)
+        self.persistence.save_table(ht)
+        for look in self.events.changed:
+            look(ht.id, game)
         if ht.status == "over":
             self.timers.clear(ht)
         elif not timed:
             self.schedule(ht, changed=True)     # before the views: they show the timers
-        views = self._views()
-        views.push_views(ht, snapshot=snapshot)
-        if ht.status == "over":
-            views.push_summary(ht)
-
-    def persist(self, ht: HostTable) -> None:
         try:
-            self.persistence.save_table(ht, self.by_id)
-        except Exception as exc:
-            if ht.status == "playing":
-                self.fail(ht, exc)
+            self.views.push_views(ht, snapshot=snapshot)
+        except ViewFailed as failed:
+            self.fail(ht, failed.cause)
+            return
+        if ht.status == "over":
+            self.views.push_summary(ht)
 
     def fail(self, ht: HostTable, exc: BaseException) -> None:
         """A game's plugin raised: stop this table only, and say so to everybody at it."""
         log.error("table %s stopped: its game failed", ht.id, exc_info=exc)
-        ht.status = "broken"
-        self.tables.live.pop(ht.id, None)
+        self.tables.ended(ht, "broken", self.clock.now())
         ht.failure = f"{type(exc).__name__}: {exc}"
-        ht.ended_at = self.clock.now()
         self.timers.clear(ht)
-        self._views().push_summary(ht)
+        self.views.push_summary(ht)
 
     def schedule(self, ht: HostTable, changed: bool = False) -> None:
         """Work the table's timers out again (docs/protocol.md, "Timers"): after a change
@@ -197,28 +205,22 @@ class Play:
     # --- the loop's side ---------------------------------------------------------------------
 
     def next_due(self) -> float | None:
-        due = None
-        for ht in self.tables.live.values():
-            d = self.timers.next_due(ht)
-            if d is not None and (due is None or d < due):
-                due = d
-        return due
+        return self.timers.next_due()
 
     def tick(self, now: float) -> None:
         """Fire what is due: at most one action per table per tick. First the tables whose
         hard bot's answer came from its worker (or went stale) are looked at again."""
-        for ht in self.timers.collect(now):
+        for ht in self.timers.collect():
             if ht.status == "playing":
                 self.schedule(ht)
-        for ht in list(self.tables.live.values()):
-            due = self.timers.next_due(ht)
-            if due is None or due > now:
-                continue
+        for ht in self.timers.due_now(now):
             try:
-                done = self.timers.fire(ht, now)
-                if done == MOVED:
+                played = self.timers.fire(ht, now)
+                if played is None:
+                    continue
+                if played.kind == IDLE:          # a stand-in now plays for someone
+                    self.views.push_summary(ht)
+                else:
                     self.changed(ht, timed=True)
-                elif done == STANDIN:
-                    self._views().push_summary(ht)
             except Exception as exc:
                 self.fail(ht, exc)

@@ -1,18 +1,25 @@
 """The players a host knows: who they are, where they are connected, whether they are alive.
 
-Owns: players by their handle (``owners.identity``: the key ZeroMQ authenticated for the
-connection with the name it owns; MO-1) and by id, the names bound to keys (``owners``), the
-route each player is connected by and the key that route is authenticated as, the routes
-replaced by a newer hello, ``hello`` (a new player, a resumed one from any connection, the same
-connection saying hello again, one connection replacing another; a name owned by another key
-is refused ``name_taken``), ``bye``, ``ping``, liveness (Paranoid Pirate: a player silent for
-``heartbeat * liveness`` seconds is disconnected) and forgetting a player long gone. Identity
-is looked up in one place (``identify``): a token or routing id a client sends counts for
-nothing. On a host without CURVE (benchmarks, tests without sockets) a route stands in for the
-key, so nobody resumes there from another connection.
+Owns: adding and forgetting players (``model.Players``, by their handle, ``owners.identity``:
+the key ZeroMQ authenticated for the connection with the name it owns; MO-1, and by id), the
+names bound to keys (``owners``), the route each player is connected by and the key that route
+is authenticated as, the routes replaced by a newer hello, ``hello`` (a new player, a resumed
+one from any connection, the same connection saying hello again, one connection replacing
+another; a name owned by another key is refused ``name_taken``), ``bye``, ``ping``, liveness
+(Paranoid Pirate: a player silent for ``heartbeat * liveness`` seconds is disconnected) and
+forgetting a player long gone. Identity is looked up in one place (``identify``): a token or
+routing id a client sends counts for nothing. On a host without CURVE (benchmarks, tests
+without sockets) a route stands in for the key, so nobody resumes there from another
+connection.
 
-Must not know about: sockets (it sends through an ``Outbox``), tables (it tells
-``on_presence`` and ``on_back`` and lets the lobby say what that means).
+Liveness costs what is due, not what exists (the zguide's ``ppqueue``): the connected players
+are kept in the order they were last heard, so a sweep stops at the first one heard recently
+enough; those gone wait in order of when they may be forgotten (``schedule.Schedule``), and one
+who still sits at a table or owns one then is looked at again ``keep_over`` later.
+
+Must not know about: sockets (it sends through an ``Outbox``), tables (it tells the
+``PlayerEvents`` it was given, and asks ``seated`` whether a player sits anywhere: the lobby
+says what that means).
 """
 
 from __future__ import annotations
@@ -20,16 +27,20 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import FORGET_UNSEATED, Player
+from cardparty.net.host.config import HostConfig
+from cardparty.net.host.model import FORGET_UNSEATED, Player, Players
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
+from cardparty.net.host.schedule import Schedule
 from cardparty.net.owners import NameTaken, Owners, identity
-from cardparty.net.protocol import PROTOCOL, ProtocolError, message
+from cardparty.net.protocol import FEATURES, PROTOCOL, ProtocolError, message
 from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
@@ -40,37 +51,48 @@ MAX_SUPERSEDED = 4096
 #: sweeps, never in one pass that would hold the loop (and every other table's replies).
 FORGET_PER_SWEEP = 128
 
+PlayerHook = Callable[[Player], None]
+
+
+@dataclass(frozen=True)
+class PlayerEvents:
+    """Who is told of players coming and going, given when the roster is built: ``presence``
+    when a player connects or disconnects (his tables show it), ``back`` after his hello (his
+    tables and invitations are told again), ``forgotten`` before he is forgotten (the tables
+    he watched let him go)."""
+
+    presence: tuple[PlayerHook, ...] = ()
+    back: tuple[PlayerHook, ...] = ()
+    forgotten: tuple[PlayerHook, ...] = ()
+
 
 class Roster:
-    def __init__(self, outbox: Outbox, clock: Clock, persistence: Persistence, *,
-                 name: str, heartbeat: float, liveness: int, keep_over: float,
-                 max_players: int, games: Callable[[], list[str]]) -> None:
+    def __init__(self, config: HostConfig, outbox: Outbox, clock: Clock,
+                 persistence: Persistence, players: Players, owners: Owners,
+                 events: PlayerEvents, *, seated: Callable[[Player], bool],
+                 games: list[str]) -> None:
         self.outbox = outbox
         self.clock = clock
         self.persistence = persistence
-        self.name = name
-        self.heartbeat = heartbeat
-        self.liveness = liveness
-        self.keep_over = keep_over
-        self.max_players = max_players
+        #: the host's name, liveness, how long players gone are kept, the player limit, and
+        #: whether the host lets clients choose deals (``--testing``, shown in the welcome)
+        self.config = config
         self.games = games
-        self.players: dict[str, Player] = {}   # by handle (owners.identity)
-        self.owners = Owners(persistence.store)
-        #: shown in the welcome: the host lets clients choose deals (``--testing``)
-        self.testing = False
-        self.by_id: dict[str, Player] = {}
+        self.events = events
+        #: whether a player sits at a table (watching is not sitting)
+        self.seated = seated
+        self.directory = players
+        self.players = players.by_token       # by handle (owners.identity)
+        self.by_id = players.by_id
+        self.owners = owners
         self.routes: dict[bytes, Player] = {}
         #: Routes whose player said hello again from another connection (oldest first).
         self.superseded: dict[bytes, None] = {}
+        #: the connected players, the least recently heard first
+        self.alive: OrderedDict[Player, None] = OrderedDict()
+        #: the players gone, by when they may be forgotten
+        self.leaving: Schedule[Player] = Schedule()
         self._ids = itertools.count(1)
-        #: called when a player's connection state changes (his tables show it)
-        self.on_presence: Callable[[Player], None] = lambda p: None
-        #: called after a hello: his tables and invitations are told again
-        self.on_back: Callable[[Player], None] = lambda p: None
-        #: whether a player sits at a table (the lobby says; watching is not sitting)
-        self.seated: Callable[[Player], bool] = lambda p: bool(p.tables)
-        #: called when a player is forgotten: the tables he watched let him go
-        self.on_forget: Callable[[Player], None] = lambda p: None
 
     def load(self) -> None:
         """The players the store remembers; ids go on from the highest."""
@@ -81,7 +103,8 @@ class Roster:
             # had never stopped.
             p.last_seen = now
             p.settled = True
-            self.players[p.token] = self.by_id[p.id] = p
+            self.directory.add(p)
+            self.leaving.set(p, self.forget_at(p))
             with contextlib.suppress(ValueError):
                 top = max(top, int(p.id[1:]))
         self._ids = itertools.count(top + 1)
@@ -102,13 +125,6 @@ class Roster:
             raise ProtocolError(exc.code, exc.message) from None
         handle = identity(key, req["name"])
         return handle, self.players.get(handle)
-
-    def quota_key(self, route: bytes | None, user: bytes | None = None) -> Any:
-        """What a connection's limits (requests a second, open tables, players) are counted
-        against: the key ZeroMQ authenticated for it (MO-1), whatever name it says hello
-        with, so that new connections and new names of one key share one allowance; the
-        route only on a host without CURVE, where no key exists."""
-        return user if user is not None else route
 
     def at(self, route: bytes, user: bytes | None = None) -> Player | None:
         """The player connected by ``route``, if that connection is the key he said hello
@@ -131,15 +147,35 @@ class Roster:
             self.forget(old)          # a passing name on this connection gives its place up
             old = None
         if player is None:
-            if len(self.players) >= self.max_players and not self.make_room():
-                raise ProtocolError("busy", Msg("this host has too many players"))
-            player = Player(id=f"p{next(self._ids)}", token=handle, name=req["name"])
-            self.players[player.token] = player
-            self.by_id[player.id] = player
-            self.persistence.save_player(player)
+            player = self.new_player(handle, req["name"])
         if old is not None and old is not player:
             old.route = None
             self.set_connected(old, False)
+        self.connected_by(player, route, user)
+        player.features = FEATURES.intersection(req["features"])
+        self.outbox.send(player, message(
+            "welcome", rid=req["rid"], host=self.config.name, player=player.id,
+            name=player.name, resumed=resumed, heartbeat=self.config.heartbeat,
+            liveness=self.config.liveness, protocol=PROTOCOL, games=self.games,
+            testing=self.config.testing, features=sorted(player.features)))
+        self.set_connected(player, True, force=True)
+        for back in self.events.back:
+            back(player)
+        return player
+
+    def new_player(self, handle: str, name: str) -> Player:
+        """A player the host did not know (ProtocolError ``busy`` at the player limit, unless
+        one long gone makes room)."""
+        if len(self.players) >= self.config.max_players and not self.make_room():
+            raise ProtocolError("busy", Msg("this host has too many players"))
+        player = Player(id=f"p{next(self._ids)}", token=handle, name=name)
+        self.directory.add(player)
+        self.persistence.save_player(player)
+        return player
+
+    def connected_by(self, player: Player, route: bytes, user: bytes | None) -> None:
+        """``player`` is connected by ``route`` from now on; his previous route, if another,
+        is answered ``replaced``."""
         if player.route is not None and player.route != route:
             self.routes.pop(player.route, None)
             self.superseded[player.route] = None        # answered "replaced" from now on
@@ -150,14 +186,6 @@ class Roster:
         self.routes[route] = player
         self.superseded.pop(route, None)
         player.last_seen = self.clock.now()
-        self.outbox.send(player, message(
-            "welcome", rid=req["rid"], host=self.name, player=player.id,
-            name=player.name, resumed=resumed, heartbeat=self.heartbeat,
-            liveness=self.liveness, protocol=PROTOCOL, games=self.games(),
-            testing=self.testing))
-        self.set_connected(player, True, force=True)
-        self.on_back(player)
-        return player
 
     def on_bye(self, player: Player, req: dict[str, Any]) -> None:
         reply = message("ok", about="bye", rid=req["rid"])
@@ -183,7 +211,9 @@ class Roster:
     def heard(self, player: Player, now: float) -> None:
         """Any message counts as a heartbeat."""
         player.last_seen = now
-        if not player.connected:
+        if player.connected:
+            self.alive.move_to_end(player)
+        else:
             self.set_connected(player, True)
 
     def set_connected(self, player: Player, connected: bool, force: bool = False) -> None:
@@ -191,10 +221,23 @@ class Roster:
             return
         changed = player.connected != connected
         player.connected = connected
+        if connected:
+            self.alive[player] = None
+            self.alive.move_to_end(player)
+            self.leaving.discard(player)
+        else:
+            self.alive.pop(player, None)
+            self.leaving.set(player, self.forget_at(player))
         if changed:
             log.info("%s (%s) %s", safe(player.name), player.id,
                      "connected" if connected else "disconnected")
-            self.on_presence(player)
+            for presence in self.events.presence:
+                presence(player)
+
+    def forget_at(self, player: Player) -> float:
+        """When ``player``, gone, may be forgotten: ``keep_over`` seconds after he was last
+        heard if he took part here (``settled``), ``FORGET_UNSEATED`` if he only passed."""
+        return player.last_seen + (self.config.keep_over if player.settled else FORGET_UNSEATED)
 
     @staticmethod
     def keep(player: Player) -> bool:
@@ -218,25 +261,33 @@ class Roster:
         """Liveness (Paranoid Pirate) and forgetting players nobody needs any more: one
         gone for ``keep_over`` seconds, seated nowhere and owning no table; one who never
         sat nor created anything (he may have watched), ``FORGET_UNSEATED`` seconds after he
-        went: a crowd of watchers that came and went costs the host nothing for long."""
-        silent = now - self.heartbeat * self.liveness
-        forgotten = now - self.keep_over
-        passing = now - FORGET_UNSEATED
-        budget = FORGET_PER_SWEEP
-        for player in list(self.players.values()):
-            if player.connected and player.last_seen < silent:
-                self.set_connected(player, False)
-            elif (budget and not player.connected and not player.owns
-                  and player.last_seen < (forgotten if player.settled else passing)
-                  and not self.seated(player)):
+        went: a crowd of watchers that came and went costs the host nothing for long. Only
+        the players due are looked at (see the module docstring)."""
+        silent = now - self.config.heartbeat * self.config.liveness
+        alive = self.alive
+        while alive:
+            player = next(iter(alive))
+            if player.last_seen >= silent:
+                break
+            self.set_connected(player, False)
+        for player in self.leaving.pop_due(now, FORGET_PER_SWEEP):
+            if player.connected or self.players.get(player.token) is not player:
+                continue
+            if now - player.last_seen <= (self.config.keep_over if player.settled
+                                          else FORGET_UNSEATED):
+                self.leaving.set(player, self.forget_at(player))   # not quite yet
+            elif player.owns or self.seated(player):
+                self.leaving.set(player, now + self.config.keep_over)      # he still has a place
+            else:
                 self.forget(player)       # gone, seated nowhere (his name stays his key's)
-                budget -= 1
 
     def forget(self, player: Player) -> None:
         if player.tables:
-            self.on_forget(player)
-        self.players.pop(player.token, None)
-        self.by_id.pop(player.id, None)
+            for forgotten in self.events.forgotten:
+                forgotten(player)
+        self.directory.remove(player)
+        self.alive.pop(player, None)
+        self.leaving.discard(player)
         if player.route is not None:
             self.routes.pop(player.route, None)
         self.persistence.drop_player(player)

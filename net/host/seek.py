@@ -3,7 +3,8 @@ order of asking; what happens when the fill timeout ends.
 
 Owns: the requests ``seek`` (sit at the oldest table made by seeking for the same game,
 player count and stake that has a free seat, or open one) and ``unseek`` (leave it again);
-the fill timeout of tables that have one (``next_due``, ``tick``): at a table made by
+the fill timeout of tables that have one (``next_due``, ``tick``: the tables in order of
+their timeouts, ``Tables.filling``, so the loop looks at those due alone): at a table made by
 seeking, bots take the empty seats and the game starts (its league points are halved); an
 entry table not full in time is cancelled and every stake refunded (``Economy.cancel``).
 Seats taken by seeking are ready at once: the game starts as soon as the table is full.
@@ -22,8 +23,8 @@ from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
-from cardparty.net.host.model import HostTable, Player, Seat, Tables
-from cardparty.net.host.play import Play
+from cardparty.net.host.model import HostSeat, HostTable, Player, Tables
+from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.views import Views
 from cardparty.net.protocol import ProtocolError, message
 
@@ -31,20 +32,20 @@ log = logging.getLogger("cardparty.host")
 
 
 class Seeks:
-    def __init__(self, tables: Tables, clock: Clock, lobby: Lobby, play: Play, views: Views,
-                 economy: Economy) -> None:
+    def __init__(self, tables: Tables, clock: Clock, lobby: Lobby, views: Views,
+                 persistence: Persistence, economy: Economy) -> None:
         self.tables = tables
         self.clock = clock
         self.lobby = lobby
-        self.play = play
         self.views = views
+        self.persistence = persistence
         self.economy = economy
 
     def waiting_for(self, player: Player) -> HostTable | None:
         """The table made by seeking where ``player`` waits, if any."""
         for tid in player.tables:
             ht = self.tables.all.get(tid)
-            if ht is not None and ht.seeking and ht.status == "open" and (
+            if ht is not None and ht.stakes.seeking and ht.status == "open" and (
                     ht.seat_of(player) is not None):
                 return ht
         return None
@@ -54,14 +55,14 @@ class Seeks:
         if waiting is not None:
             raise ProtocolError("seated", Msg("you already wait for {game} for {n} at {table}: "
                                               "cancel that first",
-                                              game=str(waiting.table.info.name),
+                                              game=str(waiting.game.info.name),
                                               n=len(waiting.seats), table=waiting.id))
         game, players, stake = req["game"], req["players"], req["stake"]
         mode = rw.ENTRY if stake else rw.OPEN
         self.economy.check_create(mode, stake)
         found = next((ht for ht in sorted(self.tables.all.values(), key=lambda t: t.seq)
-                      if ht.seeking and ht.status == "open" and ht.table.game == game
-                      and len(ht.seats) == players and ht.stake == stake
+                      if ht.stakes.seeking and ht.status == "open" and ht.game.game == game
+                      and len(ht.seats) == players and ht.stakes.stake == stake
                       and any(s.kind == "empty" for s in ht.seats)), None)
         fresh = found is None
         if found is None:
@@ -70,7 +71,7 @@ class Seeks:
                 "idle": -1.0, "bot_delay": -1.0, "title": "", "seed": None, "mode": mode,
                 "stake": stake, "bot_budget_ms": -1, "standin_level": "normal"})
             found = self.tables.find(reply["table"]["id"])
-            found.seeking = True
+            found.stakes.seeking = True
             self.tables.fill_by(found, self.clock.now() + self.economy.settings.fill_timeout)
         try:
             seated = self.lobby.on_sit(player, {"table": found.id, "seat": None})
@@ -81,7 +82,7 @@ class Seeks:
         log.info("%s seeks %s for %d%s: table %s", player.name, game, players,
                  f" (stake {stake})" if stake else "", found.id)
         return message("seeking", table=found.id, seat=seated["seat"], game=game,
-                       players=players, stake=stake, fill_in=self.fill_in(found))
+                       players=players, stake=stake, fill_in=self.views.fill_in(found))
 
     def on_unseek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht = self.waiting_for(player)
@@ -92,42 +93,36 @@ class Seeks:
             self.lobby.drop(ht)
         return message("ok", about="unseek", table=ht.id)
 
-    def fill_in(self, ht: HostTable) -> float | None:
-        if ht.fill_at is None or ht.status != "open":
-            return None
-        return max(0.0, ht.fill_at - self.clock.now())
-
     # --- the fill timeout --------------------------------------------------------------------
 
     def next_due(self) -> float | None:
-        filling = self.tables.filling
-        for tid, ht in list(filling.items()):
-            if ht.fill_at is None or ht.status != "open":
-                del filling[tid]                # started, cancelled: no more waiting
-        due = [ht.fill_at for ht in filling.values() if ht.fill_at is not None]
-        return min(due) if due else None
+        return self.tables.filling.next_due()
 
     def tick(self, now: float) -> None:
-        for ht in list(self.tables.filling.values()):
-            if ht.fill_at is None or ht.status != "open" or ht.fill_at > now:
-                continue
-            ht.fill_at = None
-            self.tables.filling.pop(ht.id, None)
-            if all(s.kind != "empty" for s in ht.seats):
-                # Full: it starts when everyone is ready; should someone leave before, the
-                # wait goes on (an entry table never holds stakes for ever).
-                self.tables.fill_by(ht, now + self.economy.settings.fill_timeout)
-                continue
-            if ht.mode == rw.ENTRY:             # MO-6: humans only; cancelled, refunded
-                self.economy.cancel(ht)
-                self.play.persist(ht)
-                self.views.push_summary(ht)
-            elif not any(s.kind == "human" for s in ht.seats):
-                self.lobby.drop(ht)
-            elif ht.seeking:                    # MO-5: bots take the empty seats
-                for i, s in enumerate(ht.seats):
-                    if s.kind == "empty":
-                        ht.seats[i] = Seat("bot", None, f"Bot {i + 1}", True)
-                    ht.seats[i].ready = True
-                log.info("table %s: bots fill the empty seats", ht.id)
-                self.lobby.changed(ht)
+        for ht in self.tables.filling.pop_due(now):
+            fill_at = ht.stakes.fill_at
+            if fill_at is None or ht.status != "open" or fill_at > now:
+                continue                        # started, cancelled, or waiting longer
+            self.filled(ht, now)
+
+    def filled(self, ht: HostTable, now: float) -> None:
+        """``ht``'s fill timeout ended at ``now``."""
+        ht.stakes.fill_at = None
+        if all(s.kind != "empty" for s in ht.seats):
+            # Full: it starts when everyone is ready; should someone leave before, the
+            # wait goes on (an entry table never holds stakes for ever).
+            self.tables.fill_by(ht, now + self.economy.settings.fill_timeout)
+            return
+        if ht.access.mode == rw.ENTRY:             # MO-6: humans only; cancelled, refunded
+            self.economy.cancel(ht)
+            self.persistence.save_table(ht)
+            self.views.push_summary(ht)
+        elif not any(s.kind == "human" for s in ht.seats):
+            self.lobby.drop(ht)
+        elif ht.stakes.seeking:                    # MO-5: bots take the empty seats
+            for i, s in enumerate(ht.seats):
+                if s.kind == "empty":
+                    ht.seats[i] = HostSeat("bot", None, f"Bot {i + 1}", True)
+                ht.seats[i].ready = True
+            log.info("table %s: bots fill the empty seats", ht.id)
+            self.lobby.changed(ht)

@@ -8,39 +8,39 @@ ZeroMQ's own frame limit), reading with each message the key ZeroMQ authenticate
 connection (the identity of the request: never its routing id, a name or a token), the
 receive loop (requests, then due
 timers, then liveness), reading a message (at most two frames of a hostile many-part one),
-the per-key rate limit (a token bucket per ``Roster.quota_key``, refused before the
+the per-key rate limit (a token bucket per ``model.quota_key``, refused before the
 frame is even unpacked; a new name or connection of the key does not refill it), a client that
 stops reading disconnected when its queue is full, the
 memory of replies by request id (a repeated move is answered, never played twice),
 dispatching a checked request to its handler and turning any failure into one ``error``
-reply, and ``SocketOutbox``: a frame to a player's route. With a store, nothing is sent
-before the store (and the ledger, whose commits its writer syncs) has what it tells of.
+reply, and writing to the socket the frames the ``gate.CommitGate`` lets go (after each
+request when nothing needs to be durable; else after the writes of a few requests are handed
+to the store, ``HostParts.flush``, and once they are durable), back to back: a move's ok and
+views sent together wake ZeroMQ's I/O thread once.
 
 Everything runs on ONE thread (the receive loop), so tables need no locks; a request is
 handled to the end before the next is read.
 
-Must not know about: what a request does (``HostParts.handlers``), tables, games.
+Must not know about: what a request does (``HostParts.handlers``), tables, games, the store
+or the ledger (the gate and its sources say when a frame may go).
 """
 
 from __future__ import annotations
 
-import collections
-import contextlib
 import errno
 import logging
 import math
-import os
 import threading
 import time
 from typing import Any
 
 import zmq
 
-from cardparty.core.economy.ledger import Ledger
 from cardparty.net.guard import Guard, user_of
+from cardparty.net.host.allowance import Allowances
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import BURST, RATE, Allowance, Player
-from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.gate import CommitGate
+from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
 from cardparty.net.protocol import (
     HARD_FRAME,
@@ -84,6 +84,8 @@ COSTS = {"tables": 10, "hello": 4, "watch": 4, "create": 4}
 #: With a store, messages handled before their changes are written in one transaction and
 #: what they said is sent: fewer commits, against the wait of the first message's replies.
 FLUSH_EVERY = 8
+#: A request is one message of at most two frames: the route and the body.
+Message = tuple[list[bytes], bytes | None]
 
 _MORE = int(zmq.SNDMORE | zmq.NOBLOCK)
 _LAST = int(zmq.NOBLOCK)
@@ -92,9 +94,10 @@ _EVENTS = int(zmq.EVENTS)
 _POLLIN = int(zmq.POLLIN)
 #: pyzmq's own send, without the Python layer above it (group, copy threshold): the host
 #: sends several frames per move, and that layer was a tenth of the cost of each.
-_send = zmq.Socket.__mro__[1].send
-_recv = zmq.Socket.__mro__[1].recv
-_get = zmq.Socket.__mro__[1].get
+_base: Any = zmq.Socket.__mro__[1]
+_send = _base.send
+_recv = _base.recv
+_get = _base.get
 
 
 def open_router(ctx: zmq.Context[Any], bind: str, guard: Guard | None = None
@@ -127,218 +130,118 @@ def open_router(ctx: zmq.Context[Any], bind: str, guard: Guard | None = None
     return sock, sock.getsockopt_string(zmq.LAST_ENDPOINT)
 
 
-class SocketOutbox(Outbox):
-    """Frames to players' routes on the ROUTER socket (set once it is bound).
+class Server:
+    """The loop around one ROUTER socket, handing checked requests to ``parts`` and writing
+    to the socket what ``gate`` lets go."""
 
-    While ``holding``, frames wait in order until ``release``: the server holds a turn of
-    its loop's frames until the store has the changes they tell of."""
-
-    def __init__(self) -> None:
+    def __init__(self, parts: HostParts, gate: CommitGate, clock: Clock) -> None:
+        self.parts = parts
+        self.gate = gate
+        self.clock = clock
+        self.roster = parts.roster
+        self.handlers = parts.handlers
         self.sock: zmq.Socket[Any] | None = None
-        #: called with a route the socket says is unreachable
-        self.gone: Any = lambda route: None
-        self.holding = False
-        self.held: list[tuple[bytes, bytes]] = []
-        #: frames of the request being handled, sent together by ``burst``
-        self.queued: list[tuple[bytes, bytes]] = []
-        #: frames waiting for the store: (its ticket, the frames), oldest first
-        self.waiting: collections.deque[tuple[int, list[tuple[bytes, bytes]]]] = (
-            collections.deque())
+        self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
+                                       "from you: this one was not read; slow down"))
+        self.handled = 0
+        #: whether the socket speaks CURVE (each message then carries its sender's key)
+        self.curve = True
+        #: allowance of requests by ``quota_key`` (a token bucket per key)
+        self.allowances: Allowances[Any] = Allowances(RATE, BURST, MAX_ALLOWANCES)
 
-    def deliver(self, player: Player, frame: bytes) -> bool:
-        assert player.route is not None
-        return self.to_route(player.route, frame)
+    # --- the loop ----------------------------------------------------------------------------
 
-    def hold_until(self, ticket: int) -> None:
-        """The frames held so far go out once the store's ticket is written (at once when
-        nothing is: but never before frames held earlier)."""
-        held, self.held = self.held, []
-        if ticket:
-            self.waiting.append((ticket, held))
-        elif self.waiting:
-            self.waiting[-1][1].extend(held)
-        else:
-            for route, frame in held:
-                self.send_now(route, frame)
+    def run(self, sock: zmq.Socket[Any], stopping: threading.Event) -> None:
+        """Requests, then due timers, then liveness, until ``stopping`` is set."""
+        self.sock = sock
+        self.curve = bool(sock.getsockopt(zmq.CURVE_SERVER))
+        poller = zmq.Poller()
+        poller.register(sock, zmq.POLLIN)
+        durable = self.gate.fds()
+        for fd in durable:
+            poller.register(fd, zmq.POLLIN)
+        clock, parts = self.clock, self.parts
+        woken: frozenset[int] = frozenset()
+        while not stopping.is_set():
+            woken = self._watch(poller, woken, parts.wake_fds())
+            wait = min(max(0.0, parts.next_due() - clock.now()), 0.1)
+            events = poller.poll(math.ceil(wait * 1000))
+            if events:
+                if durable and any(fd in durable for fd, _ in events):
+                    self.gate.woken()
+                self.send()                 # what the store's commits since let go
+                self._read(sock)
+            try:
+                parts.tick(clock.now())
+            except Exception:          # a host bug must not end the loop
+                log.exception("host loop")
+            self.flush()
+        self.flush()
+        self.gate.drain()                 # the last writes, then what they told
+        self.send()
 
-    def release(self, done: int) -> None:
-        """Send the frames whose writes are committed (tickets up to ``done``)."""
-        waiting = self.waiting
-        while waiting and waiting[0][0] <= done:
-            for route, frame in waiting.popleft()[1]:
-                self.send_now(route, frame)
+    @staticmethod
+    def _watch(poller: zmq.Poller, woken: frozenset[int], fds: frozenset[int]
+               ) -> frozenset[int]:
+        """Poll ``fds`` (hard bots' workers: an answer wakes the loop) instead of ``woken``."""
+        if fds != woken:
+            for fd in woken - fds:
+                poller.unregister(fd)
+            for fd in fds - woken:
+                poller.register(fd, zmq.POLLIN)
+        return fds
 
-    def to_route(self, route: bytes, frame: bytes) -> bool:
-        """Queue ``frame`` for ``route``: it goes out with the other frames of the same
-        request (``burst``), or once the store has what it tells of (``holding``). A client
-        whose queue turns out full is disconnected then (``gone``), as at once."""
-        if self.holding:
-            self.held.append((route, frame))
-        else:
-            self.queued.append((route, frame))
-        return True
+    def _read(self, sock: zmq.Socket[Any]) -> None:
+        """Read while the socket says a message waits (a recv that finds none raises, and
+        that exception cost more than the rest of reading a message), at most ``BATCH``
+        messages and ``PASS_BUDGET`` seconds; what each says goes out after it, or after
+        every ``FLUSH_EVERY`` when it must be durable first."""
+        holds = self.gate.holds
+        until = time.perf_counter() + PASS_BUDGET
+        for n in range(1, BATCH + 1):
+            if not _get(sock, _EVENTS) & _POLLIN:
+                break
+            self.frames(*self._recv(sock))
+            every = n % FLUSH_EVERY == 0
+            if every or not holds:
+                self.flush()
+            if every and time.perf_counter() > until:
+                break
 
-    def burst(self) -> None:
-        """Send the queued frames one after the other. A move's ok and views sent back to
-        back wake ZeroMQ's I/O thread once, not once per frame with the next view's work in
-        between: flat out, that was a third of the host's cost in ZeroMQ."""
-        while self.queued:
-            queued, self.queued = self.queued, []
-            for i, (route, frame) in enumerate(queued):
-                self.send_now(route, frame)
-                if self.queued:
-                    # A client turned out gone, and the roster queued the news of it: that
-                    # goes before the rest, as it did when each frame went out at once.
-                    self.queued.extend(queued[i + 1:])
-                    break
+    def flush(self) -> None:
+        """What was handled since the last flush is handed to the store, and what it said
+        goes out as soon as the gate lets it (at once when nothing must be durable)."""
+        self.parts.flush()
+        self.send()
 
-    def send_now(self, route: bytes, frame: bytes) -> bool:
+    def send(self) -> None:
+        """Write what the gate lets go, back to back. A client whose queue turns out full is
+        disconnected then (``Roster.gone``), and the news of it goes before the rest, as it
+        would have had each frame gone out at once."""
+        frames = self.gate.released()
+        i = 0
+        while i < len(frames):
+            route, frame = frames[i]
+            i += 1
+            if not self._send_now(route, frame):
+                self.roster.gone(route)
+                self.parts.flush()
+                frames[i:i] = self.gate.released()
+
+    def _send_now(self, route: bytes, frame: bytes) -> bool:
         sock = self.sock
         assert sock is not None
         try:
             _send(sock, route, _MORE)        # ROUTER_MANDATORY fails here, never half-way
             _send(sock, frame, _LAST)
             return True
-        except zmq.Again:
-            # That client's queue is full: it stopped reading. Holding more for it would
-            # grow the host; it is disconnected and resumes with a snapshot on its hello.
-            self.gone(route)
-            return False
         except zmq.ZMQError:
-            self.gone(route)       # EHOSTUNREACH: the client is gone
+            # zmq.Again: that client's queue is full (it stopped reading): holding more for
+            # it would grow the host; it resumes with a snapshot on its hello. Otherwise
+            # EHOSTUNREACH: the client is gone.
             return False
 
-
-class Server:
-    """The loop around one ROUTER socket, handing checked requests to ``parts``."""
-
-    def __init__(self, parts: HostParts, outbox: SocketOutbox, clock: Clock) -> None:
-        self.parts = parts
-        self.outbox = outbox
-        self.clock = clock
-        self.roster = parts.roster
-        self.handlers = parts.handlers
-        outbox.gone = self.roster.gone
-        self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
-                                       "from you: this one was not read; slow down"))
-        self.handled = 0
-        #: whether the socket speaks CURVE (each message then carries its sender's key)
-        self.curve = True
-        #: allowance of requests by ``roster.quota_key`` (see ``Allowance``)
-        self.allowances: collections.OrderedDict[Any, Allowance] = collections.OrderedDict()
-        self.persistence = parts.persistence
-        self.store = self.persistence.store
-        self._wake_r = self._wake_w = -1
-        self.ledger: Ledger | None = None
-        if self.store is not None:
-            # The writes of a few requests in one transaction on the store's writer thread,
-            # and nothing they tell of sent before it is committed; the loop is woken by a
-            # byte on a pipe when it is.
-            self._wake_r, self._wake_w = os.pipe()
-            os.set_blocking(self._wake_r, False)
-            os.set_blocking(self._wake_w, False)
-            self.persistence.batching = outbox.holding = True
-            self.store.start_writer(self._written)
-            # The ledger's commits are synced on the writer too, before the tables' rows and
-            # before anything telling of them is sent: a payout no longer holds up the loop
-            # for the disk (a few milliseconds at every round's end).
-            self.ledger = parts.economy.ledger
-            if self.ledger is not None:
-                self.ledger.defer_sync()
-
-    def _written(self) -> None:
-        """(On the store's writer thread.) A commit is done: wake the loop."""
-        with contextlib.suppress(OSError):       # a full pipe is awake enough
-            os.write(self._wake_w, b"w")
-
-    def run(self, sock: zmq.Socket[Any], stopping: threading.Event) -> None:
-        """Requests, then due timers, then liveness, until ``stopping`` is set."""
-        self.curve = bool(sock.getsockopt(zmq.CURVE_SERVER))
-        poller = zmq.Poller()
-        poller.register(sock, zmq.POLLIN)
-        if self._wake_r >= 0:
-            poller.register(self._wake_r, zmq.POLLIN)
-        clock = self.clock
-        parts = self.parts
-        woken: frozenset[int] = frozenset()
-        outbox = self.outbox
-        perf = time.perf_counter
-        while not stopping.is_set():
-            fds = parts.wake_fds()          # hard bots' workers: an answer wakes the loop
-            if fds != woken:
-                for fd in woken - fds:
-                    poller.unregister(fd)
-                for fd in fds - woken:
-                    poller.register(fd, zmq.POLLIN)
-                woken = fds
-            now = clock.now()
-            wait = min(max(0.0, parts.next_due() - now), 0.1)
-            if poller.poll(math.ceil(wait * 1000)):
-                self._committed()
-                # Read while the socket says a message waits: a recv that finds none raises,
-                # and that exception cost more than the rest of reading a message.
-                until = perf() + PASS_BUDGET
-                for n in range(1, BATCH + 1):
-                    if not _get(sock, _EVENTS) & _POLLIN:
-                        break
-                    self.frames(*self._recv(sock))
-                    outbox.burst()
-                    if n % FLUSH_EVERY == 0:
-                        self.flush()
-                        self._committed(look=False)  # replies whose writes are in go now
-                        if perf() > until:
-                            break
-            try:
-                parts.tick(clock.now())
-            except Exception:          # a host bug must not end the loop
-                log.exception("host loop")
-            outbox.burst()
-            self.flush()
-        outbox.burst()
-        self.flush()
-        if self.store is not None:               # the last writes, then what they told
-            self.store.drain()
-            self.outbox.release(self.store.done)
-        self.close()
-
-    def close(self) -> None:
-        """The store's wake-up pipe closed (at the end of ``run``; a host whose loop never
-        ran closes it here too)."""
-        for fd in (self._wake_r, self._wake_w):
-            if fd >= 0:
-                os.close(fd)
-        self._wake_r = self._wake_w = -1
-
-    def flush(self) -> None:
-        """Queue the writes of what was handled since the last flush; what it said goes out
-        once they are committed."""
-        if self.outbox.holding:
-            assert self.store is not None
-            ledger = self.ledger
-            if ledger is not None and ledger.unsynced:
-                ledger.unsynced = False
-                with self.store.batch():
-                    self.store.before(ledger.sync)
-            self.persistence.flush(self.parts.play.fail)
-            # Whatever was queued (a table, a player's row) is committed before any of it.
-            self.outbox.hold_until(self.store.queued if self.store.queued > self.store.done
-                                   else 0)
-
-    def _committed(self, look: bool = True) -> None:
-        """Send what the store's commits since the last look let go (``look``: and empty
-        the wake-up pipe; without, only the store's count of commits is read)."""
-        if self._wake_r < 0:
-            return
-        if look:
-            with contextlib.suppress(OSError):
-                while os.read(self._wake_r, 4096):
-                    pass
-        assert self.store is not None
-        waiting = self.outbox.waiting
-        if waiting and waiting[0][0] <= self.store.done:
-            self.outbox.release(self.store.done)
-
-    def _recv(self, sock: zmq.Socket[Any]) -> tuple[list[bytes], bytes | None]:
+    def _recv(self, sock: zmq.Socket[Any]) -> Message:
         """One message: the route and its frames, keeping at most two frames of a hostile
         many-part message (the count is kept as empty frames, for the ``frames`` error), and
         the key ZeroMQ authenticated for the connection it came by (None without CURVE:
@@ -361,20 +264,21 @@ class Server:
                     _recv(sock, _LAST)
         return frames, user
 
+    # --- one message -------------------------------------------------------------------------
+
     def frames(self, frames: list[bytes], user: bytes | None = None) -> None:
         """One message from a client, whose connection ZeroMQ authenticated as ``user``:
         checked, handled, answered (or refused in words)."""
         route = frames[0]
         self.handled += 1
-        roster = self.roster
-        player = roster.at(route, user)
+        player = self.roster.at(route, user)
         now = self.clock.now()
-        if not self._spend(route, user, now):
+        if not self.allowances.spend(quota_key(route, user), now):
             # Refused before it is even unpacked: a flood costs the host as little as can be.
-            self.outbox.to_route(route, self._slow_down)
+            self.gate.to_route(route, self._slow_down)
             return
         if player is not None:
-            roster.heard(player, now)
+            self.roster.heard(player, now)
         req: dict[str, Any] | None = None
         raw: dict[str, Any] | None = None
         try:
@@ -382,38 +286,50 @@ class Server:
                 raise ProtocolError("frames", f"a message must be one frame, not {len(frames) - 1}")
             raw = decode(frames[1])
             req = check_request(raw)
-            kind = req["type"]
-            cost = COSTS.get(kind)
-            if cost is not None:
-                self._charge(route, user, cost - 1)
-            if kind == "hello":
-                roster.hello(route, req, user)
-                return
-            if player is None:
-                if roster.replaced(route):
-                    raise ProtocolError("replaced", "you said hello again from another "
-                                                    "connection; this one is closed")
-                raise ProtocolError("hello_first", "say hello first")
-            rid = req["rid"]
-            if rid is not None and kind in REMEMBERED:
-                old = player.replies.get(rid)
-                if old is not None:
-                    if old[0] != kind:       # refused, and the first reply stays remembered
-                        self.outbox.to_route(route, encode(self._error_for(
-                            "bad_field", f"{kind}: rid {rid!r} was already used by a "
-                            f"{old[0]}: use a new rid", raw)))
-                        return
-                    self.outbox.to_route(route, old[1])
-                    return
-            reply = self.handlers[kind](player, req)
+            reply = self.handle(route, user, player, req, raw)
         except ProtocolError as exc:
             reply = self._error_for(exc.code, exc.message, raw)
         except Exception as exc:  # a host bug must cost one request, never the host
             log.exception("request failed")
             reply = self._error_for("internal", f"the host failed: {type(exc).__name__}: {exc}",
                                     raw)
-        if reply is None:
-            return
+        if reply is not None:
+            self.answer(route, player, req, reply)
+
+    def handle(self, route: bytes, user: bytes | None, player: Player | None,
+               req: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any] | None:
+        """A checked request: its handler's reply (None: nothing more to answer). A hello
+        needs no player; anything else does, and a repeated request id is answered from the
+        player's memory, never done twice."""
+        kind = req["type"]
+        cost = COSTS.get(kind)
+        if cost is not None:
+            self.allowances.charge(quota_key(route, user), cost - 1)
+        if kind == "hello":
+            self.roster.hello(route, req, user)
+            return None
+        if player is None:
+            if self.roster.replaced(route):
+                raise ProtocolError("replaced", "you said hello again from another "
+                                                "connection; this one is closed")
+            raise ProtocolError("hello_first", "say hello first")
+        rid = req["rid"]
+        if rid is not None and kind in REMEMBERED:
+            old = player.replies.get(rid)
+            if old is not None:
+                if old[0] != kind:       # refused, and the first reply stays remembered
+                    self.gate.to_route(route, encode(self._error_for(
+                        "bad_field", f"{kind}: rid {rid!r} was already used by a {old[0]}: "
+                        "use a new rid", raw)))
+                else:
+                    self.gate.to_route(route, old[1])
+                return None
+        return self.handlers[kind](player, req)
+
+    def answer(self, route: bytes, player: Player | None, req: dict[str, Any] | None,
+               reply: dict[str, Any]) -> None:
+        """Send ``reply`` to ``req`` (None: it could not be read) on ``route``, with the
+        request's id, and remember it when a repeat must get the same answer."""
         rid = None if req is None else req.get("rid")
         if rid is not None and reply.get("rid") is None:
             reply["rid"] = rid
@@ -421,34 +337,7 @@ class Server:
         if player is not None and rid is not None and req is not None and (
                 req["type"] in REMEMBERED):
             player.remember(rid, req["type"], frame)
-        self.outbox.to_route(route, frame)
-
-    def _spend(self, route: bytes, user: bytes | None, now: float) -> bool:
-        """One request from the allowance of whoever sent it (``Roster.quota_key``: the key
-        ZeroMQ authenticated, not the name it says nor the connection it came by)."""
-        key = self.roster.quota_key(route, user)
-        allowances = self.allowances
-        allowance = allowances.get(key)
-        if allowance is None:
-            allowance = allowances[key] = Allowance(now)
-            # The least recently heard go once their allowance would be full again anyway:
-            # the memory follows the connections of the last seconds, not of all time.
-            for _ in range(2):
-                oldest = next(iter(allowances.values()))
-                if len(allowances) > MAX_ALLOWANCES or now - oldest.at > BURST / RATE:
-                    allowances.popitem(last=False)
-                else:
-                    break
-        else:
-            allowances.move_to_end(key)
-        return allowance.spend(now)
-
-    def _charge(self, route: bytes, user: bytes | None, more: float) -> None:
-        """A costly request takes ``more`` from its sender's allowance (which may go below
-        zero: his next requests wait until it is paid back)."""
-        allowance = self.allowances.get(self.roster.quota_key(route, user))
-        if allowance is not None:
-            allowance.left -= more
+        self.gate.to_route(route, frame)
 
     @staticmethod
     def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:
@@ -458,3 +347,5 @@ class Server:
         table = raw.get("table")
         return error(code, text, rid_of(raw), raw["type"],
                      table if isinstance(table, str) and len(table) <= 16 else None)
+
+

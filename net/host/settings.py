@@ -58,9 +58,10 @@ def from_map(data: dict[str, Any], fill_timeout: float | None = None,
     timeout = data.get("fill_timeout", FILL_TIMEOUT) if fill_timeout is None else fill_timeout
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0:
         raise SettingsError(f"{where}: fill_timeout must be a number of seconds from 0 up")
+    given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                             for k, v in economy.items()}
     try:
-        rules = Rules(**{k: tuple(v) if isinstance(v, list) else v
-                         for k, v in economy.items()})
+        rules = Rules(**given)
     except (TypeError, ValueError) as exc:
         raise SettingsError(f"{where}: {exc}") from None
     return HostSettings(float(timeout), rules)

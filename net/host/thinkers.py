@@ -200,9 +200,6 @@ class Thinkers:
         """The pipes an answer comes by: the loop polls them with its socket."""
         return frozenset(w.rfd for w in self.workers if not w.dead)
 
-    def busy(self) -> bool:
-        return bool(self.running or self.queue)
-
     def collect(self, now: float | None = None) -> list[Hashable]:
         """Read what the workers answered; the owners to look at again (each once)."""
         now = time.monotonic() if now is None else now

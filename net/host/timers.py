@@ -2,11 +2,12 @@
 game deadlines, host bots' turns and idle players' stand-ins.
 
 Owns: the one boundary the play part asks about time (``Timers``: ``changed`` after a change
-of the game, ``refresh`` after a change of the seats, ``next_due``, ``fire`` what is due,
-``shown`` as a view shows the timers, ``clear``), one ``core.referee.Referee`` per table and
-game (made again when a new round deals a new game), the host bots' random stream, and
-which bot plays a seat (its level, or the table's stand-in level; a hard one asks the
-``thinkers``).
+of the game, ``refresh`` after a change of the seats, ``next_due`` and ``due`` (the tables
+whose time has come, in the order it came: a heap of each table's next due time, so the loop
+looks at what is due alone, ``schedule.Schedule``), ``fire`` what is due, ``shown`` as a view
+shows the timers, ``clear``), one ``core.referee.Referee`` per playing table and game (made
+again when a new round deals a new game), the host bots' random stream, and which bot plays
+a seat (its level, or the table's stand-in level; a hard one asks the ``thinkers``).
 
 The host's bots draw from a random stream that is a function of the table's seed and its
 version (``bot_rng``), not from one generator running since the host started: a host
@@ -33,17 +34,14 @@ from typing import TYPE_CHECKING
 
 from cardparty.core.bots import Bot, PolicyBot, canonical_level
 from cardparty.core.contract import Move
-from cardparty.core.referee import IDLE, LaterBot, Referee
+from cardparty.core.referee import LaterBot, Played, Referee
 from cardparty.core.search import DEFAULT_BUDGET, Budget, search
 from cardparty.core.table import Table
+from cardparty.net.host.schedule import Schedule
 from cardparty.net.host.thinkers import FALLBACK, Thinkers
 
 if TYPE_CHECKING:
     from cardparty.net.host.model import HostTable
-
-#: ``fire`` results: the game moved (tell everybody), or a stand-in now plays for someone.
-MOVED = "moved"
-STANDIN = "standin"
 
 
 def bot_seed(table: Table) -> int:
@@ -79,16 +77,18 @@ class TableStreamBot:
 
 
 class HardBot:
-    """A hard bot of one table: its search runs in a worker (``Thinkers``), or on the loop
-    when there are none; a normal move when thinking failed."""
+    """A hard bot of one table: its search runs in a worker (``thinkers``), or on the loop
+    when there are none; ``fallback``'s move when thinking failed."""
 
-    def __init__(self, timers: Timers, owner: Hashable, budget_ms: int) -> None:
-        self.timers = timers
+    def __init__(self, thinkers: Thinkers | None, owner: Hashable, budget_ms: int,
+                 fallback: Bot) -> None:
+        self.thinkers = thinkers
         self.owner = owner
         self.budget = budget_of(budget_ms)
+        self.fallback = fallback
 
     def choose(self, table: Table, seat: int, rng: random.Random) -> Move | None:
-        thinkers = self.timers.thinkers
+        thinkers = self.thinkers
         if thinkers is None:
             return search(table, seat, bot_rng(table), self.budget)
         index = thinkers.ask(self.owner, table, seat, bot_seed(table), self.budget)
@@ -96,21 +96,25 @@ class HardBot:
             return None
         moves = table.legal_moves(seat)
         if index == FALLBACK or not 0 <= index < len(moves):
-            return self.timers._bot("normal").choose(table, seat, rng)
+            return self.fallback.choose(table, seat, rng)
         return moves[index]
 
 
 class Timers:
     """The host's side of the referee: one per host, a referee per playing table.
 
-    ``workers``: the most worker processes for hard bots (None: the machine's; 0: none, hard
-    bots think on the loop)."""
+    ``thinkers``: the worker processes hard bots think in (None: they think on the loop)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, thinkers: Thinkers | None) -> None:
+        self.thinkers = thinkers
         self._bots: dict[str, Bot] = {}
-        self.thinkers: Thinkers | None = None if workers == 0 else Thinkers(workers)
+        self.referees: dict[HostTable, Referee] = {}
+        #: each playing table by when its referee is next due
+        self.due: Schedule[HostTable] = Schedule()
 
-    def _bot(self, level: str) -> Bot:
+    def bot(self, level: str) -> Bot:
+        """The host bot of ``level`` (one per level, drawing from the table's stream)."""
+        level = canonical_level(level)
         bot = self._bots.get(level)
         if bot is None:
             bot = self._bots[level] = TableStreamBot(PolicyBot(level))
@@ -118,23 +122,23 @@ class Timers:
 
     def referee(self, ht: HostTable) -> Referee:
         """The table's referee, made for its current game (a new round has a new one)."""
-        ref = ht.referee
-        if ref is None or ref.table is not ht.table:
-            seats = ht.seats
-            ref = ht.referee = Referee(ht.table, seats, idle=ht.idle, bot_delay=ht.bot_delay,
-                                       bots=lambda seat: self._bot_for(ht, seat))
+        ref = self.referees.get(ht)
+        if ref is None or ref.table is not ht.game:
+            ref = self.referees[ht] = Referee(
+                ht.game, ht.seats, idle=ht.timing.idle, bot_delay=ht.timing.bot_delay,
+                bots=lambda seat: self._bot_for(ht, seat))
         return ref
 
     def _bot_for(self, ht: HostTable, seat: int) -> Bot | LaterBot:
         """The bot that plays ``seat``: its own level, or the table's stand-in level for a
         human's seat."""
         s = ht.seats[seat]
-        level = canonical_level(ht.standin_level if s.kind == "human" else s.level)
+        level = canonical_level(ht.timing.standin_level if s.kind == "human" else s.level)
         if level == "hard":
-            return HardBot(self, ht, ht.bot_budget_ms)
-        return self._bot(level)
+            return HardBot(self.thinkers, ht, ht.timing.bot_budget_ms, self.bot("normal"))
+        return self.bot(level)
 
-    def collect(self, now: float) -> list[HostTable]:
+    def collect(self) -> list[HostTable]:
         """The tables whose hard bot's answer came (or went stale): look at them again."""
         if self.thinkers is None:
             return []
@@ -155,36 +159,50 @@ class Timers:
         if ht.status != "playing":
             self.clear(ht)
             return
-        self.referee(ht).changed(now, deadlines_at)
+        ref = self.referee(ht)
+        ref.changed(now, deadlines_at)
+        self.due.set(ht, ref.next_due())
 
     def refresh(self, ht: HostTable, now: float) -> None:
         """The seats changed (a stand-in ended, a bot took a seat), not the game."""
         if ht.status != "playing":
             self.clear(ht)
             return
-        self.referee(ht).refresh(now)
+        ref = self.referee(ht)
+        ref.refresh(now)
+        self.due.set(ht, ref.next_due())
 
     def clear(self, ht: HostTable) -> None:
-        if ht.referee is not None:
-            ht.referee.stop()
+        """Nothing is due at ``ht`` any more (its round is over, or it stopped)."""
+        ref = self.referees.pop(ht, None)
+        if ref is not None:
+            ref.stop()
+        self.due.discard(ht)
         if self.thinkers is not None:
             self.thinkers.forget(ht)
 
-    @staticmethod
-    def next_due(ht: HostTable) -> float | None:
-        ref = ht.referee
-        return ref.next_due() if ht.status == "playing" and ref is not None else None
+    def next_due(self) -> float | None:
+        """When the first table's timer is due (None: none is)."""
+        return self.due.next_due()
 
-    def fire(self, ht: HostTable, now: float) -> str | None:
-        """Do the first thing due at ``now``: MOVED (the game changed), STANDIN (a bot now
-        plays for an idle human; tell the seats), or None."""
-        played = self.referee(ht).fire(now)
-        if played is None:
+    def due_now(self, now: float) -> list[HostTable]:
+        """The tables something is due at by ``now``, earliest first; ``fire`` each."""
+        return self.due.pop_due(now)
+
+    def fire(self, ht: HostTable, now: float) -> Played | None:
+        """Do the first thing due at ``ht`` at ``now`` (None: nothing was): a move played
+        (a deadline's, a bot's or a stand-in's), or the idle timeout (``core.referee.IDLE``:
+        a stand-in now plays for the humans in ``Played.seats``)."""
+        if ht.status != "playing":
+            self.clear(ht)
             return None
-        return STANDIN if played.kind == IDLE else MOVED
+        ref = self.referee(ht)
+        try:
+            return ref.fire(now)
+        finally:
+            self.due.set(ht, ref.next_due())
 
-    @staticmethod
-    def shown(ht: HostTable, now: float) -> list[dict[str, object]]:
+    def shown(self, ht: HostTable, now: float) -> list[dict[str, object]]:
         """The timers as every recipient's view shows them (remaining seconds)."""
-        ref = ht.referee
+        ref = self.referees.get(ht)
         return [] if ref is None or ht.status != "playing" else ref.timers(now)

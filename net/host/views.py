@@ -8,23 +8,26 @@ events (each event told in words once per way of seeing it, not once per seat), 
 ``invited`` push. What all recipients share (timers, seats' presence, the spectators' view)
 is built once per table version and the view frames are encoded from pre-encoded parts.
 
+A view that cannot be built (the game's plugin raised) raises ``ViewFailed`` to the caller,
+who stops the table (``Play``): the views never change a table's state themselves.
+
 Must not know about: sockets (it sends through an ``Outbox``), how a request is checked, the
-store, how timers are computed (``Timers.shown`` says what they show).
+store, how timers are computed (``Timers.shown`` says what they show), what a failing game
+means for its table.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from cardparty.core.bots import canonical_level
 from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
 from cardparty.core.table import redact_event
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import HostTable, Player
+from cardparty.net.host.config import HostConfig
+from cardparty.net.host.model import HostTable, Player, Players
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.timers import Timers
 from cardparty.net.protocol import PROTOCOL, array_of, map_frame, message, pack, pairs_of
@@ -37,68 +40,86 @@ SNAPSHOT_EVENTS = 20
 MAX_TEXTS = 512
 
 
-class Views:
-    """Builds and sends what a table shows. ``players_by_id`` finds a spectator by id;
-    ``fail(ht, exc)`` is called when the game's plugin raises while a view is built."""
+class ViewFailed(Exception):
+    """The game's plugin raised while a playing table's view was built (``cause``)."""
 
-    def __init__(self, outbox: Outbox, clock: Clock, timers: Timers,
-                 players_by_id: Mapping[str, Player],
-                 fail: Callable[[HostTable, BaseException], None]) -> None:
+    def __init__(self, ht: HostTable, cause: BaseException) -> None:
+        super().__init__(f"table {ht.id}: {type(cause).__name__}: {cause}")
+        self.ht = ht
+        self.cause = cause
+
+
+class Views:
+    """Builds and sends what a table shows; ``players`` finds a spectator by id."""
+
+    def __init__(self, config: HostConfig, outbox: Outbox, clock: Clock, timers: Timers,
+                 players: Players) -> None:
         self.outbox = outbox
         self.clock = clock
         self.timers = timers
-        self.by_id = players_by_id
-        self.fail = fail
+        self.by_id = players.by_id
         #: every summary says whether clients may choose deals here (``--testing``)
-        self.testing = False
+        self.testing = config.testing
 
     # --- who ---------------------------------------------------------------------------------
 
-    @staticmethod
-    def seated(ht: HostTable) -> list[Player]:
-        """The humans seated at ``ht`` (at most its seats)."""
-        return [s.player for s in ht.seats if s.kind == "human" and s.player is not None]
-
     def recipients(self, ht: HostTable) -> list[Player]:
-        out = [s.player for s in ht.seats if s.kind == "human" and s.player is not None]
+        """Who hears of ``ht``: its seated humans, then its spectators."""
+        out = ht.humans()
         for pid in ht.spectators:
             p = self.by_id.get(pid)
             if p is not None:
                 out.append(p)
         return out
 
+    def forget(self, ht: HostTable, player: Player) -> None:
+        """``player`` no longer sees ``ht`` (he left, or was removed): his next view of it,
+        if any, is a snapshot."""
+        ht.shown.streams.pop(player.id, None)
+
+    def restart(self, ht: HostTable) -> None:
+        """A new round at ``ht``: everybody gets it as a snapshot, its events told afresh."""
+        ht.shown.streams.clear()
+        ht.shown.texts.clear()
+
     # --- the summary -------------------------------------------------------------------------
 
     def summary(self, ht: HostTable) -> dict[str, Any]:
-        table = ht.table
+        game = ht.game
         result = None
         if ht.status in ("over", "playing"):
             with contextlib.suppress(Exception):
-                r = table.result()
+                r = game.result()
                 result = None if r is None else r.to_wire()
+        timing, access, match, stakes = ht.timing, ht.access, ht.match, ht.stakes
         return {
-            "id": ht.id, "title": ht.title, "game": table.game, "game_name": table.info.name,
-            "mode": ht.mode, "creator": ht.creator_name or None, "invited": list(ht.invited),
-            "strangers": ht.strangers,
-            "stake": ht.stake, "seeking": ht.seeking, "bots_filled": ht.bots_filled,
-            "fill_in": None if ht.fill_at is None or ht.status != "open"
-            else max(0.0, ht.fill_at - self.clock.now()),
-            "players": table.players, "settings": table.settings,
-            "variants": list(table.variant_ids), "status": ht.status, "idle": ht.idle,
-            "bot_delay": ht.bot_delay, "bot_budget_ms": ht.bot_budget_ms,
-            "standin_level": ht.standin_level,
-            "version": table.version, "spectators": len(ht.spectators),
+            "id": ht.id, "title": ht.title, "game": game.game, "game_name": game.info.name,
+            "mode": access.mode, "creator": access.creator_name or None,
+            "invited": list(access.invited), "strangers": access.strangers,
+            "stake": stakes.stake, "seeking": stakes.seeking, "bots_filled": stakes.bots_filled,
+            "fill_in": self.fill_in(ht),
+            "players": game.players, "settings": game.settings,
+            "variants": list(game.variant_ids), "status": ht.status, "idle": timing.idle,
+            "bot_delay": timing.bot_delay, "bot_budget_ms": timing.bot_budget_ms,
+            "standin_level": timing.standin_level,
+            "version": game.version, "spectators": len(ht.spectators),
             "failure": ht.failure or None, "result": result, "testing": self.testing,
-            "round": ht.round, "rounds": ht.rounds,
-            "totals": {"wins": ht.wins, "scores": ht.scores} if ht.rounds else None,
+            "round": match.round, "rounds": match.rounds,
+            "totals": {"wins": match.wins, "scores": match.scores} if match.rounds else None,
             "seats": [{"seat": i, "kind": s.kind, "name": s.name,
                        "player": None if s.player is None else s.player.id,
                        "ready": s.ready, "standin": s.standin,
-                       "level": canonical_level(s.level) if s.kind == "bot" else None,
-                       "connected": s.kind == "bot" or (s.player is not None
-                                                        and s.player.connected)}
+                       "level": s.level if s.kind == "bot" else None,
+                       "connected": s.connected}
                       for i, s in enumerate(ht.seats)],
         }
+
+    def fill_in(self, ht: HostTable) -> float | None:
+        """Seconds left of an open table's fill timeout (None: it has none)."""
+        fill_at = ht.stakes.fill_at
+        if fill_at is None or ht.status != "open":
+            return None
+        return max(0.0, fill_at - self.clock.now())
 
     def summary_message(self, ht: HostTable) -> dict[str, Any]:
         return message("table", table=self.summary(ht))
@@ -108,7 +129,7 @@ class Views:
 
     def invitation(self, ht: HostTable, sender: str) -> dict[str, Any]:
         """The ``invited`` push: which table, its game and title, and who invites."""
-        return message("invited", table=ht.id, game=ht.table.game, title=ht.title,
+        return message("invited", table=ht.id, game=ht.game.game, title=ht.title,
                        **{"from": sender})
 
     # --- views -------------------------------------------------------------------------------
@@ -120,35 +141,34 @@ class Views:
         except Exception:
             timers = []
         return {"timers": timers,
-                "players": [{"connected": s.kind == "bot" or (
-                    s.player is not None and s.player.connected), "standin": s.standin}
-                    for s in ht.seats]}
+                "players": [{"connected": s.connected, "standin": s.standin}
+                            for s in ht.seats]}
 
     def shared_parts(self, ht: HostTable) -> bytes:
         """What every recipient's view frame of this version shares, packed once: the
         message's type, protocol, table and version, the timers and the seats' presence."""
         return pairs_of({"type": "view", "v": PROTOCOL, "table": ht.id,
-                         "version": ht.table.version, **self.shared(ht)})
+                         "version": ht.game.version, **self.shared(ht)})
 
     def push_views(self, ht: HostTable, snapshot: bool = False) -> None:
-        """Every recipient's view of the table as it is now (after a change)."""
+        """Every recipient's view of the table as it is now (after a change); ViewFailed
+        when the game fails to show a playing table (the rest are not sent)."""
         shared = self.shared_parts(ht)
-        spectator_view: list[Any] = []          # view(None), built once for all spectators
+        spectator_view: dict[bool, bytes] = {}  # view(None), built once for all spectators
         by_id = self.by_id
-        seated = [(s.player, i) for i, s in enumerate(ht.seats)
-                  if s.kind == "human" and s.player is not None]
-        watching = [(p, None) for pid in ht.spectators if (p := by_id.get(pid)) is not None]
+        seated: list[tuple[Player, int | None]] = [
+            (p, i) for i, s in enumerate(ht.seats) if (p := s.human) is not None]
+        watching: list[tuple[Player, int | None]] = [
+            (p, None) for pid in ht.spectators if (p := by_id.get(pid)) is not None]
         told: dict[Any, Any] = {}               # the events' arrays, shared where they can be
         for player, seat in seated + watching:
-            if not self.push_view(ht, player, seat, snapshot=snapshot, shared=shared,
-                                  spectator_view=spectator_view, told=told) and (
-                                      ht.status == "broken"):
-                return
+            self.push_view(ht, player, seat, snapshot=snapshot, shared=shared,
+                           spectator_view=spectator_view, told=told)
 
     def push_view(self, ht: HostTable, player: Player, seat: int | None,
                   snapshot: bool = False, rid: Any = None,
                   shared: bytes | None = None,
-                  spectator_view: list[Any] | None = None,
+                  spectator_view: dict[bool, bytes] | None = None,
                   told: dict[Any, Any] | None = None) -> bool:
         """Send ``player`` the view of ``seat`` with the events since his last view (Clone:
         ``version`` and ``prev``; a snapshot repeats the recent events instead).
@@ -158,23 +178,30 @@ class Views:
         of seeing it (``told``), the view of ``seat`` (packed once for all spectators); it
         decodes to exactly the map ``encode`` would have packed. ``told`` (one per
         ``push_views``) keeps each array of events for the other recipients who see the same
-        events the same way (``told_array``)."""
+        events the same way (``told_array``). A client that reads the host's ``timers``
+        (``features``) gets the view without the game's ``deadlines``: one path for each
+        fact.
+
+        False when the game failed to show a table not in play (nothing is sent to him);
+        ViewFailed when it failed to show a playing one."""
         if player.route is None:
             return True
-        table = ht.table
+        table = ht.game
         count = len(table.events)
-        stream = ht.streams.get(player.id)
+        streams = ht.shown.streams
+        stream = streams.get(player.id)
         if stream is None or stream[1] > count:
             stream = [None, count]      # a restored table (or a new round) starts a new journal
-            ht.streams[player.id] = stream
+            streams[player.id] = stream
             snapshot = True
+        lean = "timers" in player.features
         try:
             if seat is None and spectator_view is not None:
-                if not spectator_view:
-                    spectator_view.append(pack(table.view(None)))
-                view = spectator_view[0]
+                view = spectator_view.get(lean)
+                if view is None:
+                    view = spectator_view[lean] = self.packed_view(ht, None, lean)
             else:
-                view = pack(table.view(seat))
+                view = self.packed_view(ht, seat, lean)
             start = max(0, count - SNAPSHOT_EVENTS) if snapshot else stream[1]
             if start >= count:
                 events = _NO_EVENTS
@@ -184,7 +211,7 @@ class Views:
                 events = self.told_array(ht, seat, start, told)
         except Exception as exc:
             if ht.status == "playing":
-                self.fail(ht, exc)
+                raise ViewFailed(ht, exc) from exc
             return False
         # The recipient's own entries, in the order of {"seat", "prev", "snapshot", "rid"}.
         mine = [_SEAT, _small.get(seat) or pack(seat), _PREV, pack(stream[0]),
@@ -198,6 +225,14 @@ class Views:
             stream[1] = count
         return True
 
+    @staticmethod
+    def packed_view(ht: HostTable, seat: int | None, lean: bool) -> bytes:
+        """The game's view of ``seat`` packed (``lean``: without its ``deadlines``)."""
+        view = ht.game.view(seat)
+        if lean:
+            del view["deadlines"]
+        return pack(view)
+
     def told_array(self, ht: HostTable, seat: int | None, start: int,
                    memo: dict[Any, Any]) -> bytes:
         """The packed array of ``told`` from ``start``, kept in ``memo`` for every other
@@ -205,7 +240,7 @@ class Views:
         (each owner sees his own cards; everybody else sees the same counts)."""
         owners = memo.get(start)
         if owners is None:
-            events = ht.table.events
+            events = ht.game.events
             owners = memo[start] = frozenset(
                 e.get("seat") for e in events[start:] if e.get("private"))
         key = (start, seat if seat in owners else _OTHERS)
@@ -219,8 +254,8 @@ class Views:
         event is redacted, told and packed once per way of seeing it (whole, or another
         seat's private event shown as a count, never the owner's words to the others) and
         the same bytes are sent to every seat that sees it that way."""
-        table = ht.table
-        told = ht.texts
+        table = ht.game
+        told = ht.shown.texts
         out = []
         events = table.events
         for i in range(start, len(events)):
@@ -229,7 +264,7 @@ class Views:
             key = (i, hidden)
             packed = told.get(key)
             if packed is None:
-                seen = redact_event(e, seat) if hidden else e
+                seen: dict[str, Any] = dict(redact_event(e, seat) if hidden else e)
                 try:
                     text = describe(seen, table.names, table.hook)
                 except Exception:
@@ -250,7 +285,7 @@ _EVENTS = pack("events")
 _NO_EVENTS = array_of([])
 _SEAT, _PREV, _SNAPSHOT, _RID = pack("seat"), pack("prev"), pack("snapshot"), pack("rid")
 _TRUE, _FALSE = pack(True), pack(False)
-#: a seat's number packed (the common ones)
-_small = {i: pack(i) for i in range(16)}
+#: a seat's number packed (the common ones, and a spectator's None)
+_small: dict[int | None, bytes] = {i: pack(i) for i in [None, *range(16)]}
 #: ``told_array``'s key for everybody who owns none of the events
 _OTHERS = object()

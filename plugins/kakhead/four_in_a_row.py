@@ -16,8 +16,9 @@ Must not know about: sockets, terminals, other games.
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from cardparty.core.contract import Event, Move, VariantInfo
+from cardparty.core.contract import Move, VariantInfo
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.i18n import Msg
 from cardparty.plugins.kakhead import rules
@@ -43,6 +44,6 @@ def burns_across_plays(pile: list[str], cards: list[str]) -> bool:
 
 @hookimpl(tryfirst=True)
 def cardparty_apply_move(state: KakheadState, seat: int, move: Move, rng: random.Random
-                         ) -> list[Event]:
+                         ) -> list[dict[str, Any]]:
     """Every move as the base game plays it, with this burn rule (first, so it answers)."""
     return rules.cardparty_apply_move(state, seat, move, rng, burns=burns_across_plays)

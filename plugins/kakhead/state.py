@@ -5,11 +5,11 @@ Must not know about: the rules (``rules``), sockets, terminals.
 
 from __future__ import annotations
 
-from cardparty.core.kit import game_state
+from cardparty.core.kit import GameState, game_state
 
 
 @game_state
-class KakheadState:
+class KakheadState(GameState):
     """Everything about one Kakhead game.
 
     The pile's top is ``pile[-1]``, the stock's top is ``stock[-1]``. ``hands[s]`` is in the

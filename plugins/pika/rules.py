@@ -51,20 +51,12 @@ left, call «Pika!» before the warning runs out or draw 2. Going out wins, unle
 comes back to you.""")
 
 
-def colour_of(card: str) -> str | None:
-    return None if card in BLACK else card[0]
-
-
 def symbol_of(card: str) -> str:
     return card if card in BLACK else card[1:]
 
 
 def is_number(card: str) -> bool:
     return card not in BLACK and card[1:].isdigit()
-
-
-def is_draw_card(card: str) -> bool:
-    return card == "W+4" or card.endswith("+2")
 
 
 # --- discovery -------------------------------------------------------------------------------
@@ -95,7 +87,8 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     next is turned. The player after the dealer starts, clockwise."""
     size = settings["hand_size"]
     if players * size + 1 > len(DECK):
-        raise ValueError(f"{players} hands of {size} cards do not fit in the deck")
+        raise ValueError(Msg("{n} hands of {size} cards do not fit in the deck", n=players,
+                             size=size))
     dealer = pick_dealer(settings, players, rng)
     deck = ordered_deck(DECK, settings["deck"], rng)
     state = PikaState.__new__(PikaState)

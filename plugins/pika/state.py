@@ -5,11 +5,11 @@ Must not know about: the rules (``rules``), sockets, terminals.
 
 from __future__ import annotations
 
-from cardparty.core.kit import game_state
+from cardparty.core.kit import GameState, game_state
 
 
 @game_state
-class PikaState:
+class PikaState(GameState):
     """Everything about one Pika round. The pile's top is ``pile[-1]``, the stock's top is
     ``stock[-1]``; ``hands[s]`` is in the player's own order (PI-14)."""
 

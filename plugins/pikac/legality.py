@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from cardparty.core.cards import SUITS, pretty
 from cardparty.core.contract import SYSTEM, Move
@@ -284,9 +284,12 @@ def refusal(state: PikacState, seat: int, move: Move) -> str | None:
 _THROWS: dict[tuple[Any, ...], list[Move]] = {}
 _GROUPS: dict[tuple[Any, ...], list[Move]] = {}
 _CACHE_LIMIT = 200_000
+K = TypeVar("K")
+V = TypeVar("V")
 
 
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+def _remember(cache: dict[K, V], key: K, value: V) -> V:
+    """Keep ``value`` under ``key``, the cache emptied when it is full (a bound on memory)."""
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = value

@@ -22,7 +22,7 @@ from collections.abc import Generator
 from typing import Any
 
 from cardparty.core.cards import pretty
-from cardparty.core.contract import Event, Move, VariantInfo, View
+from cardparty.core.contract import Event, Move, VariantInfo
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.i18n import Msg
 from cardparty.core.narrate import seat_name
@@ -62,11 +62,11 @@ def keep_if_playable(state: PikacState, seat: int, card: str) -> bool:
 
 @hookimpl(tryfirst=True)
 def cardparty_apply_move(state: PikacState, seat: int, move: Move, rng: random.Random
-                         ) -> list[Event]:
+                         ) -> list[dict[str, Any]]:
     """Every move as the base game plays it with this ``after_draw``; ``keep`` ends the turn
     with the drawn card kept. First, so that it answers."""
     if move.kind == "keep":
-        events: list[Any] = [{"type": "keep", "seat": seat}]
+        events: list[dict[str, Any]] = [{"type": "keep", "seat": seat}]
         state.drawn = None
         rules.advance(state, seat, events)
         return rules.finish_move(state, events)
@@ -109,10 +109,12 @@ def cardparty_refusal(state: PikacState, seat: int, move: Move
 
 
 @hookimpl(wrapper=True)
-def cardparty_view(state: PikacState, seat: int | None) -> Generator[None, View, View]:
-    """The view tells the seat to play which card it drew (a hint for the client)."""
+def cardparty_view(state: PikacState, seat: int | None
+                   ) -> Generator[None, dict[str, Any], dict[str, Any]]:
+    """The view tells the seat to play which card it drew (a hint for the client). Typed as
+    the base game's view is: a map with keys of the game's own beside ``contract.View``'s."""
     view = yield
-    view["drawn"] = state.drawn if seat == state.turn else None  # type: ignore[typeddict-unknown-key]
+    view["drawn"] = state.drawn if seat == state.turn else None
     return view
 
 

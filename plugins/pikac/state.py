@@ -5,7 +5,7 @@ Must not know about: the rules (``rules``, ``legality``), sockets, terminals.
 
 from __future__ import annotations
 
-from cardparty.core.kit import game_state
+from cardparty.core.kit import GameState, game_state
 
 #: Seat statuses (PK-21): holding cards, out on probation, finished for good.
 IN = "in"
@@ -13,7 +13,7 @@ PROBATION = "probation"
 DONE = "done"
 
 @game_state
-class PikacState:
+class PikacState(GameState):
     """Everything about one Pikáč round.
 
     The pile's top is ``pile[-1]``, the stock's top is ``stock[-1]`` and its bottom

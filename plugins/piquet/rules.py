@@ -268,7 +268,7 @@ def exchange_bounds(state: PiquetState, seat: int) -> tuple[int, int]:
     return min(1, available), available
 
 
-def _take_label(state: PiquetState, seat: int, count: int) -> Msg:
+def _take_label(count: int) -> Msg:
     return plural_msg("take {n} card from the talon", "take {n} cards from the talon", count)
 
 
@@ -281,7 +281,7 @@ def _exchange_moves(state: PiquetState, seat: int) -> list[Move]:
     elif done < most:
         moves = [DISCARD_LAST[c, most] for c in state.hands[seat]]
     if least <= done < most:
-        moves.append(Move("take", (), None, _take_label(state, seat, done)))
+        moves.append(Move("take", (), None, _take_label(done)))
     return moves
 
 
@@ -589,12 +589,11 @@ def cardparty_legal_moves(state: PiquetState, seat: int) -> list[Move]:
 @hookimpl
 def cardparty_refusal(state: PiquetState, seat: int, move: Move) -> str | None:
     """The reason in words for any move the listing does not hold (runs in other orders are
-    legal and not all listed)."""
+    legal and not all listed): whose turn and which phase first, then the phase's own laws."""
     if state.places is not None:
         return Msg("the match is over")
     if seat != state.turn:
         return Msg("it is not your turn")
-    hand = state.hands[seat]
     kind = move.kind
     if kind in ("take", "deal") and move.cards:
         return Msg("take names no cards") if kind == "take" else Msg("deal names no cards")
@@ -607,29 +606,42 @@ def cardparty_refusal(state: PiquetState, seat: int, move: Move) -> str | None:
     if kind in spoken.KINDS:
         return Msg("there is nothing to declare now: declarations follow the exchange (PQ-16)")
     if state.phase == "exchange":
-        done = len(state.discards[seat])
-        least, most = exchange_bounds(state, seat)
-        if kind == "discard":
-            if len(move.cards) != 1:
-                return Msg("discard one card at a time")
-            if move.cards[0] not in hand:
-                return Msg("{card} is not in your hand", card=move.cards[0])
-            return None if done < most else Msg("you may discard at most {n} cards", n=most)
-        if kind == "take":
-            if done >= least:
-                return None
-            if least == most:
-                return Msg("you must discard {n} cards, as many as the talon holds for you "
-                           "(PQ-3)", n=most)
-            return Msg("discard at least {n} cards before taking (PQ-3)", n=least)
-        if kind == "play":
-            return Msg("the exchange comes first: discard, then take from the talon")
-        return Msg("Piquet has no move {kind}", kind=repr(kind))
+        return _exchange_refusal(state, seat, move)
     if kind in ("discard", "take"):
         return Msg("the exchange is over")
     if kind != "play":
         return Msg("Piquet has no move {kind}", kind=repr(kind))
-    cards = move.cards
+    return _play_refusal(state, seat, move.cards)
+
+
+def _exchange_refusal(state: PiquetState, seat: int, move: Move) -> str | None:
+    """PQ-3 (PQ-16 in the classic laws): one card discarded at a time, from the hand, as many
+    as the law allows, and the take once enough are discarded."""
+    kind = move.kind
+    done = len(state.discards[seat])
+    least, most = exchange_bounds(state, seat)
+    if kind == "discard":
+        if len(move.cards) != 1:
+            return Msg("discard one card at a time")
+        if move.cards[0] not in state.hands[seat]:
+            return Msg("{card} is not in your hand", card=move.cards[0])
+        return None if done < most else Msg("you may discard at most {n} cards", n=most)
+    if kind == "take":
+        if done >= least:
+            return None
+        if least == most:
+            return Msg("you must discard {n} cards, as many as the talon holds for you "
+                       "(PQ-3)", n=most)
+        return Msg("discard at least {n} cards before taking (PQ-3)", n=least)
+    if kind == "play":
+        return Msg("the exchange comes first: discard, then take from the talon")
+    return Msg("Piquet has no move {kind}", kind=repr(kind))
+
+
+def _play_refusal(state: PiquetState, seat: int, cards: tuple[str, ...]) -> str | None:
+    """PQ-11: follow suit with one card; PQ-12: a leader's run holds only cards that cannot
+    lose."""
+    hand = state.hands[seat]
     if not cards:
         return Msg("name the card to play")
     for c in cards:
@@ -696,31 +708,29 @@ def _log_entries(log: list[Any]) -> list[dict[str, Any]]:
     return [{"seat": e[0], "category": e[1], "points": e[2], "text": e[3]} for e in log]
 
 
-@hookimpl
-def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
-    """Built field by field: the own hand and own discards; of the opponent only the cards his
-    declarations showed (PQ-9) and counts; the talons as counts (PQ-3)."""
-    over = state.places is not None
-    elder = elder_of(state)
-    players = []
-    for s in (0, 1):
-        hand = state.hands[s]
-        shown = state.shown[s]
-        players.append({
-            "count": len(hand), "status": _status(state, s),
-            "place": state.places[s] if state.places is not None else None,
-            "role": "elder" if s == elder else "dealer",
-            "score": state.totals[s],
-            # a seat's own shown cards are in its hand already: listed once, counted here
-            "zones": {N_("shown"): [c for c in hand if c in shown] if s != seat
-                      else len(shown),
-                      N_("discards"): list(state.discards[s]) if s == seat
-                      else len(state.discards[s]),
-                      N_("tricks"): state.tricks[s]},
-        })
-    # The names are words of the catalogs: each client says them in its player's language.
+def _player_row(state: PiquetState, s: int, seat: int | None) -> dict[str, Any]:
+    """Seat ``s`` as ``seat`` sees it: counts, and the cards his declarations showed."""
+    hand = state.hands[s]
+    shown = state.shown[s]
+    return {
+        "count": len(hand), "status": _status(state, s),
+        "place": state.places[s] if state.places is not None else None,
+        "role": "elder" if s == elder_of(state) else "dealer",
+        "score": state.totals[s],
+        # a seat's own shown cards are in its hand already: listed once, counted here
+        "zones": {N_("shown"): [c for c in hand if c in shown] if s != seat
+                  else len(shown),
+                  N_("discards"): list(state.discards[s]) if s == seat
+                  else len(state.discards[s]),
+                  N_("tricks"): state.tricks[s]},
+    }
+
+
+def _counters(state: PiquetState) -> dict[str, Any]:
+    """The named values every view shows (the names are words of the catalogs: each client
+    says them in its player's language)."""
     counters: dict[str, Any] = {
-        N_("deal"): state.deal_no, N_("dealer"): state.dealer, N_("elder"): elder,
+        N_("deal"): state.deal_no, N_("dealer"): state.dealer, N_("elder"): elder_of(state),
         N_("score"): list(state.totals), N_("this deal"): deal_totals(state.log),
         N_("tricks"): list(state.tricks)}
     if state.deals_limit:
@@ -736,6 +746,16 @@ def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
         counters[N_("declaring")] = spoken.CATEGORIES[state.cat]     # a word of CATEGORY_WORD
     if state.laws.spoken:
         counters[N_("declarations")] = N_("spoken")
+    return counters
+
+
+@hookimpl
+def cardparty_view(state: PiquetState, seat: int | None) -> dict[str, Any]:
+    """Built field by field: the own hand and own discards; of the opponent only the cards his
+    declarations showed (PQ-9) and counts; the talons as counts (PQ-3)."""
+    over = state.places is not None
+    players = [_player_row(state, s, seat) for s in (0, 1)]
+    counters = _counters(state)
     return {
         "phase": state.phase,
         "turn": None if over else state.turn,

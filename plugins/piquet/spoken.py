@@ -6,7 +6,8 @@ declared smaller than held: a shorter point or sequence, a trio out of a quatorz
 answers each with "good", "not good" or "equal", and after "equal" elder gives the next detail
 (the point's value, the sequence's top card) and younger answers again. When elder declares
 nothing, younger may declare his own. The winner of a category scores the combination he
-declared (and, under the classic laws' ``every_combination``, his smaller ones beside it), and
+declared (and, under the classic laws' ``every_combination``, his other ones beside it, none
+better than the one declared), and
 only then are its cards shown; a combination that loses or is sunk is never shown, and an
 event only ever carries the words the other player hears.
 
@@ -128,14 +129,16 @@ def category_word(category: str) -> Msg:
 def _beats(mine: Combo, claim: Combo, stage: int) -> int:
     """Compare at the detail being answered: 1 better, 0 equal, -1 worse (stage 1: the first
     detail, or the whole key for a set; stage 2: the second detail, same first detail)."""
+    a: tuple[int, ...]
+    b: tuple[int, ...]
     if claim.category not in TWO_STAGES:
         a, b = mine.key, claim.key
     elif stage == 1:
-        a, b = mine.key[0], claim.key[0]
+        a, b = mine.key[:1], claim.key[:1]
     else:
         if mine.key[0] != claim.key[0]:
             return -2                                   # not of the size answered "equal" to
-        a, b = mine.key[1], claim.key[1]
+        a, b = mine.key[1:], claim.key[1:]
     return (a > b) - (a < b)
 
 
@@ -161,13 +164,14 @@ def _say(state: PiquetState, seat: int, words: Msg, events: list[dict[str, Any]]
                    "words": words})
 
 
-def _claim(state: PiquetState) -> Combo | None:
-    """Elder's declaration in the current category, built from its cards alone (it was one of
-    his options when he made it)."""
-    cards = state.claims[state.cat]
+def _claim(state: PiquetState, cat: int | None = None) -> Combo | None:
+    """Elder's declaration in category ``cat`` (default: the current one), built from its
+    cards alone (it was one of his options when he made it); None if he declared nothing."""
+    cat = state.cat if cat is None else cat
+    cards = state.claims[cat]
     if not cards:
         return None
-    category = CATEGORIES[state.cat]
+    category = CATEGORIES[cat]
     if category == "point":
         return point_of(cards, 1)
     if category == "sequence":
@@ -187,7 +191,7 @@ def _advance(state: PiquetState, events: list[dict[str, Any]], younger_full: boo
             if options(state, elder, category):
                 state.turn = elder
                 return
-            _elder_declares(state, [], events)              # nothing held: nothing to say
+            _elder_declares(state, [])                      # nothing held: nothing to say
             continue
         if state.stage == 0:
             state.stage = 1 if state.claims[state.cat] else 3
@@ -204,22 +208,23 @@ def _advance(state: PiquetState, events: list[dict[str, Any]], younger_full: boo
     rules.after_declarations(state, events)
 
 
-def _elder_declares(state: PiquetState, cards: list[str], events: list[dict[str, Any]]
-                    ) -> None:
+def _elder_declares(state: PiquetState, cards: list[str]) -> None:
     state.claims[state.cat] = list(cards)
     state.stage = 0
 
 
 def _award(state: PiquetState, seat: int, combo: Combo, events: list[dict[str, Any]]) -> None:
     """The winner scores what he declared, shown now, and under ``every_combination`` every
-    smaller combination of the category he holds beside it (PQ-5, PQ-16)."""
+    other combination of the category he holds beside it (PQ-5, PQ-16): the smaller ones and
+    the equal ones (two tierces to the ace count 6), but none better than the one declared,
+    since declaring less than one holds sinks the better (what one sinks scores nothing)."""
     scored = [combo]
     if state.laws.every_combination and combo.category != "point":
         held = (sequences_of(state.hands[seat]) if combo.category == "sequence"
                 else sets_of(state.hands[seat], state.laws.quatorze))
         used = set(combo.cards)
         for other in held:
-            if other.key < combo.key and not used & set(other.cards):
+            if other.key <= combo.key and not used & set(other.cards):
                 scored.append(other)
                 used.update(other.cards)
     for c in scored:
@@ -392,7 +397,7 @@ def apply(state: PiquetState, seat: int, move: Move, events: list[dict[str, Any]
                 opts = options(state, seat, CATEGORIES[i])
                 state.claims[i] = list(opts[0].cards) if opts else []
         else:
-            _elder_declares(state, list(move.cards), events)
+            _elder_declares(state, list(move.cards))
         _advance(state, events)
         return
     if move.choice == "all":
@@ -413,18 +418,10 @@ def _spoken_claims(state: PiquetState, elder: int) -> list[tuple[int, Combo, boo
     second detail was said). The claim's cards are hidden; only its words are public."""
     out = []
     for i in range(min(state.cat + 1, len(CATEGORIES))):
-        cards = state.claims[i]
-        if not cards or (i == state.cat and state.stage not in (1, 2)):
+        claim = _claim(state, i)
+        if claim is None or (i == state.cat and state.stage not in (1, 2)):
             continue
-        category = CATEGORIES[i]
-        if category == "point":
-            claim = point_of(cards, 1)
-        elif category == "sequence":
-            claim = sequences_of(cards)[0]
-        else:
-            claim = sets_of(cards, state.laws.quatorze)[0]
-        assert claim is not None
-        second = category in TWO_STAGES and [elder, second_words(claim)] in state.said
+        second = CATEGORIES[i] in TWO_STAGES and [elder, second_words(claim)] in state.said
         out.append((i, claim, second))
     return out
 

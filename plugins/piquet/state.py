@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from cardparty.core.kit import game_state
+from cardparty.core.kit import GameState, game_state
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ LAW_FIELDS = tuple(f.name for f in fields(Laws))
 
 
 @game_state
-class PiquetState:
+class PiquetState(GameState):
     """Everything about one Piquet match. Seats are 0 and 1; ``dealer`` is younger, the
     other seat is elder (PQ-1). ``log`` is the deal's score log, one ``(seat, category,
     points, text)`` per score, in the order scored (PQ-9, PQ-10)."""

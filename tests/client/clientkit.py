@@ -82,9 +82,12 @@ class CountingSession(Session):
         super().__init__(*args, **kwargs)
         self.handling = 0
         self.asked: collections.Counter[str] = collections.Counter()   # requests by kind
+        self.moves: list[dict[str, Any]] = []                         # each move's fields
 
     def send(self, type_: str, **fields: Any) -> Any:
         self.asked[type_] += 1
+        if type_ == "move":
+            self.moves.append(fields)
         return super().send(type_, **fields)
 
     def _incoming(self, frame: bytes, sock: Any) -> None:

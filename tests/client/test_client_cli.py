@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from cardparty.client.cli import main
-from cardparty.client.net_link import address_problem
+from cardparty.core.i18n import set_language
+from cardparty.net.address import address_problem
 
 
 def test_play_refuses_an_unknown_game_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,17 +26,69 @@ def test_play_and_join_need_a_terminal(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["play"]) == 1            # pytest's stdin is not a terminal
     assert main(["join", "127.0.0.1"]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert err == ["cardparty play: the client needs a terminal (stdin and stdout must be a "
-                   "tty)", "cardparty join: the client needs a terminal (stdin and stdout "
-                   "must be a tty)"]
+    assert err == ["cardparty play: error: the client needs a terminal (stdin and stdout must "
+                   "be a tty)", "cardparty join: error: the client needs a terminal (stdin and "
+                   "stdout must be a tty)"]
 
 
 def test_join_refuses_an_address_that_cannot_be_one(capsys: pytest.CaptureFixture[str]
                                                     ) -> None:
     assert main(["join", "host:99999"]) == 2
-    assert "the port must be a number from 1 to 65535" in capsys.readouterr().err
+    assert "the port must be a number from 1 to 65534" in capsys.readouterr().err
     assert address_problem("192.168.1.20") is None
     assert address_problem("tcp://192.168.1.20:7770") is None
     assert address_problem("kitchen:7770") is None
     assert address_problem("a b") is not None
     assert address_problem("") is not None
+
+
+def play(*args: str) -> int:
+    """``cardparty play`` through its entry point: the exit status, whether the parser or
+    the command refused."""
+    try:
+        return main(["play", *args])
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--game", "kakhead", "--players", "2", "--setting", "dealer=3"],
+     "setting dealer: there is no seat 3 at a 2-seat table"),
+    (["--game", "pika", "--players", "3", "--setting", "dealer=3"],
+     "setting dealer: there is no seat 3 at a 3-seat table"),
+    (["--bot-delay", "100000"], "--bot-delay: seconds from 0 to 10"),
+    (["--bot-delay", "-1"], "--bot-delay: seconds from 0 to 10"),
+    (["--bot-delay", "nan"], "--bot-delay: seconds from 0 to 10"),
+    (["--bot-delay", "soon"], "--bot-delay: seconds from 0 to 10"),
+])
+def test_play_refuses_in_one_line_what_the_host_would_refuse_after_the_screen(
+        args: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27, item 8: the host's own checks (the game's setup, the wire's bounds), made
+    before the screen takes the terminal."""
+    assert play(*args) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_play_takes_the_bounds_themselves(capsys: pytest.CaptureFixture[str]) -> None:
+    for args in (["--bot-delay", "0"], ["--bot-delay", "10"],
+                 ["--game", "kakhead", "--players", "2", "--setting", "dealer=1"]):
+        assert play(*args) == 1            # past every check, stopped at the terminal
+        assert "needs a terminal" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", ["cs", "ca"])
+def test_play_refuses_in_the_players_language(lang: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        for args in (["--setting", "hand_size=99"], ["--players", "9"],
+                     ["--game", "kakhead", "--players", "2", "--setting", "dealer=3"],
+                     ["--game", "nosuchgame"], ["--bot-delay", "-1"]):
+            assert play("--lang", lang, *args) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1
+            for english in ("must be between", "is for 2 to 4 players", "there is no seat",
+                            "is installed", "seconds from"):
+                assert english not in err, err
+    finally:
+        set_language("en")

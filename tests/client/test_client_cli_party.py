@@ -20,7 +20,7 @@ CARDPARTY = str(Path(sys.executable).with_name("cardparty"))
 
 def test_play_refuses_zero_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--players", "0"]) == 2
-    assert capsys.readouterr().err == "cardparty play: Pika is for 2 to 4 players, not 0\n"
+    assert capsys.readouterr().err == "cardparty play: error: Pika is for 2 to 4 players, not 0\n"
 
 
 def test_play_checks_settings_and_variants_before_the_screen(

@@ -150,3 +150,16 @@ def test_up_recalls_the_last_line(kit: HostKit) -> None:
         (ENTER, lambda c: c.help == 1),
     ))
     assert c.help == 1 and c.failures == []
+
+
+def test_one_escape_closes_the_completion_menu_and_the_line(kit: HostKit) -> None:
+    """Issue 27, item 14: the first Esc closed only the menu, and the next ':' was typed
+    into the line still open."""
+    link = pika_link(kit)
+    c = run_with_keys(link, script(
+        ("", lambda c: c.screen == "table"),
+        (":", lambda c: c.command_open),
+        ("p", after(0.3)),                          # the menu of moves starting so
+        (ESC, after(0.3)),
+    ))
+    assert not c.command_open and c.failures == []

@@ -73,7 +73,7 @@ def test_mo5_seek_plays_with_bots_and_the_reward_league_and_shop_show(
     assert "active: 60 min left" in text(r.shop())
     eva.key("v")
     eva.key("enter")
-    pump.until(lambda: "not enough coins" in eva.error)
+    pump.until(lambda: "not enough coins for Eva" in eva.error)
     assert eva.failures == []
 
 
@@ -102,11 +102,16 @@ def test_the_create_form_offers_every_mode_and_the_stake_and_the_lobby_shows_the
 
 
 def test_the_lobby_says_who_waits_for_what_and_the_stakes() -> None:
-    from cardparty.client.render_screens import mode_text
+    from cardparty.client.render_screens import mode_text, status_text
     assert mode_text({"mode": "open", "seeking": True, "stake": 0, "status": "open",
-                      "fill_in": 24.2}) == "seek 24s"
+                      "fill_in": 24.2}) == "seek"
+    assert status_text({"mode": "open", "seeking": True, "stake": 0, "status": "open",
+                        "fill_in": 24.2}) == "open 24s"
+    # The seconds go in the status column, so an entry table's stake is never cut.
+    entry = {"mode": "entry", "stake": 250, "status": "open", "fill_in": 28.0}
+    assert mode_text(entry) == "entry 250" and status_text(entry) == "open 28s"
     assert mode_text({"mode": "entry", "seeking": True, "stake": 1000, "status": "open",
-                      "fill_in": 9.0}) == "seek 1000 9s"
+                      "fill_in": 9.0}) == "seek 1000"
     assert mode_text({"mode": "entry", "stake": 250, "status": "playing"}) == "entry 250"
     assert mode_text({"mode": "practice", "stake": 0, "status": "open"}) == "practice"
 

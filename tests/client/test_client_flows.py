@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from cardparty.client.controller import Controller
+from cardparty.client.lobby_rows import selected_table
 from cardparty.client.render import Renderer
 from cardparty.client.theme import ASCII, UNICODE
 from cardparty.core.table import open_table
@@ -113,7 +114,7 @@ def test_a_spectator_sees_no_hand_and_has_no_moves(kit: HostKit, opening: Client
     zoe = Client(kit, RecordingLink(kit.address, "Zoe"), "Zoe")
     zoe.pump.until(lambda: any(t["id"] == table for t in zoe.tables))
     for _ in range(len(zoe.tables)):
-        if (zoe.selected_table() or {}).get("id") == table:
+        if (selected_table(zoe) or {}).get("id") == table:
             break
         zoe.key("down")
     zoe.key("s")                           # watch Eva's table

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import CreateForm, TextField
+from cardparty.client.lobby_rows import invites_me
 from cardparty.client.render import Renderer
 from cardparty.client.theme import ASCII, UNICODE
 from cardparty.net.host import Host
@@ -41,7 +42,7 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
 
         # Zoe is not invited: the host refuses her, naming who created the table.
         pz.until(lambda: bool(zoe.tables))
-        assert not zoe.invites_me(zoe.tables[0])
+        assert not invites_me(zoe, zoe.tables[0])
         zoe.key("enter")
         pz.until(lambda: "Eva created this friends table" in zoe.error)
 
@@ -57,23 +58,24 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
         eva.key("enter")
         assert eva.dialog is None
         pe.until(lambda: "invited bob, Max Power" in eva.notice)
-        assert host.tables[tid].invited == {"bob": "Eva", "Max Power": "Eva"}
+        assert host.tables[tid].access.invited == {"bob": "Eva", "Max Power": "Eva"}
 
         # Bob's client says so in one line and marks the table; Enter on it sits him.
-        pb.until(lambda: "Eva invites you to Pika #1" in bob.notice)
+        pb.until(lambda: f"Eva invites you to table {tid} (Pika)" in bob.notice)
         assert "\n" not in bob.notice and bob.dialog is None
-        pb.until(lambda: bool(bob.tables) and bob.invites_me(bob.tables[0]))
+        pb.until(lambda: bool(bob.tables) and invites_me(bob, bob.tables[0]))
         lines = lobby_text(bob)
         row = next(line for line in lines if f" {tid} " in line)
         assert "invited" in row and "friends" in row
         assert all(len(line) <= 80 for line in lines)
         assert all(line.isascii() for line in lobby_text(bob, ascii_only=True))
-        bob.key("b")                                 # only Eva may add bots here
-        bob.key("enter")                             # a normal one (the first level)
+        bob.key("b")                                 # only Eva may add bots here:
+        assert bob.dialog is None                    # not offered
+        bob.command("bot")                           # typed all the same: the host says
         pb.until(lambda: "only Eva" in bob.error)
         bob.key("enter")
         pb.until(lambda: any(s and s.startswith("Bob") for s in bob.tables[0]["seats"]))
-        assert not bob.invites_me(bob.tables[0])
+        assert not invites_me(bob, bob.tables[0])
         assert not any("invited" in line for line in lobby_text(bob))
 
         # Eva, the creator, adds the bot; both say ready and the game starts.

@@ -81,3 +81,20 @@ def test_the_lobby_names_its_chat_key_on_one_line_of_80_columns() -> None:
     bar = "".join(f[1] for f in Renderer(c, glyphs(False)).status())
     assert "t: chat" in bar and ": command" in bar and len(bar) <= 80, bar
     assert "L: league" in lobby_text(c) and "$: shop" in lobby_text(c)
+
+
+def test_the_lobby_shows_as_many_newest_lines_as_the_screen_has_rows() -> None:
+    """Issue 27, item 16: the lobby showed the last 5 lines with a dozen empty rows below."""
+    from cardparty.client.controller import Controller
+    from cardparty.client.render import Renderer
+    from cardparty.client.theme import glyphs
+
+    c = Controller(None, name="Eva")
+    c.screen = "lobby"
+    c.tables = [{"id": "t1", "game": "pika", "seats": ["Eva", None], "mode": "open",
+                 "status": "open"}]
+    c.lobby_chat.extend(f"<Petr> line {n}" for n in range(30))
+    lines = "".join(f[1] for f in Renderer(c, glyphs(False)).lobby()).split("\n")[:-1]
+    assert len(lines) == 24 - 2                       # the title and the bottom line around it
+    assert lines[-1] == " <Petr> line 29" and "line 20" in "\n".join(lines)
+    assert "line 10" not in "\n".join(lines)

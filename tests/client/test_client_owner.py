@@ -72,9 +72,16 @@ def test_the_owner_removes_a_player_with_x_and_a_bot_by_command(host: Host) -> N
 def test_the_owner_closes_the_table_once_asked_and_its_people_are_told(host: Host) -> None:
     eva, pe, petr, pp, tid = open_room(2, host)
     petr_sits(petr, pp, tid)
-    petr.key("C")
+    petr.key("C")                                      # not his table: not offered
+    assert petr.dialog is None
+    petr.key("x")
+    assert petr.dialog is None
+    petr.key("?")
+    assert "close it" not in "".join(f[1] for f in Renderer(petr, glyphs(False)).help())
+    petr.key("escape")
+    petr.command("close")                              # typed all the same: the host says
     petr.key("down")
-    petr.key("enter")                                  # Petr did not create it: refused
+    petr.key("enter")
     pp.until(lambda: "only Eva" in petr.error)
     eva.command("close")                               # asked first; "no" keeps it
     assert eva.dialog is not None and "close table" in eva.dialog.title  # type: ignore[attr-defined]
@@ -96,7 +103,7 @@ def test_the_owner_closes_the_table_once_asked_and_its_people_are_told(host: Hos
 def test_the_owner_lets_strangers_sit_or_not(host: Host) -> None:
     eva, pe, petr, pp, tid = open_room(2, host)
     eva.key("s")                                       # open by default: now closed to them
-    pe.until(lambda: host.tables[str(tid)].strangers is False)
+    pe.until(lambda: host.tables[str(tid)].access.strangers is False)
     pp.until(lambda: any(t.get("id") == tid and t.get("mode") == "invited"
                          for t in petr.tables))
     pe.until(lambda: "strangers may not sit" in eva.notice)
@@ -106,7 +113,7 @@ def test_the_owner_lets_strangers_sit_or_not(host: Host) -> None:
     eva.command("strangers maybe")
     assert "strangers on" in eva.error
     eva.command("strangers on")
-    pe.until(lambda: host.tables[str(tid)].strangers is True)
+    pe.until(lambda: host.tables[str(tid)].access.strangers is True)
     petr_sits(petr, pp, tid)
     pe.until(lambda: "Petr" in room_text(eva))
     assert eva.failures == [] and petr.failures == []
@@ -123,3 +130,35 @@ def test_the_owner_commands_complete_and_show_in_the_rooms_help(host: Host) -> N
     assert "strangers" in shown
     for c in (eva, petr):
         c.exit()
+
+
+def test_sit_on_the_command_line_does_what_enter_on_the_table_does(host: Host) -> None:
+    """Issue 27, item 10: ``:sit t1`` opens the waiting room of t1, and ``:ready`` then
+    readies the player there, whatever row the lobby had chosen."""
+    eva, pe, petr, pp, tid = open_room(2, host)
+    other = open_room_of(petr, pp)                      # Petr's own table, chosen in his lobby
+    petr.key("q")                                       # back to the lobby, keeping the seat
+    pp.until(lambda: len(petr.tables) == 2)
+    petr.lobby_cursor = [t.get("id") for t in petr.tables].index(other)
+    petr.command(f"sit {tid}")
+    pp.until(lambda: petr.screen == "room" and petr.room_id == tid)
+    petr.command("ready")
+    pe.until(lambda: any(s.get("name") == "Petr" and s.get("ready")
+                         for s in next(t for t in eva.tables if t.get("id") == tid)
+                         ["summary"]["seats"]))
+    assert petr.error == "" and petr.failures == []
+    for c in (eva, petr):
+        c.exit()
+
+
+def open_room_of(c: Controller, pump: Pump) -> object:
+    """``c`` creates a Pika table for three and waits in its room; its id."""
+    pump.until(lambda: bool(c.games))
+    c.key("c")
+    form_pick(c, "game", "Pika")
+    form_pick(c, "players", 3)
+    form = c.dialog
+    form.cursor = len(form.rows) - 1                            # type: ignore[union-attr]
+    c.key("enter")
+    pump.until(lambda: c.screen == "room")
+    return c.room_id

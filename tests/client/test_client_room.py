@@ -6,6 +6,7 @@ game's first view takes them to the table. (Lobby-wide chat: test_client_lobby_c
 from __future__ import annotations
 
 from cardparty.client.controller import Controller
+from cardparty.client.lobby_rows import sits_at
 from cardparty.client.render import Renderer
 from cardparty.client.theme import glyphs
 from cardparty.net.host import Host
@@ -74,7 +75,7 @@ def test_back_to_the_lobby_and_enter_returns_to_the_room(host: Host) -> None:
     assert eva.screen == "room" and eva.room_id == room
     eva.key("l")                                                 # leave: the seat is freed
     assert eva.screen == "lobby"
-    pe.until(lambda: not any(eva._sits_at(t) for t in eva.tables))
+    pe.until(lambda: not any(sits_at(eva, t) for t in eva.tables))
     eva.exit()
 
 
@@ -108,5 +109,5 @@ def test_the_bot_dialog_and_the_command_line_seat_bots_of_each_level(host: Host)
     pe.until(lambda: "bot (normal), ready" in text(eva))
     ht = host.tables[room]
     assert [s.level for s in ht.seats[1:]] == ["hard", "easy", "normal"]
-    assert (ht.bot_budget_ms, ht.standin_level) == (500, "hard")
+    assert (ht.timing.bot_budget_ms, ht.timing.standin_level) == (500, "hard")
     assert "hard bots think 500 ms a move; idle stand-in: hard" in text(eva)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -81,3 +82,82 @@ def test_watch_narrates_a_game_in_words() -> None:
     lines = done.stdout.splitlines()
     assert lines[0] == "Pika, 3 players, seed 8"
     assert any(" plays " in line for line in lines) and "won" in lines[-1]
+
+
+def test_games_lists_every_setting_with_its_default_and_bounds() -> None:
+    """Issue 27, item 9: what ``--setting`` takes, as ``play --help`` says ``games`` lists."""
+    out = unwrapped(run("games").stdout)
+    assert ("  setting hand_size: cards dealt to each player (PI-3); default 7 (2 to 15)"
+            in out.splitlines())
+    assert ("  setting warning (seconds to call): seconds to call «Pika!» with one card left "
+            "(PI-10); default 3.0 (0.5 to 30)") in out.splitlines()
+    assert any(line.startswith("  setting premiums: ") and "default false (true or false)"
+               in line for line in out.splitlines())
+    for info in load_catalog().games.values():
+        for name in info.settings:
+            assert f"  setting {name}" in out, (info.id, name)
+
+
+def test_games_speaks_the_players_language() -> None:
+    """Issue 27, item 13: the games' words follow the language as in the client."""
+    from cardparty.core.i18n import translate
+
+    catalog = load_catalog()
+    hand = catalog.game("pika").settings["hand_size"]
+    variant = catalog.variants_of("kakhead")[0]
+    for lang, done in (("cs", run("--lang", "cs", "games")),
+                       ("cs", run_env({"LANG": "cs_CZ.UTF-8"}, "games")),
+                       ("ca", run("--lang", "ca", "games"))):
+        out = unwrapped(done.stdout)
+        assert done.returncode == 0 and translate(hand.help, lang) in out
+        assert translate(variant.description, lang) in out
+        for english in (hand.help, variant.description, "players", "default", "true or false"):
+            assert english not in out, (lang, english)
+
+
+def run_env(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run([sys.executable, "-m", "cardparty.client.cli", *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "LC_ALL": "", "LC_MESSAGES": "", **env})
+
+
+def unwrapped(out: str) -> str:
+    """``games`` output with each item's wrapped lines joined again."""
+    return out.replace("\n      ", " ")
+
+
+FRENCH_CODE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|X)\b")
+
+
+def test_watch_writes_the_cards_as_the_client_does() -> None:
+    """Issue 27, item 13: ``2♦`` and ``Joker`` as on the client's screen, never ``2D``, ``X``."""
+    lines = run("watch", "--game", "kakhead", "--players", "3", "--seed", "8").stdout.splitlines()
+    assert "Jana plays 4♦" in lines and "Jana plays Joker" in lines
+    assert not [line for line in lines if FRENCH_CODE.search(line)]
+    plain = run("watch", "--game", "kakhead", "--players", "3", "--seed", "8",
+                "--ascii").stdout.splitlines()
+    assert "Jana plays 4d" in plain and "Jana plays Joker" in plain
+    assert all(line.isascii() for line in plain)
+
+
+def test_watch_narrates_in_the_players_language() -> None:
+    english = run("watch", "--game", "pika", "--players", "3", "--seed", "8").stdout
+    for done in (run("--lang", "cs", "watch", "--game", "pika", "--players", "3", "--seed", "8"),
+                 run_env({"LANG": "cs_CZ.UTF-8"}, "watch", "--game", "pika", "--players", "3",
+                         "--seed", "8"),
+                 run("--lang", "ca", "watch", "--game", "pika", "--players", "3", "--seed",
+                     "8")):
+        out = done.stdout
+        assert done.returncode == 0
+        assert len(out.splitlines()) == len(english.splitlines())
+        for word in (" plays ", " draws ", " players, seed ", " won", "round over"):
+            assert word in english and word not in out, word
+
+
+def test_a_failure_no_command_foresaw_is_one_line_without_a_traceback() -> None:
+    """``watch --delay -1`` reached time.sleep(-1) and printed its traceback."""
+    done = run("watch", "--game", "pika", "--players", "2", "--seed", "1", "--delay", "-1")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("cardparty watch: error: ")

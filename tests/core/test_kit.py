@@ -16,6 +16,7 @@ import msgpack
 from cardparty.core.discovery import Catalog
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.kit import (
+    GameState,
     competition_places,
     finishing_places,
     game_state,
@@ -49,6 +50,23 @@ def sample() -> Any:
     return Sample.from_data({"n": 2, "hands": [["AS", "KH"], ["2C"]], "stock": ["3D", "4D"],
                              "places": None, "log": [(0, "deal")], "laws": Laws(5).to_data(),
                              "drawn": None})
+
+
+@game_state
+class Declared(GameState):
+    """A state that says, for a type checker, what the decorator gives it."""
+
+    n: int
+    hands: list[list[str]]
+
+
+def test_a_state_subclassing_game_state_gets_the_kits_methods_and_stays_slotted() -> None:
+    state = Declared.from_data({"n": 1, "hands": [["AS"], []]})
+    twin = state.copy()
+    twin.hands[0].append("KH")
+    assert state.hands == [["AS"], []] and twin.to_data() == {"n": 1, "hands": [["AS", "KH"], []]}
+    assert Declared.FIELDS == ("n", "hands") and GameState.FIELDS == ()
+    assert not hasattr(state, "__dict__")
 
 
 def test_a_state_has_slots_and_fields_in_declaration_order() -> None:

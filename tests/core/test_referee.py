@@ -18,9 +18,9 @@ from cardparty.core.referee import (
     DEADLINE,
     IDLE,
     STANDIN,
+    BotSeat,
     Played,
     Referee,
-    Seat,
 )
 from cardparty.core.table import Table
 
@@ -36,8 +36,8 @@ def pika(warning: float = 30.0, deck: list[str] | None = WARNED, players: int = 
     return Table("pika", players, settings, seed=seed)
 
 
-def seats(*kinds: str) -> list[Seat]:
-    return [Seat(kind) for kind in kinds]
+def seats(*kinds: str) -> list[BotSeat]:
+    return [BotSeat(kind) for kind in kinds]
 
 
 R7 = Move("play", ("R7",))
@@ -152,7 +152,7 @@ def test_the_idle_timeout_puts_a_stand_in_in_and_it_plays_at_once() -> None:
 
 def test_the_idle_timeout_covers_every_human_who_may_move_and_only_them() -> None:
     table = Table("kakhead", 3, seed=1)                  # the swap phase: all three may move
-    chairs = [Seat("human"), Seat("bot"), Seat("human")]
+    chairs = [BotSeat("human"), BotSeat("bot"), BotSeat("human")]
     ref = Referee(table, chairs, idle=10.0, bot_delay=20.0, rng=random.Random(6))
     ref.changed(0.0)
     assert table.to_move() == (0, 1, 2) and ref.next_due() == 10.0
@@ -185,7 +185,7 @@ def test_a_seat_handed_to_a_bot_moves_after_refresh() -> None:
     ref = Referee(table, chairs, bot_delay=1.0)
     ref.changed(10.0)
     assert ref.next_due() is None
-    chairs[0] = Seat("bot")                              # seat 0 left: a bot plays it out
+    chairs[0] = BotSeat("bot")                              # seat 0 left: a bot plays it out
     ref.refresh(12.0)
     assert ref.next_due() == 11.0                        # the delay from the last change
     played = ref.fire(12.0)

@@ -146,3 +146,15 @@ def test_restore_gives_back_the_events() -> None:
     assert twin.events == table.events == [{"type": "play", "seat": 0, "cards": ["TS"]}]
     assert twin.events_for(1) == table.events_for(1)
     assert twin.save() == table.save()
+
+
+def test_the_direct_hooks_declare_every_hook_of_the_contract() -> None:
+    """``DirectHooks`` declares each hook with what it answers, for a type checker; a hook
+    added to ``hookspecs`` must be declared there too, or its answers go unchecked."""
+    from cardparty.core import hookspecs
+    from cardparty.core.table import DirectHooks
+
+    specs = {name for name in dir(hookspecs) if name.startswith("cardparty_")}
+    assert set(DirectHooks.__annotations__) == specs
+    table = open_table("pika", 2, seed=1)
+    assert all(callable(getattr(table.hook, name)) for name in specs)

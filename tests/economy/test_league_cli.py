@@ -83,3 +83,77 @@ def test_host_refuses_a_bad_config_in_one_line(tmp_path: Path,
     assert main(["host", "--port", "0", "--config", str(cfg)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "fill_timeout must be a number" in err
+
+
+def status(argv: list[str]) -> int:
+    """The exit status of ``cardparty ARGV``, whether the parser or the command refused."""
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def test_league_finds_a_player_whatever_the_case_as_the_host_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27, item 15: a name is a player's whatever its capitals (net/safetext.name_key)."""
+    tmp_path.mkdir(exist_ok=True)
+    led = Ledger(tmp_path / "economy.sqlite3")
+    led.enter("Petr", "key-petr")
+    led.close()
+    for asked in ("petr", "PETR", "Petr"):
+        assert main(["league", "--data", str(tmp_path), "--player", asked]) == 0
+        assert "Petr: 1000 coins" in capsys.readouterr().out
+
+
+def test_one_unknown_player_does_not_hide_the_others(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = economy(tmp_path)
+    assert main(["league", "--data", str(data), "--player", "nobody", "--player", "eva",
+                 "--player", "ghost"]) == 1
+    done = capsys.readouterr()
+    assert "eva: 1100 coins" in done.out and "1. eva" in done.out
+    assert done.err.splitlines() == ["cardparty league: error: no profile 'nobody' on this host",
+                                     "cardparty league: error: no profile 'ghost' on this host"]
+    assert main(["league", "--data", str(data), "--player", "nobody", "--player", "eva",
+                 "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in doc["profiles"]] == ["eva"] and doc["unknown"] == ["nobody"]
+
+
+@pytest.mark.parametrize("week", ["2026-W99", "2026-W00", "2025-W53", "2026-48", "W48", "soon",
+                                  "2026-W4", ""])
+def test_a_week_that_is_no_iso_week_is_refused_in_one_line(
+        week: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = economy(tmp_path)
+    assert status(["league", "--data", str(data), "--week", week]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a week" in err and "2026-W48" in err
+
+
+def test_a_real_iso_week_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = economy(tmp_path)
+    for week, shown in (("2026-W53", "League 2026-W53"), ("2020-w53", "League 2020-W53"),
+                        ("2026-W01", "League 2026-W01")):
+        assert main(["league", "--data", str(data), "--week", week]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(shown) and "nobody has points yet" in out
+
+
+def test_league_speaks_the_players_language(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from cardparty.core.i18n import set_language
+
+    data = economy(tmp_path)
+    try:
+        for lang in ("cs", "ca"):
+            assert status(["--lang", lang, "league", "--data", str(data), "--player", "eva",
+                           "--player", "nobody", "--week", "2026-W99"]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "is not a week" not in err
+            assert main(["--lang", lang, "league", "--data", str(data), "--player", "eva",
+                         "--player", "nobody"]) == 1
+            done = capsys.readouterr()
+            for english in ("this week", "coins", "league points", "no profile"):
+                assert english not in done.out + done.err, (lang, english)
+    finally:
+        set_language("en")

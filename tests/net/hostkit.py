@@ -9,10 +9,13 @@ from typing import Any
 
 import pytest
 
+from cardparty.core.discovery import Catalog
 from cardparty.net.host.clock import ManualClock
+from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.outbox import MemoryOutbox
-from cardparty.net.host.parts import HostParts
+from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_store
+from cardparty.net.host.play import Observer
 from cardparty.net.protocol import ProtocolError
 
 #: Every kit made in the current test: ``tests/net/conftest.py`` closes them after it (a kit
@@ -22,20 +25,34 @@ OPEN: list[Kit] = []
 
 
 class Kit:
-    def __init__(self, clock: ManualClock | None = None, **kw: Any) -> None:
+    """A host's parts (``build_host``) around a ``MemoryOutbox`` and a ``ManualClock``;
+    ``data`` and ``economy`` are opened as the command line opens them, and any other keyword
+    is a ``HostConfig`` setting (heartbeat 1 s, no idle timeout and a host for tests unless
+    said)."""
+
+    def __init__(self, clock: ManualClock | None = None, *, data: StrPath | None = None,
+                 economy: StrPath | None = None, catalog: Catalog | None = None,
+                 observer: Observer | None = None, **settings: Any) -> None:
         self.clock = clock or ManualClock()
         self.out = MemoryOutbox()
-        kw.setdefault("idle", None)
-        kw.setdefault("testing", True)          # the tests choose their deals
-        self.parts = HostParts(self.out, self.clock, heartbeat=1.0, **kw)
+        settings.setdefault("heartbeat", 1.0)
+        settings.setdefault("idle", None)
+        settings.setdefault("testing", True)          # the tests choose their deals
+        self.config = config = HostConfig.of(**settings)
+        self.parts = build_host(config, store=open_store(data),
+                                ledger=open_ledger(economy, config, self.clock),
+                                outbox=self.out, clock=self.clock, catalog=catalog,
+                                observer=observer)
         OPEN.append(self)
         self._routes = itertools.count(1)
         self._rids = itertools.count(1)
 
-    def player(self, name: str, token: str | None = None, key: bytes | None = None) -> Player:
+    def player(self, name: str, token: str | None = None, key: bytes | None = None,
+               features: tuple[str, ...] = ()) -> Player:
         """A hello on a new connection; ``key``: the key it is authenticated as (None: a
-        host without CURVE, where the connection stands for the key)."""
-        return self.parts.hello(f"r{next(self._routes)}".encode(), name, token, key)
+        host without CURVE, where the connection stands for the key); ``features``: what its
+        client asks for (docs/protocol.md)."""
+        return self.parts.hello(f"r{next(self._routes)}".encode(), name, token, key, features)
 
     def ask(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
         fields.setdefault("rid", next(self._rids))
@@ -63,6 +80,21 @@ class Kit:
         assert reply is not None
         return str(reply["table"]["id"])
 
+    def play_until(self, tid: str, player: Player, moves: int) -> None:
+        """``player``, in seat 0, plays the listed moves in turn (the n-th move of the n-th
+        list) and bots move as the clock runs, until the journal holds ``moves`` moves or
+        the round is over."""
+        ht = self.table(tid)
+        n = 0
+        while ht.status == "playing" and len(ht.game.journal) < moves:
+            legal = ht.game.legal_moves(0)
+            if legal:
+                self.ask(player, "move", table=tid, move=n % len(legal),
+                         version=ht.game.version)
+                n += 1
+            else:
+                self.tick(0.001)
+
     def play_out(self, tid: str, humans: dict[int, Player], seed: int = 1,
                  most: int = 20_000) -> None:
         """Humans play random listed moves (``seed``), bots move as the clock runs, until
@@ -72,13 +104,13 @@ class Kit:
         for _ in range(most):
             if ht.status != "playing":
                 return
-            mine = [s for s in ht.table.to_move() if s in humans
+            mine = [s for s in ht.game.to_move() if s in humans
                     and ht.seats[s].player is humans[s]]
             if mine:
                 seat = mine[0]
-                moves = ht.table.legal_moves(seat)
+                moves = ht.game.legal_moves(seat)
                 self.ask(humans[seat], "move", table=tid, move=rng.randrange(len(moves)),
-                         version=ht.table.version)
+                         version=ht.game.version)
             else:
                 self.tick(0.001)
         raise AssertionError(f"table {tid} did not finish in {most} steps")

@@ -12,6 +12,7 @@ from cardparty.net.host.model import (
     MAX_OPEN_TABLES,
     MAX_PENDING_INVITATIONS,
     TABLES_PAGE,
+    quota_key,
 )
 from cardparty.net.owners import MAX_NAMES_PER_KEY
 from cardparty.net.protocol import ProtocolError, encode
@@ -195,7 +196,7 @@ def test_pending_invitations_per_key_are_capped_with_a_clear_error() -> None:
                 table=kit.open_table("pika", eve, 2, mode="friends"))
     # an invited guest sits: his invitation is no longer pending
     guest = kit.player("Guest 0", key=b"G" * 40)
-    first = next(t for t in kit.parts.tables.all.values() if "Guest 0" in t.invited)
+    first = next(t for t in kit.parts.tables.all.values() if "Guest 0" in t.access.invited)
     kit.ask(guest, "sit", table=first.id)
     reply = kit.ask(eva, "invite", table=last, names=["Bob"])
     assert reply is not None and reply["type"] == "ok"
@@ -217,33 +218,32 @@ def test_a_crowd_of_watchers_gone_does_not_lock_the_host() -> None:
 
 
 def test_the_allowances_follow_the_connections_of_the_last_seconds() -> None:
+    from cardparty.net.host.gate import CommitGate
     from cardparty.net.host.server import Server
 
     kit = Kit()
-    server = Server.__new__(Server)
-    server.roster = kit.parts.roster
-    server.allowances = __import__("collections").OrderedDict()
+    server = Server(kit.parts, CommitGate(), kit.clock)
     for i in range(1000):
-        assert server._spend(f"r{i}".encode(), f"{i:040d}".encode(), i * 0.01)
+        assert server.allowances.spend(quota_key(f"r{i}".encode(), f"{i:040d}".encode()),
+                                       i * 0.01)
     assert len(server.allowances) <= 300
 
 
 def test_the_allowance_is_the_keys_whatever_connection_or_name() -> None:
-    """Limits are counted per authenticated key (``Roster.quota_key``): a key that spends
+    """Limits are counted per authenticated key (``model.quota_key``): a key that spends
     its burst on one connection is refused on another, under another name; another key is
     not."""
+    from cardparty.net.host.gate import CommitGate
     from cardparty.net.host.model import BURST
     from cardparty.net.host.server import Server
 
     kit = Kit()
-    server = Server.__new__(Server)
-    server.roster = kit.parts.roster
-    server.allowances = __import__("collections").OrderedDict()
+    server = Server(kit.parts, CommitGate(), kit.clock)
     key = b"K" * 40
-    assert kit.parts.roster.quota_key(b"r1", key) == kit.parts.roster.quota_key(b"r2", key)
-    assert all(server._spend(b"r1", key, 0.0) for _ in range(int(BURST)))
-    assert not server._spend(b"r2", key, 0.0)
-    assert server._spend(b"r3", b"L" * 40, 0.0)
+    assert quota_key(b"r1", key) == quota_key(b"r2", key)
+    assert all(server.allowances.spend(quota_key(b"r1", key), 0.0) for _ in range(int(BURST)))
+    assert not server.allowances.spend(quota_key(b"r2", key), 0.0)
+    assert server.allowances.spend(quota_key(b"r3", b"L" * 40), 0.0)
 
 
 def test_watchers_who_never_sat_are_forgotten_fast_and_stop_watching() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from cardparty.net.host import Host
 from cardparty.net.session import Session, SessionError
+from cardparty.net.store import backup
 from tests.net.conftest import wait_for
 from tests.net.hostkit import Kit
 
@@ -26,13 +27,13 @@ def reference_journal() -> list[Any]:
     kit.ask(eva, "ready", table=tid)
     ht = kit.table(tid)
     while ht.status == "playing":
-        moves = ht.table.legal_moves(0)
+        moves = ht.game.legal_moves(0)
         if moves:
-            kit.ask(eva, "move", table=tid, move=ht.table.version % len(moves),
-                    version=ht.table.version)
+            kit.ask(eva, "move", table=tid, move=ht.game.version % len(moves),
+                    version=ht.game.version)
         else:
             kit.tick(0.001)
-    return list(ht.table.journal)
+    return list(ht.game.journal)
 
 
 def play(session: Session, tid: str, stop_after: int | None = None) -> str:
@@ -75,14 +76,14 @@ def test_host_bots_draw_the_same_stream_before_and_after_a_restart_from_the_data
         eva.add_bots(tid, None, "random")
         eva.ready(tid)
         assert play(eva, tid, stop_after=4) == "stopped"
-        before = len(host.tables[tid].table.journal)
+        before = len(host.tables[tid].game.journal)
         host.stop()
         host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
-        assert len(host.tables[tid].table.journal) == before
+        assert len(host.tables[tid].game.journal) == before
         host.start()
         wait_for(eva, lambda m: m["type"] == "connection" and m["state"] == "restored")
         assert play(eva, tid) == "over"
-        journal = list(host.tables[tid].table.journal)
+        journal = list(host.tables[tid].game.journal)
         assert before < len(journal), "bots moved after the restart"
         assert journal == expected
     finally:
@@ -153,27 +154,24 @@ def test_a_long_game_restarted_from_its_row_and_its_tail_of_moves_is_the_same_ga
     the file holds the very game (journal, version) the running host had."""
     from cardparty.net.host.persistence import MAX_TAIL
 
-    kit = Kit(data=tmp_path)
+    kit = Kit(data=tmp_path / "live")
     eva = kit.player("Eva")
     tid = kit.open_table("pikac", eva, 3, seed=13)
     kit.ask(eva, "sit", table=tid)
     kit.ask(eva, "bots", table=tid, level="random")
     kit.ask(eva, "ready", table=tid)
     ht = kit.table(tid)
-    rng_moves = 0
     for stop in (5, MAX_TAIL + 7, 2 * MAX_TAIL + 3):
-        while ht.status == "playing" and len(ht.table.journal) < stop:
-            moves = ht.table.legal_moves(0)
-            if moves:
-                kit.ask(eva, "move", table=tid, move=rng_moves % len(moves),
-                        version=ht.table.version)
-                rng_moves += 1
-            else:
-                kit.tick(0.001)
-        again = Kit(data=tmp_path).table(tid)
-        assert again.table.version == ht.table.version
-        assert again.table.journal == ht.table.journal
-        assert again.table.view(0) == ht.table.view(0)
+        kit.play_until(tid, eva, stop)
+        # What a host started from the file would hold (a copy: the running host holds the
+        # directory's lock, and a second host on it is refused).
+        copy = tmp_path / f"copy{stop}"
+        copy.mkdir()
+        backup(tmp_path / "live", copy)
+        again = Kit(data=copy).table(tid)
+        assert again.game.version == ht.game.version
+        assert again.game.journal == ht.game.journal
+        assert again.game.view(0) == ht.game.view(0)
 
 
 def test_a_host_without_curve_and_with_a_store_welcomes_a_player(tmp_path: Path) -> None:

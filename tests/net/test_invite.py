@@ -202,8 +202,8 @@ def test_mo4_mode_and_invitees_survive_the_host_restarted_from_its_data(tmp_path
         bob.abort()                          # away while the host restarts
         host.stop()
         host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
-        assert host.tables[tid].mode == "friends"
-        assert host.tables[tid].invited == {"Bob": "Eva"}
+        assert host.tables[tid].access.mode == "friends"
+        assert host.tables[tid].access.invited == {"Bob": "Eva"}
         host.start()
         wait_for(eva, lambda m: m["type"] == "connection" and m["state"] == "restored",
                  timeout=5)

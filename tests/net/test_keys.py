@@ -108,7 +108,7 @@ def test_forget_by_fingerprint(tmp_path: Path) -> None:
 def test_the_key_desk_tells_the_key_and_ignores_anything_else() -> None:
     ctx = zmq.Context()
     pair = keys.KeyPair.generate()
-    desk = KeyDesk(ctx, "tcp://127.0.0.1:*", pair, "desk-host")
+    desk = KeyDesk("tcp://127.0.0.1:*", pair, "desk-host")
     try:
         host_address = desk.address.rsplit(":", 1)[0] + f":{int(desk.address.rsplit(':')[-1]) - 1}"
         junk = ctx.socket(zmq.DEALER)

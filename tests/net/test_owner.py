@@ -67,10 +67,10 @@ def test_the_owner_chooses_whether_strangers_may_sit_and_the_lobby_shows_it() ->
     kit.ask(eva, "sit", table=tid)                          # the owner always may
     kit.refused("not_creator", bob, "strangers", table=tid, allow=True)
     kit.ask(eva, "strangers", table=tid, allow=True)
-    assert kit.table(tid).strangers is True
+    assert kit.table(tid).access.strangers is True
     kit.ask(zed, "sit", table=tid)
     default = kit.open_table("pika", bob, 2)
-    assert kit.table(default).strangers is True             # open to all by default
+    assert kit.table(default).access.strangers is True             # open to all by default
 
 
 def test_the_terminal_lobby_shows_a_table_closed_to_strangers() -> None:

@@ -59,6 +59,28 @@ def test_not_a_map_non_string_keys_and_missing_type() -> None:
     assert code_of(msgpack.packb({"v": 1})) == "bad_field"
 
 
+def test_map_keys_must_be_strings_anywhere_as_the_doc_says() -> None:
+    """docs/protocol.md: map keys must be strings, anywhere in a frame; binary keys were
+    accepted (issue 25, item 7)."""
+    assert code_of(msgpack.packb({b"type": "ping", "v": 1})) == "malformed"
+    assert code_of(msgpack.packb({"type": "ping", "v": 1, b"x": 1})) == "malformed"
+    assert code_of(msgpack.packb({"type": "move", "v": 1, "rid": 1, "table": "t1",
+                                  "move": {"kind": "play", b"cards": []}})) == "malformed"
+    assert code_of(msgpack.packb({"type": "ping", "v": 1,
+                                  "x": [[{"y": {b"deep": 1}}]]})) == "malformed"
+    # binary values stay allowed, and so do strings whose bytes look like binary's markers
+    assert decode(msgpack.packb({"type": "ping", "v": 1, "x": b"\x00\xff"}))["x"] == b"\x00\xff"
+    assert decode(encode({"type": "chat", "text": "Ąņƈ č", "m": {"Ą": "ņ"}}))["m"] == {"Ą": "ņ"}
+
+
+@pytest.mark.parametrize("version", [1.0, True, "1", [1]])
+def test_the_version_is_the_whole_number_1_not_something_equal_to_it(version: object) -> None:
+    """``v: 1.0`` and ``v: true`` were accepted (1.0 == True == 1 in Python)."""
+    with pytest.raises(ProtocolError) as info:
+        decode(msgpack.packb({"type": "ping", "v": version}))
+    assert info.value.code == "version"
+
+
 def test_another_protocol_version_is_refused_by_name() -> None:
     with pytest.raises(ProtocolError) as info:
         decode(msgpack.packb({"type": "ping", "v": 99}))

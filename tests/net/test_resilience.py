@@ -133,11 +133,11 @@ def test_a_finished_move_survives_the_host_being_stopped_and_restarted_from_its_
         petr.ready(tid)
         view = wait_for(eva, lambda m: m["type"] == "view")
         done = eva.move(tid, len(view["view"]["moves"]) - 1, view["version"])
-        journal = list(host.tables[tid].table.journal)
+        journal = list(host.tables[tid].game.journal)
         host.stop()
         host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
-        assert host.tables[tid].table.version == done["version"]
-        assert host.tables[tid].table.journal == journal
+        assert host.tables[tid].game.version == done["version"]
+        assert host.tables[tid].game.journal == journal
         host.start()
         for s in (eva, petr):
             wait_for(s, lambda m: m["type"] == "connection" and m["state"] == "restored",
@@ -166,7 +166,7 @@ def test_a_missed_view_makes_the_session_ask_for_a_snapshot(connect: Any, host: 
     eva.ready(tid)
     view = wait_for(eva, lambda m: m["type"] == "view")
     me = next(p for p in host.players.values() if p.name == "Eva")
-    host.tables[tid].streams[me.id][0] = -7                         # the host "lost" one
+    host.tables[tid].shown.streams[me.id][0] = -7                         # the host "lost" one
     eva.reorder(tid, list(reversed(view["view"]["hand"])))
     gap = wait_for(eva, lambda m: m["type"] == "view" and m["prev"] == -7)
     assert not gap["snapshot"]

@@ -75,7 +75,7 @@ def test_seats_strangers_and_invitations_survive_a_restart(tmp_path: Path) -> No
     kit.tick(5.0)
     eva, bob = kit.player("Eva", key=EVA), kit.player("Bob", key=BOB)
     ht = kit.table(tid)
-    assert ht.strangers is False and ht.seats[0].player is bob
+    assert ht.access.strangers is False and ht.seats[0].player is bob
     kit.refused("not_invited", kit.player("Zed"), "sit", table=tid)
     kit.ask(eva, "remove", table=tid, seat=0)
 

@@ -1,0 +1,79 @@
+"""What the client knows of the lobby's rows: the table chosen, whether this player sits at a
+row (by his name, as the lobby lists it) or is invited there, and where an invitation goes.
+
+Must not know about: game rules, terminals, the wire.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardparty.core.i18n import _
+
+if TYPE_CHECKING:
+    from cardparty.client.controller import Controller
+
+
+def selected_table(c: Controller) -> dict[str, Any] | None:
+    if 0 <= c.lobby_cursor < len(c.tables):
+        return c.tables[c.lobby_cursor]
+    return None
+
+
+def chosen(c: Controller) -> dict[str, Any] | None:
+    """The table chosen; with none, the line that says how to make one."""
+    t = selected_table(c)
+    if t is None:
+        c.error = _("no table chosen: press c to create one")
+    return t
+
+
+def sits_at(c: Controller, t: dict[str, Any]) -> bool:
+    """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
+    me = c.name.casefold()
+    seats = (t.get("summary") or {}).get("seats") or ()
+    return bool(me) and any(isinstance(s, dict) and s.get("kind") == "human"
+                            and str(s.get("name", "")).casefold() == me for s in seats)
+
+
+def invites_me(c: Controller, t: dict[str, Any]) -> bool:
+    """Lobby row ``t`` is a table taking seats that invited this player, who has no seat
+    there yet: the lobby marks it."""
+    me = c.name.casefold()
+    return (bool(me) and t.get("status") == "open" and not sits_at(c, t)
+            and any(str(n).casefold() == me for n in t.get("invited") or ()))
+
+
+def invite_target(c: Controller, t: dict[str, Any]) -> dict[str, Any]:
+    """Where ``i`` invites to: the chosen table if it is a friends table this player sits
+    at or created, else such a table that still takes seats, else the chosen one (the
+    host then says why not)."""
+    def mine(x: dict[str, Any]) -> bool:
+        return sits_at(c, x) or bool(x.get("creator")) and x.get("creator") == c.name
+
+    if t.get("mode") == "friends" and mine(t):
+        return t
+    ours = [x for x in c.tables
+            if x.get("mode") == "friends" and x.get("status") == "open" and mine(x)]
+    return ours[0] if ours else t
+
+
+def created(c: Controller, t: dict[str, Any] | None) -> bool:
+    """This player created lobby row ``t`` (the host's ``creator``, by name)."""
+    creator = (t or {}).get("creator")
+    return bool(creator) and bool(c.name) and str(creator).casefold() == c.name.casefold()
+
+
+def may_add_bot(c: Controller, t: dict[str, Any] | None) -> bool:
+    """Whether the host would seat a bot this player asks for at ``t`` (docs/protocol.md,
+    MO-3 to MO-6): a table taking seats with a seat free; an entry table takes none; at a
+    friends or practice table only its creator may; at an open one any player seated there
+    (or its creator)."""
+    if t is None or t.get("status") != "open" or None not in (t.get("seats") or ()):
+        return False
+    mode = (t.get("summary") or {}).get("mode") or t.get("mode")
+    if mode == "entry":
+        return False
+    if mode in ("friends", "practice"):
+        return created(c, t)
+    return created(c, t) or sits_at(c, t)

@@ -1,0 +1,73 @@
+"""How much one key may ask of the host: a token bucket per key, the one rule for every limit
+counted per key (requests a second in ``server``, lobby chat lines in ``lobby_chat``).
+
+Owns: ``Allowances``, the buckets by key (``Roster``'s quota key: the key ZeroMQ
+authenticated, so a new name or a new connection of the same key does not refill it). A
+bucket holds ``burst`` and refills at ``rate`` a second; the buckets are kept in the order
+their keys were last heard, and the least recently heard go once their bucket would be full
+again anyway (or past ``most`` keys): the memory follows the keys of the last seconds, not of
+all time.
+
+Must not know about: sockets, players, what is being counted.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+
+class Bucket:
+    __slots__ = ("left", "at")
+
+    def __init__(self, left: float, at: float) -> None:
+        self.left = left
+        self.at = at
+
+
+class Allowances(Generic[K]):
+    """See the module docstring."""
+
+    __slots__ = ("rate", "burst", "most", "_buckets")
+
+    def __init__(self, rate: float, burst: float, most: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.most = most
+        self._buckets: OrderedDict[K, Bucket] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def spend(self, key: K, now: float) -> bool:
+        """Take one from ``key``'s bucket; False when it is used up."""
+        buckets = self._buckets
+        bucket = buckets.get(key)
+        if bucket is None:
+            bucket = buckets[key] = Bucket(self.burst, now)
+            full_after = self.burst / self.rate
+            for _ in range(2):
+                oldest = next(iter(buckets.values()))
+                if len(buckets) > self.most or now - oldest.at > full_after:
+                    buckets.popitem(last=False)
+                else:
+                    break
+        else:
+            buckets.move_to_end(key)
+        left = min(self.burst, bucket.left + (now - bucket.at) * self.rate)
+        bucket.at = now
+        if left < 1.0:
+            bucket.left = left
+            return False
+        bucket.left = left - 1.0
+        return True
+
+    def charge(self, key: K, more: float) -> None:
+        """A costly request takes ``more`` from ``key``'s bucket (which may go below zero: the
+        key's next requests wait until it is paid back)."""
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.left -= more

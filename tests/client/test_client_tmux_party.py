@@ -1,0 +1,220 @@
+"""The whole party of issue 27 in real terminals (tmux, 80x24): one host keeping its tables
+(``--data``), three people in three windows: Eva in English, Petr in Czech, Ana in Catalan.
+Eva opens a Pika table, closes it to strangers and invites Petr; he sits, both are ready
+with a bot in the third seat, Ana watches as a spectator; the host is stopped mid-game and
+started again on the same data; everyone is back; Eva and Petr play the round out.
+
+On every screen read: what the host pushes is there within a second with no key pressed
+(an invitation, the game's start, the host gone and back), no line is cut at the 80th
+column, and a Czech or Catalan screen shows no English word outside card and player names;
+after the restart the log tells the history once; a spectator is offered no moves and no
+next round. Each wait is for a screen, never a fixed time.
+
+Uses the private tmux server of ``test_client_tmux`` (its own ``-L`` socket, killed after).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from pathlib import Path
+
+from cardparty.core.i18n import catalog
+from tests.client.test_client_languages import english_in, english_words
+from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
+    CARDPARTY,
+    TMUX_MARKS,
+    Tmux,
+    create_table,
+    free_port,
+    start_host,
+    tmux,
+)
+
+pytestmark = TMUX_MARKS
+
+#: What a push may take to reach the screen, with no key pressed.
+PUSH_WITHIN = 1.0
+#: Each player's language.
+LANGS = {"Eva": "en", "Petr": "cs", "Ana": "ca"}
+#: Characters a screen's 80th column may hold without a line having been cut there: a
+#: space, a rule, a box's edge.
+EDGES = set(" ─│┐┘┌└")
+#: English words of the catalogs, in any case ("idle" as well as "Idle").
+ENGLISH = {w for e in english_words() for w in (e, e.lower(), e.capitalize())}
+
+
+def say(who: str, text: str) -> str:
+    """``text`` as ``who`` reads it."""
+    return catalog(LANGS[who]).gettext(text)
+
+
+def check(who: str, screen: str) -> str:
+    """The rules every screen of the party keeps; returns the screen."""
+    for line in screen.splitlines():
+        assert len(line) < 80 or line[79] in EDGES, f"{who}: a line cut at 80:\n{screen}"
+    if LANGS[who] != "en":
+        words = [w for w in english_in(screen, ENGLISH) if w not in ("Petr", "Ana")]
+        assert not words, f"{who}: English {words} on a {LANGS[who]} screen:\n{screen}"
+    assert "Traceback" not in screen and "Error" not in screen, screen
+    return check_spectator(who, screen)
+
+
+def check_spectator(who: str, screen: str) -> str:
+    if who == "Ana" and say(who, "spectating") in screen.splitlines()[0]:
+        assert "Tab" not in screen.splitlines()[-1], screen
+        assert say(who, "play again") not in screen, screen
+    return screen
+
+
+def seen(t: Tmux, who: str, what: str | object, timeout: float = 20.0) -> str:
+    """``who``'s screen once it shows ``what`` (a text, or a test of the screen), checked."""
+    return check(who, t.wait(who, what, timeout))  # type: ignore[arg-type]
+
+
+def pushed(t: Tmux, who: str, what: str | object) -> str:
+    """A push on ``who``'s screen within ``PUSH_WITHIN`` seconds, no key pressed."""
+    return seen(t, who, what, PUSH_WITHIN)
+
+
+def join(t: Tmux, who: str, port: int) -> None:
+    t.run(who, f"{CARDPARTY} --lang {LANGS[who]} join 127.0.0.1:{port} --name {who}")
+    seen(t, who, lambda s: len(s.splitlines()) > 2 and f"{who} ·" in s.splitlines()[1])
+
+
+def row_of(screen: str, table: str) -> int:
+    """The index of ``table``'s row among the lobby's tables."""
+    rows = [line.split()[0] for line in screen.splitlines()[4:] if line.split()
+            and re.fullmatch(r"t\d+", line.split()[0])]
+    return rows.index(table)
+
+
+def log_lines(screen: str) -> list[str]:
+    """The table's event log: the lines between the two rules."""
+    lines = screen.splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("────")]
+    return [line for line in lines[rules[0] + 1:rules[1]] if line.strip()]
+
+
+def steady(t: Tmux, who: str) -> str:
+    """``who``'s screen once it stayed the same for a moment (nothing on its way)."""
+    def still(screen: str) -> str:                 # the countdowns run on
+        return re.sub(r"\d+\.\ds", "", screen)
+
+    shots = [t.screen(who)]
+    end = time.monotonic() + 20
+    while len(shots) < 4 or len({still(s) for s in shots[-4:]}) > 1:
+        assert time.monotonic() < end, shots[-1]
+        time.sleep(0.1)
+        shots.append(t.screen(who))
+    return check(who, shots[-1])
+
+
+def play_turn(t: Tmux, who: str, rng: random.Random) -> bool:
+    """As ``test_client_tmux.play_turn``, in ``who``'s language: a dialog answered, or one
+    of the listed moves (Tab through them) played. True once the round is over."""
+    screen = check(who, t.screen(who))
+    if say(who, "Round over") in screen:
+        return True
+    if say(who, "up/down, Enter; Esc: cancel") in screen:
+        t.keys(who, *["Down"] * rng.randrange(3), "Enter")
+        return False
+    if say(who, "YOUR MOVE") not in screen.splitlines()[0]:
+        return False
+    t.keys(who, "Tab")
+    tab = say(who, "(move {n} of {count}, Tab: next)")
+    first = re.escape(tab).replace(r"\{n\}", "1").replace(r"\{count\}", r"(\d+)")
+    try:
+        screen = t.wait(who, lambda s: re.search(first, s) is not None, timeout=3)
+    except AssertionError:
+        return False
+    m = re.search(first, screen)
+    assert m is not None
+    t.keys(who, *["Tab"] * rng.randrange(int(m.group(1))), "Enter")
+    t.wait(who, lambda s: re.search(first, s) is None, timeout=5)
+    return False
+
+
+def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # noqa: F811
+                                                                 tmp_path: Path) -> None:
+    port = free_port()
+    data = tmp_path / "host-data"
+    start_host(tmux, port, data=data)
+    for who in LANGS:
+        join(tmux, who, port)
+
+    # The command line's menu says there is more than its 8 rows; one Esc closes it all.
+    tmux.keys("Eva", ":")
+    seen(tmux, "Eva", lambda s: any(line.startswith(":") for line in s.splitlines()))
+    tmux.keys("Eva", "Tab")
+    menu = seen(tmux, "Eva", lambda s: re.search(r"^ +\S.* v$", s, re.M) is not None)
+    assert re.search(r"^ +\S.* \^$", menu, re.M), menu
+    tmux.keys("Eva", "Escape")
+    seen(tmux, "Eva", lambda s: not any(line.startswith(":") for line in s.splitlines())
+         and "c: create" in s.splitlines()[-1])
+
+    # Eva's table, closed to strangers; Petr invited: the invitation is on his screen at once.
+    create_table(tmux, "Eva", "pika", 3)
+    seen(tmux, "Eva", "waiting room")
+    tmux.keys("Eva", "s")
+    seen(tmux, "Eva", "strangers may not sit")
+    tmux.keys("Eva", "i")
+    seen(tmux, "Eva", "invite to t1")
+    tmux.keys("Eva", "Petr", "Enter")
+    seen(tmux, "Eva", "invited Petr")
+    pushed(tmux, "Petr", lambda s: "Eva" in s.splitlines()[-1] and "t1" in s.splitlines()[-1])
+    lobby = seen(tmux, "Petr", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
+    tmux.keys("Petr", *["Down"] * row_of(lobby, "t1"), "Enter")
+    room = seen(tmux, "Petr", say("Petr", "{game} · table {table} · waiting room · you: "
+                                          "{name}").format(game="Pika", table="t1",
+                                                           name="Petr"))
+    assert say("Petr", "your table: close it (everyone at it is told)") not in room
+    seen(tmux, "Eva", lambda s: "Petr" in s and "(free)" in s)
+    tmux.keys("Eva", "b")
+    seen(tmux, "Eva", "which level")
+    tmux.keys("Eva", "Enter")
+    seen(tmux, "Eva", lambda s: "Bot 3" in s and "which level" not in s)
+
+    # Ready: the game's first view replaces both rooms at once.
+    tmux.keys("Petr", "r")
+    seen(tmux, "Eva", "Petr (ready)")
+    tmux.keys("Eva", "r")
+    for who in ("Eva", "Petr"):
+        pushed(tmux, who, lambda s, w=who: f"{w}" in s.splitlines()[0] and "t1" in
+               s.splitlines()[0] and say(w, "Hand") in s)
+
+    # Ana watches: a spectator's screen, in Catalan, with no moves offered.
+    lobby = seen(tmux, "Ana", lambda s: re.search(r"^ t1 .*Eva", s, re.M) is not None)
+    tmux.keys("Ana", *["Down"] * row_of(lobby, "t1"), "s")
+    seen(tmux, "Ana", say("Ana", "spectating"))
+
+    rng = random.Random(27)
+    for _ in range(2):
+        for who in ("Eva", "Petr"):
+            play_turn(tmux, who, rng)
+    before = {who: log_lines(steady(tmux, who)) for who in ("Eva", "Petr", "Ana")}
+
+    # The host goes and comes back on the same data: everyone says so at once, then is back
+    # at the table, and no history is told twice.
+    tmux.keys("host", "C-c")
+    gone = {w: say(w, "the host at {address} is gone: reconnecting...").split("{")[0]
+            for w in LANGS}
+    for who in LANGS:
+        seen(tmux, who, lambda s, w=who: gone[w] in s, timeout=15)
+    start_host(tmux, port, "host2", data)
+    for who in LANGS:
+        seen(tmux, who, lambda s, w=who: gone[w] not in s and "────" in s, timeout=20)
+    for who, lines in before.items():               # nobody moved meanwhile: the same log
+        assert log_lines(steady(tmux, who)) == lines, f"{who}: history told twice"
+
+    # The round played out by keystrokes; the spectator sees its end with no next round.
+    done = {"Eva": False, "Petr": False}
+    end = time.monotonic() + 120
+    while not all(done.values()):
+        assert time.monotonic() < end, "\n".join(tmux.screen(w) for w in done)
+        for who in done:
+            if not done[who]:
+                done[who] = play_turn(tmux, who, rng)
+        time.sleep(0.05)
+    seen(tmux, "Ana", say("Ana", "Round over"))
