@@ -96,6 +96,9 @@ ERRORS: dict[str, str] = {
     "practice": "a practice table is its creator and bots",
     "humans_only": "entry tables are for humans only: no bots",
     "too_fast": "more lobby chat lines than the host passes on from one player: wait a moment",
+    "no_hints": "hints are given at practice tables and at friends tables whose creator "
+                "turned them on",
+    "hinting": "a hint for this seat is being worked out: its answer comes first",
 }
 
 
@@ -420,7 +423,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
                "stake": Field(integer(0, 10**9), default=0),
-               "strangers": Field(boolean, default=True)},
+               "strangers": Field(boolean, default=True),
+               "hints": Field(boolean, default=False)},
     "seek": {"game": Field(text(32, 1), required=True),
              "players": Field(integer(2, 16), required=True),
              "stake": Field(integer(0, 10**9), default=0)},
@@ -447,6 +451,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "remove": {"table": TABLE_ID, "seat": Field(integer(0, 15), required=True)},
     "close": {"table": TABLE_ID},
     "strangers": {"table": TABLE_ID, "allow": Field(boolean, required=True)},
+    "hint": {"table": TABLE_ID},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

@@ -96,6 +96,7 @@ class Views:
             "id": ht.id, "title": ht.title, "game": game.game, "game_name": game.info.name,
             "mode": access.mode, "creator": access.creator_name or None,
             "invited": list(access.invited), "strangers": access.strangers,
+            "hints": access.gives_hints,
             "stake": stakes.stake, "seeking": stakes.seeking, "bots_filled": stakes.bots_filled,
             "fill_in": self.fill_in(ht),
             "players": game.players, "settings": game.settings,
