@@ -291,6 +291,8 @@ def main() -> int:
     if args.small:
         verdicts.append(f"hard decision p95 <= 200 ms: {1000 * worst:.1f} ms -> not judged "
                         "(--small searches with a tiny budget)")
+    elif not all_hard:
+        verdicts.append("hard decision p95 <= 200 ms: not measured (no hard seat played)")
     else:
         verdicts.append(f"hard decision p95 <= 200 ms: {1000 * worst:.1f} ms -> "
                         f"{'PASS' if good else 'FAIL'}")
