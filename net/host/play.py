@@ -114,7 +114,7 @@ class Play:
         try:
             return Move.from_wire(move)
         except ValueError as exc:
-            raise ProtocolError("bad_field", f"move: {exc}") from None
+            raise ProtocolError("bad_field", Msg("move: {problem}", problem=str(exc))) from None
 
     def on_reorder(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht, seat = self.playing(player, req)

@@ -206,7 +206,7 @@ def test_11_every_doc_says_names_are_bound_to_keys() -> None:
     sit, economy.md that the profile is found by the name until names are bound."""
     assert "not proof of who someone is" not in doc("protocol.md")
     assert "anyone who says hello with an invited name" not in doc("protocol.md")
-    assert "anyone who joins under an invited name may sit" not in doc("playing.md")
+    assert "anyone who joins the host under an invited name may sit" not in doc("playing.md")
     assert "Until names are bound to key pairs" not in doc("economy.md")
     k = Kit()
     eva = k.parts.hello(b"r1", "Eva", user=b"E" * 40)
