@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from cardparty.core.economy import rewards as rw
 from cardparty.core.i18n import N_, Msg
@@ -138,7 +139,7 @@ _PAID_COLUMNS = ("match_id, tbl, round, mode, seat, place, coins, xp, league, st
                  "halved, level_up, at, told")
 
 
-def _paid(row: Sequence[object]) -> Paid:
+def _paid(row: Sequence[Any]) -> Paid:
     m, t, r, mode, seat, place, coins, xp, league, stake, pot, halved, up, at, told = row
     return Paid(str(m), str(t), int(r), str(mode), int(seat), int(place), int(coins),
                 int(xp), int(league), int(stake), int(pot), bool(halved), bool(up),
@@ -407,7 +408,7 @@ class Ledger:
             stake = max((int(a) for (a,) in db.execute(
                 "SELECT amount FROM stakes WHERE table_id = ?", (table_id or match_id,))),
                 default=0) if mode == rw.ENTRY else 0
-            pot = stake * sum(1 for s in seats if s is not None) if mode == rw.ENTRY else 0
+            whole = stake * sum(1 for s in seats if s is not None) if mode == rw.ENTRY else 0
             for seat, (username, reward) in enumerate(zip(seats, earned, strict=True)):
                 if username is None:
                     continue
@@ -422,7 +423,7 @@ class Ledger:
                 up = reward.xp > 0 and rw.level(xp_before + reward.xp) > rw.level(xp_before)
                 self._keep_paid(db, username, Paid(
                     match_id, table or match_id, round_no, mode, seat, int(places[seat]),
-                    reward.coins, reward.xp, reward.league, stake, pot, halved, up, now,
+                    reward.coins, reward.xp, reward.league, stake, whole, halved, up, now,
                     username in told))
                 if reward.league:
                     db.execute("INSERT INTO league (week, username, points) VALUES (?,?,?) "
