@@ -455,18 +455,25 @@ class ScreenParts:
 
     # --- the economy's screens ----------------------------------------------------------------
 
+    def _economy_head(self, title: str, none_here: str) -> Fragments:
+        """The profile line and ``title`` atop the profile or the shop, and while the
+        profile is unknown the line that says why (``none_here`` at a host with no coins):
+        then nothing more is shown."""
+        c = self.c
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
+                          ("class:heading", f" {title}\n")]
+        if not c.profile:
+            out.append(("class:dim", " " + (none_here if c.no_economy
+                                            else _("asking the host...")) + "\n"))
+        return out
+
     @asciified
     def profile(self) -> Fragments:
         """The player's profile in full and his recent rewards, newest first (as many as the
         screen has lines for)."""
-        c = self.c
-        p = c.profile
-        out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
-                          ("class:heading", " " + _("Profile") + "\n")]
+        p = self.c.profile
+        out = self._economy_head(_("Profile"), _("this host keeps no coins: no profile here"))
         if not p:
-            out.append(("class:dim", " " + (_("this host keeps no coins: no profile here")
-                                            if c.no_economy else _("asking the host..."))
-                        + "\n"))
             return out
         xp, nxt = p.get("xp", 0), p.get("next_xp")
         out.append(("", " " + _("{n} coins").format(n=coins_text(p.get("coins"))) + " · "
@@ -481,7 +488,7 @@ class ScreenParts:
                 out.append(("class:notice", " " + _("{name}: {time} left").format(
                     name=name, time=left_text(left)) + "\n"))
         out.append(("class:heading", "\n " + _("Recent rewards") + "\n"))
-        recent = c.recent or {}
+        recent = self.c.recent or {}
         rows = [r for r in recent.get("rewards") or () if isinstance(r, dict)]
         if not recent:
             out.append(("class:dim", " " + _("asking the host...") + "\n"))
@@ -544,14 +551,9 @@ class ScreenParts:
     @asciified
     def shop(self) -> Fragments:
         """The shop: the two boosters, their prices and what they do, and what is active."""
-        c = self.c
-        p = c.profile
-        out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
-                          ("class:heading", " " + _("Shop") + "\n")]
+        p = self.c.profile
+        out = self._economy_head(_("Shop"), _("this host keeps no coins: nothing to buy here"))
         if not p:
-            out.append(("class:dim", " " + (_("this host keeps no coins: nothing to buy here")
-                                            if c.no_economy else _("asking the host..."))
-                        + "\n"))
             return out
         prices = p.get("prices") or {}
         boosts = p.get("boosts") or {}
