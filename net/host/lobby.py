@@ -378,6 +378,7 @@ class Lobby:
         if ht.seat_of(player) is None:
             ht.spectators.add(player.id)
             player.tables.add(ht.id)
+            self.persistence.save_table(ht)     # a restart gives him the table back
         if ht.status == "open":
             # The seated see the count of watchers change; the watchers already there are
             # not told of each other (a crowd joining costs one push each, not a square).
