@@ -227,7 +227,7 @@ class Lobby:
             raise ProtocolError("testing_only", Msg("this host deals every table from its own "
                                                 "secure random source: a seed or a deck is "
                                                 "for a host run with --testing"))
-        self.economy.check_create(req["mode"], req.get("stake", 0))
+        self.economy.check_create(req["mode"], req.get("stake", 0), player)
         return quota
 
     def new_game(self, req: dict[str, Any]) -> Table:
