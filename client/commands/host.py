@@ -74,16 +74,28 @@ def run(args: argparse.Namespace) -> int:
     problem = data_problem(args.data)
     if problem:
         return fail(f"--data {args.data}: {problem}", 2)
-    from cardparty.net.keys import KeyFileError, host_keys
+    from cardparty.net.keys import KeyFileError, host_key_file
 
     try:
-        keys = host_keys(args.data)
+        found = host_key_file(args.data)
     except (KeyFileError, OSError) as exc:
         return fail(str(exc), 1)
+    if found.made:
+        say_new_key(found)
+    keys = found.pair
     host = start(args, keys)
     if isinstance(host, int):
         return host
     return serve(host, args, keys)
+
+
+def say_new_key(found: Any) -> None:
+    """A key pair made because none was in its place: one line with its fingerprint, so that
+    the operator knows why clients that knew this host by another key refuse it."""
+    print(f"cardparty host: made a new key pair in {found.path.parent} (there was none), "
+          f"key fingerprint {found.pair.fingerprint}; a client that knew this host by another "
+          "key refuses it until its player runs: cardparty hosts --forget ADDRESS",
+          file=sys.stderr, flush=True)
 
 
 def fail(problem: str, status: int) -> int:
