@@ -2,7 +2,8 @@
 (``--data``), three people in three windows: Eva in English, Petr in Czech, Ana in Catalan.
 Eva opens a Pika table, closes it to strangers and invites Petr; he sits, both are ready
 with a bot in the third seat, Ana watches as a spectator; the host is stopped mid-game and
-started again on the same data; everyone is back; Eva and Petr play the round out.
+started again on the same data; everyone is back; Eva and Petr play the round out and leave
+the finished table, and nobody reads as away for it.
 
 On every screen read: what the host pushes is there within a second with no key pressed
 (an invitation, the game's start, the host gone and back), no line is cut at the 80th
@@ -218,3 +219,18 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
                 done[who] = play_turn(tmux, who, rng)
         time.sleep(0.05)
     seen(tmux, "Ana", say("Ana", "Round over"))
+
+    # Leaving a finished table is not being away (item 12): Petr leaves it, and neither
+    # Eva's table nor anyone's lobby says he (or Eva, once she leaves too) is away.
+    tmux.keys("Petr", "l")
+    seen(tmux, "Petr", lambda s: re.search(r"^ t1 ", s, re.M) is not None
+         and "t1" not in s.splitlines()[0])
+    for who in ("Eva", "Ana"):
+        petr = next(line for line in steady(tmux, who).splitlines() if "Petr" in line)
+        assert say(who, "disconnected") not in petr, petr
+    tmux.keys("Eva", "l")
+    seen(tmux, "Eva", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
+    for who in ("Eva", "Petr"):
+        row = next(line for line in steady(tmux, who).splitlines()
+                   if re.match(r" t1 ", line))
+        assert say(who, "away") not in row, row
