@@ -113,3 +113,15 @@ def test_a_connected_client_says_the_hosts_key_changed_and_is_back_after_forget(
             second.stop()
     finally:
         c.exit()
+
+
+def test_a_blank_name_is_said_on_the_start_screen_before_anything_connects() -> None:
+    def connect(who: str, where: str) -> NetLink:
+        raise AssertionError(f"{who!r} connected to {where}")
+
+    c = Controller(None, name="", address="", describe=describer, connect=connect)
+    c.start.name, c.start.address, c.start.row = "   ", f"127.0.0.1:{free_port()}", 1
+    c.key("enter")
+    assert c.screen == "start" and c.link is None and c.banner == ""
+    assert c.error == "type your name first" and c.start.row == 0
+    read_whole(c, c.error, 40)
