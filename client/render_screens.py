@@ -283,7 +283,9 @@ class ScreenParts:
             out.append(("class:key", head))
             out.append(("", "\n".join([body[0], *(indent + line for line in body[1:])]) + "\n"))
         more = _("? again: the rules of this game; ") if c.screen == "table" else ""
-        out.append(("class:dim", f" {more}" + _("any other key closes this help")))
+        closing = textwrap.wrap(more + _("any other key closes this help"),
+                                self.box_width(76) - 1)
+        out.append(("class:dim", "\n".join(" " + line for line in closing)))
         return out
 
     # --- the other screens ----------------------------------------------------------------------
