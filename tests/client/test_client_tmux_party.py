@@ -24,6 +24,7 @@ import re
 import time
 from pathlib import Path
 
+from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import catalog
 from tests.client.test_client_languages import english_in, english_words
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
@@ -327,3 +328,20 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
          and waiting not in " ".join(s.split()))
     for who in ("Eva", "Petr"):
         seen(tmux, who, lambda s: re.search(r"^ t2 .*Ana", s, re.M) is None)
+
+
+def test_play_in_czech_says_its_house_rule_and_no_english(tmux: Tmux) -> None:  # noqa: F811
+    """``cardparty play`` has no waiting room: an active ``--variant`` is said at the table
+    and in the rules in short (``?`` twice), in the player's language like every word there
+    (Kakhead's 'burned: 0' stayed English)."""
+    variant = next(v for v in load_catalog().variants_of("kakhead"))
+    tmux.run("Petr", f"{CARDPARTY} --lang cs play --name Petr --game kakhead --players 3 "
+                     f"--variant {variant.id}")
+    house = say("Petr", "House rules at this table: {variants}.").format(
+        variants=say("Petr", variant.name))
+    screen = seen(tmux, "Petr", lambda s: "t1" in s.splitlines()[0]
+                  and say("Petr", "Hand") in s)
+    assert " ".join(house.split()) in " ".join(screen.split()), screen
+    tmux.keys("Petr", "?", "?")
+    rules = seen(tmux, "Petr", say("Petr", "{game}: the rules in short").format(game="Kakhead"))
+    assert say("Petr", variant.name) in " ".join(rules.replace("│", " ").split()), rules
