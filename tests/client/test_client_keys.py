@@ -294,3 +294,14 @@ def test_the_help_box_and_the_key_line_break_between_words(state: str, lang: str
                     assert word in words, (word, text, drawn, footer)
     finally:
         set_language("en")
+
+
+def test_the_doc_says_the_host_as_it_is() -> None:
+    """Issue 27, item 16: docs/playing.md said the economy 'is not part of the host yet' and
+    named only port 7770 for the firewall, while a client asks the key desk on the next."""
+    from cardparty.net.address import read_address
+
+    doc = " ".join(DOC.read_text(encoding="utf-8").split())
+    assert "not part of the host" not in doc
+    desk = read_address("192.168.1.20:7770").desk.rsplit(":", 1)[1]
+    assert f"TCP ports 7770 **and {desk}**" in doc and "the ports are P and P+1" in doc
