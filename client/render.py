@@ -125,14 +125,6 @@ class Renderer(ScreenParts):
             text = text.replace("·", "|")
         return [("class:title", text)]
 
-    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
-        """``text`` on as many lines of the screen's width as it needs, broken between
-        words only (a refusal's advice is read whole, at any width)."""
-        width = max(10, self.width() - 1)
-        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
-                              break_on_hyphens=False, break_long_words=True) or [first]
-        return [(style, "\n".join(lines))]
-
     @asciified
     def banner(self) -> Fragments:
         if not self.c.banner:

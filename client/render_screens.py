@@ -119,6 +119,14 @@ class ScreenParts:
     width: Callable[[], int]
     height: Callable[[], int]
 
+    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
+        """``text`` on as many lines of the screen's width as it needs, broken between
+        words only (a refusal's advice is read whole, at any width)."""
+        width = max(10, self.width() - 1)
+        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
+                              break_on_hyphens=False, break_long_words=True) or [first]
+        return [(style, "\n".join(lines))]
+
     def game_name(self, game_id: str) -> str:
         for g in self.c.games:
             if g.get("id") == game_id:

@@ -33,6 +33,7 @@ from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     Tmux,
     create_table,
     free_port,
+    play_out,
     start_host,
     tmux,
 )
@@ -104,18 +105,6 @@ def economy_screens(t: Tmux, who: str) -> None:
              and say(who, "q: lobby") in s.splitlines()[-1])
         t.keys(who, "q")
         seen(t, who, lambda s: say(who, "c: create") in s.splitlines()[-1])
-
-
-def play_out(t: Tmux, players: tuple[str, ...], rng: random.Random) -> None:
-    """The round played out by keystrokes, until every player reads that it is over."""
-    done = dict.fromkeys(players, False)
-    end = time.monotonic() + 120
-    while not all(done.values()):
-        assert time.monotonic() < end, "\n".join(t.screen(w) for w in done)
-        for who in done:
-            if not done[who]:
-                done[who] = play_turn(t, who, rng)
-        time.sleep(0.05)
 
 
 def room_title(who: str, table: str = "t1") -> str:
@@ -281,7 +270,7 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
     assert log_lines(steady(tmux, "Petr")) == before["Petr"], "Petr: history told twice"
 
     # The round played out by keystrokes; the spectator sees its end with no next round.
-    play_out(tmux, ("Eva", "Petr"), rng)
+    play_out(tmux, ("Eva", "Petr"), rng, play_turn)
     seen(tmux, "Ana", say("Ana", "Round over"))
 
     # Another round: once both said so, it starts on Eva's screen with no key of hers; the
@@ -292,7 +281,7 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
     tmux.keys("Petr", "m")
     seen(tmux, "Petr", lambda s: "Eva" in s and "Petr" in s and "Bot 3" in s)
     tmux.keys("Petr", "Escape")
-    play_out(tmux, ("Eva", "Petr"), rng)
+    play_out(tmux, ("Eva", "Petr"), rng, play_turn)
     seen(tmux, "Ana", say("Ana", "Round over"))
 
     # Leaving a finished table is not being away (item 12): Petr leaves it, and neither
