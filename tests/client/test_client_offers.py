@@ -128,6 +128,7 @@ def test_the_leagues_weeks_are_offered_once_there_is_another_week() -> None:
         # A host with standings of an older week lists it too.
         eva.receive({**eva.league, "type": "league", "weeks": [this, "2026-W01"]})
         assert "left right: weeks" in footer(eva) and "an older / a newer week" in helped(eva)
+        assert "left" not in shown(eva, "league") and "q:" not in shown(eva, "league")
         eva.key("left")
         pump.until(lambda: eva.league.get("week") == "2026-W01")  # type: ignore[union-attr]
         assert "League 2026-W01" in shown(eva, "league")

@@ -334,3 +334,12 @@ def test_play_in_czech_says_its_house_rule_and_no_english(tmux: Tmux) -> None:  
     tmux.keys("Petr", "?", "?")
     rules = seen(tmux, "Petr", say("Petr", "{game}: the rules in short").format(game="Kakhead"))
     assert say("Petr", variant.name) in " ".join(rules.replace("│", " ").split()), rules
+    # Back in the lobby, keeping the seat: the host is "this machine" in Czech too.
+    tmux.keys("Petr", "Escape")
+    seen(tmux, "Petr", lambda s: say("Petr", "{game}: the rules in short").format(
+        game="Kakhead") not in s)
+    tmux.keys("Petr", "q")
+    seen(tmux, "Petr", say("Petr", "Leave this table?"))
+    tmux.keys("Petr", "Enter")
+    lobby = seen(tmux, "Petr", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
+    assert say("Petr", "this machine") in lobby.splitlines()[0], lobby
