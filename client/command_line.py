@@ -301,6 +301,11 @@ command("seek", help="open play: seek a table (the form)")(as_key(keys_lobby.see
 command("unseek", help="stop waiting for a table")(as_key(keys_lobby.unseek, "u"))
 
 
+@command("profile", help="your profile and your recent rewards")
+def profile(c: Controller, table: Any, rest: str) -> None:
+    keys_economy.open_profile(c)
+
+
 @command("league", help="the week's league (league 2026-W48: another week)")
 def league(c: Controller, table: Any, rest: str) -> None:
     keys_economy.open_league(c, rest or None)

@@ -180,6 +180,8 @@ class Controller:
         #: What the host said of each table it cancelled (the waiting room goes with it).
         self.cancelled: dict[Any, str] = {}
         self.league: dict[str, Any] | None = None
+        #: The host's page of this player's recent rewards (the profile screen).
+        self.recent: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
 
@@ -517,5 +519,5 @@ RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
     "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
     "left": Controller._left, "profile": economy_message, "league": economy_message,
-    "reward": economy_message,
+    "reward": economy_message, "rewards": economy_message,
 }

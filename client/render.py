@@ -103,9 +103,10 @@ class Renderer(ScreenParts):
         elif c.screen == "lobby":
             text = " " + _("cardparty · lobby · {name} at {host}").format(
                 name=c.name or "?", host=c.host or "?")
-        elif c.screen in ("league", "shop"):
+        elif c.screen in ("league", "shop", "profile"):
             text = " " + _("cardparty · {screen} · {name} at {host}").format(
-                screen=_(N_("league") if c.screen == "league" else N_("shop")),
+                screen=_({"league": N_("league"), "shop": N_("shop")}.get(c.screen,
+                                                                       N_("profile"))),
                 name=c.name or "?", host=c.host or "?")
         elif c.screen == "room":
             t = room_of(c) or {}

@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.utils import get_cwidth
 
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
-from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
+from cardparty.client.keys_economy import (
+    coins_text,
+    left_text,
+    profile_line,
+    reward_row,
+    reward_text,
+)
 from cardparty.client.keys_room import room_of
 from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
@@ -465,6 +471,62 @@ class ScreenParts:
 
     # --- the economy's screens ----------------------------------------------------------------
 
+    def _economy_head(self, title: str, none_here: str) -> Fragments:
+        """The profile line and ``title`` atop the profile or the shop, and while the
+        profile is unknown the line that says why (``none_here`` at a host with no coins):
+        then nothing more is shown."""
+        c = self.c
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
+                          ("class:heading", f" {title}\n")]
+        if not c.profile:
+            out.append(("class:dim", " " + (none_here if c.no_economy
+                                            else _("asking the host...")) + "\n"))
+        return out
+
+    @asciified
+    def profile(self) -> Fragments:
+        """The player's profile in full and his recent rewards, newest first (as many as the
+        screen has lines for)."""
+        p = self.c.profile
+        out = self._economy_head(_("Profile"), _("this host keeps no coins: no profile here"))
+        if not p:
+            return out
+        xp, nxt = p.get("xp", 0), p.get("next_xp")
+        out.append(("", " " + _("{n} coins").format(n=coins_text(p.get("coins"))) + " · "
+                    + _("level {level}: {xp} XP, the next level at {next}").format(
+                        level=p.get("level", 0), xp=xp, next=nxt if nxt is not None else "?")
+                    + "\n"))
+        out.append(("", " " + _("league {week}: {n} pts").format(
+            week=p.get("week", "?"), n=p.get("league", 0)) + "\n"))
+        for left, name in ((p.get("gold_left"), _("gold booster")),
+                           (p.get("vip_left"), _("VIP pass"))):
+            if left:
+                out.append(("class:notice", " " + _("{name}: {time} left").format(
+                    name=name, time=left_text(left)) + "\n"))
+        out.append(("class:heading", "\n " + _("Recent rewards") + "\n"))
+        recent = self.c.recent or {}
+        rows = [r for r in recent.get("rewards") or () if isinstance(r, dict)]
+        if not recent:
+            out.append(("class:dim", " " + _("asking the host...") + "\n"))
+        elif not rows:
+            out.append(("class:dim", " " + _("no reward yet: friends, open and entry tables "
+                                             "pay") + "\n"))
+        room = max(2, self.height() - 10)         # lines left under the profile
+        width = max(20, self.width() - 3)
+        shown = 0
+        for r in rows:
+            lines = textwrap.wrap(reward_row(r), width)
+            if len(lines) > room:
+                break
+            room -= len(lines)
+            shown += 1
+            out += [("", f" {'  ' if i else ''}{line}\n") for i, line in enumerate(lines)]
+        more = int(recent.get("total") or 0) - shown
+        if rows and more > 0:
+            out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more", more).format(
+                n=more) + "\n"))
+        return out
+
     @asciified
     def league(self) -> Fragments:
         """A week's standings: rank, name, points; the player's own line marked."""
@@ -505,14 +567,9 @@ class ScreenParts:
     @asciified
     def shop(self) -> Fragments:
         """The shop: the two boosters, their prices and what they do, and what is active."""
-        c = self.c
-        p = c.profile
-        out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
-                          ("class:heading", " " + _("Shop") + "\n")]
+        p = self.c.profile
+        out = self._economy_head(_("Shop"), _("this host keeps no coins: nothing to buy here"))
         if not p:
-            out.append(("class:dim", " " + (_("this host keeps no coins: nothing to buy here")
-                                            if c.no_economy else _("asking the host..."))
-                        + "\n"))
             return out
         prices = p.get("prices") or {}
         boosts = p.get("boosts") or {}

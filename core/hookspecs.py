@@ -182,7 +182,11 @@ def cardparty_deadlines(state: State) -> list[Deadline]:
 
 @hookspec(firstresult=True)
 def cardparty_result(state: State) -> Result | None:
-    """The places (and scores) once the game is over; None while it goes on."""
+    """The places (and scores) once the game is over; None while it goes on.
+
+    A ``summary`` that names players says the seats as a message's parameter ``seats`` (seat
+    numbers: ``Msg("{seats} won ({how})", seats="0, 2", ...)``): the table puts the players'
+    names there (``Table.result``), so every result a player reads names players."""
 
 
 @hookspec(firstresult=True)

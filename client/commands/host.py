@@ -44,6 +44,9 @@ def add_parser(sub: Any) -> None:
                           "fewer than the cores, at least one; 0: on the loop, to compare)"))
     p.add_argument("--config", default=None, metavar="FILE",
                    help=_("the modes' and the economy's settings, a TOML file (docs/economy.md)"))
+    p.add_argument("--no-economy", action="store_true",
+                   help=_("keep no coins: tables pay nothing, and there are no profiles, "
+                          "league, shop or entry tables (docs/economy.md)"))
     p.add_argument("--fill-timeout", type=float, default=None, metavar="SECONDS",
                    help=_("seconds an open table waits for players before bots fill it, and an "
                         "entry table before it is cancelled (default 30; wins over --config)"))
@@ -155,7 +158,8 @@ def start(args: argparse.Namespace, keys: Any, settings: Any) -> Any:
     from cardparty.net.store import StoreError
 
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
-    economy = str(Path(args.data) / "economy.sqlite3") if args.data else ":memory:"
+    economy = (None if args.no_economy else str(Path(args.data) / "economy.sqlite3")
+               if args.data else ":memory:")
     try:
         return Host(f"{bind}:{args.port}", args.name, data=args.data, economy=economy,
                     keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,

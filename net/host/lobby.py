@@ -237,8 +237,10 @@ class Lobby:
             return Table(req["game"], players, req["settings"], req["variants"],
                          seed=req["seed"], names=[f"Seat {i + 1}" for i in range(players)],
                          catalog=self.catalog)
-        except TableError as exc:
-            raise ProtocolError("bad_table", str(exc)) from None
+        except TableError as exc:          # the game's words as a message where it has one
+            said = exc.args[0] if exc.args else ""
+            raise ProtocolError("bad_table", said if isinstance(said, Msg) else str(exc)
+                                ) from None
         except Exception as exc:  # a plugin failing at setup must not reach the loop
             raise ProtocolError("game_failed", Msg("the game failed to set up: {error}",
                                                    error=exc)) from None

@@ -93,7 +93,8 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
-        presence=(lobby.presence,), back=(lobby.back,), forgotten=(lobby.forgotten,)),
+        presence=(lobby.presence,), back=(lobby.back, economy.back),
+        forgotten=(lobby.forgotten,)),
         seated=lobby.seated, games=sorted(catalog.games))
     parts = HostParts(
         config=config, clock=clock, outbox=outbox, catalog=catalog, tables=tables,
@@ -147,6 +148,7 @@ class HostParts:
             "again": self.match.on_again, "remove": owner.on_remove, "close": owner.on_close,
             "strangers": owner.on_strangers, "seek": seeks.on_seek, "unseek": seeks.on_unseek,
             "profile": economy.on_profile, "league": economy.on_league, "buy": economy.on_buy,
+            "rewards": economy.on_rewards,
         }
         self._next_sweep = self.clock.now()
 

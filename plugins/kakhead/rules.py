@@ -662,12 +662,12 @@ def cardparty_result(state: KakheadState) -> Result | None:
     if state.outcome == "draw agreed":                                 # KH-12
         rest = [s for s in range(state.n) if s not in state.finished]
         return Result(places=tuple(places), next_dealer=state.dealer,
-                      summary=Msg("draw agreed between seats {seats}",
+                      summary=Msg("draw agreed between {seats}",
                                   seats=", ".join(map(str, rest))),
                       outcome="draw agreed")
     loser = next(s for s in range(state.n) if s not in state.finished)
     return Result(places=tuple(places), next_dealer=loser,                # KH-4
-                  summary=Msg("seat {seats} is the Kakhead", seats=loser), outcome="finished")
+                  summary=Msg("{seats} is the Kakhead", seats=loser), outcome="finished")
 
 
 # --- bots, saving ----------------------------------------------------------------------------

@@ -475,7 +475,7 @@ def cardparty_result(state: PikaState) -> Result | None:
     how = Msg("closed: fewest cards") if state.outcome == "closed" else Msg("out of cards")
     return Result(places=tuple(state.places),
                   scores=tuple(len(h) for h in state.hands),
-                  summary=Msg("seat {seats} won ({how})", seats=", ".join(map(str, winners)),
+                  summary=Msg("{seats} won ({how})", seats=", ".join(map(str, winners)),
                               how=how),
                   outcome=state.outcome)
 

@@ -455,7 +455,7 @@ def cardparty_result(state: PikacState) -> Result | None:
     how = {"stalled": Msg("the round stalled"), "limit": Msg("the move limit closed the round")
            }.get(state.outcome) or Msg("last holding cards")
     return Result(places=tuple(places), scores=tuple(len(h) for h in state.hands),
-                  next_dealer=who, summary=Msg("seat {seats} lost ({how}) and deals next",
+                  next_dealer=who, summary=Msg("{seats} lost ({how}) and deals next",
                                                seats=who, how=how),
                   outcome=state.outcome)
 

@@ -813,7 +813,7 @@ def cardparty_result(state: PiquetState) -> Result | None:
         summary = Msg("drawn at {n} all", n=a)
     else:
         w = 0 if a > b else 1
-        summary = Msg("seat {seats} won {high} to {low}", seats=str(w), high=max(a, b),
+        summary = Msg("{seats} won {high} to {low}", seats=str(w), high=max(a, b),
                       low=min(a, b))
     return Result(places=tuple(state.places), scores=tuple(state.totals), summary=summary,
                   outcome=state.outcome)

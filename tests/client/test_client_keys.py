@@ -94,11 +94,15 @@ def shop(c: Controller) -> None:
     c.screen = "shop"
 
 
+def profile(c: Controller) -> None:
+    c.screen = "profile"
+
+
 #: Every state in which some binding's screen or filter says something else.
 STATES: dict[str, Callable[[Controller], None]] = {
     "lobby": lobby, "lobby before the host answers": waiting_for_the_host, "room": room,
     "table": playing, "round over": round_over, "league asked": league_asked,
-    "league shown": league_shown, "shop": shop}
+    "league shown": league_shown, "shop": shop, "profile": profile}
 
 
 @pytest.fixture
