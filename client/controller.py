@@ -479,8 +479,8 @@ class Controller:
         row = next((t for t in self.tables if t.get("id") == self.table_id), None)
         seats = ((row or {}).get("summary") or {}).get("seats")
         if isinstance(seats, list):
-            self.table.away = {i for i, s in enumerate(seats) if isinstance(s, dict)
-                               and s.get("kind") == "human" and s.get("connected") is False}
+            self.table.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
+                                 and s.get("kind") == "human" and s.get("connected") is False})
 
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
         describe = None

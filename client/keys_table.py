@@ -170,8 +170,16 @@ def ask_how_to_leave(c: Controller, key: str) -> None:
 @TABLE.add("n", "enter", help=N_("round over: play again"), when=seated_over)
 def again(c: Controller, key: str) -> None:
     """when the round is over: play again at the same table"""
-    c.request("again", table=c.table_id)
-    c.notice = _("asked for another round")
+    tid = c.table_id
+    c.request("again", table=tid)
+    c.say(_("asked for another round"), holds=lambda c: asking_again(c, tid))
+
+
+def asking_again(c: Controller, table: Any) -> bool:
+    """The request for another round at ``table`` still waits: its last round is on the
+    screen, over (the notice goes once the next is dealt, or the player left)."""
+    return (c.screen == "table" and c.table_id == table and c.table is not None
+            and c.table.over)
 
 
 @TABLE.add("l", "q", "escape", help=N_("round over: back to the lobby"), when=round_over)

@@ -128,6 +128,14 @@ class ScreenParts:
     width: Callable[[], int]
     height: Callable[[], int]
 
+    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
+        """``text`` on as many lines of the screen's width as it needs, broken between
+        words only (a refusal's advice is read whole, at any width)."""
+        width = max(10, self.width() - 1)
+        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
+                              break_on_hyphens=False, break_long_words=True) or [first]
+        return [(style, "\n".join(lines))]
+
     def game_name(self, game_id: str) -> str:
         for g in self.c.games:
             if g.get("id") == game_id:
@@ -292,7 +300,9 @@ class ScreenParts:
             out.append(("class:key", head))
             out.append(("", "\n".join([body[0], *(indent + line for line in body[1:])]) + "\n"))
         more = _("? again: the rules of this game; ") if c.screen == "table" else ""
-        out.append(("class:dim", f" {more}" + _("any other key closes this help")))
+        closing = textwrap.wrap(more + _("any other key closes this help"),
+                                self.box_width(76) - 1)
+        out.append(("class:dim", "\n".join(" " + line for line in closing)))
         return out
 
     # --- the other screens ----------------------------------------------------------------------
@@ -423,31 +433,37 @@ class ScreenParts:
         return out, waiting
 
     def room_rules(self, t: dict[str, Any], summary: dict[str, Any]) -> Fragments:
-        """The table's settings and variants in its game's words, and its bots' settings."""
+        """The table's settings and variants in its game's words, and its bots' settings,
+        each broken between words at the screen's width."""
         game: dict[str, Any] = next((g for g in self.c.games if g.get("id") == t.get("game")),
                                     {})
-        out: Fragments = [
-            ("class:dim", "\n " + _("Settings:") + " "),
-            ("", settings_text(summary.get("settings") or {}, game) or _("the game's defaults")),
-            ("class:dim", "\n " + _("Variants:") + " "),
-            ("", variants_text(summary.get("variants") or (), game) or _("none"))]
+        out: Fragments = [("", "\n"),
+                          *self.labelled(_("Settings:"), settings_text(
+                              summary.get("settings") or {}, game) or _("the game's defaults")),
+                          *self.labelled(_("Variants:"), variants_text(
+                              summary.get("variants") or (), game) or _("none"))]
         if summary.get("bot_budget_ms") is not None:
-            out.append(("class:dim", "\n " + _("Bots:") + " "))
-            out.append(("", _("hard bots think {ms} ms a move; idle stand-in: {level}").format(
-                ms=summary["bot_budget_ms"], level=_(str(summary.get("standin_level", "normal"))))))
-        out.append(("", "\n\n"))
+            out += self.labelled(_("Bots:"), _(
+                "hard bots think {ms} ms a move; idle stand-in: {level}").format(
+                ms=summary["bot_budget_ms"], level=_(str(summary.get("standin_level", "normal")))))
+        out.append(("", "\n"))
         return out
 
-    @staticmethod
-    def room_start(waiting: int) -> Fragments:
+    def labelled(self, label: str, value: str) -> Fragments:
+        """`` label value`` on as many lines as it needs, the label dim, then a new line."""
+        body = "".join(f[1] for f in self.wrapped("", f"{label} {value}", " "))
+        head = f" {label}"
+        return [("class:dim", head), ("", body[len(head):] + "\n")]
+
+    def room_start(self, waiting: int) -> Fragments:
         """When the game starts: how many seats or players it still waits for."""
         if not waiting:
-            return [("class:notice", " " + _("Everyone is ready: the game starts.") + "\n"),
-                    ("", "\n")]
-        return [("class:dim", " " + ngettext(
+            return [*self.wrapped("class:notice", _("Everyone is ready: the game starts.")),
+                    ("", "\n\n")]
+        return [*self.wrapped("class:dim", ngettext(
             "The game starts when every seat is taken and every player is ready "
             "({n} to go).", "The game starts when every seat is taken and every player "
-            "is ready ({n} to go).", waiting).format(n=waiting) + "\n"), ("", "\n")]
+            "is ready ({n} to go).", waiting).format(n=waiting)), ("", "\n\n")]
 
     def room_chat(self, used: int = 0) -> Fragments:
         """The room's chat: the newest lines that fit below ``used`` rows of the room."""

@@ -60,10 +60,14 @@ def bot_delay(text: str) -> float:
 
 
 def default_name() -> str:
+    """The login name, if a host takes it as a player's name; else "You"."""
+    from cardparty.client.keys_start import name_problem
+
     try:
-        return getpass.getuser() or "You"
+        login = getpass.getuser()
     except Exception:
         return "You"
+    return login if login and name_problem(login) is None else "You"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -100,6 +100,12 @@ class EconomyError(ValueError):
     """A refused economy action, in one line (not enough coins, a username taken...)."""
 
 
+def short_of_stake(stake: int, have: int) -> EconomyError:
+    """MO-6: the refusal of a stake its player cannot pay, in his words."""
+    return EconomyError(Msg("not enough coins: the stake is {stake} and you have {have}",
+                            stake=stake, have=have))
+
+
 class LedgerFileError(Exception):
     """The ledger's file cannot be used (not a database, damaged): one line naming it and
     what to do. The file is left as it is."""
@@ -331,9 +337,7 @@ class Ledger:
             try:
                 self._move(db, username, -stake, "stake", table_id)
             except EconomyError:
-                have = self.profile(username).coins
-                raise EconomyError(Msg("not enough coins: the stake is {stake} and you have "
-                                       "{have}", stake=stake, have=have)) from None
+                raise short_of_stake(stake, self.profile(username).coins) from None
             # A player who left before the start (refunded) may sit again and pay again.
             db.execute("INSERT INTO stakes (table_id, username, amount) VALUES (?,?,?) "
                        "ON CONFLICT (table_id, username) DO UPDATE SET "

@@ -29,7 +29,7 @@ from typing import Any
 
 from cardparty.core.contract import Result
 from cardparty.core.economy import rewards as rw
-from cardparty.core.economy.ledger import EconomyError, Ledger, Paid, Profile
+from cardparty.core.economy.ledger import EconomyError, Ledger, Paid, Profile, short_of_stake
 from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Tables
@@ -178,8 +178,10 @@ class Economy:
 
     # --- tables ------------------------------------------------------------------------------
 
-    def check_create(self, mode: str, stake: int) -> None:
-        """What a table's mode and stake must be (MO-3 ... MO-6)."""
+    def check_create(self, mode: str, stake: int, creator: Player) -> None:
+        """What a table's mode and stake must be (MO-3 ... MO-6); an entry table's
+        ``creator``, its first to sit, must have the stake: refused here, no table is made
+        (one made and refused at his seat stayed in every lobby until it was cancelled)."""
         stakes = self.settings.rules.stakes
         if mode == rw.ENTRY:
             self._ledger()
@@ -187,6 +189,9 @@ class Economy:
                 raise ProtocolError("bad_field", Msg("create: an entry table's stake is one of "
                                                      "{stakes}",
                                                      stakes=", ".join(map(str, stakes))))
+            have = self.enter(creator).coins
+            if have < stake:
+                raise refused(short_of_stake(stake, have))
         elif stake:
             raise ProtocolError("bad_field", Msg("create: only an entry table has a stake"))
 

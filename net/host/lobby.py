@@ -227,7 +227,7 @@ class Lobby:
             raise ProtocolError("testing_only", Msg("this host deals every table from its own "
                                                 "secure random source: a seed or a deck is "
                                                 "for a host run with --testing"))
-        self.economy.check_create(req["mode"], req.get("stake", 0))
+        self.economy.check_create(req["mode"], req.get("stake", 0), player)
         if req.get("hints") and req["mode"] in ("open", "entry"):
             raise ProtocolError("no_hints", Msg("hints are for practice and friends tables: "
                                                 "at an open or entry table nobody is told the "
@@ -384,6 +384,7 @@ class Lobby:
         if ht.seat_of(player) is None:
             ht.spectators.add(player.id)
             player.tables.add(ht.id)
+            self.persistence.save_table(ht)     # a restart gives him the table back
         if ht.status == "open":
             # The seated see the count of watchers change; the watchers already there are
             # not told of each other (a crowd joining costs one push each, not a square).

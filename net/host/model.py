@@ -138,8 +138,13 @@ class HostSeat:
 
     @property
     def connected(self) -> bool:
-        """Somebody plays this seat now: a host bot, or its human connected."""
-        return self.kind == "bot" or (self.player is not None and self.player.connected)
+        """Nobody is missed at this seat (what ``connected`` says on the wire): a host bot,
+        its human connected, or a human who left the finished table (nobody waits for him
+        there, and he may be playing at another; the next round gives his seat to a bot).
+        False only while the human sitting here is disconnected, and for an empty seat."""
+        if self.kind == "bot":
+            return True
+        return self.kind == "human" and (self.player is None or self.player.connected)
 
 
 @dataclass

@@ -636,7 +636,7 @@ def cardparty_view(state: KakheadState, seat: int | None) -> dict[str, Any]:
                     for s in range(state.n)],
         "hand": list(state.hands[seat]) if seat is not None and 0 <= seat < state.n else [],
         "zones": {N_("pile"): list(state.pile), N_("stock"): len(state.stock),
-                  "burned": len(state.burned)},
+                  N_("burned"): len(state.burned)},
         "counters": counters,
     }
 

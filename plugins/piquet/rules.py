@@ -948,9 +948,10 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
                           *narrative(event["log"], names),
                           Msg("match: {totals}", totals=_names_and(totals, names))])
     if kind == "over":
-        totals = event["totals"]
-        return Msg("match over: {places}", places=", ".join(
-            f"{event['places'][s]}. {seat_name(names, s)} ({totals[s]})" for s in (0, 1)))
+        totals, places = event["totals"], event["places"]
+        return Msg("match over: {places}", places=", ".join(    # the winner first
+            f"{places[s]}. {seat_name(names, s)} ({totals[s]})"
+            for s in sorted((0, 1), key=lambda s: (places[s], s))))
     return None
 
 
