@@ -292,6 +292,10 @@ def match(c: Controller, table: Any, rest: str) -> None:
 command("call", help="the call (Pika!)")(as_key(keys_table.call, "p"))
 
 
+command("hint", help="what the hard bot would play from your seat, and why (practice tables "
+        "and tables with hints)")(as_key(keys_table.ask_hint, "h"))
+
+
 command("sort", help="sort your hand")(as_key(keys_table.sort, "o"))
 
 

@@ -36,7 +36,7 @@ from cardparty.client.keys_lobby import LOBBY, open_create_form
 from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
 from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
-from cardparty.client.keys_table import TABLE, go_on
+from cardparty.client.keys_table import TABLE, go_on, show_hint
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
@@ -519,5 +519,5 @@ RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
     "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
     "left": Controller._left, "profile": economy_message, "league": economy_message,
-    "reward": economy_message, "rewards": economy_message,
+    "reward": economy_message, "rewards": economy_message, "hint": show_hint,
 }

@@ -50,8 +50,11 @@ def cells(text: str, width: int, more: str = "…") -> str:
 
 
 def mode_text(t: dict[str, Any]) -> str:
-    """A lobby row's mode, with the stake of an entry table."""
+    """A lobby row's mode, with the stake of an entry table; a friends table whose creator
+    turned hints on says so (a practice table always gives them)."""
     mode = translate(str(t.get("mode") or ""))
+    if t.get("hints") and t.get("mode") == "friends":
+        mode = _("{mode}+hint").format(mode=mode)
     if t.get("stake"):
         mode = _("entry {stake}").format(stake=t["stake"])
     if t.get("seeking"):                    # made by open play: who waits for what

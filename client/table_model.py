@@ -273,10 +273,14 @@ class TableModel:
             self.suggestion = None
             return ""
         if self.suggestion is None:
-            self.suggestion = 0 if step > 0 else len(moves) - 1
-        else:
-            self.suggestion = (self.suggestion + step) % len(moves)
-        move = moves[self.suggestion]
+            return self.choose_listed(0 if step > 0 else len(moves) - 1)
+        return self.choose_listed((self.suggestion + step) % len(moves))
+
+    def choose_listed(self, index: int) -> str:
+        """The listed move at ``index`` suggested (its cards the selection: Enter plays
+        exactly it), as Tab does, or a hint; its label."""
+        self.suggestion = index
+        move = self.moves[index]
         self.selection = self._indexes_of(list(move.get("cards") or ()))
         if self.selection:
             self.cursor = self.selection[0]

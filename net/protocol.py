@@ -28,7 +28,7 @@ from typing import Any
 
 import msgpack
 
-from cardparty.core.bots import ALIASES, LEVELS, canonical_level
+from cardparty.core.bots import LEVELS, OLD_NAMES, canonical_level
 from cardparty.core.economy.rewards import read_week
 from cardparty.core.i18n import Msg
 from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
@@ -97,6 +97,9 @@ ERRORS: dict[str, str] = {
     "practice": "a practice table is its creator and bots",
     "humans_only": "entry tables are for humans only: no bots",
     "too_fast": "more lobby chat lines than the host passes on from one player: wait a moment",
+    "no_hints": "hints are given at practice tables and at friends tables whose creator "
+                "turned them on",
+    "hinting": "a hint for this seat is being worked out: its answer comes first",
 }
 
 
@@ -360,9 +363,8 @@ def bot_level(value: Any) -> str:
     try:
         return canonical_level(value) if isinstance(value, str) else canonical_level("")
     except ValueError:
-        levels = [n for n in LEVELS if n not in ALIASES]
-        raise ValueError(f"must be one of {', '.join(map(repr, levels))} (or the old names "
-                         f"{', '.join(map(repr, ALIASES))})") from None
+        raise ValueError(f"must be one of {', '.join(map(repr, LEVELS))} (or the old names "
+                         f"{', '.join(map(repr, OLD_NAMES))})") from None
 
 
 def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -441,7 +443,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
                "stake": Field(integer(0, 10**9), default=0),
-               "strangers": Field(boolean, default=True)},
+               "strangers": Field(boolean, default=True),
+               "hints": Field(boolean, default=False)},
     "seek": {"game": Field(text(32, 1), required=True),
              "players": Field(integer(2, 16), required=True),
              "stake": Field(integer(0, 10**9), default=0)},
@@ -469,6 +472,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "remove": {"table": TABLE_ID, "seat": Field(integer(0, 15), required=True)},
     "close": {"table": TABLE_ID},
     "strangers": {"table": TABLE_ID, "allow": Field(boolean, required=True)},
+    "hint": {"table": TABLE_ID},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

@@ -187,7 +187,7 @@ class Lobby:
                                           canonical_level(req["standin_level"])),
                        changed_at=self.clock.now(),
                        access=Access(req["mode"], player.token, player.name, quota,
-                                     req.get("strangers", True)),
+                                     req.get("strangers", True), hints=req.get("hints", False)),
                        stakes=Stakes(stake=req.get("stake", 0)))
         self.economy.opened(ht)
         self.tables.add(ht)
@@ -228,6 +228,10 @@ class Lobby:
                                                 "secure random source: a seed or a deck is "
                                                 "for a host run with --testing"))
         self.economy.check_create(req["mode"], req.get("stake", 0), player)
+        if req.get("hints") and req["mode"] in ("open", "entry"):
+            raise ProtocolError("no_hints", Msg("hints are for practice and friends tables: "
+                                                "at an open or entry table nobody is told the "
+                                                "hard bot's move"))
         return quota
 
     def new_game(self, req: dict[str, Any]) -> Table:

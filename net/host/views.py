@@ -99,6 +99,7 @@ class Views:
             # Whether a stranger may sit: never at a friends or a practice table, whatever
             # the owner's ``strangers`` said (it is kept, and counts if the mode allows).
             "strangers": access.strangers and access.mode in ("open", "entry"),
+            "hints": access.gives_hints,
             "stake": stakes.stake, "seeking": stakes.seeking, "bots_filled": stakes.bots_filled,
             "fill_in": self.fill_in(ht),
             "players": game.players, "settings": game.settings,

@@ -522,6 +522,11 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     return common(event, names)                     # reshuffle, reverse, over
 
 
-# The "basic" bot policy lives in its own module; importing it here registers it with the game.
-from cardparty.plugins.pika.bot import cardparty_bot_estimate, cardparty_bot_move  # noqa: E402, F401
+# The normal bot policy lives in its own module; importing it here registers it with the game.
+from cardparty.plugins.pika.bot import (  # noqa: E402, F401
+    cardparty_bot_estimate,
+    cardparty_bot_move,
+    cardparty_bot_reason,
+    cardparty_bot_rollout,
+)
 from cardparty.plugins.pika.infer import cardparty_bot_sampler  # noqa: E402, F401

@@ -955,7 +955,13 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
-# The basic bot lives in its own module; importing its hook here registers it with the rules.
+# The normal bot lives in its own module; importing its hook here registers it with the rules.
 # Spoken declarations (PQ-16) call back into this module, so they are imported last.
 from cardparty.plugins.piquet import spoken  # noqa: E402
-from cardparty.plugins.piquet.bot import cardparty_bot_estimate, cardparty_bot_move  # noqa: E402, F401
+from cardparty.plugins.piquet.bot import (  # noqa: E402, F401
+    cardparty_bot_estimate,
+    cardparty_bot_move,
+    cardparty_bot_reason,
+    cardparty_bot_rollout,
+)
+from cardparty.plugins.piquet.infer import cardparty_bot_sampler  # noqa: E402, F401

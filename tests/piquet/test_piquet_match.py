@@ -78,7 +78,7 @@ def test_the_basic_bot_beats_random_play_over_whole_matches():
         """Seat 0 plays the basic policy, seat 1 at random."""
 
         def __init__(self) -> None:
-            self.bots = [PolicyBot("basic"), PolicyBot("random")]
+            self.bots = [PolicyBot("normal"), PolicyBot("easy")]
 
         def choose(self, table, seat, rng):
             return self.bots[seat].choose(table, seat, rng)

@@ -36,6 +36,7 @@ AGAIN: Test = (TABLES,
                "test_another_round_waits_for_every_human_and_goes_on_at_the_same_table")
 WATCH: Test = (TABLES, "test_a_spectator_sees_what_every_seat_may_see_and_nothing_more")
 FRIENDS: Test = (TABLES, "test_a_friends_table_seats_its_invited_and_its_owner_decides")
+HINT: Test = (TABLES, "test_a_hint_at_a_practice_table_and_none_at_an_open_one")
 SEATS: Test = (TABLES, "test_every_refusal_of_a_table_and_its_seats")
 BROKEN: Test = (TABLES, "test_a_broken_plugin_stops_its_own_table_and_the_host_goes_on")
 ERRORS: Test = (TABLES, "test_errors_say_what_they_are_about")
@@ -57,7 +58,7 @@ REQUESTS: dict[str, Test] = {
     "reorder": ROUND, "chat": ROUND, "leave": WATCH, "watch": WATCH, "snapshot": WATCH,
     "start": AGAIN, "again": AGAIN, "invite": FRIENDS, "remove": FRIENDS, "close": FRIENDS,
     "strangers": FRIENDS, "seek": SEEK, "unseek": SEEK, "profile": SHOP, "league": SHOP,
-    "buy": SHOP, "rewards": REWARDS,
+    "buy": SHOP, "rewards": REWARDS, "hint": HINT,
 }
 
 #: Every message the doc says a host sends: the test that receives it (and checks it).
@@ -65,7 +66,7 @@ PUSHES: dict[str, Test] = {
     "welcome": HELLO, "pong": HELLO, "ok": HELLO, "games": GAMES, "tables": PAGES,
     "table": ROUND, "seated": ROUND, "view": ROUND, "chat": ROUND, "invited": FRIENDS,
     "error": ERRORS, "seeking": SEEK, "profile": SHOP, "league": SHOP, "reward": AWAY,
-    "rewards": REWARDS, "cancelled": CANCELLED,
+    "rewards": REWARDS, "cancelled": CANCELLED, "hint": HINT,
 }
 
 #: Every error code of the doc: the test that provokes it on the wire.
@@ -79,7 +80,7 @@ CODES: dict[str, Test] = {
     "no_move": ROUND, "illegal": ROUND, "not_over": AGAIN, "not_invited": FRIENDS,
     "not_creator": FRIENDS, "not_friends": FRIENDS, "practice": FRIENDS,
     "game_failed": BROKEN, "busy": BUSY, "testing_only": DEAL, "no_economy": NO_ECONOMY,
-    "no_coins": SHOP, "economy": SHOP,
+    "no_coins": SHOP, "economy": SHOP, "no_hints": HINT, "hinting": HINT,
 }
 
 #: Codes the doc lists that no client can make a host of this project send, and why.

@@ -195,6 +195,39 @@ def test_a_spectator_sees_what_every_seat_may_see_and_nothing_more(clients: Any)
     assert sam.ok("leave", table=tid)["about"] == "leave"
 
 
+# --- hints -------------------------------------------------------------------------------------
+
+def test_a_hint_at_a_practice_table_and_none_at_an_open_one(clients: Any) -> None:
+    """``hint`` as "Hints" tells it: the answer names a move of the view it was worked out
+    on, by id, with its label and reason; a second ask meanwhile is ``hinting``; an open
+    table gives none, and ``create`` refuses ``hints`` for one."""
+    hana = clients("Hana")
+    made = hana.ok("create", game="pika", players=2, mode="practice", settings={"dealer": 1},
+                   bot_budget_ms=300)["table"]
+    assert made["hints"] is True
+    tid = made["id"]
+    hana.ok("sit", table=tid, seat=0)
+    hana.ok("bots", table=tid)
+    hana.ok("start", table=tid)
+    view = hana.wait(lambda m: m["type"] == "view" and m["table"] == tid
+                     and bool(m["view"]["moves"]))
+    first, second = hana.rid(), hana.rid()
+    hana.send({"type": "hint", "table": tid, "rid": first})
+    hana.send({"type": "hint", "table": tid, "rid": second})     # while the first is thought
+    busy = hana.reply_to(second)
+    assert busy["type"] == "error" and busy["code"] == "hinting", busy
+    check_error(busy, about="hint")
+    got = hana.reply_to(first, timeout=30.0)
+    assert got["type"] == "hint", got
+    assert got["table"] == tid and got["version"] == view["version"]
+    listed = {m["id"]: m for m in view["view"]["moves"]}
+    assert got["move"] in listed and got["label"] == listed[got["move"]]["label"]
+    assert isinstance(got["reason"], str) and got["reason_msg"]["id"]
+    opened = hana.table_with_bots("pika", 2, settings={"dealer": 1})
+    hana.refused("no_hints", "hint", table=opened)
+    hana.refused("no_hints", "create", game="pika", players=2, mode="open", hints=True)
+
+
 # --- friends tables and their owner ------------------------------------------------------------
 
 def test_a_friends_table_seats_its_invited_and_its_owner_decides(clients: Any) -> None:
