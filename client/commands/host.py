@@ -44,6 +44,9 @@ def add_parser(sub: Any) -> None:
                           "fewer than the cores, at least one; 0: on the loop, to compare)"))
     p.add_argument("--config", default=None, metavar="FILE",
                    help=_("the modes' and the economy's settings, a TOML file (docs/economy.md)"))
+    p.add_argument("--no-economy", action="store_true",
+                   help=_("keep no coins: tables pay nothing, and there are no profiles, "
+                          "league, shop or entry tables (docs/economy.md)"))
     p.add_argument("--fill-timeout", type=float, default=None, metavar="SECONDS",
                    help=_("seconds an open table waits for players before bots fill it, and an "
                         "entry table before it is cancelled (default 30; wins over --config)"))
@@ -87,22 +90,37 @@ def run(args: argparse.Namespace) -> int:
     problem = data_problem(args.data)
     if problem:
         return fail(f"--data {args.data}: {problem}", 2)
-    from cardparty.net.keys import KeyFileError, host_keys
+    settings = host_settings(args)
+    if isinstance(settings, int):
+        return settings
+    from cardparty.net.keys import KeyFileError, host_key_file
 
     try:
-        keys = host_keys(args.data)
+        found = host_key_file(args.data)
     except (KeyFileError, OSError) as exc:
         return fail(str(exc), 1)
     if args.standby_for is not None:
         from cardparty.client.commands.host_standby import run_standby
 
-        return run_standby(args, keys)
-    host = start(args, keys)
+        return run_standby(args, found, settings)
+    host = start(args, found.pair, settings)
     if isinstance(host, int):
         return host
     from cardparty.client.commands.host_standby import run_roles
 
-    return run_roles(args, keys, host, None)
+    return run_roles(args, found, settings, host, None)
+
+def key_line(found: Any) -> str:
+    """The line saying the host's fingerprint, once it listens; a key pair made because none
+    was in its place is said there too, so that the operator knows why clients that knew
+    this host by another key refuse it (and a host refused at its start says only why)."""
+    line = (f"cardparty host: key fingerprint {found.pair.fingerprint} (players compare it "
+            "with what their client shows)")
+    if found.made:
+        line += (f"; a new key pair, made in {found.path.parent} (there was none): a client "
+                 "that knew this host by another key refuses it until its player runs: "
+                 "cardparty hosts --forget ADDRESS")
+    return line
 
 
 def fail(problem: str, status: int) -> int:
@@ -143,8 +161,8 @@ def back_up(args: argparse.Namespace) -> int:
     return 0
 
 
-def settings_of(args: argparse.Namespace) -> Any:
-    """The modes' and the economy's settings (``--config``, ``--fill-timeout``); the exit
+def host_settings(args: argparse.Namespace) -> Any:
+    """The modes' and the economy's settings (``--config``, ``--fill-timeout``), or the exit
     status when they are refused (said in one line)."""
     from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
 
@@ -156,7 +174,7 @@ def settings_of(args: argparse.Namespace) -> Any:
         return fail(str(exc), 2)
 
 
-def start(args: argparse.Namespace, keys: Any, takeover: Any = None,
+def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = None,
           standby_key: str | None = None, catalog: Any = None) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
     economy lives beside the tables; without, it lasts as long as the host), or the exit
@@ -166,11 +184,9 @@ def start(args: argparse.Namespace, keys: Any, takeover: Any = None,
     from cardparty.net.host import Host
     from cardparty.net.store import StoreError
 
-    settings = settings_of(args)
-    if isinstance(settings, int):
-        return settings
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
-    economy = str(Path(args.data) / "economy.sqlite3") if args.data else ":memory:"
+    economy = (None if args.no_economy else str(Path(args.data) / "economy.sqlite3")
+               if args.data else ":memory:")
     try:
         return Host(f"{bind}:{args.port}", args.name, data=args.data, economy=economy,
                     keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
@@ -185,7 +201,7 @@ def start(args: argparse.Namespace, keys: Any, takeover: Any = None,
         return fail(f"cannot start{where}: {type(exc).__name__}: {exc}", 1)
 
 
-def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
+def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
     """Listen, say where (and the key's fingerprint), announce on the LAN, and run until
     Ctrl-C or SIGTERM stops the host cleanly (handing the party over to its standby when one
     is attached); on a terminal, the host's console reads commands (``host_console``)."""
@@ -200,8 +216,7 @@ def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
         return fail(f"cannot listen on {host.bind}: {exc}", 1)
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
-    print(f"cardparty host: key fingerprint {keys.fingerprint} (players compare it with "
-          "what their client shows)", file=sys.stderr, flush=True)
+    print(key_line(found), file=sys.stderr, flush=True)
     if args.testing:
         print("cardparty host: for tests: clients may choose deals, and every player is told",
               file=sys.stderr, flush=True)
@@ -211,7 +226,7 @@ def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
     from cardparty.client.commands.host_console import Console
 
     console = Console.on_terminal(host)
-    advertiser = advertise(args, host.port, sorted(host.catalog.games), keys.public.decode())
+    advertiser = advertise(args, host.port, sorted(host.catalog.games), found.pair.public.decode())
     try:
         host.run()
     finally:

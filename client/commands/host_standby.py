@@ -35,7 +35,7 @@ def toward(host: HostAddress) -> str:
         return "127.0.0.1"
 
 
-def run_standby(args: argparse.Namespace, keys: Any) -> int:
+def run_standby(args: argparse.Namespace, found: Any, settings: Any) -> int:
     """``--standby-for``: a standby first, then the host it becomes (``run_roles``)."""
     from cardparty.net.hostkey import expect
     from cardparty.net.known_hosts import HostKeyError, KnownHosts
@@ -51,10 +51,10 @@ def run_standby(args: argparse.Namespace, keys: Any) -> int:
     except ConnectionError as exc:
         return fail(f"cannot learn the key of the host at {host.shown}: {exc} (give "
                     "--host-key)", 1)
-    return run_roles(args, keys, None, (host, expected.key))
+    return run_roles(args, found, settings, None, (host, expected.key))
 
 
-def run_roles(args: argparse.Namespace, keys: Any, host: Any,
+def run_roles(args: argparse.Namespace, found: Any, settings: Any, host: Any,
               standby_of: tuple[HostAddress, bytes] | None) -> int:
     """The roles one process plays in turn, until it stops: a host (``host``, or the one a
     standby became) served until it ends; a host that met a lower one's files carries them in
@@ -71,7 +71,7 @@ def run_roles(args: argparse.Namespace, keys: Any, host: Any,
             assert standby_of is not None
             if catalog is None:
                 catalog = ready_to_serve()
-            took = be_standby(args, keys, *standby_of)
+            took = be_standby(args, found.pair, *standby_of)
             if isinstance(took, int):
                 return took
             if took is None:
@@ -79,16 +79,17 @@ def run_roles(args: argparse.Namespace, keys: Any, host: Any,
             # The old host may come back as this host's standby: its key is the one
             # approved, unless the operator approved another.
             approved = args.standby_key or fingerprint(standby_of[1])
-            host = start(args, keys, takeover=took, standby_key=approved, catalog=catalog)
+            host = start(args, found.pair, settings, takeover=took, standby_key=approved,
+                         catalog=catalog)
             if isinstance(host, int):
                 return host
             catalog = host.catalog
             print(f"cardparty host: took over from {standby_of[0].shown} as epoch "
                   f"{took.epoch}", flush=True)
-        status = int(serve(host, args, keys))
+        status = int(serve(host, args, found))
         out = host.outcome
         if isinstance(out, Heal):
-            host = carry_in(args, keys, host, out, approved)
+            host = carry_in(args, found.pair, settings, host, out, approved)
             if isinstance(host, int):
                 return host
         elif isinstance(out, StoodDown):
@@ -97,7 +98,7 @@ def run_roles(args: argparse.Namespace, keys: Any, host: Any,
             return status
 
 
-def carry_in(args: argparse.Namespace, keys: Any, old: Any, healed: Any,
+def carry_in(args: argparse.Namespace, keys: Any, settings: Any, old: Any, healed: Any,
              approved: str | None) -> Any:
     """The heal, the higher host's side: what the lower did after the fork carried into
     this host's files (net/merge.py), then the host built again from them on the same
@@ -119,7 +120,8 @@ def carry_in(args: argparse.Namespace, keys: Any, old: Any, healed: Any,
     memo = {p.token: p.replies for p in old.parts.players.by_token.values() if p.replies}
     take = Takeover(old._ctx, old._guard, old._sock, old.address,
                     old.parts.succession.word.epoch, 0, True, True, [], memo)
-    return start(args, keys, takeover=take, standby_key=approved, catalog=old.catalog)
+    return start(args, keys, settings, takeover=take, standby_key=approved,
+                 catalog=old.catalog)
 
 
 def ready_to_serve() -> Any:

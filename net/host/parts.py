@@ -14,6 +14,7 @@ Who calls whom (docs/architecture.md draws it)::
 
     roster --PlayerEvents--> lobby --> play --> views --> timers
       lobby, seeks, owner, invitations, match --> play, views, persistence, economy
+      hints --> timers (the hard bots' workers think its hints too)
       play --TableEvents--> economy (started, over), match (over), observer (changed)
 
 Must not know about: sockets, frames, rate limits (the server owns those), when a frame may
@@ -32,6 +33,7 @@ from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.economy import Economy
+from cardparty.net.host.hints import Hints
 from cardparty.net.host.invitations import Invitations
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.lobby_chat import LobbyChat
@@ -96,7 +98,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     word = Word(epoch=1 if store is None else store.epoch())
     succession = Succession(word, tables, players, outbox, clock, views, play)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
-        presence=(lobby.presence,), back=(lobby.back, succession.back),
+        presence=(lobby.presence,), back=(lobby.back, economy.back, succession.back),
         forgotten=(lobby.forgotten,)), seated=lobby.seated, games=sorted(catalog.games),
         word=word)
     parts = HostParts(
@@ -107,7 +109,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat),
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
-        succession=succession)
+        hints=Hints(tables, timers, outbox), succession=succession)
     parts.load()
     return parts
 
@@ -134,6 +136,7 @@ class HostParts:
     lobby_chat: LobbyChat
     match: Match
     seeks: Seeks
+    hints: Hints
     succession: Succession
     closed: bool = False
     #: the request handlers by message type
@@ -153,6 +156,7 @@ class HostParts:
             "again": self.match.on_again, "remove": owner.on_remove, "close": owner.on_close,
             "strangers": owner.on_strangers, "seek": seeks.on_seek, "unseek": seeks.on_unseek,
             "profile": economy.on_profile, "league": economy.on_league, "buy": economy.on_buy,
+            "rewards": economy.on_rewards, "hint": self.hints.on_hint,
             "standby_ok": self.succession.on_standby_ok,
         }
         self._next_sweep = self.clock.now()
@@ -180,6 +184,7 @@ class HostParts:
         """Fire due timers; every ``sweep_every`` seconds, liveness and housekeeping; then
         ``flush`` what they changed."""
         self.play.tick(now)
+        self.hints.tick()
         self.seeks.tick(now)
         if now >= self._next_sweep:
             self._next_sweep = now + self.config.sweep_every
