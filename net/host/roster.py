@@ -167,7 +167,8 @@ class Roster:
             liveness=self.config.liveness, protocol=PROTOCOL, games=self.games,
             testing=self.config.testing, features=sorted(player.features),
             **self.word.welcome()))
-        if again:
+        if again and player.follows is None:
+            # (a hello following a lost host claims its tables here: always told, below)
             return player
         self.set_connected(player, True, force=True)
         for back in self.events.back:
