@@ -36,7 +36,7 @@ from cardparty.net.host.invitations import Invitations
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.lobby_chat import LobbyChat
 from cardparty.net.host.match import Match, record_round
-from cardparty.net.host.model import Player, Players, Tables
+from cardparty.net.host.model import HostTable, Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.owner import Owner
 from cardparty.net.host.persistence import Persistence
@@ -82,13 +82,14 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         thinkers = Thinkers(config.bot_workers)
     tables = Tables(config.keep_over)
     players = Players()
-    owners = Owners(store)
+    guests = config.guests
+    owners = Owners(store, config.max_names, guests.reserve, guests.name_release)
     persistence = Persistence(store, catalog, clock, players, ledger)
     timers = Timers(thinkers)
     views = Views(config, outbox, clock, timers, players)
     economy = Economy(ledger, outbox, clock, config.settings, tables)
     play = Play(tables, clock, timers, persistence, views, TableEvents(
-        started=(economy.started,), over=(record_round, economy.settle),
+        started=(economy.started, played(owners, clock)), over=(record_round, economy.settle),
         changed=() if observer is None else (observer,)))
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
@@ -105,6 +106,16 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         seeks=Seeks(tables, clock, lobby, views, persistence, economy))
     parts.load()
     return parts
+
+
+def played(owners: Owners, clock: Clock) -> Callable[[HostTable], None]:
+    """What a game's start tells the names seated at it: they played here, so their keys are
+    known (the host keeps room for them) and their names are kept for good."""
+    def started(ht: HostTable) -> None:
+        for player in ht.humans():
+            player.known = True
+            owners.played(player.name, clock.wall())
+    return started
 
 
 @dataclass(eq=False)
