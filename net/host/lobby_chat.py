@@ -7,7 +7,9 @@ himself), and the bounds of lobby talk: a line of at most ``LOBBY_CHAT_MAX`` cha
 checked like every chat line by the protocol (printable, one line, no bidirectional
 overrides), and at most ``BURST`` lines at once then one every ``EVERY`` seconds per key
 ZeroMQ authenticated (``model.quota_key``: new names or connections of one key share it; a
-token bucket, ``allowance.Allowances``), as one line reaches up to every player of the host.
+token bucket, ``allowance.Allowances``), and a few more per source address
+(``config.Guests.chat_lines``: new keys do not refill it), as one line reaches up to every
+player of the host.
 
 Must not know about: sockets, frames, the store (lobby talk is not kept), any game.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cardparty.net.host.allowance import Allowances
+from cardparty.net.host.allowance import Allowances, for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
@@ -37,7 +39,7 @@ class LobbyChat:
     """See the module docstring."""
 
     def __init__(self, tables: Tables, players: Players, outbox: Outbox, clock: Clock,
-                 table_chat: Handler) -> None:
+                 table_chat: Handler, per_address: tuple[float, float] = (10.0, 1.0)) -> None:
         self.tables = tables
         self.players = players
         self.outbox = outbox
@@ -45,6 +47,9 @@ class LobbyChat:
         self.table_chat = table_chat
         #: lines each quota key may still say
         self.allowances: Allowances[Any] = Allowances(1 / EVERY, BURST, MAX_SPEAKERS)
+        #: lines each source address may still say (``Player.address``: when counted)
+        self.per_address = per_address
+        self.by_address = for_addresses(per_address)
 
     def on_chat(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         if req["table"] is not None:
@@ -53,10 +58,16 @@ class LobbyChat:
         if len(text) > LOBBY_CHAT_MAX:
             raise ProtocolError("bad_field", f"chat: field text must be at most "
                                              f"{LOBBY_CHAT_MAX} characters in the lobby")
-        if not self.allowances.spend(player.quota_key, self.clock.now()):
+        now = self.clock.now()
+        if not self.allowances.spend(player.quota_key, now):
             raise ProtocolError("too_fast", f"the lobby hears at most {BURST} lines at once "
                                             f"and one every {EVERY:g} seconds from one "
                                             "player: wait a moment")
+        if player.address is not None and not self.by_address.spend(player.address, now):
+            burst, rate = self.per_address
+            raise ProtocolError("too_fast", f"the lobby hears at most {burst:g} lines at once "
+                                            f"and {rate:g} a second from one machine: wait a "
+                                            "moment")
         self.outbox.send_all(self.listeners(player), message(
             "chat", table=None, seat=None, player=player.id, name=player.name, text=text,
             time=self.clock.wall()))

@@ -101,7 +101,8 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         players=players, persistence=persistence, timers=timers, views=views,
         economy=economy, play=play, lobby=lobby, roster=roster, owner=Owner(lobby, economy),
         invitations=Invitations(lobby, players, owners),
-        lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat),
+        lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat,
+                             guests.chat_lines),
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy))
     parts.load()
@@ -217,13 +218,17 @@ class HostParts:
     # --- requests without a socket (tests, and the server after decoding) --------------------
 
     def hello(self, route: bytes, name: str, token: str | None = None,
-              user: bytes | None = None, features: tuple[str, ...] = ()) -> Player:
+              user: bytes | None = None, features: tuple[str, ...] = (),
+              address: str | None = None) -> Player:
         """A hello on ``route`` from a connection authenticated as ``user`` (None: no CURVE;
-        ``token`` is sent as an old client would, and ignored), asking for ``features``."""
+        ``token`` is sent as an old client would, and ignored), asking for ``features``, from
+        ``address`` (None: not counted, as the host's own machine)."""
         fields: dict[str, Any] = {"name": name, "features": list(features)}
         if token is not None:
             fields["token"] = token
-        player = self.roster.hello(route, check_request(message("hello", **fields)), user)
+        counted = address if self.config.guests.counted(address) else None
+        player = self.roster.hello(route, check_request(message("hello", **fields)), user,
+                                   counted)
         self.flush()
         return player
 
