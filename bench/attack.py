@@ -240,6 +240,20 @@ class Attack:
             f"{'PASS' if 'welcomed in' in came else 'FAIL'}")
         time.sleep(0.5)                     # what the attack left goes before the next
 
+    def warm(self, pinger: Any, patience: float = 60.0) -> None:
+        """Wait for the pinger's first pongs: a spawned process on a loaded machine takes
+        seconds to import and connect, and a baseline measured before it pings has no pings
+        at all. Then as long again as a phase would, for the connection to settle."""
+        give_up = time.monotonic() + patience
+        while not self.pings and time.monotonic() < give_up and pinger.is_alive():
+            try:
+                what, value = self.out.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if what == "ping":
+                self.pings.append(value)
+        time.sleep(min(1.0, self.args.seconds))
+
     def run(self) -> None:
         args = self.args
         stop = self.spawn.Event()
@@ -248,7 +262,7 @@ class Attack:
         pinger.start()
         os.nice(args.load_nice)                      # the attacks, nicer than the host
         try:
-            time.sleep(min(1.0, args.seconds))       # the pinger seated and warm
+            self.warm(pinger)                        # the pinger seated and pinging
             self.phase("baseline: the pinger alone", lambda: None, lambda _: "no attack")
             n, guest = args.connections, args.guest
 
