@@ -137,8 +137,10 @@ class Owners:
         if owner is not None:
             raise NameTaken("name_taken", Msg("the name {name} belongs to another player at "
                                               "this host (it is bound to his key, or reads as "
-                                              "a name that is); choose another",
-                                              name=repr(name)))
+                                              "a name that is); choose another. If it is "
+                                              "yours, ask the host's operator: your first "
+                                              "contact with this host may have gone through "
+                                              "another's key", name=repr(name)))
         if self.names_of[key] >= MAX_NAMES_PER_KEY:
             raise NameTaken("too_many", Msg("your key already owns {n} names at this host, as "
                                             "many as one key may: say hello with one of them",

@@ -271,6 +271,32 @@ def test_names_that_never_played_are_released_and_the_rest_kept(tmp_path: Path) 
     store.close()
 
 
+def test_a_running_host_frees_the_names_of_guests_who_never_played_and_left() -> None:
+    """The host's own sweep releases them (no restart, no operator): once their keys have not
+    been seen for ``name_release`` seconds, another key may take them; a name that played
+    stays its key's, and so does one whose player is still connected."""
+    kit = Kit(guests=dataclasses.replace(LOW, name_release=100.0))
+    ghost, eva, here = (KeyPair.generate().public for _ in range(3))
+    kit.parts.hello(b"g", "Ghost", user=ghost, address="10.0.0.1")
+    staying = kit.parts.hello(b"h", "Here", user=here, address="10.0.0.3")
+    player = kit.parts.hello(b"e", "Eva", user=eva, address="10.0.0.2")
+    tid = kit.open_table("pika", player, 2, mode="practice")
+    kit.ask(player, "sit", table=tid)
+    kit.ask(player, "bots", table=tid, count=1)
+    kit.ask(player, "ready", table=tid)
+    kit.ask(player, "leave", table=tid)
+    for route in (b"g", b"e"):
+        kit.parts.roster.gone(route)
+    for _ in range(8):
+        kit.tick(60.0, alive=(staying,))
+    other = KeyPair.generate().public
+    assert kit.parts.hello(b"o1", "Ghost", user=other, address="10.0.0.9").connected
+    for name in ("Eva", "Here"):
+        with pytest.raises(ProtocolError) as taken:
+            kit.parts.hello(name.encode(), name, user=other, address="10.0.0.9")
+        assert taken.value.code == "name_taken"
+
+
 def test_a_store_of_an_older_host_keeps_its_names_for_good(tmp_path: Path) -> None:
     store = Store(tmp_path)
     key = KeyPair.generate().public

@@ -114,8 +114,8 @@ def test_a_store_row_that_cannot_be_an_owners_is_named_and_skipped(
         "INSERT INTO owners (name_key, key, name) VALUES ('eva', 'garbage', 'Eva');"
         "INSERT INTO owners (name_key, key, name) VALUES ('x', X'00ff', 'Bob');"
         "INSERT INTO owners (name_key, key, name) VALUES ('y', 'z', '');"
-        f"INSERT INTO owners (name_key, key, name) VALUES ('v', '{KeyPair.generate().public.decode()}', "
-        "'V\u0456c');")
+        "INSERT INTO owners (name_key, key, name) VALUES "
+        f"('v', '{KeyPair.generate().public.decode()}', 'V\u0456c');")
     with caplog.at_level(logging.WARNING, "cardparty.host"):
         owners = Owners(store)
     skipped = [r for r in caplog.records if "owners row" in r.getMessage()]

@@ -20,8 +20,9 @@ from cardparty.net.fdbudget import ConnectionCap, Door, peer_of_descriptor
 from cardparty.net.host import Host
 from cardparty.net.host.config import Guests
 from cardparty.net.keys import KeyPair
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
 from cardparty.net.session import Session
+from tests.net.test_identity import raw_client as dealer
+from tests.net.test_identity import replies as heard
 
 
 @pytest.fixture
@@ -31,28 +32,6 @@ def host() -> Iterator[Host]:
     h.start()
     yield h
     h.stop()
-
-
-def dealer(host: Host, keys: KeyPair, routing_id: bytes | None = None) -> zmq.Socket[Any]:
-    sock = zmq.Context.instance().socket(zmq.DEALER)
-    sock.setsockopt(zmq.LINGER, 0)
-    sock.setsockopt(zmq.RECONNECT_IVL, 10_000)
-    if routing_id is not None:
-        sock.setsockopt(zmq.ROUTING_ID, routing_id)
-    sock.curve_secretkey = keys.secret
-    sock.curve_publickey = keys.public
-    sock.curve_serverkey = host.keys.public
-    sock.connect(host.address)
-    return sock
-
-
-def heard(sock: zmq.Socket[Any], seconds: float) -> list[dict[str, Any]]:
-    out = []
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        if sock.poll(int(left * 1000) + 1):
-            out.append(decode(sock.recv(), HOST_LIMITS))
-    return out
 
 
 def until(what: Any, seconds: float = 3.0) -> None:
