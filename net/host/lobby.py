@@ -222,7 +222,10 @@ class Lobby:
                                                 "one machine may have: start or close one "
                                                 "first", n=ours))
         most = self.config.max_tables
-        limit = most if player.known else self.config.guests.room(most)
+        # The reserve is kept from strangers on guests' machines (the host's own is not
+        # counted: Player.address is None there).
+        limit = (most if player.known or player.address is None
+                 else self.config.guests.room(most))
         while len(self.tables.all) >= limit:
             if not self.make_room(player.known):
                 raise ProtocolError("busy", Msg("this host has too many tables"))

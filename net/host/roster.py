@@ -193,7 +193,7 @@ class Roster:
             old = None
         if player is None:
             known = user is not None and self.owners.known(user)
-            player = self.new_player(handle, req["name"], known)
+            player = self.new_player(handle, req["name"], known, address is not None)
         if old is not None and old is not player:
             old.route = None
             self.set_connected(old, False)
@@ -211,12 +211,14 @@ class Roster:
             back(player)
         return player
 
-    def new_player(self, handle: str, name: str, known: bool = False) -> Player:
+    def new_player(self, handle: str, name: str, known: bool = False,
+                   counted: bool = True) -> Player:
         """A player the host did not know (ProtocolError ``busy`` at the player limit, unless
         one gone long, or for a ``known`` key a stranger who holds nothing, makes room); a
-        stranger fills the roster only up to its reserve (``Guests.room``)."""
+        stranger from a ``counted`` address (a guest's machine, not the host's own) fills the
+        roster only up to its reserve (``Guests.room``)."""
         most = self.config.max_players
-        limit = most if known else self.guests.room(most)
+        limit = most if known or not counted else self.guests.room(most)
         while len(self.players) >= limit:
             if not self.make_room(known):
                 raise ProtocolError("busy", Msg("this host has too many players"))
