@@ -28,13 +28,15 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 4 --dist loadgroup
 
 # ruff, then the type checker over core, net, client and plugins (pyproject's [tool.mypy]),
-# through a tree of links named as the folders are imported (cardparty.core, ...).
+# through a tree of links named as the folders are imported (cardparty.core, ...), and over
+# the wire's conformance suite, which imports none of them (its plugin/ is the host's side).
 TYPECHECK := build/typecheck
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)/cardparty
 	for d in core net client plugins; do ln -s ../../../$$d $(TYPECHECK)/cardparty/$$d; done
 	cd $(TYPECHECK) && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p cardparty
+	$(BIN)/mypy tests/wire/*.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'

@@ -77,7 +77,7 @@ def record_views(game: str, players: int, count: int, seed: int) -> list[dict[st
     names = [f"Player {i + 1}" for i in range(players)]
     while len(out) < count:
         table = open_table(game, players, seed=rng.randrange(2**31), names=names)
-        referee = Referee.any_order(table, rng, PolicyBot("basic"))
+        referee = Referee.any_order(table, rng, PolicyBot("normal"))
         seen = 0
         for _ in range(5000):
             if referee.fire(0.0) is None:

@@ -1,4 +1,5 @@
-"""Engine speed: random playouts of every installed game, against RLCard's Uno in the same run.
+"""Engine speed: random playouts of every installed game, against RLCard's Uno in the same run,
+and the search bot's rollouts (normal bots on determinized states, ``core.playout``).
 
 Each game is played by random bots through the embedding API (``Table``: legal moves, play with
 its legality check, apply, result, deadlines: every hook in the loop), as the simulator plays
@@ -21,6 +22,7 @@ import time
 from collections.abc import Callable
 
 from cardparty.core.discovery import load_catalog
+from cardparty.core.playout import Rules
 from cardparty.core.simulate import play_out
 from cardparty.core.table import Table
 
@@ -48,6 +50,30 @@ def cardparty_game(game: str, players: int, through_pluggy: bool = False
             table.hook = table.pm.hook  # type: ignore[assignment]
         play_out(table, random.Random(i))
         return len(table.journal)
+    return run_one
+
+
+def search_rollouts(game: str, players: int, fast: bool) -> Callable[[int], int]:
+    """The hard bot's rollouts (``core.playout.Rules``): the normal policy in every seat on a
+    determinized state, as the search plays them, with the game's policy read from the state
+    (``cardparty_bot_rollout``, ``fast``) or from a view built at every move."""
+    def run_one(i: int) -> int:
+        table = Table(game, players, seed=i)
+        rules = Rules(table)
+        if not fast:
+            rules.fast = None
+        state = table.determinize(table.to_move()[0], random.Random(i))
+        rng = random.Random(i)
+        moves = 0
+        while rules.result(state=state) is None and moves < 2000:
+            actor = rules.actor(state, rng)
+            if actor is None:
+                break
+            legal = rules.legal(state=state, seat=actor)
+            rules.apply(state=state, seat=actor, move=rules.choose(state, actor, legal, rng),
+                        rng=rng)
+            moves += 1
+        return moves
     return run_one
 
 
@@ -104,6 +130,14 @@ def main() -> int:
         info = catalog.game(game)
         players = PLAYERS.get(game, min(4, info.max_players))
         rows.append((game, f"{game} ({players}p, random bots)", cardparty_game(game, players)))
+    for game in wanted:
+        info = catalog.game(game)
+        players = PLAYERS.get(game, min(4, info.max_players))
+        if Rules(Table(game, players, seed=0)).fast is not None:
+            rows.append((f"{game}-rollout", f"{game} ({players}p, search rollouts)",
+                         search_rollouts(game, players, fast=True)))
+            rows.append((f"{game}-viewed", f"{game} ({players}p, rollouts via views)",
+                         search_rollouts(game, players, fast=False)))
     if "pika" in wanted:
         rows.append(("pika-2p", "pika (2p, random bots)", cardparty_game("pika", 2)))
         rows.append(("pika-pluggy", "pika (4p) every hook via pluggy",
@@ -140,6 +174,11 @@ def main() -> int:
               f"pika via pluggy / rlcard uno: {rates['pika-pluggy'] / rates['uno']:.2f}x")
         print(f"stricter floor, pika / rlcard's bare step loop: "
               f"{rates['pika'] / rates['uno-lean']:.2f}x")
+    for game in wanted:
+        if f"{game}-rollout" in rates:
+            gain = rates[f"{game}-rollout"] / rates[f"{game}-viewed"]
+            print(f"{game}: the search's rollouts {gain:.2f}x as fast with the policy read "
+                  "from the state as through a view")
     for game, target in TARGETS.items():
         if game in rates:
             verdict = "ok" if rates[game] >= target else "BELOW TARGET"

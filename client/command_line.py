@@ -292,6 +292,10 @@ def match(c: Controller, table: Any, rest: str) -> None:
 command("call", help="the call (Pika!)")(as_key(keys_table.call, "p"))
 
 
+command("hint", help="what the hard bot would play from your seat, and why (practice tables "
+        "and tables with hints)")(as_key(keys_table.ask_hint, "h"))
+
+
 command("sort", help="sort your hand")(as_key(keys_table.sort, "o"))
 
 
@@ -299,6 +303,11 @@ command("seek", help="open play: seek a table (the form)")(as_key(keys_lobby.see
 
 
 command("unseek", help="stop waiting for a table")(as_key(keys_lobby.unseek, "u"))
+
+
+@command("profile", help="your profile and your recent rewards")
+def profile(c: Controller, table: Any, rest: str) -> None:
+    keys_economy.open_profile(c)
 
 
 @command("league", help="the week's league (league 2026-W48: another week)")

@@ -36,7 +36,7 @@ from cardparty.client.keys_lobby import LOBBY, open_create_form
 from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
 from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
-from cardparty.client.keys_table import TABLE, go_on
+from cardparty.client.keys_table import TABLE, go_on, show_hint
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
@@ -180,6 +180,8 @@ class Controller:
         #: What the host said of each table it cancelled (the waiting room goes with it).
         self.cancelled: dict[Any, str] = {}
         self.league: dict[str, Any] | None = None
+        #: The host's page of this player's recent rewards (the profile screen).
+        self.recent: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
 
@@ -477,8 +479,8 @@ class Controller:
         row = next((t for t in self.tables if t.get("id") == self.table_id), None)
         seats = ((row or {}).get("summary") or {}).get("seats")
         if isinstance(seats, list):
-            self.table.away = {i for i, s in enumerate(seats) if isinstance(s, dict)
-                               and s.get("kind") == "human" and s.get("connected") is False}
+            self.table.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
+                                 and s.get("kind") == "human" and s.get("connected") is False})
 
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
         describe = None
@@ -517,5 +519,5 @@ RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
     "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
     "left": Controller._left, "profile": economy_message, "league": economy_message,
-    "reward": economy_message,
+    "reward": economy_message, "rewards": economy_message, "hint": show_hint,
 }

@@ -156,7 +156,10 @@ class CreateForm:
                     help=N_("how long a hard bot searches before each move")),
                 Row("standin_level", N_("Idle stand-in"), DEFAULT_STANDIN, "choice",
                     choices=("normal", "easy", "hard"),
-                    help=N_("the bot that plays for a player who lets his turn time out"))]
+                    help=N_("the bot that plays for a player who lets his turn time out")),
+                Row("hints", N_("Hints (friends tables)"), False, "bool",
+                    help=N_("players may ask what the hard bot would play (h); practice "
+                            "tables always give hints, open and entry tables never"))]
         for name, s in sorted((g.get("settings") or {}).items()):
             if s.get("kind") not in ("int", "float", "bool", "choice"):
                 continue
@@ -224,6 +227,8 @@ class CreateForm:
                 out["bot_budget_ms"] = row.value
             elif row.key == "standin_level" and row.value != DEFAULT_STANDIN:
                 out["standin_level"] = row.value
+            elif row.key == "hints" and row.value:
+                out["hints"] = True
             elif row.key.startswith("setting:"):
                 name = row.key.split(":", 1)[1]
                 if row.value != declared[name].get("default"):
@@ -232,6 +237,8 @@ class CreateForm:
                 out["variants"].append(row.key.split(":", 1)[1])
         if out.get("mode") != "entry":
             out.pop("stake", None)
+        if out.get("mode") != "friends":       # practice gives hints, open and entry never
+            out.pop("hints", None)
         return out
 
 

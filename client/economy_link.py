@@ -3,8 +3,9 @@ the league and the shop (``buy``), and the host's ``reward`` and ``cancelled`` p
 client's messages (docs/protocol.md, "Modes and the economy").
 
 The client's messages it delivers: ``profile`` (the player's profile, or None when the host
-keeps no coins), ``league`` (the standings of a week), ``reward`` (what a finished round paid
-this player) and one-line ``notice``s. Functions of a ``NetLink`` (its session and deliver),
+keeps no coins), ``league`` (the standings of a week), ``rewards`` (a page of the player's
+recent rewards), ``reward`` (what a finished round paid this player) and one-line
+``notice``s. Functions of a ``NetLink`` (its session and deliver),
 kept apart so that the link stays about tables.
 
 Must not know about: game rules, terminals, the screens.
@@ -20,7 +21,7 @@ from cardparty.client.link import Deliver
 from cardparty.core.i18n import _, shown
 from cardparty.net.session import Session, SessionError
 
-ACTIONS = ("seek", "unseek", "profile", "league", "buy")
+ACTIONS = ("seek", "unseek", "profile", "league", "buy", "rewards")
 
 
 class EconomyLink(Protocol):
@@ -51,7 +52,7 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
     def done(f: Future[dict[str, Any]]) -> None:
         exc = f.exception()
         if isinstance(exc, SessionError):
-            if exc.code == "no_economy" and action in ("profile", "league"):
+            if exc.code == "no_economy" and action in ("profile", "league", "rewards"):
                 # The league and shop screens say so themselves: no line of error.
                 link.deliver({"type": "profile", "profile": None, "no_economy": True})
                 return
@@ -77,6 +78,8 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
         elif action == "unseek":
             link.deliver({"type": "notice", "text": _("you stopped waiting")})
             fetch_profile(link)
+        elif action == "rewards":
+            link.deliver({**reply, "type": "rewards"})
         elif action == "league":
             link.deliver({**reply, "type": "league",
                           "standings": [named(r) for r in reply.get("standings") or ()],

@@ -1,9 +1,10 @@
 """The economy's keys and messages in the client: the profile always shown in the lobby, the
-league screen, the shop screen, open play (seek a table, stop waiting) and the reward of each
-round.
+profile screen, the league screen, the shop screen, open play (seek a table, stop waiting) and
+the reward of each round (told on return when the round ended while the player was away).
 
-Screens it adds: ``league`` (a week's standings; left/right: an older or newer week) and
-``shop`` (the gold booster and the VIP pass with their prices, bought after a yes).
+Screens it adds: ``profile`` (the player's profile and his recent rewards, newest first),
+``league`` (a week's standings; left/right: an older or newer week) and ``shop`` (the gold
+booster and the VIP pass with their prices, bought after a yes).
 
 Must not know about: game rules, terminals, the wire.
 """
@@ -82,8 +83,23 @@ def reward_text(r: dict[str, Any]) -> str:
     return text
 
 
+def reward_row(r: dict[str, Any]) -> str:
+    """One of the player's recent rewards in one line: where, his place, what it paid."""
+    paid = _("{coins} coins, {xp} XP, {league}").format(
+        coins=coins_text(r.get("coins")), xp=r.get("xp", 0),
+        league=ngettext("{n} league point", "{n} league points",
+                        int(r.get("league") or 0)).format(n=r.get("league", 0)))
+    if r.get("halved"):
+        paid += " " + _("(halved: bots held seats)")
+    if r.get("level_up"):
+        paid += " · " + _("a new level")
+    return _("table {table}, round {round} ({mode}): place {place} · {paid}").format(
+        table=r.get("table"), round=r.get("round"), mode=_(str(r.get("mode") or "?")),
+        place=r.get("place"), paid=paid)
+
+
 def economy_message(c: Controller, msg: dict[str, Any]) -> None:
-    """The link's ``profile``, ``league`` and ``reward`` messages."""
+    """The link's ``profile``, ``league``, ``rewards`` and ``reward`` messages."""
     kind = msg.get("type")
     if kind == "profile":
         c.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
@@ -92,9 +108,16 @@ def economy_message(c: Controller, msg: dict[str, Any]) -> None:
             c.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
     elif kind == "league":
         c.league = msg
+    elif kind == "rewards":
+        c.recent = msg
     elif kind == "reward":
         c.rewards[msg.get("table")] = msg
-        if c.screen != "table" or msg.get("table") != c.table_id:
+        if c.screen == "profile":
+            c.request("rewards")             # the list on screen takes the new one in
+        if msg.get("missed"):
+            c.notice = _("table {table}, while you were away: {reward}").format(
+                table=msg.get("table"), reward=reward_text(msg))
+        elif c.screen != "table" or msg.get("table") != c.table_id:
             c.notice = _("table {table}: {reward}").format(table=msg.get("table"),
                                                            reward=reward_text(msg))
 
@@ -102,6 +125,12 @@ def economy_message(c: Controller, msg: dict[str, Any]) -> None:
 def open_league(c: Controller, week: str | None = None) -> None:
     c.screen = "league"
     c.request("league", week=week)
+
+
+def open_profile(c: Controller) -> None:
+    c.screen = "profile"
+    c.request("profile")
+    c.request("rewards")
 
 
 def open_shop(c: Controller) -> None:
@@ -127,7 +156,7 @@ def buy(c: Controller, item: str) -> None:
 
 LEAGUE = Keys("league")
 SHOP = Keys("shop")
-ECONOMY = Keys("league", "shop")
+ECONOMY = Keys("profile", "league", "shop")
 
 
 def other_weeks(c: Controller) -> bool:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, CreateForm, TextField, invite_prompt
 from cardparty.client.keymap import Keys
-from cardparty.client.keys_economy import open_league, open_shop, seek_form
+from cardparty.client.keys_economy import open_league, open_profile, open_shop, seek_form
 from cardparty.client.keys_room import ask_for_a_bot, enter_room, send_invite, wait_for_room
 from cardparty.client.keys_start import give_up
 from cardparty.client.lobby_rows import (
@@ -117,6 +117,12 @@ def seek(c: Controller, key: str) -> None:
 def unseek(c: Controller, key: str) -> None:
     """open play: stop waiting for a table"""
     c.request("unseek")
+
+
+@LOBBY.add("p", help=N_("your profile and your recent rewards"))
+def profile(c: Controller, key: str) -> None:
+    """your profile: coins, level, boosters, and your recent rewards, newest first"""
+    open_profile(c)
 
 
 @LOBBY.add("L", help=N_("the week's league"))

@@ -35,6 +35,10 @@ def seated_over(c: Controller) -> bool:
     return seated(c) and c.table.over
 
 
+def seated_playing(c: Controller) -> bool:
+    return seated(c) and not c.table.over
+
+
 @TABLE.add("left", "right", help=N_("move along your hand"), when=seated)
 def along_the_hand(c: Controller, key: str) -> None:
     """move the cursor along your hand"""
@@ -98,6 +102,34 @@ def sort(c: Controller, key: str) -> None:
     reorder(c, c.table.sort_hand())
 
 
+@TABLE.add("h", help=N_("hint: the hard bot's move from your seat, and why"),
+           when=seated_playing)
+def ask_hint(c: Controller, key: str) -> None:
+    """ask the host what the hard bot would play from your seat (it sees only what you
+    see): its move is chosen for you, as Tab chooses one, and the bottom line says why;
+    Enter plays it. Only at practice tables and friends tables whose creator turned hints
+    on (the lobby's Mode column says *friends+hint*)"""
+    if c.table_id is not None:
+        c.request("hint", table=c.table_id)
+
+
+def show_hint(c: Controller, msg: dict[str, Any]) -> None:
+    """The host's hint for the view on screen: its move chosen, its label and reason said
+    while that view stays (a hint for another table or an older view is dropped)."""
+    if c.screen != "table" or msg.get("table") != c.table_id:
+        return
+    index = next((i for i, m in enumerate(c.table.moves) if m.get("id") == msg.get("move")),
+                 None)
+    if index is None:
+        return
+    label = c.table.choose_listed(index)
+    reason = str(msg.get("reason") or "")
+    text = (_("hint: {move} — {reason}").format(move=label, reason=reason) if reason
+            else _("hint: {move}").format(move=label))
+    view = c.table.view
+    c.say(text, holds=lambda c: c.table.view is view)
+
+
 @TABLE.add("escape", help=N_("clear the selection; close a dialog"))
 def clear(c: Controller, key: str) -> None:
     """clear the selection and the message line; close a dialog"""
@@ -138,8 +170,16 @@ def ask_how_to_leave(c: Controller, key: str) -> None:
 @TABLE.add("n", "enter", help=N_("round over: play again"), when=seated_over)
 def again(c: Controller, key: str) -> None:
     """when the round is over: play again at the same table"""
-    c.request("again", table=c.table_id)
-    c.notice = _("asked for another round")
+    tid = c.table_id
+    c.request("again", table=tid)
+    c.say(_("asked for another round"), holds=lambda c: asking_again(c, tid))
+
+
+def asking_again(c: Controller, table: Any) -> bool:
+    """The request for another round at ``table`` still waits: its last round is on the
+    screen, over (the notice goes once the next is dealt, or the player left)."""
+    return (c.screen == "table" and c.table_id == table and c.table is not None
+            and c.table.over)
 
 
 @TABLE.add("l", "q", "escape", help=N_("round over: back to the lobby"), when=round_over)

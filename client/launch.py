@@ -66,6 +66,9 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
                       variants: list[str] | None = None, bell: bool = False) -> int:
     """``cardparty play``: a host in this process on 127.0.0.1, one table of ``game`` with
     this player and bots in the other seats, and the client connected to it."""
+    problem = name_problem(name)
+    if problem:                       # the host's own rule, said before the screen opens
+        return refuse("play", "--name: " + problem)
     catalog = load_catalog()
     try:
         n = trial_table(catalog, game, players, settings or {}, variants or []).players

@@ -29,7 +29,9 @@ Messages into the client are plain dicts with a ``type``:
   "table": id, "title": str, "game": str}``: we are invited to sit at a table;
   ``{"type": "notice", "text": str, "table": id}``: one line that is not an error (an
   invitation went out); with ``table``, it holds while that table takes seats;
-  ``{"type": "left"}``: we are back in the lobby.
+  ``{"type": "left"}``: we are back in the lobby; ``{"type": "hint", "table": id, "move": id,
+  "label": str, "reason": str}``: what the hard bot would play from our seat, the move by its
+  id in the view on screen (an answer for an older view never comes).
 
 Must not know about: game rules, terminals, the wire format.
 """
@@ -65,5 +67,6 @@ class Link(Protocol):
     def request(self, action: str, **args: Any) -> None:
         """A lobby request: ``create`` (game, players, settings, variants, mode), ``sit``
         (table, seat), ``spectate`` (table), ``add_bot`` (table, level), ``ready`` (table),
-        ``invite`` (table, names), ``leave`` (table), ``again`` (table); the table owner's
+        ``invite`` (table, names), ``leave`` (table), ``again`` (table), ``hint`` (table);
+        the table owner's
         ``remove`` (table, seat), ``close`` (table), ``strangers`` (table, allow)."""

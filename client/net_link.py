@@ -37,7 +37,7 @@ from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
 from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
-from cardparty.core.i18n import N_, _, from_wire
+from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.hostkey import diagnose
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
@@ -46,7 +46,7 @@ from cardparty.net.session import REFUSALS, Session, SessionError
 LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
 #: for every table after each of them cost a move ten times over at the host.
-AT_THE_TABLE = frozenset({"move", "reorder", "chat"})
+AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint"})
 
 
 def seat_label(seat: dict[str, Any]) -> str | None:
@@ -99,6 +99,7 @@ def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
             "mode": "invited" if summary.get("mode") == "open" and summary.get(
                 "strangers") is False else str(summary.get("mode") or "-"),
             "stake": int(summary.get("stake") or 0), "seeking": bool(summary.get("seeking")),
+            "hints": summary.get("hints") is True,
             "fill_in": summary.get("fill_in"),
             "status": summary.get("status"), "title": summary.get("title", ""),
             "creator": summary.get("creator"),
@@ -247,6 +248,8 @@ class NetLink:
             self._invite(table, list(args.get("names") or ()))
         elif action in ("remove", "close", "strangers"):
             self._owner(action, table, args)
+        elif action == "hint":
+            self._hint(table)
         elif action in economy_link.ACTIONS:
             economy_link.request(self, action, args)
         else:
@@ -355,7 +358,8 @@ class NetLink:
                     stake=int(args.get("stake") or 0), seed=args.get("seed"),
                     bot_delay=float(args.get("bot_delay", -1.0)),
                     bot_budget_ms=int(args.get("bot_budget_ms", -1)),
-                    standin_level=str(args.get("standin_level") or "normal"))["table"]
+                    standin_level=str(args.get("standin_level") or "normal"),
+                    hints=bool(args.get("hints")))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 try:
@@ -380,6 +384,28 @@ class NetLink:
                 self.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
             self._poll_tables()
         threading.Thread(target=work, daemon=True).start()
+
+    def _hint(self, table: Any) -> None:
+        """Ask what the hard bot would play from our seat (protocol ``hint``); the answer,
+        for the view we still have, becomes the client's ``hint`` message; one for a view
+        that has moved on is dropped (the new view is what the player looks at)."""
+        fut = self._send("hint", table=table)
+        if fut is None:
+            return
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            if f.exception() is not None:
+                return                               # said by _send's own callback
+            got = f.result()
+            newest = self.session.views.get(table) or {}
+            if got.get("version") != newest.get("version") or not isinstance(
+                    got.get("move"), int):
+                return
+            self.deliver({"type": "hint", "table": table, "move": got["move"],
+                          "label": host_text(str(got.get("label") or ""), 80),
+                          "reason": host_text(shown(got.get("reason"), got.get("reason_msg")),
+                                              200)})
+        fut.add_done_callback(done)
 
     def _again(self, table: Any) -> None:
         """Another round: the host deals it at this very table once every seated human has

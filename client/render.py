@@ -103,9 +103,10 @@ class Renderer(ScreenParts):
         elif c.screen == "lobby":
             text = " " + _("cardparty · lobby · {name} at {host}").format(
                 name=c.name or "?", host=c.host or "?")
-        elif c.screen in ("league", "shop"):
+        elif c.screen in ("league", "shop", "profile"):
             text = " " + _("cardparty · {screen} · {name} at {host}").format(
-                screen=_(N_("league") if c.screen == "league" else N_("shop")),
+                screen=_({"league": N_("league"), "shop": N_("shop")}.get(c.screen,
+                                                                       N_("profile"))),
                 name=c.name or "?", host=c.host or "?")
         elif c.screen == "room":
             t = room_of(c) or {}
@@ -124,14 +125,6 @@ class Renderer(ScreenParts):
         if self.ascii:
             text = text.replace("·", "|")
         return [("class:title", text)]
-
-    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
-        """``text`` on as many lines of the screen's width as it needs, broken between
-        words only (a refusal's advice is read whole, at any width)."""
-        width = max(10, self.width() - 1)
-        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
-                              break_on_hyphens=False, break_long_words=True) or [first]
-        return [(style, "\n".join(lines))]
 
     @asciified
     def banner(self) -> Fragments:
@@ -176,15 +169,13 @@ class Renderer(ScreenParts):
                     n=count)))
             groups = [head]
             status = p.get("status")
-            if p.get("connected") is False:      # the view's word on who is here (data)
-                status = N_("disconnected")
-            if tm.away is not None:              # the host's newest word on who is here
-                if i in tm.away:
-                    status = N_("disconnected")
-                elif status == "disconnected":
-                    status = N_("back")
+            here = None                          # the host's newest word on who is here
+            if i in tm.absent():
+                status = here = N_("disconnected")
+            elif i in tm.returned:               # until the table's next move
+                status = here = N_("back")
             shown = translate(status) if status else ""
-            if p.get("standin") and status != "disconnected":
+            if p.get("standin") and here is None:   # a stand-in ends when he is back
                 shown = _("{status} (a bot stands in)").format(status=shown).strip()
             if shown:
                 groups.append([("class:turn" if i == turn else "class:dim", f"  {shown}")])

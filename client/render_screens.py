@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.utils import get_cwidth
 
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
-from cardparty.client.keys_economy import coins_text, left_text, profile_line, reward_text
+from cardparty.client.keys_economy import (
+    coins_text,
+    left_text,
+    profile_line,
+    reward_row,
+    reward_text,
+)
 from cardparty.client.keys_room import room_of
 from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
@@ -44,8 +50,11 @@ def cells(text: str, width: int, more: str = "…") -> str:
 
 
 def mode_text(t: dict[str, Any]) -> str:
-    """A lobby row's mode, with the stake of an entry table."""
+    """A lobby row's mode, with the stake of an entry table; a friends table whose creator
+    turned hints on says so (a practice table always gives them)."""
     mode = translate(str(t.get("mode") or ""))
+    if t.get("hints") and t.get("mode") == "friends":
+        mode = _("{mode}+hint").format(mode=mode)
     if t.get("stake"):
         mode = _("entry {stake}").format(stake=t["stake"])
     if t.get("seeking"):                    # made by open play: who waits for what
@@ -118,6 +127,14 @@ class ScreenParts:
     ascii: bool
     width: Callable[[], int]
     height: Callable[[], int]
+
+    def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
+        """``text`` on as many lines of the screen's width as it needs, broken between
+        words only (a refusal's advice is read whole, at any width)."""
+        width = max(10, self.width() - 1)
+        lines = textwrap.wrap(text, width, initial_indent=first, subsequent_indent=" ",
+                              break_on_hyphens=False, break_long_words=True) or [first]
+        return [(style, "\n".join(lines))]
 
     def game_name(self, game_id: str) -> str:
         for g in self.c.games:
@@ -283,7 +300,9 @@ class ScreenParts:
             out.append(("class:key", head))
             out.append(("", "\n".join([body[0], *(indent + line for line in body[1:])]) + "\n"))
         more = _("? again: the rules of this game; ") if c.screen == "table" else ""
-        out.append(("class:dim", f" {more}" + _("any other key closes this help")))
+        closing = textwrap.wrap(more + _("any other key closes this help"),
+                                self.box_width(76) - 1)
+        out.append(("class:dim", "\n".join(" " + line for line in closing)))
         return out
 
     # --- the other screens ----------------------------------------------------------------------
@@ -416,31 +435,37 @@ class ScreenParts:
         return out, waiting
 
     def room_rules(self, t: dict[str, Any], summary: dict[str, Any]) -> Fragments:
-        """The table's settings and variants in its game's words, and its bots' settings."""
+        """The table's settings and variants in its game's words, and its bots' settings,
+        each broken between words at the screen's width."""
         game: dict[str, Any] = next((g for g in self.c.games if g.get("id") == t.get("game")),
                                     {})
-        out: Fragments = [
-            ("class:dim", "\n " + _("Settings:") + " "),
-            ("", settings_text(summary.get("settings") or {}, game) or _("the game's defaults")),
-            ("class:dim", "\n " + _("Variants:") + " "),
-            ("", variants_text(summary.get("variants") or (), game) or _("none"))]
+        out: Fragments = [("", "\n"),
+                          *self.labelled(_("Settings:"), settings_text(
+                              summary.get("settings") or {}, game) or _("the game's defaults")),
+                          *self.labelled(_("Variants:"), variants_text(
+                              summary.get("variants") or (), game) or _("none"))]
         if summary.get("bot_budget_ms") is not None:
-            out.append(("class:dim", "\n " + _("Bots:") + " "))
-            out.append(("", _("hard bots think {ms} ms a move; idle stand-in: {level}").format(
-                ms=summary["bot_budget_ms"], level=_(str(summary.get("standin_level", "normal"))))))
-        out.append(("", "\n\n"))
+            out += self.labelled(_("Bots:"), _(
+                "hard bots think {ms} ms a move; idle stand-in: {level}").format(
+                ms=summary["bot_budget_ms"], level=_(str(summary.get("standin_level", "normal")))))
+        out.append(("", "\n"))
         return out
 
-    @staticmethod
-    def room_start(waiting: int) -> Fragments:
+    def labelled(self, label: str, value: str) -> Fragments:
+        """`` label value`` on as many lines as it needs, the label dim, then a new line."""
+        body = "".join(f[1] for f in self.wrapped("", f"{label} {value}", " "))
+        head = f" {label}"
+        return [("class:dim", head), ("", body[len(head):] + "\n")]
+
+    def room_start(self, waiting: int) -> Fragments:
         """When the game starts: how many seats or players it still waits for."""
         if not waiting:
-            return [("class:notice", " " + _("Everyone is ready: the game starts.") + "\n"),
-                    ("", "\n")]
-        return [("class:dim", " " + ngettext(
+            return [*self.wrapped("class:notice", _("Everyone is ready: the game starts.")),
+                    ("", "\n\n")]
+        return [*self.wrapped("class:dim", ngettext(
             "The game starts when every seat is taken and every player is ready "
             "({n} to go).", "The game starts when every seat is taken and every player "
-            "is ready ({n} to go).", waiting).format(n=waiting) + "\n"), ("", "\n")]
+            "is ready ({n} to go).", waiting).format(n=waiting)), ("", "\n\n")]
 
     def room_chat(self, used: int = 0) -> Fragments:
         """The room's chat: the newest lines that fit below ``used`` rows of the room."""
@@ -450,6 +475,62 @@ class ScreenParts:
                   for line in self.newest_lines(self.c.room_chat, max(1, left))]]
 
     # --- the economy's screens ----------------------------------------------------------------
+
+    def _economy_head(self, title: str, none_here: str) -> Fragments:
+        """The profile line and ``title`` atop the profile or the shop, and while the
+        profile is unknown the line that says why (``none_here`` at a host with no coins):
+        then nothing more is shown."""
+        c = self.c
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
+                          ("class:heading", f" {title}\n")]
+        if not c.profile:
+            out.append(("class:dim", " " + (none_here if c.no_economy
+                                            else _("asking the host...")) + "\n"))
+        return out
+
+    @asciified
+    def profile(self) -> Fragments:
+        """The player's profile in full and his recent rewards, newest first (as many as the
+        screen has lines for)."""
+        p = self.c.profile
+        out = self._economy_head(_("Profile"), _("this host keeps no coins: no profile here"))
+        if not p:
+            return out
+        xp, nxt = p.get("xp", 0), p.get("next_xp")
+        out.append(("", " " + _("{n} coins").format(n=coins_text(p.get("coins"))) + " · "
+                    + _("level {level}: {xp} XP, the next level at {next}").format(
+                        level=p.get("level", 0), xp=xp, next=nxt if nxt is not None else "?")
+                    + "\n"))
+        out.append(("", " " + _("league {week}: {n} pts").format(
+            week=p.get("week", "?"), n=p.get("league", 0)) + "\n"))
+        for left, name in ((p.get("gold_left"), _("gold booster")),
+                           (p.get("vip_left"), _("VIP pass"))):
+            if left:
+                out.append(("class:notice", " " + _("{name}: {time} left").format(
+                    name=name, time=left_text(left)) + "\n"))
+        out.append(("class:heading", "\n " + _("Recent rewards") + "\n"))
+        recent = self.c.recent or {}
+        rows = [r for r in recent.get("rewards") or () if isinstance(r, dict)]
+        if not recent:
+            out.append(("class:dim", " " + _("asking the host...") + "\n"))
+        elif not rows:
+            out.append(("class:dim", " " + _("no reward yet: friends, open and entry tables "
+                                             "pay") + "\n"))
+        room = max(2, self.height() - 10)         # lines left under the profile
+        width = max(20, self.width() - 3)
+        shown = 0
+        for r in rows:
+            lines = textwrap.wrap(reward_row(r), width)
+            if len(lines) > room:
+                break
+            room -= len(lines)
+            shown += 1
+            out += [("", f" {'  ' if i else ''}{line}\n") for i, line in enumerate(lines)]
+        more = int(recent.get("total") or 0) - shown
+        if rows and more > 0:
+            out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more", more).format(
+                n=more) + "\n"))
+        return out
 
     @asciified
     def league(self) -> Fragments:
@@ -491,14 +572,9 @@ class ScreenParts:
     @asciified
     def shop(self) -> Fragments:
         """The shop: the two boosters, their prices and what they do, and what is active."""
-        c = self.c
-        p = c.profile
-        out: Fragments = [("class:me", f" {profile_line(p, c.name)}\n\n"),
-                          ("class:heading", " " + _("Shop") + "\n")]
+        p = self.c.profile
+        out = self._economy_head(_("Shop"), _("this host keeps no coins: nothing to buy here"))
         if not p:
-            out.append(("class:dim", " " + (_("this host keeps no coins: nothing to buy here")
-                                            if c.no_economy else _("asking the host..."))
-                        + "\n"))
             return out
         prices = p.get("prices") or {}
         boosts = p.get("boosts") or {}

@@ -91,6 +91,10 @@ class TableModel:
     #: Seats whose player is away, from the host's newest table summary (None: no summary
     #: yet). A summary comes when a player drops or returns; a view only when someone moves.
     away: set[int] | None = None
+    #: Seats whose player came back since the table last moved: "back" until its next move.
+    returned: set[int] = field(default_factory=set)
+    #: The seats away as last seen (``absent``), to notice who returns.
+    was_away: set[int] = field(default_factory=set)
 
     # --- what the view says -------------------------------------------------------------
 
@@ -113,6 +117,24 @@ class TableModel:
     @property
     def over(self) -> bool:
         return self.view.get("result") is not None or self.view.get("phase") == "over"
+
+    def absent(self) -> set[int]:
+        """The seats whose player is away now, by the host's newest word: its table summary
+        once one came (it comes whenever a player drops or returns), else the view's."""
+        if self.away is not None:
+            return set(self.away)
+        return {i for i, p in enumerate(self.players) if p.get("connected") is False}
+
+    def saw_away(self, seats: set[int]) -> None:
+        """The host's newest summary says ``seats`` are away."""
+        self.away = seats
+        self._presence_seen()
+
+    def _presence_seen(self) -> None:
+        """Who was away and is not any more is back (docs/playing.md); who is away is not."""
+        now = self.absent()
+        self.returned = (self.returned | (self.was_away - now)) - now
+        self.was_away = now
 
     def legal_codes(self) -> set[str]:
         """The hand's cards that a listed move starts with, and, once cards are selected,
@@ -165,6 +187,8 @@ class TableModel:
         ``snapshot`` (after a reconnect, or the host's restart) repeats the table's last
         events: those the log already tells are not told twice (``new_lines``)."""
         old_hand = self.hand
+        if self.view and view.get("version") != self.view.get("version"):
+            self.returned.clear()             # the table moved on: "back" has been read
         for m in view.get("moves") or ():     # labels in the player's language, once per view
             if isinstance(m, dict):
                 label = m.setdefault("english", str(m.get("label") or ""))
@@ -185,6 +209,7 @@ class TableModel:
             lines = new_lines(list(self.told), lines)
         self.log.extend(lines)
         self.told.extend(lines)
+        self._presence_seen()
 
     def narrate(self, event: dict[str, Any]) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
@@ -248,10 +273,14 @@ class TableModel:
             self.suggestion = None
             return ""
         if self.suggestion is None:
-            self.suggestion = 0 if step > 0 else len(moves) - 1
-        else:
-            self.suggestion = (self.suggestion + step) % len(moves)
-        move = moves[self.suggestion]
+            return self.choose_listed(0 if step > 0 else len(moves) - 1)
+        return self.choose_listed((self.suggestion + step) % len(moves))
+
+    def choose_listed(self, index: int) -> str:
+        """The listed move at ``index`` suggested (its cards the selection: Enter plays
+        exactly it), as Tab does, or a hint; its label."""
+        self.suggestion = index
+        move = self.moves[index]
         self.selection = self._indexes_of(list(move.get("cards") or ()))
         if self.selection:
             self.cursor = self.selection[0]

@@ -1,15 +1,16 @@
-"""What a bot is, and the bots every game gets.
+"""What a bot is, the bots every game gets, and the one vocabulary of their levels.
 
 A bot chooses a move for a seat from what that seat may know: the table's view of the seat and
-its legal moves (and, for bots that search, ``Table.determinize``). It never reads the state.
-A game can give its bots a better policy with the ``cardparty_bot_move`` hook; without one, or
+its legal moves (and, for bots that search, ``Table.sampler``). It never reads the state. A
+game can give its bots a better policy with the ``cardparty_bot_move`` hook; without one, or
 when that hook answers None, the choice is uniformly random among the legal moves.
 
-Three levels (docs/bots.md): ``easy`` plays the game's policy at "random" (uniformly random,
-or the random-ish mix a game needs to end), ``normal`` the game's policy at "basic" (its
-heuristics), ``hard`` searches (``cardparty.core.search``: the policy's move raced against
-the others on sampled deals, the game's policy in the rollouts). The old names ``random`` and
-``basic`` are accepted for ``easy`` and ``normal``.
+Three levels (docs/bots.md), the only names inside core and the games: ``easy`` plays the
+game's policy at "easy" (uniformly random, or the random-ish mix a game needs to end),
+``normal`` the game's policy at "normal" (its heuristics), ``hard`` searches
+(``cardparty.core.search``). The old names ``random`` and ``basic`` (saved tables, scripts,
+older clients) are accepted where input enters: ``canonical_level`` turns any accepted name
+(``ACCEPTED_LEVELS``) into one of ``LEVELS``, and everything past it speaks only those.
 
 Must not know about: sockets, terminals.
 """
@@ -17,26 +18,33 @@ Must not know about: sockets, terminals.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from cardparty.core.contract import Move
 from cardparty.core.search import SearchBot
 from cardparty.core.table import Table
 
-#: Every level name a bot accepts: the three levels, then the old names kept for ``easy`` and
-#: ``normal`` (saved tables, scripts and older clients send them).
-LEVELS = ("easy", "normal", "hard", "random", "basic")
-ALIASES = {"random": "easy", "basic": "normal"}
-#: The ``level`` the game's ``cardparty_bot_move`` hook is asked at, per level.
-HOOK_LEVEL = {"easy": "random", "normal": "basic", "hard": "basic"}
+#: The three levels, easiest first: the only names a bot, a game's policy hook or the search
+#: is given.
+LEVELS = ("easy", "normal", "hard")
+#: The names older saves, scripts and clients send, and the level each means.
+OLD_NAMES = {"random": "easy", "basic": "normal"}
+#: Every name input may give for a level (a command line, a request on the wire, a save).
+ACCEPTED_LEVELS = (*LEVELS, *OLD_NAMES)
 
 
 def canonical_level(level: str) -> str:
-    """``easy``, ``normal`` or ``hard`` for any accepted name; ValueError otherwise."""
-    if level not in LEVELS:
-        raise ValueError(f"bot level must be one of {', '.join(LEVELS[:3])} "
-                         f"(or the old names {', '.join(ALIASES)})")
-    return ALIASES.get(level, level)
+    """``easy``, ``normal`` or ``hard`` for any accepted name; ValueError otherwise.
+
+    Called where a level enters from outside (the command line, the host's requests and
+    saves); a bot is then made with the canonical name.
+    """
+    if level in LEVELS:
+        return level
+    if level in OLD_NAMES:
+        return OLD_NAMES[level]
+    raise ValueError(f"bot level must be one of {', '.join(LEVELS)} "
+                     f"(or the old names {', '.join(OLD_NAMES)})")
 
 
 class Bot(Protocol):
@@ -73,23 +81,26 @@ class PolicyBot:
     Games whose random play can cycle for ever (Kakhead) use the policy hook to offer and accept
     a draw after a long stretch without progress.
 
-    A hard decision takes up to the search budget (0.15 s by default) of CPU: a server that
-    must keep answering others runs it off its loop (``cardparty.core.search.decide``).
+    A hard decision takes up to the search budget of CPU: a server that must keep answering
+    others runs it off its loop (``cardparty.core.search.decide``).
     """
 
-    def __init__(self, level: str = "basic") -> None:
-        self.level = canonical_level(level)
-        self.hook_level = HOOK_LEVEL[self.level]
-        self.search: Bot | None = SearchBot() if self.level == "hard" else None
+    def __init__(self, level: str = "normal") -> None:
+        if level not in LEVELS:
+            raise ValueError(f"bot level must be one of {', '.join(LEVELS)}, not {level!r} "
+                             "(canonical_level turns the old names into these)")
+        self.level = level
+        self.search: Bot | None = SearchBot() if level == "hard" else None
 
     def choose(self, table: Table, seat: int, rng: random.Random) -> Move:
         if self.search is not None:
             return self.search.choose(table, seat, rng)
         moves = table.legal_moves(seat)
-        if self.hook_level == "random" and not has_policy(table):
+        if self.level == "easy" and not has_policy(table):
             return moves[rng.randrange(len(moves))]
-        chosen = table.hook.cardparty_bot_move(view=lambda: table.view(seat), moves=moves,
-                                               rng=rng, level=self.hook_level)
+        hook: Any = table.hook
+        chosen: Move | None = hook.cardparty_bot_move(view=lambda: table.view(seat),
+                                                      moves=moves, rng=rng, level=self.level)
         if chosen is None:
             return moves[rng.randrange(len(moves))]
         return chosen

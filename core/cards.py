@@ -117,6 +117,6 @@ def reorder_hand(hands: list[list[str]], seat: int, order: Sequence[str]) -> str
     """Put ``seat``'s hand in the player's own ``order`` (PI-14, and the same in every game):
     the reason it is refused, or None once done. Only the order changes, never a card."""
     if sorted(order) != sorted(hands[seat]):
-        return "the new order must hold exactly the cards of your hand"
+        return Msg("the new order must hold exactly the cards of your hand")
     hands[seat] = list(order)
     return None

@@ -70,7 +70,7 @@ State = Any
 #: it is loaded (``discovery``). The other rule hooks are optional: ``cardparty_deadlines``
 #: (no timers), ``cardparty_clone`` (through save and restore), ``cardparty_reorder``,
 #: ``cardparty_describe``, ``cardparty_bot_move``, ``cardparty_bot_estimate``,
-#: ``cardparty_bot_sampler``.
+#: ``cardparty_bot_sampler``, ``cardparty_bot_reason``, ``cardparty_bot_rollout``.
 REQUIRED = ("cardparty_setup", "cardparty_to_move", "cardparty_legal_moves", "cardparty_refusal",
             "cardparty_apply_move", "cardparty_view", "cardparty_zones", "cardparty_result",
             "cardparty_determinize", "cardparty_save", "cardparty_restore")
@@ -182,7 +182,11 @@ def cardparty_deadlines(state: State) -> list[Deadline]:
 
 @hookspec(firstresult=True)
 def cardparty_result(state: State) -> Result | None:
-    """The places (and scores) once the game is over; None while it goes on."""
+    """The places (and scores) once the game is over; None while it goes on.
+
+    A ``summary`` that names players says the seats as a message's parameter ``seats`` (seat
+    numbers: ``Msg("{seats} won ({how})", seats="0, 2", ...)``): the table puts the players'
+    names there (``Table.result``), so every result a player reads names players."""
 
 
 @hookspec(firstresult=True)
@@ -232,11 +236,32 @@ def cardparty_bot_move(view: Callable[[], View], moves: list[Move],
     """The game's own bot policy: one of ``moves``, or None to leave the choice to chance.
 
     Optional. ``view()`` builds the seat's view (only what the seat may know; call it only when
-    needed, it costs time on the simulation's hot path). ``level`` is "random" (the easy level)
-    or "basic" (the normal level, and the search bot's rollouts, where the view is of a
-    determinized position and holds only the game's own keys plus ``seat``); answer None for
-    "random" unless the game cannot end otherwise (a draw offer after a long stretch without
-    progress)."""
+    needed, it costs time on the simulation's hot path). ``level`` is "easy" or "normal"
+    (``cardparty.core.bots.LEVELS``; the hard level searches with the policy at "normal" in
+    its rollouts, where the view is of a determinized position and holds only the game's own
+    keys plus ``seat``); answer None for "easy" unless the game cannot end otherwise (a draw
+    offer after a long stretch without progress)."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_rollout(state: State, seat: int, moves: list[Move],
+                          rng: random.Random) -> Move | None:
+    """The game's normal policy read from a bare state, for the search's rollouts: exactly
+    the move ``cardparty_bot_move`` answers at "normal" from ``seat``'s view of ``state``
+    with the same ``rng`` (the same draws from it), without building the view.
+
+    Optional, for speed alone (a rollout asks the policy at every move): the search uses it
+    where a game has it and ``cardparty_bot_move`` otherwise. It reads only what the seat's
+    view would show. A game's tests hold the two to the same answers."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_reason(view: View, moves: list[Move], move: Move) -> str | None:
+    """Why the game's normal policy plays ``move`` (one of ``moves``) from ``view``, in one
+    line a player reads: a ``core.i18n`` Msg ("keeps 2♦ to pass a count"), or None.
+
+    Optional. The hint for a practising player (``cardparty.core.hint``) shows it beside the
+    move when the search keeps the policy's move; ``view`` is the seat's own full view."""
 
 
 @hookspec(firstresult=True)

@@ -24,11 +24,25 @@ not know about any particular game, sockets, terminals; it never sees a hidden c
 
 from __future__ import annotations
 
+import bisect
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from cardparty.core.contract import SYSTEM
 from cardparty.core.kit import redeal
+
+
+def event_seat(event: Mapping[str, Any]) -> int:
+    """The seat an event names, SYSTEM (-1) for the table itself (a reshuffle, the end)."""
+    seat = event.get("seat")
+    return SYSTEM if seat is None else int(seat)
+
+
+def event_size(event: Mapping[str, Any]) -> int:
+    """How many cards an event moved: its cards, or the count a redacted one shows."""
+    cards = event.get("cards")
+    return len(cards) if cards is not None else int(event.get("count") or 0)
 
 
 class Knowledge:
@@ -100,23 +114,32 @@ class Knowledge:
 
 
 def deal(rng: random.Random, zones: Sequence[list[str]], fixed: Sequence[set[int]],
-         excluded: Sequence[Sequence[frozenset[str]]]) -> bool:
+         excluded: Sequence[Sequence[frozenset[str]]],
+         known: Sequence[Sequence[str]] | None = None) -> bool:
     """Redeal the cards of ``zones`` that are not at a ``fixed`` position, in place and each
-    zone keeping its size, so that zone k holds, for each set in ``excluded[k]``, one card
-    outside it; False (the zones untouched) when this sample's facts cannot all be met.
+    zone keeping its size, so that zone k holds ``known[k]`` (cards the history showed going
+    there: a pile a player took) and, for each set in ``excluded[k]``, one more card outside
+    it; False (the zones untouched) when this sample's facts cannot all be met.
 
     As ``kit.redeal``, the pool is sorted first: the result depends on what the seat sees and
-    the rng, never on where the hidden cards lie. The most constrained cards are dealt first,
-    each drawn uniformly among the cards still free that it allows.
+    the rng, never on where the hidden cards lie. The known cards are placed first, then the
+    most constrained cards, each drawn uniformly among the cards still free that it allows.
     """
-    if any(len(exs) > len(zone) - len(kept)
-           for zone, kept, exs in zip(zones, fixed, excluded, strict=True)):
+    musts = known if known is not None else [()] * len(zones)
+    if any(len(exs) + len(must) > len(zone) - len(kept)
+           for zone, kept, exs, must in zip(zones, fixed, excluded, musts, strict=True)):
         return False
     pool = sorted(c for zone, kept in zip(zones, fixed, strict=True)
                   for i, c in enumerate(zone) if i not in kept)
+    picked: list[list[str]] = [[] for _ in zones]
+    for k, must in enumerate(musts):
+        for card in must:
+            at = bisect.bisect_left(pool, card)
+            if at == len(pool) or pool[at] != card:
+                return False
+            picked[k].append(pool.pop(at))
     wants = sorted(((len(ex), k, j, ex) for k, exs in enumerate(excluded)
                     for j, ex in enumerate(exs)), key=lambda w: (-w[0], w[1], w[2]))
-    picked: list[list[str]] = [[] for _ in zones]
     for _, k, _, ex in wants:
         allowed = [i for i, c in enumerate(pool) if c not in ex]
         if not allowed:

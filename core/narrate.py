@@ -42,6 +42,48 @@ def with_names(text: str, names: Sequence[str]) -> str:
     return _SEATS.sub(name, text)
 
 
+#: "seat " or "seats " before a message's ``{seats}`` field: gone once the field holds names.
+_SEAT_WORD = re.compile(r"\bseats? (?=\{seats\})")
+
+
+def named_summary(summary: str, names: Sequence[str]) -> str:
+    """A result's summary as the players read it (docs/protocol.md): where the game names
+    seats, their players' names. In a message, the parameter ``seats`` (seat numbers, ``0`` or
+    ``0, 2``), in it or in a message it holds, becomes the names, and a "seat {seats}" of a
+    game that still writes one loses its "seat"; plain words get ``with_names``. The built-in
+    games write "{seats} won ({how})", so the catalogs hold the sentence as it is sent."""
+    if isinstance(summary, Msg):
+        return _named(summary, names)
+    return with_names(summary, names) if summary else summary
+
+
+def _named(said: Msg, names: Sequence[str]) -> Msg:
+    params: dict[str, Any] = {}
+    changed = False
+    for key, value in said.params.items():
+        if isinstance(value, Msg):
+            now: Any = _named(value, names)
+        elif key == "seats":
+            now = _seat_names(value, names)
+        else:
+            now = value
+        changed = changed or now is not value
+        params[key] = now
+    if not changed:
+        return said
+    plural = None if said.plural is None else _SEAT_WORD.sub("", said.plural)
+    return Msg._make(_SEAT_WORD.sub("", said.id), plural, said.n, params)
+
+
+def _seat_names(value: Any, names: Sequence[str]) -> Any:
+    """``value`` ("0" or "0, 2", or a number) as the names of those seats; itself when it
+    names no seat of ``names``."""
+    parts = str(value).split(", ")
+    if not names or not all(p.isdigit() and int(p) < len(names) for p in parts):
+        return value
+    return ", ".join(names[int(p)] for p in parts)
+
+
 def generic(event: dict[str, Any], names: Sequence[str], ascii_only: bool = False) -> str:
     """A plain sentence for any event: who, what kind, which cards or how many. The kind is
     the game's own word (a known one is translated where the sentence is shown)."""

@@ -159,7 +159,7 @@ class Referee:
         chooses SYSTEM's move among the listed deadlines' moves; or ``bots(seat)`` gives each
         seat's bot, and ``bots(SYSTEM)`` the one choosing for SYSTEM. ``rng`` picks who acts
         and is every bot's random stream."""
-        player = bot or PolicyBot("random")
+        player = bot or PolicyBot("easy")
         ref = cls(table, [BotSeat() for _ in range(table.players)], rng=rng,
                   bots=bots or (lambda seat: player))
         ref.clocked = False

@@ -60,7 +60,7 @@ def play_out(table: Table, rng: random.Random, bot: Bot | None = None,
     ``observer`` sees the start, every move and the end. Raises SimulationFailure if the game
     does not end within its ``max_moves`` or nobody can move.
     """
-    referee = Referee.any_order(table, rng, bot or PolicyBot("random"))
+    referee = Referee.any_order(table, rng, bot or PolicyBot("easy"))
     if observer is not None:
         observer.start(table)
     limit = table.info.max_moves

@@ -15,6 +15,7 @@ Must not know about: sockets, terminals.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import typing
 from collections.abc import Callable, Iterable, Sequence
@@ -38,6 +39,7 @@ from cardparty.core.contract import (
 )
 from cardparty.core.discovery import Catalog, add_state_defaults, load_catalog
 from cardparty.core.i18n import Msg
+from cardparty.core.narrate import named_summary
 from cardparty.core.rng import fresh_seed, new_rng, rng_from_state, rng_state
 
 SAVE_FORMAT = 1
@@ -117,6 +119,8 @@ class DirectHooks:
     cardparty_bot_move: Callable[..., Move | None]
     cardparty_bot_estimate: Callable[..., list[float] | None]
     cardparty_bot_sampler: Callable[..., Callable[[random.Random], Any] | None]
+    cardparty_bot_reason: Callable[..., str | None]
+    cardparty_bot_rollout: Callable[..., Move | None]
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         for name in dir(hookspecs):
@@ -268,7 +272,13 @@ class Table:
         return found
 
     def result(self) -> Result | None:
-        return self.hook.cardparty_result(state=self.state)
+        """The game's result once over, its summary naming the players where the game
+        names seats (``narrate.named_summary``: "Eva won", not "seat 0 won")."""
+        result = self.hook.cardparty_result(state=self.state)
+        if result is None or not result.summary:
+            return result
+        named = named_summary(result.summary, self.names)
+        return result if named is result.summary else dataclasses.replace(result, summary=named)
 
     def zones(self) -> list[Zone]:
         return self.hook.cardparty_zones(state=self.state)

@@ -14,8 +14,9 @@ may stay without asking, answers a second to one address, new connections a seco
 socket cannot be bounded that way (it accepts every connection until the process has no file
 descriptor left, cannot close one of its connections, and then spins a core on its listener),
 so the desk is a small TCP server of its own, on one thread with a selector, that speaks just
-what a ZeroMQ DEALER (or any client written from docs/protocol.md) needs: ZMTP 3.0's greeting
-with the NULL mechanism, its READY command, and frames (RFC 23). When the desk is full, the
+what a ZeroMQ DEALER or REQ (or any client written from docs/protocol.md) needs: ZMTP 3.0's
+greeting with the NULL mechanism, its READY command, and frames (RFC 23; a REQ's question and
+answer come after an empty delimiter frame). When the desk is full, the
 connection that has been quiet the longest makes room: a guest who opens connections and
 says nothing only pushes out his own kind, never a newcomer who asks at once. Over its budget
 of new connections the desk stops listening for a moment (the kernel holds the rest), and a
@@ -183,7 +184,7 @@ class _Bucket:
 class _Conn:
     """One connection to the desk and where its handshake is."""
 
-    __slots__ = ("addr", "frames", "inbuf", "last", "out", "paused", "phase", "sock",
+    __slots__ = ("addr", "frames", "inbuf", "last", "out", "paused", "phase", "req", "sock",
                  "waiting")
 
     def __init__(self, sock: socket.socket, addr: str, now: float) -> None:
@@ -199,6 +200,8 @@ class _Conn:
         #: since ``waiting``: an address's questions are answered in the order they came
         self.paused: float | None = None
         self.waiting = 0.0
+        #: the peer is a REQ socket: its question and the answer come after an empty frame
+        self.req = False
 
 
 class KeyDesk:
@@ -209,6 +212,8 @@ class KeyDesk:
                  limits: DeskLimits | None = None) -> None:
         self.limits = limits or LIMITS
         self.answer = zmtp_frame(encode(message("key", key=keys.public.decode(), name=name)))
+        #: the same to a REQ socket, behind the empty delimiter frame it expects
+        self.req_answer = zmtp_frame(b"", more=True) + self.answer
         family, host, port = _split(endpoint)
         listener = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -441,9 +446,11 @@ class KeyDesk:
                 return
             flags, body = frame
             if conn.phase == _READY:
-                if not flags & 0x04 or _socket_type(body) not in _PEERS:
+                peer = _socket_type(body)
+                if not flags & 0x04 or peer not in _PEERS:
                     self._drop(conn)
                     return
+                conn.req = peer == b"REQ"
                 conn.phase = _MESSAGES
                 continue
             if flags & 0x04:                     # a command after the handshake
@@ -455,7 +462,7 @@ class KeyDesk:
                 return
             if not flags & 0x01:
                 frames, conn.frames = conn.frames, []
-                if frames == [QUESTION]:
+                if frames == ([b"", QUESTION] if conn.req else [QUESTION]):
                     conn.last = now              # it spoke: not the quietest any more
                     self._ask(conn, now)
 
@@ -494,7 +501,7 @@ class KeyDesk:
             conn.paused = None
             conn.last = now
             self.answered += 1
-            self._send(conn, self.answer)
+            self._send(conn, self.req_answer if conn.req else self.answer)
             return
         self.waited += 1
         if conn.paused is None:

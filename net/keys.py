@@ -1,9 +1,10 @@
 """Persistent CURVE key pairs: who a host is and who a player is.
 
 Owns: where key files live (``key_dir``), creating a key pair on first use with file mode 0600
-in a directory of mode 0700 (``load_or_create``), and the short fingerprint people compare
-(``fingerprint``). A host keeps its pair in its ``--data`` directory, or in the user's data
-directory when it has none; a player keeps his in the user's config directory (platformdirs).
+in a directory of mode 0700 (``load_or_create``; ``key_file`` also says whether it was made
+just now), and the short fingerprint people compare (``fingerprint``). A host keeps its pair
+in its ``--data`` directory, or in the user's data directory when it has none; a player keeps
+his in the user's config directory (platformdirs).
 ``CARDPARTY_HOME`` moves both under one directory (``CARDPARTY_HOME/config`` and
 ``CARDPARTY_HOME/data``): the tests point it at a temporary directory, never at the real home.
 
@@ -78,12 +79,30 @@ def private_dir(path: Path) -> None:
         path.chmod(0o700)
 
 
+@dataclass(frozen=True, slots=True)
+class KeyFile:
+    """A key pair as found on disk: the pair, its secret file, and whether it was made just
+    now because none was there (a host says so: clients that knew it by another key refuse
+    it until they forget that one)."""
+
+    pair: KeyPair
+    path: Path
+    made: bool
+
+
 def load_or_create(directory: str | os.PathLike[str], name: str) -> KeyPair:
+    """The key pair ``name`` in ``directory``, created there (mode 0600) when it is missing
+    (``key_file``)."""
+    return key_file(directory, name).pair
+
+
+def key_file(directory: str | os.PathLike[str], name: str) -> KeyFile:
     """The key pair ``name`` in ``directory``, created there (mode 0600) when it is missing.
 
     A secret key file that others may read is refused (KeyFileError): a key someone else may have
     copied identifies nobody. Creating is atomic: the files are written under temporary names
-    and moved into place, so two processes starting at once end with one pair."""
+    and moved into place, so two processes starting at once end with one pair (``made`` for
+    the one that wrote it)."""
     folder = Path(directory)
     secret_file = folder / f"{name}.key_secret"
     made = False
@@ -104,7 +123,7 @@ def load_or_create(directory: str | os.PathLike[str], name: str) -> KeyPair:
         raise KeyFileError(f"{secret_file} holds no usable key pair; remove it to make a new one")
     if made or not (folder / f"{name}.key").exists():
         _write_private(folder / f"{name}.key", _cert(public, None))   # the pair kept, always
-    return KeyPair(public, secret)
+    return KeyFile(KeyPair(public, secret), secret_file, made)
 
 
 def _cert(public: bytes, secret: bytes | None) -> str:
@@ -146,7 +165,12 @@ def client_keys(directory: str | os.PathLike[str] | None = None) -> KeyPair:
 
 def host_keys(data: str | os.PathLike[str] | None = None) -> KeyPair:
     """A host's key pair: in its ``--data`` directory, else in the user's data directory."""
-    return load_or_create(data if data is not None else key_dir("data"), HOST_KEY)
+    return host_key_file(data).pair
+
+
+def host_key_file(data: str | os.PathLike[str] | None = None) -> KeyFile:
+    """``host_keys`` with where it is kept and whether it was made just now."""
+    return key_file(data if data is not None else key_dir("data"), HOST_KEY)
 
 
 def fingerprint(public: bytes | str) -> str:

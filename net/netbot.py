@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from cardparty.core.bots import HOOK_LEVEL, canonical_level
+from cardparty.core.bots import canonical_level
 from cardparty.core.contract import Move
 from cardparty.core.discovery import load_catalog
 from cardparty.core.table import rules_manager
@@ -40,8 +40,9 @@ def choose(view: dict[str, Any], rng: random.Random, level: str = "normal") -> i
         moves = [Move(m["kind"], tuple(m["cards"]), m["choice"], m["label"]) for m in listed]
         try:
             pm, _ = rules_manager(catalog, game, (), (catalog.plugins[game],))
+            # Hard plays as normal over the network: the search needs the host's state.
             chosen = pm.hook.cardparty_bot_move(view=lambda: view, moves=moves, rng=rng,
-                                              level=HOOK_LEVEL[canonical])
+                                              level="normal")
         except Exception:          # a policy that fails must not stop a bot
             chosen = None
         if chosen is not None:

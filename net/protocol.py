@@ -28,7 +28,8 @@ from typing import Any
 
 import msgpack
 
-from cardparty.core.bots import ALIASES, LEVELS, canonical_level
+from cardparty.core.bots import LEVELS, OLD_NAMES, canonical_level
+from cardparty.core.economy.rewards import read_week
 from cardparty.core.i18n import Msg
 from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
 from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
@@ -96,6 +97,9 @@ ERRORS: dict[str, str] = {
     "practice": "a practice table is its creator and bots",
     "humans_only": "entry tables are for humans only: no bots",
     "too_fast": "more lobby chat lines than the host passes on from one player: wait a moment",
+    "no_hints": "hints are given at practice tables and at friends tables whose creator "
+                "turned them on",
+    "hinting": "a hint for this seat is being worked out: its answer comes first",
 }
 
 
@@ -359,9 +363,8 @@ def bot_level(value: Any) -> str:
     try:
         return canonical_level(value) if isinstance(value, str) else canonical_level("")
     except ValueError:
-        levels = [n for n in LEVELS if n not in ALIASES]
-        raise ValueError(f"must be one of {', '.join(map(repr, levels))} (or the old names "
-                         f"{', '.join(map(repr, ALIASES))})") from None
+        raise ValueError(f"must be one of {', '.join(map(repr, LEVELS))} (or the old names "
+                         f"{', '.join(map(repr, OLD_NAMES))})") from None
 
 
 def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -371,6 +374,25 @@ def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
             return -1.0
         return check(value)
     return either
+
+
+def or_null(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``check``, or null: "the default this field's doc names" (your own profile, this
+    week)."""
+    def either(value: Any) -> Any:
+        return None if value is None else check(value)
+    return either
+
+
+def iso_week(value: Any) -> str:
+    """A league week (MO-10) as ``core.economy.rewards.read_week`` reads one: a real ISO week
+    (``2026-W48``; ``2026-w48`` is the same), normalised; ValueError saying how to write one."""
+    if not isinstance(value, str) or len(value) > 16:
+        raise ValueError("must be a week such as 2026-W48")
+    try:
+        return read_week(value)
+    except ValueError as exc:
+        raise ValueError(exc.args[0]) from None
 
 
 def rid_of(data: Any) -> Any:
@@ -421,13 +443,15 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "seed": Field(integer(0, 2**63 - 1, nullable=True)),
                "mode": Field(one_of(*MODES), default="open"),
                "stake": Field(integer(0, 10**9), default=0),
-               "strangers": Field(boolean, default=True)},
+               "strangers": Field(boolean, default=True),
+               "hints": Field(boolean, default=False)},
     "seek": {"game": Field(text(32, 1), required=True),
              "players": Field(integer(2, 16), required=True),
              "stake": Field(integer(0, 10**9), default=0)},
     "unseek": {},
-    "profile": {"name": Field(NAME)},
-    "league": {"week": Field(text(16, 1))},
+    "profile": {"name": Field(or_null(NAME))},
+    "league": {"week": Field(or_null(iso_week))},
+    "rewards": {"offset": Field(integer(0, 1_000_000), default=0)},
     "buy": {"item": Field(one_of(*ITEMS), required=True)},
     "sit": {"table": TABLE_ID, "seat": Field(integer(0, 15, nullable=True))},
     "leave": {"table": TABLE_ID},
@@ -448,6 +472,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "remove": {"table": TABLE_ID, "seat": Field(integer(0, 15), required=True)},
     "close": {"table": TABLE_ID},
     "strangers": {"table": TABLE_ID, "allow": Field(boolean, required=True)},
+    "hint": {"table": TABLE_ID},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).
@@ -470,20 +495,34 @@ def check_request(data: dict[str, Any]) -> dict[str, Any]:
         try:
             out["rid"] = request_id(data["rid"])
         except ValueError as exc:
-            raise ProtocolError("bad_field", f"{kind}: field rid {exc}") from None
+            raise bad_field(kind, "rid", exc) from None
     elif kind in RID_REQUIRED:
-        raise ProtocolError("bad_field", f"{kind}: field rid is required")
+        raise bad_field(kind, "rid", None)
     for name, field_ in spec.items():
         if name not in data:
             if field_.required:
-                raise ProtocolError("bad_field", f"{kind}: field {name} is required")
+                raise bad_field(kind, name, None)
             out[name] = field_.default
             continue
         try:
             out[name] = field_.check(data[name])
         except ValueError as exc:
-            raise ProtocolError("bad_field", f"{kind}: field {name} {exc}") from None
+            raise bad_field(kind, name, exc) from None
     return out
+
+
+def bad_field(kind: str, name: str, exc: ValueError | None) -> ProtocolError:
+    """The ``bad_field`` refusal of field ``name`` of a ``kind`` request (``exc``: what its
+    check said; None: the field is missing), as a message: a check that explains itself in a
+    message (a name's problem, a week) is translated inside it, the others' words stay
+    English."""
+    if exc is None:
+        return ProtocolError("bad_field", Msg("{request}: field {field} is required",
+                                              request=kind, field=name))
+    said = exc.args[0] if exc.args else ""
+    return ProtocolError("bad_field", Msg("{request}: field {field} {problem}", request=kind,
+                                          field=name,
+                                          problem=said if isinstance(said, Msg) else str(exc)))
 
 
 def error(code: str, text_: str, rid: Any = None, about: str | None = None,

@@ -5,11 +5,13 @@ format both sides use (``pack_frame``, ``Frames``). A job comes on stdin, an ans
 stdout, each a frame: four bytes of length (big-endian) and one msgpack map.
 
 - job: ``{"id": N, "save": Table.save() bytes, "seat": S, "seed": "digits" (any whole
-  number: msgpack's stop at 64 bits), "budget": {Budget's fields}}``;
-- answer: ``{"id": N, "index": I}`` (an index into that table's ``legal_moves(S)``) or
-  ``{"id": N, "error": "words"}``.
+  number: msgpack's stop at 64 bits), "budget": {Budget's fields}}``, and ``"what": "hint"``
+  for a player's hint rather than a bot's move;
+- answer: ``{"id": N, "index": I}`` (an index into that table's ``legal_moves(S)``; a hint's
+  also ``"reason"``: a ``Msg`` wire map or None) or ``{"id": N, "error": "words"}``.
 
-The worker is a pure function of its jobs (``core.search.decide``): it keeps nothing between
+The worker is a pure function of its jobs (``core.search.decide``, ``core.hint.hint_index``:
+both decide from the seat's own view): it keeps nothing between
 them, so a host may kill it at any moment and start another. It lowers its own priority
 (``NICE``): a host's loop must win the CPU from its bots' thinking, or the other players
 wait. It ends when its stdin ends (the host closed it, or died).
@@ -75,10 +77,15 @@ def _read_exactly(stream: BinaryIO, n: int) -> bytes | None:
 def answer(job: dict[str, Any]) -> dict[str, Any]:
     """The answer to one job (an error in words rather than an exception: the host plays a
     normal bot's move instead and goes on)."""
+    from cardparty.core.hint import hint_index
     from cardparty.core.search import Budget, decide
 
     try:
-        index = decide(job["save"], job["seat"], int(job["seed"]), Budget(**job["budget"]))
+        budget = Budget(**job["budget"])
+        if job.get("what") == "hint":
+            index, reason = hint_index(job["save"], job["seat"], int(job["seed"]), budget)
+            return {"id": job["id"], "index": index, "reason": reason}
+        index = decide(job["save"], job["seat"], int(job["seed"]), budget)
         return {"id": job["id"], "index": index}
     except Exception as exc:
         return {"id": job.get("id"), "error": f"{type(exc).__name__}: {exc}"}
@@ -88,6 +95,7 @@ def main() -> int:
     with contextlib.suppress(OSError):
         os.nice(NICE)
     # Imported before the first job, so that it does not wait for them.
+    import cardparty.core.hint  # noqa: F401
     import cardparty.core.search  # noqa: F401
     from cardparty.core.discovery import load_catalog
 

@@ -127,10 +127,12 @@ def test_bots_bench_plays_every_tournament_and_prints_its_verdicts() -> None:
                          out, re.MULTILINE), out
         assert re.search(rf"^  {game}: normal beats easy in >= 65%: [\d.]+% -> (PASS|FAIL)$",
                          out, re.MULTILINE), out
-        assert re.search(rf"^  {game}: hard beats normal, interval above 50%.*-> (PASS|FAIL)$",
-                         out, re.MULTILINE), out
-    for game in ("pika", "pikac"):
+        assert re.search(rf"^  {game}: hard beats normal in >= 62%, interval from 58%: .*"
+                         r"-> (PASS|FAIL)$", out, re.MULTILINE), out
+    for game in ("pika", "pikac", "kakhead"):
         assert re.search(rf"^{game}\s+4\s+hard vs 3 normal\s+1\s+4\s", out, re.MULTILINE), out
+        assert re.search(rf"^  {game}: hard takes >= 35% of first places against 3 normal: "
+                         r".* -> (PASS|FAIL)$", out, re.MULTILINE), out
     assert "hard decision p95 <= 200 ms" in out
 
 

@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 from cardparty.client.commands.refusal import refuse
-from cardparty.core.bots import HOOK_LEVEL, LEVELS, canonical_level
+from cardparty.core.bots import ACCEPTED_LEVELS, canonical_level
 from cardparty.core.i18n import _
 
 
@@ -48,13 +48,13 @@ def add_parser(sub: Any) -> None:
                    metavar="NAME=VALUE", help=_("a setting for the new table (repeatable)"))
     p.add_argument("--fill-bots", action="store_true",
                    help=_("fill the new table's other seats with host bots"))
-    p.add_argument("--fill-level", default="normal", choices=LEVELS, metavar="LEVEL",
+    p.add_argument("--fill-level", default="normal", choices=ACCEPTED_LEVELS, metavar="LEVEL",
                    help=_("the host bots' level with --fill-bots: easy, normal or hard (the "
                           "host thinks for hard ones; default normal)"))
     p.add_argument("--seat", type=int, default=None,
                    help=_("the seat to take (default: first free)"))
     p.add_argument("--name", default=None, help=_("the bot's name (default Bot-<n>)"))
-    p.add_argument("--level", default="normal", choices=LEVELS, metavar="LEVEL",
+    p.add_argument("--level", default="normal", choices=ACCEPTED_LEVELS, metavar="LEVEL",
                    help=_("bot level: easy or normal (hard plays as normal here: a bot over "
                         "the network sees only its views, and the search needs the host's "
                         "determinizations)"))
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             session.ready(table)
         say({"table": table, "seat": seat, "name": name},
             f"seat {seat} at table {table} (resume with --name {name!r})")
-        result = play_table(session, table, level=HOOK_LEVEL[canonical_level(args.level)],
+        result = play_table(session, table, level=canonical_level(args.level),
                             rng=rng, timeout=args.timeout,
                             delay=args.delay)
     except (SessionError, BotGone) as exc:

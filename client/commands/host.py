@@ -44,6 +44,9 @@ def add_parser(sub: Any) -> None:
                           "fewer than the cores, at least one; 0: on the loop, to compare)"))
     p.add_argument("--config", default=None, metavar="FILE",
                    help=_("the modes' and the economy's settings, a TOML file (docs/economy.md)"))
+    p.add_argument("--no-economy", action="store_true",
+                   help=_("keep no coins: tables pay nothing, and there are no profiles, "
+                          "league, shop or entry tables (docs/economy.md)"))
     p.add_argument("--fill-timeout", type=float, default=None, metavar="SECONDS",
                    help=_("seconds an open table waits for players before bots fill it, and an "
                         "entry table before it is cancelled (default 30; wins over --config)"))
@@ -74,16 +77,32 @@ def run(args: argparse.Namespace) -> int:
     problem = data_problem(args.data)
     if problem:
         return fail(f"--data {args.data}: {problem}", 2)
-    from cardparty.net.keys import KeyFileError, host_keys
+    settings = host_settings(args)
+    if isinstance(settings, int):
+        return settings
+    from cardparty.net.keys import KeyFileError, host_key_file
 
     try:
-        keys = host_keys(args.data)
+        found = host_key_file(args.data)
     except (KeyFileError, OSError) as exc:
         return fail(str(exc), 1)
-    host = start(args, keys)
+    host = start(args, found.pair, settings)
     if isinstance(host, int):
         return host
-    return serve(host, args, keys)
+    return serve(host, args, found)
+
+
+def key_line(found: Any) -> str:
+    """The line saying the host's fingerprint, once it listens; a key pair made because none
+    was in its place is said there too, so that the operator knows why clients that knew
+    this host by another key refuse it (and a host refused at its start says only why)."""
+    line = (f"cardparty host: key fingerprint {found.pair.fingerprint} (players compare it "
+            "with what their client shows)")
+    if found.made:
+        line += (f"; a new key pair, made in {found.path.parent} (there was none): a client "
+                 "that knew this host by another key refuses it until its player runs: "
+                 "cardparty hosts --forget ADDRESS")
+    return line
 
 
 def fail(problem: str, status: int) -> int:
@@ -117,23 +136,30 @@ def back_up(args: argparse.Namespace) -> int:
     return 0
 
 
-def start(args: argparse.Namespace, keys: Any) -> Any:
+def host_settings(args: argparse.Namespace) -> Any:
+    """The modes' and the economy's settings (``--config``, ``--fill-timeout``), or the exit
+    status when they are refused (said in one line)."""
+    from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
+
+    try:
+        return (load(args.config, args.fill_timeout) if args.config
+                else from_map({}, args.fill_timeout) if args.fill_timeout is not None
+                else HostSettings())
+    except SettingsError as exc:
+        return fail(str(exc), 2)
+
+
+def start(args: argparse.Namespace, keys: Any, settings: Any) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
     economy lives beside the tables; without, it lasts as long as the host), or the exit
     status when it cannot start (said in one line)."""
     from cardparty.core.economy.ledger import LedgerFileError
     from cardparty.net.host import Host
-    from cardparty.net.host.settings import HostSettings, SettingsError, from_map, load
     from cardparty.net.store import StoreError
 
-    try:
-        settings = (load(args.config, args.fill_timeout) if args.config
-                    else from_map({}, args.fill_timeout) if args.fill_timeout is not None
-                    else HostSettings())
-    except SettingsError as exc:
-        return fail(str(exc), 2)
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
-    economy = str(Path(args.data) / "economy.sqlite3") if args.data else ":memory:"
+    economy = (None if args.no_economy else str(Path(args.data) / "economy.sqlite3")
+               if args.data else ":memory:")
     try:
         return Host(f"{bind}:{args.port}", args.name, data=args.data, economy=economy,
                     keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
@@ -146,7 +172,7 @@ def start(args: argparse.Namespace, keys: Any) -> Any:
         return fail(f"cannot start{where}: {type(exc).__name__}: {exc}", 1)
 
 
-def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
+def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
     """Listen, say where (and the key's fingerprint), announce on the LAN, and run until
     Ctrl-C or SIGTERM stops the host cleanly."""
     def stop(*_: object) -> None:
@@ -160,12 +186,11 @@ def serve(host: Any, args: argparse.Namespace, keys: Any) -> int:
         return fail(f"cannot listen on {host.bind}: {exc}", 1)
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
-    print(f"cardparty host: key fingerprint {keys.fingerprint} (players compare it with "
-          "what their client shows)", file=sys.stderr, flush=True)
+    print(key_line(found), file=sys.stderr, flush=True)
     if args.testing:
         print("cardparty host: for tests: clients may choose deals, and every player is told",
               file=sys.stderr, flush=True)
-    advertiser = advertise(args, host.port, keys.public.decode())
+    advertiser = advertise(args, host.port, found.pair.public.decode())
     try:
         host.run()
     finally:

@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from cardparty.client.commands.bot_client import setting
-from cardparty.core.bots import LEVELS
+from cardparty.core.bots import ACCEPTED_LEVELS
 from cardparty.core.i18n import _
 from cardparty.net.protocol import BOT_DELAY
 
@@ -30,7 +30,7 @@ def add_parser(sub: Any) -> None:
                         "'cardparty games' lists them)"))
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help=_("a house-rule variant of the game (repeatable)"))
-    p.add_argument("--bots", default="normal", choices=LEVELS, metavar="LEVEL",
+    p.add_argument("--bots", default="normal", choices=ACCEPTED_LEVELS, metavar="LEVEL",
                    help=_("bot level: easy, normal or hard (default normal; the old names "
                           "random and basic mean easy and normal)"))
     p.add_argument("--name", default=None, help=_("your name at the table"))
@@ -60,10 +60,14 @@ def bot_delay(text: str) -> float:
 
 
 def default_name() -> str:
+    """The login name, if a host takes it as a player's name; else "You"."""
+    from cardparty.client.keys_start import name_problem
+
     try:
-        return getpass.getuser() or "You"
+        login = getpass.getuser()
     except Exception:
         return "You"
+    return login if login and name_problem(login) is None else "You"
 
 
 def run(args: argparse.Namespace) -> int:

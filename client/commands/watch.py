@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
     say(translate(plural_msg("{game}, {n} player, seed {seed}", "{game}, {n} players, seed {seed}",
                              players, game=table.info.name, seed=seed)))
-    referee = Referee.any_order(table, random.Random(seed), PolicyBot("basic"))
+    referee = Referee.any_order(table, random.Random(seed), PolicyBot("normal"))
     shown = 0
     while table.result() is None:
         if referee.fire(0.0) is None:

@@ -17,14 +17,15 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from cardparty.core.economy import rewards as rw
-from cardparty.core.i18n import Msg
+from cardparty.core.i18n import N_, Msg
 from cardparty.core.owner_only import private_files
 
 SCHEMA = """
@@ -56,6 +57,28 @@ CREATE TABLE IF NOT EXISTS payouts (
     at       REAL NOT NULL,
     mode     TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS rewards (
+    id       INTEGER PRIMARY KEY,
+    username TEXT NOT NULL,
+    match_id TEXT NOT NULL,
+    tbl      TEXT NOT NULL,
+    round    INTEGER NOT NULL,
+    mode     TEXT NOT NULL,
+    seat     INTEGER NOT NULL,
+    place    INTEGER NOT NULL,
+    coins    INTEGER NOT NULL,
+    xp       INTEGER NOT NULL,
+    league   INTEGER NOT NULL,
+    stake    INTEGER NOT NULL,
+    pot      INTEGER NOT NULL,
+    halved   INTEGER NOT NULL,
+    level_up INTEGER NOT NULL,
+    at       REAL NOT NULL,
+    told     INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (match_id, username)
+);
+CREATE INDEX IF NOT EXISTS rewards_by_player ON rewards (username, id);
+CREATE INDEX IF NOT EXISTS rewards_untold ON rewards (username) WHERE told = 0;
 CREATE TABLE IF NOT EXISTS league (
     week     TEXT NOT NULL,
     username TEXT NOT NULL,
@@ -63,6 +86,10 @@ CREATE TABLE IF NOT EXISTS league (
     PRIMARY KEY (week, username)
 );
 """
+
+#: The shop's refusal when a player has not the coins for an item (the price and what he has).
+SHORT_OF = {"gold": N_("not enough coins: the gold booster costs {price} and you have {have}"),
+            "vip": N_("not enough coins: the VIP pass costs {price} and you have {have}")}
 
 #: Ledger reasons that bring coins into existence, and the one that takes them out.
 MINTED = ("welcome", "reward")
@@ -73,9 +100,56 @@ class EconomyError(ValueError):
     """A refused economy action, in one line (not enough coins, a username taken...)."""
 
 
+def short_of_stake(stake: int, have: int) -> EconomyError:
+    """MO-6: the refusal of a stake its player cannot pay, in his words."""
+    return EconomyError(Msg("not enough coins: the stake is {stake} and you have {have}",
+                            stake=stake, have=have))
+
+
 class LedgerFileError(Exception):
     """The ledger's file cannot be used (not a database, damaged): one line naming it and
     what to do. The file is left as it is."""
+
+
+#: Rewards kept per player (the newest): what ``rewards`` lists and a resume tells.
+REWARDS_KEPT = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Paid:
+    """What one seat's player was paid for one round, as the ledger keeps it: the table (as
+    players know it) and round, its mode, the seat and place, the coins (an entry table's
+    share of the pot), XP and league points, the stake and pot of an entry table, whether the
+    league points were halved (bots held seats) and the XP took him to a new level; ``match``
+    is the payout's key (unique at this host), ``at`` the wall time, ``told`` whether he was
+    told (``pay_result``'s ``told``, ``take_untold``)."""
+
+    match: str
+    table: str
+    round: int
+    mode: str
+    seat: int
+    place: int
+    coins: int
+    xp: int
+    league: int
+    stake: int
+    pot: int
+    halved: bool
+    level_up: bool
+    at: float
+    told: bool = False
+
+
+_PAID_COLUMNS = ("match_id, tbl, round, mode, seat, place, coins, xp, league, stake, pot, "
+                 "halved, level_up, at, told")
+
+
+def _paid(row: Sequence[Any]) -> Paid:
+    m, t, r, mode, seat, place, coins, xp, league, stake, pot, halved, up, at, told = row
+    return Paid(str(m), str(t), int(r), str(mode), int(seat), int(place), int(coins),
+                int(xp), int(league), int(stake), int(pot), bool(halved), bool(up),
+                float(at), bool(told))
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +312,11 @@ class Ledger:
             raise EconomyError(Msg("the shop sells 'gold' and 'vip'"))
         price, seconds, column = prices[item]
         with self._tx() as db:
-            self._move(db, username, -price, "purchase", item)
+            try:
+                self._move(db, username, -price, "purchase", item)
+            except EconomyError:
+                have = self.profile(username).coins
+                raise EconomyError(Msg(SHORT_OF[item], price=price, have=have)) from None
             db.execute(f"UPDATE profiles SET {column} = MAX({column}, ?) + ? "
                        "WHERE username = ?", (self.now(), seconds, username))
         return self.profile(username)
@@ -259,9 +337,7 @@ class Ledger:
             try:
                 self._move(db, username, -stake, "stake", table_id)
             except EconomyError:
-                have = self.profile(username).coins
-                raise EconomyError(Msg("not enough coins: the stake is {stake} and you have "
-                                       "{have}", stake=stake, have=have)) from None
+                raise short_of_stake(stake, self.profile(username).coins) from None
             # A player who left before the start (refunded) may sit again and pay again.
             db.execute("INSERT INTO stakes (table_id, username, amount) VALUES (?,?,?) "
                        "ON CONFLICT (table_id, username) DO UPDATE SET "
@@ -306,11 +382,15 @@ class Ledger:
 
     def pay_result(self, match_id: str, mode: str, seats: Sequence[str | None],
                    places: Sequence[int], bots_filled: bool = False,
-                   table_id: str | None = None) -> list[rw.Reward] | None:
+                   table_id: str | None = None, *, table: str = "", round_no: int = 1,
+                   told: Collection[str] = ()) -> list[rw.Reward] | None:
         """Pay a finished table once. ``seats`` holds each seat's username (None: a bot).
 
         Returns what each seat earned, or None when this match was paid already (MO-11: a
-        result is paid exactly once, whatever crashed in between).
+        result is paid exactly once, whatever crashed in between). Each player's reward is
+        kept in the same transaction (``Paid``: ``table`` and ``round_no`` as the players
+        know them), marked told for the usernames in ``told`` (those the host tells at
+        once); the others learn it from ``take_untold`` when they are back.
         """
         if len(seats) != len(places):
             raise EconomyError("one place per seat")
@@ -327,20 +407,85 @@ class Ledger:
                 earned = [rw.Reward(coins, r.xp, r.league)
                           for coins, r in zip(pot, earned, strict=True)]
             week = self.week()
-            for username, reward in zip(seats, earned, strict=True):
+            now = self.now()
+            halved = bots_filled and mode in (rw.OPEN, rw.ENTRY)
+            stake = max((int(a) for (a,) in db.execute(
+                "SELECT amount FROM stakes WHERE table_id = ?", (table_id or match_id,))),
+                default=0) if mode == rw.ENTRY else 0
+            whole = stake * sum(1 for s in seats if s is not None) if mode == rw.ENTRY else 0
+            for seat, (username, reward) in enumerate(zip(seats, earned, strict=True)):
                 if username is None:
                     continue
                 if reward.coins and mode != rw.ENTRY:
                     self._move(db, username, reward.coins, "reward", match_id)
+                xp_before = 0
                 if reward.xp:
+                    xp_before = db.execute("SELECT xp FROM profiles WHERE username = ?",
+                                           (username,)).fetchone()[0]
                     db.execute("UPDATE profiles SET xp = xp + ? WHERE username = ?",
                                (reward.xp, username))
+                up = reward.xp > 0 and rw.level(xp_before + reward.xp) > rw.level(xp_before)
+                self._keep_paid(db, username, Paid(
+                    match_id, table or match_id, round_no, mode, seat, int(places[seat]),
+                    reward.coins, reward.xp, reward.league, stake, whole, halved, up, now,
+                    username in told))
                 if reward.league:
                     db.execute("INSERT INTO league (week, username, points) VALUES (?,?,?) "
                                "ON CONFLICT (week, username) DO UPDATE SET "
                                "points = points + excluded.points",
                                (week, username, reward.league))
         return earned
+
+    @staticmethod
+    def _keep_paid(db: sqlite3.Connection, username: str, paid: Paid) -> None:
+        """One reward kept for ``username``, and only his newest ``REWARDS_KEPT``."""
+        db.execute(f"INSERT OR IGNORE INTO rewards (username, {_PAID_COLUMNS}) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                   (username, paid.match, paid.table, paid.round, paid.mode, paid.seat,
+                    paid.place, paid.coins, paid.xp, paid.league, paid.stake, paid.pot,
+                    int(paid.halved), int(paid.level_up), paid.at, int(paid.told)))
+        db.execute("DELETE FROM rewards WHERE username = ? AND id <= (SELECT id FROM rewards "
+                   "WHERE username = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                   (username, username, REWARDS_KEPT))
+
+    def rewards(self, username: str, offset: int = 0, limit: int = 20
+                ) -> tuple[list[Paid], int]:
+        """``username``'s kept rewards, newest first, from ``offset`` (at most ``limit``),
+        and how many are kept."""
+        rows = [_paid(r) for r in self.db.execute(
+            f"SELECT {_PAID_COLUMNS} FROM rewards WHERE username = ? ORDER BY id DESC "
+            "LIMIT ? OFFSET ?", (username, limit, offset))]
+        total = self.db.execute("SELECT COUNT(*) FROM rewards WHERE username = ?",
+                                (username,)).fetchone()[0]
+        return rows, int(total)
+
+    def paid_in(self, match_id: str) -> dict[str, Paid]:
+        """The rewards kept of one payout, by username."""
+        return {str(u): _paid(r) for u, *r in self.db.execute(
+            f"SELECT username, {_PAID_COLUMNS} FROM rewards WHERE match_id = ?", (match_id,))}
+
+    def mark_told(self, match_id: str, usernames: Collection[str]) -> None:
+        """The rewards of ``match_id`` for ``usernames`` were told."""
+        with self._tx() as db:
+            db.executemany("UPDATE rewards SET told = 1 WHERE match_id = ? AND username = ?",
+                           [(match_id, u) for u in usernames])
+
+    def take_untold(self, username: str, most: int = 20, match_id: str | None = None
+                    ) -> list[Paid]:
+        """``username``'s rewards not yet told (only those of ``match_id`` when given), now
+        marked told: the newest ``most`` of them, oldest first (an older one is still in
+        ``rewards``)."""
+        where = "username = ? AND told = 0" + ("" if match_id is None else " AND match_id = ?")
+        args: tuple[object, ...] = (username,) if match_id is None else (username, match_id)
+        if self.db.execute(f"SELECT 1 FROM rewards WHERE {where} LIMIT 1", args
+                           ).fetchone() is None:
+            return []                         # the usual answer, without a transaction
+        with self._tx() as db:
+            rows = [_paid(r) for r in db.execute(
+                f"SELECT {_PAID_COLUMNS} FROM rewards WHERE {where} ORDER BY id DESC LIMIT ?",
+                (*args, most))]
+            db.execute(f"UPDATE rewards SET told = 1 WHERE {where}", args)
+        return rows[::-1]
 
     def _pay_pot(self, db: sqlite3.Connection, match_id: str, table_id: str,
                  seats: Sequence[str | None], places: Sequence[int]) -> list[int]:

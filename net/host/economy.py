@@ -1,12 +1,14 @@
 """The host's economy: profiles, the shop, the league, stakes and payouts (docs/economy.md,
 MO-1 ... MO-11), through ``core.economy.Ledger``.
 
-Owns: the requests ``profile``, ``league`` and ``buy``; who a player is in the ledger
-(``username``, ``key``: the one place that says it); what a table's mode and stake allow
-when it is created; an entry table's stakes (taken when a player sits, given back when he
-leaves before the start, refunded whole when the table is cancelled); paying a finished round
-once, keyed by the match (the table's ledger key and the round), and telling each player at
-the table his ``reward``; and, when a host starts again from its data, finishing what a crash
+Owns: the requests ``profile``, ``league``, ``buy`` and ``rewards`` (a page of one's own
+rewards, newest first); who a player is in the ledger (``username``, ``key``: the one place
+that says it); what a table's mode and stake allow when it is created; an entry table's
+stakes (taken when a player sits, given back when he leaves before the start, refunded whole
+when the table is cancelled); paying a finished round once, keyed by the match (the table's
+ledger key and the round), and telling each player at the table his ``reward``: at once when
+he is connected, else after his next hello (``back``), once; and, when a host starts again
+from its data, finishing what a crash
 interrupted (``recover``: a round over but not paid is paid, a cancelled table refunded, a
 stake whose seat was lost given back), also checked at every sweep (``reconcile``).
 
@@ -22,12 +24,12 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from cardparty.core.contract import Result
 from cardparty.core.economy import rewards as rw
-from cardparty.core.economy.ledger import EconomyError, Ledger, Profile
+from cardparty.core.economy.ledger import EconomyError, Ledger, Paid, Profile, short_of_stake
 from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Tables
@@ -45,6 +47,22 @@ WEEKS_LISTED = 12
 MAX_ENTERED = 4096
 #: Modes whose results the ledger pays.
 PAYING = (rw.FRIENDS, rw.OPEN, rw.ENTRY)
+#: Rewards a ``rewards`` reply lists at most (a page).
+REWARDS_PAGE = 20
+#: Rewards missed while away told at most on a return (the newest; ``rewards`` lists all).
+MISSED_TOLD = 20
+
+
+def reward_fields(paid: Paid) -> dict[str, Any]:
+    """What the wire says of one kept reward (the ``reward`` push and each row of the
+    ``rewards`` reply): ``id`` (the payout's key: the same round's reward always has the
+    same), the table and round, mode, seat, place, coins, XP, league points, an entry
+    table's stake and pot, whether the league points were halved and a level was reached,
+    and ``at``, the host's wall time of the payout."""
+    return {"id": paid.match or None, "table": paid.table, "round": paid.round,
+            "mode": paid.mode, "seat": paid.seat, "place": paid.place, "coins": paid.coins,
+            "xp": paid.xp, "league": paid.league, "stake": paid.stake, "pot": paid.pot,
+            "halved": paid.halved, "level_up": paid.level_up, "at": paid.at}
 
 
 def username(player: Player) -> str:
@@ -160,8 +178,10 @@ class Economy:
 
     # --- tables ------------------------------------------------------------------------------
 
-    def check_create(self, mode: str, stake: int) -> None:
-        """What a table's mode and stake must be (MO-3 ... MO-6)."""
+    def check_create(self, mode: str, stake: int, creator: Player) -> None:
+        """What a table's mode and stake must be (MO-3 ... MO-6); an entry table's
+        ``creator``, its first to sit, must have the stake: refused here, no table is made
+        (one made and refused at his seat stayed in every lobby until it was cancelled)."""
         stakes = self.settings.rules.stakes
         if mode == rw.ENTRY:
             self._ledger()
@@ -169,6 +189,9 @@ class Economy:
                 raise ProtocolError("bad_field", Msg("create: an entry table's stake is one of "
                                                      "{stakes}",
                                                      stakes=", ".join(map(str, stakes))))
+            have = self.enter(creator).coins
+            if have < stake:
+                raise refused(short_of_stake(stake, have))
         elif stake:
             raise ProtocolError("bad_field", Msg("create: only an entry table has a stake"))
 
@@ -235,19 +258,43 @@ class Economy:
     # --- paying a result ---------------------------------------------------------------------
 
     def settle(self, ht: HostTable, result: Result) -> None:
-        """A round is over: pay it once (MO-11) and tell every player at the table."""
+        """A round is over: pay it once (MO-11) and tell every player at the table who is
+        connected; one away is told when he is back (``back``)."""
         n = len(ht.seats)
         places = [int(p) for p in result.places[:n]]
-        earned = self.pay(ht, ht.match.round, places)
-        if earned is None:
+        humans = [(seat, p) for seat, s in enumerate(ht.seats) if (p := s.human) is not None]
+        present = {username(p) for _, p in humans if p.route is not None}
+        round_ = ht.match.round
+        earned = self.pay(ht, round_, places, told=present)
+        if self.ledger is None or ht.access.mode not in PAYING:
+            for seat, player in humans:         # practice, or no economy: nothing is paid
+                self.outbox.send(player, self.reward(Paid(
+                    "", ht.id, round_, ht.access.mode, seat, places[seat], 0, 0, 0,
+                    ht.stakes.stake, 0, False, False, self.clock.wall(), True), None))
             return
-        for seat, s in enumerate(ht.seats):
-            if (player := s.human) is not None:
-                self.tell(ht, player, seat, places[seat], earned[seat])
+        paid = self.ledger.paid_in(self.match_id(ht, round_))
+        if earned is None:
+            # Paid before: a crash lost the round's end before it was stored, and what was
+            # to be told of it then never left (nothing leaves before the store has it).
+            late = [u for u in present if u in paid and not paid[u].told]
+            if late:
+                self.ledger.mark_told(self.match_id(ht, round_), late)
+        for _, player in humans:
+            kept = paid.get(username(player))
+            if kept is not None and player.route is not None:
+                self.outbox.send(player, self.reward(
+                    kept, self.profile_map(self.ledger.profile(username(player)))))
 
-    def pay(self, ht: HostTable, round_: int, places: list[int]) -> list[rw.Reward] | None:
-        """The ledger's payout of round ``round_``: None when it was paid already (or
-        could not be: said in the log, an entry table's stakes refunded)."""
+    @staticmethod
+    def match_id(ht: HostTable, round_: int) -> str:
+        """The ledger's key of a round's payout: the table's own key and the round."""
+        return f"{ht.stakes.key}/r{round_}"
+
+    def pay(self, ht: HostTable, round_: int, places: list[int], told: Collection[str] = ()
+            ) -> list[rw.Reward] | None:
+        """The ledger's payout of round ``round_`` (the usernames in ``told`` are told it at
+        once): None when it was paid already (or could not be: said in the log, an entry
+        table's stakes refunded)."""
         n = len(places)
         mode, stakes = ht.access.mode, ht.stakes
         if self.ledger is None or mode not in PAYING:
@@ -255,29 +302,44 @@ class Economy:
         seats = stakes.owners if len(stakes.owners) == n else [
             None if (p := s.human) is None else username(p) for s in ht.seats]
         try:
-            return self.ledger.pay_result(f"{stakes.key}/r{round_}", mode, seats, places,
-                                          stakes.bots_filled, table_id=stakes.key)
+            return self.ledger.pay_result(self.match_id(ht, round_), mode, seats, places,
+                                          stakes.bots_filled, table_id=stakes.key,
+                                          table=ht.id, round_no=round_, told=told)
         except EconomyError as exc:
             log.error("table %s: round %d not paid: %s", ht.id, round_, exc)
             if mode == rw.ENTRY:
                 self.ledger.refund_table(stakes.key)
             return None
 
-    def tell(self, ht: HostTable, player: Player, seat: int, place: int,
-             reward: rw.Reward) -> None:
-        profile = None
-        level_up = False
-        mode, stakes = ht.access.mode, ht.stakes
-        if self.ledger is not None and mode in PAYING:
-            p = self.ledger.profile(username(player))
-            profile = self.profile_map(p)
-            level_up = reward.xp > 0 and rw.level(p.xp - reward.xp) < p.level
-        pot = stakes.stake * sum(1 for o in stakes.owners if o) if mode == rw.ENTRY else 0
-        self.outbox.send(player, message(
-            "reward", table=ht.id, round=ht.match.round, mode=mode, seat=seat, place=place,
-            coins=reward.coins, xp=reward.xp, league=reward.league, stake=stakes.stake,
-            pot=pot, halved=stakes.bots_filled and mode in (rw.OPEN, rw.ENTRY),
-            level_up=level_up, profile=profile))
+    @staticmethod
+    def reward(paid: Paid, profile: dict[str, Any] | None, missed: bool = False
+               ) -> dict[str, Any]:
+        """The ``reward`` push of one kept reward (``profile``: the player's now; None when
+        the table paid nothing); ``missed``: told on his return, the round ended while he was
+        away."""
+        return message("reward", **reward_fields(paid), profile=profile, missed=missed)
+
+    def back(self, player: Player) -> None:
+        """After a hello (``roster.PlayerEvents.back``): the rewards of rounds that ended
+        while he was away or disconnected, each told once, oldest first (at most
+        ``MISSED_TOLD``; ``rewards`` lists the others)."""
+        if self.ledger is None:
+            return
+        missed = self.ledger.take_untold(username(player), MISSED_TOLD)
+        if not missed:
+            return
+        profile = self.profile_map(self.ledger.profile(username(player)))
+        for paid in missed:
+            self.outbox.send(player, self.reward(paid, profile, missed=True))
+
+    def on_rewards(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """A page of the player's own rewards, newest first (``REWARDS_PAGE`` at most)."""
+        ledger = self._ledger()
+        offset = req["offset"]
+        rows, total = ledger.rewards(username(player), offset, REWARDS_PAGE)
+        end = offset + len(rows)
+        return message("rewards", rewards=[reward_fields(r) for r in rows], total=total,
+                       next=end if end < total else None)
 
     # --- after a crash -----------------------------------------------------------------------
 

@@ -187,7 +187,7 @@ class Lobby:
                                           canonical_level(req["standin_level"])),
                        changed_at=self.clock.now(),
                        access=Access(req["mode"], player.token, player.name, quota,
-                                     req.get("strangers", True),
+                                     req.get("strangers", True), hints=req.get("hints", False),
                                      creator_address=player.address),
                        stakes=Stakes(stake=req.get("stake", 0)))
         self.economy.opened(ht)
@@ -244,7 +244,11 @@ class Lobby:
             raise ProtocolError("testing_only", Msg("this host deals every table from its own "
                                                 "secure random source: a seed or a deck is "
                                                 "for a host run with --testing"))
-        self.economy.check_create(req["mode"], req.get("stake", 0))
+        self.economy.check_create(req["mode"], req.get("stake", 0), player)
+        if req.get("hints") and req["mode"] in ("open", "entry"):
+            raise ProtocolError("no_hints", Msg("hints are for practice and friends tables: "
+                                                "at an open or entry table nobody is told the "
+                                                "hard bot's move"))
         return quota
 
     def new_game(self, req: dict[str, Any]) -> Table:
@@ -254,8 +258,10 @@ class Lobby:
             return Table(req["game"], players, req["settings"], req["variants"],
                          seed=req["seed"], names=[f"Seat {i + 1}" for i in range(players)],
                          catalog=self.catalog)
-        except TableError as exc:
-            raise ProtocolError("bad_table", str(exc)) from None
+        except TableError as exc:          # the game's words as a message where it has one
+            said = exc.args[0] if exc.args else ""
+            raise ProtocolError("bad_table", said if isinstance(said, Msg) else str(exc)
+                                ) from None
         except Exception as exc:  # a plugin failing at setup must not reach the loop
             raise ProtocolError("game_failed", Msg("the game failed to set up: {error}",
                                                    error=exc)) from None
@@ -397,6 +403,7 @@ class Lobby:
         if ht.seat_of(player) is None:
             ht.spectators.add(player.id)
             player.tables.add(ht.id)
+            self.persistence.save_table(ht)     # a restart gives him the table back
         if ht.status == "open":
             # The seated see the count of watchers change; the watchers already there are
             # not told of each other (a crowd joining costs one push each, not a square).

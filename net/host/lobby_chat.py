@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cardparty.core.i18n import Msg
 from cardparty.net.host.allowance import Allowances, for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import Player, Players, Tables
@@ -56,18 +57,20 @@ class LobbyChat:
             return self.table_chat(player, req)
         text = req["text"]
         if len(text) > LOBBY_CHAT_MAX:
-            raise ProtocolError("bad_field", f"chat: field text must be at most "
-                                             f"{LOBBY_CHAT_MAX} characters in the lobby")
+            raise ProtocolError("bad_field", Msg("chat: field text must be at most {n} "
+                                                 "characters in the lobby", n=LOBBY_CHAT_MAX))
         now = self.clock.now()
         if not self.allowances.spend(player.quota_key, now):
-            raise ProtocolError("too_fast", f"the lobby hears at most {BURST} lines at once "
-                                            f"and one every {EVERY:g} seconds from one "
-                                            "player: wait a moment")
+            raise ProtocolError("too_fast", Msg("the lobby hears at most {n} lines at once and "
+                                                "one every {seconds} seconds from one player: "
+                                                "wait a moment", n=BURST,
+                                                seconds=format(EVERY, "g")))
         if player.address is not None and not self.by_address.spend(player.address, now):
             burst, rate = self.per_address
-            raise ProtocolError("too_fast", f"the lobby hears at most {burst:g} lines at once "
-                                            f"and {rate:g} a second from one machine: wait a "
-                                            "moment")
+            raise ProtocolError("too_fast", Msg("the lobby hears at most {n} lines at once and "
+                                                "{rate} a second from one machine: wait a "
+                                                "moment", n=format(burst, "g"),
+                                                rate=format(rate, "g")))
         self.outbox.send_all(self.listeners(player), message(
             "chat", table=None, seat=None, player=player.id, name=player.name, text=text,
             time=self.clock.wall()))

@@ -144,8 +144,13 @@ class HostSeat:
 
     @property
     def connected(self) -> bool:
-        """Somebody plays this seat now: a host bot, or its human connected."""
-        return self.kind == "bot" or (self.player is not None and self.player.connected)
+        """Nobody is missed at this seat (what ``connected`` says on the wire): a host bot,
+        its human connected, or a human who left the finished table (nobody waits for him
+        there, and he may be playing at another; the next round gives his seat to a bot).
+        False only while the human sitting here is disconnected, and for an empty seat."""
+        if self.kind == "bot":
+            return True
+        return self.kind == "human" and (self.player is None or self.player.connected)
 
 
 @dataclass
@@ -163,7 +168,8 @@ class TableTiming:
 class Access:
     """Who may sit. ``mode``: ``practice`` (MO-3: the creator and bots), ``friends`` (MO-4:
     only the creator and invitees sit), ``open`` (MO-5: anyone sits) or ``entry`` (MO-6:
-    open, with a stake); the creator, by his token (identity, survives a restart) and name
+    open, with a stake); whether its players may ask for hints (``gives_hints``); the
+    creator, by his token (identity, survives a restart) and name
     (words), and what his limits are counted against (``quota_key``; not kept); whether
     players neither the creator nor invited may sit (the creator decides); the usernames
     invited (as first spelt; matched without regard to case) -> who invited them."""
@@ -176,6 +182,15 @@ class Access:
     #: the creator's address when it is counted (``Player.address``; not kept)
     creator_address: str | None = None
     invited: dict[str, str] = field(default_factory=dict)
+    #: a friends table's creator let its players ask for hints (``hints``)
+    hints: bool = False
+
+    @property
+    def gives_hints(self) -> bool:
+        """Whether a seated player may ask what the hard bot would play: at a practice
+        table, and at a friends table whose creator turned hints on; never at open and entry
+        tables (the hard bot must not play for a human against others there)."""
+        return self.mode == "practice" or (self.mode == "friends" and self.hints)
 
     def inviter_of(self, name: str) -> str | None:
         """Who invited ``name`` here (None: nobody did)."""

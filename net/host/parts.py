@@ -14,6 +14,7 @@ Who calls whom (docs/architecture.md draws it)::
 
     roster --PlayerEvents--> lobby --> play --> views --> timers
       lobby, seeks, owner, invitations, match --> play, views, persistence, economy
+      hints --> timers (the hard bots' workers think its hints too)
       play --TableEvents--> economy (started, over), match (over), observer (changed)
 
 Must not know about: sockets, frames, rate limits (the server owns those), when a frame may
@@ -32,6 +33,7 @@ from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.economy import Economy
+from cardparty.net.host.hints import Hints
 from cardparty.net.host.invitations import Invitations
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.lobby_chat import LobbyChat
@@ -94,7 +96,8 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
-        presence=(lobby.presence,), back=(lobby.back,), forgotten=(lobby.forgotten,)),
+        presence=(lobby.presence,), back=(lobby.back, economy.back),
+        forgotten=(lobby.forgotten,)),
         seated=lobby.seated, games=sorted(catalog.games))
     parts = HostParts(
         config=config, clock=clock, outbox=outbox, catalog=catalog, tables=tables,
@@ -104,7 +107,8 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat,
                              guests.chat_lines),
         match=Match(tables, views, play, persistence, catalog),
-        seeks=Seeks(tables, clock, lobby, views, persistence, economy))
+        seeks=Seeks(tables, clock, lobby, views, persistence, economy),
+        hints=Hints(tables, timers, outbox))
     parts.load()
     return parts
 
@@ -141,6 +145,7 @@ class HostParts:
     lobby_chat: LobbyChat
     match: Match
     seeks: Seeks
+    hints: Hints
     closed: bool = False
     #: the request handlers by message type
     handlers: dict[str, Handler] = field(init=False)
@@ -159,6 +164,7 @@ class HostParts:
             "again": self.match.on_again, "remove": owner.on_remove, "close": owner.on_close,
             "strangers": owner.on_strangers, "seek": seeks.on_seek, "unseek": seeks.on_unseek,
             "profile": economy.on_profile, "league": economy.on_league, "buy": economy.on_buy,
+            "rewards": economy.on_rewards, "hint": self.hints.on_hint,
         }
         self._next_sweep = self.clock.now()
 
@@ -185,6 +191,7 @@ class HostParts:
         """Fire due timers; every ``sweep_every`` seconds, liveness and housekeeping; then
         ``flush`` what they changed."""
         self.play.tick(now)
+        self.hints.tick()
         self.seeks.tick(now)
         if now >= self._next_sweep:
             self._next_sweep = now + self.config.sweep_every

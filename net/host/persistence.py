@@ -163,7 +163,7 @@ class Persistence:
         return {"title": ht.title, "idle": timing.idle, "bot_delay": timing.bot_delay,
                 "bots": [timing.bot_budget_ms, timing.standin_level],
                 "status": ht.status, "failure": ht.failure, "mode": access.mode,
-                "strangers": access.strangers,
+                "strangers": access.strangers, "hints": access.hints,
                 "creator": [access.creator_token, access.creator_name],
                 "invited": [[name, by] for name, by in access.invited.items()],
                 "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
@@ -272,6 +272,7 @@ class Persistence:
         creator_token, creator_name = meta.get("creator", ("", ""))
         access = Access(meta.get("mode", "open"), creator_token, creator_name,
                         strangers=meta.get("strangers", True),
+                        hints=bool(meta.get("hints", False)),
                         invited={name: by for name, by in meta.get("invited", ())})
         match = MatchRecord(meta.get("round", 1), list(meta.get("rounds", ())),
                             list(meta.get("wins", ())), meta.get("scores"))

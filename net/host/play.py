@@ -53,6 +53,11 @@ class TableEvents:
     changed: tuple[Observer, ...] = ()
 
 
+def game_failed(exc: BaseException) -> ProtocolError:
+    """The refusal of a request whose game's plugin raised (its table is stopped)."""
+    return ProtocolError("game_failed", Msg("the game failed: {error}", error=str(exc)))
+
+
 class Play:
     def __init__(self, tables: Tables, clock: Clock, timers: Timers, persistence: Persistence,
                  views: Views, events: TableEvents) -> None:
@@ -90,7 +95,7 @@ class Play:
             raise
         except Exception as exc:
             self.fail(ht, exc)
-            raise ProtocolError("game_failed", f"the game failed: {exc}") from None
+            raise game_failed(exc) from None
         self.changed(ht)
         return message("ok", about="move", version=game.version)
 
@@ -109,7 +114,7 @@ class Play:
         try:
             return Move.from_wire(move)
         except ValueError as exc:
-            raise ProtocolError("bad_field", f"move: {exc}") from None
+            raise ProtocolError("bad_field", Msg("move: {problem}", problem=str(exc))) from None
 
     def on_reorder(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht, seat = self.playing(player, req)
@@ -117,10 +122,10 @@ class Play:
         try:
             ht.game.reorder(seat, req["order"])
         except IllegalMove as exc:
-            raise ProtocolError("illegal", exc.reason) from None
+            raise ProtocolError("illegal", exc.message) from None
         except Exception as exc:
             self.fail(ht, exc)
-            raise ProtocolError("game_failed", f"the game failed: {exc}") from None
+            raise game_failed(exc) from None
         self.changed(ht)
         return message("ok", about="reorder", version=ht.game.version)
 

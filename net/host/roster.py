@@ -188,6 +188,9 @@ class Roster:
         handle, player = self.identify(route, req, user, address)
         resumed = player is not None
         old = self.routes.get(route)
+        # Said again on the connection already welcomed (a session answers each
+        # ``hello_first`` with a hello): that welcome's pictures are on their way on it.
+        again = player is not None and old is player and player.connected
         if player is None and old is not None and not self.keep(old):
             self.forget(old)          # a passing name on this connection gives its place up
             old = None
@@ -206,6 +209,8 @@ class Roster:
             name=player.name, resumed=resumed, heartbeat=self.config.heartbeat,
             liveness=self.config.liveness, protocol=PROTOCOL, games=self.games,
             testing=self.config.testing, features=sorted(player.features)))
+        if again:
+            return player
         self.set_connected(player, True, force=True)
         for back in self.events.back:
             back(player)

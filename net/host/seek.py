@@ -59,7 +59,7 @@ class Seeks:
                                               n=len(waiting.seats), table=waiting.id))
         game, players, stake = req["game"], req["players"], req["stake"]
         mode = rw.ENTRY if stake else rw.OPEN
-        self.economy.check_create(mode, stake)
+        self.economy.check_create(mode, stake, player)
         found = next((ht for ht in sorted(self.tables.all.values(), key=lambda t: t.seq)
                       if ht.stakes.seeking and ht.status == "open" and ht.game.game == game
                       and len(ht.seats) == players and ht.stakes.stake == stake

@@ -38,6 +38,7 @@ from typing import Any
 
 import zmq
 
+from cardparty.core.i18n import Msg
 from cardparty.net.fdbudget import ConnectionCap, Peer, peer_of_descriptor
 from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host.allowance import Allowances, for_addresses
@@ -60,7 +61,11 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 
 #: Seconds a host keeps trying to bind a port that is still in use (see ``open_router``).
 BIND_RETRY = 2.0
-#: Requests answered from memory when their rid repeats (the others are harmless to redo).
+#: Requests answered from memory when their rid repeats: every request that changes
+#: something. The others (``ping``, ``games``, ``tables``, ``watch``, ``snapshot``,
+#: ``profile``, ``league``, ``rewards``; ``hello`` is the roster's) only read, so a repeat is
+#: carried out again and answered afresh; their rid is not kept, but one a remembered request
+#: holds is refused to them as to any other type (docs/protocol.md, "Request ids").
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
                         "chat", "bye", "invite", "again", "seek", "unseek", "buy", "remove",
                         "close", "strangers"})
@@ -145,8 +150,9 @@ class Server:
         self.roster = parts.roster
         self.handlers = parts.handlers
         self.sock: zmq.Socket[Any] | None = None
-        self._slow_down = encode(error("slow_down", f"more than {RATE:.0f} requests a second "
-                                       "from you: this one was not read; slow down"))
+        self._slow_down = encode(error("slow_down", Msg(
+            "more than {n} requests a second from you: this one was not read; slow down",
+            n=int(RATE))))
         self.handled = 0
         #: whether the socket speaks CURVE (each message then carries its sender's key)
         self.curve = True
@@ -154,9 +160,9 @@ class Server:
         self.allowances: Allowances[Any] = Allowances(RATE, BURST, MAX_ALLOWANCES)
         self.guests = parts.config.guests
         self.by_address = for_addresses(self.guests.requests)
-        self._slow_address = encode(error("slow_down", "more requests a second from your "
-                                          "address than the host reads from one machine: "
-                                          "this one was not read; slow down"))
+        self._slow_address = encode(error("slow_down", Msg(
+            "more requests a second from your address than the host reads from one machine: "
+            "this one was not read; slow down")))
         #: the body of the message being handled (a hello asks it for its connection)
         self.frame: zmq.Frame | None = None
         #: the socket's connections (None: no monitor, a host without CURVE); the connection
@@ -383,18 +389,19 @@ class Server:
             return None
         if player is None:
             if self.roster.replaced(route):
-                raise ProtocolError("replaced", "you said hello again from another "
-                                                "connection; this one is closed")
-            raise ProtocolError("hello_first", "say hello first")
+                raise ProtocolError("replaced", Msg("you said hello again from another "
+                                                    "connection; this one is closed"))
+            raise ProtocolError("hello_first", Msg("say hello first"))
         rid = req["rid"]
-        if rid is not None and kind in REMEMBERED:
+        if rid is not None:
             old = player.replies.get(rid)
             if old is not None:
                 if old[0] != kind:       # refused, and the first reply stays remembered
                     self.gate.to_route(route, encode(self._error_for(
-                        "bad_field", f"{kind}: rid {rid!r} was already used by a {old[0]}: "
-                        "use a new rid", raw)))
-                else:
+                        "bad_field", Msg("{request}: rid {rid} was already used by a "
+                                         "{other}: use a new rid", request=kind,
+                                         rid=repr(rid), other=old[0]), raw)))
+                else:                    # only a remembered request is kept: a repeat
                     self.gate.to_route(route, old[1])
                 return None
         return self.handlers[kind](player, req)

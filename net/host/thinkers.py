@@ -5,7 +5,8 @@ fewer than the machine's cores, at least one, started when the first hard bot th
 queue of tables waiting for a worker (one entry per table, so it is bounded by the host's
 tables), the answers that came back, and stopping the workers (``close``).
 
-How the loop uses it: a hard bot asks (``ask``) with its table, seat, seed and budget; the
+How the loop uses it: a hard bot asks (``ask``) with its table, seat, seed and budget (a
+player's hint, ``ask_hint``, the same with the hint's reason in its answer); the
 answer is None ("not yet": the table's save goes to a worker, or waits for one), and the loop
 goes on serving everybody else. A worker's answer wakes the loop (``fds``: the workers'
 pipes, polled with the socket); ``collect`` reads the answers and says which tables to look
@@ -62,6 +63,19 @@ def default_workers() -> int:
     return max(1, min(MOST, (os.cpu_count() or 2) - 1))
 
 
+#: What a worker thinks: a bot's move, or a player's hint (``core.hint``).
+MOVE, HINT = "move", "hint"
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A worker's answer: the move's index in the table's ``legal_moves(seat)`` (``FALLBACK``:
+    thinking failed) and, for a hint, its reason as a ``Msg`` wire map (or None)."""
+
+    index: int
+    reason: dict[str, Any] | None = None
+
+
 @dataclass(eq=False)
 class _Job:
     id: int
@@ -80,6 +94,7 @@ class _Ask:
     seat: int
     seed: int
     budget: Budget
+    what: str = MOVE
 
 
 class _Worker:
@@ -163,8 +178,8 @@ class Thinkers:
         self.queue: OrderedDict[Hashable, _Ask] = OrderedDict()
         #: owner -> its job in a worker
         self.running: dict[Hashable, _Job] = {}
-        #: owner -> (version, seat, index): an answer not yet taken
-        self.answers: dict[Hashable, tuple[int, int, int]] = {}
+        #: owner -> (version, seat, thought): an answer not yet taken
+        self.answers: dict[Hashable, tuple[int, int, Thought]] = {}
         #: owners to look at again (an answer came, or their ask went stale)
         self.ready: list[Hashable] = []
         self.failures = 0
@@ -178,14 +193,24 @@ class Thinkers:
             budget: Budget) -> int | None:
         """The move's index in ``table.legal_moves(seat)`` if the answer for this version is
         here (``FALLBACK``: think on the loop instead), else None: it is being thought."""
+        got = self._ask(owner, _Ask(table, table.version, seat, seed, budget))
+        return None if got is None else got.index
+
+    def ask_hint(self, owner: Hashable, table: Table, seat: int, seed: int,
+                 budget: Budget) -> Thought | None:
+        """``ask`` for a player's hint (``core.hint.hint_index``): the move and its reason.
+        ``owner`` must not be a bot's: each owner has one question at a time."""
+        return self._ask(owner, _Ask(table, table.version, seat, seed, budget, HINT))
+
+    def _ask(self, owner: Hashable, ask: _Ask) -> Thought | None:
         got = self.answers.pop(owner, None)
-        if got is not None and got[:2] == (table.version, seat):
+        if got is not None and got[:2] == (ask.version, ask.seat):
             return got[2]
         if self.broken:
-            return FALLBACK
+            return Thought(FALLBACK)
         if owner in self.running:
             return None              # when it comes back (stale or not), the owner asks again
-        self.queue[owner] = _Ask(table, table.version, seat, seed, budget)
+        self.queue[owner] = ask
         self._dispatch()
         return None
 
@@ -212,13 +237,15 @@ class Thinkers:
                 w.job = None
                 self.running.pop(job.owner, None)
                 index = frame.get("index")
+                reason = frame.get("reason")
                 if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
                     self.failures = 0
-                    self._answer(job, index)
+                    self._answer(job, Thought(index, reason if isinstance(reason, dict)
+                                              else None))
                 else:
                     log.warning("a hard bot's search failed (%s): a normal move instead",
                                 frame.get("error"))
-                    self._answer(job, FALLBACK)
+                    self._answer(job, Thought(FALLBACK))
             job = w.job
             if job is not None and not w.dead and now - job.started > job.seconds + GRACE:
                 log.warning("a hard bot thought %.0f s: its worker is stopped",
@@ -242,9 +269,9 @@ class Thinkers:
 
     # --- inside ------------------------------------------------------------------------------
 
-    def _answer(self, job: _Job, index: int) -> None:
+    def _answer(self, job: _Job, thought: Thought) -> None:
         if job.table.version == job.version:      # else dropped: the owner asks again
-            self.answers[job.owner] = (job.version, job.seat, index)
+            self.answers[job.owner] = (job.version, job.seat, thought)
         self.ready.append(job.owner)
 
     def _lost(self, w: _Worker) -> None:
@@ -253,7 +280,7 @@ class Thinkers:
         job = w.job
         if job is not None:
             self.running.pop(job.owner, None)
-            self._answer(job, FALLBACK)
+            self._answer(job, Thought(FALLBACK))
             self.failures += 1
             if self.failures >= GIVE_UP and not self.broken:
                 self.broken = True
@@ -294,13 +321,13 @@ class Thinkers:
             try:
                 # The seed is any whole number (msgpack's are 64 bits): sent in digits.
                 frame = pack_frame({"id": job.id, "save": ask.table.save(), "seat": ask.seat,
-                                    "seed": str(ask.seed),
+                                    "seed": str(ask.seed), "what": ask.what,
                                     "budget": dataclasses.asdict(ask.budget)})
                 if len(frame) > MAX_FRAME:
                     raise ValueError(f"a save of {len(frame)} bytes")
             except Exception:
                 log.exception("a table could not be sent to its hard bot's worker")
-                self.answers[owner] = (ask.version, ask.seat, FALLBACK)
+                self.answers[owner] = (ask.version, ask.seat, Thought(FALLBACK))
                 self.ready.append(owner)
                 continue
             w.job = job

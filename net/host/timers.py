@@ -30,18 +30,15 @@ import random
 from collections.abc import Hashable
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from cardparty.core.bots import Bot, PolicyBot, canonical_level
 from cardparty.core.contract import Move
 from cardparty.core.referee import LaterBot, Played, Referee
 from cardparty.core.search import DEFAULT_BUDGET, Budget, search
 from cardparty.core.table import Table
+from cardparty.net.host.model import HostTable
 from cardparty.net.host.schedule import Schedule
 from cardparty.net.host.thinkers import FALLBACK, Thinkers
-
-if TYPE_CHECKING:
-    from cardparty.net.host.model import HostTable
 
 
 def bot_seed(table: Table) -> int:
@@ -107,6 +104,8 @@ class Timers:
 
     def __init__(self, thinkers: Thinkers | None) -> None:
         self.thinkers = thinkers
+        #: owners other than tables whose worker answered (``collect``), for their part to take
+        self.answered: list[Hashable] = []
         self._bots: dict[str, Bot] = {}
         self.referees: dict[HostTable, Referee] = {}
         #: each playing table by when its referee is next due
@@ -139,10 +138,17 @@ class Timers:
         return self.bot(level)
 
     def collect(self) -> list[HostTable]:
-        """The tables whose hard bot's answer came (or went stale): look at them again."""
+        """The tables whose hard bot's answer came (or went stale): look at them again. The
+        other owners whose answer came (players' hints) wait in ``answered``."""
         if self.thinkers is None:
             return []
-        return self.thinkers.collect()  # type: ignore[return-value]
+        tables: list[HostTable] = []
+        for owner in self.thinkers.collect():
+            if isinstance(owner, HostTable):
+                tables.append(owner)
+            else:
+                self.answered.append(owner)
+        return tables
 
     def fds(self) -> frozenset[int]:
         """What wakes the loop when a hard bot's answer is ready."""

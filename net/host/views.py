@@ -95,7 +95,11 @@ class Views:
         return {
             "id": ht.id, "title": ht.title, "game": game.game, "game_name": game.info.name,
             "mode": access.mode, "creator": access.creator_name or None,
-            "invited": list(access.invited), "strangers": access.strangers,
+            "invited": list(access.invited),
+            # Whether a stranger may sit: never at a friends or a practice table, whatever
+            # the owner's ``strangers`` said (it is kept, and counts if the mode allows).
+            "strangers": access.strangers and access.mode in ("open", "entry"),
+            "hints": access.gives_hints,
             "stake": stakes.stake, "seeking": stakes.seeking, "bots_filled": stakes.bots_filled,
             "fill_in": self.fill_in(ht),
             "players": game.players, "settings": game.settings,

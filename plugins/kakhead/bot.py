@@ -11,8 +11,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg
 from cardparty.core.search import pairwise_shares
+
+#: KH-9: the cards that go on anything, which the normal policy keeps for when nothing else fits.
+ANYWHERE = ("2", "3", "T")
+
+
+@hookimpl
+def cardparty_bot_reason(view: dict[str, Any], moves: list[Move], move: Move) -> str | None:
+    """Why the policy plays ``move``, in its own terms, for the hint."""
+    kind = move.kind
+    if kind == "swap":
+        return Msg("puts {card} face up, to play it when your hand is gone",
+                   card=move.cards[0])
+    if kind == "ready":
+        return Msg("your face-up cards are the best you can make them")
+    if kind == "take":
+        return Msg("nothing fits: you must take the pile")
+    if kind in ("offer", "accept"):
+        return Msg("the game has gone round for long without progress")
+    if kind != "play" or not move.cards:
+        return None
+    rank = move.cards[0][0]
+    kept = [c for c in view["hand"] if c[0] in ANYWHERE and c not in move.cards]
+    if rank in ANYWHERE:
+        return Msg("nothing cheaper fits: {card} goes on anything", card=move.cards[0])
+    if kept:
+        return Msg("plays the cheapest card that fits and keeps {cards} for later",
+                   cards=" ".join(kept[:3]))
+    return Msg("plays the cheapest card that fits")
 
 
 @hookimpl

@@ -636,7 +636,7 @@ def cardparty_view(state: KakheadState, seat: int | None) -> dict[str, Any]:
                     for s in range(state.n)],
         "hand": list(state.hands[seat]) if seat is not None and 0 <= seat < state.n else [],
         "zones": {N_("pile"): list(state.pile), N_("stock"): len(state.stock),
-                  "burned": len(state.burned)},
+                  N_("burned"): len(state.burned)},
         "counters": counters,
     }
 
@@ -662,12 +662,12 @@ def cardparty_result(state: KakheadState) -> Result | None:
     if state.outcome == "draw agreed":                                 # KH-12
         rest = [s for s in range(state.n) if s not in state.finished]
         return Result(places=tuple(places), next_dealer=state.dealer,
-                      summary=Msg("draw agreed between seats {seats}",
+                      summary=Msg("draw agreed between {seats}",
                                   seats=", ".join(map(str, rest))),
                       outcome="draw agreed")
     loser = next(s for s in range(state.n) if s not in state.finished)
     return Result(places=tuple(places), next_dealer=loser,                # KH-4
-                  summary=Msg("seat {seats} is the Kakhead", seats=loser), outcome="finished")
+                  summary=Msg("{seats} is the Kakhead", seats=loser), outcome="finished")
 
 
 # --- bots, saving ----------------------------------------------------------------------------
@@ -685,7 +685,7 @@ def cardparty_determinize(state: KakheadState, seat: int, rng: random.Random) ->
 
 
 def _keep_value(card: str) -> int:
-    """How much a basic bot wants to keep a card for later: specials most, then by order."""
+    """How much the normal bot wants to keep a card for later: specials most, then by order."""
     r = card[0]
     return {"T": 20, "2": 19, "3": 18}.get(r) or ORDER[r]
 
@@ -709,21 +709,21 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     ``offer_after`` moves without progress (after a refusal, as many again). A bot offers once
     the stretch reaches BOT_PATIENCE (a random player also now and then as soon as it may) and
     accepts every offer (a random player refuses an early one now and then), so bot games end
-    even when they cycle. At "basic": swap high and special cards face up, then play the
+    even when they cycle. At "normal": swap high and special cards face up, then play the
     cheapest fitting rank, all of it."""
     last = moves[-1]
     first = moves[0]
     if first.kind == "accept":
-        if level == "random" and rng.random() < RANDOM_REFUSAL and _idle(view) < BOT_PATIENCE:
+        if level == "easy" and rng.random() < RANDOM_REFUSAL and _idle(view) < BOT_PATIENCE:
             return moves[1]
         return first
     if last.kind == "offer":
-        if _idle(view) >= BOT_PATIENCE or (level == "random" and rng.random() < RANDOM_OFFER):
+        if _idle(view) >= BOT_PATIENCE or (level == "easy" and rng.random() < RANDOM_OFFER):
             return last
         moves = moves[:-1]                         # not now: choose among the other moves
-    if level == "random" and rng.random() < 0.8:
+    if level == "easy" and rng.random() < 0.8:
         # The simulation's random player: four moves in five uniformly random, one in five the
-        # basic habits below. Uniformly random games last about 520 moves at 4 players and
+        # normal habits below. Uniformly random games last about 520 moves at 4 players and
         # 770 at 8; this mix about 450 and 580, and still cycles into agreed draws (KH-12)
         # now and then, so the checker covers both endings.
         return moves[rng.randrange(len(moves))]
@@ -798,4 +798,5 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     return None
 
 
-from cardparty.plugins.kakhead.bot import cardparty_bot_estimate  # noqa: E402, F401
+from cardparty.plugins.kakhead.bot import cardparty_bot_estimate, cardparty_bot_reason  # noqa: E402, F401
+from cardparty.plugins.kakhead.infer import cardparty_bot_sampler  # noqa: E402, F401

@@ -25,7 +25,7 @@ from typing import Any
 
 from cardparty.core.cards import pika_deck
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.infer import Knowledge, sampler
+from cardparty.core.infer import Knowledge, event_seat, event_size, sampler
 
 CODES = tuple(sorted(set(pika_deck())))
 BLACK = ("W", "W+4")
@@ -36,6 +36,11 @@ TAKE_WEIGHT = 0.9
 #: cards are the ones to keep for last (a +4 against a player about to go out says nothing).
 BLACK_WEIGHT = 0.8
 BLACK_SET = frozenset(BLACK)
+#: The symbols the normal policy sheds first when the next player holds two cards or fewer.
+ACTIONS = ("S", "V", "+2")
+#: The chance that a player who, with the next player close to going out, played a card that
+#: does not stop him held none that does: the normal policy stops him when it can (``bot``).
+DANGER_WEIGHT = 0.9
 
 
 @cache
@@ -47,15 +52,21 @@ def fitting(top: str, colour: str) -> frozenset[str]:
 
 
 @cache
+def stopping(top: str, colour: str) -> frozenset[str]:
+    """The cards the normal policy plays first against a player about to go out (a block, a
+    reverse, a +2, a +4) among those that go on ``top`` with ``colour`` in force (PI-4)."""
+    return frozenset(c for c in fitting(top, colour) if c == "W+4" or symbol_of(c) in ACTIONS)
+
+
+def symbol_of(card: str) -> str:
+    return card if card in BLACK else card[1:]
+
+
+@cache
 def chaining(kind: str, colour: str) -> frozenset[str]:
     """PI-9: every card that chains on a pending count of ``kind`` ("+2"/"+4")."""
     return frozenset(c for c in CODES
                      if c == "W+4" or (c.endswith("+2") and (kind == "+2" or c[0] == colour)))
-
-
-def _size(event: dict[str, Any]) -> int:
-    cards = event.get("cards")
-    return len(cards) if cards is not None else int(event.get("count") or 0)
 
 
 def _after_draw(events: list[dict[str, Any]], i: int, seat: int, turn: int) -> str:
@@ -63,7 +74,7 @@ def _after_draw(events: list[dict[str, Any]], i: int, seat: int, turn: int) -> s
     fitted) or "passed" (it did not fit: the turn went on). ``turn`` is whose turn it is
     now, for a draw that is the last event."""
     for e in events[i + 1:]:
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if who == seat and kind in ("play", "keep"):
             return "played" if kind == "play" else "kept"
         if kind in ("play", "draw", "take", "keep", "over"):
@@ -78,9 +89,9 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
     counts = [len(h) for h in state.hands]
     reshuffled = False
     for e in events:
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if kind in ("draw", "take", "penalty"):
-            counts[who] -= _size(e)
+            counts[who] -= event_size(e)
         elif kind == "play":
             counts[who] += 1
         elif kind == "reshuffle":
@@ -91,9 +102,9 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
     # The pile's first card is the turned card unless the pile was shuffled into the stock.
     top: str | None = None if reshuffled or not state.pile else state.pile[0]
     colour = top[0] if top is not None else ""
-    kind_pending, drawn_played = "", -1
+    kind_pending, drawn_played, direction = "", -1, 1
     for i, e in enumerate(events):
-        kind, who = e.get("type"), e.get("seat")
+        kind, who = e.get("type"), event_seat(e)
         if kind == "play":
             card = e["cards"][0]
             if i != drawn_played:
@@ -102,11 +113,15 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
                         and (card == "W" or min(len(know.slots[s]) for s in range(state.n)
                                                 if s != who) > 2):
                     know.learn(who, fitting(top, colour) - BLACK_SET, BLACK_WEIGHT)
+                elif who != seat and not kind_pending and top is not None \
+                        and symbol_of(card) not in ACTIONS \
+                        and len(know.slots[(who + direction) % state.n]) <= 2:
+                    know.learn(who, stopping(top, colour), DANGER_WEIGHT)
             top, colour = card, (e.get("choice") or card[0])
             if card == "W+4" or card.endswith("+2"):
                 kind_pending = "+4" if card == "W+4" else "+2"
         elif kind == "draw":
-            n = _size(e)
+            n = event_size(e)
             if who == seat:
                 know.gain(who, n)
                 continue
@@ -116,7 +131,7 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
             after = _after_draw(events, i, who, state.turn)
             if after == "played":
                 drawn_played = next(j for j in range(i + 1, len(events))
-                                    if events[j].get("seat") == who
+                                    if event_seat(events[j]) == who
                                     and events[j].get("type") == "play")
                 know.gain(who, n - 1)
             else:
@@ -124,10 +139,12 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
         elif kind == "take":
             if who != seat and kind_pending:
                 know.learn(who, chaining(kind_pending, colour), TAKE_WEIGHT)
-            know.gain(who, _size(e))
+            know.gain(who, event_size(e))
             kind_pending = ""
         elif kind == "penalty":
-            know.gain(who, _size(e))
+            know.gain(who, event_size(e))
+        elif kind == "reverse":
+            direction = -direction
     return know
 
 

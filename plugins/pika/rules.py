@@ -475,7 +475,7 @@ def cardparty_result(state: PikaState) -> Result | None:
     how = Msg("closed: fewest cards") if state.outcome == "closed" else Msg("out of cards")
     return Result(places=tuple(state.places),
                   scores=tuple(len(h) for h in state.hands),
-                  summary=Msg("seat {seats} won ({how})", seats=", ".join(map(str, winners)),
+                  summary=Msg("{seats} won ({how})", seats=", ".join(map(str, winners)),
                               how=how),
                   outcome=state.outcome)
 
@@ -522,6 +522,11 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     return common(event, names)                     # reshuffle, reverse, over
 
 
-# The "basic" bot policy lives in its own module; importing it here registers it with the game.
-from cardparty.plugins.pika.bot import cardparty_bot_estimate, cardparty_bot_move  # noqa: E402, F401
+# The normal bot policy lives in its own module; importing it here registers it with the game.
+from cardparty.plugins.pika.bot import (  # noqa: E402, F401
+    cardparty_bot_estimate,
+    cardparty_bot_move,
+    cardparty_bot_reason,
+    cardparty_bot_rollout,
+)
 from cardparty.plugins.pika.infer import cardparty_bot_sampler  # noqa: E402, F401

@@ -1,4 +1,4 @@
-"""Pikáč's "basic" bot (the normal level) and its estimate for the search bot.
+"""Pikáč's normal bot and its estimate for the search bot.
 
 The habits of a careful player, from its own view only: shed normal cards first, several at
 once; keep the defenders (the function cards that pass, turn or cancel a count: 2♦, 2♣, J♣,
@@ -9,7 +9,7 @@ pass it on with the cheapest card that does, the cancelling J♠ last, and take 
 nothing passes it. The dealer deals 7 (PK-5); a Queen names the suit held most, a K♣ sends the
 turn to the player holding fewest cards.
 
-The draw offers, "random" level and every other rule decision stay with ``rules``; this module
+The draw offers, easy level and every other rule decision stay with ``rules``; this module
 only ranks throws (``wrap`` puts it in front of the rules module's own policy).
 
 Must not know about: the rules module's internals, sockets, terminals.
@@ -23,8 +23,9 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg, plural_msg
 from cardparty.core.search import pairwise_shares
-from cardparty.plugins.pikac.deck import ACE, CLASS, FUNCTION, QUEEN, SUIT_OF
+from cardparty.plugins.pikac.deck import ACE, CLASS, FUNCTION, NORMAL, QUEEN, SUIT_OF, show
 
 #: What a function card is worth keeping for defence (higher: keep it longer).
 DEFENCE = {"JS": 9, "2D": 7, "2C": 6, "JC": 6, "KH": 6, "KD": 4, "2H": 3, "2S": 3}
@@ -67,16 +68,21 @@ def _score(move: Move, hand: list[str], pending: int, danger: bool, left: int) -
 
 def choose(seen: dict[str, Any], moves: list[Move], rng: random.Random) -> Move | None:
     """The normal level's throw, or None to leave take/draw/stand to the rules' policy."""
+    players = seen["players"]
+    return choose_from(seen["hand"], int(seen["counters"].get("pending draw") or 0),
+                       [p["count"] for p in players], seen["seat"],
+                       seen.get("direction") or 1, moves, rng)
+
+
+def choose_from(hand: list[str], pending: int, counts: list[int], seat: int, direction: int,
+                moves: list[Move], rng: random.Random) -> Move | None:
+    """``choose`` from what it reads of the view: the seat's hand, the pending count, every
+    seat's card count, the direction (the search's rollouts read them from the state)."""
     plays = [m for m in moves if m.kind == "play"]
     if not plays:
         return None
-    hand = list(seen["hand"])
-    pending = int(seen["counters"].get("pending draw") or 0)
-    players = seen["players"]
-    seat = seen["seat"]
-    n = len(players)
-    nxt = (seat + (seen.get("direction") or 1)) % n
-    danger = players[nxt]["count"] <= 2 and players[nxt].get("place") is None
+    n = len(counts)
+    danger = counts[(seat + direction) % n] <= 2     # places are shown only at the end
     scores = [_score(m, hand, pending, danger, len(hand)) for m in plays]   # once: it is hot
     best_score = max(scores)
     if not pending and best_score < 5.0 and len(hand) > 4:
@@ -95,24 +101,87 @@ def choose(seen: dict[str, Any], moves: list[Move], rng: random.Random) -> Move 
     if CLASS[last] == ACE:
         return next((m for m in same if m.choice == "hold"), choice)
     if last == "KC":
-        counts = [p["count"] for p in players]
         return min(same, key=lambda m: counts[int(m.choice or 0)])
     return choice
 
 
+@hookimpl
+def cardparty_bot_rollout(state: Any, seat: int, moves: list[Move],
+                          rng: random.Random) -> Move | None:
+    """The hook at "normal" read from the state (the search's rollouts): the deal's 7 (the
+    rules' policy), ``choose_from`` for throws, None for take, draw and stand."""
+    if not moves:
+        return None
+    if moves[0].kind == "deal":
+        return moves[0]
+    return choose_from(state.hands[seat], state.count,
+                       [len(h) for h in state.hands], seat, state.direction, moves, rng)
+
+
 def wrap(rules_policy: Policy) -> Policy:
-    """The hook: the rules' own policy for the deal, the "random" level and whatever is not a
+    """The hook: the rules' own policy for the deal, the easy level and whatever is not a
     throw; ``choose`` for the throws at every other level."""
 
     @hookimpl
     def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                            rng: random.Random, level: str) -> Move | None:
-        if level == "random" or not moves or moves[0].kind == "deal" or \
+        if level == "easy" or not moves or moves[0].kind == "deal" or \
                 not any(m.kind == "play" for m in moves):
             return rules_policy(view=view, moves=moves, rng=rng, level=level)
         return choose(view(), moves, rng)
 
     return cardparty_bot_move
+
+
+@hookimpl
+def cardparty_bot_reason(view: dict[str, Any], moves: list[Move], move: Move) -> str | None:
+    """Why ``choose`` throws ``move`` (or draws), in the policy's own terms, for the hint."""
+    hand = list(view["hand"])
+    pending = int(view["counters"].get("pending draw") or 0)
+    if move.kind == "take":
+        return Msg("nothing you hold passes the count on")
+    if move.kind == "stand":
+        return Msg("no Ace to counter with")
+    if move.kind == "deal":
+        return Msg("seven cards each, the usual deal")
+    keep = [c for c in hand if c in DEFENCE and c not in move.cards and CLASS[c] == FUNCTION
+            and c not in ("2H", "2S")]
+    if move.kind == "draw":
+        if keep and any(m.kind == "play" for m in moves):
+            return Msg("draws rather than throw away {cards}: they pass a count",
+                       cards=show(keep[:2]))
+        return None
+    if move.kind != "play":
+        return None
+    cards = move.cards
+    if len(cards) == len(hand):
+        return Msg("goes out")
+    first = cards[0]
+    attack = sum(_attack(c) for c in cards)
+    if pending:
+        if attack:
+            return Msg("passes the count on and adds to it")
+        return Msg("passes the count on with {cards}, the defence you need least",
+                   cards=show(cards))
+    kind = CLASS[first]
+    if kind == FUNCTION and attack > 0:
+        players = view["players"]
+        nxt = players[(view["seat"] + (view.get("direction") or 1)) % len(players)]
+        if nxt["count"] <= 2:
+            return Msg("attacks the next player, who is close to going out")
+        return Msg("attacks with your last cards")
+    if kind == ACE:
+        return Msg("stops the next player")
+    if kind == NORMAL:
+        if keep:
+            return Msg("sheds {cards} and keeps {keep} to pass a count", cards=show(cards),
+                       keep=show(keep[:2]))
+        if len(cards) > 1:
+            return plural_msg("sheds {n} card at once", "sheds {n} cards at once", len(cards))
+        return Msg("sheds a normal card first")
+    if kind == QUEEN and len(hand) <= 3:
+        return Msg("the Queen goes on anything: late, it names your suit")
+    return None
 
 
 @hookimpl

@@ -455,7 +455,7 @@ def cardparty_result(state: PikacState) -> Result | None:
     how = {"stalled": Msg("the round stalled"), "limit": Msg("the move limit closed the round")
            }.get(state.outcome) or Msg("last holding cards")
     return Result(places=tuple(places), scores=tuple(len(h) for h in state.hands),
-                  next_dealer=who, summary=Msg("seat {seats} lost ({how}) and deals next",
+                  next_dealer=who, summary=Msg("{seats} lost ({how}) and deals next",
                                                seats=who, how=how),
                   outcome=state.outcome)
 
@@ -534,13 +534,13 @@ def cardparty_zones(state: PikacState) -> list[Zone]:
 @hookimpl
 def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
-    """The "basic" bot (random play is left to chance): the dealer deals 7 (PK-5); with a count
+    """The normal bot (easy play is left to chance): the dealer deals 7 (PK-5); with a count
     pending it passes the chain on when it can (PK-11); otherwise it sheds as many cards as one
     throw allows rather than drawing; a Queen names the suit it holds most of, Aces hold the
     next player, a K♣ sends the turn to the player holding fewest cards."""
     if not moves:
         return None
-    if level == "random":
+    if level == "easy":
         # The simulation's random player throws, uniformly among its throws, 9 times in 10
         # when a throw is legal, and otherwise picks any listed move (so voluntary draws stay
         # covered). Uniformly random moves draw so often (PK-9 lets anyone draw) that a
@@ -641,5 +641,7 @@ from cardparty.plugins.pikac import bot as _bot  # noqa: E402
 
 cardparty_bot_move = _bot.wrap(cardparty_bot_move)
 cardparty_bot_estimate = _bot.cardparty_bot_estimate
+cardparty_bot_reason = _bot.cardparty_bot_reason
+cardparty_bot_rollout = _bot.cardparty_bot_rollout
 
 from cardparty.plugins.pikac.infer import cardparty_bot_sampler  # noqa: E402, F401

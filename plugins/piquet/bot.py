@@ -1,4 +1,4 @@
-"""Piquet's "basic" bot: the plain habits of a fair club player, from its own view only.
+"""Piquet's normal bot: the plain habits of a fair club player, from its own view only.
 
 Exchange: throw the lowest cards of the short suits, keep aces, kings and the longest suit;
 elder stops discarding once what is left is worth keeping. Play: lead a run of cards that
@@ -18,6 +18,7 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
+from cardparty.core.i18n import Msg, plural_msg
 from cardparty.core.search import pairwise_shares
 
 ORDER = {r: i for i, r in enumerate("789TJQKA")}
@@ -61,17 +62,60 @@ def _play(moves: list[Move], hand: list[str], trick: list[str]) -> Move:
 @hookimpl
 def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
                        rng: random.Random, level: str) -> Move | None:
-    if level != "basic" or len(moves) == 1:
+    if level != "normal" or len(moves) == 1:
         return None
     if moves[0].kind in ("declare", "answer"):
         return moves[0]                   # PQ-16: declare or answer in full, never sinking
     seen = view()
-    hand = seen["hand"]
+    return _choose(moves, seen["hand"], lambda: seen["zones"]["trick"])
+
+
+@hookimpl
+def cardparty_bot_rollout(state: Any, seat: int, moves: list[Move],
+                          rng: random.Random) -> Move | None:
+    """``cardparty_bot_move`` at "normal", read from the state (the search's rollouts)."""
+    if len(moves) == 1:
+        return None
+    if moves[0].kind in ("declare", "answer"):
+        return moves[0]
+    return _choose(moves, state.hands[seat], lambda: state.trick)
+
+
+def _choose(moves: list[Move], hand: list[str], trick: Callable[[], list[str]]) -> Move | None:
     if moves[0].kind in ("discard", "take"):
         return _exchange(moves, hand)
     if moves[0].kind == "play":
-        return _play(moves, hand, seen["zones"]["trick"])
+        return _play(moves, hand, trick())
     return None
+
+
+@hookimpl
+def cardparty_bot_reason(view: dict[str, Any], moves: list[Move], move: Move) -> str | None:
+    """Why the policy plays ``move``, in its own terms, for the hint."""
+    kind = move.kind
+    hand = view["hand"]
+    if kind in ("declare", "answer"):
+        return Msg("declares in full: sinking gains nothing here")
+    if kind == "take":
+        return Msg("what is left is worth keeping")
+    if kind == "discard":
+        return Msg("throws {card}, the least worth keeping: low, in a short suit",
+                   card=move.cards[0])
+    if kind != "play":
+        return None
+    if len(move.cards) > 1:
+        return plural_msg("leads {n} card that cannot lose, a point each",
+                          "leads {n} cards that cannot lose, a point each", len(move.cards))
+    trick = view["zones"].get("trick") or []
+    if not trick:
+        return Msg("leads from your longest suit")
+    card, led = move.cards[0], trick[0]
+    if card[1] == led[1] and ORDER[card[0]] > ORDER[led[0]]:
+        return Msg("wins the trick as cheaply as you can")
+    lengths = Counter(c[1] for c in hand)
+    if card[1] != led[1] and lengths[card[1]] == min(lengths.values()):
+        return Msg("cannot win it: throws the lowest card of your shortest suit")
+    return Msg("cannot win it: throws your lowest card")
 
 
 @hookimpl

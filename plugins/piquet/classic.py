@@ -83,14 +83,16 @@ def cardparty_apply_move(state: PiquetState, seat: int, move: Move, rng: random.
 @hookimpl(wrapper=True)
 def cardparty_result(state: PiquetState) -> Generator[None, Result | None, Result | None]:
     """The places stay the base game's (the higher total wins); the scores become the
-    Rubicon count."""
+    Rubicon count, which the summary says as the winner's (both in seat order read as the
+    loser's first whenever seat 1 won); a drawn partie is worth nothing, and its summary
+    says it is drawn."""
     result = yield
     if result is None:
         return None
     count = rubicon_count(state.totals)
-    return Result(places=result.places, scores=count,
-                  summary=Msg("{summary}; Rubicon count {a} / {b}", summary=result.summary,
-                              a=count[0], b=count[1]),
+    summary = result.summary if count[0] == 0 else Msg(
+        "{summary}; Rubicon count {n} to the winner", summary=result.summary, n=max(count))
+    return Result(places=result.places, scores=count, summary=summary,
                   outcome=result.outcome)
 
 

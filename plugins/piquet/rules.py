@@ -813,7 +813,7 @@ def cardparty_result(state: PiquetState) -> Result | None:
         summary = Msg("drawn at {n} all", n=a)
     else:
         w = 0 if a > b else 1
-        summary = Msg("seat {seats} won {high} to {low}", seats=str(w), high=max(a, b),
+        summary = Msg("{seats} won {high} to {low}", seats=str(w), high=max(a, b),
                       low=min(a, b))
     return Result(places=tuple(state.places), scores=tuple(state.totals), summary=summary,
                   outcome=state.outcome)
@@ -948,13 +948,20 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
                           *narrative(event["log"], names),
                           Msg("match: {totals}", totals=_names_and(totals, names))])
     if kind == "over":
-        totals = event["totals"]
-        return Msg("match over: {places}", places=", ".join(
-            f"{event['places'][s]}. {seat_name(names, s)} ({totals[s]})" for s in (0, 1)))
+        totals, places = event["totals"], event["places"]
+        return Msg("match over: {places}", places=", ".join(    # the winner first
+            f"{places[s]}. {seat_name(names, s)} ({totals[s]})"
+            for s in sorted((0, 1), key=lambda s: (places[s], s))))
     return None
 
 
-# The basic bot lives in its own module; importing its hook here registers it with the rules.
+# The normal bot lives in its own module; importing its hook here registers it with the rules.
 # Spoken declarations (PQ-16) call back into this module, so they are imported last.
 from cardparty.plugins.piquet import spoken  # noqa: E402
-from cardparty.plugins.piquet.bot import cardparty_bot_estimate, cardparty_bot_move  # noqa: E402, F401
+from cardparty.plugins.piquet.bot import (  # noqa: E402, F401
+    cardparty_bot_estimate,
+    cardparty_bot_move,
+    cardparty_bot_reason,
+    cardparty_bot_rollout,
+)
+from cardparty.plugins.piquet.infer import cardparty_bot_sampler  # noqa: E402, F401

@@ -92,3 +92,31 @@ def test_play_refuses_in_the_players_language(lang: str,
                 assert english not in err, err
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("x" * 40, "a name has at most 32 letters (this one has 40)"),
+    (" Eva", "a name has no space at either end"),
+    ("Eva  Novak", "a name has no space at either end, nor two in a row"),
+    ("Ev\u200ba", "a name is letters or digits of one script"),
+])
+def test_play_refuses_a_name_no_host_takes_before_the_screen(
+        name: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 27, item 4: ``play --name`` went to the host, which refused the hello, and the
+    screen stayed on 'connecting' with the wire's words."""
+    assert play("--name", name) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardparty play: error: --name: ") and says in err, err
+    assert err.count("\n") == 1
+
+
+def test_play_takes_a_name_a_host_takes_and_a_login_it_would_not_is_not_the_default(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardparty.client.commands import play as play_command
+
+    assert play("--name", "Eva Nováková") == 1          # past the check, at the terminal
+    assert "needs a terminal" in capsys.readouterr().err
+    monkeypatch.setattr(play_command.getpass, "getuser", lambda: "l" * 40)
+    assert play_command.default_name() == "You"
+    monkeypatch.setattr(play_command.getpass, "getuser", lambda: "eva")
+    assert play_command.default_name() == "eva"

@@ -73,7 +73,18 @@ def test_mo5_seek_plays_with_bots_and_the_reward_league_and_shop_show(
     assert "active: 60 min left" in text(r.shop())
     eva.key("v")
     eva.key("enter")
-    pump.until(lambda: "not enough coins for Eva" in eva.error)
+    pump.until(lambda: "not enough coins: the VIP pass costs 1000" in eva.error)
+    assert f"you have {coins - 200}" in eva.error
+    eva.key("q")
+    eva.key("p")                                           # the profile and its rewards
+    pump.until(lambda: eva.screen == "profile" and eva.recent is not None)
+    shown = " ".join(text(r.profile()).split())          # its lines wrap where they must
+    assert f"{coins - 200:,} coins" in shown and "gold booster: 60 min left" in shown
+    assert (f"table {reward['table']}, round 1 (open): place {reward['place']} · "
+            f"{reward['coins']} coins, {reward['xp']} XP") in shown
+    assert "(halved: bots held seats)" in shown
+    eva.key("q")
+    assert eva.screen == "lobby"
     assert eva.failures == []
 
 
@@ -133,3 +144,18 @@ def test_the_command_line_reaches_the_league_the_shop_and_open_play(
     eva.command("seek")
     assert isinstance(eva.dialog, SeekForm)
     assert eva.failures == []
+
+
+def test_a_reward_missed_while_away_is_told_as_such_wherever_the_player_is() -> None:
+    """Issue 28: the host tells a round that ended while the player was away after his next
+    hello (``missed``); the bottom line says it was while he was away, even on the table's own
+    screen."""
+    from cardparty.client.controller import Controller
+
+    c = Controller(None, name="Eva")
+    c.screen, c.table_id = "table", "t3"
+    c.receive({"type": "reward", "table": "t3", "round": 1, "mode": "open", "seat": 0,
+                  "place": 1, "coins": 100, "xp": 50, "league": 10, "stake": 0, "pot": 0,
+                  "halved": False, "level_up": False, "missed": True,
+                  "profile": {"name": "Eva", "coins": 1100, "level": 0}})
+    assert c.notice.startswith("table t3, while you were away: You earn 100 coins, 50 XP")

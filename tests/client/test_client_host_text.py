@@ -6,6 +6,7 @@ players say (this project's host refuses such text, so only such a host can send
 
 from __future__ import annotations
 
+import errno
 import queue
 import threading
 from collections.abc import Iterator
@@ -42,12 +43,24 @@ class CarelessHost(threading.Thread):
         self.sock.curve_secretkey = self.keys.secret
         self.sock.curve_publickey = self.keys.public
         self.sock.setsockopt(zmq.LINGER, 0)
-        self.sock.bind("tcp://127.0.0.1:*")
-        self.address = self.sock.getsockopt_string(zmq.LAST_ENDPOINT)
-        self.desk = KeyDesk(desk_endpoint(self.address), self.keys, "careless")
+        self.address, self.desk = self._bind_with_desk()
         self.routes: set[bytes] = set()
         self.pushes: queue.Queue[dict[str, Any]] = queue.Queue()
         self.stopping = threading.Event()
+
+    def _bind_with_desk(self) -> tuple[str, KeyDesk]:
+        """A port the system chooses, chosen again until the next one (the desk's) is free
+        too, as the host does (net/host/node.py): another test's socket may hold it."""
+        for _ in range(50):
+            self.sock.bind("tcp://127.0.0.1:*")
+            address = self.sock.getsockopt_string(zmq.LAST_ENDPOINT)
+            try:
+                return address, KeyDesk(desk_endpoint(address), self.keys, "careless")
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE:
+                    raise
+                self.sock.unbind(address)
+        raise RuntimeError("no free pair of ports on 127.0.0.1")
 
     def reply(self, req: dict[str, Any]) -> dict[str, Any]:
         kind, rid = req.get("type"), req.get("rid")

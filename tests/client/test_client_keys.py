@@ -94,11 +94,15 @@ def shop(c: Controller) -> None:
     c.screen = "shop"
 
 
+def profile(c: Controller) -> None:
+    c.screen = "profile"
+
+
 #: Every state in which some binding's screen or filter says something else.
 STATES: dict[str, Callable[[Controller], None]] = {
     "lobby": lobby, "lobby before the host answers": waiting_for_the_host, "room": room,
     "table": playing, "round over": round_over, "league asked": league_asked,
-    "league shown": league_shown, "shop": shop}
+    "league shown": league_shown, "shop": shop, "profile": profile}
 
 
 @pytest.fixture
@@ -266,3 +270,42 @@ def test_typing_on_the_start_screen_then_ctrl_c_from_the_command_line(kit: HostK
         (":", lambda: c.command_open),
         ("B", lambda: True)])                 # typed into the line, not the bell's key
     assert c.quit and c.command_open and not c.bell and c.name == "Eva"
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "ca"])
+@pytest.mark.parametrize("state", sorted(STATES))
+def test_the_help_box_and_the_key_line_break_between_words(state: str, lang: str) -> None:
+    """Issue 27, item 13: the help box and the bottom line broke inside words ('přestat
+    č|ekat', 'stop wai|ting', 'q: lea/ve'). Every word of the help and of the key line is
+    whole on some line, at 80 columns and at 50."""
+    from cardparty.core.i18n import set_language
+
+    set_language(lang)
+    try:
+        c = Controller(None, name="Eva", describe=describer)
+        STATES[state](c)
+        for width in (80, 50):
+            r = Renderer(c, glyphs(False), width=lambda w=width: w)
+            c.help = 1
+            drawn = "".join(f[1] for f in r.help()).split("\n")
+            c.help = 0
+            footer = "".join(f[1] for f in r.status()).split("\n")
+            assert all(len(line) <= width for line in drawn + footer), (drawn, footer)
+            words = {w for line in drawn + footer for w in line.split()}
+            said = [what for _keys, what in c.keys.help_lines(c)] + c.keys.footer(c)
+            for text in said:
+                for word in text.split():
+                    assert word in words, (word, text, drawn, footer)
+    finally:
+        set_language("en")
+
+
+def test_the_doc_says_the_host_as_it_is() -> None:
+    """Issue 27, item 16: docs/playing.md said the economy 'is not part of the host yet' and
+    named only port 7770 for the firewall, while a client asks the key desk on the next."""
+    from cardparty.net.address import read_address
+
+    doc = " ".join(DOC.read_text(encoding="utf-8").split())
+    assert "not part of the host" not in doc
+    desk = read_address("192.168.1.20:7770").desk.rsplit(":", 1)[1]
+    assert f"TCP ports 7770 **and {desk}**" in doc and "the ports are P and P+1" in doc

@@ -108,6 +108,23 @@ def test_a_turn_in_each_language(kit: HostKit, speaking: None, game: str, lang: 
         assert not found, (game, lang, found, text)
 
 
+@pytest.mark.parametrize("game", sorted(g for g in load_catalog().games if "-" not in g))
+def test_every_zone_a_view_names_is_in_the_catalogs(kit: HostKit, game: str) -> None:
+    """Kakhead's 'burned: 0' stayed English on a Czech screen: a zone's name the game did not
+    mark for the catalogs, so no check of English words could see it."""
+    from cardparty.core.i18n import catalog
+
+    c = seated(kit, game, load_catalog().game(game).max_players, seed=3)
+    view = c.table.view
+    names = set(view.get("zones") or {})
+    names |= {k for p in view.get("players") or () for k in p.get("zones") or {}}
+    c.close()
+    assert names, game
+    for lang in ("cs", "ca"):
+        untold = sorted(n for n in names if catalog(lang).gettext(n) == n)
+        assert not untold, (game, lang, untold)
+
+
 @pytest.mark.parametrize("lang", ("cs", "ca"))
 def test_piquet_spoken_declarations_in_each_language(kit: HostKit, speaking: None,
                                                       lang: str) -> None:

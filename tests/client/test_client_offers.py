@@ -110,3 +110,30 @@ def test_a_cancelled_entry_tables_waiting_room_goes_saying_why() -> None:
         assert "cancelled" in shown(eva, "status")
         assert "The game starts" not in shown(eva, "lobby")
         eva.exit()
+
+
+def test_the_leagues_weeks_are_offered_once_there_is_another_week() -> None:
+    """The league's left and right did nothing (one week to show), and its help and the
+    bottom line named them differently: they are offered once the host lists another week,
+    then go to it and back."""
+    with keeping_coins(30) as host:
+        eva, pump = player(host.address, "Eva")
+        pump.until(lambda: eva.connection == "connected" and bool(eva.profile))
+        eva.key("L")
+        pump.until(lambda: bool(eva.league and eva.league.get("week")))
+        this = eva.league["week"]                      # type: ignore[index]
+        assert "weeks" not in footer(eva) and "week" not in helped(eva)
+        eva.key("left")
+        assert eva.league["week"] == this and eva.error == ""  # type: ignore[index]
+        # A host with standings of an older week lists it too.
+        eva.receive({**eva.league, "type": "league", "weeks": [this, "2026-W01"]})
+        assert "left right: weeks" in footer(eva) and "an older / a newer week" in helped(eva)
+        assert "left" not in shown(eva, "league") and "q:" not in shown(eva, "league")
+        eva.key("left")
+        pump.until(lambda: eva.league.get("week") == "2026-W01")  # type: ignore[union-attr]
+        assert "League 2026-W01" in shown(eva, "league")
+        eva.receive({**eva.league, "type": "league", "weeks": [this, "2026-W01"]})
+        eva.key("right")
+        pump.until(lambda: eva.league.get("week") == this)  # type: ignore[union-attr]
+        assert "(this week)" in shown(eva, "league") and eva.failures == []
+        eva.exit()

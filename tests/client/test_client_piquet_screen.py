@@ -74,7 +74,7 @@ def test_your_own_declared_cards_show_as_cards() -> None:
     from cardparty.core.simulate import next_actor
     from cardparty.core.table import open_table
 
-    bot, rng = PolicyBot("basic"), random.Random(1)
+    bot, rng = PolicyBot("normal"), random.Random(1)
     for seed in range(40):
         table = open_table("piquet", 2, seed=seed, names=["Eva", "Petr"])
         while table.result() is None and not table.state.shown[0]:

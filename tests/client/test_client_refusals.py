@@ -113,3 +113,41 @@ def test_a_connected_client_says_the_hosts_key_changed_and_is_back_after_forget(
             second.stop()
     finally:
         c.exit()
+
+
+def test_a_blank_name_is_said_on_the_start_screen_before_anything_connects() -> None:
+    def connect(who: str, where: str) -> NetLink:
+        raise AssertionError(f"{who!r} connected to {where}")
+
+    c = Controller(None, name="", address="", describe=describer, connect=connect)
+    c.start.name, c.start.address, c.start.row = "   ", f"127.0.0.1:{free_port()}", 1
+    c.key("enter")
+    assert c.screen == "start" and c.link is None and c.banner == ""
+    assert c.error == "type your name first" and c.start.row == 0
+    read_whole(c, c.error, 40)
+
+
+def test_a_fresh_join_to_a_host_whose_key_changed_reads_the_advice_whole() -> None:
+    """The refusal was one line cut at the terminal's width: below some 250 columns the
+    advice to run ``cardparty hosts --forget`` could not be read."""
+    port = free_port()
+    first = Host(f"tcp://127.0.0.1:{port}", "party", heartbeat=0.2, idle=None,
+                 keys=KeyPair.generate())
+    first.start()
+    try:
+        c, pump = player(f"127.0.0.1:{port}", "Eva")
+        pump.until(lambda: c.connection == "connected" and c.screen == "lobby")
+        c.exit()
+    finally:
+        first.stop()
+    new = KeyPair.generate()
+    second = Host(f"tcp://127.0.0.1:{port}", "party", heartbeat=0.2, idle=None, keys=new)
+    second.start()
+    try:
+        c, pump = direct(f"127.0.0.1:{port}", "Eva")
+        pump.until(lambda: c.screen == "start" and "--forget" in c.error, timeout=20)
+        assert new.fingerprint in c.error, c.error
+        back_at_the_start(c, pump, "cardparty hosts --forget")
+    finally:
+        c.exit()
+        second.stop()

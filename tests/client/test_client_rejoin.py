@@ -90,28 +90,3 @@ def test_a_client_killed_mid_game_and_started_again_resumes_its_seat(
     assert sorted(again.table.hand) == sorted(hand)          # no bot moves for Petr
     pa.until(lambda: bool(again.tables) and "away" not in str(again.tables[0]["seats"][0]))
     again.exit()
-
-
-def test_the_others_see_at_once_who_dropped_and_who_came_back() -> None:
-    from cardparty.client.render import Renderer
-    from cardparty.client.theme import glyphs
-
-    c = Controller(None, name="Eva")
-    c.receive({"type": "view", "table": "t1", "view": {
-        "game": "pika", "seat": 0, "turn": 1,
-        "players": [{"name": "Eva", "status": "waiting"},
-                    {"name": "Petr", "status": "to play"}]}})
-
-    def lobby(connected: bool) -> str:
-        c.receive({"type": "lobby", "tables": [{"id": "t1", "seats": ["Eva", "Petr"],
-                                                "summary": {"seats": [
-                                                    {"kind": "human", "name": "Eva",
-                                                     "connected": True},
-                                                    {"kind": "human", "name": "Petr",
-                                                     "connected": connected}]}}]})
-        return "".join(f[1] for f in Renderer(c, glyphs(False)).players())
-
-    shown = lobby(False)
-    petr = next(line for line in shown.splitlines() if "Petr" in line)
-    assert "disconnected" in petr and "to play" not in petr
-    assert "disconnected" not in lobby(True)

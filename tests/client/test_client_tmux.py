@@ -255,6 +255,22 @@ def play_turn(t: Tmux, who: str, rng: random.Random) -> bool:
     return False
 
 
+def play_out(t: Tmux, players: tuple[str, ...], rng: random.Random,
+             turn: Callable[[Tmux, str, random.Random], bool] | None = None,
+             limit: float = 120.0) -> None:
+    """The round played out by keystrokes (``turn``, else ``play_turn``, for each player in
+    turn) until every player's screen says it is over, within ``limit`` seconds."""
+    turn = turn or play_turn
+    done = dict.fromkeys(players, False)
+    end = time.monotonic() + limit
+    while not all(done.values()):
+        assert time.monotonic() < end, "\n".join(t.screen(w) for w in done)
+        for who in done:
+            if not done[who]:
+                done[who] = turn(t, who, rng)
+        time.sleep(0.05)
+
+
 def installed_games() -> list[str]:
     return sorted(load_catalog().games)
 
@@ -282,15 +298,8 @@ def test_two_clients_play_a_round_to_its_end_by_keystrokes(tmux: Tmux, game: str
     for who in ("Eva", "Petr"):
         tmux.wait(who, lambda s: "you: " in s.splitlines()[0])
     rng = random.Random(game)
-    done = {"Eva": False, "Petr": False}
-    end = time.monotonic() + 400
-    while not all(done.values()):
-        assert time.monotonic() < end, "\n".join(tmux.screen(w) for w in done)
-        for who in done:
-            if not done[who]:
-                done[who] = play_turn(tmux, who, rng)
-        time.sleep(0.05)
-    for who in done:
+    play_out(tmux, ("Eva", "Petr"), rng, limit=400)
+    for who in ("Eva", "Petr"):
         screen = tmux.screen(who)
         assert "Round over" in screen and "Traceback" not in screen
         assert re.search(r"1\. \S+", screen)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     TMUX_MARKS,
@@ -17,7 +16,7 @@ from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     create_table,
     free_port,
     join,
-    play_turn,
+    play_out,
     start_host,
     tmux,
 )
@@ -32,14 +31,7 @@ BOARD = re.compile(r"(Eva|Petr)\s+(\d) \((\d+)\)\s+(\d) \((\d+)\)\s+(\d+)\s+(\d+
 
 
 def play_round(t: Tmux, rng: random.Random) -> None:
-    done = dict.fromkeys(PLAYERS, False)
-    end = time.monotonic() + 300
-    while not all(done.values()):
-        assert time.monotonic() < end, "\n".join(t.screen(w) for w in PLAYERS)
-        for who in PLAYERS:
-            if not done[who]:
-                done[who] = play_turn(t, who, rng)
-        time.sleep(0.05)
+    play_out(t, tuple(PLAYERS), rng, limit=300)
 
 
 def two_at_a_pika_table(t: Tmux, port: int) -> None:

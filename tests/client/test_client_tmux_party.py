@@ -1,14 +1,18 @@
 """The whole party of issue 27 in real terminals (tmux, 80x24): one host keeping its tables
-(``--data``), three people in three windows: Eva in English, Petr in Czech, Ana in Catalan.
-Eva opens a Pika table, closes it to strangers and invites Petr; he sits, both are ready
-with a bot in the third seat, Ana watches as a spectator; the host is stopped mid-game and
-started again on the same data; everyone is back; Eva and Petr play the round out.
+and coins (``--data``), three people in three windows: Eva in English, Petr in Czech, Ana in
+Catalan. Petr chats in the lobby; Petr and Ana look at the league and the shop; Eva opens a
+Pika table, Ana sits and Eva removes her; Eva closes the table to strangers and invites
+Petr; he sits, both are ready with a bot in the third seat, Ana watches as a spectator; the
+host is stopped mid-game and started again on the same data; everyone is back; Petr's
+client is killed and started again, and he is back at his seat; they play the round out,
+play another (Petr reads the match so far) and leave the finished table, and nobody reads
+as away for it.
 
 On every screen read: what the host pushes is there within a second with no key pressed
-(an invitation, the game's start, the host gone and back), no line is cut at the 80th
-column, and a Czech or Catalan screen shows no English word outside card and player names;
-after the restart the log tells the history once; a spectator is offered no moves and no
-next round. Each wait is for a screen, never a fixed time.
+(a chat line, an invitation, a removal, the game's start, the next round), no line is cut
+at the 80th column, and a Czech or Catalan screen shows no English word outside card and
+player names; after the restart the log tells the history once; a spectator is offered no
+moves and no next round. Each wait is for a screen, never a fixed time.
 
 Uses the private tmux server of ``test_client_tmux`` (its own ``-L`` socket, killed after).
 """
@@ -20,6 +24,7 @@ import re
 import time
 from pathlib import Path
 
+from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import catalog
 from tests.client.test_client_languages import english_in, english_words
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
@@ -28,6 +33,7 @@ from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     Tmux,
     create_table,
     free_port,
+    play_out,
     start_host,
     tmux,
 )
@@ -81,6 +87,30 @@ def pushed(t: Tmux, who: str, what: str | object) -> str:
 def join(t: Tmux, who: str, port: int) -> None:
     t.run(who, f"{CARDPARTY} --lang {LANGS[who]} join 127.0.0.1:{port} --name {who}")
     seen(t, who, lambda s: len(s.splitlines()) > 2 and f"{who} ·" in s.splitlines()[1])
+
+
+def respawn(t: Tmux, who: str, command: str) -> None:
+    """Whatever runs in ``who``'s window killed (no goodbye), ``command`` started there."""
+    t.tmux("respawn-window", "-k", "-t", f"{t.session}:{who}",
+           f"env -u NO_COLOR TERM=xterm-256color CARDPARTY_STATE_DIR={t.state} {command}")
+
+
+def economy_screens(t: Tmux, who: str) -> None:
+    """The league and the shop on ``who``'s screen, each read once the host answered, then
+    back to the lobby."""
+    asking = say(who, "asking the host...")
+    for key, title in (("L", say(who, "League")), ("$", say(who, "Shop"))):
+        t.keys(who, key)
+        seen(t, who, lambda s, h=title: h in s and asking not in s
+             and say(who, "q: lobby") in s.splitlines()[-1])
+        t.keys(who, "q")
+        seen(t, who, lambda s: say(who, "c: create") in s.splitlines()[-1])
+
+
+def room_title(who: str, table: str = "t1") -> str:
+    """The first line of ``who``'s waiting room at a Pika table."""
+    return say(who, "{game} · table {table} · waiting room · you: {name}").format(
+        game="Pika", table=table, name=who)
 
 
 def row_of(screen: str, table: str) -> int:
@@ -154,9 +184,30 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
     seen(tmux, "Eva", lambda s: not any(line.startswith(":") for line in s.splitlines())
          and "c: create" in s.splitlines()[-1])
 
-    # Eva's table, closed to strangers; Petr invited: the invitation is on his screen at once.
+    # Chat in the lobby: on the others' screens at once, with no key pressed.
+    tmux.keys("Petr", "t")                          # the keys reach the line in order
+    tmux.keys("Petr", "ahoj vsichni", "Enter")
+    for who in ("Eva", "Ana"):
+        pushed(tmux, who, "ahoj vsichni")
+    # The league and the shop, in each one's language.
+    for who in ("Petr", "Ana"):
+        economy_screens(tmux, who)
+
+    # Eva's table. Ana sits and Eva removes her: Ana's screen says so at once.
     create_table(tmux, "Eva", "pika", 3)
     seen(tmux, "Eva", "waiting room")
+    lobby = seen(tmux, "Ana", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
+    tmux.keys("Ana", *["Down"] * row_of(lobby, "t1"), "Enter")
+    seen(tmux, "Ana", room_title("Ana"))
+    seen(tmux, "Eva", lambda s: "Ana" in s)
+    tmux.keys("Eva", "x")
+    seen(tmux, "Eva", "remove from table t1")
+    tmux.keys("Eva", "Enter")
+    pushed(tmux, "Ana", lambda s: say("Ana", "you no longer sit at that table") in s
+           and room_title("Ana") not in s)
+    seen(tmux, "Eva", lambda s: "Ana" not in s)
+
+    # Closed to strangers; Petr invited: the invitation is on his screen at once.
     tmux.keys("Eva", "s")
     seen(tmux, "Eva", "strangers may not sit")
     tmux.keys("Eva", "i")
@@ -166,9 +217,7 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
     pushed(tmux, "Petr", lambda s: "Eva" in s.splitlines()[-1] and "t1" in s.splitlines()[-1])
     lobby = seen(tmux, "Petr", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
     tmux.keys("Petr", *["Down"] * row_of(lobby, "t1"), "Enter")
-    room = seen(tmux, "Petr", say("Petr", "{game} · table {table} · waiting room · you: "
-                                          "{name}").format(game="Pika", table="t1",
-                                                           name="Petr"))
+    room = seen(tmux, "Petr", room_title("Petr"))
     assert say("Petr", "your table: close it (everyone at it is told)") not in room
     seen(tmux, "Eva", lambda s: "Petr" in s and "(free)" in s)
     tmux.keys("Eva", "b")
@@ -195,9 +244,9 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
             play_turn(tmux, who, rng)
     before = {who: log_lines(steady(tmux, who)) for who in ("Eva", "Petr", "Ana")}
 
-    # The host goes and comes back on the same data: everyone says so at once, then is back
+    # The host is killed and comes back on the same data: everyone says so at once, then is back
     # at the table, and no history is told twice.
-    tmux.keys("host", "C-c")
+    respawn(tmux, "host", "sleep 600")             # killed: its lock on --data goes with it
     gone = {w: say(w, "the host at {address} is gone: reconnecting...").split("{")[0]
             for w in LANGS}
     for who in LANGS:
@@ -208,13 +257,89 @@ def test_the_party_of_three_with_a_spectator_and_a_host_restart(tmux: Tmux,  # n
     for who, lines in before.items():               # nobody moved meanwhile: the same log
         assert log_lines(steady(tmux, who)) == lines, f"{who}: history told twice"
 
+    # Petr's client killed mid-game and started again: he is back at his seat, and Eva's
+    # screen says he was gone and then that he is back.
+    respawn(tmux, "Petr", "sleep 600")
+    seen(tmux, "Eva", lambda s: any("Petr" in line and "disconnected" in line
+                                    for line in s.splitlines()), timeout=15)
+    respawn(tmux, "Petr", f"{CARDPARTY} --lang cs join 127.0.0.1:{port} --name Petr")
+    seen(tmux, "Petr", lambda s: "t1" in s.splitlines()[0] and say("Petr", "Hand") in s,
+         timeout=20)
+    seen(tmux, "Eva", lambda s: not any("Petr" in line and "disconnected" in line
+                                        for line in s.splitlines()))
+    assert log_lines(steady(tmux, "Petr")) == before["Petr"], "Petr: history told twice"
+
     # The round played out by keystrokes; the spectator sees its end with no next round.
-    done = {"Eva": False, "Petr": False}
-    end = time.monotonic() + 120
-    while not all(done.values()):
-        assert time.monotonic() < end, "\n".join(tmux.screen(w) for w in done)
-        for who in done:
-            if not done[who]:
-                done[who] = play_turn(tmux, who, rng)
-        time.sleep(0.05)
+    play_out(tmux, ("Eva", "Petr"), rng, play_turn)
     seen(tmux, "Ana", say("Ana", "Round over"))
+
+    # Another round: once both said so, it starts on Eva's screen with no key of hers; the
+    # match so far reads in Czech on Petr's.
+    tmux.keys("Eva", "n")
+    tmux.keys("Petr", "n")
+    pushed(tmux, "Eva", lambda s: say("Eva", "Round over") not in s and "Hand" in s)
+    tmux.keys("Petr", "m")
+    seen(tmux, "Petr", lambda s: "Eva" in s and "Petr" in s and "Bot 3" in s)
+    tmux.keys("Petr", "Escape")
+    play_out(tmux, ("Eva", "Petr"), rng, play_turn)
+    seen(tmux, "Ana", say("Ana", "Round over"))
+
+    # Leaving a finished table is not being away (item 12): Petr leaves it, and neither
+    # Eva's table nor anyone's lobby says he (or Eva, once she leaves too) is away.
+    tmux.keys("Petr", "l")
+    seen(tmux, "Petr", lambda s: re.search(r"^ t1 ", s, re.M) is not None
+         and "t1" not in s.splitlines()[0])
+    for who in ("Eva", "Ana"):
+        petr = next(line for line in steady(tmux, who).splitlines() if "Petr" in line)
+        assert say(who, "disconnected") not in petr, petr
+    tmux.keys("Eva", "l")
+    seen(tmux, "Eva", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
+    for who in ("Eva", "Petr"):
+        row = next(line for line in steady(tmux, who).splitlines()
+                   if re.match(r" t1 ", line))
+        assert say(who, "away") not in row, row
+
+    # Open play: Ana seeks a table; her notice says she waits until she stops; the others'
+    # lobbies list the table, then not (the lobby is polled: a table one is not at is no
+    # push, docs/protocol.md).
+    tmux.keys("Ana", "l")
+    seen(tmux, "Ana", lambda s: say("Ana", "c: create") in s.splitlines()[-1])
+    tmux.keys("Ana", "o")
+    seen(tmux, "Ana", say("Ana", "[ Seek a table ]"))
+    tmux.keys("Ana", "Up", "Enter")                 # from the first row onto the button
+
+    waiting = say("Ana", "u: stop waiting")
+    seen(tmux, "Ana", lambda s: waiting in " ".join(" ".join(s.splitlines()[-2:]).split()))
+    for who in ("Eva", "Petr"):
+        seen(tmux, who, lambda s: re.search(r"^ t2 .*Ana", s, re.M) is not None)
+    tmux.keys("Ana", "u")
+    seen(tmux, "Ana", lambda s: say("Ana", "you stopped waiting") in s
+         and waiting not in " ".join(s.split()))
+    for who in ("Eva", "Petr"):
+        seen(tmux, who, lambda s: re.search(r"^ t2 .*Ana", s, re.M) is None)
+
+
+def test_play_in_czech_says_its_house_rule_and_no_english(tmux: Tmux) -> None:  # noqa: F811
+    """``cardparty play`` has no waiting room: an active ``--variant`` is said at the table
+    and in the rules in short (``?`` twice), in the player's language like every word there
+    (Kakhead's 'burned: 0' stayed English)."""
+    variant = next(v for v in load_catalog().variants_of("kakhead"))
+    tmux.run("Petr", f"{CARDPARTY} --lang cs play --name Petr --game kakhead --players 3 "
+                     f"--variant {variant.id}")
+    house = say("Petr", "House rules at this table: {variants}.").format(
+        variants=say("Petr", variant.name))
+    screen = seen(tmux, "Petr", lambda s: "t1" in s.splitlines()[0]
+                  and say("Petr", "Hand") in s)
+    assert " ".join(house.split()) in " ".join(screen.split()), screen
+    tmux.keys("Petr", "?", "?")
+    rules = seen(tmux, "Petr", say("Petr", "{game}: the rules in short").format(game="Kakhead"))
+    assert say("Petr", variant.name) in " ".join(rules.replace("│", " ").split()), rules
+    # Back in the lobby, keeping the seat: the host is "this machine" in Czech too.
+    tmux.keys("Petr", "Escape")
+    seen(tmux, "Petr", lambda s: say("Petr", "{game}: the rules in short").format(
+        game="Kakhead") not in s)
+    tmux.keys("Petr", "q")
+    seen(tmux, "Petr", say("Petr", "Leave this table?"))
+    tmux.keys("Petr", "Enter")
+    lobby = seen(tmux, "Petr", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
+    assert say("Petr", "this machine") in lobby.splitlines()[0], lobby

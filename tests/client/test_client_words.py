@@ -20,7 +20,7 @@ from cardparty.client.render import Renderer
 from cardparty.client.render_screens import settings_text
 from cardparty.client.theme import glyphs
 from cardparty.core.discovery import load_catalog
-from cardparty.core.i18n import set_language
+from cardparty.core.i18n import _, ngettext, set_language
 
 
 @pytest.fixture
@@ -125,3 +125,31 @@ def test_an_emoji_in_a_name_keeps_the_waiting_rooms_seat_column() -> None:
     lines = [line for line in "".join(f[1] for f in seats).split("\n") if ". " in line]
     at = [sum(get_cwidth(ch) for ch in line[:line.index("ready")]) for line in lines]
     assert at[0] == at[1], lines
+
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "ca"])
+def test_the_waiting_rooms_lines_break_between_words(speaking: None, lang: str) -> None:
+    """Under tmux at 80 columns the Catalan room read 'substitut per inactivitat: no|rmal'
+    and '(en f|alten 3)': its settings, bots and start lines were cut at the edge."""
+    set_language(lang)
+    c = Controller(None, name="Ana")
+    c.games = games()
+    c.screen, c.room_id = "room", "t1"
+    c.tables = [{"id": "t1", "game": "pika", "mode": "open", "status": "open",
+                 "seats": ["Eva", "Ana", None],
+                 "summary": {"seats": [{"kind": "human", "name": "Eva"},
+                                       {"kind": "human", "name": "Ana"}, {"kind": "empty"}],
+                             "settings": {"hand_size": 4, "call_window": 3.0, "dealer": -1},
+                             "variants": [], "bot_budget_ms": 150,
+                             "standin_level": "normal"}}]
+    lines = text(Renderer(c, glyphs(False), width=lambda: 80).room()).split("\n")
+    assert all(sum(get_cwidth(ch) for ch in line) < 80 for line in lines), lines
+    words = " ".join(" ".join(lines).split())
+    said = [_("hard bots think {ms} ms a move; idle stand-in: {level}").format(
+                ms=150, level=_("normal")),
+            ngettext("The game starts when every seat is taken and every player is ready "
+                     "({n} to go).", "The game starts when every seat is taken and every "
+                     "player is ready ({n} to go).", 3).format(n=3)]
+    for sentence in said:
+        assert " ".join(sentence.split()) in words, lines

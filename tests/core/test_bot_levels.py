@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from cardparty.core.bots import LEVELS, PolicyBot, canonical_level
+from cardparty.core.bots import ACCEPTED_LEVELS, LEVELS, PolicyBot, canonical_level
 from cardparty.core.contract import Move, Result
 from cardparty.core.search import Budget, SearchBot
 from cardparty.core.table import Table
@@ -24,12 +24,39 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_level_name_is_accepted_and_the_old_names_mean_easy_and_normal() -> None:
-    assert [canonical_level(level) for level in LEVELS] == [
+    assert LEVELS == ("easy", "normal", "hard")
+    assert [canonical_level(level) for level in ACCEPTED_LEVELS] == [
         "easy", "normal", "hard", "easy", "normal"]
     with pytest.raises(ValueError, match="easy, normal, hard"):
         canonical_level("expert")
     with pytest.raises(ValueError, match="easy, normal, hard"):
         PolicyBot("expert")
+
+
+def test_inside_core_a_bot_takes_only_the_three_names() -> None:
+    """The old names are input's: a bot is made from ``canonical_level``'s answer."""
+    with pytest.raises(ValueError, match="canonical_level"):
+        PolicyBot("basic")
+    assert PolicyBot(canonical_level("basic")).level == "normal"
+
+
+@pytest.mark.parametrize("game", ["pika", "pikac", "kakhead", "piquet"])
+def test_the_games_policies_answer_at_normal(game: str) -> None:
+    """The hook's ``level`` is "easy" or "normal": at "normal" each game's own policy
+    chooses wherever there is a choice (none of them falls back to chance)."""
+    table = Table(game, 2, seed=4)
+    rng = random.Random(4)
+    asked = 0
+    while table.result() is None and asked < 5:
+        seat = table.to_move()[0]
+        moves = table.legal_moves(seat)
+        if len(moves) > 1 and seat >= 0:
+            chosen = table.pm.hook.cardparty_bot_move(view=lambda s=seat: table.view(s),
+                                                      moves=moves, rng=rng, level="normal")
+            assert any(chosen is m for m in moves)
+            asked += 1
+        table.play(seat, moves[rng.randrange(len(moves))])
+    assert asked == 5
 
 
 @pytest.mark.parametrize("level", LEVELS)

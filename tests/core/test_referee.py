@@ -275,9 +275,9 @@ def old_simulator_journal(table: Table, rng: random.Random, bot: PolicyBot) -> l
 def test_any_order_draws_exactly_as_the_simulator_always_has(game: str, players: int,
                                                              seed: int) -> None:
     before = old_simulator_journal(Table(game, players, seed=seed), random.Random(seed),
-                                   PolicyBot("basic"))
+                                   PolicyBot("normal"))
     table = Table(game, players, seed=seed)
-    ref = Referee.any_order(table, random.Random(seed), PolicyBot("basic"))
+    ref = Referee.any_order(table, random.Random(seed), PolicyBot("normal"))
     systems = 0
     while (played := ref.fire(0.0)) is not None:
         assert table.journal[-1] == (played.seat, played.move)

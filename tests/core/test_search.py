@@ -10,6 +10,7 @@ import pytest
 
 from cardparty.core.bots import PolicyBot
 from cardparty.core.contract import Move
+from cardparty.core.playout import Rules
 from cardparty.core.search import Budget, decide, pairwise_shares, scores_of, search
 from cardparty.core.table import Table
 
@@ -159,3 +160,35 @@ def test_the_race_keeps_the_policys_move_without_enough_samples(game: str, playe
         move = search(table, seat, random.Random(2), shy, stats=stats)
         assert move.same(normal.choose(table, seat, random.Random(0)))
         assert 1 < sum(n for n, _ in stats.values()) <= shy.iterations
+
+
+@pytest.mark.parametrize(("game", "players"), [("pika", 2), ("pika", 4), ("pikac", 2),
+                                               ("pikac", 4), ("piquet", 2)])
+def test_the_rollouts_policy_read_from_the_state_is_the_normal_policy(game: str,
+                                                                       players: int) -> None:
+    """``cardparty_bot_rollout`` (the normal policy without the view, for speed) answers the
+    very move ``cardparty_bot_move`` answers at "normal", with the same draws from the rng."""
+    rules = Rules(Table(game, players, seed=0))
+    assert rules.fast is not None and rules.policy is not None
+    bot = PolicyBot("normal")
+    asked = 0
+    for seed in range(8):
+        table = Table(game, players, seed=seed)
+        rng = random.Random(seed)
+        while table.result() is None:
+            actors = table.to_move()
+            seat = actors[rng.randrange(len(actors))]
+            moves = table.legal_moves(seat)
+            if seat >= 0 and len(moves) > 1:
+                state = table.state
+
+                def view(s: int = seat, st: object = state) -> dict[str, object]:
+                    return {**rules.view(state=st, seat=s), "seat": s}
+
+                fast, slow = random.Random(asked), random.Random(asked)
+                assert rules.fast(state=state, seat=seat, moves=moves, rng=fast) is \
+                    rules.policy(view=view, moves=moves, rng=slow, level="normal")
+                assert fast.random() == slow.random()
+                asked += 1
+            table.play(seat, bot.choose(table, seat, rng))
+    assert asked > 60

@@ -616,14 +616,14 @@ def test_kh12_bots_offer_a_draw_once_the_game_really_cycles_and_accept_one() -> 
     early = _stalled()
     play(early, 0, "5S")                             # 30 moves without progress: listed
     assert ("offer", (), None) in legal(early, 1)
-    assert PolicyBot("basic").choose(early, 1, random.Random(3)).kind != "offer"
+    assert PolicyBot("normal").choose(early, 1, random.Random(3)).kind != "offer"
     table = _stalled(idle=BOT_PATIENCE - 1)
     play(table, 0, "5S")
-    bot, rng = PolicyBot("random"), random.Random(3)
+    bot, rng = PolicyBot("easy"), random.Random(3)
     assert bot.choose(table, 1, rng).kind == "offer"
     table.play(1, Move("offer"))
     assert bot.choose(table, 0, rng).kind == "accept"
-    assert PolicyBot("basic").choose(table, 2, rng).kind == "accept"
+    assert PolicyBot("normal").choose(table, 2, rng).kind == "accept"
 
 
 def test_kh12_random_bots_sometimes_refuse_an_early_offer_and_basic_ones_never() -> None:
@@ -631,9 +631,9 @@ def test_kh12_random_bots_sometimes_refuse_an_early_offer_and_basic_ones_never()
     play(table, 0, "5S")
     table.play(1, Move("offer"))
     rng = random.Random(5)
-    answers = {PolicyBot("random").choose(table, 0, rng).kind for _ in range(40)}
+    answers = {PolicyBot("easy").choose(table, 0, rng).kind for _ in range(40)}
     assert answers == {"accept", "refuse"}
-    assert {PolicyBot("basic").choose(table, 0, rng).kind for _ in range(40)} == {"accept"}
+    assert {PolicyBot("normal").choose(table, 0, rng).kind for _ in range(40)} == {"accept"}
 
 
 def test_kh12_random_bot_games_always_end_and_the_report_counts_the_draws() -> None:
@@ -656,7 +656,7 @@ def test_the_view_names_the_card_in_force_and_what_may_follow() -> None:
 
 def test_a_basic_bot_plays_its_cheapest_rank_and_keeps_the_specials() -> None:
     table = position([["TS", "2S", "6H", "6D", "9C"], ["KC"]], pile=["5H"])
-    move = PolicyBot("basic").choose(table, 0, random.Random(1))
+    move = PolicyBot("normal").choose(table, 0, random.Random(1))
     assert move.cards in {("6D", "6H"), ("6H", "6D")}
 
 
@@ -674,7 +674,7 @@ def test_every_event_of_a_game_reads_as_a_sentence_for_every_seat() -> None:
 def test_basic_bots_play_games_to_a_kakhead() -> None:
     for seed in range(5):
         table = open_table("kakhead", 4, seed=seed)
-        result = play_out(table, random.Random(seed), bot=PolicyBot("basic"))
+        result = play_out(table, random.Random(seed), bot=PolicyBot("normal"))
         assert result.outcome == "finished"
         assert sorted(result.places) == [1, 2, 3, 4]
         assert result.next_dealer == result.places.index(4)

@@ -156,3 +156,30 @@ def test_a_client_written_from_the_protocol_doc_reaches_the_desk() -> None:
         client.close(0)
         ctx.term()
         desk.close()
+
+
+def test_a_req_socket_asks_the_desk_as_a_dealer_does() -> None:
+    """Issue 28: a REQ's question comes after its empty delimiter frame, and was never
+    answered (a client written with REQ waited for ever); the answer comes back to it the same
+    way, so ``recv`` gives the one map."""
+    from cardparty.net.keys import KeyPair
+    from cardparty.net.protocol import HOST_LIMITS, decode
+
+    pair = KeyPair.generate()
+    desk = keydesk.KeyDesk("tcp://127.0.0.1:*", pair, "kitchen")
+    ctx = zmq.Context()
+    client = ctx.socket(zmq.REQ)
+    client.setsockopt(zmq.LINGER, 0)
+    try:
+        client.connect(desk.address)
+        client.send(QUESTION)
+        assert client.poll(2000), "the desk did not answer a REQ"
+        answer = decode(client.recv(), HOST_LIMITS)
+        assert answer == {"type": "key", "v": 1, "key": pair.public.decode(), "name": "kitchen"}
+        client.send(QUESTION)                         # and again on the same socket
+        assert client.poll(2000)
+        assert decode(client.recv(), HOST_LIMITS)["key"] == pair.public.decode()
+    finally:
+        client.close(0)
+        ctx.term()
+        desk.close()

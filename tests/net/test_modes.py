@@ -176,6 +176,24 @@ def test_mo6_no_seat_without_the_stake_and_leaving_before_the_start_refunds() ->
     ledger(k).audit()
 
 
+def test_mo6_an_entry_table_its_creator_cannot_pay_is_refused_before_it_exists() -> None:
+    """Issue 27, item 6: the create was refused at its creator's seat, and the table stayed
+    in every lobby, cancelled at the fill timeout and kept for hours."""
+    k = kit()
+    eva, petr = k.player("eva"), k.player("petr")
+    k.ask(eva, "buy", item="vip")                # 1000 coins for the pass: none left
+    k.out.take(petr)
+    msg = k.refused("no_coins", eva, "create", game="pikac", players=2, mode="entry",
+                    stake=100)
+    assert msg == "not enough coins: the stake is 100 and you have 0"
+    msg = k.refused("no_coins", eva, "seek", game="pikac", players=2, stake=100)
+    assert "the stake is 100 and you have 0" in msg
+    assert k.parts.tables.all == {} and k.ask(petr, "tables", offset=0)["tables"] == []
+    assert k.out.take(petr) == [] and k.out.take(eva, "table") == []
+    assert k.open_table("pikac", petr, 2, mode="entry", stake=1000)   # petr can pay it
+    ledger(k).audit()
+
+
 def test_mo6_an_entry_table_not_full_by_the_fill_timeout_is_cancelled_and_refunded() -> None:
     k = kit()
     eva, petr, jana = k.player("eva"), k.player("petr"), k.player("jana")

@@ -96,3 +96,21 @@ def test_after_a_restart_a_name_is_still_its_keys_and_a_token_is_nobody(
     assert other.id != eva.id and tid not in other.tables and tid not in other.owns
     back = kit.player("Eva", key=EVA)
     assert back.id == eva.id and kit.table(tid).seats[0].player is back and tid in back.owns
+
+
+def test_a_spectator_who_watched_just_before_a_restart_is_watching_after_it(
+        tmp_path: Path) -> None:
+    """Watching did not keep the table: a spectator who came after the table's last move
+    was lost by a restart, and saw nothing of it when he came back."""
+    kit = Kit(data=tmp_path)
+    eva, bob = kit.player("Eva", key=EVA), kit.player("Bob", key=BOB)
+    tid = kit.open_table("pika", eva, 2, settings={"dealer": 1})
+    kit.ask(eva, "sit", table=tid)
+    kit.ask(eva, "bots", table=tid, count=1)
+    kit.ask(eva, "ready", table=tid)
+    kit.play_until(tid, eva, 2)
+    kit.ask(bob, "watch", table=tid)          # and no move after it
+    kit = restart(kit, tmp_path)
+    bob = kit.player("Bob", key=BOB)
+    views = kit.out.take(bob, "view")
+    assert len(views) == 1 and views[0]["table"] == tid and views[0]["seat"] is None

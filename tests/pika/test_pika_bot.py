@@ -14,7 +14,7 @@ from cardparty.core.table import Table, open_table
 def test_pi10_the_basic_bot_calls_pika_with_the_play_that_leaves_one_card() -> None:
     table = open_table("pika", 2, {"deck": ["R1", "R2", "Y1", "Y2", "R5"], "hand_size": 2,
                                    "dealer": 1}, seed=1)
-    move = PolicyBot("basic").choose(table, 0, random.Random(0))
+    move = PolicyBot("normal").choose(table, 0, random.Random(0))
     assert move.kind == "play" and "pika" in (move.choice or "")
 
 
@@ -23,7 +23,7 @@ def test_the_basic_bot_wins_far_more_than_its_share_against_random_bots() -> Non
     for g in range(games):
         table = Table("pika", 4, seed=50_000 + g)
         rng = random.Random(g)
-        bots = [PolicyBot("basic"), RandomBot(), RandomBot(), RandomBot()]
+        bots = [PolicyBot("normal"), RandomBot(), RandomBot(), RandomBot()]
         while table.result() is None:
             seat = next_actor(table, rng)
             assert seat is not None
@@ -38,7 +38,7 @@ def test_the_basic_bot_wins_far_more_than_its_share_against_random_bots() -> Non
 def test_the_basic_bot_only_ever_chooses_a_listed_move() -> None:
     table = Table("pika", 3, seed=9)
     rng = random.Random(9)
-    bot = PolicyBot("basic")
+    bot = PolicyBot("normal")
     for _ in range(200):
         if table.result() is not None:
             break

@@ -9,7 +9,8 @@ import random
 from cardparty.core.bots import PolicyBot
 from cardparty.core.contract import Move
 from cardparty.core.table import Table, open_table
-from cardparty.plugins.pika.infer import fitting, knowledge
+from cardparty.plugins.pika.infer import DANGER_WEIGHT, fitting, knowledge, stopping
+from tests.normal_play import normal_tables
 
 DRAW = Move("draw", (), None)
 
@@ -97,3 +98,41 @@ def test_the_sampler_reads_only_what_the_seat_saw() -> None:
     a, b = table.sampler(1), twin.sampler(1)
     for k in range(20):
         assert a(random.Random(k)).hands == b(random.Random(k)).hands
+
+
+def test_a_player_who_did_not_stop_the_next_one_about_to_go_out_held_nothing_that_would() -> None:
+    """The normal policy blocks, reverses or adds when the next player holds two cards or
+    fewer; a normal player who played another card then held none that fitted (a weighed
+    fact, ``DANGER_WEIGHT``): every such fact, read as it is learnt, is true of his hand."""
+    bot = PolicyBot("normal")
+    checked = 0
+    for table, rng in normal_tables("pika", (2, 3), range(12)):
+        players = table.players
+        learnt = [0] * players
+        while table.result() is None:
+            actors = table.to_move()
+            seat = actors[rng.randrange(len(actors))]
+            table.play(seat, bot.choose(table, seat, rng))
+            for watcher in range(players):
+                know = knowledge(table.state, watcher, table.events_for(watcher))
+                assert know is not None
+                for f in range(learnt[watcher], len(know.facts)):
+                    cards, weight = know.facts[f]
+                    if cards != stopping(*_last_top(table)) or weight != DANGER_WEIGHT:
+                        continue
+                    for s in range(players):
+                        if any(f in slot for slot in know.slots[s]):
+                            assert not set(table.state.hands[s]) & cards
+                            checked += 1
+                learnt[watcher] = len(know.facts)
+    assert checked > 20
+
+
+def _last_top(table: Table) -> tuple[str, str]:
+    """The top card and colour in force before the last card played."""
+    plays = [e for e in table.events if e.get("type") == "play"]
+    if len(plays) < 2:
+        return table.state.pile[0], table.state.pile[0][0]
+    before = plays[-2]
+    card = before["cards"][0]
+    return card, before.get("choice") or card[0]

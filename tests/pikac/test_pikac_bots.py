@@ -11,7 +11,7 @@ from cardparty.core.table import Table, open_table
 
 from .helpers import deal, throw
 
-BASIC = PolicyBot("basic")
+BASIC = PolicyBot("normal")
 
 
 def test_basic_bot_deals_seven_and_throws_the_most_cards_it_can() -> None:

@@ -10,7 +10,7 @@ from cardparty.core.bots import PolicyBot
 from cardparty.core.contract import Move
 from cardparty.core.table import Table
 from cardparty.plugins.pikac.deck import CLASS, FUNCTION
-from cardparty.plugins.pikac.infer import TAKE_WEIGHT, knowledge
+from cardparty.plugins.pikac.infer import TAKE_WEIGHT, Context, excluded_by_choice, knowledge
 from tests.pikac.helpers import deal, throw
 
 TAKE = Move("take", (), None)
@@ -57,6 +57,9 @@ def test_pk9_pk20_draws_and_stands_are_weighed_facts_and_the_history_adds_up() -
             rng = random.Random(seed)
             while table.result() is None:
                 seat = table.to_move()[0]
+                if len(table.journal) % 3:
+                    table.play(seat, bot.choose(table, seat, rng))
+                    continue
                 know = knowledge(table.state, seat, table.events_for(seat))
                 assert know is not None           # the history adds up to every hand
                 assert [len(s) for s in know.slots] == [len(h) for h in table.state.hands]
@@ -77,3 +80,48 @@ def test_the_sampler_reads_only_what_the_seat_saw() -> None:
     a, b = table.sampler(0), twin.sampler(0)
     for k in range(20):
         assert a(random.Random(k)).hands == b(random.Random(k)).hands
+
+
+def test_every_choice_a_normal_player_makes_rules_out_only_cards_he_does_not_hold() -> None:
+    """The facts read from a choice (``excluded_by_choice``: the cards that would have made
+    the normal policy choose otherwise) are true of a normal player's real hand at 2 and 4
+    players; few choices tell nothing."""
+    bot = PolicyBot("normal")
+    true = false = 0
+    for players in (2, 4):
+        for seed in range(8):
+            table = Table("pikac", players, seed=seed)
+            rng = random.Random(seed)
+            ctx = Context(players)
+            seen = 0
+            while table.result() is None:
+                seat = table.to_move()[0]
+                before = [list(h) for h in table.state.hands]
+                table.play(seat, bot.choose(table, seat, rng))
+                for e in table.events[seen:]:
+                    if e.get("type") in ("play", "draw", "take", "stand"):
+                        ruled_out = excluded_by_choice(ctx, e["seat"], e)
+                        hand = list(before[e["seat"]])
+                        for c in e.get("cards", ()) if e["type"] == "play" else ():
+                            hand.remove(c)
+                        if ruled_out:
+                            false += bool(set(hand) & ruled_out)
+                            true += not set(hand) & ruled_out
+                    ctx.follow(e)
+                seen = len(table.events)
+    assert true > 500 and false <= true // 200
+
+
+def test_a_count_passed_with_2d_rules_out_every_adder_and_cheaper_defender() -> None:
+    """PK-11, PK-14: with a count pending the normal policy passes it with an adder if it can,
+    else with the defender it needs least; a 2♦ says he held no 7, K♠, Joker, 2♥, 2♠, K♦, K♣,
+    2♣, J♣ or K♥."""
+    ctx = Context(2)
+    for e in [{"type": "dealt", "seat": 0, "count": 5}, {"type": "dealt", "seat": 1, "count": 5},
+              {"type": "starter", "seat": None, "cards": ["5H"]},
+              {"type": "play", "seat": 0, "cards": ["7H"], "choice": None},
+              {"type": "count", "seat": 0, "count": 2}]:
+        ctx.follow(e)
+    ruled_out = excluded_by_choice(ctx, 1, {"type": "play", "seat": 1, "cards": ["2D"]})
+    assert {"7S", "KS", "X", "2H", "2S", "KD", "KC", "2C", "JC", "KH"} <= ruled_out
+    assert "JS" not in ruled_out and not any(CLASS[c] != FUNCTION for c in ruled_out)

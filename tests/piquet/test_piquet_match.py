@@ -7,8 +7,11 @@ import random
 import pytest
 
 from cardparty.core.bots import PolicyBot
+from cardparty.core.contract import Result
+from cardparty.core.i18n import set_language, translate
+from cardparty.core.narrate import with_names
 from cardparty.core.simulate import play_out
-from cardparty.core.table import TableError, open_table
+from cardparty.core.table import Table, TableError, open_table
 from cardparty.plugins.piquet import rules
 
 
@@ -75,7 +78,7 @@ def test_the_basic_bot_beats_random_play_over_whole_matches():
         """Seat 0 plays the basic policy, seat 1 at random."""
 
         def __init__(self) -> None:
-            self.bots = [PolicyBot("basic"), PolicyBot("random")]
+            self.bots = [PolicyBot("normal"), PolicyBot("easy")]
 
         def choose(self, table, seat, rng):
             return self.bots[seat].choose(table, seat, rng)
@@ -85,3 +88,43 @@ def test_the_basic_bot_beats_random_play_over_whole_matches():
         result = play_out(open_table("piquet", 2, seed=seed), random.Random(seed), bot=Pair())
         wins += result.places[0] == 1
     assert wins >= 17
+
+
+def lost_by_seat_0(variants: tuple[str, ...]) -> tuple[Table, Result]:
+    """A match of two deals that seat 0 loses (the first such seed)."""
+    for seed in range(40):
+        table = open_table("piquet", 2, {"deals": 2}, variants, seed=seed,
+                           names=["Eva", "Petr"])
+        result = play_out(table, random.Random(seed))
+        if result.places == (2, 1):
+            return table, result
+    raise AssertionError("seat 0 won every match")
+
+
+@pytest.mark.parametrize("variants", [(), ("piquet-classic",)], ids=["czech", "classic"])
+@pytest.mark.parametrize("lang", ["en", "cs", "ca"])
+def test_pq15_the_match_over_lists_the_winner_first(variants: tuple[str, ...], lang: str
+                                                    ) -> None:
+    """Issue 27, item 13: 'match over: 2. Eva (29), 1. Petr (58)', in seat order."""
+    table, _ = lost_by_seat_0(variants)
+    over = next(e for e in table.events if e["type"] == "over")
+    try:
+        set_language(lang)
+        told = translate(table.hook.cardparty_describe(event=over, names=["Eva", "Petr"]))
+    finally:
+        set_language("en")
+    assert told.index("1. Petr") < told.index("2. Eva"), told
+
+
+def test_pq16_the_classic_result_says_the_winners_rubicon_count_not_both_in_seat_order(
+        ) -> None:
+    """'seat 1 won 36 to 34; Rubicon count -170 / 170' read as the loser's count first."""
+    _, result = lost_by_seat_0(("piquet-classic",))
+    worth = result.scores[1]
+    assert worth > 0 and result.scores == (-worth, worth)
+    said = with_names(translate(result.summary), ["Eva", "Petr"])
+    assert said.startswith("Petr won ") and f"Rubicon count {worth} to the winner" in said
+    assert str(-worth) not in said
+    for lang, words in (("cs", f"Rubikon: vítěz bere {worth}"),
+                        ("ca", f"compte del Rubicó: {worth} per al guanyador")):
+        assert words in translate(result.summary, lang)

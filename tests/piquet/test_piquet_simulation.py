@@ -65,7 +65,7 @@ def test_pq10_in_random_deals_the_premiums_recorded_are_those_the_log_alone_deri
     deals are played by the basic bot, whose exchanges keep combinations (a repique is rare
     in random play)."""
     seen = set()
-    basic = PolicyBot("basic")
+    basic = PolicyBot("normal")
     for variants in ((), ("piquet-classic",)):
         for seed in range(300):
             table = open_table("piquet", 2, {"deals": 1, "carte_rouge": seed % 3 == 0},

@@ -118,7 +118,7 @@ def test_pq16_declaring_in_full_scores_exactly_what_the_engine_declares() -> Non
     for seed in range(12):
         auto = open_table("piquet", 2, {"dealer": 1, "deals": 1}, seed=seed)
         spoken = open_table("piquet", 2, {"dealer": 1, "deals": 1, "spoken": True}, seed=seed)
-        bot, rng_a, rng_b = PolicyBot("basic"), random.Random(seed), random.Random(seed)
+        bot, rng_a, rng_b = PolicyBot("normal"), random.Random(seed), random.Random(seed)
         while auto.view(None)["phase"] == "exchange":
             seat = auto.to_move()[0]
             move = bot.choose(auto, seat, rng_a)
@@ -131,14 +131,14 @@ def test_pq16_declaring_in_full_scores_exactly_what_the_engine_declares() -> Non
 
 def test_pq16_the_basic_bot_declares_in_full_and_the_random_bot_sometimes_sinks() -> None:
     table = exchanged(SIX_HEARTS, CLUBS, spoken=True, in_full=False)
-    assert PolicyBot("basic").choose(table, ELDER, random.Random(1)).choice == "all"
+    assert PolicyBot("normal").choose(table, ELDER, random.Random(1)).choice == "all"
     sank = 0
     for seed in range(40):
         t = open_table("piquet", 2, {"dealer": 1, "deals": 1}, CLASSIC, seed=seed)
         rng = random.Random(seed)
         while t.view(None)["phase"] in ("exchange", "declare"):
             seat = t.to_move()[0]
-            move = PolicyBot("random").choose(t, seat, rng)
+            move = PolicyBot("easy").choose(t, seat, rng)
             sank += "sinking" in move.label
             t.play(seat, move)
     assert sank > 10
@@ -182,7 +182,7 @@ def _partie(totals: list[int], deal_no: int, extra: int = 0) -> Table:
 
 
 def _play_deal(table: Table) -> None:
-    bot, rng = PolicyBot("basic"), random.Random(2)
+    bot, rng = PolicyBot("normal"), random.Random(2)
     while table.view(None)["phase"] not in ("scored", "over"):
         seat = table.to_move()[0]
         table.play(seat, bot.choose(table, seat, rng))
