@@ -25,6 +25,7 @@ import zmq
 
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
+from cardparty.net.fdbudget import Door
 from cardparty.net.guard import Guard
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.config import HostConfig
@@ -151,7 +152,9 @@ class Host:
         if not self.curve:
             return open_router(self._ctx, self.bind)
         if self._guard is None:
-            self._guard = Guard(self._ctx, self.keys, self.name)
+            g = self.config.guests
+            self._guard = Guard(self._ctx, self.keys, self.name, Door(
+                g.connections, g.new_connections, g.hello_within, g.reserve, g.own))
         any_port = self.bind.endswith((":0", ":*"))
         for _ in range(50):
             sock, address = open_router(self._ctx, self.bind, self._guard)
@@ -221,7 +224,8 @@ class Host:
         sock = self._sock
         assert sock is not None
         try:
-            self.server.run(sock, self._stopping)
+            self.server.run(sock, self._stopping,
+                            None if self._guard is None else self._guard.cap)
         finally:
             sock.close()
             self._release()
