@@ -25,6 +25,20 @@ then a welcome) with how long each took; then the issue's targets (ping p99 unde
 under 200 MB) as PASS or FAIL.
 
 ``python bench/attack.py --seconds 10 --connections 3000`` (the tests run it for a moment).
+
+``--churn SECONDS`` runs instead the key-churn attack of issue 25 ("What was seen" 1-5):
+a hostile guest from ``--guest`` (127.0.0.2 when not given) makes fresh CURVE keys as fast as
+it can (a key pair costs about a millisecond) and, with each, connects, says hello, and with
+every key let in claims more names, opens tables, pings flat out, talks in the lobby, invites
+and watches the veteran, and asks for pages of ``tables`` it never reads; it holds up to
+``--connections`` connections at once, asks the key desk flat out from 8 connections, and
+every 5 s opens 50 more connections to the desk and 50 to the game socket that finish the
+handshake and say nothing. Meanwhile a veteran (from 127.0.0.3, whose game began before the
+attack) plays whole games against a bot, and a newcomer (from 127.0.0.4, a key the host never
+saw) arrives half-way, takes the host's key from the desk and plays a whole game; the pinger
+measures another table's ping. It prints the guest's counts, the host's RSS and descriptors,
+the ping p50/p99 (and before the guest came), both players' games, and
+the issue's targets as PASS or FAIL.
 """
 
 from __future__ import annotations
@@ -50,7 +64,9 @@ from host import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E
 from soak import _alone  # noqa: E402
 
 from cardparty.net.keydesk import GREETING, QUESTION, fetch_key, ready_command  # noqa: E402
-from cardparty.net.keys import host_keys  # noqa: E402
+from cardparty.net.keys import KeyPair, host_keys  # noqa: E402
+from cardparty.net.netbot import BotGone, play_table  # noqa: E402
+from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 from cardparty.net.session import Session, SessionError  # noqa: E402
 
 #: ``cardparty host`` under a limit of file descriptors: ``python -c LIMITED N cmd...``.
@@ -128,8 +144,9 @@ def still_held(socks: list[socket.socket]) -> int:
 
 def askers(port: int, count: int, source: str, stop: threading.Event, out: Any) -> None:
     """(On a thread of the bench, which runs nicer than the host.) ``count`` DEALERs asking
-    the desk flat out, 16 questions outstanding each; the answers received, and the seconds
-    they were asked for, are put on ``out``."""
+    the desk flat out, 16 questions outstanding each (asked again after a second without an
+    answer: the desk closed it, and its questions went with that connection); the answers
+    received, and the seconds they were asked for, are put on ``out``."""
     ctx = zmq.Context()
     socks = []
     for _ in range(count):
@@ -145,8 +162,10 @@ def askers(port: int, count: int, source: str, stop: threading.Event, out: Any) 
         poller.register(s, zmq.POLLIN)
     answers = 0
     began = time.monotonic()
+    last = dict.fromkeys(socks, began)
     try:
         while not stop.is_set():
+            now = time.monotonic()
             for s, _ in poller.poll(50):
                 while True:
                     try:
@@ -154,8 +173,15 @@ def askers(port: int, count: int, source: str, stop: threading.Event, out: Any) 
                     except zmq.Again:
                         break
                     answers += 1
+                    last[s] = now
                     with contextlib.suppress(zmq.Again):
                         s.send(QUESTION, zmq.NOBLOCK)
+            for s, at in last.items():          # closed by the desk and reconnected: its
+                if now - at > 1.0:              # questions went with the old connection
+                    last[s] = now
+                    for _ in range(16):
+                        with contextlib.suppress(zmq.Again):
+                            s.send(QUESTION, zmq.NOBLOCK)
     finally:
         out.put(("answers", answers))
         out.put(("asked for", time.monotonic() - began))
@@ -305,6 +331,302 @@ class Attack:
             print(line)
 
 
+# --- key churn (issue 25, item 1) ------------------------------------------------------------
+
+VETERAN, NEWCOMER = "127.0.0.3", "127.0.0.4"
+#: The guest's desk askers, and its quiet connections opened every few seconds to each port.
+ASKERS, QUIET = 8, 50
+
+
+class From(Session):
+    """A session whose connections come from the loopback address ``source`` (each player
+    of a LAN is a machine of his own)."""
+
+    def __init__(self, source: str, address: str, name: str, **kw: Any) -> None:
+        super().__init__(address, name, **kw)
+        self.source = source
+
+    def _socket(self) -> Any:
+        plain = self.address
+        self.address = f"tcp://{self.source}:0;{plain[len('tcp://'):]}"
+        try:
+            return super()._socket()
+        finally:
+            self.address = plain
+
+
+def player_games(source: str, address: str, key: bytes, name: str, delay: float,
+                 stop: Any, began: Any, out: Any, games: int | None) -> None:
+    """(In a process of its own.) A player from ``source`` who plays whole games of Pika
+    against a host bot, ``delay`` seconds a move, until ``stop`` (or ``games`` of them); says
+    ``began`` once his first game is under way; puts each game's figures on ``out``."""
+    played = 0
+    s = From(source, address, name, keys=KeyPair.generate(), host_key=key,
+             request_timeout=10.0)
+    try:
+        if games is not None:                 # a newcomer: the key from the desk, as a client
+            got = fetch_key(address, timeout=10.0)[0]
+            out.put((f"{name} key from the desk", got == key))
+        s.connect(timeout=10.0)
+        out.put((f"{name} welcomed", 1))
+        while not stop.is_set() and (games is None or played < games):
+            t0 = time.monotonic()
+            tid = s.create("pika", 2, mode="practice", idle=None, bot_delay=0.0)["id"]
+            s.sit(tid)
+            s.add_bots(tid, 1)
+            s.ready(tid)
+            began.set()
+            result = play_table(s, tid, delay=delay, timeout=240.0)
+            played += 1
+            out.put((f"{name} game", (time.monotonic() - t0, result.get("places"))))
+    except (SessionError, BotGone, ConnectionError) as exc:
+        out.put((f"{name} failed", str(exc)))
+    finally:
+        s.abort()
+
+
+class Guest:
+    """The hostile guest: fresh keys as fast as it can, every one let in doing all it may."""
+
+    def __init__(self, address: str, key: bytes, source: str, most: int) -> None:
+        self.endpoint = f"tcp://{source}:0;{address[len('tcp://'):]}"
+        self.source = source
+        self.desk: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.key = key
+        self.most = most
+        self.ctx = zmq.Context()
+        self.ctx.set(zmq.MAX_SOCKETS, 4 * most + 64)     # closed ones are reaped late
+        self.socks: dict[zmq.Socket[Any], int] = {}   # -> 0 hello sent, 1 let in
+        self.poller = zmq.Poller()
+        self.counts: dict[str, int] = {}
+        self.n = 0
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
+
+    def fresh(self) -> None:
+        keys = KeyPair.generate()
+        self.count("keys made")
+        s = self.ctx.socket(zmq.DEALER)
+        s.setsockopt(zmq.LINGER, 0)
+        s.setsockopt(zmq.RECONNECT_IVL, 60_000)
+        s.setsockopt(zmq.SNDHWM, 1000)
+        s.curve_secretkey = keys.secret
+        s.curve_publickey = keys.public
+        s.curve_serverkey = self.key
+        s.connect(self.endpoint)
+        self.n += 1
+        s.send(encode(message("hello", rid=0, name=f"Churn{self.n}")), zmq.NOBLOCK)
+        self.socks[s] = 0
+        self.poller.register(s, zmq.POLLIN)
+        while len(self.socks) > self.most:           # the oldest goes
+            old = next(iter(self.socks))
+            self.poller.unregister(old)
+            del self.socks[old]
+            old.close(0)
+
+    def let_in(self, s: zmq.Socket[Any]) -> None:
+        """A key the host welcomed: everything it may ask, at once."""
+        self.count("keys let in")
+        msgs = [message("hello", rid=1 + i, name=f"Churn{self.n}x{i}") for i in range(16)]
+        msgs += [message("create", rid=100 + i, game="pika", players=4, mode="friends")
+                 for i in range(8)]
+        msgs += [message("chat", rid=200 + i, text=f"spam {i}") for i in range(5)]
+        msgs += [message("watch", rid=300, table="t1"), message("watch", rid=301, table="t2")]
+        msgs += [message("tables", rid=400 + i) for i in range(20)]
+        msgs += [message("ping", rid=500 + i) for i in range(200)]
+        for m in msgs:
+            with contextlib.suppress(zmq.Again):
+                s.send(encode(m), zmq.NOBLOCK)
+
+    def read(self, s: zmq.Socket[Any]) -> None:
+        for _ in range(64):
+            try:
+                raw = s.recv(zmq.NOBLOCK)
+            except zmq.Again:
+                return
+            msg = decode(raw, HOST_LIMITS)
+            kind = msg["type"]
+            if kind == "welcome":
+                if self.socks.get(s) == 0:
+                    self.socks[s] = 1
+                    self.let_in(s)
+            elif kind == "table" and isinstance(msg.get("rid"), int) and msg["rid"] >= 100:
+                self.count("tables opened")
+                tid = msg["table"]["id"]
+                with contextlib.suppress(zmq.Again):
+                    s.send(encode(message("invite", rid=600, table=tid,
+                                          names=["Veteran", "Newcomer"])), zmq.NOBLOCK)
+            elif kind == "error":
+                self.count(f"refused {msg.get('code')}")
+            else:
+                self.count(kind)
+
+    def quiet(self, port: int, held: list[socket.socket]) -> None:
+        """Every few seconds, ``QUIET`` more connections to the desk and to the game socket
+        that finish ZeroMQ's handshake and say nothing (item 3: probing routing ids, filling
+        descriptors); the oldest closed beyond ``QUIET`` × 4."""
+        for target in (port, port + 1):
+            held += open_plain(target, QUIET, self.source, handshake=True, seconds=0.2)
+        self.count("quiet connections opened", 2 * QUIET)
+        while len(held) > 4 * QUIET:
+            held.pop(0).close()
+
+    def run(self, stop: Any, out: Any, port: int) -> None:
+        ask_stop = threading.Event()
+        asking = threading.Thread(target=askers, args=(port + 1, ASKERS, self.source, ask_stop,
+                                                       self.desk), daemon=True)
+        asking.start()
+        held: list[socket.socket] = []
+        next_quiet = 0.0
+        try:
+            while not stop.is_set():
+                if time.monotonic() >= next_quiet:
+                    self.quiet(port, held)
+                    next_quiet = time.monotonic() + 5.0
+                try:
+                    self.fresh()
+                except zmq.ZMQError:
+                    self.count("sockets the guest could not open")
+                    self.most = max(16, len(self.socks) - 16)
+                for s, _ in self.poller.poll(0):
+                    self.read(s)
+        finally:
+            ask_stop.set()
+            asking.join(5)
+            while not self.desk.empty():
+                what, value = self.desk.get()
+                if what == "answers":
+                    self.count("desk answers", value)
+            for q in held:
+                q.close()
+            out.put(("guest", dict(self.counts)))
+            for s in self.socks:
+                s.close(0)
+            self.ctx.destroy(0)
+
+
+def guest_churn(address: str, key: bytes, source: str, most: int, nice: int, stop: Any,
+                out: Any) -> None:
+    """(In a process of its own, ``nice`` steps nicer.) The hostile guest until ``stop``."""
+    os.nice(nice)
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)     # a socket holds two or three
+    want = 12 * most + 256
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, want), hard))
+    Guest(address, key, source, most).run(stop, out, int(address.rsplit(":", 1)[1]))
+
+
+def churn(address: str, pid: int, key: bytes, args: argparse.Namespace) -> int:
+    """The key-churn run (see the module docstring); 1 when a target is missed."""
+    spawn = multiprocessing.get_context("spawn")
+    out: Any = spawn.Queue()
+    stop, quit_players = spawn.Event(), spawn.Event()
+    pinger = spawn.Process(target=_alone, args=("pinger", address, args, stop, out, None),
+                           daemon=True)
+    pinger.start()
+    began = spawn.Event()
+    veteran = spawn.Process(target=player_games, args=(
+        VETERAN, address, key, "Veteran", args.move_delay, quit_players, began, out, None),
+        daemon=True)
+    veteran.start()
+    if not began.wait(30):
+        print("churn: the veteran's game did not begin", flush=True)
+    time.sleep(min(2.0, args.churn / 10))         # his game under way, the pinger warm
+    rss0 = rss_kb(pid) / 1024
+    pings: list[float] = []
+    other: dict[str, Any] = {}
+
+    def drain() -> None:
+        while True:
+            try:
+                what, value = out.get_nowait()
+            except queue.Empty:
+                return
+            if what == "ping":
+                pings.append(value)
+            else:
+                other.setdefault(what, []).append(value)
+
+    give_up = time.monotonic() + 60              # the pinger's first pongs (a spawned
+    while not pings and time.monotonic() < give_up and pinger.is_alive():   # process on a
+        time.sleep(0.1)                                                  # loaded machine)
+        drain()
+    pings.clear()
+    time.sleep(min(10.0, args.churn / 10))        # the baseline: the same, no guest
+    drain()
+    b50, b99, nb = 1000 * percentile(pings, 50), 1000 * percentile(pings, 99), len(pings)
+    pings.clear()
+    base = rss_kb(pid) / 1024
+    guest = spawn.Process(target=guest_churn, args=(
+        address, key, args.guest, args.connections, args.load_nice, stop, out), daemon=True)
+    t0 = time.monotonic()
+    cpu0 = cpu_seconds(pid)
+    guest.start()
+    newcomer_began = spawn.Event()
+    newcomer: Any = None
+    peak_rss, peak_fds = 0.0, 0
+    minute = 0
+    while (elapsed := time.monotonic() - t0) < args.churn:
+        time.sleep(1.0)
+        drain()
+        peak_rss = max(peak_rss, rss_kb(pid) / 1024)
+        peak_fds = max(peak_fds, descriptors(pid))
+        if newcomer is None and elapsed >= args.churn / 2:
+            newcomer = spawn.Process(target=player_games, args=(
+                NEWCOMER, address, key, "Newcomer", args.move_delay / 2, quit_players,
+                newcomer_began, out, 1), daemon=True)
+            newcomer.start()
+        if int(elapsed // 60) > minute:
+            minute = int(elapsed // 60)
+            p99 = 1000 * percentile(pings, 99) if pings else float("nan")
+            print(f"  minute {minute}: host RSS {rss_kb(pid) / 1024:.1f} MB, "
+                  f"{descriptors(pid)} descriptors; ping p99 so far {p99:.2f} ms "
+                  f"({len(pings)} pings); veteran games {len(other.get('Veteran game', []))}",
+                  flush=True)
+    cpu = 100 * (cpu_seconds(pid) - cpu0) / (time.monotonic() - t0)
+    stop.set()
+    guest.join(20)
+    if newcomer is not None:
+        newcomer.join(120)                    # his one game, if still going
+    quit_players.set()
+    veteran.join(60)
+    pinger.join(10)
+    drain()
+    for proc in (guest, veteran, pinger, newcomer):
+        if proc is not None and proc.is_alive():
+            proc.kill()
+    load = os.getloadavg()
+    p50, p99 = 1000 * percentile(pings, 50), 1000 * percentile(pings, 99)
+    counts = (other.get("guest") or [{}])[0]
+    print(f"churn: {args.churn:g} s of a guest from {args.guest} making fresh keys "
+          f"(holding up to {args.connections} connections), the host at nice 0, the guest "
+          f"{args.load_nice} nicer; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print("  the guest: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+    print(f"  host: RSS {rss0:.1f} MB before, {base:.1f} at the start, peak {peak_rss:.1f}, "
+          f"{rss_kb(pid) / 1024:.1f} MB at the end; peak {peak_fds} descriptors; CPU "
+          f"{cpu:.0f} %")
+    print(f"  another table's ping: p50 {p50:.2f} ms, p99 {p99:.2f} ms ({len(pings)} pings); "
+          f"before the guest came: p50 {b50:.2f} ms, p99 {b99:.2f} ms ({nb} pings)")
+    verdicts = []
+    for who in ("Veteran", "Newcomer"):
+        games = other.get(f"{who} game", [])
+        failed = other.get(f"{who} failed", [])
+        said = "; ".join(f"{t:.0f} s, places {places}" for t, places in games)
+        desk = other.get(f"{who} key from the desk")
+        print(f"  {who}: {len(games)} whole games ({said or 'none'})"
+              + ("" if desk is None else f"; the desk gave him the host's key: {desk[0]}")
+              + (f"; failed: {failed}" if failed else ""))
+        verdicts.append((f"{who} played a whole game", bool(games) and not failed))
+    verdicts += [(f"RSS < {RSS_MB:g} MB (peak {peak_rss:.1f})", peak_rss < RSS_MB),
+                 (f"ping p99 < {PING_P99_MS:g} ms ({p99:.1f})", p99 < PING_P99_MS)]
+    print("targets: " + "; ".join(f"{what} -> {'PASS' if ok else 'FAIL'}"
+                                  for what, ok in verdicts), flush=True)
+    return 0 if all(ok for _, ok in verdicts) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=5.0, help="each phase (default 5)")
@@ -316,13 +638,21 @@ def main(argv: list[str] | None = None) -> int:
                    help="the host's limit of file descriptors (default: this shell's)")
     p.add_argument("--tree", default=None, metavar="DIR",
                    help="run the host of another checkout (the figures before a change)")
-    p.add_argument("--guest", default="127.0.0.1",
-                   help="the guest's source address, a loopback one (default 127.0.0.1; "
-                        "127.0.0.2 makes it another address than the newcomer's)")
+    p.add_argument("--guest", default=None,
+                   help="the guest's source address, a loopback one (default 127.0.0.1, "
+                        "the host's own machine, which is not counted per address; with "
+                        "--churn 127.0.0.2, a guest's machine)")
     p.add_argument("--load-nice", type=int, default=10,
                    help="how much nicer than the host and the pinger the attacks run "
                         "(default 10)")
+    p.add_argument("--move-delay", type=float, default=0.5, metavar="SECONDS",
+                   help="with --churn, the veteran's seconds a move (the newcomer's half)")
+    p.add_argument("--churn", type=float, default=None, metavar="SECONDS",
+                   help="run the key-churn attack for SECONDS instead of the phases "
+                        "(--connections: the most the guest holds at once)")
     args = p.parse_args(argv)
+    if args.guest is None:
+        args.guest = "127.0.0.2" if args.churn else "127.0.0.1"
     if not args.guest.startswith("127."):
         p.error("the guest stays on this machine: a 127.x.y.z address")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -336,6 +666,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"attack: the host at {address} ({args.tree or 'this tree'}, limit "
                   f"{args.limit or 'as this shell'}), {args.seconds:g} s a phase, the guest "
                   f"from {args.guest}, {args.load_nice} nicer:", flush=True)
+            if args.churn:
+                return churn(address, proc.pid, key, args)
             Attack(address, proc.pid, key, args).run()
         finally:
             proc.terminate()

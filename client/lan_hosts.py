@@ -7,7 +7,9 @@ onto the network otherwise, and ``--no-discovery`` turns it off. A machine where
 unavailable just says so on the screen; typing an address always works.
 
 Each host shows the fingerprint of the key it announces and whether that key is known, new or
-changed to this player (two hosts of one name differ by fingerprint); ``announced_key`` gives
+changed to this player (two hosts of one name differ by fingerprint), and two hosts a player
+could take for one another are named in a warning under the list (``lookalike_warnings``, also
+``cardparty hosts``: docs/security.md, first contact); ``announced_key`` gives
 the announced key of an address, which the connection then holds the host to (a host that
 cannot prove it is refused as a forged announcement).
 
@@ -17,11 +19,15 @@ Must not know about: game rules, terminals.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import _
 from cardparty.net.address import maybe_address
+
+if TYPE_CHECKING:
+    from cardparty.net.discovery import HostRecord
+    from cardparty.net.known_hosts import KnownHosts
 
 REFRESH = 1.0
 
@@ -34,6 +40,20 @@ def announced_key(address: str) -> str | None:
     is the host announced at ``192.168.1.20:7770``: net/address.py reads both)."""
     found = maybe_address(address)
     return _announced.get(found.shown) if found is not None else None
+
+
+def lookalike_warnings(hosts: list[HostRecord], known: KnownHosts) -> list[str]:
+    """One warning for each pair of ``hosts`` a player could take for one another (names
+    that read alike, fingerprints that start alike: ``discovery.lookalikes``), with both
+    fingerprints, so that he asks the host's operator which is his."""
+    from cardparty.net.discovery import lookalikes
+    from cardparty.net.safetext import safe
+
+    return [_("warning: {a} ({fa}) and {b} ({fb}) could be taken for one another: one of them "
+              "may be a forgery; ask the host's operator which fingerprint is his").format(
+                  a=f"{safe(a.name, 30)} at {a.endpoint}", fa=known.describe(a.endpoint, a.key)[0],
+                  b=f"{safe(b.name, 30)} at {b.endpoint}", fb=known.describe(b.endpoint, b.key)[0])
+            for a, b in lookalikes(hosts)]
 
 
 class LanHosts:
@@ -70,7 +90,8 @@ class LanHosts:
         try:
             while not self.stopped.wait(REFRESH if last is not None else 0.3):
                 hosts = []
-                for h in browser.hosts():
+                found = browser.hosts()
+                for h in found:
                     fp, status = known.describe(h.endpoint, h.key)
                     announced = maybe_address(h.endpoint)
                     if fp and announced is not None:
@@ -78,9 +99,10 @@ class LanHosts:
                     games = f" ({', '.join(h.games)})" if h.games else ""
                     hosts.append((safe(f"{h.name} [{fp or '-'} {status}]{games}", 80),
                                   h.endpoint))
+                warnings = " ".join(lookalike_warnings(found, known))
                 if hosts != last:
                     last = hosts
                     self.deliver({"type": "hosts", "hosts": hosts,
-                                  "text": "" if hosts else _("none found yet")})
+                                  "text": warnings if hosts else _("none found yet")})
         finally:
             browser.close()

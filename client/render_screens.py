@@ -330,6 +330,8 @@ class ScreenParts:
                 out.append((style, f"   {label[:40]:<40} {address} "))
                 out.append(("", "\n"))
             out.append(("class:dim", "   " + _("up/down to one, Enter to join it") + "\n"))
+            if f.search:                       # hosts that could be taken for one another
+                out.append(("class:error", "   " + f.search + "\n"))
         else:
             out.append(("class:dim", "   " + _("{search}: type the host's address, e.g. "
                                                 "192.168.1.20 or 192.168.1.20:7770").format(

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
 from cardparty.net.keys import fingerprint
+from cardparty.net.safetext import name_folds
 
 SERVICE = "_cardparty._tcp.local."
 PROTOCOL_VERSION = "1"
@@ -49,17 +50,49 @@ def _tag(key: str) -> str:
     Instance names must be unique on the link. Two hosts of one name (two "Party" laptops)
     would otherwise rely on DNS-SD's conflict probing to rename one of them, which a busy
     machine can miss, leaving both under one name and a browser that sees either. With the
-    key's mark in it, the instance name differs from the start; browsers take it off again."""
+    key's mark in it, the instance name differs from the start; browsers take it off again.
+    The mark is the whole fingerprint (80 bits): with a part of it, a forger found a key
+    whose fingerprint starts the same in seconds, took the same instance name, and a browser
+    then saw only one of the two (issue 25)."""
     try:
-        return fingerprint(key)[:4]
+        return fingerprint(key)
     except ValueError:
         return ""
 
 
+#: The most bytes of a DNS label, which an instance name is (RFC 6763 4.3).
+_LABEL = 63
+
+
 def _instance(name: str, key: str = "") -> str:
+    """The DNS-SD instance name of host ``name`` of ``key``: the name (letters, digits,
+    spaces, dashes), then the whole fingerprint, within one DNS label."""
     safe = "".join(c if c.isalnum() or c in " -_" else "-" for c in name).strip() or "cardparty"
     tag = _tag(key)
-    return f"{safe[:44]} - {tag}.{SERVICE}" if tag else f"{safe[:50]}.{SERVICE}"
+    mark = f" - {tag}" if tag else ""
+    room = _LABEL - len(mark.encode())
+    while len(safe.encode()) > room:
+        safe = safe[:-1]
+    return f"{safe.rstrip()}{mark}.{SERVICE}"
+
+
+def lookalikes(hosts: list[HostRecord]) -> list[tuple[HostRecord, HostRecord]]:
+    """Pairs of hosts that announce different keys under names or fingerprints a player could
+    take for one another (names that read alike by the rules of players' names,
+    ``safetext.name_folds``, or fingerprints whose first group is the same, which a forger
+    finds in seconds): one of each pair may be a forgery (docs/security.md, first contact)."""
+    pairs = []
+    for i, a in enumerate(hosts):
+        for b in hosts[i + 1:]:
+            if not a.key or not b.key or a.key == b.key:
+                continue
+            try:
+                same_start = fingerprint(a.key)[:4] == fingerprint(b.key)[:4]
+            except ValueError:
+                same_start = False
+            if same_start or set(name_folds(a.name)) & set(name_folds(b.name)):
+                pairs.append((a, b))
+    return pairs
 
 
 def _shown_name(instance: str, key: str) -> str:

@@ -15,8 +15,18 @@ beyond the share the moment it is accepted (``shutdown`` on its descriptor: Zero
 closes it as a peer that went away). Neither the desk nor the game socket can then take the
 other's descriptors, or the process's last ones.
 
-Owns: the split (``Budget``, ``plan``) and keeping a ZeroMQ socket to its share
-(``ConnectionCap``).
+The same monitor is the host's one source of when a connection ends: ``ConnectionCap`` keeps
+each connection's descriptor with the peer's address and port (unique while it is open), and
+hands the loop every connection that closed (``closed``, with a byte on ``wake_fd``), so a
+routing id is forgotten the moment its connection closes (docs/security.md). It also keeps the
+door of the game socket (``Door``): connections at once and new connections a second from one
+address, a connection that says no hello within seconds closed (the same whether its routing id
+was in use or not), and room kept for connections the host marked as known players'
+(``spoke``): near the cap, a connection that never said hello, then one of a stranger, goes
+first.
+
+Owns: the split (``Budget``, ``plan``), keeping a ZeroMQ socket to its share and its door
+(``ConnectionCap``, ``Door``), and which connection a descriptor is (``peer_of_descriptor``).
 
 Must not know about: players, tables, keys, terminals.
 """
@@ -29,6 +39,7 @@ import os
 import socket
 import threading
 import time
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +57,53 @@ RESERVE = 64
 GAME_CONNECTIONS = 5000
 #: Seconds between two warnings that the game socket is at its share.
 _WARN_EVERY = 60.0
+#: Seconds a new connection has to say hello before it may be closed to make room.
+_GRACE = 2.0
+#: Descriptors told ``spoke`` before their connection's ``accepted`` event was read, kept at
+#: most (the monitor's thread catches up within milliseconds).
+_EARLY = 256
+
+#: A connection: the peer's address and port.
+Peer = tuple[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Door:
+    """What the game socket lets in (``config.Guests`` gives the host's): ``per_address``
+    connections at once from one address, ``accepts`` new ones from it (a burst, then so many
+    a second), ``hello_within`` seconds to say hello, ``reserve`` of the cap kept for known
+    players' connections; ``own`` addresses are not counted per address."""
+
+    per_address: int = 32
+    accepts: tuple[float, float] = (32.0, 4.0)
+    hello_within: float = 10.0
+    reserve: float = 1 / 8
+    own: tuple[str, ...] = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
+
+
+@dataclass(slots=True)
+class _Conn:
+    peer: Peer
+    at: float
+    spoke: bool = False
+    kept: bool = False
+    shut: bool = False
+
+
+def peer_of_descriptor(fd: int) -> Peer | None:
+    """The peer (address, port) of the TCP connection on descriptor ``fd`` (None: not one).
+    The descriptor is wrapped, never duplicated, and left open."""
+    try:
+        conn = socket.socket(fileno=fd)
+    except OSError:
+        return None
+    try:
+        peer = conn.getpeername()
+        return (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) else None
+    except OSError:
+        return None
+    finally:
+        conn.detach()
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +151,33 @@ def plan(desk: int, game: int = GAME_CONNECTIONS, reserve: int = RESERVE) -> Bud
 
 
 class ConnectionCap(threading.Thread):
-    """Keeps the ZeroMQ socket ``sock`` to ``most`` connections: counted from its monitor's
-    accepted and disconnected events, one accepted beyond them shut at once. Start it before
-    ``sock`` binds; it ends when the socket closes (its monitor stops) or with ``stop``."""
+    """Keeps the ZeroMQ socket ``sock`` to ``most`` connections and to its ``door``: counted
+    from its monitor's accepted and disconnected events, one beyond them shut at once (see the
+    module docstring for which). Start it before ``sock`` binds; it ends when the socket
+    closes (its monitor stops) or with ``stop``. The loop reads ``closed`` (descriptor and peer
+    of each connection that ended, in order) when ``wake_fd`` is readable, and tells
+    ``spoke`` which connection said hello and whether it is a known player's."""
 
-    def __init__(self, sock: zmq.Socket[Any], most: int) -> None:
+    def __init__(self, sock: zmq.Socket[Any], most: int, door: Door | None = None) -> None:
         super().__init__(name="cardparty-connections", daemon=True)
         self.most = most
-        #: connections the socket holds now, and how many were shut for want of room
+        self.door = door or Door()
+        #: connections the socket holds now, and how many were shut (room, door, silence)
         self.held = 0
         self.shut = 0
+        #: connections that ended, for the loop (``Server``): (descriptor, peer)
+        self.closed: deque[tuple[int, Peer]] = deque()
+        self.wake_fd, self._wake_w = os.pipe()
+        os.set_blocking(self.wake_fd, False)
+        os.set_blocking(self._wake_w, False)
+        self._conns: OrderedDict[int, _Conn] = OrderedDict()     # by descriptor, oldest first
+        self._unspoken: OrderedDict[int, None] = OrderedDict()   # no hello yet, oldest first
+        self._early: dict[int, tuple[Peer, bool]] = {}
+        self._per_address: Counter[str] = Counter()
+        # (here, not at the top: net.host's package imports this module through the guard)
+        from cardparty.net.host.allowance import for_addresses
+        self._accepts = for_addresses(self.door.accepts)
+        self._lock = threading.Lock()
         self._port = 0
         self._warned = 0.0
         self._stopping = threading.Event()
@@ -117,6 +192,7 @@ class ConnectionCap(threading.Thread):
             # monitor stops, even while stopping.
             while True:
                 if not mon.poll(200):
+                    self._silent(time.monotonic())
                     if self._stopping.is_set():
                         return
                     continue
@@ -126,25 +202,127 @@ class ConnectionCap(threading.Thread):
                     return
                 try:
                     self._note(kind, int(event["value"]), event["endpoint"])
+                    self._silent(time.monotonic())
                 except Exception:                   # never stop reading the monitor
                     log.exception("counting the host's connections failed")
         finally:
             mon.close(0)
+            for fd in (self.wake_fd, self._wake_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+    def spoke(self, fd: int, peer: Peer, kept: bool) -> None:
+        """(The loop's thread.) The connection ``peer`` on ``fd`` said hello; ``kept``: as a
+        known player (near the cap, it is never closed for room)."""
+        with self._lock:
+            conn = self._conns.get(fd)
+            if conn is None or conn.peer != peer:
+                if len(self._early) < _EARLY:
+                    self._early[fd] = (peer, kept)
+                return
+            conn.spoke = True
+            conn.kept = kept
+            self._unspoken.pop(fd, None)
 
     def _note(self, kind: int, fd: int, endpoint: bytes) -> None:
         if kind == zmq.EVENT_LISTENING:
             self._port = int(endpoint.rsplit(b":", 1)[1])
         elif kind == zmq.EVENT_DISCONNECTED:
             self.held = max(0, self.held - 1)
+            with self._lock:
+                conn = self._conns.pop(fd, None)
+                self._unspoken.pop(fd, None)
+                if conn is not None:
+                    self._per_address[conn.peer[0]] -= 1
+                    if self._per_address[conn.peer[0]] <= 0:
+                        del self._per_address[conn.peer[0]]
+            if conn is not None:
+                self.closed.append((fd, conn.peer))
+                with contextlib.suppress(OSError):         # full: the loop is woken already
+                    os.write(self._wake_w, b"x")
         elif kind == zmq.EVENT_ACCEPTED:
             self.held += 1
+            self._accepted(fd, time.monotonic())
+
+    def _accepted(self, fd: int, now: float) -> None:
+        """A new connection on ``fd``: counted, let in or shut (the door, then the cap)."""
+        peer = peer_of_descriptor(fd)
+        if peer is None:
             if self.held > self.most and self._shut(fd):
-                self.shut += 1
-                now = time.monotonic()
-                if now - self._warned > _WARN_EVERY:
-                    self._warned = now
-                    log.warning("the host holds %d connections, as many as its file "
-                                "descriptors allow: new connections are refused", self.most)
+                self._refused("room")
+            return
+        door = self.door
+        with self._lock:
+            conn = self._conns[fd] = _Conn(peer, now)
+            self._unspoken[fd] = None
+            early = self._early.pop(fd, None)
+            if early is not None and early[0] == peer:
+                conn.spoke, conn.kept = True, early[1]
+                self._unspoken.pop(fd, None)
+            address = peer[0]
+            self._per_address[address] += 1
+            counted = address not in door.own
+            if counted and not self._accepts.spend(address, now):
+                victim: int | None = fd               # too many new ones a second from it
+            elif counted and self._per_address[address] > door.per_address:
+                victim = self._victim(now, address) or fd
+            elif self.held > self.room:
+                victim = self._victim(now) or (fd if self.held > self.most else None)
+            else:
+                victim = None
+        if victim is not None:
+            self._close(victim, "room" if self.held > self.room else "door")
+
+    @property
+    def room(self) -> int:
+        """Connections held before strangers make room for known players."""
+        return max(1, self.most - max(1, int(self.most * self.door.reserve)))
+
+    def _victim(self, now: float, address: str | None = None) -> int | None:
+        """(Under the lock.) The connection to close for room (of ``address`` only, when
+        given): the oldest that said no hello in ``_GRACE`` seconds, else the oldest of a
+        stranger; never a known player's."""
+        for fd in self._unspoken:
+            conn = self._conns[fd]
+            if now - conn.at < _GRACE:
+                break
+            if not conn.shut and (address is None or conn.peer[0] == address):
+                return fd
+        for fd, conn in self._conns.items():
+            if conn.spoke and not conn.kept and not conn.shut and (
+                    address is None or conn.peer[0] == address):
+                return fd
+        return None
+
+    def _close(self, fd: int, why: str) -> None:
+        conn = self._conns.get(fd)
+        if conn is not None:
+            conn.shut = True
+        if self._shut(fd):
+            self._refused(why)
+
+    def _refused(self, why: str) -> None:
+        self.shut += 1
+        now = time.monotonic()
+        if why == "room" and now - self._warned > _WARN_EVERY:
+            self._warned = now
+            log.warning("the host holds %d connections, as many as its file descriptors "
+                        "allow: new connections are refused", self.most)
+
+    def _silent(self, now: float) -> None:
+        """Close connections that said no hello in ``door.hello_within`` seconds."""
+        limit = now - self.door.hello_within
+        quiet = []
+        with self._lock:
+            for fd in self._unspoken:
+                conn = self._conns[fd]
+                if conn.at > limit:
+                    break
+                quiet.append(fd)
+            for fd in quiet:
+                self._unspoken.pop(fd, None)
+        for fd in quiet:
+            self._close(fd, "silence")
 
     def _shut(self, fd: int) -> bool:
         """Shut the connection on descriptor ``fd`` if it is still one of this socket's

@@ -1,8 +1,10 @@
 """CURVE for a host: its key pair on its ROUTER, a ZAP handler, and its key desk.
 
 Owns: turning a host's ROUTER into a CURVE server (``secure``), the ZAP handler that lets
-every client key in (anyone may play) and names each connection by its key, so that every
-message carries the key ZeroMQ authenticated as its "User-Id" property (``user_of``),
+every client key in (anyone may play) and names each connection by its key and the address
+it comes from, so that every message carries the key ZeroMQ authenticated and the peer's
+address as its "User-Id" property (``peer_of``: the limits a new key does not refill are
+counted per address, docs/operating.md),
 binding the key desk next to the ROUTER (``open_desk``: on the port after the host's), and
 keeping both to their shares of the host's file descriptors (``net/fdbudget.py``).
 
@@ -22,7 +24,7 @@ import zmq
 from zmq.utils import z85
 
 from cardparty.net import keydesk
-from cardparty.net.fdbudget import Budget, ConnectionCap, plan
+from cardparty.net.fdbudget import Budget, ConnectionCap, Door, plan
 from cardparty.net.keydesk import KeyDesk, desk_endpoint
 from cardparty.net.keys import KeyPair
 
@@ -32,13 +34,19 @@ DOMAIN = "cardparty"
 ZAP_ENDPOINT = "inproc://zeromq.zap.01"
 
 
+#: Between the key and the address in a connection's User-Id (Z85 has no space).
+_AT = b" "
+
+
 def zap_reply(request: list[bytes]) -> list[bytes]:
     """The answer to one ZAP request (RFC 27): any CURVE client key of the host's domain is
-    let in, named by its key (Z85) as the connection's User-Id; anything else is refused."""
+    let in, named as the connection's User-Id by its key (Z85) and the address ZeroMQ saw
+    it come from (``KEY ADDRESS``); anything else is refused."""
     rid = request[1] if len(request) > 1 else b""
     if (len(request) == 7 and request[0] == b"1.0" and request[2] == DOMAIN.encode()
             and request[5] == b"CURVE" and len(request[6]) == 32):
-        return [b"1.0", rid, b"200", b"OK", z85.encode(request[6]), b""]
+        return [b"1.0", rid, b"200", b"OK", z85.encode(request[6]) + _AT + request[3][:64],
+                b""]
     return [b"1.0", rid, b"400", b"not a cardparty client", b"", b""]
 
 
@@ -74,10 +82,13 @@ class Guard:
     handler per context). ``close()`` stops the handler and the desk (after the ROUTER
     closed)."""
 
-    def __init__(self, ctx: zmq.Context[Any], keys: KeyPair, name: str) -> None:
+    def __init__(self, ctx: zmq.Context[Any], keys: KeyPair, name: str,
+                 door: Door | None = None) -> None:
         self.ctx = ctx
         self.keys = keys
         self.name = name
+        #: what the game socket lets in (``fdbudget.Door``)
+        self.door = door
         self.desk: KeyDesk | None = None
         #: the host's descriptors: the desk's share and the game socket's
         self.budget: Budget = plan(keydesk.LIMITS.connections)
@@ -92,9 +103,14 @@ class Guard:
         sock.curve_secretkey = self.keys.secret
         sock.curve_publickey = self.keys.public
         sock.zap_domain = DOMAIN.encode()
-        cap = ConnectionCap(sock, self.budget.game)
+        cap = ConnectionCap(sock, self.budget.game, self.door)
         cap.start()
         self.caps = [c for c in self.caps if c.is_alive()] + [cap]
+
+    @property
+    def cap(self) -> ConnectionCap | None:
+        """The connections of the socket secured last (the host's ROUTER)."""
+        return self.caps[-1] if self.caps else None
 
     def open_desk(self, address: str) -> bool:
         """Bind the key desk on the port after ``address``'s; False when that port is taken."""
@@ -117,11 +133,20 @@ class Guard:
         self.auth.stop()
 
 
-def user_of(frame: zmq.Frame) -> bytes | None:
-    """The key ZeroMQ authenticated for the connection ``frame`` came by (Z85), or None on a
-    socket without CURVE."""
+def peer_of(frame: zmq.Frame) -> tuple[bytes | None, str | None]:
+    """The key ZeroMQ authenticated for the connection ``frame`` came by (Z85) and the address
+    the ZAP handler saw it come from; (None, None) on a socket without CURVE."""
     try:
         user = frame.get("User-Id")
     except zmq.ZMQError:
-        return None
-    return user.encode() if isinstance(user, str) and user else None
+        return None, None
+    if not isinstance(user, str) or not user:
+        return None, None
+    key, _, address = user.partition(" ")
+    return key.encode(), address or None
+
+
+def user_of(frame: zmq.Frame) -> bytes | None:
+    """The key ZeroMQ authenticated for the connection ``frame`` came by (Z85), or None on a
+    socket without CURVE."""
+    return peer_of(frame)[0]

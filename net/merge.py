@@ -233,8 +233,15 @@ def _players(lose: sqlite3.Connection, win: sqlite3.Connection, out: Healed) -> 
 
 
 def _owners(lose: sqlite3.Connection, win: sqlite3.Connection) -> None:
-    win.executemany("INSERT OR IGNORE INTO owners (name_key, key, name) VALUES (?, ?, ?)",
-                    lose.execute("SELECT name_key, key, name FROM owners").fetchall())
+    """The loser's bindings the winner lacks, as the loser has them (whether the name played,
+    when its key was last seen: a name that never played is released in time, issue 25); a
+    binding both keep to the same key has played if either says so, and was seen when either
+    last saw it."""
+    win.executemany(
+        "INSERT INTO owners (name_key, key, name, played, seen) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (name_key) DO UPDATE SET played = max(played, excluded.played), "
+        "seen = max(seen, excluded.seen) WHERE key = excluded.key",
+        lose.execute("SELECT name_key, key, name, played, seen FROM owners").fetchall())
 
 
 def _rename_claimants(f: sqlite3.Connection, lose: sqlite3.Connection,

@@ -42,7 +42,7 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.net.address import HostAddress
-from cardparty.net.guard import Guard, user_of
+from cardparty.net.guard import Guard
 from cardparty.net.host.server import open_router
 from cardparty.net.keys import KeyPair
 from cardparty.net.merge import keep_forkpoint
@@ -96,7 +96,8 @@ class Takeover:
     """What a standby hands to the host it becomes: its socket and everything it listens
     with, the epoch to serve as, the frames players sent meanwhile (answered by the new host
     first), and why (``handed``: the old host said so; ``certain``: nothing listens at the
-    old host's address; else a player followed)."""
+    old host's address; else a player followed). Each of those frames comes with its body
+    as ZeroMQ read it (it knows its connection: its key, its address, its descriptor)."""
 
     ctx: zmq.Context[Any]
     guard: Guard
@@ -106,7 +107,7 @@ class Takeover:
     seq: int
     handed: bool
     certain: bool
-    frames: list[tuple[list[bytes], bytes | None]]
+    frames: list[tuple[list[bytes], zmq.Frame | None]]
     memo: dict[str, OrderedDict[Any, tuple[str, bytes]]]
     #: the copies as they were when the standby took over (what a later heal compares with)
     forkpoint: dict[str, bytes] = field(default_factory=dict)
@@ -453,15 +454,15 @@ class Standby:
             except zmq.Again:
                 return None
             frames = [route]
-            user = None
+            body: zmq.Frame | None = None
             while router.getsockopt(zmq.RCVMORE):
                 part = router.recv(zmq.NOBLOCK, copy=False)
-                if user is None:
-                    user = user_of(part)
+                if body is None:
+                    body = part
                 if len(frames) < 3:
                     frames.append(part.bytes)
             if self._follows(frames) and self.lost_at is not None and self.attached:
-                return self._take_over(handed=False, frames=[(frames, user)])
+                return self._take_over(handed=False, frames=[(frames, body)])
             self._not_host(route, frames)
         return None
 
@@ -493,7 +494,7 @@ class Standby:
 
     # --- the takeover ------------------------------------------------------------------------
 
-    def _take_over(self, handed: bool, frames: list[tuple[list[bytes], bytes | None]]
+    def _take_over(self, handed: bool, frames: list[tuple[list[bytes], zmq.Frame | None]]
                    ) -> Takeover:
         replica = self.replica
         assert replica.seq is not None

@@ -71,7 +71,8 @@ CREATE TABLE IF NOT EXISTS tables (
 CREATE TABLE IF NOT EXISTS players (
     token TEXT PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS owners (
-    name_key TEXT PRIMARY KEY, key TEXT NOT NULL, name TEXT NOT NULL);
+    name_key TEXT PRIMARY KEY, key TEXT NOT NULL, name TEXT NOT NULL,
+    played INTEGER NOT NULL DEFAULT 1, seen REAL NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL, version INTEGER NOT NULL, entry BLOB NOT NULL,
     PRIMARY KEY (table_id, version));
@@ -397,16 +398,27 @@ class Store:
         """(token, id, name) of every remembered player."""
         return list(self.db.execute("SELECT token, id, name FROM players"))
 
-    def put_owner(self, name_key: str, key: bytes, name: str) -> None:
+    def put_owner(self, name_key: str, key: bytes, name: str, seen: float = 0.0) -> None:
         """Bind a name (``name_key``: the first of ``safetext.name_folds``) to a player's
-        public key (MO-1)."""
-        self._do("INSERT OR IGNORE INTO owners (name_key, key, name) VALUES (?, ?, ?)",
-                 (name_key, key.decode(), name))
+        public key (MO-1), not played yet, last seen at ``seen`` (wall clock)."""
+        self._do("INSERT OR IGNORE INTO owners (name_key, key, name, played, seen) "
+                 "VALUES (?, ?, ?, 0, ?)", (name_key, key.decode(), name, seen))
 
-    def owners(self) -> list[tuple[Any, Any, Any]]:
-        """(name key, public key, name) of every row of ``owners``, oldest first, as the file
-        has them: the caller checks them (a row may be damaged)."""
-        return list(self.db.execute("SELECT name_key, key, name FROM owners ORDER BY rowid"))
+    def owner_seen(self, name_key: str, seen: float, played: bool) -> None:
+        """The owner of ``name_key`` was last seen at ``seen``; ``played``: he has played."""
+        self._do("UPDATE owners SET seen = ?, played = max(played, ?) WHERE name_key = ?",
+                 (seen, int(played), name_key))
+
+    def drop_owner(self, name_key: str) -> None:
+        """``name_key`` is bound to nobody any more (released: ``owners.Owners``)."""
+        self._do("DELETE FROM owners WHERE name_key = ?", (name_key,))
+
+    def owners(self) -> list[tuple[Any, ...]]:
+        """(name key, public key, name, played, last seen) of every row of ``owners``,
+        oldest first, as the file has them: the caller checks them (a row may be damaged).
+        A row an older host wrote has played 1 (its names were kept for good)."""
+        return list(self.db.execute(
+            "SELECT name_key, key, name, played, seen FROM owners ORDER BY rowid"))
 
     def tables(self) -> list[tuple[str, int, bytes, bytes]]:
         """(id, seq, meta as packed, save) of every live table, oldest first."""
@@ -507,6 +519,11 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int, set[st
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA wal_autocheckpoint=0")
         db.executescript(SCHEMA)
+        columns = {r[1] for r in db.execute("PRAGMA table_info(owners)")}
+        for column, kind in (("played", "INTEGER NOT NULL DEFAULT 1"),
+                             ("seen", "REAL NOT NULL DEFAULT 0")):
+            if column not in columns:          # an older host's: its names stay bound
+                db.execute(f"ALTER TABLE owners ADD COLUMN {column} {kind}")
     except sqlite3.Error as exc:
         db.close()
         raise StoreError(f"{path} cannot be used ({exc}); it was left as it is: move it "

@@ -229,3 +229,20 @@ def test_failover_bench_kills_and_hands_over_and_prints_its_verdicts() -> None:
                      r"(PASS|FAIL)", out)
     assert re.search(r"a hand-over's pause p99 <= 1 s: .* -> (PASS|FAIL)", out)
     assert "load average before" in out and "load average after" in out
+
+
+def test_attack_bench_churns_keys_and_both_players_play_a_whole_game() -> None:
+    out = run("attack.py", "--churn", "2", "--connections", "40", "--move-delay", "0",
+              codes=(0, 1))
+    assert re.search(r"^churn: 2 s of a guest from 127\.0\.0\.2 making fresh keys", out,
+                     re.MULTILINE), out
+    assert re.search(r"^  the guest: .*keys made \d+", out, re.MULTILINE), out
+    assert re.search(r"^  host: RSS [\d.]+ MB before, .* peak \d+ descriptors", out,
+                     re.MULTILINE), out
+    assert re.search(r"^  another table's ping: p50 [\d.]+ ms, p99 [\d.]+ ms \(\d+ pings\); "
+                     r"before the guest came: p50 [\d.]+ ms", out, re.MULTILINE), out
+    assert re.search(r"^  Newcomer: 1 whole games .*; the desk gave him the host's key: True",
+                     out, re.MULTILINE), out
+    assert re.search(r"^targets: Veteran played a whole game -> PASS; Newcomer played a whole "
+                     r"game -> PASS; RSS < 200 MB .* -> (PASS|FAIL); ping p99 < 50 ms .* -> "
+                     r"(PASS|FAIL)$", out, re.MULTILINE), out

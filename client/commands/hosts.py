@@ -1,6 +1,7 @@
 """``cardparty hosts``: the hosts that answer on the LAN (DNS-SD ``_cardparty._tcp``), each
 with the fingerprint of the key it announces and whether that key is known, new or changed to
-this player (net/known_hosts.py); ``--forget`` drops a remembered host key."""
+this player (net/known_hosts.py), and a warning for two hosts a player could take for one
+another (docs/security.md, first contact); ``--forget`` drops a remembered host key."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 from typing import Any
 
 from cardparty.client.commands.refusal import refuse
+from cardparty.client.lan_hosts import lookalike_warnings
 from cardparty.core.i18n import _
 from cardparty.net.address import address_problem, maybe_address
 from cardparty.net.discovery import browse
@@ -40,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{safe(h.name, 30):<30} {h.endpoint:<22} {fp or '-':<19} {status:<8} "
                   f"{safe(', '.join(h.games), 60)}")
+    if not args.json:
+        for warning in lookalike_warnings(hosts, known):
+            print(warning)
     if not hosts and not args.json:
         print("no host answered; 'cardparty join ADDRESS:PORT' works without discovery")
     return 0

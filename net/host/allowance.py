@@ -1,8 +1,10 @@
-"""How much one key may ask of the host: a token bucket per key, the one rule for every limit
-counted per key (requests a second in ``server``, lobby chat lines in ``lobby_chat``).
+"""How much one key, or one source address, may ask of the host: a token bucket per key or
+address, the one rule for every limit counted that way (requests a second in ``server``, lobby
+chat lines in ``lobby_chat``, new keys and names in ``roster``, invitations).
 
 Owns: ``Allowances``, the buckets by key (``Roster``'s quota key: the key ZeroMQ
-authenticated, so a new name or a new connection of the same key does not refill it). A
+authenticated, so a new name or a new connection of the same key does not refill it) or by
+address (``for_addresses``: what the ZAP handler saw, so a new key does not refill it). A
 bucket holds ``burst`` and refills at ``rate`` a second; the buckets are kept in the order
 their keys were last heard, and the least recently heard go once their bucket would be full
 again anyway (or past ``most`` keys): the memory follows the keys of the last seconds, not of
@@ -42,8 +44,8 @@ class Allowances(Generic[K]):
     def __len__(self) -> int:
         return len(self._buckets)
 
-    def spend(self, key: K, now: float) -> bool:
-        """Take one from ``key``'s bucket; False when it is used up."""
+    def spend(self, key: K, now: float, amount: float = 1.0) -> bool:
+        """Take ``amount`` from ``key``'s bucket; False (and nothing taken) when it holds less."""
         buckets = self._buckets
         bucket = buckets.get(key)
         if bucket is None:
@@ -59,10 +61,10 @@ class Allowances(Generic[K]):
             buckets.move_to_end(key)
         left = min(self.burst, bucket.left + (now - bucket.at) * self.rate)
         bucket.at = now
-        if left < 1.0:
+        if left < amount:
             bucket.left = left
             return False
-        bucket.left = left - 1.0
+        bucket.left = left - amount
         return True
 
     def charge(self, key: K, more: float) -> None:
@@ -71,3 +73,14 @@ class Allowances(Generic[K]):
         bucket = self._buckets.get(key)
         if bucket is not None:
             bucket.left -= more
+
+
+#: Addresses whose allowance is remembered at most (a LAN has far fewer).
+MOST_ADDRESSES = 4096
+
+
+def for_addresses(limit: tuple[float, float]) -> Allowances[str]:
+    """Buckets by source address for ``limit``: (a burst, then so many a second), as
+    ``config.Guests`` gives them."""
+    burst, rate = limit
+    return Allowances(rate, burst, MOST_ADDRESSES)

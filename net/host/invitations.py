@@ -2,8 +2,10 @@
 
 Owns: the request ``invite`` (a player seated at a friends table, or its creator, invites
 others by username), the names kept with the table, telling each invited player once while
-the invitation is pending, and the caps: ``MAX_INVITED`` names a table, and
-``MAX_PENDING_INVITATIONS`` pending invitations made by the names of one key.
+the invitation is pending, and the caps: ``MAX_INVITED`` names a table,
+``MAX_PENDING_INVITATIONS`` pending invitations made by the names of one key, and names
+invited from one source address (``config.Guests.invitations``, a token bucket: new keys do
+not refill it).
 
 Must not know about: sockets (it sends through the outbox), seating rules (the lobby's),
 how a pending invitation is told again after a hello (``Lobby.back``), the store's format.
@@ -15,6 +17,7 @@ import logging
 from typing import Any
 
 from cardparty.core.i18n import N_, Msg
+from cardparty.net.host.allowance import for_addresses
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player, Players
 from cardparty.net.owners import Owners
@@ -33,6 +36,8 @@ class Invitations:
         self.outbox = lobby.outbox
         self.views = lobby.views
         self.invitations = lobby.invitations
+        self.per_address = lobby.config.guests.invitations
+        self.by_address = for_addresses(self.per_address)
 
     def on_invite(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         """MO-4: a player seated at a friends table (or its creator) invites others by
@@ -66,6 +71,13 @@ class Invitations:
                                                 "key may have {n}: wait for them to sit, or "
                                                 "close a table", pending=pending,
                                                 n=MAX_PENDING_INVITATIONS))
+        if fresh and player.address is not None and not self.by_address.spend(
+                player.address, self.lobby.clock.now(), len(fresh)):
+            burst, rate = self.per_address
+            raise ProtocolError("too_many", Msg(
+                "your address invited as many players as one machine may for now ({n} at "
+                "once, then one every {s:g} seconds): wait a little", n=int(burst),
+                s=1 / rate))
         access.invited.update(fresh)
         for name in fresh:
             self.invitations.setdefault(name.casefold(), set()).add(ht.id)

@@ -187,7 +187,8 @@ class Lobby:
                                           canonical_level(req["standin_level"])),
                        changed_at=self.clock.now(),
                        access=Access(req["mode"], player.token, player.name, quota,
-                                     req.get("strangers", True), hints=req.get("hints", False)),
+                                     req.get("strangers", True), hints=req.get("hints", False),
+                                     creator_address=player.address),
                        stakes=Stakes(stake=req.get("stake", 0)))
         self.economy.opened(ht)
         self.tables.add(ht)
@@ -203,15 +204,31 @@ class Lobby:
         his open tables, the host's table limit, the game and its variants, a chosen deal,
         the mode and its stake. What his limits are counted against (``quota_key``)."""
         quota = player.quota_key
-        mine = sum(1 for ht in self.tables.all.values() if ht.status == "open" and (
-            ht.access.creator_token == player.token
-            or (quota is not None and ht.access.creator_quota == quota)))
+        address = player.address
+        mine = ours = 0
+        for ht in self.tables.all.values():
+            if ht.status != "open":
+                continue
+            access = ht.access
+            mine += access.creator_token == player.token or (
+                quota is not None and access.creator_quota == quota)
+            ours += address is not None and access.creator_address == address
         if mine >= MAX_OPEN_TABLES:
             raise ProtocolError("too_many", Msg("you have {n} open tables, as many as one "
                                                 "player may have: start or close one first",
                                                 n=mine))
-        if len(self.tables.all) >= self.config.max_tables and not self.make_room():
-            raise ProtocolError("busy", Msg("this host has too many tables"))
+        if ours >= self.config.guests.open_tables:
+            raise ProtocolError("too_many", Msg("your address has {n} open tables, as many as "
+                                                "one machine may have: start or close one "
+                                                "first", n=ours))
+        most = self.config.max_tables
+        # The reserve is kept from strangers on guests' machines (the host's own is not
+        # counted: Player.address is None there).
+        limit = (most if player.known or player.address is None
+                 else self.config.guests.room(most))
+        while len(self.tables.all) >= limit:
+            if not self.make_room(player.known):
+                raise ProtocolError("busy", Msg("this host has too many tables"))
         game = req["game"]
         if game not in self.catalog.games:
             raise ProtocolError("no_game", Msg("no game {game} is installed here (installed: "
@@ -381,6 +398,8 @@ class Lobby:
 
     def on_watch(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
+        if ht.seat_of(player) is None and player.id not in ht.spectators:
+            self.may_watch(player)
         if ht.seat_of(player) is None:
             ht.spectators.add(player.id)
             player.tables.add(ht.id)
@@ -393,6 +412,23 @@ class Lobby:
         self.outbox.send(player, self.views.summary_message(ht))
         self.play.show(ht, player, ht.seat_of(player), rid=req["rid"])
         return None
+
+    def may_watch(self, player: Player) -> None:
+        """One address watches at most ``Guests.watching`` tables in all, whatever keys and
+        names it makes (every view of a watched table is sent to each watcher)."""
+        address = player.address
+        if address is None:
+            return
+        most = self.config.guests.watching
+        watching = 0
+        for p in self.players.by_id.values():
+            if p.address == address and p.tables:
+                watching += sum(1 for tid in p.tables if (ht := self.tables.all.get(tid))
+                                is not None and p.id in ht.spectators)
+                if watching >= most:
+                    raise ProtocolError("too_many", Msg(
+                        "your address watches {n} tables, as many as one machine may: stop "
+                        "watching one first", n=most))
 
     def on_snapshot(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
@@ -425,19 +461,24 @@ class Lobby:
         self.persistence.save_table(ht)
         self.views.push_summary(ht)
 
-    def make_room(self) -> bool:
+    def make_room(self, known: bool = False) -> bool:
         """At the table limit, drop the table that ended longest ago: a finished table is
         kept only so that its players can still read the result, and a busy host (a room of
         bot clients playing game after game) must not refuse new tables because of old
         ones. Failing that, the open table longest unchanged that no connected person sits
-        at nor created (tables made and left must not lock the lobby). Tables in play, and
-        open tables someone present cares about, are never dropped for room."""
+        at nor created (tables made and left must not lock the lobby). For a ``known``
+        player, failing that, an open table of a stranger that no known player sits at:
+        strangers never lock out the players the host knows. Tables in play, and open
+        tables someone present and known cares about, are never dropped for room."""
         ended = [ht for ht in self.tables.all.values() if ht.ended_at is not None]
         if ended:
             self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
             return True
         left = [ht for ht in self.tables.all.values()       # never one holding stakes
                 if ht.status == "open" and not ht.stakes.stake and not self.cared_for(ht)]
+        if not left and known:
+            left = [ht for ht in self.tables.all.values()
+                    if ht.status == "open" and not ht.stakes.stake and not self.known_at(ht)]
         if not left:
             return False
         self.drop(min(left, key=lambda ht: ht.changed_at))
@@ -447,6 +488,11 @@ class Lobby:
         """Someone connected sits at ``ht`` or created it."""
         creator = self.players.by_token.get(ht.access.creator_token)
         return (creator is not None and creator.connected) or self.attended(ht)
+
+    def known_at(self, ht: HostTable) -> bool:
+        """A known player created ``ht`` or sits at it."""
+        creator = self.players.by_token.get(ht.access.creator_token)
+        return (creator is not None and creator.known) or any(p.known for p in ht.humans())
 
     @staticmethod
     def attended(ht: HostTable) -> bool:

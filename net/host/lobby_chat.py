@@ -7,7 +7,9 @@ himself), and the bounds of lobby talk: a line of at most ``LOBBY_CHAT_MAX`` cha
 checked like every chat line by the protocol (printable, one line, no bidirectional
 overrides), and at most ``BURST`` lines at once then one every ``EVERY`` seconds per key
 ZeroMQ authenticated (``model.quota_key``: new names or connections of one key share it; a
-token bucket, ``allowance.Allowances``), as one line reaches up to every player of the host.
+token bucket, ``allowance.Allowances``), and a few more per source address
+(``config.Guests.chat_lines``: new keys do not refill it), as one line reaches up to every
+player of the host.
 
 Must not know about: sockets, frames, the store (lobby talk is not kept), any game.
 """
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.core.i18n import Msg
-from cardparty.net.host.allowance import Allowances
+from cardparty.net.host.allowance import Allowances, for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
@@ -38,7 +40,7 @@ class LobbyChat:
     """See the module docstring."""
 
     def __init__(self, tables: Tables, players: Players, outbox: Outbox, clock: Clock,
-                 table_chat: Handler) -> None:
+                 table_chat: Handler, per_address: tuple[float, float] = (10.0, 1.0)) -> None:
         self.tables = tables
         self.players = players
         self.outbox = outbox
@@ -46,6 +48,9 @@ class LobbyChat:
         self.table_chat = table_chat
         #: lines each quota key may still say
         self.allowances: Allowances[Any] = Allowances(1 / EVERY, BURST, MAX_SPEAKERS)
+        #: lines each source address may still say (``Player.address``: when counted)
+        self.per_address = per_address
+        self.by_address = for_addresses(per_address)
 
     def on_chat(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
         if req["table"] is not None:
@@ -54,11 +59,18 @@ class LobbyChat:
         if len(text) > LOBBY_CHAT_MAX:
             raise ProtocolError("bad_field", Msg("chat: field text must be at most {n} "
                                                  "characters in the lobby", n=LOBBY_CHAT_MAX))
-        if not self.allowances.spend(player.quota_key, self.clock.now()):
+        now = self.clock.now()
+        if not self.allowances.spend(player.quota_key, now):
             raise ProtocolError("too_fast", Msg("the lobby hears at most {n} lines at once and "
                                                 "one every {seconds} seconds from one player: "
                                                 "wait a moment", n=BURST,
                                                 seconds=format(EVERY, "g")))
+        if player.address is not None and not self.by_address.spend(player.address, now):
+            burst, rate = self.per_address
+            raise ProtocolError("too_fast", Msg("the lobby hears at most {n} lines at once and "
+                                                "{rate} a second from one machine: wait a "
+                                                "moment", n=format(burst, "g"),
+                                                rate=format(rate, "g")))
         self.outbox.send_all(self.listeners(player), message(
             "chat", table=None, seat=None, player=player.id, name=player.name, text=text,
             time=self.clock.wall()))

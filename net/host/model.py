@@ -71,6 +71,12 @@ class Player:
     route: bytes | None = None
     #: the key ZeroMQ authenticated for his connection (None on a host without CURVE)
     key: bytes | None = None
+    #: the address his connection comes from, as the ZAP handler saw it (None: unknown, or
+    #: the host's own machine: not counted, ``config.Guests``)
+    address: str | None = None
+    #: his key owns a name that played here (a game started with it seated): the host keeps
+    #: room for him when strangers fill it (``config.Guests.reserve``)
+    known: bool = False
     connected: bool = False
     last_seen: float = 0.0
     #: ids of the tables where he sits or watches
@@ -178,6 +184,8 @@ class Access:
     creator_name: str = ""
     creator_quota: Any = None
     strangers: bool = True
+    #: the creator's address when it is counted (``Player.address``; not kept)
+    creator_address: str | None = None
     invited: dict[str, str] = field(default_factory=dict)
     #: a friends table's creator let its players ask for hints (``hints``)
     hints: bool = False

@@ -30,7 +30,8 @@ import zmq
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.address import HostAddress
-from cardparty.net.guard import Guard
+from cardparty.net.fdbudget import Door
+from cardparty.net.guard import Guard, peer_of
 from cardparty.net.heal import Caller
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.config import HostConfig
@@ -227,7 +228,9 @@ class Host:
         if not self.curve:
             return open_router(self._ctx, self.bind)
         if self._guard is None:
-            self._guard = Guard(self._ctx, self.keys, self.name)
+            g = self.config.guests
+            self._guard = Guard(self._ctx, self.keys, self.name, Door(
+                g.connections, g.new_connections, g.hello_within, g.reserve, g.own))
         any_port = self.bind.endswith((":0", ":*"))
         for _ in range(50):
             sock, address = open_router(self._ctx, self.bind, self._guard)
@@ -297,13 +300,18 @@ class Host:
         sock = self._sock
         assert sock is not None
         try:
+            cap = None if self._guard is None else self._guard.cap
             if self.takeover is not None:
-                # What players sent the standby before it took over: answered first.
-                self.server.sock = sock
-                for frames, user in self.takeover.frames:
-                    self.server.frames(frames, user)
+                # What players sent the standby before it took over: answered first, each
+                # by the connection it came by (so its hello binds its route there).
+                server = self.server
+                server.sock, server.cap = sock, cap
+                for frames, body in self.takeover.frames:
+                    server.frame = body
+                    server.frames(frames, *(peer_of(body) if body is not None else (None, None)))
+                    server.frame = None
                 self.takeover.frames = []
-            self.server.run(sock, self._stopping, hand_over=self._at_end)
+            self.server.run(sock, self._stopping, cap, hand_over=self._at_end)
         finally:
             if isinstance(self.outcome, Heal):
                 # The socket goes on: the host carries the old host's files in and is

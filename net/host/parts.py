@@ -38,7 +38,7 @@ from cardparty.net.host.invitations import Invitations
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.lobby_chat import LobbyChat
 from cardparty.net.host.match import Match, record_round
-from cardparty.net.host.model import Player, Players, Tables
+from cardparty.net.host.model import HostTable, Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.owner import Owner
 from cardparty.net.host.persistence import Persistence
@@ -85,13 +85,14 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         thinkers = Thinkers(config.bot_workers)
     tables = Tables(config.keep_over)
     players = Players()
-    owners = Owners(store)
+    guests = config.guests
+    owners = Owners(store, config.max_names, guests.reserve, guests.name_release)
     persistence = Persistence(store, catalog, clock, players, ledger)
     timers = Timers(thinkers)
     views = Views(config, outbox, clock, timers, players)
     economy = Economy(ledger, outbox, clock, config.settings, tables)
     play = Play(tables, clock, timers, persistence, views, TableEvents(
-        started=(economy.started,), over=(record_round, economy.settle),
+        started=(economy.started, played(owners, clock)), over=(record_round, economy.settle),
         changed=() if observer is None else (observer,)))
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
@@ -106,12 +107,23 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         players=players, persistence=persistence, timers=timers, views=views,
         economy=economy, play=play, lobby=lobby, roster=roster, owner=Owner(lobby, economy),
         invitations=Invitations(lobby, players, owners),
-        lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat),
+        lobby_chat=LobbyChat(tables, players, outbox, clock, lobby.on_chat,
+                             guests.chat_lines),
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
         hints=Hints(tables, timers, outbox), succession=succession)
     parts.load()
     return parts
+
+
+def played(owners: Owners, clock: Clock) -> Callable[[HostTable], None]:
+    """What a game's start tells the names seated at it: they played here, so their keys are
+    known (the host keeps room for them) and their names are kept for good."""
+    def started(ht: HostTable) -> None:
+        for player in ht.humans():
+            player.known = True
+            owners.played(player.name, clock.wall())
+    return started
 
 
 @dataclass(eq=False)
@@ -226,13 +238,17 @@ class HostParts:
     # --- requests without a socket (tests, and the server after decoding) --------------------
 
     def hello(self, route: bytes, name: str, token: str | None = None,
-              user: bytes | None = None, features: tuple[str, ...] = ()) -> Player:
+              user: bytes | None = None, features: tuple[str, ...] = (),
+              address: str | None = None) -> Player:
         """A hello on ``route`` from a connection authenticated as ``user`` (None: no CURVE;
-        ``token`` is sent as an old client would, and ignored), asking for ``features``."""
+        ``token`` is sent as an old client would, and ignored), asking for ``features``, from
+        ``address`` (None: not counted, as the host's own machine)."""
         fields: dict[str, Any] = {"name": name, "features": list(features)}
         if token is not None:
             fields["token"] = token
-        player = self.roster.hello(route, check_request(message("hello", **fields)), user)
+        counted = address if self.config.guests.counted(address) else None
+        player = self.roster.hello(route, check_request(message("hello", **fields)), user,
+                                   counted)
         self.flush()
         return player
 

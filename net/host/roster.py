@@ -8,7 +8,15 @@ one from any connection, the same connection saying hello again, one connection 
 another; a name owned by another key is refused ``name_taken``), ``bye``, ``ping``, liveness
 (Paranoid Pirate: a player silent for ``heartbeat * liveness`` seconds is disconnected) and
 forgetting a player long gone. Identity is looked up in one place (``identify``): a token or
-routing id a client sends counts for nothing. On a host without CURVE (benchmarks, tests
+routing id a client sends counts for nothing.
+
+Admission (issue 25: a key pair costs a millisecond, so what a new key could refill is also
+counted per source address, ``config.Guests``): keys the host has never seen (they own no
+name here) and new names from one address, each a token bucket; room kept for known players
+(a key whose name played here, ``Owners.known``): strangers fill the roster only up to its
+reserve, and at the limit a known player's hello forgets a stranger who holds nothing (no seat,
+no table), connected or not; names that never played are released (``Owners.release_due``)
+once their players are gone long enough. On a host without CURVE (benchmarks, tests
 without sockets) a route stands in for the key, so nobody resumes there from another
 connection.
 
@@ -33,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardparty.core.i18n import Msg
+from cardparty.net.host.allowance import for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import FORGET_UNSEATED, Player, Players
@@ -51,6 +60,8 @@ MAX_SUPERSEDED = 4096
 #: Players one sweep forgets at most: a storm of names gone at once is forgotten over a few
 #: sweeps, never in one pass that would hold the loop (and every other table's replies).
 FORGET_PER_SWEEP = 128
+#: Seconds between two looks for names to release (``Owners.release_due``).
+RELEASE_EVERY = 60.0
 
 PlayerHook = Callable[[Player], None]
 
@@ -96,6 +107,11 @@ class Roster:
         #: the players gone, by when they may be forgotten
         self.leaving: Schedule[Player] = Schedule()
         self._ids = itertools.count(1)
+        #: what one address may bring: keys the host never saw, new names
+        self.guests = config.guests
+        self.new_keys = for_addresses(self.guests.new_keys)
+        self.new_names = for_addresses(self.guests.new_names)
+        self._next_release = 0.0
 
     def load(self) -> None:
         """The players the store remembers; ids go on from the highest."""
@@ -114,20 +130,46 @@ class Roster:
 
     # --- who is this -------------------------------------------------------------------------
 
-    def identify(self, route: bytes, req: dict[str, Any], user: bytes | None
-                 ) -> tuple[str, Player | None]:
-        """The handle of the player a hello on ``route`` (authenticated as ``user``) is, and
-        the player when the host knows him; the name must be ``user``'s or nobody's yet
-        (ProtocolError ``name_taken``)."""
+    def identify(self, route: bytes, req: dict[str, Any], user: bytes | None,
+                 address: str | None = None) -> tuple[str, Player | None]:
+        """The handle of the player a hello on ``route`` (authenticated as ``user``, from the
+        counted ``address``) is, and the player when the host knows him; the name must be
+        ``user``'s or nobody's yet (ProtocolError ``name_taken``), and a new key or a new
+        name within what the address may still bring (``slow_down``)."""
         # Without CURVE the connection stands for the key: its routing id in hex, as a key is
         # text wherever it is kept (a routing id is binary, and a store keeps keys as text).
         key = user if user is not None else b"route:" + route.hex().encode()
+        name = req["name"]
+        if address is not None and self.owners.owner(name) is None:
+            self.admit(key, address)
         try:
-            self.owners.claim(req["name"], key)
+            self.owners.claim(name, key, self.clock.wall(), self.present)
         except NameTaken as exc:
             raise ProtocolError(exc.code, exc.message) from None
         handle = identity(key, req["name"])
         return handle, self.players.get(handle)
+
+    def admit(self, key: bytes, address: str) -> None:
+        """A hello from ``address`` would bind a new name (to ``key``): within what one
+        address may bring (new keys, new names), or ProtocolError ``slow_down``."""
+        now = self.clock.now()
+        if self.owners.names_of[key] == 0 and not self.new_keys.spend(address, now):
+            burst, rate = self.guests.new_keys
+            raise ProtocolError("slow_down", Msg(
+                "too many new keys from your address ({n} at once, then {m} a minute): this "
+                "host lets a machine bring a few new players at a time; wait a little",
+                n=int(burst), m=round(rate * 60)))
+        if not self.new_names.spend(address, now):
+            burst, rate = self.guests.new_names
+            raise ProtocolError("slow_down", Msg(
+                "too many new names from your address ({n} at once, then {m} a minute): "
+                "wait a little, or say hello with a name you have", n=int(burst),
+                m=round(rate * 60)))
+
+    def present(self, key: bytes, name: str) -> bool:
+        """The player of ``key`` and ``name`` is here: connected, or holding a place."""
+        player = self.players.get(identity(key, name))
+        return player is not None and (player.connected or self.keep(player))
 
     def at(self, route: bytes, user: bytes | None = None) -> Player | None:
         """The player connected by ``route``, if that connection is the key he said hello
@@ -142,8 +184,11 @@ class Roster:
 
     # --- hello and bye -----------------------------------------------------------------------
 
-    def hello(self, route: bytes, req: dict[str, Any], user: bytes | None = None) -> Player:
-        handle, player = self.identify(route, req, user)
+    def hello(self, route: bytes, req: dict[str, Any], user: bytes | None = None,
+              address: str | None = None) -> Player:
+        """A hello on ``route`` from ``user`` (``address``: where it comes from, when the
+        host counts it): the player welcomed (ProtocolError when refused)."""
+        handle, player = self.identify(route, req, user, address)
         resumed = player is not None
         old = self.routes.get(route)
         # Said again on the connection already welcomed (a session answers each
@@ -153,11 +198,14 @@ class Roster:
             self.forget(old)          # a passing name on this connection gives its place up
             old = None
         if player is None:
-            player = self.new_player(handle, req["name"])
+            known = user is not None and self.owners.known(user)
+            player = self.new_player(handle, req["name"], known, address is not None)
         if old is not None and old is not player:
             old.route = None
             self.set_connected(old, False)
         self.connected_by(player, route, user)
+        player.address = address
+        player.known = user is not None and self.owners.known(user)
         player.features = FEATURES.intersection(req["features"])
         follow = req.get("follow")
         player.follows = None if follow is None else int(follow["epoch"])
@@ -175,11 +223,17 @@ class Roster:
             back(player)
         return player
 
-    def new_player(self, handle: str, name: str) -> Player:
+    def new_player(self, handle: str, name: str, known: bool = False,
+                   counted: bool = True) -> Player:
         """A player the host did not know (ProtocolError ``busy`` at the player limit, unless
-        one long gone makes room)."""
-        if len(self.players) >= self.config.max_players and not self.make_room():
-            raise ProtocolError("busy", Msg("this host has too many players"))
+        one gone long, or for a ``known`` key a stranger who holds nothing, makes room); a
+        stranger from a ``counted`` address (a guest's machine, not the host's own) fills the
+        roster only up to its reserve (``Guests.room``)."""
+        most = self.config.max_players
+        limit = most if known or not counted else self.guests.room(most)
+        while len(self.players) >= limit:
+            if not self.make_room(known):
+                raise ProtocolError("busy", Msg("this host has too many players"))
         player = Player(id=f"p{next(self._ids)}", token=handle, name=name)
         self.directory.add(player)
         self.persistence.save_player(player)
@@ -243,6 +297,7 @@ class Roster:
         else:
             self.alive.pop(player, None)
             self.leaving.set(player, self.forget_at(player))
+            self.owners.seen(player.name, self.clock.wall())
         if changed:
             log.info("%s (%s) %s", safe(player.name), player.id,
                      "connected" if connected else "disconnected")
@@ -260,13 +315,18 @@ class Roster:
         once settled (the store knew him, or he did any of those)."""
         return player.settled or bool(player.tables or player.owns)
 
-    def make_room(self) -> bool:
+    def make_room(self, known: bool = False) -> bool:
         """At the player limit, forget the player gone longest who sits at no table and owns
         none (he may have watched: a crowd of watchers that left must not lock the host): the
         limit counts connected players and those who still have a place here, never a crowd
-        of names said once and gone."""
+        of names said once and gone. For a ``known`` key, failing that, the stranger heard
+        least recently who holds nothing, connected or not: strangers never lock out the
+        players the host knows."""
         idle = [p for p in self.players.values()
                 if not p.connected and not p.owns and not self.seated(p)]
+        if not idle and known:
+            idle = [p for p in self.players.values()
+                    if not p.known and not p.owns and not self.seated(p)]
         if not idle:
             return False
         self.forget(min(idle, key=lambda p: p.last_seen))
@@ -285,6 +345,9 @@ class Roster:
             if player.last_seen >= silent:
                 break
             self.set_connected(player, False)
+        if now >= self._next_release:
+            self._next_release = now + RELEASE_EVERY
+            self.owners.release_due(self.clock.wall(), self.present)
         for player in self.leaving.pop_due(now, FORGET_PER_SWEEP):
             if player.connected or self.players.get(player.token) is not player:
                 continue

@@ -27,9 +27,11 @@ or the ledger (the gate and its sources say when a frame may go).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import math
+import os
 import queue
 import threading
 import time
@@ -39,8 +41,9 @@ from typing import Any
 import zmq
 
 from cardparty.core.i18n import Msg
-from cardparty.net.guard import Guard, user_of
-from cardparty.net.host.allowance import Allowances
+from cardparty.net.fdbudget import ConnectionCap, Peer, peer_of_descriptor
+from cardparty.net.guard import Guard, peer_of
+from cardparty.net.host.allowance import Allowances, for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
@@ -92,8 +95,9 @@ COSTS = {"tables": 10, "hello": 4, "watch": 4, "create": 4}
 #: With a store, messages handled before their changes are written in one transaction and
 #: what they said is sent: fewer commits, against the wait of the first message's replies.
 FLUSH_EVERY = 8
-#: A request is one message of at most two frames: the route and the body.
-Message = tuple[list[bytes], bytes | None]
+#: A request is one message of at most two frames: the route and the body; with the key and
+#: the address ZeroMQ authenticated for its connection.
+Message = tuple[list[bytes], bytes | None, str | None]
 
 _MORE = int(zmq.SNDMORE | zmq.NOBLOCK)
 _LAST = int(zmq.NOBLOCK)
@@ -155,24 +159,43 @@ class Server:
         self.handled = 0
         #: whether the socket speaks CURVE (each message then carries its sender's key)
         self.curve = True
-        #: allowance of requests by ``quota_key`` (a token bucket per key)
+        #: allowance of requests by ``quota_key`` (a token bucket per key), and by address
         self.allowances: Allowances[Any] = Allowances(RATE, BURST, MAX_ALLOWANCES)
         #: the host's standby (net/host/standby.py): its key's frames go to it, before any
         #: allowance (it acknowledges every flush), and it is looked after at every turn
         self.peer: StandbyLink | None = None
         #: work handed to the loop from another thread (the host's console): run at each turn
         self.tasks: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self.guests = parts.config.guests
+        self.by_address = for_addresses(self.guests.requests)
+        self._slow_address = encode(error("slow_down", Msg(
+            "more requests a second from your address than the host reads from one machine: "
+            "this one was not read; slow down")))
+        #: the body of the message being handled (a hello asks it for its connection)
+        self.frame: zmq.Frame | None = None
+        #: the socket's connections (None: no monitor, a host without CURVE); the connection
+        #: each route said hello on, and the route of each connection (by its descriptor)
+        self.cap: ConnectionCap | None = None
+        self.conn_of: dict[bytes, tuple[int, Peer]] = {}
+        self.route_on: dict[int, tuple[bytes, Peer]] = {}
+        #: the standby's route whose connection the cap was told is kept (``_to_standby``)
+        self._standby_route: bytes | None = None
 
     # --- the loop ----------------------------------------------------------------------------
 
     def run(self, sock: zmq.Socket[Any], stopping: threading.Event,
+            cap: ConnectionCap | None = None,
             hand_over: Callable[[], None] | None = None) -> None:
         """Requests, then due timers, then liveness, until ``stopping`` is set; then
-        ``hand_over`` (the party goes to the standby, when one is attached)."""
+        ``hand_over`` (the party goes to the standby, when one is attached). ``cap``: the
+        socket's connections, whose ends forget their routes (``ended``)."""
         self.sock = sock
+        self.cap = cap
         self.curve = bool(sock.getsockopt(zmq.CURVE_SERVER))
         poller = zmq.Poller()
         poller.register(sock, zmq.POLLIN)
+        if cap is not None:
+            poller.register(cap.wake_fd, zmq.POLLIN)
         durable = self.gate.fds()
         for fd in durable:
             poller.register(fd, zmq.POLLIN)
@@ -250,11 +273,24 @@ class Server:
                 for _ in range(BATCH):
                     if not _get(sock, _EVENTS) & _POLLIN:
                         break
-                    frames, user = self._recv(sock)
+                    frames, user, _ = self._recv(sock)
                     if user is not None and len(frames) == 2 and link.is_standby(user):
-                        link.frame(frames[0], user, frames[1])
+                        self._to_standby(link, frames[0], user, frames[1])
+                    self.frame = None
             self.send()
         return done()
+
+    def _to_standby(self, link: StandbyLink, route: bytes, user: bytes, body: bytes) -> None:
+        """A frame of the standby's key goes to its link before any allowance: it
+        acknowledges every flush, so it is neither slowed down nor counted with its address's
+        guests. Its connection is marked a known player's once (it says no player's hello),
+        so that the connection cap never closes it for silence or for room."""
+        if route != self._standby_route and self.cap is not None:
+            conn = self.connection()
+            if conn is not None:
+                self._standby_route = route
+                self.cap.spoke(conn[0], conn[1], True)
+        link.frame(route, user, body)
 
     @staticmethod
     def _watch(poller: zmq.Poller, woken: frozenset[int], fds: frozenset[int]
@@ -278,6 +314,7 @@ class Server:
             if not _get(sock, _EVENTS) & _POLLIN:
                 break
             self.frames(*self._recv(sock))
+            self.frame = None
             every = n % FLUSH_EVERY == 0
             if every or not holds:
                 self.flush()
@@ -294,6 +331,7 @@ class Server:
         """Write what the gate lets go, back to back. A client whose queue turns out full is
         disconnected then (``Roster.gone``), and the news of it goes before the rest, as it
         would have had each frame gone out at once."""
+        self.ended()                       # never a frame to a route whose connection ended
         frames = self.gate.released()
         i = 0
         while i < len(frames):
@@ -303,6 +341,47 @@ class Server:
                 self.roster.gone(route)
                 self.parts.flush()
                 frames[i:i] = self.gate.released()
+
+    def ended(self) -> None:
+        """Forget the route of every connection that ended (the monitor says so, through
+        ``cap``): its player is disconnected at once, so nothing of his goes to whoever
+        connects next with that routing id."""
+        cap = self.cap
+        if cap is None or not cap.closed:
+            return
+        with contextlib.suppress(OSError):
+            os.read(cap.wake_fd, 4096)
+        closed = cap.closed
+        while closed:
+            fd, peer = closed.popleft()
+            bound = self.route_on.get(fd)
+            if bound is not None and bound[1] == peer:
+                self._unbind(fd, bound[0])
+
+    def _unbind(self, fd: int, route: bytes) -> None:
+        del self.route_on[fd]
+        if self.conn_of.get(route, (None,))[0] == fd:
+            del self.conn_of[route]
+        self.roster.gone(route)
+
+    def bind(self, route: bytes, player: Player) -> None:
+        """``route`` said hello on the connection the message came by: remember which, so
+        that its end forgets the route; a route left on that descriptor by a connection that
+        has ended (its end not read yet) is forgotten now."""
+        conn = self.connection()
+        if conn is None:
+            return
+        fd, peer = conn
+        old = self.route_on.get(fd)
+        if old is not None and old[1] != peer:
+            self._unbind(fd, old[0])            # that descriptor is another connection now
+        prev = self.conn_of.get(route)
+        if prev is not None and prev != conn and self.route_on.get(prev[0], (None,))[0] == route:
+            del self.route_on[prev[0]]
+        self.conn_of[route] = conn
+        self.route_on[fd] = (route, peer)
+        if self.cap is not None:
+            self.cap.spoke(fd, peer, player.known or bool(player.tables or player.owns))
 
     def _send_now(self, route: bytes, frame: bytes) -> bool:
         sock = self.sock
@@ -324,11 +403,12 @@ class Server:
         asking a frame for a key it cannot have raises, which cost more than the rest of
         reading the message)."""
         frames = [_recv(sock, _LAST)]
-        user = None
+        user = address = None
         if _get(sock, _RCVMORE):
             if self.curve:
                 body = _recv(sock, _LAST, False)      # a Frame: it knows its connection's key
-                user = user_of(body)
+                user, address = peer_of(body)
+                self.frame = body
                 frames.append(body.bytes)
             else:
                 frames.append(_recv(sock, _LAST))
@@ -338,24 +418,29 @@ class Server:
             if len(frames) > 64:
                 while _get(sock, _RCVMORE):
                     _recv(sock, _LAST)
-        return frames, user
+        return frames, user, address
 
     # --- one message -------------------------------------------------------------------------
 
-    def frames(self, frames: list[bytes], user: bytes | None = None) -> None:
-        """One message from a client, whose connection ZeroMQ authenticated as ``user``:
-        checked, handled, answered (or refused in words)."""
+    def frames(self, frames: list[bytes], user: bytes | None = None,
+               address: str | None = None) -> None:
+        """One message from a client, whose connection ZeroMQ authenticated as ``user`` coming
+        from ``address``: checked, handled, answered (or refused in words)."""
         route = frames[0]
         self.handled += 1
         peer = self.peer
         if peer is not None and user is not None and len(frames) == 2 and peer.is_standby(user):
-            peer.frame(route, user, frames[1])
+            self._to_standby(peer, route, user, frames[1])
             return
         player = self.roster.at(route, user)
         now = self.clock.now()
         if not self.allowances.spend(quota_key(route, user), now):
             # Refused before it is even unpacked: a flood costs the host as little as can be.
             self.gate.to_route(route, self._slow_down)
+            return
+        counted = self.guests.counted(address)
+        if counted and not self.by_address.spend(address, now):    # type: ignore[arg-type]
+            self.gate.to_route(route, self._slow_address)          # new keys do not refill it
             return
         if player is not None:
             self.roster.heard(player, now)
@@ -366,7 +451,7 @@ class Server:
                 raise ProtocolError("frames", f"a message must be one frame, not {len(frames) - 1}")
             raw = decode(frames[1])
             req = check_request(raw)
-            reply = self.handle(route, user, player, req, raw)
+            reply = self.handle(route, user, player, req, raw, address if counted else None)
         except ProtocolError as exc:
             reply = self._error_for(exc.code, exc.message, raw)
         except Exception as exc:  # a host bug must cost one request, never the host
@@ -377,16 +462,19 @@ class Server:
             self.answer(route, player, req, reply)
 
     def handle(self, route: bytes, user: bytes | None, player: Player | None,
-               req: dict[str, Any], raw: dict[str, Any]) -> dict[str, Any] | None:
+               req: dict[str, Any], raw: dict[str, Any], address: str | None = None
+               ) -> dict[str, Any] | None:
         """A checked request: its handler's reply (None: nothing more to answer). A hello
         needs no player; anything else does, and a repeated request id is answered from the
-        player's memory, never done twice."""
+        player's memory, never done twice. ``address``: the sender's, when it is counted."""
         kind = req["type"]
         cost = COSTS.get(kind)
         if cost is not None:
             self.allowances.charge(quota_key(route, user), cost - 1)
+            if address is not None:
+                self.by_address.charge(address, cost - 1)
         if kind == "hello":
-            self.roster.hello(route, req, user)
+            self.bind(route, self.roster.hello(route, req, user, address))
             return None
         if kind == "standby_hello":          # a key that is not this host's standby
             return StandbyLink.refusal(self.peer, user)
@@ -430,6 +518,19 @@ class Server:
                 and self._send_now(route, frame)):
             return
         self.gate.to_route(route, frame)
+
+    def connection(self) -> tuple[int, tuple[str, int]] | None:
+        """The connection the message being handled came by: its descriptor (ZeroMQ's
+        ``SRCFD``) and the peer's address and port (unique while it is open), or None."""
+        frame = self.frame
+        if frame is None:
+            return None
+        try:
+            fd = frame.get(zmq.SRCFD)
+        except zmq.ZMQError:
+            return None
+        peer = peer_of_descriptor(int(fd))
+        return None if peer is None else (int(fd), peer)
 
     @staticmethod
     def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:

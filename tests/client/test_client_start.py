@@ -58,3 +58,14 @@ def test_a_host_that_never_answers_can_be_given_up_with_escape() -> None:
     assert c.screen == "start" and c.link is None and link.closed.is_set()
     assert c.start.name == "Petr" and c.start.address == f"127.0.0.1:{port}"
     assert "gave up" in c.error and c.banner == ""
+
+
+def test_the_start_screen_shows_the_warning_of_lookalike_hosts_under_the_list() -> None:
+    c = Controller(None, connect=lambda who, where: net_link(where, who))
+    warning = "warning: Party at 10.0.0.1:7770 (abcd-...) and Party at 10.0.0.9:7770"
+    c.receive({"type": "hosts", "hosts": [["Party", "10.0.0.1:7770"],
+                                          ["Party", "10.0.0.9:7770"]], "text": warning})
+    text = "".join(f[1] for f in Renderer(c, glyphs(False)).start())
+    assert warning in text and text.index("10.0.0.9:7770") < text.index(warning)
+    c.receive({"type": "hosts", "hosts": [["Party", "10.0.0.1:7770"]], "text": ""})
+    assert "warning" not in "".join(f[1] for f in Renderer(c, glyphs(False)).start())

@@ -126,10 +126,12 @@ def test_5_a_friends_table_says_strangers_may_not_sit() -> None:
 
 # --- 6. the DNS-SD instance name ----------------------------------------------------------------
 
-def test_6_the_instance_name_is_the_name_and_four_characters_of_the_fingerprint() -> None:
+def test_6_the_instance_name_is_the_name_and_the_whole_fingerprint() -> None:
+    """Four characters of the fingerprint let a forger take a host's instance name (issue 25
+    item 5): the name carries the whole fingerprint, as the doc says."""
     key = KeyPair.generate().public.decode()
-    assert _instance("kitchen", key) == f"kitchen - {fingerprint(key)[:4]}._cardparty._tcp.local."
-    assert "`NAME - FFFF`" in doc("protocol.md")
+    assert _instance("kitchen", key) == f"kitchen - {fingerprint(key)}._cardparty._tcp.local."
+    assert "`NAME - FINGERPRINT`" in doc("protocol.md")
 
 
 # --- 7. refusals meant for a person carry msg ---------------------------------------------------

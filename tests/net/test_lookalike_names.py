@@ -111,11 +111,11 @@ def test_a_store_row_that_cannot_be_an_owners_is_named_and_skipped(
     eva = KeyPair.generate().public
     store = Store(tmp_path)
     store.db.executescript(
-        "INSERT INTO owners VALUES ('eva', 'garbage', 'Eva');"
-        "INSERT INTO owners VALUES ('x', X'00ff', 'Bob');"
-        "INSERT INTO owners VALUES ('y', 'z', '');"
-        f"INSERT INTO owners VALUES ('v', '{KeyPair.generate().public.decode()}', "
-        "'V\u0456c');")
+        "INSERT INTO owners (name_key, key, name) VALUES ('eva', 'garbage', 'Eva');"
+        "INSERT INTO owners (name_key, key, name) VALUES ('x', X'00ff', 'Bob');"
+        "INSERT INTO owners (name_key, key, name) VALUES ('y', 'z', '');"
+        "INSERT INTO owners (name_key, key, name) VALUES "
+        f"('v', '{KeyPair.generate().public.decode()}', 'V\u0456c');")
     with caplog.at_level(logging.WARNING, "cardparty.host"):
         owners = Owners(store)
     skipped = [r for r in caplog.records if "owners row" in r.getMessage()]

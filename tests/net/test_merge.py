@@ -2,7 +2,8 @@
 winner that changed things on their own. The winner ends with the tables the loser served,
 its own where both changed one (the loser's coins for it left out), both sides' new tables
 (the loser's under a new id when both used one), both sides' players, a name claimed on both
-sides kept by the winner's key and the loser's claimant renamed with his coins, every coin
+sides kept by the winner's key and the loser's claimant renamed with his coins, the names'
+release clocks of both (played, last seen), every coin
 the loser moved on what it served, and books that add up."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from cardparty.net.store import Store
 
 EVA, BOB = b"E" * 40, b"B" * 40
 ZED_WIN, ZED_LOSE = b"W" * 40, b"L" * 40
+ADA = b"A" * 40
 
 
 def meta(key: str, *seated: tuple[bytes, str]) -> dict[str, object]:
@@ -74,6 +76,8 @@ def test_a_heal_keeps_what_each_side_served_and_every_coin(tmp_path: Path) -> No
     store.put_table("t3", 3, meta("t3.cc", (ZED_LOSE, "Zed")), b"C-lose")
     store.put_player(identity(ZED_LOSE, "Zed"), "p9", "Zed")
     store.put_owner("zed", ZED_LOSE, "Zed")
+    store.put_owner("ada", ADA, "Ada", 50.0)                     # bound there, never played
+    store.owner_seen("eva", 70.0, True)                          # Eva played there last
     ledger.enter("Zed", ZED_LOSE.decode())
     ledger.pay_result("t1.aa/r1", "open", ["Eva"], [1])
     ledger.pay_result("t2.bb/r1", "open", ["Bob"], [1])             # left out with t2
@@ -87,6 +91,7 @@ def test_a_heal_keeps_what_each_side_served_and_every_coin(tmp_path: Path) -> No
     store.put_table("t3", 3, meta("t3.dd", (ZED_WIN, "Zed")), b"C-win")
     store.put_player(identity(ZED_WIN, "Zed"), "p9", "Zed")
     store.put_owner("zed", ZED_WIN, "Zed")
+    store.owner_seen("eva", 60.0, False)
     ledger.enter("Zed", ZED_WIN.decode())
     ledger.pay_result("t2.bb/r1", "friends", ["Bob"], [1])
     bob_win = coins(tmp_path / "win", "Bob")
@@ -101,8 +106,11 @@ def test_a_heal_keeps_what_each_side_served_and_every_coin(tmp_path: Path) -> No
         tables = {t: save for t, _, _, save in won.tables()}
         assert tables == {"t1": b"A1", "t2": b"B1", "t3": b"C-win", "t4": b"C-lose"}
         assert [v for v, _ in won.moves("t1")[0]] == [5, 6]
-        owners = {nk: key for nk, key, _ in won.owners()}
+        owners = {nk: key for nk, key, *_ in won.owners()}
         assert owners["zed·2"] == ZED_LOSE.decode() and owners["zed"] == ZED_WIN.decode()
+        kept = {nk: (played, seen) for nk, _, _, played, seen in won.owners()}
+        assert kept["ada"] == (0, 50.0), "a name that never played is still released in time"
+        assert kept["eva"] == (1, 70.0), "played on either side, seen when either last saw"
         players = {name: pid for _, pid, name in won.players()}
         assert set(players) == {"Eva", "Bob", "Zed", "Zed·2"}
         assert len(set(players.values())) == 4, "a player id is never given twice"

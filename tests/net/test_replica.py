@@ -76,8 +76,16 @@ def store_write(rng: random.Random, store: Store, n: int) -> None:
         if rng.random() < 0.3:
             store.drop_player(f"tok-{rng.choice(USERS)}")
     else:
+        # A name bound, seen, played, released (issue 25's columns ``played`` and ``seen``):
+        # the standby's copy of ``owners`` is the host's, so its releases are the host's.
         user = rng.choice(USERS)
-        store.put_owner(user, f"key-{rng.randrange(3)}".encode(), user)
+        kind = rng.randrange(4)
+        if kind <= 1:
+            store.put_owner(user, f"key-{rng.randrange(3)}".encode(), user, n + rng.random())
+        elif kind == 2:
+            store.owner_seen(user, n + rng.random(), rng.random() < 0.5)
+        else:
+            store.drop_owner(user)
 
 
 def ledger_write(rng: random.Random, ledger: Ledger, n: int) -> None:

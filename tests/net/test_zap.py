@@ -16,10 +16,10 @@ def request(domain: bytes = DOMAIN.encode(), mechanism: bytes = b"CURVE",
     return [b"1.0", b"id-7", domain, b"127.0.0.1", b"", mechanism, *credentials]
 
 
-def test_mo1_a_curve_key_of_the_domain_is_let_in_and_named_by_its_key() -> None:
+def test_mo1_a_curve_key_of_the_domain_is_let_in_and_named_by_its_key_and_address() -> None:
     key = z85.decode(KeyPair.generate().public)
     reply = zap_reply(request(DOMAIN.encode(), b"CURVE", key))
-    assert reply == [b"1.0", b"id-7", b"200", b"OK", z85.encode(key), b""]
+    assert reply == [b"1.0", b"id-7", b"200", b"OK", z85.encode(key) + b" 127.0.0.1", b""]
 
 
 def test_anything_else_is_refused() -> None:
