@@ -41,6 +41,7 @@ from typing import Any
 import zmq
 from zmq.utils.monitor import recv_monitor_message
 
+from cardparty.core.i18n import Msg
 from cardparty.net.address import HostAddress
 from cardparty.net.guard import Guard
 from cardparty.net.host.server import open_router
@@ -483,10 +484,10 @@ class Standby:
         with contextlib.suppress(ProtocolError, IndexError):
             rid = decode(frames[1]).get("rid")
         where = self.host.shown
-        text = (f"this is the standby of the host at {where}, which still serves: connect "
-                "there" if self.lost_at is None else
-                f"this is the standby of the host at {where}; it takes over once a player "
-                "of that host follows it here")
+        text = (Msg("this is the standby of the host at {host}, which still serves: connect "
+                    "there", host=where) if self.lost_at is None else
+                Msg("this is the standby of the host at {host}; it takes over once a player "
+                    "of that host follows it here", host=where))
         reply = error("not_host", text, rid if isinstance(rid, int | str) else None)
         reply["host"] = where
         with contextlib.suppress(zmq.ZMQError):

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cardparty.core.i18n import Msg
 from cardparty.net.address import HostAddress
 from cardparty.net.keys import fingerprint, same_fingerprint
 from cardparty.net.peer import (
@@ -157,11 +158,11 @@ class StandbyLink:
             log.warning("a standby with key %s asked to join; this host takes only %s "
                         "(--standby-key)", fingerprint(user) if len(user) == 40 else "?",
                         link.approved or "none")
-        why = ("this host takes no standby (its operator starts it with --standby-key)"
+        why = (Msg("this host takes no standby (its operator starts it with --standby-key)")
                if link is None or link.approved is None else
-               "this host's operator did not approve your key as its standby")
+               Msg("this host's operator did not approve your key as its standby"))
         if link is not None and link.stream is None:
-            why = "this host keeps nothing (no --data): it takes no standby"
+            why = Msg("this host keeps nothing (no --data): it takes no standby")
         return error("not_standby", why, about=HELLO)
 
     # --- what the standby says ---------------------------------------------------------------
