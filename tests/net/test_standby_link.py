@@ -263,3 +263,58 @@ def test_a_standby_says_hello_even_when_its_monitor_missed_the_connection(
         standby.stop()
         runner.join(5)
         host.close()
+
+
+def test_the_hello_that_makes_a_standby_take_over_is_bound_to_its_connection(
+        tmp_path: Path) -> None:
+    """The host goes silent while its socket still listens (a cut link, a frozen process): a
+    player follows to the standby, whose takeover hands his hello to the host it becomes with
+    the frame ZeroMQ read it in. Answered there, the hello binds his route to his connection
+    (so that connection's end forgets it, and the cap keeps it as a player's: one left
+    unbound is closed as silent after ``hello_within``)."""
+    from cardparty.net.host import Host
+    from cardparty.net.protocol import decode
+
+    keys = KeyPair.generate()
+    old = LinkHost(tmp_path, keys.fingerprint)
+    old.thread.start()
+    standby = Standby(old.where, old.keys.public, tmp_path / "standby", keys,
+                      HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0", lost=0.3)
+    out: dict[str, Any] = {}
+    runner = threading.Thread(target=lambda: out.setdefault("took", standby.run()),
+                              daemon=True)
+    runner.start()
+    player = None
+    host: Host | None = None
+    try:
+        until(lambda: old.link.attached)
+        old.stopping.set()                    # silent, its socket still open
+        old.thread.join(5)
+        until(lambda: standby.lost_at is not None)
+        port = int(standby.address.rsplit(":", 1)[1])
+        player = peer_socket(zmq.Context.instance(), KeyPair.generate(), keys.public,
+                             HostAddress("127.0.0.1", port))
+        player.send(encode(message("hello", rid=1, name="Ann", features=[],
+                                   follow={"epoch": 3})))
+        runner.join(10)
+        take = out.get("took")
+        assert isinstance(take, Takeover) and len(take.frames) == 1
+        host = Host("tcp://127.0.0.1:0", data=tmp_path / "standby", keys=keys,
+                    economy=str(tmp_path / "standby" / "economy.sqlite3"), takeover=take,
+                    bot_workers=0)
+        host.start()
+        assert player.poll(10_000)
+        assert decode(player.recv())["type"] == "welcome"
+        server = host.server
+        until(lambda: len(server.conn_of) == 1)
+        [(route, (fd, peer))] = server.conn_of.items()
+        assert server.route_on[fd] == (route, peer)
+    finally:
+        if player is not None:
+            player.close(0)
+        if host is not None:
+            host.stop()
+        else:
+            standby.stop()
+            runner.join(5)
+        old.close()
