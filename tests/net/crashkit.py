@@ -23,6 +23,7 @@ from typing import Any
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host import Host
 from cardparty.net.host.settings import HostSettings
+from cardparty.net.known_hosts import KnownHosts
 from cardparty.net.session import Session, SessionError
 
 FILL = 0.3
@@ -81,8 +82,12 @@ def run_child(data: Path, op: str, at: int, players: list[str],
         if not address:
             child.wait(10)
             return child.returncode == -9
-        sessions = [Session(address, name, reconnect=False, request_timeout=3)
-                    for name in players]
+        # The players' known hosts are this data directory's: each point of a sweep is a
+        # host of its own key, and the system may give a later one a port an earlier one
+        # had, which a shared file would take for a host whose key changed.
+        known = KnownHosts(data.parent / f"{data.name}.known_hosts")
+        sessions = [Session(address, name, reconnect=False, request_timeout=3,
+                            known_hosts=known) for name in players]
         try:
             for s in sessions:
                 s.connect(5)
