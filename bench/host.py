@@ -1116,7 +1116,7 @@ def compare_standby(args: argparse.Namespace) -> None:
     (rate, l50, cpu), (srate, s50, scpu) = mean[False], mean[True]
     cost = 1 - srate / rate
     print("targets (a standby's cost):")
-    print(f"  a move's latency p50 +<= 1 ms: +{(s50 - l50) * 1e3:.2f} ms ({s50 * 1e3:.2f} vs "
+    print(f"  a move's latency p50 +<= 1 ms: {(s50 - l50) * 1e3:+.2f} ms ({s50 * 1e3:.2f} vs "
           f"{l50 * 1e3:.2f} ms) -> {'PASS' if s50 - l50 <= 0.001 else 'FAIL'}")
     print(f"  <= 30% of the flat-out throughput: {cost * 100:.0f}% ({srate:.0f} vs "
           f"{rate:.0f} moves/s) -> {'PASS' if cost <= 0.30 else 'FAIL'}")
