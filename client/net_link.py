@@ -584,6 +584,18 @@ class NetLink:
                 self.deliver({"type": "status", "state": "reconnecting",
                               "text": _("the host at {address} is gone: reconnecting...")
                               .format(address=self.address)})
+            elif msg.get("state") == "moved":
+                self.deliver({"type": "status", "state": "connected",
+                              "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
+            elif msg.get("state") == "older":
+                # A host that took over showed one of our tables older than we saw it: the
+                # session kept what we saw (docs/protocol.md, "What a client does").
+                self.deliver({"type": "status", "state": "connected", "text": _(
+                    "the new host's copy of table {table} is older than what you saw (move "
+                    "{version}, not {seen}): your view of it is kept").format(
+                    table=host_text(str(msg.get("table", "")), 40),
+                    version=host_text(str(msg.get("version")), 12),
+                    seen=host_text(str(msg.get("seen")), 12))})
             elif msg.get("state") == "replaced":
                 self.deliver({"type": "status", "state": "disconnected",
                               "text": _("you joined this host from another window, which "

@@ -97,6 +97,9 @@ ERRORS: dict[str, str] = {
     "practice": "a practice table is its creator and bots",
     "humans_only": "entry tables are for humans only: no bots",
     "too_fast": "more lobby chat lines than the host passes on from one player: wait a moment",
+    "not_host": "this is a standby: its host still serves (or no player of it followed yet)",
+    "not_standby": "the host takes no standby, or not this key as its standby",
+    "held": "the table waits: a player of it may be playing it with the host's standby",
     "no_hints": "hints are given at practice tables and at friends tables whose creator "
                 "turned them on",
     "hinting": "a hint for this seat is being worked out: its answer comes first",
@@ -367,6 +370,16 @@ def bot_level(value: Any) -> str:
                          f"{', '.join(map(repr, OLD_NAMES))})") from None
 
 
+def follow_field(value: Any) -> dict[str, int] | None:
+    """``follow``: the epoch of the host a client lost and follows to its standby."""
+    if value is None:
+        return None
+    epoch = value.get("epoch") if isinstance(value, dict) else None
+    if isinstance(epoch, bool) or not isinstance(epoch, int) or not 0 < epoch < 2**62:
+        raise ValueError("must be a map with the epoch of the host followed")
+    return {"epoch": epoch}
+
+
 def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``check``, or -1: "the host's default"."""
     def either(value: Any) -> Any:
@@ -426,8 +439,13 @@ BOT_DELAY = (0, 10)
 REQUESTS: dict[str, dict[str, Field]] = {
     "hello": {"name": Field(NAME, required=True), "token": Field(text(64, 1)),
               "key": Field(bytes_or_text), "client": Field(line(64)),
-              "features": Field(strings(8, 32), default=[])},
+              "features": Field(strings(8, 32), default=[]),
+              "follow": Field(follow_field)},
     "ping": {"at": Field(number(0, 1e12))},
+    "standby_ok": {"gen": Field(integer(0, 2**62), required=True)},
+    # Only the host's approved standby key says it (net/peer.py); from any other, refused.
+    "standby_hello": {"serves": Field(text(300)), "epoch": Field(integer(0, 2**62), default=0),
+                      "client": Field(line(64))},
     "bye": {},
     "games": {},
     "tables": {"offset": Field(integer(0, 1_000_000), default=0)},

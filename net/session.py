@@ -42,14 +42,16 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
 import zmq
+from zmq.utils.monitor import recv_monitor_message
 
-from cardparty.core.i18n import from_wire
+from cardparty.core.i18n import N_, Msg, from_wire
 from cardparty.net.address import AddressError, ipv6_endpoint, read_address
 from cardparty.net.hostkey import Expected, diagnose, expect
-from cardparty.net.keys import KeyFileError, KeyPair, client_keys
+from cardparty.net.keys import KeyFileError, KeyPair, client_keys, public_key
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.player_requests import PlayerRequests
 from cardparty.net.protocol import (
@@ -70,7 +72,25 @@ REFUSALS = frozenset({"key_changed", "key_mismatch", "bad_key", "name_taken", "b
                       "version", "busy", "bad_address"})
 
 #: Message types the session puts in ``inbox`` (or hands to ``on_message``).
-PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "closed")
+PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "closed",
+          "standby")
+#: Seconds after it lost its host a client still follows the host's standby there
+#: (docs/protocol.md, "What a client does at a takeover").
+FOLLOW = 30.0
+#: Seconds before a standby that answered ``not_host`` is tried again (meanwhile the host).
+STANDBY_AGAIN = 0.15
+#: What a player reads when his party moved to another host.
+MOVED = N_("host moved to {address}")
+
+
+@dataclass(frozen=True, slots=True)
+class Successor:
+    """Where the host said its party goes if it is lost: the endpoint, the key it proves,
+    and the epoch of the host that said so."""
+
+    endpoint: str
+    key: bytes
+    epoch: int
 
 
 class SessionError(Exception):
@@ -96,6 +116,8 @@ class _Wire:
         #: when to say hello on this socket (once per fresh socket); None: said
         self.hello_due: float | None = now
         self.backoff = backoff
+        #: the socket's monitor: a closed connection is seen at once (a killed host)
+        self.monitor: zmq.Socket[Any] | None = None
 
 
 class Session(PlayerRequests):
@@ -158,6 +180,19 @@ class Session(PlayerRequests):
         self._welcomed = threading.Event()
         self._refusal: SessionError | None = None
         self._closed = False
+        #: the highest epoch a host welcomed this session with (never one lower after it)
+        self.epoch = 0
+        #: where the host's word says the party goes (None: nowhere: do not follow)
+        self.successor: Successor | None = None
+        #: when the host was lost while a successor was named, and whether the socket now
+        #: goes to that successor (to say hello following the host)
+        self._lost_at: float | None = None
+        self._at_successor = False
+        self._successor_due = 0.0
+        #: the endpoint and key of the host before the last move (to go back to one whose
+        #: copy of a table turns out older than what was seen)
+        self._before: tuple[str, bytes] | None = None
+        self._wire: _Wire | None = None
 
     # --- life ------------------------------------------------------------------------------
 
@@ -311,18 +346,39 @@ class Session(PlayerRequests):
         else:
             self.inbox.put(msg)
 
-    def _socket(self) -> zmq.Socket[Any]:
+    def _socket(self, to: Successor | None = None) -> zmq.Socket[Any]:
+        """A DEALER to the host (or to ``to``, its successor, with the key it was told)."""
+        address = self.address if to is None else to.endpoint
         sock: zmq.Socket[Any] = self._ctx.socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 0)
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_HOST_FRAME)
-        if ipv6_endpoint(self.address):
+        sock.setsockopt(zmq.RECONNECT_IVL, 50)
+        if ipv6_endpoint(address):
             sock.setsockopt(zmq.IPV6, 1)
         if self.expected is not None and self.keys is not None:
             sock.curve_secretkey = self.keys.secret
             sock.curve_publickey = self.keys.public
-            sock.curve_serverkey = self.expected.key
-        sock.connect(self.address)
+            sock.curve_serverkey = self.expected.key if to is None else to.key
+        sock.connect(address)
         return sock
+
+    def _plug(self, w: _Wire, sock: zmq.Socket[Any]) -> None:
+        """``sock`` is the wire's socket from now on, watched by a monitor of its own."""
+        if w.monitor is not None:
+            w.poller.unregister(w.monitor)
+            with contextlib.suppress(zmq.ZMQError):
+                w.sock.disable_monitor()
+            w.monitor.close(0)
+            w.monitor = None
+        w.poller.unregister(w.sock)
+        w.sock.close(0)
+        w.sock = sock
+        w.poller.register(sock, zmq.POLLIN)
+        self._watch(w)
+
+    def _watch(self, w: _Wire) -> None:
+        w.monitor = w.sock.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+        w.poller.register(w.monitor, zmq.POLLIN)
 
     def _patience(self) -> float:
         """How long to wait for a welcome before starting over on a fresh socket."""
@@ -334,12 +390,16 @@ class Session(PlayerRequests):
             hello["token"] = self.token
         if self.features:
             hello["features"] = list(self.features)
+        if self._at_successor and self.successor is not None:
+            hello["follow"] = {"epoch": self.successor.epoch}
         sock.send(encode(hello), zmq.NOBLOCK)
 
     def _run(self) -> None:
         """The session's thread: hello, then messages both ways and heartbeats, reconnecting
         on a fresh socket when the host falls silent, until the session stops."""
         w = _Wire(self._socket(), time.monotonic(), self.backoff[0])
+        self._wire = w
+        self._watch(w)
         w.poller.register(self._wake_r.fileno(), zmq.POLLIN)
         try:
             while self._running:
@@ -358,9 +418,15 @@ class Session(PlayerRequests):
                     break
                 if w.sock in events:
                     self._read(w)
+                if w.monitor is not None and w.monitor in events:
+                    self._monitored(w, time.monotonic())
                 if not self._keep_up(w, time.monotonic()):
                     break
         finally:
+            if w.monitor is not None:
+                with contextlib.suppress(zmq.ZMQError):
+                    w.sock.disable_monitor()
+                w.monitor.close(0)
             self._ended(w.sock)
 
     def _stopped(self) -> bool:
@@ -394,17 +460,17 @@ class Session(PlayerRequests):
         fell silent (Paranoid Pirate) or no welcome came in time; False: the session ends
         (the host was lost and it does not reconnect)."""
         if not self.connected:
-            if w.hello_due is None and now - w.hello_sent > self._patience():
+            if self._follows(now) and not self._at_successor and now >= self._successor_due:
+                self._to_successor(w, now)
+            elif w.hello_due is None and now - w.hello_sent > self._patience():
                 self._fresh(w, now)     # no welcome in time: start over, waiting longer
+                # (the host again, if the successor did not answer: a while before trying it
+                # once more)
+                self._successor_due = now + self._patience()
             return True
         self._send_queued(w, now)
         if now - w.last_recv > self.heartbeat * self.liveness:
-            self.connected = False
-            self._welcomed.clear()
-            self._deliver(message("connection", state="lost"))
-            if not self.reconnect:
-                return False
-            self._fresh(w, now)
+            return self._host_lost(w, now)
         elif now - w.last_sent >= self.heartbeat:
             with contextlib.suppress(zmq.Again):
                 w.sock.send(encode(message("ping")), zmq.NOBLOCK)
@@ -427,12 +493,105 @@ class Session(PlayerRequests):
     def _fresh(self, w: _Wire, now: float) -> None:
         """A fresh DEALER (the host knows the player by his key, whatever the connection),
         its hello after the backoff, which doubles up to its most."""
-        w.poller.unregister(w.sock)
-        w.sock.close(0)
-        w.sock = self._socket()
-        w.poller.register(w.sock, zmq.POLLIN)
+        self._at_successor = False
+        self._plug(w, self._socket())
         w.hello_due = now + w.backoff
         w.backoff = min(w.backoff * 2, self.backoff[1])
+
+    # --- a takeover (docs/protocol.md, "What a client does at a takeover") ---------------
+
+    def _host_lost(self, w: _Wire, now: float) -> bool:
+        """The host is gone (silent, or its connection closed): say so, then follow its
+        word (its successor) or reconnect; False: the session ends (no reconnecting)."""
+        self.connected = False
+        self._welcomed.clear()
+        self._deliver(message("connection", state="lost"))
+        if not self.reconnect:
+            return False
+        if self.successor is not None:
+            self._lost_at = now
+            self._to_successor(w, now)
+        else:
+            self._fresh(w, now)
+        return True
+
+    def _follows(self, now: float) -> bool:
+        """Whether this session still follows its lost host's successor."""
+        return (self.successor is not None and self._lost_at is not None
+                and now - self._lost_at < FOLLOW)
+
+    def _to_successor(self, w: _Wire, now: float) -> None:
+        """A socket to the successor, and a hello following the lost host at once."""
+        assert self.successor is not None
+        self._at_successor = True
+        self._plug(w, self._socket(self.successor))
+        w.hello_due = now
+
+    def _monitored(self, w: _Wire, now: float) -> None:
+        """The socket's connection closed: a killed host is seen at once, not after the
+        heartbeats' silence."""
+        assert w.monitor is not None
+        closed = False
+        while True:
+            try:
+                event = recv_monitor_message(w.monitor, zmq.NOBLOCK)
+            except zmq.Again:
+                break
+            closed = closed or event["event"] == zmq.EVENT_DISCONNECTED
+        if closed and self.connected and self.successor is not None:
+            self._host_lost(w, now)
+
+    def _not_host(self, now: float) -> None:
+        """The successor says it does not serve (yet): back to the host meanwhile, and the
+        successor again in a moment, while the host is followed."""
+        w = self._wire
+        if w is None or not self._at_successor:
+            return
+        self._successor_due = now + STANDBY_AGAIN
+        self._fresh(w, now)
+        w.hello_due = now
+
+    def _moved(self, msg: dict[str, Any]) -> None:
+        """The host hands over (``moved``): its successor is where it says, at once."""
+        try:
+            where = read_address(f"{msg['address']}:{msg['port']}").endpoint
+            key = public_key(str(msg["key"]))
+            epoch = int(msg["epoch"])
+        except (AddressError, ValueError, KeyError, TypeError):
+            return
+        self.successor = Successor(where, key, max(1, epoch - 1))
+        w = self._wire
+        if w is not None:
+            now = time.monotonic()
+            self.connected = False
+            self._welcomed.clear()
+            self._lost_at = now
+            self._to_successor(w, now)
+
+    def _word(self, msg: dict[str, Any], epoch: int) -> None:
+        """The host's word about its standby (a ``welcome`` or a ``standby`` push): kept,
+        and answered (``standby_ok``), so the host knows this player will not follow a
+        standby it dropped."""
+        standby = msg.get("standby")
+        if msg.get("type") == "standby" and standby is None and self.successor is not None:
+            # A drop withdraws what waited for the standby: the replies to requests still
+            # unanswered may never come as they were; asked again (same ids), they are
+            # answered from the host's memory, or refused ``held``.
+            with self._lock:
+                pending = [m for m, _ in self._pending.values()]
+            for m in pending:
+                self._outq.put(m)
+        self.successor = None
+        if isinstance(standby, dict):
+            try:
+                where = read_address(f"{standby['address']}:{standby['port']}").endpoint
+                self.successor = Successor(where, public_key(str(standby["key"])), epoch)
+            except (AddressError, ValueError, KeyError, TypeError):
+                self.successor = None
+        gen = msg.get("standby_gen", msg.get("gen"))
+        if isinstance(gen, int) and not isinstance(gen, bool):
+            self._outq.put(message("standby_ok", gen=gen))
+            self._wake()
 
     def _ended(self, sock: zmq.Socket[Any]) -> None:
         """The thread ends: every request still unanswered fails, the socket and the wake-up
@@ -453,6 +612,17 @@ class Session(PlayerRequests):
                                   rid=None, about=None))
             return
         kind = msg["type"]
+        if kind == "error" and msg.get("code") == "not_host":
+            self._not_host(time.monotonic())
+            return
+        if kind == "moved":
+            self._moved(msg)
+            return
+        if kind == "standby":
+            epoch = msg.get("epoch")
+            self._word(msg, epoch if isinstance(epoch, int) else self.epoch)
+            self._deliver(msg)
+            return
         if kind == "error" and msg.get("about") == "hello" and not self.connected:
             # The host refused the hello itself (a name owned by another key...): say why.
             self._refusal = SessionError(str(msg.get("code", "error")),
@@ -482,8 +652,8 @@ class Session(PlayerRequests):
             self._running = False
             self._deliver(message("connection", state="replaced", resumed=False))
             return
-        if kind == "view":
-            self._view(msg)
+        if kind == "view" and not self._view(msg):
+            return
         rid = msg.get("rid")
         fut = None
         if rid is not None:
@@ -504,41 +674,85 @@ class Session(PlayerRequests):
             return
         self._deliver(msg)
 
-    def _view(self, msg: dict[str, Any]) -> None:
+    def _view(self, msg: dict[str, Any]) -> bool:
+        """Keep a view (Clone); False for one refused as older than what was seen."""
         table = msg.get("table")
         if not isinstance(table, str):
-            return
+            return True
         last = self.views.get(table)
         if (last is not None and not msg.get("snapshot")
                 and msg.get("prev") != last.get("version")):
             # Clone: a view went missing; ask for the whole picture again.
             self._outq.put(message("snapshot", table=table))
+        if (last is not None and msg.get("snapshot") and self._before is not None
+                and msg.get("version", 0) < last.get("version", 0)):
+            # A host that took over whose copy of this table is older than what was seen:
+            # never taken (docs/protocol.md, "No split brain"): said, and the view kept.
+            self._deliver(message("connection", state="older", table=table,
+                                  version=msg.get("version"), seen=last.get("version")))
+            return False
         if last is None or msg.get("version", 0) >= last.get("version", 0) or msg.get(
                 "snapshot"):
             self.views[table] = msg
+        return True
 
     def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket[Any]) -> None:
         if self.connected:
             return                        # a second answer to a hello sent twice
+        epoch = msg.get("epoch", 0)
+        epoch = epoch if isinstance(epoch, int) and not isinstance(epoch, bool) else 0
+        if epoch < self.epoch:
+            # A host of an older generation (one that dropped out of a split, or restarted
+            # from old data): never back to it; the successor, if there is one.
+            log.warning("a host of epoch %d welcomed this session, which was at %d: refused",
+                        epoch, self.epoch)
+            if self.successor is not None and self._wire is not None:
+                self._lost_at = time.monotonic()
+                self._to_successor(self._wire, self._lost_at)
+            return
         first = self.welcome is None
-        if first and self.expected is not None and self.known_hosts is not None:
+        moved = self._at_successor and self.successor is not None
+        if moved:
+            assert self.successor is not None
+            if self.expected is not None:
+                self._before = (self.address, self.expected.key)
+            self.address = self.successor.endpoint
+            self.expected = Expected(self.successor.key, "given", "known")
+            self._at_successor = False
+            self._lost_at = None
+            if self.known_hosts is not None:
+                # The old host told this key over its authenticated connection: no question
+                # of trust on first use for the new one.
+                with contextlib.suppress(OSError, HostKeyError, ValueError):
+                    self.known_hosts.remember(self.address, self.successor.key,
+                                              str(msg.get("host", "")))
+        elif first and self.expected is not None and self.known_hosts is not None:
             # The host proved its key in the CURVE handshake: remember it (trust on first use).
             with contextlib.suppress(OSError):
                 if self.expected.source != "known":
                     self.known_hosts.remember(self.address, self.expected.key,
                                               str(msg.get("host", "")))
+        self.epoch = max(self.epoch, epoch)
         self.welcome = msg
         self.token = msg.get("token", self.token)
         self.heartbeat = float(msg.get("heartbeat", self.heartbeat))
         self.liveness = int(msg.get("liveness", self.liveness))
         self.connected = True
+        self._word(msg, epoch)
         # Resend every request still unanswered, with its request id: the host answers a
-        # repeated id from memory and never acts twice.
+        # repeated id from memory and never acts twice (a host that took over has its old
+        # host's memory).
         with self._lock:
             pending = [m for m, _ in self._pending.values()]
         for m in pending:
             self._outq.put(m)
         self._welcomed.set()
-        if not first:
+        if moved:
+            where = self.address.removeprefix("tcp://")
+            text = Msg(MOVED, address=where)
+            self._deliver(message("connection", state="moved", resumed=bool(msg.get("resumed")),
+                                  address=where, epoch=epoch, text=str(text),
+                                  msg=text.to_wire()))
+        elif not first:
             self._deliver(message("connection", state="restored",
                                   resumed=bool(msg.get("resumed"))))

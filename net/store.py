@@ -130,6 +130,10 @@ class Store:
         self._queue: queue.SimpleQueue[tuple[int, list[Op]] | None] | None = None
         self._writer: threading.Thread | None = None
         self._wake: Callable[[], None] = lambda: None
+        #: called with the statements of each transaction when it is handed over to be
+        #: committed, in the order the file commits them (None: nobody asks): a standby is
+        #: sent them (net/replica.py). Always on the caller's thread, never the writer's.
+        self.on_write: Callable[[list[Op]], None] | None = None
         self._closing = threading.Event()
         self._checkpoints = threading.Thread(target=self._checkpoint, daemon=True,
                                              name="cardparty-store-checkpoint")
@@ -187,6 +191,8 @@ class Store:
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _submit(self, ops: list[Op]) -> int:
+        if self.on_write is not None and (writes := [op for op in ops if op[0]]):
+            self.on_write(writes)
         if self._queue is None:
             self._apply(ops)
             self._truncate()
@@ -349,6 +355,15 @@ class Store:
     def drop_moves(self, table_id: str) -> None:
         """The table's row now holds every move: its tail of moves goes."""
         self._do("DELETE FROM moves WHERE table_id = ?", (table_id,))
+
+    def put_epoch(self, epoch: int) -> None:
+        """This host's generation (a standby that takes over serves as the next one)."""
+        self._do("INSERT OR REPLACE INTO info (key, value) VALUES ('epoch', ?)", (epoch,))
+
+    def epoch(self) -> int:
+        """The generation the store was written by (1 for a host that never had another)."""
+        row = self.db.execute("SELECT value FROM info WHERE key = 'epoch'").fetchone()
+        return int(row[0]) if row and isinstance(row[0], int) and row[0] > 0 else 1
 
     def put_player(self, token: str, player_id: str, name: str) -> None:
         self._do("INSERT OR REPLACE INTO players (token, id, name) VALUES (?, ?, ?)",

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import pytest
@@ -72,3 +72,52 @@ def run_while_announcing(a: str, b: str, announce: str, listen: str) -> str:
         assert host.stdin is not None
         host.stdin.close()
         host.wait(timeout=10)
+
+
+@contextmanager
+def two_segments(prefix: str, subnet: str, left: Sequence[str], right: Sequence[str]
+                 ) -> Iterator[tuple[dict[str, tuple[str, str]], Callable[[bool], None]]]:
+    """Machines on two segments of one LAN (two bridges in a switch namespace, joined by one
+    link): ``left`` and ``right`` name them; each gets a namespace and ``<subnet>.<n>`` (n
+    from 1, left first). Yields {name: (namespace, address)} and ``link(up)``, which cuts or
+    heals the one link between the segments while every machine lives."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.skip("network namespaces need root and iproute2 (ip)")
+    tag = uuid.uuid4().hex[:5]
+    switch = f"{prefix}sw{tag}"
+    made: list[str] = []
+    machines: dict[str, tuple[str, str]] = {}
+    try:
+        _ip("netns", "add", switch)
+        made.append(switch)
+        for br in ("b1", "b2"):
+            _ip("-n", switch, "link", "add", br, "type", "bridge")
+            _ip("-n", switch, "link", "set", br, "up")
+        _ip("-n", switch, "link", "add", "t1", "type", "veth", "peer", "name", "t2")
+        _ip("-n", switch, "link", "set", "t1", "master", "b1", "up")
+        _ip("-n", switch, "link", "set", "t2", "master", "b2", "up")
+        for n, (name, br) in enumerate([(m, "b1") for m in left] + [(m, "b2") for m in right],
+                                       start=1):
+            ns = f"{prefix}{n}{tag}"
+            _ip("netns", "add", ns)
+            made.append(ns)
+            _ip("link", "add", f"{prefix}m{n}{tag}", "netns", ns, "type", "veth", "peer",
+                "name", f"p{n}", "netns", switch)
+            _ip("-n", switch, "link", "set", f"p{n}", "master", br, "up")
+            _ip("-n", ns, "addr", "add", f"{subnet}.{n}/24", "dev", f"{prefix}m{n}{tag}")
+            _ip("-n", ns, "link", "set", f"{prefix}m{n}{tag}", "up")
+            _ip("-n", ns, "link", "set", "lo", "up")
+            machines[name] = (ns, f"{subnet}.{n}")
+    except subprocess.CalledProcessError as exc:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        pytest.skip(f"cannot make network namespaces here: {exc.stderr.decode().strip()}")
+
+    def link(up: bool) -> None:
+        _ip("-n", switch, "link", "set", "t1", "up" if up else "down")
+
+    try:
+        yield machines, link
+    finally:
+        for ns in made:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)

@@ -58,6 +58,14 @@ def test_host_bench_prints_every_floor_and_target() -> None:
                      re.MULTILINE), out
     assert re.search(r"^  the least host \(protocol v1's requests, the game, nothing else\): "
                      r"\d+ moves, \d+ moves/s; host CPU \d+ us per move", out, re.MULTILINE), out
+    for label in ("--data", "--data, a standby attached"):
+        assert re.search(rf"^  this host, {re.escape(label)}: \d+ moves/s flat out, host CPU "
+                         r"\d+ us a move( \+ the standby's \d+ us)?; one table: a move -> every "
+                         r"view p50 [\d.]+ ms", out, re.MULTILINE), out
+    assert re.search(r"a move's latency p50 \+<= 1 ms: [-+][\d.]+ ms .* -> (PASS|FAIL)", out)
+    assert re.search(r"<= 30% of the flat-out throughput: -?\d+% .* -> (PASS|FAIL)", out)
+    assert re.search(r"the CPU a move, host and standby together: \d+ vs \d+ us: at most "
+                     r"-?\d+% of the throughput", out), out
     assert re.search(r"^  this host: 2 tables [\d.]+ ms/s, 3 tables [\d.]+ ms/s  \([\d.]+x from "
                      r"2 to 3\)$", out, re.MULTILINE), out
     assert re.search(r"target: the wake's cost flat from 2 to 3 idle tables .* -> (PASS|FAIL)",
@@ -207,6 +215,20 @@ def test_attack_bench_prints_each_attack_and_its_verdict() -> None:
         assert re.search(rf"^  {re.escape(label)}: ping p99 < 50 ms: [\d.]+ ms -> (PASS|FAIL); "
                          r"RSS < 200 MB: [\d.]+ MB -> (PASS|FAIL); newcomer (PASS|FAIL)$",
                          out, re.MULTILINE), out
+
+
+def test_failover_bench_kills_and_hands_over_and_prints_its_verdicts() -> None:
+    out = run("failover.py", "--kills", "1", "--handovers", "1", "--within", "0.6",
+              "--pace", "0.05", "--finish", "40")
+    assert re.search(r"^1 times killed \(SIGKILL\) in \d+ s, 4 games \(pika, pikac, kakhead, "
+                     r"piquet\): \d finished on the new host; moves lost \d+, doubled \d+", out,
+                     re.MULTILINE), out
+    assert re.search(r"^1 times handed over \(SIGTERM\)", out, re.MULTILINE), out
+    assert re.search(r"every game finishes on the standby, .* -> (PASS|FAIL)", out)
+    assert re.search(r"a kill's pause p50 <= 1.5 s: .* -> (PASS|FAIL); p99 <= 3 s: .* -> "
+                     r"(PASS|FAIL)", out)
+    assert re.search(r"a hand-over's pause p99 <= 1 s: .* -> (PASS|FAIL)", out)
+    assert "load average before" in out and "load average after" in out
 
 
 def test_attack_bench_churns_keys_and_both_players_play_a_whole_game() -> None:

@@ -56,6 +56,19 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--testing", action="store_true",
                    help=_("let clients choose a deal's seed and deck (for tests; every player "
                         "is shown that this host runs for tests)"))
+    p.add_argument("--standby-key", default=None, metavar="FINGERPRINT",
+                   help=_("take the standby peer whose key has this fingerprint (it prints it "
+                          "when it starts): it keeps a copy of everything and takes over when "
+                          "this host leaves (needs --data; docs/operating.md)"))
+    p.add_argument("--standby-for", default=None, metavar="ADDRESS[:PORT]",
+                   help=_("run as the standby of the host at ADDRESS: keep a copy of it in "
+                          "--data and serve every table when it leaves"))
+    p.add_argument("--host-key", default=None, metavar="FINGERPRINT",
+                   help=_("with --standby-for: the host's key fingerprint (else the one met "
+                          "there before, or the one it shows)"))
+    p.add_argument("--serves", default=None, metavar="ADDRESS[:PORT]",
+                   help=_("with --standby-for: where players reach this machine (default: its "
+                          "address towards the host, and --port)"))
     p.add_argument("--no-curve", action="store_true", help=argparse.SUPPRESS)  # bench only
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help=_("what the host reports on stderr (default info: tables and players)"))
@@ -86,11 +99,16 @@ def run(args: argparse.Namespace) -> int:
         found = host_key_file(args.data)
     except (KeyFileError, OSError) as exc:
         return fail(str(exc), 1)
+    if args.standby_for is not None:
+        from cardparty.client.commands.host_standby import run_standby
+
+        return run_standby(args, found, settings)
     host = start(args, found.pair, settings)
     if isinstance(host, int):
         return host
-    return serve(host, args, found)
+    from cardparty.client.commands.host_standby import run_roles
 
+    return run_roles(args, found, settings, host, None)
 
 def key_line(found: Any) -> str:
     """The line saying the host's fingerprint, once it listens; a key pair made because none
@@ -119,6 +137,13 @@ def arguments_problem(args: argparse.Namespace) -> str | None:
         return f"port {args.port} is not a TCP port"
     if args.heartbeat <= 0:
         return "--heartbeat must be positive"
+    if (args.standby_key or args.standby_for) and args.data is None:
+        return ("a standby keeps a copy of the host's data and a host keeps its data for its "
+                "standby: --standby-key and --standby-for need --data DIR")
+    if args.standby_key is not None and sum(c.isalnum() for c in args.standby_key) not in (
+            16, 40):
+        return (f"--standby-key {args.standby_key!r} is not a fingerprint (16 letters and "
+                "digits, as the standby prints it)")
     return None
 
 
@@ -149,10 +174,12 @@ def host_settings(args: argparse.Namespace) -> Any:
         return fail(str(exc), 2)
 
 
-def start(args: argparse.Namespace, keys: Any, settings: Any) -> Any:
+def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = None,
+          standby_key: str | None = None, catalog: Any = None) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
     economy lives beside the tables; without, it lasts as long as the host), or the exit
-    status when it cannot start (said in one line)."""
+    status when it cannot start (said in one line). ``catalog``: the installed games, when
+    already loaded (a standby loads them while it waits: the takeover does not)."""
     from cardparty.core.economy.ledger import LedgerFileError
     from cardparty.net.host import Host
     from cardparty.net.store import StoreError
@@ -164,7 +191,9 @@ def start(args: argparse.Namespace, keys: Any, settings: Any) -> Any:
         return Host(f"{bind}:{args.port}", args.name, data=args.data, economy=economy,
                     keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
                     bot_delay=args.bot_delay, settings=settings, curve=not args.no_curve,
-                    testing=args.testing, bot_workers=args.bot_workers)
+                    testing=args.testing, bot_workers=args.bot_workers,
+                    standby_key=standby_key or args.standby_key, takeover=takeover,
+                    catalog=catalog)
     except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line
@@ -174,7 +203,8 @@ def start(args: argparse.Namespace, keys: Any, settings: Any) -> Any:
 
 def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
     """Listen, say where (and the key's fingerprint), announce on the LAN, and run until
-    Ctrl-C or SIGTERM stops the host cleanly."""
+    Ctrl-C or SIGTERM stops the host cleanly (handing the party over to its standby when one
+    is attached); on a terminal, the host's console reads commands (``host_console``)."""
     def stop(*_: object) -> None:
         host.stop()
 
@@ -190,10 +220,18 @@ def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
     if args.testing:
         print("cardparty host: for tests: clients may choose deals, and every player is told",
               file=sys.stderr, flush=True)
-    advertiser = advertise(args, host.port, found.pair.public.decode())
+    if host.link is not None:
+        print(f"cardparty host: takes the standby with key {host.link.approved}; Ctrl-C hands "
+              "the party over to it once it is attached", file=sys.stderr, flush=True)
+    from cardparty.client.commands.host_console import Console
+
+    console = Console.on_terminal(host)
+    advertiser = advertise(args, host.port, sorted(host.catalog.games), found.pair.public.decode())
     try:
         host.run()
     finally:
+        if console is not None:
+            console.close()
         if advertiser is not None:
             advertiser.close()
     return 0
@@ -221,21 +259,20 @@ def data_problem(data: str | None) -> str | None:
     return None
 
 
-def advertise(args: argparse.Namespace, port: int, key: str = "") -> Any:
-    """Announce the host on the LAN (net/discovery.py), unless it only listens on loopback.
+def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = "") -> Any:
+    """Announce the host on the LAN (net/discovery.py), with the ``games`` it serves, unless
+    it only listens on loopback.
 
     Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
     address = args.bind.removeprefix("tcp://")
     loopback = address.startswith("127.") or address in ("localhost", "::1")
     if args.advertise is False or (args.advertise is None and loopback):
         return None
-    from cardparty.core.discovery import load_catalog
     from cardparty.net.discovery import Advertiser, local_addresses
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:
-        advertiser = Advertiser(args.name, port, addresses, sorted(load_catalog().games),
-                                key=key)
+        advertiser = Advertiser(args.name, port, addresses, games, key=key)
     except Exception as exc:
         print(f"cardparty host: not announced on the LAN ({exc}); players can still join "
               f"with the address", file=sys.stderr)

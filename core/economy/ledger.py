@@ -96,6 +96,22 @@ MINTED = ("welcome", "reward")
 BURNED = ("purchase",)
 
 
+#: One statement a transaction ran: SQL, its parameters, and whether they are many rows.
+Statement = tuple[str, Any, bool]
+
+
+class _Recording(sqlite3.Connection):
+    """A connection that keeps the statements that write while ``writes`` is a list (the
+    ledger's transactions, for ``Ledger.on_commit``). Reads are not kept."""
+
+    writes: list[Statement] | None = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        if self.writes is not None and not sql.startswith("SELECT"):
+            self.writes.append((sql, parameters, False))
+        return super().execute(sql, parameters)
+
+
 class EconomyError(ValueError):
     """A refused economy action, in one line (not enough coins, a username taken...)."""
 
@@ -175,8 +191,9 @@ class Ledger:
             private_files(Path(self.path), "-wal", "-shm")
         # One thread at a time uses it, not always the one that made it (a host is built on
         # one thread and runs on another).
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10,
-                                  check_same_thread=False)
+        self.db: sqlite3.Connection = sqlite3.connect(
+            self.path, isolation_level=None, timeout=10, check_same_thread=False,
+            factory=_Recording)
         try:
             found = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
             if found != "ok":
@@ -195,6 +212,10 @@ class Ledger:
         self._wal_fd = -1
         #: this week's key and the second it was worked out at (``week``)
         self._week_of: tuple[int, str] = (-1, "")
+        #: called after each commit with the statements of its transaction, in commit order
+        #: (None: nobody asks): a standby is sent them (net/replica.py). The statements are
+        #: deterministic given the file before them: every time is a parameter.
+        self.on_commit: Callable[[list[Statement]], None] | None = None
 
     @classmethod
     def read_only(cls, path: str | Path, rules: rw.Rules = rw.DEFAULT_RULES) -> Ledger:
@@ -207,6 +228,7 @@ class Ledger:
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         self.unsynced, self._deferred, self._wal_fd = False, False, -1
         self._week_of = (-1, "")
+        self.on_commit = None
         return self
 
     def close(self) -> None:
@@ -241,14 +263,24 @@ class Ledger:
         db = self.db
         before = db.total_changes
         db.execute("BEGIN IMMEDIATE")
+        recorder = db if isinstance(db, _Recording) and self.on_commit is not None else None
+        if recorder is not None:
+            recorder.writes = []
         try:
             yield db
         except BaseException:
+            if recorder is not None:
+                recorder.writes = None
             db.execute("ROLLBACK")
             raise
+        writes = None
+        if recorder is not None:
+            writes, recorder.writes = recorder.writes, None
         db.execute("COMMIT")
         if self._deferred and db.total_changes != before:
             self.unsynced = True
+        if writes and self.on_commit is not None:
+            self.on_commit(writes)
 
     def _move(self, db: sqlite3.Connection, username: str, delta: int, reason: str,
               ref: str = "") -> None:

@@ -121,6 +121,21 @@ class CommitGate(Outbox):
         out, self._ready = self._ready, []
         return out
 
+    def withdraw(self, source: Durability, reached: int) -> int:
+        """Every sealed frame that waits for ``source`` past ``reached`` dropped, never sent
+        (the source gave up before it made them durable: what they tell of may never be;
+        docs/protocol.md, "The drop withdraws"); how many."""
+        i = self.sources.index(source)
+        kept: deque[tuple[tuple[int, ...], list[Frame]]] = deque()
+        gone = 0
+        for tickets, frames in self.waiting:
+            if tickets[i] > reached:
+                gone += len(frames)
+            else:
+                kept.append((tickets, frames))
+        self.waiting = kept
+        return gone
+
     def fds(self) -> frozenset[int]:
         """What wakes the loop when a source reaches further."""
         return frozenset().union(*(s.fds() for s in self.sources))

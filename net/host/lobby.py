@@ -116,10 +116,11 @@ class Lobby:
 
     def back(self, player: Player) -> None:
         """After a hello: no bot plays for him any more, a fresh picture of every table of
-        his not over and of the ``BACK_ENDED`` that ended last, and (MO-4) the invitations
-        still pending, so one missed while away is not lost. A player who played game after
-        game keeps many finished tables: showing them all made every hello cost the host
-        hundreds of pushes (a soak's host doubled its CPU after 25 minutes of it)."""
+        his not over and then of the ``BACK_ENDED`` that ended last (the latest first), and
+        (MO-4) the invitations still pending, so one missed while away is not lost. A player
+        who played game after game keeps many finished tables: showing them all made every
+        hello cost the host hundreds of pushes (a soak's host doubled its CPU after 25
+        minutes of it)."""
         mine = [ht for ht in map(self.tables.all.get, player.tables) if ht is not None]
         for ht in mine:
             # A new connection has seen no view of any table: a snapshot's prev is null,
@@ -127,8 +128,11 @@ class Lobby:
             self.views.forget(ht, player)
         ended = sorted((ht for ht in mine if ht.ended_at is not None),
                        key=lambda ht: ht.ended_at or 0.0)[-BACK_ENDED:]
-        for ht in sorted([ht for ht in mine if ht.ended_at is None] + ended,
-                         key=lambda ht: ht.id):
+        # The tables not over first: a player back after a takeover waits for his own
+        # table's view, and the finished ones' pictures went before it (their ids sort
+        # as text: t10 before t9).
+        going = sorted((ht for ht in mine if ht.ended_at is None), key=lambda ht: ht.id)
+        for ht in going + ended[::-1]:
             seat = ht.seat_of(player)
             if seat is not None and ht.seats[seat].standin:
                 ht.seats[seat].standin = False

@@ -53,6 +53,9 @@ MAX_ROUNDS = 64
 DEFAULT_BOT_BUDGET_MS = round((DEFAULT_BUDGET.seconds or 0.15) * 1000)
 #: The level of the bot that stands in for an idle or absent player unless the table says.
 DEFAULT_STANDIN_LEVEL = "normal"
+#: The refusal of a request about a held table (``Tables.hold``).
+HELD = N_("this table waits: one of its players may be playing it with the host's standby; "
+          "it goes on as soon as he is back here, or the two hosts meet again")
 #: The refusal of a request that needs a seat, unless the request says it in its own words.
 NOT_SEATED = N_("you have no seat at this table")
 
@@ -87,6 +90,8 @@ class Player:
     settled: bool = False
     #: what his client asked for in its hello among ``protocol.FEATURES`` (his connection's)
     features: frozenset[str] = frozenset()
+    #: the epoch of the host his client followed here (its last hello's ``follow``), if any
+    follows: int | None = None
 
     def remember(self, rid: Any, kind: str, frame: bytes) -> None:
         self.replies[rid] = (kind, frame)
@@ -269,6 +274,8 @@ class HostTable:
     stakes: Stakes = field(default_factory=Stakes)
     shown: Shown = field(default_factory=Shown)
     kept: Kept = field(default_factory=Kept)
+    #: the table waits while a player of it may be served elsewhere (``Tables.hold``)
+    held: bool = False
 
     def humans(self) -> list[Player]:
         """The people seated here, in seat order."""
@@ -318,6 +325,10 @@ class Tables:
         self.keep_over = keep_over
         self.all: dict[str, HostTable] = {}
         self.live: dict[str, HostTable] = {}
+        #: tables set aside while a player of theirs may be served by another host
+        #: (``succession``): in none of the other registries, so nothing plays, fills or drops
+        #: them, and a request about one is refused ``held``
+        self.held: dict[str, HostTable] = {}
         #: open tables with a fill timeout, by ``Stakes.fill_at``
         self.filling: Schedule[HostTable] = Schedule()
         #: when each table may be dropped if nobody needs it (``Lobby.sweep`` decides)
@@ -330,6 +341,8 @@ class Tables:
 
     def find(self, table_id: str) -> HostTable:
         ht = self.all.get(table_id)
+        if ht is None and table_id in self.held:
+            raise ProtocolError("held", Msg(HELD))
         if ht is None:
             raise ProtocolError("no_table", Msg("there is no table {table}",
                                                 table=repr(table_id)))
@@ -361,6 +374,20 @@ class Tables:
         since = ht.ended_at if ht.ended_at is not None else (
             ht.changed_at if ht.status == "open" else None)
         self.expiring.set(ht, None if since is None else since + self.keep_over)
+
+    def hold(self, ht: HostTable) -> None:
+        """``ht`` waits (``succession``): out of every registry but ``held``."""
+        self.remove(ht)
+        ht.held = True
+        self.held[ht.id] = ht
+
+    def release(self, ht: HostTable) -> None:
+        """``ht`` is served again, as it was."""
+        self.held.pop(ht.id, None)
+        ht.held = False
+        self.add(ht)
+        if ht.stakes.fill_at is not None:
+            self.filling.set(ht, ht.stakes.fill_at)
 
     def remove(self, ht: HostTable) -> None:
         self.all.pop(ht.id, None)

@@ -45,6 +45,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
 from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
+from cardparty.net.host.succession import Succession, Word
 from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import Views
@@ -95,10 +96,12 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         changed=() if observer is None else (observer,)))
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
+    word = Word(epoch=1 if store is None else store.epoch())
+    succession = Succession(word, tables, players, outbox, clock, views, play)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
-        presence=(lobby.presence,), back=(lobby.back, economy.back),
-        forgotten=(lobby.forgotten,)),
-        seated=lobby.seated, games=sorted(catalog.games))
+        presence=(lobby.presence,), back=(lobby.back, economy.back, succession.back),
+        forgotten=(lobby.forgotten,)), seated=lobby.seated, games=sorted(catalog.games),
+        word=word)
     parts = HostParts(
         config=config, clock=clock, outbox=outbox, catalog=catalog, tables=tables,
         players=players, persistence=persistence, timers=timers, views=views,
@@ -108,7 +111,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
                              guests.chat_lines),
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
-        hints=Hints(tables, timers, outbox))
+        hints=Hints(tables, timers, outbox), succession=succession)
     parts.load()
     return parts
 
@@ -146,6 +149,7 @@ class HostParts:
     match: Match
     seeks: Seeks
     hints: Hints
+    succession: Succession
     closed: bool = False
     #: the request handlers by message type
     handlers: dict[str, Handler] = field(init=False)
@@ -165,6 +169,7 @@ class HostParts:
             "strangers": owner.on_strangers, "seek": seeks.on_seek, "unseek": seeks.on_unseek,
             "profile": economy.on_profile, "league": economy.on_league, "buy": economy.on_buy,
             "rewards": economy.on_rewards, "hint": self.hints.on_hint,
+            "standby_ok": self.succession.on_standby_ok,
         }
         self._next_sweep = self.clock.now()
 
@@ -207,6 +212,14 @@ class HostParts:
         for ht, exc in self.persistence.flush():
             self.play.fail(ht, exc)
         self.outbox.seal()
+
+    def check_held(self, req: dict[str, Any]) -> None:
+        """ProtocolError ``held`` for a request about a held table (``succession``): asked
+        before a request is answered from the memory of replies too, since a reply about a
+        held table tells of what may never be."""
+        tid = req.get("table")
+        if isinstance(tid, str) and tid in self.tables.held:
+            self.tables.find(tid)
 
     def wake_fds(self) -> frozenset[int]:
         """Besides the socket, what the loop waits on: hard bots' answers."""

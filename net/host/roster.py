@@ -48,6 +48,7 @@ from cardparty.net.host.model import FORGET_UNSEATED, Player, Players
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.schedule import Schedule
+from cardparty.net.host.succession import Word
 from cardparty.net.owners import NameTaken, Owners, identity
 from cardparty.net.protocol import FEATURES, PROTOCOL, ProtocolError, message
 from cardparty.net.safetext import safe
@@ -81,7 +82,7 @@ class Roster:
     def __init__(self, config: HostConfig, outbox: Outbox, clock: Clock,
                  persistence: Persistence, players: Players, owners: Owners,
                  events: PlayerEvents, *, seated: Callable[[Player], bool],
-                 games: list[str]) -> None:
+                 games: list[str], word: Word | None = None) -> None:
         self.outbox = outbox
         self.clock = clock
         self.persistence = persistence
@@ -89,6 +90,8 @@ class Roster:
         #: whether the host lets clients choose deals (``--testing``, shown in the welcome)
         self.config = config
         self.games = games
+        #: the host's word about its succession, told in every welcome
+        self.word = word or Word()
         self.events = events
         #: whether a player sits at a table (watching is not sitting)
         self.seated = seated
@@ -204,12 +207,16 @@ class Roster:
         player.address = address
         player.known = user is not None and self.owners.known(user)
         player.features = FEATURES.intersection(req["features"])
+        follow = req.get("follow")
+        player.follows = None if follow is None else int(follow["epoch"])
         self.outbox.send(player, message(
             "welcome", rid=req["rid"], host=self.config.name, player=player.id,
             name=player.name, resumed=resumed, heartbeat=self.config.heartbeat,
             liveness=self.config.liveness, protocol=PROTOCOL, games=self.games,
-            testing=self.config.testing, features=sorted(player.features)))
-        if again:
+            testing=self.config.testing, features=sorted(player.features),
+            **self.word.welcome()))
+        if again and player.follows is None:
+            # (a hello following a lost host claims its tables here: always told, below)
             return player
         self.set_connected(player, True, force=True)
         for back in self.events.back:
@@ -256,7 +263,10 @@ class Roster:
         self.set_connected(player, False)
 
     def on_ping(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        return message("pong", at=req.get("at"), time=self.clock.wall())
+        pong = message("pong", at=req.get("at"), time=self.clock.wall())
+        if self.word.status is not None:
+            pong["standby"] = self.word.status()     # the lobby shows it, and its lag
+        return pong
 
     def gone(self, route: bytes) -> None:
         """The socket says ``route`` is unreachable: its player is disconnected."""

@@ -32,8 +32,10 @@ import errno
 import logging
 import math
 import os
+import queue
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import zmq
@@ -46,6 +48,7 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
+from cardparty.net.host.standby import StandbyLink
 from cardparty.net.protocol import (
     HARD_FRAME,
     ProtocolError,
@@ -158,6 +161,11 @@ class Server:
         self.curve = True
         #: allowance of requests by ``quota_key`` (a token bucket per key), and by address
         self.allowances: Allowances[Any] = Allowances(RATE, BURST, MAX_ALLOWANCES)
+        #: the host's standby (net/host/standby.py): its key's frames go to it, before any
+        #: allowance (it acknowledges every flush), and it is looked after at every turn
+        self.peer: StandbyLink | None = None
+        #: work handed to the loop from another thread (the host's console): run at each turn
+        self.tasks: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self.guests = parts.config.guests
         self.by_address = for_addresses(self.guests.requests)
         self._slow_address = encode(error("slow_down", Msg(
@@ -170,12 +178,16 @@ class Server:
         self.cap: ConnectionCap | None = None
         self.conn_of: dict[bytes, tuple[int, Peer]] = {}
         self.route_on: dict[int, tuple[bytes, Peer]] = {}
+        #: the standby's route whose connection the cap was told is kept (``_to_standby``)
+        self._standby_route: bytes | None = None
 
     # --- the loop ----------------------------------------------------------------------------
 
     def run(self, sock: zmq.Socket[Any], stopping: threading.Event,
-            cap: ConnectionCap | None = None) -> None:
-        """Requests, then due timers, then liveness, until ``stopping`` is set. ``cap``: the
+            cap: ConnectionCap | None = None,
+            hand_over: Callable[[], None] | None = None) -> None:
+        """Requests, then due timers, then liveness, until ``stopping`` is set; then
+        ``hand_over`` (the party goes to the standby, when one is attached). ``cap``: the
         socket's connections, whose ends forget their routes (``ended``)."""
         self.sock = sock
         self.cap = cap
@@ -203,9 +215,82 @@ class Server:
             except Exception:          # a host bug must not end the loop
                 log.exception("host loop")
             self.flush()
+            while not self.tasks.empty():
+                try:
+                    self.tasks.get_nowait()()
+                except Exception:      # a console's command must not end the loop
+                    log.exception("a task on the host's loop failed")
+                self.flush()
+            if self.peer is not None:
+                self.peer.tick()        # after a flush: a snapshot holds whole requests
+                self.send()
         self.flush()
+        if hand_over is not None:
+            hand_over()
         self.gate.drain()                 # the last writes, then what they told
         self.send()
+
+    def hand_over(self, link: StandbyLink, epoch: int, moved: dict[str, Any],
+                  players: list[Player]) -> bool:
+        """The host stops with its standby attached (docs/operating.md, "Running a
+        standby"): what it did is written and acknowledged, every frame that waited for that
+        goes out, the standby is told to serve as ``epoch``, and every connected player is
+        told where (``moved``). Requests that come meanwhile are not read here: the players
+        send them again to the new host, which answers them from the memory it was sent."""
+        sock = self.sock
+        stream = link.stream
+        if sock is None or stream is None:
+            return False
+        self.flush()
+        self.gate.drain()
+        link.pump()
+        self._standby_only(link, lambda: link.acked >= stream.seq and not self.gate.waiting)
+        if link.acked < stream.seq or not link.hand_over(epoch):
+            log.error("the standby did not acknowledge in time: no hand-over")
+            return False
+        # Closing the socket at once may lose the last frame: wait for the standby's word
+        # that it takes over (its ``took``), asking again once.
+        if not self._standby_only(link, lambda: link.took, 0.3):
+            link.hand_over(epoch)
+            self._standby_only(link, lambda: link.took, 0.5)
+        frame = encode(moved)
+        for player in players:
+            if player.route is not None:
+                self._send_now(player.route, frame)
+        log.warning("the party is handed over to the standby at %s (epoch %d)",
+                    link.serves.shown if link.serves else "?", epoch)
+        return True
+
+    def _standby_only(self, link: StandbyLink, done: Callable[[], bool],
+                      seconds: float | None = None) -> bool:
+        """Read only the standby's frames (the players' wait for the new host) and send what
+        the gate lets go, until ``done`` or ``seconds`` (the standby's bound); ``done()``."""
+        sock = self.sock
+        assert sock is not None
+        until = time.monotonic() + (link.bound if seconds is None else seconds)
+        while not done() and time.monotonic() < until:
+            if sock.poll(10):
+                for _ in range(BATCH):
+                    if not _get(sock, _EVENTS) & _POLLIN:
+                        break
+                    frames, user, _ = self._recv(sock)
+                    if user is not None and len(frames) == 2 and link.is_standby(user):
+                        self._to_standby(link, frames[0], user, frames[1])
+                    self.frame = None
+            self.send()
+        return done()
+
+    def _to_standby(self, link: StandbyLink, route: bytes, user: bytes, body: bytes) -> None:
+        """A frame of the standby's key goes to its link before any allowance: it
+        acknowledges every flush, so it is neither slowed down nor counted with its address's
+        guests. Its connection is marked a known player's once (it says no player's hello),
+        so that the connection cap never closes it for silence or for room."""
+        if route != self._standby_route and self.cap is not None:
+            conn = self.connection()
+            if conn is not None:
+                self._standby_route = route
+                self.cap.spoke(conn[0], conn[1], True)
+        link.frame(route, user, body)
 
     @staticmethod
     def _watch(poller: zmq.Poller, woken: frozenset[int], fds: frozenset[int]
@@ -343,6 +428,10 @@ class Server:
         from ``address``: checked, handled, answered (or refused in words)."""
         route = frames[0]
         self.handled += 1
+        peer = self.peer
+        if peer is not None and user is not None and len(frames) == 2 and peer.is_standby(user):
+            self._to_standby(peer, route, user, frames[1])
+            return
         player = self.roster.at(route, user)
         now = self.clock.now()
         if not self.allowances.spend(quota_key(route, user), now):
@@ -387,11 +476,14 @@ class Server:
         if kind == "hello":
             self.bind(route, self.roster.hello(route, req, user, address))
             return None
+        if kind == "standby_hello":          # a key that is not this host's standby
+            return StandbyLink.refusal(self.peer, user)
         if player is None:
             if self.roster.replaced(route):
                 raise ProtocolError("replaced", Msg("you said hello again from another "
                                                     "connection; this one is closed"))
             raise ProtocolError("hello_first", Msg("say hello first"))
+        self.parts.check_held(req)
         rid = req["rid"]
         if rid is not None:
             old = player.replies.get(rid)
@@ -417,6 +509,14 @@ class Server:
         if player is not None and rid is not None and req is not None and (
                 req["type"] in REMEMBERED):
             player.remember(rid, req["type"], frame)
+            if self.peer is not None:
+                self.peer.remembered(player.token, rid, req["type"], frame)
+        # A pong tells of nothing kept: it goes at once, so a client hears its host while a
+        # slow disk or a silent standby holds the rest (else it would take the host for gone,
+        # and follow its standby, a second before the standby is dropped).
+        if (reply["type"] == "pong" and self.gate.holds and self.sock is not None
+                and self._send_now(route, frame)):
+            return
         self.gate.to_route(route, frame)
 
     def connection(self) -> tuple[int, tuple[str, int]] | None:

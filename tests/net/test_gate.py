@@ -2,7 +2,7 @@
 durability source it was given has what the frame tells of; frames go in the order they were
 sent. A source here is a hand-made one the test moves (the design takes sources as a
 dependency: the store's is tested with real SQLite in the restart and crash tests, and a
-standby peer's will be one more)."""
+standby peer's is one more: tests/net/test_standby_link.py)."""
 
 from __future__ import annotations
 
@@ -88,3 +88,21 @@ def test_draining_makes_everything_durable_and_lets_it_go() -> None:
     gate.seal()
     gate.drain()
     assert gate.released() == [(b"r", b"late")]
+
+
+def test_a_source_that_gave_up_has_what_waited_for_it_withdrawn() -> None:
+    store, standby = Source(), Source()
+    gate = CommitGate([store, standby])
+    gate.to_route(b"a", b"one")
+    store.handed = standby.handed = 1
+    gate.seal()
+    store.durable = standby.durable = 1
+    gate.to_route(b"a", b"two")
+    store.handed = standby.handed = 2
+    gate.seal()
+    gate.to_route(b"a", b"three")
+    standby.handed = 3
+    gate.seal()
+    assert gate.withdraw(standby, 1) == 2, "what waited for the standby past 1"
+    store.durable = 3
+    assert gate.released() == [(b"a", b"one")]

@@ -9,6 +9,7 @@ the test; the rules about who keeps room run on the host's parts (``hostkit``)."
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -308,3 +309,49 @@ def test_a_store_of_an_older_host_keeps_its_names_for_good(tmp_path: Path) -> No
     owners = Owners(store, release=1.0)
     assert owners.release_due(1e12) == 0 and owners.owner("Eva") == key
     store.close()
+
+
+# --- the host's standby: a peer, not a guest ------------------------------------------------
+
+def test_the_standby_is_neither_counted_with_its_address_nor_closed_as_silent(
+        tmp_path: Path) -> None:
+    """The standby acknowledges every flush (ten frames a second when quiet) and never says
+    a player's hello: its frames go to its link before any allowance, and its connection is
+    one the cap keeps. With an address's requests at 3 and a hello due within 0.4 s, it
+    stays attached on its first connection, and a player from its address is welcomed."""
+    from cardparty.net.address import HostAddress
+    from cardparty.net.standby import Standby
+
+    keys = KeyPair.generate()
+    data = tmp_path / "a"
+    guests = dataclasses.replace(LOW, requests=(3.0, 0.5), hello_within=0.4)
+    h = Host("tcp://127.0.0.1:0", "churn-host", data=data, economy=str(data / "economy.sqlite3"),
+             heartbeat=0.5, idle=None, testing=True, guests=guests,
+             standby_key=keys.fingerprint, bot_workers=0)
+    h.start()
+    port = int(h.address.rsplit(":", 1)[1])
+    standby = Standby(HostAddress("127.0.0.1", port), h.keys.public, tmp_path / "b", keys,
+                      HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0", lost=5.0)
+    runner = threading.Thread(target=standby.run, daemon=True)
+    runner.start()
+    player: Client | None = None
+    try:
+        link = h.link
+        assert link is not None
+        end = time.monotonic() + 10
+        while not link.attached:
+            assert time.monotonic() < end, "the standby never attached"
+            time.sleep(0.01)
+        since = link.since
+        time.sleep(1.5)
+        assert link.attached and link.since == since, "the standby joined afresh"
+        cap = h._guard.cap if h._guard is not None else None
+        assert cap is not None and cap.shut == 0, "the standby's connection was closed"
+        player = Client(h, "127.0.0.1")
+        assert code(player.hello("Ann")) == "welcome"
+    finally:
+        if player is not None:
+            player.close()
+        standby.stop()
+        runner.join(5)
+        h.stop()

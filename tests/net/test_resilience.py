@@ -3,6 +3,7 @@ a deadline running out, the host itself killed and restarted."""
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -209,3 +210,16 @@ def test_a_disconnected_players_turns_go_to_a_bot_until_he_reconnects(connect: A
     assert snap["seat"] == 0 and snap["players"][0] == {"connected": True, "standin": False}
     wait_for(petr, lambda m: m["type"] == "table" and not seat_info(m, 0)["standin"]
              and seat_info(m, 0)["connected"])
+
+
+def test_a_session_that_ends_leaves_none_of_its_sockets_open(connect: Any) -> None:
+    """A client that connects and closes many times (a lobby browser, a bench) keeps no file
+    open for a session that ended: its socket's monitor goes with its socket."""
+    def files() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    connect("Warm").close()
+    before = files()
+    for i in range(12):
+        connect(f"Guest{i}").close()
+    assert files() < before + 6

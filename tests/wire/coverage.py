@@ -18,6 +18,7 @@ SESSION = "test_wire_session.py"
 TABLES = "test_wire_tables.py"
 ECONOMY = "test_wire_economy.py"
 PLAIN = "test_wire_plain.py"
+STANDBY = "test_wire_standby.py"
 
 Test = tuple[str, str]
 """A test of the suite: its module's file name and its function's name."""
@@ -50,6 +51,8 @@ REWARDS: Test = (ECONOMY, "test_rewards_come_a_page_of_twenty_at_a_time_newest_f
 BUSY: Test = (PLAIN, "test_a_host_at_its_table_limit_is_busy")
 DEAL: Test = (PLAIN, "test_no_client_chooses_the_deal_at_a_host_not_run_for_tests")
 NO_ECONOMY: Test = (PLAIN, "test_a_host_with_no_economy_keeps_no_coins_and_pays_nothing")
+PEER: Test = (STANDBY,
+              "test_a_standby_is_approved_by_key_says_not_host_and_its_loss_holds_a_table")
 
 #: Every request of the doc's table: the test that sends it (and checks its reply).
 REQUESTS: dict[str, Test] = {
@@ -58,7 +61,7 @@ REQUESTS: dict[str, Test] = {
     "reorder": ROUND, "chat": ROUND, "leave": WATCH, "watch": WATCH, "snapshot": WATCH,
     "start": AGAIN, "again": AGAIN, "invite": FRIENDS, "remove": FRIENDS, "close": FRIENDS,
     "strangers": FRIENDS, "seek": SEEK, "unseek": SEEK, "profile": SHOP, "league": SHOP,
-    "buy": SHOP, "rewards": REWARDS, "hint": HINT,
+    "buy": SHOP, "rewards": REWARDS, "hint": HINT, "standby_ok": PEER,
 }
 
 #: Every message the doc says a host sends: the test that receives it (and checks it).
@@ -81,6 +84,7 @@ CODES: dict[str, Test] = {
     "not_creator": FRIENDS, "not_friends": FRIENDS, "practice": FRIENDS,
     "game_failed": BROKEN, "busy": BUSY, "testing_only": DEAL, "no_economy": NO_ECONOMY,
     "no_coins": SHOP, "economy": SHOP, "no_hints": HINT, "hinting": HINT,
+    "not_host": PEER, "not_standby": PEER, "held": PEER,
 }
 
 #: Codes the doc lists that no client can make a host of this project send, and why.

@@ -7,11 +7,12 @@ frame, each with ``type`` and ``v: 1``. It imports nothing of the project (only 
 library, pyzmq and msgpack: ``test_wire_doc.py`` checks), so that what the suite proves is what
 a client written from the doc may rely on.
 
-Owns: starting and stopping a real host process (``HostProcess``), asking its key desk
-(``ask_desk``), the fingerprint as the doc defines it (``fingerprint``), ``Client``: one
-DEALER with a CURVE key pair of its own that sends requests with fresh request ids and reads
-their replies, keeping what the host pushed meanwhile, and ``MET``: what every client sent
-and received, per test (what ``coverage`` checks each test met).
+Owns: starting and stopping a real host process (``HostProcess``) and a standby of one
+(``StandbyProcess``), asking its key desk (``ask_desk``), the fingerprint as the doc defines
+it (``fingerprint``), ``Client``: one DEALER with a CURVE key pair of its own that sends
+requests with fresh request ids and reads their replies, keeping what the host pushed
+meanwhile, and ``MET``: what every client sent and received, per test (what ``coverage``
+checks each test met).
 
 Must not know about: the project's code (no ``cardparty`` import), its tests' helpers.
 """
@@ -109,6 +110,9 @@ class HostProcess:
     one the system picks), its ROUTER's address read from the line it prints, its key desk
     on the next port."""
 
+    #: where the first line the process prints says it listens
+    LISTENS = r"tcp://127\.0\.0\.1:(\d+)"
+
     def __init__(self, *args: str, env: dict[str, str] | None = None, port: int = 0) -> None:
         script = Path(sys.executable).with_name("cardparty")
         command = [str(script)] if script.exists() else [sys.executable, "-m",
@@ -123,14 +127,18 @@ class HostProcess:
             env={**os.environ, **(env or {})})
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
-        found = re.search(r"tcp://127\.0\.0\.1:(\d+)", line)
+        found = re.search(self.LISTENS, line)
         if found is None:
             said = self.stderr()
             self.stop()
             raise AssertionError(f"the host printed no address: {line!r} {said}")
         self.port = int(found.group(1))
         self.address = f"tcp://127.0.0.1:{self.port}"
-        self.key = ask_desk(self.port)["key"]
+        self.key = self._key()
+
+    def _key(self) -> str:
+        """The host's key, as its desk tells it."""
+        return str(ask_desk(self.port)["key"])
 
     def stderr(self) -> str:
         """What the host wrote on stderr so far."""
@@ -166,6 +174,30 @@ class HostProcess:
         if name is not None:
             c.hello(name)
         return c
+
+
+class StandbyProcess(HostProcess):
+    """``cardparty host --standby-for 127.0.0.1:PORT --host-key FINGERPRINT ARGS``: a real
+    standby of the host on ``PORT`` (docs/operating.md, "Running a standby"): where it will
+    serve players once it takes over (``port``, from the line it prints) and the fingerprint of
+    its key (``approve``, from the line it says for the host's operator to approve). Its
+    key itself is told to a client by its host, once the standby is attached (``welcome``'s
+    ``standby``, the ``standby`` push): it has no key desk of its own before it takes over."""
+
+    LISTENS = r"serving at 127\.0\.0\.1:(\d+)"
+
+    def __init__(self, host: HostProcess, *args: str) -> None:
+        super().__init__("--standby-for", f"127.0.0.1:{host.port}", "--host-key",
+                         fingerprint(host.key), *args)
+
+    def _key(self) -> str:
+        end = time.monotonic() + WAIT
+        while (found := re.search(r"--standby-key ([a-z2-7-]+)\)", self.stderr())) is None:
+            assert time.monotonic() < end, f"the standby said no fingerprint: {self.stderr()}"
+            time.sleep(0.02)
+        #: the fingerprint of the standby's key, for ``--standby-key``
+        self.approve = found.group(1)
+        return ""
 
 
 @contextmanager

@@ -195,7 +195,8 @@ def test_a_change_is_answered_from_memory_and_a_read_afresh(host: HostProcess) -
         c.ok("create", rid=11, game="pika", players=2)
         assert c.ok("tables", rid=10)["total"] == first["total"] + 1     # read afresh
         assert c.ok("create", rid=10, game="pika", players=3)["table"]["players"] == 3
-        assert set(REMEMBERED) | set(READ_AFRESH) | {"hello"} == set(requests_in_doc())
+        assert set(REMEMBERED) | set(READ_AFRESH) | {"hello", "standby_ok"} == set(
+            requests_in_doc())
     finally:
         c.close()
 

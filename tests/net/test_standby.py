@@ -1,0 +1,102 @@
+"""A standby takes over, with real host and standby processes on 127.0.0.1 (issue 29): a
+player plays a table with a bot through the host; the host is killed (SIGKILL) and the
+player's session moves to the standby by itself, the game goes on there, and every move the
+host acknowledged is in the table the new host keeps; the old host's machine then comes back
+as the new host's standby, and the new host is killed too: a second failover. And a host
+stopped with Ctrl-C or SIGTERM hands the party over without an error on the player's
+screen."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.net.standbykit import (
+    Player,
+    Proc,
+    audit,
+    free_port,
+    kept_table,
+    lost_moves,
+    start_host,
+    start_standby,
+)
+
+
+def party(tmp_path: Path) -> tuple[Path, Path, int, int, Proc, Proc, Player]:
+    """Two machines (data directories and ports): a host on the first, its standby on the
+    second, attached; a player at the host."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    pa, pb = free_port(), free_port()
+    host = start_host(a, b, pa)
+    standby = start_standby(b, f"127.0.0.1:{pa}", pb)
+    return a, b, pa, pb, host, standby, Player(f"127.0.0.1:{pa}", "Eva")
+
+
+def test_a_killed_host_is_followed_to_its_standby_twice_and_no_move_is_lost(
+        tmp_path: Path) -> None:
+    a, b, pa, pb, host, standby, player = party(tmp_path)
+    procs = [host, standby]
+    try:
+        assert player.welcome["epoch"] == 1
+        assert player.welcome["standby"]["port"] == pb
+        table = player.open("pikac", 2)
+        player.play(4)
+        bought = player.session.request("buy", item="gold", rid="gold-1")
+        host.kill()                                  # the laptop's lid closes
+        player.moves_to(pb)
+        player.play(4)
+        # The same request again (its reply lost, say): the new host has the old one's
+        # memory of replies: answered as before, and the gold bought once.
+        again = player.session.request("buy", item="gold", rid="gold-1")
+        assert again["profile"] == bought["profile"]
+        assert [m["address"] for m in player.moved] == [f"127.0.0.1:{pb}"]
+        assert player.session.epoch == 2
+        standby.wait_for(rf"took over from 127\.0\.0\.1:{pa} as epoch 2")
+        # The old machine comes back, as the standby of the new host; then the new host goes.
+        again = start_standby(a, f"127.0.0.1:{pb}", pa)
+        procs.append(again)
+        player.play(2)
+        player.told_of(pa)                           # the new host told him of its standby
+        standby.kill()
+        player.moves_to(pa)
+        player.play(4)
+        assert [m["address"] for m in player.moved][1:] == [f"127.0.0.1:{pa}"]
+        assert player.session.epoch == 3
+        player.play(500)                             # to the end of the round
+        assert player.result is not None
+        # A move may cross the round's end (a bot's last card): ``not_playing``, nothing else.
+        assert not [e for e in player.errors if e != "not_playing"], player.errors
+    finally:
+        player.close()
+        for p in procs:
+            p.kill()
+    kept = kept_table(a, table)
+    assert kept.result() is not None
+    assert lost_moves(player, kept) == []
+    audit(a)
+    with sqlite3.connect(a / "economy.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM ledger WHERE reason = 'purchase'"
+                          ).fetchone()[0] == 1
+
+
+def test_a_host_stopped_with_its_standby_attached_hands_the_party_over(
+        tmp_path: Path) -> None:
+    _, b, _, pb, host, standby, player = party(tmp_path)
+    try:
+        table = player.open("pika", 2)
+        player.play(3)
+        player.told_of(pb)
+        assert host.stop() == 0                      # SIGTERM, as Ctrl-C
+        host.wait_for(r"handed over to the standby")
+        player.moves_to(pb)
+        player.play(3)
+        assert [m["address"] for m in player.moved] == [f"127.0.0.1:{pb}"]
+        standby.wait_for(r"handed over")
+        assert [e for e in player.errors if e != "not_playing"] == []
+        assert player.session.views[table]["version"] >= max(player.acked)
+    finally:
+        player.close()
+        standby.kill()
+        host.kill()
+    assert lost_moves(player, kept_table(b, table)) == []

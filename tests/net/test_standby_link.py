@@ -1,0 +1,320 @@
+"""The wire between a host and its standby on real sockets (127.0.0.1, CURVE both ways): the
+host's side (net/host/standby.py) on a ROUTER in front of a real store and ledger written at
+random, the standby (net/standby.py) with its own key pair: it is sent a snapshot and every
+record, acknowledges them, is attached, and its copies equal the host's; a key the host's
+operator did not approve is refused; when the host's process is gone (nothing listens at its
+address) the attached standby takes over at once with everything it acknowledged."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zmq
+
+from cardparty.core.economy.ledger import Ledger
+from cardparty.net.address import HostAddress
+from cardparty.net.guard import Guard, user_of
+from cardparty.net.host.server import open_router
+from cardparty.net.host.standby import Attached, StandbyLink
+from cardparty.net.keys import KeyPair
+from cardparty.net.protocol import encode, message
+from cardparty.net.replica import ECONOMY, HOST, Replica, Stream
+from cardparty.net.standby import (
+    MEMO_PER_PLAYER,
+    MEMO_PLAYERS,
+    PLAYERS_PER_TURN,
+    Memo,
+    Standby,
+    Takeover,
+    peer_socket,
+)
+from cardparty.net.store import Store
+from tests.net.test_replica import ledger_write, rows, store_write
+
+
+class LinkHost:
+    """A host as far as its standby sees one: a ROUTER, a store and a ledger written at
+    random in flushes, and the link, on one thread."""
+
+    def __init__(self, base: Path, approved: str) -> None:
+        self.keys = KeyPair.generate()
+        self.store = Store(base / "host")
+        self.ledger = Ledger(base / "host" / "economy.sqlite3")
+        for u in ("u0", "u1", "u2"):
+            self.ledger.enter(u, f"key-{u}")
+        self.stream = Stream(self.store, self.ledger)
+        self.ctx: zmq.Context[Any] = zmq.Context()
+        self.guard = Guard(self.ctx, self.keys, "test")
+        self.router, self.address = open_router(self.ctx, "tcp://127.0.0.1:0", self.guard)
+        self.link = StandbyLink(self.stream, approved, self._send, epoch=3, name="test")
+        self.attached: list[Attached] = []
+        self.link.on_attached = self.attached.append
+        self.writing = threading.Event()
+        self.stopping = threading.Event()
+        self.refusals: list[dict[str, Any]] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.rng = random.Random(7)
+        self.n = 0
+
+    @property
+    def where(self) -> HostAddress:
+        return HostAddress("127.0.0.1", int(self.address.rsplit(":", 1)[1]))
+
+    def _send(self, route: bytes, frame: bytes) -> bool:
+        try:
+            self.router.send_multipart([route, frame], zmq.NOBLOCK)
+            return True
+        except zmq.ZMQError:
+            return False
+
+    def _run(self) -> None:
+        from cardparty.net.protocol import decode, encode
+        while not self.stopping.is_set():
+            if self.router.poll(5):
+                route = self.router.recv()
+                body = self.router.recv(copy=False)
+                user = user_of(body)
+                if self.link.is_standby(user):
+                    assert user is not None
+                    self.link.frame(route, user, body.bytes)
+                elif decode(body.bytes)["type"] == "standby_hello":
+                    self._send(route, encode(StandbyLink.refusal(self.link, user)))
+            if self.writing.is_set():
+                with self.store.batch():
+                    for _ in range(self.rng.randrange(3)):
+                        ledger_write(self.rng, self.ledger, self.n)
+                    for _ in range(self.rng.randrange(4)):
+                        store_write(self.rng, self.store, self.n)
+                self.n += 1
+                self.link.ticket()               # as the gate does when it seals
+            self.link.tick()
+
+    def kill(self) -> None:
+        """As a process killed: the loop stops and the socket closes, nothing more said."""
+        self.stopping.set()
+        self.thread.join(5)
+        self.router.close(0)
+        self.guard.close()
+        self.ctx.destroy(linger=0)
+
+    def close(self) -> None:
+        if not self.stopping.is_set():
+            self.kill()
+        self.store.close()
+        self.ledger.close()
+
+
+def quiet(host: LinkHost) -> None:
+    """No more writes, and the standby has acknowledged every record."""
+    host.writing.clear()
+    time.sleep(0.05)                  # the loop's turn that was writing ends
+    until(lambda: host.link.acked == host.stream.seq)
+
+
+def until(what: Any, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not what():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[tuple[LinkHost, Standby, dict[str, Any]]]:
+    standby_keys = KeyPair.generate()
+    host = LinkHost(tmp_path, standby_keys.fingerprint)
+    host.thread.start()
+    standby = Standby(host.where, host.keys.public, tmp_path / "standby", standby_keys,
+                      HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0", lost=0.5)
+    out: dict[str, Any] = {}
+    runner = threading.Thread(target=lambda: out.setdefault("takeover", standby.run()),
+                              daemon=True)
+    runner.start()
+    out["runner"] = runner
+    try:
+        yield host, standby, out
+    finally:
+        standby.stop()
+        runner.join(5)
+        take = out.get("takeover")
+        if isinstance(take, Takeover):
+            take.router.close(0)
+            take.guard.close()
+            take.ctx.destroy(linger=0)
+        host.close()
+
+
+def test_a_standby_gets_a_snapshot_then_every_record_and_its_copy_equals_the_host(
+        pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
+    host, standby, _ = pair
+    until(lambda: host.link.attached)
+    assert [a.serves.shown for a in host.attached] == ["127.0.0.1:7999"]
+    assert standby.attached and standby.epoch == 3
+    host.writing.set()
+    until(lambda: host.n > 150)
+    quiet(host)
+    assert host.link.status()["behind"] == 0
+    host.store.drain()
+    copy = Replica(standby.replica.directory)
+    with sqlite3.connect(copy.path(HOST)) as a, sqlite3.connect(copy.path(ECONOMY)) as b:
+        assert rows(a) == rows(host.store.db)
+        assert rows(b) == rows(host.ledger.db)
+
+
+def test_a_key_the_host_did_not_approve_is_refused(tmp_path: Path) -> None:
+    host = LinkHost(tmp_path, KeyPair.generate().fingerprint)
+    host.thread.start()
+    other = Standby(host.where, host.keys.public, tmp_path / "standby", KeyPair.generate(),
+                    HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0")
+    runner = threading.Thread(target=other.run, daemon=True)
+    runner.start()
+    try:
+        time.sleep(0.6)
+        assert not host.link.state and other.replica.seq is None
+    finally:
+        other.stop()
+        runner.join(5)
+        host.close()
+
+
+def test_when_nothing_listens_at_the_host_any_more_the_attached_standby_takes_over(
+        pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
+    host, standby, out = pair
+    until(lambda: host.link.attached)
+    host.writing.set()
+    until(lambda: host.n > 60)
+    quiet(host)
+    acked = host.link.acked
+    host.kill()
+    out["runner"].join(5)
+    take = out["takeover"]
+    assert isinstance(take, Takeover)
+    assert take.certain and not take.handed and take.epoch == 4 and take.seq == acked
+    host.store.drain()
+    with sqlite3.connect(standby.replica.path(HOST)) as a:
+        assert rows(a) == rows(host.store.db)
+
+
+def test_a_flood_at_the_standbys_own_socket_is_read_a_turn_at_a_time(tmp_path: Path) -> None:
+    """A guest on the LAN floods the standby's socket: one turn of its loop reads at most
+    PLAYERS_PER_TURN of his messages, so its link to the host is looked at between turns."""
+    keys = KeyPair.generate()
+    standby = Standby(HostAddress("127.0.0.1", 9), KeyPair.generate().public,
+                      tmp_path / "standby", keys, HostAddress("127.0.0.1", 7999),
+                      "tcp://127.0.0.1:0")
+    port = int(standby.address.rsplit(":", 1)[1])
+    guest = peer_socket(standby.ctx, KeyPair.generate(), keys.public,
+                        HostAddress("127.0.0.1", port))
+    try:
+        sent = 3 * PLAYERS_PER_TURN
+        guest.setsockopt(zmq.IMMEDIATE, 0)
+        for i in range(sent):
+            guest.send(encode(message("hello", name=f"g{i}", rid=i)))
+        until(lambda: standby.router.poll(10))
+        time.sleep(0.3)                              # all of them at the standby's socket
+        assert standby._from_players(time.monotonic()) is None
+        answered = 0
+        while guest.poll(200):
+            guest.recv()
+            answered += 1
+        assert answered == PLAYERS_PER_TURN
+        assert standby.router.poll(0)                # the rest wait for the next turn
+    finally:
+        guest.close(0)
+        standby.close()
+
+
+def test_the_replies_kept_for_a_takeover_are_bounded_in_players_and_in_replies() -> None:
+    memo = Memo()
+    memo.add([[f"t{i}", 1, "ok", b"x"] for i in range(MEMO_PLAYERS + 10)])
+    assert len(memo.by_token) == MEMO_PLAYERS
+    assert "t0" not in memo.by_token and f"t{MEMO_PLAYERS + 9}" in memo.by_token
+    memo.add([["t20", rid, "ok", b"x"] for rid in range(MEMO_PER_PLAYER + 5)])
+    assert len(memo.by_token["t20"]) == MEMO_PER_PLAYER
+    memo.add([["t11", 2, "ok", b"y"]])               # heard of again: kept longest
+    memo.add([[f"n{i}", 1, "ok", b"x"] for i in range(MEMO_PLAYERS - 1)])
+    assert set(memo.by_token) == {"t11"} | {f"n{i}" for i in range(MEMO_PLAYERS - 1)}
+
+
+def test_a_standby_says_hello_even_when_its_monitor_missed_the_connection(
+        tmp_path: Path) -> None:
+    """The connection to the host may be up before the standby's monitor watches it (a
+    loaded machine): the standby says hello anyway, and is attached."""
+    keys = KeyPair.generate()
+    host = LinkHost(tmp_path, keys.fingerprint)
+    host.thread.start()
+    standby = Standby(host.where, host.keys.public, tmp_path / "standby", keys,
+                      HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0")
+    until(lambda: standby.monitor.poll(10))       # the connection is up...
+    time.sleep(0.1)
+    while standby.monitor.poll(0):                # ...and its news lost
+        standby.monitor.recv_multipart()
+    runner = threading.Thread(target=standby.run, daemon=True)
+    runner.start()
+    try:
+        until(lambda: host.link.attached)
+    finally:
+        standby.stop()
+        runner.join(5)
+        host.close()
+
+
+def test_the_hello_that_makes_a_standby_take_over_is_bound_to_its_connection(
+        tmp_path: Path) -> None:
+    """The host goes silent while its socket still listens (a cut link, a frozen process): a
+    player follows to the standby, whose takeover hands his hello to the host it becomes with
+    the frame ZeroMQ read it in. Answered there, the hello binds his route to his connection
+    (so that connection's end forgets it, and the cap keeps it as a player's: one left
+    unbound is closed as silent after ``hello_within``)."""
+    from cardparty.net.host import Host
+    from cardparty.net.protocol import decode
+
+    keys = KeyPair.generate()
+    old = LinkHost(tmp_path, keys.fingerprint)
+    old.thread.start()
+    standby = Standby(old.where, old.keys.public, tmp_path / "standby", keys,
+                      HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0", lost=0.3)
+    out: dict[str, Any] = {}
+    runner = threading.Thread(target=lambda: out.setdefault("took", standby.run()),
+                              daemon=True)
+    runner.start()
+    player = None
+    host: Host | None = None
+    try:
+        until(lambda: old.link.attached)
+        old.stopping.set()                    # silent, its socket still open
+        old.thread.join(5)
+        until(lambda: standby.lost_at is not None)
+        port = int(standby.address.rsplit(":", 1)[1])
+        player = peer_socket(zmq.Context.instance(), KeyPair.generate(), keys.public,
+                             HostAddress("127.0.0.1", port))
+        player.send(encode(message("hello", rid=1, name="Ann", features=[],
+                                   follow={"epoch": 3})))
+        runner.join(10)
+        take = out.get("took")
+        assert isinstance(take, Takeover) and len(take.frames) == 1
+        host = Host("tcp://127.0.0.1:0", data=tmp_path / "standby", keys=keys,
+                    economy=str(tmp_path / "standby" / "economy.sqlite3"), takeover=take,
+                    bot_workers=0)
+        host.start()
+        assert player.poll(10_000)
+        assert decode(player.recv())["type"] == "welcome"
+        server = host.server
+        until(lambda: len(server.conn_of) == 1)
+        [(route, (fd, peer))] = server.conn_of.items()
+        assert server.route_on[fd] == (route, peer)
+    finally:
+        if player is not None:
+            player.close(0)
+        if host is not None:
+            host.stop()
+        else:
+            standby.stop()
+            runner.join(5)
+        old.close()

@@ -1,0 +1,97 @@
+"""Who serves after this host, and the tables that wait meanwhile (net/host/succession.py),
+on the host's parts without a socket: the word told in the welcome and pushed to everybody,
+a drop holding every table a player of which may have followed the standby until he answers,
+a request about a held table (even one answered from memory) refused ``held``, a standby
+coming back releasing everything; after a takeover, a table held until a player seated there
+follows."""
+
+from __future__ import annotations
+
+from cardparty.net.host.model import Player
+from tests.net.hostkit import Kit
+
+STANDBY = {"address": "10.0.0.2", "port": 7770, "key": "k" * 40}
+
+
+def sent(kit: Kit, player: Player, kind: str) -> list[dict[str, object]]:
+    return [m for m in kit.out.sent.get(player.id, []) if m["type"] == kind]
+
+
+def a_table(kit: Kit, name: str) -> tuple[Player, str]:
+    player = kit.player(name)
+    tid = kit.open_table("pika", player, 2)
+    kit.ask(player, "sit", table=tid)
+    kit.ask(player, "bots", table=tid)
+    kit.ask(player, "ready", table=tid)
+    return player, tid
+
+
+def test_the_welcome_and_a_push_tell_every_player_the_epoch_and_the_standby() -> None:
+    kit = Kit()
+    eva = kit.player("Eva")
+    welcome = sent(kit, eva, "welcome")[0]
+    assert (welcome["epoch"], welcome["standby"], welcome["standby_gen"]) == (1, None, 0)
+    kit.parts.succession.attached(STANDBY)
+    push = sent(kit, eva, "standby")[-1]
+    assert push["standby"] == STANDBY and push["gen"] == 1
+    assert sent(kit, kit.player("Bob"), "welcome")[0]["standby"] == STANDBY
+
+
+def test_a_drop_holds_each_table_until_its_player_answered_it() -> None:
+    kit = Kit()
+    eva, t1 = a_table(kit, "Eva")
+    bob, t2 = a_table(kit, "Bob")
+    kit.parts.succession.attached(STANDBY)
+    kit.parts.succession.dropped("silent")
+    gen = sent(kit, eva, "standby")[-1]["gen"]
+    assert sent(kit, eva, "standby")[-1]["standby"] is None
+    assert set(kit.parts.tables.held) == {t1, t2}
+    kit.refused("held", eva, "snapshot", table=t1)
+    assert t1 not in [t["id"] for t in kit.ask(eva, "tables")["tables"]]
+    kit.ask(eva, "standby_ok", gen=gen)
+    assert set(kit.parts.tables.held) == {t2}, "Eva answered: her table goes on"
+    assert sent(kit, eva, "view")[-1]["snapshot"] is True
+    kit.ask(bob, "standby_ok", gen=gen - 1)          # an older word: not an answer to the drop
+    assert set(kit.parts.tables.held) == {t2}
+    kit.parts.succession.attached(STANDBY)          # the standby came back: it never took over
+    assert not kit.parts.tables.held
+
+
+def test_a_reply_remembered_about_a_held_table_is_not_told_again() -> None:
+    kit = Kit()
+    eva, t1 = a_table(kit, "Eva")
+    ht = kit.table(t1)
+    while not ht.game.legal_moves(0):
+        kit.tick(0.001)                         # the bot's turn first
+    kit.ask(eva, "move", table=t1, move=0, version=ht.game.version, rid=77)
+    kit.parts.succession.attached(STANDBY)
+    kit.parts.succession.dropped("silent")
+    before = len(kit.out.sent.get(eva.id, []))
+    # As the server does: the held check comes before the memory of replies.
+    try:
+        kit.parts.check_held({"type": "move", "table": t1, "rid": 77})
+        raise AssertionError("a move about a held table went through")
+    except Exception as exc:
+        assert getattr(exc, "code", None) == "held"
+    assert len(kit.out.sent.get(eva.id, [])) == before
+
+
+def test_after_a_takeover_a_table_waits_for_one_of_its_players_to_follow() -> None:
+    kit = Kit()
+    eva, t1 = a_table(kit, "Eva")
+    bob, t2 = a_table(kit, "Bob")
+    kit.parts.succession.took_over(sure=False)
+    assert set(kit.parts.tables.held) == {t1, t2}
+    assert eva.route is not None               # his client follows the old host here
+    kit.parts.roster.hello(eva.route, {"type": "hello", "rid": None, "name": "Eva",
+                                       "features": [], "follow": {"epoch": 1}}, None)
+    assert set(kit.parts.tables.held) == {t2}, "a plain hello of Bob would not release his"
+    kit.parts.succession.sure("nothing listens at the old host's address")
+    assert not kit.parts.tables.held
+
+
+def test_a_sure_takeover_holds_nothing() -> None:
+    kit = Kit()
+    a_table(kit, "Eva")
+    kit.parts.succession.took_over(sure=True)
+    assert not kit.parts.tables.held
