@@ -167,8 +167,8 @@ def askers(port: int, count: int, source: str, stop: threading.Event, out: Any) 
         while not stop.is_set():
             now = time.monotonic()
             for s, _ in poller.poll(50):
-                while True:
-                    try:
+                for _ in range(64):             # a bounded read: a desk that answers as
+                    try:                        # fast as it is asked never keeps ``stop`` unread
                         s.recv(zmq.NOBLOCK)
                     except zmq.Again:
                         break
@@ -183,8 +183,9 @@ def askers(port: int, count: int, source: str, stop: threading.Event, out: Any) 
                         with contextlib.suppress(zmq.Again):
                             s.send(QUESTION, zmq.NOBLOCK)
     finally:
-        out.put(("answers", answers))
+        # The seconds first: ``drain`` may read between the two, and the rate needs both.
         out.put(("asked for", time.monotonic() - began))
+        out.put(("answers", answers))
         for s in socks:
             s.close(0)
         ctx.term()
@@ -255,7 +256,7 @@ class Attack:
         p50, p99 = 1000 * percentile(pings, 50), 1000 * percentile(pings, 99)
         extra = (f"; {other['answers']:.0f} answers "
                  f"({other['answers'] / max(other['asked for'], 1e-3):.0f}/s)"
-                 if "answers" in other else "")
+                 if "answers" in other and "asked for" in other else "")
         print(f"  {label}: {held}; host: {fds} descriptors, RSS {rss0:.1f} -> {rss:.1f} MB, "
               f"CPU {cpu:.0f} %{extra}; ping p50 {p50:.2f} ms, p99 {p99:.2f} ms "
               f"({len(pings)} pings); a newcomer: {came}", flush=True)
