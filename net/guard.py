@@ -144,9 +144,3 @@ def peer_of(frame: zmq.Frame) -> tuple[bytes | None, str | None]:
         return None, None
     key, _, address = user.partition(" ")
     return key.encode(), address or None
-
-
-def user_of(frame: zmq.Frame) -> bytes | None:
-    """The key ZeroMQ authenticated for the connection ``frame`` came by (Z85), or None on a
-    socket without CURVE."""
-    return peer_of(frame)[0]

@@ -20,7 +20,7 @@ import zmq
 
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.address import HostAddress
-from cardparty.net.guard import Guard, user_of
+from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, StandbyLink
 from cardparty.net.keys import KeyPair
@@ -80,7 +80,7 @@ class LinkHost:
             if self.router.poll(5):
                 route = self.router.recv()
                 body = self.router.recv(copy=False)
-                user = user_of(body)
+                user, _ = peer_of(body)
                 if self.link.is_standby(user):
                     assert user is not None
                     self.link.frame(route, user, body.bytes)
