@@ -319,6 +319,8 @@ class Tally:
     coins_same: int = 0
     paid_once: int = 0
     cycles: int = 0
+    #: seconds from the stop to the new host's word that it took over, per cycle
+    took: list[float] = field(default_factory=list)
 
 
 def one_failover(rng: random.Random, players: list[Player], host: Node, standby: Node,
@@ -342,6 +344,7 @@ def one_failover(rng: random.Random, players: list[Player], host: Node, standby:
     host.reap()
     ok_before = audit_holds(host.data)
     standby.wait_for("took over from", 30)
+    tally.took.append(time.monotonic() - kill_at)
     ok_after = audit_holds(standby.data)
     coins_before, coins_after = coins_at_takeover(host.data, standby.data)
     tally.audits += 2
@@ -350,9 +353,15 @@ def one_failover(rng: random.Random, players: list[Player], host: Node, standby:
     end = time.monotonic() + args.finish
     while time.monotonic() < end and not all(p.seat.over for p in players):
         time.sleep(0.05)
-    for p in live:
-        if p.seat.first_after is not None:
-            tally.pauses.append(p.seat.first_after - p.seat.last_view)
+    cycle = [p.seat.first_after - p.seat.last_view for p in live
+             if p.seat.first_after is not None]
+    tally.pauses.extend(cycle)
+    if args.verbose:
+        kept_tables = sqlite3.connect(f"file:{standby.data / 'host.sqlite3'}?mode=ro",
+                                      uri=True).execute("SELECT COUNT(*) FROM tables").fetchone()
+        print(f"  cycle {tally.cycles + 1}: the new host said it took over "
+              f"{tally.took[-1]:.2f} s after the stop; pauses {len(cycle)}, longest "
+              f"{max(cycle, default=0):.2f} s; tables kept {kept_tables[0]}", flush=True)
     ok_end = audit_holds(standby.data)
     tally.audits += 1
     tally.audits_ok += ok_end
@@ -368,6 +377,8 @@ def one_failover(rng: random.Random, players: list[Player], host: Node, standby:
         if table is None:
             continue
         tally.finished += table.result() is not None
+        if table.result() is None and args.verbose:
+            unfinished(table, group, standby)
         tally.paid_once += payouts_of(standby.data, group[0].seat.table) == 1
         base = table.version - len(table.journal)
         for p in group:
@@ -382,6 +393,22 @@ def one_failover(rng: random.Random, players: list[Player], host: Node, standby:
     tally.cycles += 1
     host.standby_of(standby)                           # the old machine comes back
     told_of(players, host.port)
+
+
+def unfinished(table: Any, group: list[Player], standby: Node) -> None:
+    """``--verbose``: what a game the new host did not finish was waiting for."""
+    due = [(seat, [m.kind for m in table.legal_moves(seat)])
+           for seat in range(table.players) if table.legal_moves(seat)]
+    print(f"  not finished: {group[0].seat.table} ({table.game}) at version "
+          f"{table.version}, due: {due}", flush=True)
+    for p in group:
+        s = p.session
+        print(f"    {p.name}: seat {p.seat.seat}, over {p.seat.over}, view after "
+              f"{p.seat.first_after is not None}, epoch {s.epoch}, unanswered "
+              f"{p.seat.unanswered}, his view's version "
+              f"{s.views.get(p.seat.table, {}).get('version')}", flush=True)
+    for line in standby.lines[-8:]:
+        print(f"    | {line[:300]}", flush=True)
 
 
 def told_of(players: list[Player], port: int, timeout: float = 20.0) -> None:

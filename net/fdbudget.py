@@ -41,10 +41,13 @@ import threading
 import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import zmq
 from zmq.utils.monitor import parse_monitor_message
+
+if TYPE_CHECKING:
+    from cardparty.net.host.config import Guests
 
 log = logging.getLogger("cardparty.host")
 
@@ -69,16 +72,25 @@ Peer = tuple[str, int]
 
 @dataclass(frozen=True, slots=True)
 class Door:
-    """What the game socket lets in (``config.Guests`` gives the host's): ``per_address``
-    connections at once from one address, ``accepts`` new ones from it (a burst, then so many
-    a second), ``hello_within`` seconds to say hello, ``reserve`` of the cap kept for known
-    players' connections; ``own`` addresses are not counted per address."""
+    """What the game socket lets in: ``per_address`` connections at once from one address,
+    ``accepts`` new ones from it (a burst, then so many a second), ``hello_within`` seconds to
+    say hello, ``reserve`` of the cap kept for known players' connections; ``own`` addresses
+    are not counted per address. Its numbers are the host's ``config.Guests`` (``of``), named
+    once there: a host and the standby that becomes a host let in the same."""
 
-    per_address: int = 32
-    accepts: tuple[float, float] = (32.0, 4.0)
-    hello_within: float = 10.0
-    reserve: float = 1 / 8
-    own: tuple[str, ...] = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
+    per_address: int
+    accepts: tuple[float, float]
+    hello_within: float
+    reserve: float
+    own: tuple[str, ...]
+
+    @classmethod
+    def of(cls, guests: Guests | None = None) -> Door:
+        """The door ``guests`` describe (None: the defaults)."""
+        from cardparty.net.host.config import Guests  # the host's package imports this one
+
+        g = guests if guests is not None else Guests()
+        return cls(g.connections, g.new_connections, g.hello_within, g.reserve, g.own)
 
 
 @dataclass(slots=True)
@@ -161,7 +173,7 @@ class ConnectionCap(threading.Thread):
     def __init__(self, sock: zmq.Socket[Any], most: int, door: Door | None = None) -> None:
         super().__init__(name="cardparty-connections", daemon=True)
         self.most = most
-        self.door = door or Door()
+        self.door = door or Door.of()
         #: connections the socket holds now, and how many were shut (room, door, silence)
         self.held = 0
         self.shut = 0

@@ -43,7 +43,9 @@ from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import Msg
 from cardparty.net.address import HostAddress
+from cardparty.net.fdbudget import Door
 from cardparty.net.guard import Guard
+from cardparty.net.host.config import Guests
 from cardparty.net.host.server import open_router
 from cardparty.net.keys import KeyPair
 from cardparty.net.merge import keep_forkpoint
@@ -187,13 +189,15 @@ def refused(address: HostAddress, timeout: float = PROBE) -> bool:
 class Standby:
     """A standby of the host at ``host`` (whose key is ``host_key``), keeping its copies in
     ``directory``, speaking with ``keys``, and serving players at ``serves`` after a
-    takeover (its ROUTER is bound to ``bind`` from the start).
+    takeover (its ROUTER is bound to ``bind`` from the start, letting players in as
+    ``guests`` say: the same ``config.Guests`` as the host it becomes).
 
     ``run`` returns the ``Takeover`` once it takes over, or None once ``stop`` is called."""
 
     def __init__(self, host: HostAddress, host_key: bytes, directory: str | Path,
                  keys: KeyPair, serves: HostAddress, bind: str, name: str = "cardparty",
-                 *, lost: float = LOST, beat: float = BEAT) -> None:
+                 *, lost: float = LOST, beat: float = BEAT, guests: Guests | None = None
+                 ) -> None:
         self.host = host
         self.host_key = host_key
         self.keys = keys
@@ -225,7 +229,8 @@ class Standby:
         #: a snapshot is on its way (a hello now would start it over)
         self._syncing = False
         self.ctx: zmq.Context[Any] = zmq.Context(io_threads=1)
-        self.guard = Guard(self.ctx, keys, name)
+        # The door the host this standby becomes lets players in by: its ROUTER is bound now.
+        self.guard = Guard(self.ctx, keys, name, Door.of(guests))
         self.router, self.address = open_router(self.ctx, bind, self.guard)
         self.dealer = self._dealer()
         self.monitor: zmq.Socket[Any] = self.dealer.get_monitor_socket(

@@ -174,6 +174,15 @@ def host_settings(args: argparse.Namespace) -> Any:
         return fail(str(exc), 2)
 
 
+def guests_of(args: argparse.Namespace) -> Any:
+    """What one source address may take of the host the arguments describe
+    (``config.Guests``): the host and the standby that becomes a host build their limits from
+    this one value. No flag changes them today: the defaults, for every host."""
+    from cardparty.net.host.config import Guests
+
+    return Guests()
+
+
 def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = None,
           standby_key: str | None = None, catalog: Any = None) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
@@ -193,7 +202,7 @@ def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = No
                     bot_delay=args.bot_delay, settings=settings, curve=not args.no_curve,
                     testing=args.testing, bot_workers=args.bot_workers,
                     standby_key=standby_key or args.standby_key, takeover=takeover,
-                    catalog=catalog)
+                    catalog=catalog, guests=guests_of(args))
     except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line

@@ -20,7 +20,7 @@ import socket
 import sys
 from typing import Any
 
-from cardparty.client.commands.host import fail, serve, start
+from cardparty.client.commands.host import fail, guests_of, serve, start
 from cardparty.net.address import AddressError, HostAddress, read_address
 
 
@@ -150,7 +150,7 @@ def be_standby(args: argparse.Namespace, keys: Any, host: HostAddress, key: byte
     bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
     try:
         standby = Standby(host, key, args.data, keys, serves, f"{bind}:{args.port}",
-                          args.name)
+                          args.name, guests=guests_of(args))
     except StoreError as exc:
         return fail(str(exc), 2)
     except Exception as exc:

@@ -228,9 +228,8 @@ class Host:
         if not self.curve:
             return open_router(self._ctx, self.bind)
         if self._guard is None:
-            g = self.config.guests
-            self._guard = Guard(self._ctx, self.keys, self.name, Door(
-                g.connections, g.new_connections, g.hello_within, g.reserve, g.own))
+            self._guard = Guard(self._ctx, self.keys, self.name,
+                                Door.of(self.config.guests))
         any_port = self.bind.endswith((":0", ":*"))
         for _ in range(50):
             sock, address = open_router(self._ctx, self.bind, self._guard)

@@ -108,7 +108,7 @@ def test_near_the_cap_strangers_make_room_for_known_players() -> None:
     oldest stranger's; a known player's connection is never closed for room."""
     ctx = zmq.Context()
     router = ctx.socket(zmq.ROUTER)
-    cap = ConnectionCap(router, 8, Door(hello_within=60.0, reserve=0.25, own=()))
+    cap = ConnectionCap(router, 8, Door.of(Guests(hello_within=60.0, reserve=0.25, own=())))
     cap.start()
     router.bind("tcp://127.0.0.1:*")
     address = router.getsockopt_string(zmq.LAST_ENDPOINT)

@@ -20,7 +20,10 @@ import zmq
 
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.address import HostAddress
+from cardparty.net.fdbudget import Door
 from cardparty.net.guard import Guard, peer_of
+from cardparty.net.host import Host
+from cardparty.net.host.config import Guests
 from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, StandbyLink
 from cardparty.net.keys import KeyPair
@@ -318,3 +321,24 @@ def test_the_hello_that_makes_a_standby_take_over_is_bound_to_its_connection(
             standby.stop()
             runner.join(5)
         old.close()
+
+
+def test_the_standby_lets_players_in_by_the_limits_of_the_host_it_becomes(tmp_path: Path
+                                                                          ) -> None:
+    """The standby's ROUTER is bound from the start and becomes the new host's: its door is
+    built from the same ``config.Guests`` as a host's (``Door.of``), not from numbers of its
+    own."""
+    guests = Guests(connections=5, new_connections=(6.0, 1.0), hello_within=3.0, own=())
+    standby = Standby(HostAddress("127.0.0.1", 9), KeyPair.generate().public,
+                      tmp_path / "standby", KeyPair.generate(), HostAddress("127.0.0.1", 7999),
+                      "tcp://127.0.0.1:0", guests=guests)
+    try:
+        cap = standby.guard.cap
+        assert cap is not None
+        assert cap.door == Door.of(guests)
+        assert (cap.door.per_address, cap.door.accepts, cap.door.own) == (5, (6.0, 1.0), ())
+    finally:
+        standby.close()
+    with Host("tcp://127.0.0.1:0", guests=guests, bot_workers=0) as host:
+        assert host._guard is not None and host._guard.cap is not None
+        assert host._guard.cap.door == Door.of(guests)
