@@ -136,8 +136,21 @@ class Seat:
     seat: int | None = None
 
 
+#: The moves by which a player ends a game that cycles (KH-12: a draw offered and accepted).
+ENDING = ("offer", "accept")
+
+
+def choose(moves: list[dict[str, Any]]) -> int:
+    """The move a bench player makes: the first one offered, or, in a game that cycles, the
+    draw (KH-12: offered once the table allows it, and accepted). Always the first move, two
+    such players and a bot can play a game of Kakhead round and round without end (one
+    went past 31,000 moves): a person offers the draw."""
+    return next((i for i, m in enumerate(moves) if m["kind"] in ENDING), 0)
+
+
 class Player(threading.Thread):
-    """A network player (a ``Session``) who moves the first move offered whenever he may."""
+    """A network player (a ``Session``) who moves the first move offered whenever he may
+    (``choose``)."""
 
     def __init__(self, address: str, name: str) -> None:
         super().__init__(daemon=True, name=f"player-{name}")
@@ -180,13 +193,14 @@ class Player(threading.Thread):
                 continue
             if not view["moves"] or msg["version"] != s.views[seat.table]["version"]:
                 continue
-            m = view["moves"][0]
+            pick = choose(view["moves"])
+            m = view["moves"][pick]
             if seat.first_after is None and self.pace:
                 time.sleep(self.pace * random.uniform(0.5, 1.5))
                 if msg["version"] != s.views[seat.table]["version"]:
                     continue
             try:
-                ok = s.move(seat.table, 0, msg["version"])
+                ok = s.move(seat.table, pick, msg["version"])
             except SessionError as exc:
                 if exc.code in ("timeout", "closed"):
                     seat.unanswered += 1
