@@ -288,12 +288,15 @@ class Persistence:
             if token in by_token:
                 ht.spectators.add(by_token[token].id)
                 staged.append(by_token[token])
+        # As long ago as it was on the wall clock (never in the future: a clock set back):
+        # a finished table is kept ``keep_over`` from its end, not from every restart or
+        # takeover (a party whose host moved every few minutes kept every table it ever
+        # finished); an open table's players count their time from the restart.
+        ago = max(0.0, self.clock.wall() - changed) if isinstance(changed, float | int) else 0.0
         if ht.status in ("over", "broken", "cancelled"):
-            ht.ended_at = now
+            ht.ended_at = now - ago
         if ht.status == "playing" and isinstance(changed, float | int):
-            # As long ago as it was on the wall clock (never in the future: a clock set
-            # back); an open table's players count their time from the restart.
-            ht.changed_at = now - max(0.0, self.clock.wall() - changed)
+            ht.changed_at = now - ago
         # Only a table rebuilt whole is told to its people.
         for player in staged:
             player.tables.add(tid)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cardparty.net.host.clock import ManualClock
 from cardparty.net.protocol import ProtocolError
 from tests.net.hostkit import Kit
 
@@ -114,3 +115,33 @@ def test_a_spectator_who_watched_just_before_a_restart_is_watching_after_it(
     bob = kit.player("Bob", key=BOB)
     views = kit.out.take(bob, "view")
     assert len(views) == 1 and views[0]["table"] == tid and views[0]["seat"] is None
+
+
+def test_a_finished_table_is_kept_from_its_end_not_from_the_restart(tmp_path: Path) -> None:
+    """``keep_over`` counts from the end of the round on the wall clock: a table that ended
+    50 s before a restart is dropped 10 s after it (keep_over 60 s), not a minute later, so
+    a host restarted (or taken over) every few minutes does not keep every table it ever
+    finished; one that ended just before the restart is still there."""
+    clock = ManualClock()
+    kit = Kit(clock, data=tmp_path, keep_over=60.0)
+    eva = kit.player("Eva", key=EVA)
+    old = kit.open_table("pika", eva, 2)
+    kit.ask(eva, "sit", table=old)
+    kit.ask(eva, "bots", table=old, count=1)
+    kit.ask(eva, "ready", table=old)
+    kit.play_out(old, {0: eva})
+    assert kit.table(old).status == "over"
+    kit.tick(50.0, alive=(eva,))
+    new = kit.open_table("pika", eva, 2)
+    kit.ask(eva, "sit", table=new)
+    kit.ask(eva, "bots", table=new, count=1)
+    kit.ask(eva, "ready", table=new)
+    kit.play_out(new, {0: eva})
+    kit.parts.close()
+    later = ManualClock(start=clock.now(), wall=clock.w)     # the same wall clock, on
+    kit = Kit(later, data=tmp_path, keep_over=60.0)
+    assert {old, new} <= set(kit.parts.tables.all)
+    eva = kit.player("Eva", key=EVA)
+    kit.tick(11.0, alive=(eva,))
+    assert old not in kit.parts.tables.all                # ended 61 s ago
+    assert new in kit.parts.tables.all                    # ended 11 s ago
