@@ -15,9 +15,12 @@ Must not know about: how a standby keeps its copy (net/standby.py), how a host s
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import signal
 import socket
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from cardparty.client.commands.host import fail, guests_of, serve, start
@@ -79,8 +82,9 @@ def run_roles(args: argparse.Namespace, found: Any, settings: Any, host: Any,
             # The old host may come back as this host's standby: its key is the one
             # approved, unless the operator approved another.
             approved = args.standby_key or fingerprint(standby_of[1])
-            host = start(args, found.pair, settings, takeover=took, standby_key=approved,
-                         catalog=catalog)
+            with collector_paused():
+                host = start(args, found.pair, settings, takeover=took, standby_key=approved,
+                             catalog=catalog)
             if isinstance(host, int):
                 return host
             catalog = host.catalog
@@ -127,12 +131,32 @@ def carry_in(args: argparse.Namespace, keys: Any, settings: Any, old: Any, heale
 def ready_to_serve() -> Any:
     """What the host a standby becomes would otherwise make as it takes over, made while
     it waits: the installed games (their plugins imported and checked: most of a takeover's
-    time when measured) and the tables that check players' names."""
+    time when measured) and the tables that check players' names. They live as long as the
+    process, so they are set aside from the garbage collector (``gc.freeze``): a collection
+    during the takeover's build no longer walks them."""
     from cardparty.core.discovery import load_catalog
     from cardparty.net.safetext import name_problem
 
     name_problem("cardparty")
-    return load_catalog()
+    catalog = load_catalog()
+    gc.collect()
+    gc.freeze()
+    return catalog
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No automatic garbage collection while the host a standby becomes is built: the
+    build makes a few objects per card of every table kept, and the collections that set off
+    walked everything the process holds, its copies' tables included (measured on 200 tables
+    kept: a build of 0.08 s took 0.1 to 0.6 s with them). Collection goes on after."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def be_standby(args: argparse.Namespace, keys: Any, host: HostAddress, key: bytes) -> Any:
