@@ -39,8 +39,10 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.search import DEFAULT_BUDGET, Budget, SearchBot, search
@@ -115,11 +117,32 @@ class ClockedSearch:
         return self.play.choose(table, seat, rng)
 
 
+def seeing_hands(table: Table, seat: int) -> Callable[[random.Random], Any]:
+    """``--sees-hands`` (a measurement, never a level): the search's samples hold every
+    other seat's real hand and only the stock's order is drawn, so a race that decides on
+    them knows all a player could learn, and nothing of what comes next. What it wins is the
+    most this search can make of the hidden cards (docs/bots.md, "What the hidden cards are
+    worth"). Games whose state has ``hands`` and a ``stock`` (Pika, Pikáč)."""
+    state = table.state
+
+    def sample(rng: random.Random) -> Any:
+        twin = state.copy()
+        twin.hands = [list(h) for h in state.hands]
+        twin.stock = sorted(state.stock)
+        rng.shuffle(twin.stock)
+        return twin
+    return sample
+
+
 def run_piece(game: str, players: int, levels: tuple[str, ...], seed: int, deals: int,
-              budget: Budget, clocked: Budget | None) -> Piece:
+              budget: Budget, clocked: Budget | None, sees_hands: bool = False) -> Piece:
     """Some deals of one tournament; ``clocked`` None: the hard seat's own decisions are
-    timed (``--timed``), else one in ``CLOCK_EVERY`` is searched again at ``clocked``."""
+    timed (``--timed``), else one in ``CLOCK_EVERY`` is searched again at ``clocked``;
+    ``sees_hands``: the hard seat's search reads the other hands (``seeing_hands``: this
+    worker process only)."""
     start = time.perf_counter()
+    if sees_hands:
+        Table.sampler = seeing_hands      # type: ignore[method-assign]
     if clocked is None:
         rep = tournament(game, players, deals, seed, list(levels), duplicate=True,
                          bots={"hard": SearchBot(budget)}, timed=["hard"])
@@ -195,6 +218,10 @@ def main() -> int:
                     help="play the tournaments at the default budget with its time limit "
                     "(the results then depend on the machine's load)")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--sees-hands", action="store_true",
+                    help="a measurement, not a level: the hard seat's search is dealt the "
+                    "other seats' real hands (only the stock's order drawn): what the hidden "
+                    "cards are worth to it (Pika and Pikáč)")
     ap.add_argument("--small", action="store_true",
                     help="one deal per tournament and a tiny search budget (a smoke run)")
     args = ap.parse_args()
@@ -211,6 +238,8 @@ def main() -> int:
         except (TypeError, ValueError) as exc:
             ap.error(f"--budget: {exc}")
     games = [g for g in args.games.split(",") if g]
+    if args.sees_hands and set(games) - {"pika", "pikac"}:
+        ap.error("--sees-hands: Pika and Pikáč only (--games pika,pikac)")
     pairs = [tuple(p.split("-")) for p in args.pairs.split(",") if p]
     if any(p not in PAIRS for p in pairs):
         ap.error("--pairs: each of " + ", ".join(f"{a}-{b}" for a, b in PAIRS))
@@ -229,6 +258,8 @@ def main() -> int:
                                                                                f.name)]
     if changed and not args.small:
         print("search settings changed: " + ", ".join(changed))
+    if args.sees_hands:
+        print("the hard seat's search SEES THE OTHER HANDS (a measurement: --sees-hands)")
     print(f"search budget: {budget.iterations} iterations, "
           f"{'no' if budget.seconds is None else f'{budget.seconds:g} s'} time limit, "
           f"rollouts cut at {budget.rollout_moves} moves, objective {budget.objective}; "
@@ -240,7 +271,8 @@ def main() -> int:
         # The searching pieces first, so that the workers finish together.
         pieces.sort(key=lambda p: "hard" not in work[p[0]][2])
         futures = [(w, pool.submit(run_piece, *work[w][:3], seed,
-                                   min(PIECE, seed0 + work[w][3] - seed), budget, clocked))
+                                   min(PIECE, seed0 + work[w][3] - seed), budget, clocked,
+                                   args.sees_hands))
                    for w, seed in pieces]
         done: dict[int, list[Piece]] = {}
         for w, future in futures:
@@ -297,6 +329,10 @@ def main() -> int:
         verdicts.append(f"hard decision p95 <= 200 ms: {1000 * worst:.1f} ms -> "
                         f"{'PASS' if good else 'FAIL'}")
         ok &= good
+    if args.sees_hands:
+        print("targets: not judged (--sees-hands measures what the hidden cards are worth; "
+              "no level plays so)")
+        return 0
     print("targets:")
     for v in verdicts:
         print(f"  {v}")

@@ -246,3 +246,29 @@ def test_attack_bench_churns_keys_and_both_players_play_a_whole_game() -> None:
     assert re.search(r"^targets: Veteran played a whole game -> PASS; Newcomer played a whole "
                      r"game -> PASS; RSS < 200 MB .* -> (PASS|FAIL); ping p99 < 50 ms .* -> "
                      r"(PASS|FAIL)$", out, re.MULTILINE), out
+
+
+def test_the_bots_bench_measures_what_seeing_the_hands_is_worth_without_judging_it() -> None:
+    """``--sees-hands`` (a measurement, not a level): the search's samples are the real
+    hands, only the stock's order drawn; the bench says so and judges no target."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import bots
+    finally:
+        sys.path.remove(str(BENCH))
+    import random
+
+    from cardparty.core.table import Table
+
+    table = Table("pika", 4, seed=5)
+    for k in range(3):
+        sample = bots.seeing_hands(table, 0)(random.Random(k))
+        assert sample.hands == table.state.hands and sample.hands is not table.state.hands
+        assert sorted(sample.stock) == sorted(table.state.stock)
+    assert any(bots.seeing_hands(table, 0)(random.Random(k)).stock != table.state.stock
+               for k in range(3))
+    honest = table.sampler(0)(random.Random(0))
+    assert honest.hands[1:] != table.state.hands[1:]     # what a level is dealt
+    out = run("bots.py", "--small", "--jobs", "1", "--games", "pika", "--pairs=",
+              "--sees-hands", timeout=300)
+    assert "SEES THE OTHER HANDS" in out and "targets: not judged" in out, out
