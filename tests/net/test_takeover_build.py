@@ -5,10 +5,22 @@ waits and set aside from the garbage collector, and no collection runs during th
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import pytest
 
 from cardparty.client.commands.host_standby import collector_paused, ready_to_serve
+
+
+@pytest.fixture(autouse=True)
+def collector_on() -> Iterator[None]:
+    """The collector on for each test, as it was after: the terminal client turns it off in
+    the process it runs in (client/app.py), and a client test may have run here before."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
 
 
 def test_no_collection_runs_while_the_new_host_is_built_and_it_runs_again_after() -> None:
