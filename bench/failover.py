@@ -25,6 +25,7 @@ the load, not the design. Run under ``nice``. Usage: ``.venv/bin/python bench/fa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import shutil
@@ -371,8 +372,9 @@ def one_failover(rng: random.Random, players: list[Player], host: Node, standby:
              if p.seat.first_after is not None]
     tally.pauses.extend(cycle)
     if args.verbose:
-        kept_tables = sqlite3.connect(f"file:{standby.data / 'host.sqlite3'}?mode=ro",
-                                      uri=True).execute("SELECT COUNT(*) FROM tables").fetchone()
+        with contextlib.closing(sqlite3.connect(f"file:{standby.data / 'host.sqlite3'}?mode=ro",
+                                                uri=True)) as db:
+            kept_tables = db.execute("SELECT COUNT(*) FROM tables").fetchone()
         print(f"  cycle {tally.cycles + 1}: the new host said it took over "
               f"{tally.took[-1]:.2f} s after the stop; pauses {len(cycle)}, longest "
               f"{max(cycle, default=0):.2f} s; tables kept {kept_tables[0]}", flush=True)

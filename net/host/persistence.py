@@ -295,7 +295,7 @@ class Persistence:
         ago = max(0.0, self.clock.wall() - changed) if isinstance(changed, float | int) else 0.0
         if ht.status in ("over", "broken", "cancelled"):
             ht.ended_at = now - ago
-        if ht.status == "playing" and isinstance(changed, float | int):
+        if ht.status == "playing":
             ht.changed_at = now - ago
         # Only a table rebuilt whole is told to its people.
         for player in staged:

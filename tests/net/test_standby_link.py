@@ -275,7 +275,6 @@ def test_the_hello_that_makes_a_standby_take_over_is_bound_to_its_connection(
     the frame ZeroMQ read it in. Answered there, the hello binds his route to his connection
     (so that connection's end forgets it, and the cap keeps it as a player's: one left
     unbound is closed as silent after ``hello_within``)."""
-    from cardparty.net.host import Host
     from cardparty.net.protocol import decode
 
     keys = KeyPair.generate()
