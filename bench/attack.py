@@ -223,6 +223,7 @@ class Attack:
         self.out = self.spawn.Queue()
         self.pings: list[float] = []
         self.verdicts: list[str] = []
+        self.figures: dict[str, float] = {}     # what a phase's ``end`` adds to its line
 
     def drain(self) -> dict[str, float]:
         other: dict[str, float] = {}
@@ -250,8 +251,11 @@ class Attack:
         time.sleep(max(0.0, t0 + args.seconds - time.monotonic()))
         cpu = 100 * (cpu_seconds(self.pid) - cpu0) / (time.monotonic() - t0)
         fds, rss = descriptors(self.pid), rss_kb(self.pid) / 1024
+        self.figures = {}
         held = end(state)
         other = self.drain()
+        for what, value in self.figures.items():
+            other[what] = other.get(what, 0) + value
         pings = self.pings
         p50, p99 = 1000 * percentile(pings, 50), 1000 * percentile(pings, 99)
         extra = (f"; {other['answers']:.0f} answers "
@@ -307,16 +311,22 @@ class Attack:
 
             self.phase(f"desk, {n} quiet connections", quiet, closing)
             ask_stop = threading.Event()
+            # The askers' own figures on a queue of this process: what a thread puts on the
+            # spawned queue reaches it through a feeder thread, maybe after the phase read it.
+            asked_figures: queue.Queue[tuple[str, float]] = queue.Queue()
 
             def ask() -> threading.Thread:
                 thread = threading.Thread(target=askers, args=(
-                    self.port + 1, args.askers, guest, ask_stop, self.out), daemon=True)
+                    self.port + 1, args.askers, guest, ask_stop, asked_figures), daemon=True)
                 thread.start()
                 return thread
 
             def asked(thread: threading.Thread) -> str:
                 ask_stop.set()
                 thread.join(10)
+                while not asked_figures.empty():
+                    what, value = asked_figures.get()
+                    self.figures[what] = self.figures.get(what, 0) + value
                 return f"{args.askers} connections asking flat out"
 
             self.phase(f"desk, {args.askers} askers", ask, asked)
