@@ -70,7 +70,8 @@ State = Any
 #: it is loaded (``discovery``). The other rule hooks are optional: ``cardparty_deadlines``
 #: (no timers), ``cardparty_clone`` (through save and restore), ``cardparty_reorder``,
 #: ``cardparty_describe``, ``cardparty_bot_move``, ``cardparty_bot_estimate``,
-#: ``cardparty_bot_sampler``, ``cardparty_bot_reason``, ``cardparty_bot_rollout``.
+#: ``cardparty_bot_sampler``, ``cardparty_bot_reason``, ``cardparty_bot_rollout``,
+#: ``cardparty_bot_hard_move``.
 REQUIRED = ("cardparty_setup", "cardparty_to_move", "cardparty_legal_moves", "cardparty_refusal",
             "cardparty_apply_move", "cardparty_view", "cardparty_zones", "cardparty_result",
             "cardparty_determinize", "cardparty_save", "cardparty_restore")
@@ -241,6 +242,18 @@ def cardparty_bot_move(view: Callable[[], View], moves: list[Move],
     its rollouts, where the view is of a determinized position and holds only the game's own
     keys plus ``seat``); answer None for "easy" unless the game cannot end otherwise (a draw
     offer after a long stretch without progress)."""
+
+
+@hookspec(firstresult=True)
+def cardparty_bot_hard_move(view: Callable[[], View], moves: list[Move],
+                            rng: random.Random) -> Move | None:
+    """The hard level's own habit, where the game knows one better than its normal policy:
+    the move the search's race starts from, which any other move must then beat (Kakhead's
+    hard plays every card of the cheapest rank, where normal plays at most two).
+
+    Optional; None (or no such hook) leaves it to ``cardparty_bot_move`` at "normal". Like the
+    policy it reads only the seat's view, so it tells the search nothing the seat may not know;
+    the rollouts still play the normal policy for every seat."""
 
 
 @hookspec(firstresult=True)

@@ -83,7 +83,7 @@ def first_shares(shares: Sequence[float]) -> list[float]:
 class Rules:
     """The game's rule hooks on a bare state: what the search needs, nothing more."""
 
-    def __init__(self, table: Table, objective: str = "place") -> None:
+    def __init__(self, table: Table, objective: str = "place", me: int | None = None) -> None:
         hook: Any = table.hook
         pm: Any = table.pm
         self.to_move: Callable[..., tuple[int, ...]] = hook.cardparty_to_move
@@ -110,6 +110,13 @@ class Rules:
         self.restore: Callable[..., Any] = hook.cardparty_restore
         self.players = table.players
         self.first = objective == "first"
+        # The deciding seat ``me`` plays the game's hard habit in the rollouts too, where the
+        # game has one (``cardparty_bot_hard_move``): the race values a move by how this seat
+        # will really go on. Every other seat plays the normal policy.
+        self.me = me
+        self.hard: Callable[..., Move | None] | None = None
+        if me is not None and pm.hook.cardparty_bot_hard_move.get_hookimpls():
+            self.hard = hook.cardparty_bot_hard_move
 
     def clone(self, state: Any) -> Any:
         """An independent copy of ``state`` (the game's clone, else through its save)."""
@@ -126,19 +133,26 @@ class Rules:
         and for SYSTEM)."""
         if len(moves) == 1:
             return moves[0]
+        if self.hard is not None and seat == self.me:
+            chosen = self.hard(view=lambda: self._light_view(state, seat), moves=moves, rng=rng)
+            if chosen is not None:
+                return chosen
         if self.fast is not None and seat != SYSTEM:
             chosen = self.fast(state=state, seat=seat, moves=moves, rng=rng)
             if chosen is not None:
                 return chosen
         elif self.policy is not None and seat != SYSTEM:
-            def light_view() -> dict[str, Any]:
-                view = self.view(state=state, seat=seat)
-                view["seat"] = seat
-                return view
-            chosen = self.policy(view=light_view, moves=moves, rng=rng, level="normal")
+            chosen = self.policy(view=lambda: self._light_view(state, seat), moves=moves,
+                                 rng=rng, level="normal")
             if chosen is not None:
                 return chosen
         return moves[rng.randrange(len(moves))]
+
+    def _light_view(self, state: Any, seat: int) -> dict[str, Any]:
+        """The seat's view of a bare state, for a policy (the game's keys and ``seat``)."""
+        view = self.view(state=state, seat=seat)
+        view["seat"] = seat
+        return view
 
     def scores(self, result: Result) -> list[float]:
         """Each seat's share of a finished game, as the objective counts it."""

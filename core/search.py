@@ -140,7 +140,7 @@ def race_verdict(table: Table, seat: int, rng: random.Random, budget: Budget = D
     seat must have at least two legal moves."""
     started = time.perf_counter()        # reading the history counts against the budget
     moves = table.legal_moves(seat)
-    rules = Rules(table, budget.objective)
+    rules = Rules(table, budget.objective, me=seat)
     if rules.policy is None:
         return None
     own = _own_move(table, rules, seat, moves) or moves[0]
@@ -149,10 +149,17 @@ def race_verdict(table: Table, seat: int, rng: random.Random, budget: Budget = D
 
 
 def _own_move(table: Table, rules: Rules, seat: int, moves: list[Move]) -> Move | None:
-    """The game's policy's move at "normal" (from its own rng: the same every time), or None
-    where it leaves the choice to chance (or the game has no policy)."""
+    """The move the race starts from: the game's hard habit where it has one
+    (``cardparty_bot_hard_move``), else its policy's move at "normal" (each from its own rng:
+    the same every time); None where the policy leaves the choice to chance (or the game has
+    no policy)."""
     if rules.policy is None:
         return None
+    hook: Any = table.hook
+    hard: Move | None = hook.cardparty_bot_hard_move(
+        view=lambda: table.view(seat), moves=moves, rng=random.Random(0))
+    if hard is not None:
+        return hard
     return rules.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
                         level="normal")
 

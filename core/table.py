@@ -121,6 +121,7 @@ class DirectHooks:
     cardparty_bot_sampler: Callable[..., Callable[[random.Random], Any] | None]
     cardparty_bot_reason: Callable[..., str | None]
     cardparty_bot_rollout: Callable[..., Move | None]
+    cardparty_bot_hard_move: Callable[..., Move | None]
 
     def __init__(self, pm: pluggy.PluginManager) -> None:
         for name in dir(hookspecs):

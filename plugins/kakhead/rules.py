@@ -743,6 +743,26 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
 
 
 @hookimpl
+def cardparty_bot_hard_move(view: Callable[[], dict[str, Any]], moves: list[Move],
+                            rng: random.Random) -> Move | None:
+    """The hard level's play: every card of the cheapest rank that fits, where normal plays
+    at most two of it. Three clear the hand faster, and four burn the pile and play again
+    (KH-10), which normal never does. Against three normal bots this habit alone took 35.7%
+    of the first places at 4 players (normal's share 25%) and 56.4% at 2 (2000 duplicate
+    deals each, docs/bots.md). The swaps, the draw offers and the pile taken stay normal's
+    (None)."""
+    first, last = moves[0], moves[-1]
+    if first.kind == "accept" or last.kind == "ready":
+        return None
+    if last.kind == "offer" and _idle(view) >= BOT_PATIENCE:
+        return None                                # normal offers the draw now
+    plays = [m for m in moves if m.kind == "play"]
+    if not plays:
+        return None
+    return min(plays, key=lambda m: (_keep_value(m.cards[0]), -len(m.cards)))
+
+
+@hookimpl
 def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
     who = seat_name(names, event.get("seat"))
     kind = event.get("type")
