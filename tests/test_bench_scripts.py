@@ -272,3 +272,11 @@ def test_the_bots_bench_measures_what_seeing_the_hands_is_worth_without_judging_
     out = run("bots.py", "--small", "--jobs", "1", "--games", "pika", "--pairs=",
               "--sees-hands", timeout=300)
     assert "SEES THE OTHER HANDS" in out and "targets: not judged" in out, out
+
+
+def test_habits_bench_measures_the_hard_habit_against_normal_in_the_same_seat() -> None:
+    out = run("habits.py", "--game", "kakhead", "--players", "4", "--deals", "6")
+    habit = re.search(r"the hard habit: +([\d.]+)% \[.*\] of the first places \((\d+) decisions",
+                      out)
+    assert habit and int(habit.group(2)) > 0, out
+    assert re.search(r"the normal policy in the same seat: +25\.0% ", out), out
