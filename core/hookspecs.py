@@ -251,9 +251,10 @@ def cardparty_bot_hard_move(view: Callable[[], View], moves: list[Move],
     the move the search's race starts from, which any other move must then beat (Kakhead's
     hard plays every card of the cheapest rank, where normal plays at most two).
 
-    Optional; None (or no such hook) leaves it to ``cardparty_bot_move`` at "normal". Like the
-    policy it reads only the seat's view, so it tells the search nothing the seat may not know;
-    the rollouts still play the normal policy for every seat."""
+    Optional; None (or no such hook) leaves it to ``cardparty_bot_move`` at "normal". The
+    deciding seat plays it in its own rollouts too (``playout.Rules``'s ``me``, through a view
+    of the bare state); every other seat plays the normal policy there. Like the policy it
+    reads only the seat's view, so it tells the search nothing the seat may not know."""
 
 
 @hookspec(firstresult=True)

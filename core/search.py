@@ -128,7 +128,7 @@ def search(table: Table, seat: int, rng: random.Random, budget: Budget = DEFAULT
                 for i, m in enumerate(moves):
                     stats[m] = (verdict.samples[i], verdict.means[i])
             return verdict.move
-    rules = Rules(table, budget.objective)
+    rules = Rules(table, budget.objective, me=seat)
     return tree_search(rules, _sampler(table, seat, budget), seat, moves,
                        _own_move(table, rules, seat, moves), rng, budget, stats)
 

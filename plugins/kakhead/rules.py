@@ -738,7 +738,14 @@ def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
     plays = [m for m in moves if m.kind == "play"]
     if not plays:
         return moves[rng.randrange(len(moves))]
-    return min(plays, key=lambda m: (_keep_value(m.cards[0]) + (0 if len(m.cards) < 3 else 1),
+    return _cheapest(plays, all_of_it=False)
+
+
+def _cheapest(plays: list[Move], all_of_it: bool) -> Move:
+    """The play of the cheapest rank that fits (the specials last), as many of it as it
+    holds where ``all_of_it`` (hard), else two rather than three or more (normal's habit)."""
+    return min(plays, key=lambda m: (_keep_value(m.cards[0])
+                                     + (0 if all_of_it or len(m.cards) < 3 else 1),
                                      -len(m.cards)))
 
 
@@ -757,9 +764,7 @@ def cardparty_bot_hard_move(view: Callable[[], dict[str, Any]], moves: list[Move
     if last.kind == "offer" and _idle(view) >= BOT_PATIENCE:
         return None                                # normal offers the draw now
     plays = [m for m in moves if m.kind == "play"]
-    if not plays:
-        return None
-    return min(plays, key=lambda m: (_keep_value(m.cards[0]), -len(m.cards)))
+    return _cheapest(plays, all_of_it=True) if plays else None
 
 
 @hookimpl
