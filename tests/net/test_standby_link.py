@@ -156,9 +156,10 @@ def pair(tmp_path: Path) -> Iterator[tuple[LinkHost, Standby, dict[str, Any]]]:
 def test_a_standby_gets_a_snapshot_then_every_record_and_its_copy_equals_the_host(
         pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
     host, standby, _ = pair
-    until(lambda: host.link.attached)
+    # the host is attached as it sends ``standby_attached``; the standby once it has read it
+    until(lambda: host.link.attached and standby.attached)
     assert [a.serves.shown for a in host.attached] == ["127.0.0.1:7999"]
-    assert standby.attached and standby.epoch == 3
+    assert standby.epoch == 3
     host.writing.set()
     until(lambda: host.n > 150)
     quiet(host)
