@@ -155,11 +155,10 @@ def _own_move(table: Table, rules: Rules, seat: int, moves: list[Move]) -> Move 
     no policy)."""
     if rules.policy is None:
         return None
-    hook: Any = table.hook
-    hard: Move | None = hook.cardparty_bot_hard_move(
-        view=lambda: table.view(seat), moves=moves, rng=random.Random(0))
-    if hard is not None:
-        return hard
+    if rules.hard is not None and rules.me == seat:
+        hard = rules.hard(view=lambda: table.view(seat), moves=moves, rng=random.Random(0))
+        if hard is not None:
+            return hard
     return rules.policy(view=lambda: table.view(seat), moves=moves, rng=random.Random(0),
                         level="normal")
 
