@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from cardparty.core.contract import SYSTEM
@@ -155,27 +156,99 @@ def deal(rng: random.Random, zones: Sequence[list[str]], fixed: Sequence[set[int
     return True
 
 
+class Refill:
+    """What a seat knows of a stock refilled from the pile (``core.stock``: every pile card
+    but the top one, shuffled under an empty stock).
+
+    The refill's cards are the cards it saw thrown since the last refill, so until the next
+    one the stock holds only cards of it, less those the seat drew itself; the others' draws
+    since took cards of it too, unseen, which ``stock_from`` leaves to chance. Without this a
+    sample pours the others' old hands and the refill together and deals the stock from both:
+    after a refill the stock is the one zone of the deal the seat can count exactly.
+
+    A game's tracker feeds it the events in order: ``turned`` (a card turned from the stock
+    onto the pile), ``thrown``, ``refilled`` (the event a refill writes before its draw's own)
+    and ``drawn`` (every card leaving the stock: a deal, a draw, a count taken)."""
+
+    def __init__(self, cards: int) -> None:
+        #: The stock's size; ``cards`` is the whole deck, the stock before the deal.
+        self.stock = cards
+        self.pile: list[str] = []
+        #: The last refill's cards less those the seat drew; None before any refill.
+        self.refill: Counter[str] | None = None
+        self._due = False
+
+    def turned(self, card: str) -> None:
+        self.stock -= 1
+        self.pile.append(card)
+
+    def thrown(self, cards: Iterable[str]) -> None:
+        self.pile.extend(cards)
+
+    def refilled(self) -> None:
+        self._due = True
+
+    def drawn(self, n: int, cards: Sequence[str] | None = None) -> None:
+        """``n`` cards left the stock; ``cards`` when the seat saw them (its own). A draw that
+        refilled took the old stock's cards first (``core.stock.draw``), then the refill's."""
+        fresh = cards
+        if self._due:
+            self._due = False
+            moved, self.pile = self.pile[:-1], self.pile[-1:]
+            self.refill = Counter(moved)
+            fresh = cards[self.stock:] if cards is not None else None
+            self.stock += len(moved)
+        self.stock -= n
+        if self.refill is not None and fresh:
+            self.refill.subtract(fresh)
+
+    def stock_from(self, hidden: Iterable[str], stock: int) -> list[str] | None:
+        """The cards the stock of ``stock`` cards is drawn from (sorted: what the seat saw,
+        not where the cards lie), given the cards it cannot see; None before any refill, or
+        when the history does not add up to the stock (a variant's other rules)."""
+        if self.refill is None or self.stock != stock:
+            return None
+        held = +self.refill & Counter(hidden)
+        pool = sorted(held.elements())
+        return pool if len(pool) >= stock else None
+
+
 def sampler(state: Any, seat: int, players: int, know: Knowledge | None,
             hidden: Callable[[Any, list[int]], list[list[str]]],
-            stock_fixed: set[int] | None = None) -> Callable[[random.Random], Any] | None:
+            stock_fixed: set[int] | None = None,
+            stock_from: Sequence[str] | None = None) -> Callable[[random.Random], Any] | None:
     """A game's ``cardparty_bot_sampler`` from its ``Knowledge``: each sample copies
     ``state`` and deals the cards of ``hidden(twin, others)`` (the other seats' hands, in
     ``others``' order, then the stock, whose positions ``stock_fixed`` the seat can see) so
     that the facts hold, or as the plain ``kit.redeal`` when this sample's facts cannot all be
-    met. None when nothing constrains the deal (the game's ``cardparty_determinize`` does as
+    met. ``stock_from`` (``Refill.stock_from``, sorted): the cards the stock's free positions
+    are drawn from, at random in each sample; the rest go to the hands.
+
+    None when nothing constrains the deal (the game's ``cardparty_determinize`` does as
     well), or when ``know`` counts other hands than ``state.hands`` (a history the game's
     tracker misread: no facts rather than wrong ones)."""
-    if (know is None or [len(s) for s in know.slots] != [len(h) for h in state.hands]
-            or not know.constrained()):
+    if know is not None and [len(s) for s in know.slots] != [len(h) for h in state.hands]:
+        know = None
+    if know is not None and not know.constrained():
+        know = None
+    if know is None and stock_from is None:
         return None
     others = [s for s in range(players) if s != seat]
     fixed: list[set[int]] = [set() for _ in others]
     fixed.append(set(stock_fixed or ()))
+    none: list[list[frozenset[str]]] = [[] for _ in fixed]
 
     def sample(rng: random.Random) -> Any:
         twin = state.copy()
         zones = hidden(twin, others)
-        if not deal(rng, zones, fixed, [*know.draw_excluded(others, rng), []]):
+        known: list[list[str]] | None = None
+        if stock_from is not None:
+            pool = list(stock_from)
+            rng.shuffle(pool)
+            known = [[] for _ in others] + [pool[:len(zones[-1]) - len(fixed[-1])]]
+        facts = [*know.draw_excluded(others, rng), []] if know is not None else none
+        if not deal(rng, zones, fixed, facts, known) and \
+                (known is None or not deal(rng, zones, fixed, none, known)):
             redeal(rng, zones, fixed)
         return twin
 

@@ -30,7 +30,7 @@ from typing import Any, cast
 
 from cardparty.core.contract import Move
 from cardparty.core.hookspecs import hookimpl
-from cardparty.core.infer import Knowledge, event_seat, event_size, sampler
+from cardparty.core.infer import Knowledge, Refill, event_seat, event_size, sampler
 from cardparty.plugins.pikac.bot import _score
 from cardparty.plugins.pikac.deck import ACE, CLASS, CODES, FUNCTION, GROUP, GROUP_MEMBERS, QUEEN
 from cardparty.plugins.pikac.deck import SUIT_OF as SUIT
@@ -194,14 +194,35 @@ def knowledge(state: Any, seat: int, events: list[dict[str, Any]]) -> Knowledge 
     return know
 
 
+def refill(state: Any, seat: int, events: list[dict[str, Any]]) -> Refill:
+    """PK-24 followed from the events: the pile since the last refill, the stock's size, and
+    the refill's cards less those ``seat`` drew (``core.infer.Refill``)."""
+    whole = sum(len(h) for h in state.hands) + len(state.stock) + len(state.pile)
+    track = Refill(whole)
+    for e in events:
+        kind, who = e.get("type"), event_seat(e)
+        if kind == "starter":
+            track.turned(e["cards"][0])
+        elif kind == "play":
+            track.thrown(e["cards"])
+        elif kind == "reshuffle":
+            track.refilled()
+        elif kind in ("dealt", "draw", "take"):
+            track.drawn(event_size(e), e.get("cards") if who == seat else None)
+    return track
+
+
 @hookimpl
 def cardparty_bot_sampler(state: Any, seat: int, events: list[dict[str, Any]]
                           ) -> Callable[[random.Random], Any] | None:
     """Determinizations for ``seat`` weighted by what the history told it (None: nothing was
     learnt, the plain ``cardparty_determinize`` does as well); the stock's shown bottom card
-    stays where it is."""
+    stays where it is, and after a refill (PK-24) the stock is dealt from the refill's cards
+    that nobody is known to have drawn."""
+    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + state.stock
     return sampler(state, seat, state.n, knowledge(state, seat, events), _hidden,
-                   {0} if state.shown_bottom else None)
+                   {0} if state.shown_bottom else None,
+                   refill(state, seat, events).stock_from(hidden, len(state.stock)))
 
 
 def _hidden(twin: Any, others: list[int]) -> list[list[str]]:
@@ -210,4 +231,4 @@ def _hidden(twin: Any, others: list[int]) -> list[list[str]]:
 
 
 __all__ = ["ACES", "CHOICE_WEIGHT", "TAKE_WEIGHT", "Context", "cardparty_bot_sampler",
-           "excluded_by_choice", "knowledge"]
+           "excluded_by_choice", "knowledge", "refill"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from cardparty.core.infer import Knowledge, deal, sampler
+from cardparty.core.infer import Knowledge, Refill, deal, sampler
 
 RED = frozenset({"R1", "R2", "R3"})
 BLUE = frozenset({"B1", "B2"})
@@ -102,3 +102,49 @@ def test_the_sampler_sets_aside_facts_that_do_not_add_up_to_the_hands() -> None:
         know.learn(1, RED)
     assert sampler(State(), 0, 2, adds_up, hidden) is not None
     assert sampler(State(), 0, 2, short, hidden) is None
+
+
+def test_a_refill_is_the_pile_under_its_top_and_the_seat_counts_its_own_draws_out() -> None:
+    """``core.stock``: a draw that empties the stock takes its last cards first, then the
+    refill's (every pile card but the top); the stock is then dealt from the refill's cards
+    less those the seat drew, and only from those still hidden."""
+    track = Refill(12)
+    track.drawn(4)                           # the deal: 8 cards left
+    track.turned("R1")                       # 7 left
+    track.thrown(["R2", "B1", "B2"])
+    track.drawn(5)                           # 2 left
+    assert track.stock_from(["G1", "G2"], 2) is None      # no refill yet
+    track.refilled()
+    track.drawn(3, ["G1", "G2", "R1"])       # the seat: the old stock's two, then R1
+    assert track.stock == 2 and track.pile == ["B2"]
+    assert track.stock_from(["R2", "B1", "Y1"], 2) == ["B1", "R2"]
+    track.drawn(1)                           # another seat drew one of them, unseen
+    assert track.stock_from(["R2", "B1", "Y1"], 1) == ["B1", "R2"]
+    assert track.stock_from(["R2", "Y1"], 1) == ["R2"]    # B1 was seen played since
+    assert track.stock_from(["R2", "B1"], 2) is None      # the history says 1, not 2
+
+
+def test_a_sampler_deals_the_stock_from_the_refill_and_the_rest_to_the_hands() -> None:
+    class State:
+        def __init__(self) -> None:
+            self.hands = [["Y1"], ["R1", "G1", "G2"]]
+            self.stock = ["R2", "B1"]
+
+        def copy(self) -> State:
+            twin = State()
+            twin.hands = [list(h) for h in self.hands]
+            twin.stock = list(self.stock)
+            return twin
+
+    def hidden(twin: State, others: list[int]) -> list[list[str]]:
+        return [twin.hands[s] for s in others] + [twin.stock]
+
+    sample = sampler(State(), 0, 2, None, hidden, stock_from=["B1", "R1", "R2"])
+    assert sample is not None
+    stocks = set()
+    for seed in range(60):
+        twin = sample(random.Random(seed))
+        assert set(twin.stock) <= {"B1", "R1", "R2"} and {"G1", "G2"} <= set(twin.hands[1])
+        stocks.add(tuple(sorted(twin.stock)))
+    assert len(stocks) == 3
+    assert sampler(State(), 0, 2, None, hidden) is None   # nothing known: the plain deal

@@ -5,12 +5,19 @@ all game, and nothing hidden is read."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from cardparty.core.bots import PolicyBot
 from cardparty.core.contract import Move
 from cardparty.core.table import Table
 from cardparty.plugins.pikac.deck import CLASS, FUNCTION
-from cardparty.plugins.pikac.infer import TAKE_WEIGHT, Context, excluded_by_choice, knowledge
+from cardparty.plugins.pikac.infer import (
+    TAKE_WEIGHT,
+    Context,
+    excluded_by_choice,
+    knowledge,
+    refill,
+)
 from tests.pikac.helpers import deal, throw
 
 TAKE = Move("take", (), None)
@@ -125,3 +132,62 @@ def test_a_count_passed_with_2d_rules_out_every_adder_and_cheaper_defender() -> 
     ruled_out = excluded_by_choice(ctx, 1, {"type": "play", "seat": 1, "cards": ["2D"]})
     assert {"7S", "KS", "X", "2H", "2S", "KD", "KC", "2C", "JC", "KH"} <= ruled_out
     assert "JS" not in ruled_out and not any(CLASS[c] != FUNCTION for c in ruled_out)
+
+
+def refilled_positions(limit: int) -> list[tuple[Table, int]]:
+    """Positions of 4-player normal games after the stock was refilled (PK-24), a copy of
+    the table and the seat to move, every fifth such decision."""
+    bot = PolicyBot("normal")
+    found: list[tuple[Table, int]] = []
+    for seed in range(40):
+        table = Table("pikac", 4, seed=seed)
+        rng = random.Random(seed)
+        k = 0
+        while table.result() is None and len(found) < limit:
+            seat = table.to_move()[0]
+            if any(e.get("type") == "reshuffle" for e in table.events):
+                k += 1
+                if k % 5 == 0:
+                    found.append((table.clone(), seat))
+            table.play(seat, bot.choose(table, seat, rng))
+    return found
+
+
+def test_pk24_after_a_refill_the_stock_is_dealt_from_the_refill_the_seat_saw_thrown() -> None:
+    """PK-24: the pile but its top card becomes the stock, and every card of it was seen
+    thrown. So after a refill a sample deals the stock from the refill's cards (less those
+    the seat drew itself and those seen thrown again), never from the others' older cards:
+    the real stock is always among those cards, and a sample's stock too."""
+    positions = refilled_positions(60)
+    assert len(positions) == 60
+    told = 0
+    for table, seat in positions:
+        state = table.state
+        hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + state.stock
+        pool = refill(state, seat, table.events_for(seat)).stock_from(hidden, len(state.stock))
+        assert pool is not None and not Counter(state.stock) - Counter(pool)
+        told += len(pool) < len(hidden)          # some hidden cards cannot be in the stock
+        sample = table.sampler(seat)
+        for k in range(3):
+            twin = sample(random.Random(k))
+            assert not Counter(twin.stock) - Counter(pool)
+            assert sorted(twin.stock + [c for s, h in enumerate(twin.hands) if s != seat
+                                        for c in h]) == sorted(hidden)
+    assert told >= 30
+
+
+def test_after_a_refill_the_sampler_still_reads_only_what_the_seat_saw() -> None:
+    """The refill's cards come from the events as the seat saw them and the multiset of the
+    hidden cards: a twin holding those cards elsewhere gets the same samples."""
+    for table, seat in refilled_positions(6):
+        twin = table.clone()
+        twin.state = table.determinize(seat, random.Random(9))
+        twin.events = [{**e, "cards": ["X"] * len(e["cards"])}
+                       if e.get("private") and e.get("seat") != seat else e
+                       for e in table.events]
+        assert twin.view(seat) == table.view(seat)
+        assert twin.events_for(seat) == table.events_for(seat)
+        a, b = table.sampler(seat), twin.sampler(seat)
+        for k in range(5):
+            x, y = a(random.Random(k)), b(random.Random(k))
+            assert (x.hands, x.stock) == (y.hands, y.stock)
