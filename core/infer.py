@@ -227,9 +227,8 @@ def sampler(state: Any, seat: int, players: int, know: Knowledge | None,
     None when nothing constrains the deal (the game's ``cardparty_determinize`` does as
     well), or when ``know`` counts other hands than ``state.hands`` (a history the game's
     tracker misread: no facts rather than wrong ones)."""
-    if know is not None and [len(s) for s in know.slots] != [len(h) for h in state.hands]:
-        know = None
-    if know is not None and not know.constrained():
+    if know is not None and ([len(s) for s in know.slots] != [len(h) for h in state.hands]
+                             or not know.constrained()):
         know = None
     if know is None and stock_from is None:
         return None

@@ -219,7 +219,8 @@ def cardparty_bot_sampler(state: Any, seat: int, events: list[dict[str, Any]]
     learnt, the plain ``cardparty_determinize`` does as well); the stock's shown bottom card
     stays where it is, and after a refill (PK-24) the stock is dealt from the refill's cards
     that nobody is known to have drawn."""
-    hidden = [c for s, h in enumerate(state.hands) if s != seat for c in h] + state.stock
+    hidden = [c for zone in _hidden(state, [s for s in range(state.n) if s != seat])
+              for c in zone]
     return sampler(state, seat, state.n, knowledge(state, seat, events), _hidden,
                    {0} if state.shown_bottom else None,
                    refill(state, seat, events).stock_from(hidden, len(state.stock)))
