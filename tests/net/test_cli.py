@@ -128,8 +128,10 @@ def test_a_bot_client_fills_its_table_with_hard_host_bots_that_think_in_the_host
     found = re.search(r"tcp://127\.0\.0\.1:\d+", host.stdout.readline())
     assert found, "the host printed no address"
     address = found.group(0)
+    # Seven cards each: with three, one seat in some 300 deals goes out before the other has
+    # a turn (a run of skips), and a hard bot that never moved never started a worker.
     player = bot_client("--connect", address, "--create", "pika", "--players", "2",
-                        "--setting", "hand_size=3", "--fill-bots", "--fill-level", "hard",
+                        "--setting", "hand_size=7", "--fill-bots", "--fill-level", "hard",
                         "--seed", "2")
     processes.append(player)
     end = lines_of(player, 120)[-1]
