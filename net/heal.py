@@ -8,10 +8,12 @@ the host's loop through the two callbacks it is given:
 
 - ``sure(why)``: nothing listens at the old host's address any more (its process is gone):
   no other host serves, nothing needs holding;
-- ``healed(images)``: the old host answered, stood down and handed over its files (its
-  ``standby_welcome`` with ``heal``, the pieces, the end); the caller acknowledges
-  (``standby_ack`` with ``healed``) and the host carries in what the old host did after
-  the fork (net/merge.py).
+- ``healed(copies)``: the old host answered, stood down and handed over its rows (its
+  ``standby_welcome`` with ``heal``, the pieces, the end), each piece checked against this
+  host's own schema and loaded into a copy in memory (net/replica.py's ``Copies``: nothing
+  the old host sends is run or opened as a database); the caller acknowledges
+  (``standby_ack`` with ``healed``) and the host carries in what the old host did after the
+  fork (net/merge.py).
 
 Must not know about: tables, players, the host's parts, the merge.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -39,6 +42,7 @@ from cardparty.net.peer import (
     read_from_host,
 )
 from cardparty.net.protocol import encode
+from cardparty.net.replica import Copies, ReplicaError
 from cardparty.net.standby import peer_socket, refused
 
 log = logging.getLogger("cardparty.host")
@@ -52,7 +56,7 @@ class Caller(threading.Thread):
 
     def __init__(self, old: HostAddress, old_key: bytes, keys: KeyPair, serves: HostAddress,
                  epoch: int, sure: Callable[[str], None],
-                 healed: Callable[[dict[str, bytes]], None]) -> None:
+                 healed: Callable[[dict[str, sqlite3.Connection]], None]) -> None:
         super().__init__(name="cardparty-heal", daemon=True)
         self.old, self.old_key, self.keys = old, old_key, keys
         self.serves, self.epoch = serves, epoch
@@ -84,41 +88,45 @@ class Caller(threading.Thread):
 
     def _call(self, sock: zmq.Socket[Any]) -> None:
         due = 0.0
-        sizes: dict[str, int] = {}
-        files: dict[str, bytearray] = {}
+        session = int(time.time() * 1000) % (1 << 40)
+        copies: Copies | None = None
         while not self.stopping.is_set():
             now = time.monotonic()
-            if now >= due and not sizes:
+            if now >= due and copies is None:
                 due = now + EVERY
                 if refused(self.old, 0.1):
                     log.info("nothing listens at the old host's address %s any more",
                              self.old.shown)
                     self.on_sure("nothing listens at the old host's address any more")
                     return
+                session += 1
                 with contextlib.suppress(zmq.Again):
-                    sock.send(encode(hello(self.serves, self.epoch)), zmq.NOBLOCK)
+                    sock.send(encode(hello(self.serves, self.epoch, session)), zmq.NOBLOCK)
             if not sock.poll(100):
                 continue
             try:
                 msg = read_from_host(sock.recv())
-            except PeerError as exc:
-                log.warning("the old host's answer is not understood: %s", exc)
-                continue
-            kind = msg["type"]
-            if kind == WELCOME and msg.get("heal"):
-                log.warning("the old host at %s (epoch %s) answers: it hands its files over",
-                            self.old.shown, msg.get("epoch"))
-                sizes = dict(msg["sizes"])
-                files = {name: bytearray() for name in sizes}
-            elif kind == PIECE and str(msg["file"]) in files:
-                files[str(msg["file"])] += msg["data"]
-            elif kind == SNAPSHOT_END and sizes:
-                if any(len(files[n]) != s for n, s in sizes.items()):
-                    log.error("the old host's files came cut short: calling it again")
-                    sizes, files = {}, {}
-                    continue
-                self.on_healed({n: bytes(b) for n, b in files.items()})
-                if self.stopped.wait(10.0):
-                    with contextlib.suppress(zmq.Again):
-                        sock.send(encode(ack(0, healed=True)), zmq.NOBLOCK)
-                return
+                kind = msg["type"]
+                if kind == WELCOME and msg.get("heal"):
+                    log.warning("the old host at %s (epoch %s) answers: it hands its rows over",
+                                self.old.shown, msg.get("epoch"))
+                    if copies is not None:
+                        copies.abandon()
+                    copies = Copies(msg.get("files"), None)
+                elif kind == PIECE and copies is not None:
+                    copies.piece(msg["file"], msg["table"], msg["rows"])
+                elif kind == SNAPSHOT_END and copies is not None:
+                    done, copies = copies.finish(), None
+                    self.on_healed(done)
+                    if self.stopped.wait(10.0):
+                        with contextlib.suppress(zmq.Again):
+                            sock.send(encode(ack(0, session, healed=True)), zmq.NOBLOCK)
+                    return
+            except (PeerError, ReplicaError) as exc:
+                log.warning("the old host's rows are not understood (%s): calling it again",
+                            exc)
+                if copies is not None:
+                    copies.abandon()
+                copies = None
+        if copies is not None:
+            copies.abandon()

@@ -196,6 +196,19 @@ def public_key(value: bytes | str) -> bytes:
     return key
 
 
+def plain_fingerprint(text: str) -> str:
+    """A fingerprint as people type it (case, spaces and dashes do not count), or a whole
+    public key, as the 16 letters and digits of its fingerprint; ValueError for anything
+    else."""
+    if len(text) == 40:
+        with contextlib.suppress(ValueError):
+            text = fingerprint(text)
+    out = "".join(c for c in text.lower() if c.isalnum())
+    if len(out) != 16:
+        raise ValueError(f"{text[:50]!r} is not a fingerprint (16 letters and digits)")
+    return out
+
+
 def same_fingerprint(a: str, b: str) -> bool:
     """Two fingerprints as people type them: case, spaces and dashes do not count."""
     def norm(s: str) -> str:

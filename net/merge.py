@@ -1,28 +1,37 @@
 """The heal after a split: what the host of the lower epoch did after the fork, carried into
-the files of the host of the higher one (docs/protocol.md, "No split brain").
+the files of the host of the higher one (docs/protocol.md, "No split brain"), by the merge
+policies the schemas declare (core/schema.py): nothing here names a table but the one rule about
+names below.
 
-When the link between a host and its standby is cut while both live, and players on each
-side keep playing, each side serves only tables no player of the other side may be told of
-(the host, tables whose players all heard it drop its standby; the standby, tables a player
-of which followed it), so the tables each side moved after the fork are disjoint. At the heal
-the lower epoch hands its files over, and ``heal`` writes into the winner's what the loser
-changed since the fork point (the copy the standby took over from), comparing three states
-row by row:
+When the link between a host and its standby is cut while both live, and players on each side
+keep playing, each side serves only tables no player of the other side may be told of (the
+host, tables whose players all heard it drop its standby; the standby, tables whose players
+followed it), so the tables each side moved after the fork are disjoint. At the heal the lower
+epoch hands its rows over, and ``heal`` writes into the winner's files what the loser changed
+since the fork point (the copy the standby took over from), comparing three states:
 
-- a table the loser changed and the winner did not: the loser's rows (it served it: its
-  players were told); a table both changed: the winner's (the loser held it: nobody was
-  told of its changes there), and the loser's coins for it are left out with it; a table both
-  made with the same id: the loser's under a new id;
-- players, names bound and tables set aside that the winner lacks; a name both sides bound to
-  different keys stays the winner's, and the loser's claimant is renamed ``name·2`` (his
-  seats, coins, XP and league points follow him: no coin is lost);
-- the ledger as changes, not states: every ledger row the loser wrote since the fork is
-  written again (balances move by the rows, so the books still add up: ``Ledger.audit``),
-  XP and league points by what the loser added, boosters to the later end, payouts and
-  stakes the winner lacks.
+- ``unit`` tables (a game table: its row and its moves), a unit at a time: a unit the loser
+  changed and the winner did not is the loser's (it served it: its players were told); one both
+  changed stays the winner's (the loser held it: nobody was told of its changes there), and
+  every row whose ``scope`` names it is left out with it (its coins); a unit both made with the
+  same id is the loser's under a new one (``mint``, and its ``number``);
+- ``rows`` tables, a row at a time by its identity: a row only the loser changed is the
+  loser's (a ``mint`` id the winner uses for another row gets a new one; a ``log`` column starts
+  from the winner's, or 0); a row both changed stays the winner's, its ``add`` columns given
+  what the loser added and its ``max`` columns the larger;
+- ``log`` tables (the ledger): every row the loser appended since the fork written again, each
+  moving the balance it names, unless its unit was left out or the balance would go below 0
+  (the books still add up: ``Ledger.audit``);
+- the one rule that is not a column's: a name both sides bound to different keys stays the
+  winner's, and the loser's claimant is renamed ``name·2`` first, in every column declared
+  ``player`` and in his handle, seats and tables (his coins, seats and league points follow
+  him: no coin is lost).
 
-Must not know about: sockets, the protocol, how tables play (a table is its rows; its meta is
-read only for its players' handles and its ledger key), when a heal happens.
+A table added to a schema is merged by its declared policy with no change here
+(tests/net/test_merge.py adds one).
+
+Must not know about: sockets, the protocol, how tables play (a table's ``meta`` is read only
+for the one rule about names), when a heal happens.
 """
 
 from __future__ import annotations
@@ -38,8 +47,9 @@ from typing import Any
 
 import msgpack
 
+from cardparty.core.schema import Schema, Table, unit_of
 from cardparty.net.owners import identity
-from cardparty.net.replica import ECONOMY, FILE_NAMES, HOST
+from cardparty.net.replica import ECONOMY, FILE_NAMES, HOST, SCHEMAS
 from cardparty.net.safetext import name_folds
 
 #: The mark a renamed claimant's name gets (then a number).
@@ -53,10 +63,15 @@ class Healed:
     taken: list[str] = field(default_factory=list)
     renamed_tables: dict[str, str] = field(default_factory=dict)
     kept: list[str] = field(default_factory=list)
-    players: int = 0
     renamed_names: dict[str, str] = field(default_factory=dict)
+    #: rows carried in, by table (the loser's rows the winner now has)
+    rows: dict[str, int] = field(default_factory=dict)
     ledger_rows: int = 0
     skipped_rows: int = 0
+
+    @property
+    def players(self) -> int:
+        return self.rows.get("players", 0)
 
 
 #: Where a host that took over keeps its fork point, in its data directory, until a heal or
@@ -66,7 +81,7 @@ FORKPOINT = "forkpoint"
 
 def keep_forkpoint(directory: str | Path, images: dict[str, bytes]) -> None:
     """The fork point's images written beside the host's files (mode 0600): they outlive a
-    restart of the host that took over."""
+    restart of the host that took over. They are this host's own copies, never a peer's."""
     where = Path(directory) / FORKPOINT
     where.mkdir(mode=0o700, exist_ok=True)
     for name, data in images.items():
@@ -93,9 +108,9 @@ def drop_forkpoint(directory: str | Path) -> None:
 
 
 def image(data: bytes) -> sqlite3.Connection:
-    """A database image (``serialize``) opened in memory. An image of a file in WAL mode
-    says so in its header (bytes 18 and 19), which a database in memory cannot be: it is
-    read as a file without a log (the image holds every page)."""
+    """A database image of this host's own (``serialize``: a fork point) opened in memory. An
+    image of a file in WAL mode says so in its header (bytes 18 and 19), which a database in
+    memory cannot be: it is read as a file without a log (the image holds every page)."""
     if len(data) >= 20 and data[18:20] == b"\x02\x02":
         data = data[:18] + b"\x01\x01" + data[20:]
     db = sqlite3.connect(":memory:")
@@ -114,142 +129,241 @@ def _tx(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     db.execute("COMMIT")
 
 
-def heal(winner: str | Path, forkpoint: dict[str, bytes], loser: dict[str, bytes]) -> Healed:
-    """Carry what ``loser`` (its files' images) changed since ``forkpoint`` into the files
-    in the directory ``winner`` (no host may have them open). See the module docstring."""
+def heal(winner: str | Path, forkpoint: dict[str, bytes],
+         loser: dict[str, sqlite3.Connection]) -> Healed:
+    """Carry what ``loser`` (its files as copies made from the rows it sent: net/replica.py's
+    ``Copies``) changed since ``forkpoint`` (this host's own images) into the files in the
+    directory ``winner`` (no host may have them open). See the module docstring."""
     out = Healed()
-    f_host, l_host = image(forkpoint[HOST]), image(loser[HOST])
-    w_host = sqlite3.connect(Path(winner) / FILE_NAMES[HOST], isolation_level=None)
-    f_eco = image(forkpoint[ECONOMY]) if ECONOMY in forkpoint else None
-    l_eco = image(loser[ECONOMY]) if ECONOMY in loser else None
-    eco_path = Path(winner) / FILE_NAMES[ECONOMY]
-    w_eco = sqlite3.connect(eco_path, isolation_level=None) if eco_path.exists() else None
+    forks = {name: image(data) for name, data in forkpoint.items()}
+    wins: dict[str, sqlite3.Connection] = {}
     try:
-        names = _rename_claimants(f_host, l_host, w_host, l_eco, out)
-        left_out = _tables(f_host, l_host, w_host, out)
-        with _tx(w_host):
-            _players(l_host, w_host, out)
-            _owners(l_host, w_host)
-            for row in l_host.execute("SELECT id, seq, meta, save, why FROM aside"):
-                if w_host.execute("SELECT 1 FROM aside WHERE id = ? AND why = ?",
-                                  (row[0], row[4])).fetchone() is None:
-                    w_host.execute("INSERT INTO aside VALUES (?, ?, ?, ?, ?)", row)
-        if f_eco is not None and l_eco is not None and w_eco is not None:
-            _ledger(f_eco, l_eco, w_eco, left_out, out)
-        out.renamed_names.update(names)
+        for name in FILE_NAMES:
+            path = Path(winner) / FILE_NAMES[name]
+            if path.exists():
+                wins[name] = sqlite3.connect(path, isolation_level=None)
+        if HOST in loser and HOST in forks and HOST in wins:
+            out.renamed_names = _rename_claimants(loser[HOST], wins[HOST], loser.get(ECONOMY))
+        left_out: set[str] = set()
+        for name in (HOST, ECONOMY):
+            if name in loser and name in forks and name in wins:
+                Merge(SCHEMAS[name], forks[name], loser[name], wins[name], out,
+                      left_out).run()
         return out
     finally:
-        for db in (f_host, l_host, w_host, f_eco, l_eco, w_eco):
-            if db is not None:
-                db.close()
+        for db in (*forks.values(), *wins.values()):
+            db.close()
 
 
-# --- tables ------------------------------------------------------------------------------------
+class Merge:
+    """One file's three-way merge by its schema's policies (module docstring); ``left_out``
+    (units the winner kept, shared between the files: the ledger leaves out what the store
+    did) grows as units are found both changed."""
 
-def _rows(db: sqlite3.Connection, tid: str) -> tuple[Any, ...] | None:
-    row = db.execute("SELECT seq, meta, save FROM tables WHERE id = ?", (tid,)).fetchone()
-    moves = db.execute("SELECT version, entry FROM moves WHERE table_id = ? ORDER BY version",
-                       (tid,)).fetchall()
-    if row is None and not moves:
-        return None
-    return (row, tuple(moves))
+    def __init__(self, schema: Schema, fork: sqlite3.Connection, lose: sqlite3.Connection,
+                 win: sqlite3.Connection, out: Healed, left_out: set[str]) -> None:
+        self.schema, self.fork, self.lose, self.win = schema, fork, lose, win
+        self.out, self.left_out = out, left_out
 
+    def run(self) -> None:
+        units = [t for t in self.schema.tables if t.merge == "unit"]
+        with _tx(self.win):
+            if units:
+                self._units(units)
+            for table in self.schema.tables:
+                if table.merge == "rows":
+                    self._rows(table)
+            for table in self.schema.tables:
+                if table.merge == "log":
+                    self._log(table)
 
-def _ids(db: sqlite3.Connection) -> set[str]:
-    return {t for (t,) in db.execute("SELECT id FROM tables UNION SELECT table_id FROM moves")}
+    # --- units ---------------------------------------------------------------------------------
 
+    def _unit(self, db: sqlite3.Connection, tables: list[Table], unit: str) -> tuple[Any, ...]:
+        return tuple(tuple(tuple(r) for r in db.execute(t.select_where(str(t.unit)), (unit,)))
+                     for t in tables)
 
-def _ledger_key(meta: bytes | None) -> str | None:
-    if meta is None:
-        return None
-    try:
-        eco = msgpack.unpackb(meta, raw=False, strict_map_key=False).get("economy")
-        return str(eco[1]) if eco and eco[1] else None
-    except Exception:
-        return None
+    @staticmethod
+    def _ids(db: sqlite3.Connection, tables: list[Table]) -> set[str]:
+        out: set[str] = set()
+        for t in tables:
+            out.update(str(u) for (u,) in db.execute(f"SELECT DISTINCT {t.unit} FROM {t.name}"))
+        return out
 
-
-def _tables(f: sqlite3.Connection, lose: sqlite3.Connection, win: sqlite3.Connection,
-            out: Healed) -> set[str]:
-    """Each table the loser changed since the fork, carried over or left out; the ledger
-    keys of the tables left out (their coins stay out too)."""
-    left_out: set[str] = set()
-    f_ids, w_ids = _ids(f), _ids(win)
-    top = max([s for (s,) in win.execute("SELECT seq FROM tables")]
-              + [s for (s,) in lose.execute("SELECT seq FROM tables")] + [0])
-    with _tx(win):
-        for tid in sorted(_ids(lose) | f_ids):
-            before, theirs = _rows(f, tid), _rows(lose, tid)
+    def _units(self, tables: list[Table]) -> None:
+        fork, lose, win = self.fork, self.lose, self.win
+        f_ids, w_ids = self._ids(fork, tables), self._ids(win, tables)
+        head = next((t for t in tables if t.number is not None), None)
+        mint = next((c.mint for t in tables for c in t.columns
+                     if c.name == t.unit and c.mint), None)
+        top = 0
+        if head is not None and head.number is not None:
+            for db in (win, lose):
+                found = db.execute(f"SELECT max({head.number}) FROM {head.name}").fetchone()[0]
+                top = max(top, int(found or 0))
+        empty = tuple(() for _ in tables)
+        for unit in sorted(self._ids(lose, tables) | f_ids):
+            before, theirs = self._unit(fork, tables, unit), self._unit(lose, tables, unit)
             if theirs == before:
                 continue
-            ours = _rows(win, tid)
+            ours = self._unit(win, tables, unit)
             if ours == before:
-                _put(win, tid, theirs)
-                out.taken.append(tid)
-            elif tid in f_ids:
-                out.kept.append(tid)
-                key = _ledger_key(theirs[0][1] if theirs and theirs[0] else None)
-                if key:
-                    left_out.add(key)
-            elif theirs is not None:
+                self._put_unit(tables, unit, theirs)
+                self.out.taken.append(unit)
+            elif unit in f_ids:
+                self.out.kept.append(unit)
+                self.left_out.add(unit)
+            elif theirs != empty and mint is not None:
                 top += 1
-                new = f"t{top}"
+                new = f"{mint}{top}"
                 while new in w_ids:
                     top += 1
-                    new = f"t{top}"
-                row, moves = theirs
-                _put(win, new, ((top, *row[1:]) if row else None, moves))
-                out.renamed_tables[tid] = new
-    return left_out
+                    new = f"{mint}{top}"
+                w_ids.add(new)
+                self._put_unit(tables, new, self._renumbered(tables, theirs, new, top))
+                self.out.renamed_tables[unit] = new
+
+    @staticmethod
+    def _renumbered(tables: list[Table], rows: tuple[Any, ...], new: str,
+                    number: int) -> tuple[Any, ...]:
+        out = []
+        for t, trows in zip(tables, rows, strict=True):
+            u = t.at(t.unit) if t.unit else -1
+            n = t.at(t.number) if t.number else -1
+            fixed = []
+            for r in trows:
+                row = list(r)
+                row[u] = new
+                if n >= 0:
+                    row[n] = number
+                fixed.append(tuple(row))
+            out.append(tuple(fixed))
+        return tuple(out)
+
+    def _put_unit(self, tables: list[Table], unit: str, rows: tuple[Any, ...]) -> None:
+        for t, trows in zip(tables, rows, strict=True):
+            self.win.execute(f"DELETE FROM {t.name} WHERE {t.unit} = ?", (unit,))
+            self.win.executemany(t.insert, trows)
+            self.out.rows[t.name] = self.out.rows.get(t.name, 0) + len(trows)
+
+    # --- rows ----------------------------------------------------------------------------------
+
+    def _by_identity(self, db: sqlite3.Connection, table: Table) -> dict[tuple[Any, ...],
+                                                                         tuple[Any, ...]]:
+        return {table.identity_of(r): tuple(r) for r in db.execute(table.select_all)}
+
+    def _scoped_out(self, table: Table, row: tuple[Any, ...] | None) -> bool:
+        if row is None:
+            return False
+        return any(c.scope and unit_of(row[i]) in self.left_out
+                   for i, c in enumerate(table.columns))
+
+    def _rows(self, table: Table) -> None:
+        fork, lose, win = (self._by_identity(db, table)
+                           for db in (self.fork, self.lose, self.win))
+        minted = {c.name: c.mint for c in table.columns if c.mint}
+        used = {name: {r[table.at(name)] for r in win.values()} for name in minted}
+        for ident in sorted(set(lose) | set(fork), key=repr):
+            f, lo, w = fork.get(ident), lose.get(ident), win.get(ident)
+            if lo == f:
+                continue
+            if self._scoped_out(table, lo if lo is not None else f):
+                self.out.skipped_rows += 1
+                continue
+            if w == f:
+                if lo is None:
+                    if w is not None:
+                        self._delete(table, w)
+                    continue
+                row = list(lo)
+                for i, col in enumerate(table.columns):
+                    if col.merge == "log":
+                        row[i] = 0 if w is None else w[i]
+                for name, prefix in minted.items():
+                    i = table.at(name)
+                    if row[i] in used[name] and (w is None or w[i] != row[i]):
+                        row[i] = _fresh(prefix, used[name])
+                    used[name].add(row[i])
+                self._write(table, w, tuple(row))
+            elif w is not None and lo is not None:
+                row = list(w)
+                for i, col in enumerate(table.columns):
+                    if col.merge == "add":
+                        row[i] = w[i] + lo[i] - (f[i] if f is not None else 0)
+                    elif col.merge == "max":
+                        row[i] = max(w[i], lo[i])
+                if tuple(row) != w:
+                    self._write(table, w, tuple(row))
+
+    def _write(self, table: Table, old: tuple[Any, ...] | None, row: tuple[Any, ...]) -> None:
+        """``row`` in place of ``old`` (None: a new row; a rowid key gets a new number
+        unless the row replaces one the winner has)."""
+        if table.rowid:
+            key = table.key[0]
+            cols = [n for n in table.names if n != key]
+            values = [row[table.at(n)] for n in cols]
+            if old is not None:
+                self.win.execute(f"UPDATE {table.name} SET "
+                                 + ", ".join(f"{c} = ?" for c in cols)
+                                 + f" WHERE {key} = ?", (*values, old[table.at(key)]))
+            else:
+                self.win.execute(f"INSERT INTO {table.name} ({', '.join(cols)}) VALUES "
+                                 f"({', '.join('?' for _ in cols)})", values)
+        else:
+            if old is not None and table.key_of(old) != table.key_of(row):
+                self._delete(table, old)
+            self.win.execute(table.insert, row)
+        self.out.rows[table.name] = self.out.rows.get(table.name, 0) + 1
+
+    def _delete(self, table: Table, row: tuple[Any, ...]) -> None:
+        self.win.execute(table.delete, table.key_of(row))
+
+    # --- logs ----------------------------------------------------------------------------------
+
+    def _log(self, table: Table) -> None:
+        """The loser's rows after the fork's last, written again, each moving its balance."""
+        log = table.log
+        key = table.key[0]
+        top = self.fork.execute(f"SELECT COALESCE(MAX({key}), 0) FROM {table.name}").fetchone()[0]
+        cols = [n for n in table.names if n != key]
+        owner_key = self.schema.by_name[log.table].key[0] if log is not None else ""
+        for row in self.lose.execute(
+                f"SELECT {', '.join(cols)} FROM {table.name} WHERE {key} > ? ORDER BY {key}",
+                (top,)).fetchall():
+            full = dict(zip(cols, row, strict=True))
+            if any(c.scope and unit_of(full[c.name]) in self.left_out for c in table.columns
+                   if c.name in full):
+                self.out.skipped_rows += 1
+                continue
+            if log is not None:
+                amount = full[log.amount]
+                moved = self.win.execute(
+                    f"UPDATE {log.table} SET {log.column} = {log.column} + ? WHERE "
+                    f"{owner_key} = ? AND {log.column} + ? >= 0",
+                    (amount, full[log.owner], amount)).rowcount
+                if moved != 1:
+                    self.out.skipped_rows += 1
+                    continue
+            self.win.execute(f"INSERT INTO {table.name} ({', '.join(cols)}) VALUES "
+                             f"({', '.join('?' for _ in cols)})", row)
+            self.out.ledger_rows += 1
+            self.out.rows[table.name] = self.out.rows.get(table.name, 0) + 1
 
 
-def _put(db: sqlite3.Connection, tid: str, rows: tuple[Any, ...] | None) -> None:
-    db.execute("DELETE FROM tables WHERE id = ?", (tid,))
-    db.execute("DELETE FROM moves WHERE table_id = ?", (tid,))
-    if rows is None:
-        return
-    row, moves = rows
-    if row is not None:
-        db.execute("INSERT INTO tables (id, seq, meta, save) VALUES (?, ?, ?, ?)",
-                   (tid, *row))
-    db.executemany("INSERT INTO moves (table_id, version, entry) VALUES (?, ?, ?)",
-                   [(tid, v, e) for v, e in moves])
+def _fresh(prefix: str, used: set[Any]) -> str:
+    """The next id of the form ``PREFIX<n>`` that nothing in ``used`` has."""
+    top = max([int(str(v)[len(prefix):]) for v in used
+               if str(v).startswith(prefix) and str(v)[len(prefix):].isdigit()] + [0])
+    return f"{prefix}{top + 1}"
 
 
-# --- players and names -------------------------------------------------------------------------
+# --- the one rule about names ------------------------------------------------------------------
 
-def _players(lose: sqlite3.Connection, win: sqlite3.Connection, out: Healed) -> None:
-    ids = {i for (i,) in win.execute("SELECT id FROM players")}
-    top = max([int(i[1:]) for i in ids if i[1:].isdigit()] + [0])
-    for token, pid, name in lose.execute("SELECT token, id, name FROM players"):
-        if win.execute("SELECT 1 FROM players WHERE token = ?", (token,)).fetchone():
-            continue
-        if pid in ids:
-            top += 1
-            pid = f"p{top}"
-        ids.add(pid)
-        win.execute("INSERT INTO players (token, id, name) VALUES (?, ?, ?)", (token, pid, name))
-        out.players += 1
-
-
-def _owners(lose: sqlite3.Connection, win: sqlite3.Connection) -> None:
-    """The loser's bindings the winner lacks, as the loser has them (whether the name played,
-    when its key was last seen: a name that never played is released in time, issue 25); a
-    binding both keep to the same key has played if either says so, and was seen when either
-    last saw it."""
-    win.executemany(
-        "INSERT INTO owners (name_key, key, name, played, seen) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (name_key) DO UPDATE SET played = max(played, excluded.played), "
-        "seen = max(seen, excluded.seen) WHERE key = excluded.key",
-        lose.execute("SELECT name_key, key, name, played, seen FROM owners").fetchall())
-
-
-def _rename_claimants(f: sqlite3.Connection, lose: sqlite3.Connection,
-                      win: sqlite3.Connection, l_eco: sqlite3.Connection | None,
-                      out: Healed) -> dict[str, str]:
-    """Names both sides bound since the fork to different keys: the winner's binding stays;
-    in the loser's copies its claimant is renamed (``name·2``) everywhere his name or his
-    handle is: owners, players, the tables' records, the ledger."""
+def _rename_claimants(lose: sqlite3.Connection, win: sqlite3.Connection,
+                      l_eco: sqlite3.Connection | None) -> dict[str, str]:
+    """Names both sides bound to different keys: the winner's binding stays; in the loser's
+    copies its claimant is renamed (``name·2``) everywhere his name or his handle is: owners,
+    players, the tables' records, every column of the ledger declared ``player``."""
     renamed: dict[str, str] = {}
     owned: dict[str, str] = {}          # every fold of every name the winner binds -> key
     for _nk, key, name in win.execute("SELECT name_key, key, name FROM owners"):
@@ -286,9 +400,11 @@ def _rename(host: sqlite3.Connection, eco: sqlite3.Connection | None, key: bytes
         host.execute("UPDATE tables SET meta = ? WHERE id = ?",
                      (msgpack.packb(record, use_bin_type=True), tid))
     if eco is not None:
-        for table, column in (("profiles", "username"), ("ledger", "username"),
-                              ("league", "username"), ("stakes", "username")):
-            eco.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (new, old))
+        for table in SCHEMAS[ECONOMY].tables:
+            for col in table.columns:
+                if col.player:
+                    eco.execute(f"UPDATE {table.name} SET {col.name} = ? WHERE {col.name} = ?",
+                                (new, old))
 
 
 def _renamed_in(record: dict[str, Any], before: str, after: str, old: str, new: str) -> bool:
@@ -311,59 +427,3 @@ def _renamed_in(record: dict[str, Any], before: str, after: str, old: str, new: 
         eco[4] = [new if u == old else u for u in eco[4]]
         changed = True
     return changed
-
-
-# --- the ledger --------------------------------------------------------------------------------
-
-def _scoped(ref: str, keys: set[str]) -> bool:
-    return any(ref == k or ref.startswith(k + "/") for k in keys)
-
-
-def _ledger(f: sqlite3.Connection, lose: sqlite3.Connection, win: sqlite3.Connection,
-            left_out: set[str], out: Healed) -> None:
-    """The loser's ledger changes since the fork, as changes (module docstring)."""
-    top = f.execute("SELECT COALESCE(MAX(id), 0) FROM ledger").fetchone()[0]
-    f_profiles = {u: (xp, g, v) for u, xp, g, v in f.execute(
-        "SELECT username, xp, gold_until, vip_until FROM profiles")}
-    with _tx(win):
-        for username, key, xp, gold, vip in lose.execute(
-                "SELECT username, public_key, xp, gold_until, vip_until FROM profiles"):
-            fxp, _g, _v = f_profiles.get(username, (0, 0.0, 0.0))
-            if win.execute("SELECT 1 FROM profiles WHERE username = ?",
-                           (username,)).fetchone() is None:
-                win.execute("INSERT INTO profiles (username, public_key, coins) "
-                            "VALUES (?, ?, 0)", (username, key))
-            win.execute("UPDATE profiles SET xp = xp + ?, gold_until = MAX(gold_until, ?), "
-                        "vip_until = MAX(vip_until, ?) WHERE username = ?",
-                        (max(0, xp - fxp), gold, vip, username))
-        for at, username, delta, reason, ref in lose.execute(
-                "SELECT at, username, delta, reason, ref FROM ledger WHERE id > ? ORDER BY id",
-                (top,)).fetchall():
-            if _scoped(ref, left_out):
-                out.skipped_rows += 1
-                continue
-            moved = win.execute("UPDATE profiles SET coins = coins + ? WHERE username = ? "
-                                "AND coins + ? >= 0", (delta, username, delta)).rowcount
-            if moved != 1:
-                out.skipped_rows += 1
-                continue
-            win.execute("INSERT INTO ledger (at, username, delta, reason, ref) "
-                        "VALUES (?, ?, ?, ?, ?)", (at, username, delta, reason, ref))
-            out.ledger_rows += 1
-        f_league = {(w, u): p for w, u, p in f.execute(
-            "SELECT week, username, points FROM league")}
-        for week, username, points in lose.execute("SELECT week, username, points FROM league"):
-            added = points - f_league.get((week, username), 0)
-            if added > 0:
-                win.execute("INSERT INTO league (week, username, points) VALUES (?, ?, ?) "
-                            "ON CONFLICT (week, username) DO UPDATE SET "
-                            "points = points + excluded.points", (week, username, added))
-        for match_id, at, mode in lose.execute("SELECT match_id, at, mode FROM payouts"):
-            if not _scoped(match_id, left_out):
-                win.execute("INSERT OR IGNORE INTO payouts (match_id, at, mode) VALUES "
-                            "(?, ?, ?)", (match_id, at, mode))
-        f_stakes = set(f.execute("SELECT table_id, username, amount, state FROM stakes"))
-        for row in lose.execute("SELECT table_id, username, amount, state FROM stakes"):
-            if row not in f_stakes and not _scoped(row[0], left_out):
-                win.execute("INSERT OR REPLACE INTO stakes (table_id, username, amount, state) "
-                            "VALUES (?, ?, ?, ?)", row)

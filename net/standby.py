@@ -1,28 +1,31 @@
-"""A standby peer: a copy of a host's files kept up to the row, and the moment it takes over
-(the zguide's Binary Star, the backup's side).
+"""A peer of the party that does not serve: a copy of the serving host's files kept up to the
+row, and the moment it takes over (the zguide's Binary Star, the backup's side).
 
-Owns: ``Standby``, the process's loop before a takeover: one DEALER to its host over CURVE
-with the standby's own key pair (the host lets in only the key its operator approved), the
-snapshot and the records it is sent written to its ``Replica`` (net/replica.py) and
-acknowledged, the replies the host remembers (``Memo``), how it learns its host is lost (a
-silence of ``peer.LOST``, or at once its connection closing), its own ROUTER bound where it
+Owns: ``Standby``, a peer's loop before a takeover: one DEALER to the host it stands by, over
+CURVE with the peer's own key pair (the host lets in only its party's keys); the snapshot and
+the records it is sent written to its ``Replica`` (net/replica.py) and acknowledged; the replies
+the host remembers (``Memo``); how it learns its host is lost (a silence of ``peer.LOST``, or at
+once its connection closing) and that it is back (anything it says: a stall or a reset costs
+nothing then, and a copy that missed records is sent only those); its own ROUTER bound where it
 will serve players, which answers them ``not_host`` while the host lives; and the decision to
-take over (``Takeover``):
+take over (``Takeover``), which only a standby the host called attached ever makes
+(``standby_attached``: from then on the host told nothing before this standby had it):
 
 - the host hands over (``takeover``): at once, with everything it was sent;
-- the host is lost and nothing listens at its address any more (the connection is refused:
-  its process is gone, its machine is not): at once;
-- the host is lost and a player comes following it (a ``hello`` with ``follow``: his client
-  was told this standby by the host and lost the host too): at once. A standby that lost its
-  host and meets no such player does not take over (the host may be alive beyond a cut link,
-  serving them): it waits, and joins its host again when it hears it.
+- the host is lost and nothing listens at its address any more (a connection there is
+  refused: its process is gone, its machine is not): at once;
+- the host is lost and enough of its own seated players come following it (net/witness.py):
+  at once. A standby that lost its host and meets no such players does not take over (the host
+  may be alive beyond a cut link, serving them): it waits, and goes on when it hears its host.
 
-Only a standby the host called attached (``standby_attached``: from then on the host told
-nothing before this standby acknowledged it) ever takes over: a copy still catching up may
-lack what players were told.
+A peer the host keeps waiting (``standby_wait``: another is the standby) beats, and when its
+host is lost looks for whoever serves: the standby the host named, then the party's other peers
+(the ``peers`` table of its copy), following any ``not_host`` that names the host it stands
+by. A peer the host drops says hello again, once, in a new session: it is taken again from its
+copy, or kept waiting.
 
-Must not know about: tables, players, games, how a host is built from the files (the command
-line's, with ``Takeover``), the terminal.
+Must not know about: tables, players, games, how a host is built from the files
+(net/party.py, with ``Takeover``), the terminal.
 """
 
 from __future__ import annotations
@@ -42,12 +45,12 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import Msg
-from cardparty.net.address import HostAddress
+from cardparty.net.address import AddressError, HostAddress, read_address
 from cardparty.net.fdbudget import Door
-from cardparty.net.guard import Guard
+from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host.config import Guests
 from cardparty.net.host.server import open_router
-from cardparty.net.keys import KeyPair
+from cardparty.net.keys import KeyPair, public_key
 from cardparty.net.merge import keep_forkpoint
 from cardparty.net.peer import (
     ATTACHED,
@@ -58,17 +61,21 @@ from cardparty.net.peer import (
     MAX_PEER_FRAME,
     PIECE,
     RECORDS,
+    SESSION_BOUND,
     SNAPSHOT_END,
     TAKEOVER,
+    WAIT,
     WELCOME,
     PeerError,
     ack,
     hello,
     read_from_host,
+    read_go,
 )
 from cardparty.net.protocol import ProtocolError, decode, encode, error
-from cardparty.net.replica import Replica, ReplicaError
+from cardparty.net.replica import HOST, Replica, ReplicaError
 from cardparty.net.store import lock
+from cardparty.net.witness import Witnesses
 
 log = logging.getLogger("cardparty.standby")
 log.addHandler(logging.NullHandler())
@@ -83,7 +90,8 @@ PLAYERS_PER_TURN = 64
 #: The host's records messages applied together at most (a standby far behind catches up in
 #: transactions of this many, each acknowledged).
 RECORDS_PER_TURN = 256
-#: Seconds between two hellos to a host that does not answer or refused this standby.
+#: Seconds between two hellos to a host that does not answer or refused this peer, and
+#: between two looks at another candidate while the host is lost.
 RETRY = 1.0
 #: Seconds a standby waits, once its host's connection closed, for what the host sent before.
 LAST_WORD = 0.05
@@ -92,15 +100,18 @@ LAST_WORD = 0.05
 PROBE = 0.3
 LOOK_AGAIN = 3.0
 PROBE_EVERY = 0.1
+#: Seconds a peer that is not attached waits after losing its host before it looks for whoever
+#: serves elsewhere (a stall shorter than this costs nothing).
+SEEK_AFTER = 2.0
 
 
 @dataclass
 class Takeover:
     """What a standby hands to the host it becomes: its socket and everything it listens
     with, the epoch to serve as, the frames players sent meanwhile (answered by the new host
-    first), and why (``handed``: the old host said so; ``certain``: nothing listens at the
-    old host's address; else a player followed). Each of those frames comes with its body
-    as ZeroMQ read it (it knows its connection: its key, its address, its descriptor)."""
+    first), and why (``handed``: the old host said so; ``certain``: nothing listens at the old
+    host's address; else its players followed). Each of those frames comes with its body as
+    ZeroMQ read it (it knows its connection: its key, its address, its descriptor)."""
 
     ctx: zmq.Context[Any]
     guard: Guard
@@ -119,11 +130,19 @@ class Takeover:
     old_host: HostAddress | None = None
     old_key: bytes | None = None
     serves: HostAddress | None = None
+    #: the name the party's host had (the new host serves under it)
+    name: str = ""
 
     @property
     def sure(self) -> bool:
         """Handed over, or nothing listened at the old host's address: no other host."""
         return self.handed or self.certain
+
+
+@dataclass(frozen=True)
+class Alone:
+    """What a peer's seek ends with when no peer of its party answered in time: it serves
+    from its own files (net/party.py)."""
 
 
 class Memo:
@@ -132,7 +151,7 @@ class Memo:
     def __init__(self) -> None:
         self.by_token: OrderedDict[str, OrderedDict[Any, tuple[str, bytes]]] = OrderedDict()
 
-    def add(self, replies: list[list[Any]]) -> None:
+    def add(self, replies: list[Any]) -> None:
         for entry in replies:
             if not (isinstance(entry, list) and len(entry) == 4):
                 continue
@@ -155,9 +174,9 @@ class Memo:
 
 def peer_socket(ctx: zmq.Context[Any], keys: KeyPair, server_key: bytes,
                 address: HostAddress) -> zmq.Socket[Any]:
-    """A DEALER from one host or standby to another (``address``, proving ``server_key``),
-    over CURVE with this side's ``keys``: frames as large as a peer sends, nothing queued
-    while the connection is down, and reconnecting quickly."""
+    """A DEALER from one peer to another (``address``, proving ``server_key``), over CURVE
+    with this side's ``keys``: frames as large as a peer sends, nothing queued while the
+    connection is down, and reconnecting quickly."""
     sock: zmq.Socket[Any] = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.setsockopt(zmq.MAXMSGSIZE, MAX_PEER_FRAME)
@@ -187,17 +206,21 @@ def refused(address: HostAddress, timeout: float = PROBE) -> bool:
 
 
 class Standby:
-    """A standby of the host at ``host`` (whose key is ``host_key``), keeping its copies in
-    ``directory``, speaking with ``keys``, and serving players at ``serves`` after a
+    """A peer standing by the host at ``host`` (whose key is ``host_key``), keeping its copies
+    in ``directory``, speaking with ``keys``, and serving players at ``serves`` after a
     takeover (its ROUTER is bound to ``bind`` from the start, letting players in as
-    ``guests`` say: the same ``config.Guests`` as the host it becomes).
+    ``guests`` say: the same ``config.Guests`` as the host it becomes). ``epoch``: the newest
+    epoch of the party it knows of; ``others``: other peers of the party to look at when the
+    host is lost ((address, key), besides those its copy names).
 
-    ``run`` returns the ``Takeover`` once it takes over, or None once ``stop`` is called."""
+    ``run`` returns the ``Takeover`` once it takes over, ``Alone`` when no host of its party
+    answered within ``alone_after`` seconds, or None once ``stop`` is called."""
 
     def __init__(self, host: HostAddress, host_key: bytes, directory: str | Path,
                  keys: KeyPair, serves: HostAddress, bind: str, name: str = "cardparty",
-                 *, lost: float = LOST, beat: float = BEAT, guests: Guests | None = None
-                 ) -> None:
+                 *, lost: float = LOST, beat: float = BEAT, guests: Guests | None = None,
+                 epoch: int = 0, others: list[tuple[HostAddress, bytes]] | None = None,
+                 alone_after: float | None = None) -> None:
         self.host = host
         self.host_key = host_key
         self.keys = keys
@@ -205,16 +228,28 @@ class Standby:
         self.name = name
         self.lost_after = lost
         self.beat = beat
-        #: one host or standby per directory (net/store.py's lock), until the takeover hands
+        self.others = list(others or [])
+        #: seconds after which a peer no host ever answered serves from its own files (None:
+        #: it waits for a host, however long)
+        self.alone_after = alone_after
+        self._started = time.monotonic()
+        self._ever_heard = False
+        #: one host or peer per directory (net/store.py's lock), until the takeover hands
         #: the directory to the host it becomes
         self._lock = lock(Path(directory))
         self.replica = Replica(directory)
         self.memo = Memo()
+        self.witnesses = Witnesses()
         #: the host's epoch (from its welcome), the name it gave
-        self.epoch = 0
+        self.epoch = epoch
         self.host_name = ""
-        #: the host made this standby one of its durability sources (``standby_attached``)
+        #: this join's session (each hello a new one) and what the host said of it
+        self.session = int(time.time() * 1000) % (1 << 40)
+        #: the host made this peer its standby and called it attached (``standby_attached``)
         self.attached = False
+        #: the host keeps this peer waiting; the standby it named (address, key), if any
+        self.waiting = False
+        self.successor: tuple[HostAddress, bytes] | None = None
         #: when the host was last heard (None: not since the start or a loss)
         self.heard: float | None = None
         #: the host is lost (since when), and whether nothing listens at its address
@@ -223,21 +258,33 @@ class Standby:
         self._probe_due = 0.0
         self.stopping = False
         self._last_ack = 0.0
-        #: when to say hello (again): at once when the connection is up (the monitor), and in a
-        #: second anyway (the connection may be up before the monitor watches it)
+        #: when to say hello (again): at once when the connection is up (the monitor), and in
+        #: a second anyway (the connection may be up before the monitor watches it)
         self._hello_due: float | None = time.monotonic() + RETRY
         #: a snapshot is on its way (a hello now would start it over)
         self._syncing = False
+        #: the candidates looked at while the host is lost, and when to look at the next
+        self._seek: list[tuple[HostAddress, bytes]] = []
+        self._seek_due = 0.0
+        #: when this peer began to call its current host (a host that never answers is
+        #: lost too), the last refusal logged, whether the poller must be made again
+        self._since_target = time.monotonic()
+        self._last_refusal: object = None
+        self._poller_stale = False
+        #: counters the fault bench reads from the log
+        self.drops = 0
+        self.copies = 0
         self.ctx: zmq.Context[Any] = zmq.Context(io_threads=1)
         # The door the host this standby becomes lets players in by: its ROUTER is bound now.
         self.guard = Guard(self.ctx, keys, name, Door.of(guests))
         self.router, self.address = open_router(self.ctx, bind, self.guard)
-        self.dealer = self._dealer()
-        self.monitor: zmq.Socket[Any] = self.dealer.get_monitor_socket(
-            zmq.EVENT_DISCONNECTED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
+        self.dealer, self.monitor = self._dealer()
 
-    def _dealer(self) -> zmq.Socket[Any]:
-        return peer_socket(self.ctx, self.keys, self.host_key, self.host)
+    def _dealer(self) -> tuple[zmq.Socket[Any], zmq.Socket[Any]]:
+        dealer = peer_socket(self.ctx, self.keys, self.host_key, self.host)
+        monitor: zmq.Socket[Any] = dealer.get_monitor_socket(
+            zmq.EVENT_DISCONNECTED | zmq.EVENT_HANDSHAKE_SUCCEEDED)
+        return dealer, monitor
 
     @property
     def behind(self) -> int | None:
@@ -246,14 +293,12 @@ class Standby:
 
     # --- the loop ----------------------------------------------------------------------------
 
-    def run(self) -> Takeover | None:
-        poller = zmq.Poller()
-        for sock in (self.dealer, self.router, self.monitor):
-            poller.register(sock, zmq.POLLIN)
+    def run(self) -> Takeover | Alone | None:
+        poller = self._poller()
         while not self.stopping:
             now = time.monotonic()
-            if (self._hello_due is not None and now >= self._hello_due and not self._syncing
-                    and self.replica.seq is None and self.lost_at is None):
+            if (self._hello_due is not None and now >= self._hello_due
+                    and not self._syncing):
                 self._say_hello(now)
             events = dict(poller.poll(int(self.beat * 1000)))
             now = time.monotonic()
@@ -272,38 +317,68 @@ class Standby:
             done = self._keep_up(now)
             if done is not None:
                 return done
+            if (self.alone_after is not None and not self._ever_heard
+                    and now - self._started > self.alone_after):
+                log.warning("no peer of the party answered in %.0f s: this peer serves from "
+                            "its own files", self.alone_after)
+                self.close()
+                return Alone()
+            if self._poller_stale:
+                poller = self._poller()
         self.close()
         return None
+
+    def _poller(self) -> zmq.Poller:
+        poller = zmq.Poller()
+        for sock in (self.dealer, self.router, self.monitor):
+            poller.register(sock, zmq.POLLIN)
+        self._poller_stale = False
+        return poller
 
     def stop(self) -> None:
         self.stopping = True
 
     def _say_hello(self, now: float) -> None:
+        """A hello in a new session: where this peer serves, its copy, where it reached the
+        host."""
+        self.session += 1
+        seq = self.replica.seq
+        msg = hello(self.serves, self.epoch, self.session, self.replica.stream if seq is not None
+                    else "", -1 if seq is None else seq, self.host.shown)
         with contextlib.suppress(zmq.Again):
-            self.dealer.send(encode(hello(self.serves, self.epoch)), zmq.NOBLOCK)
+            self.dealer.send(encode(msg), zmq.NOBLOCK)
         self._hello_due = now + RETRY
 
     def _keep_up(self, now: float) -> Takeover | None:
-        """Acknowledge when quiet (the host's heartbeat of this standby), and notice a silent
-        host."""
-        seq = self.replica.seq
-        if seq is not None and self.lost_at is None and now - self._last_ack >= self.beat:
-            self._ack(seq, now)
+        """Acknowledge when quiet (the host's heartbeat of this peer), notice a silent host,
+        and, once lost, what may be done about it."""
+        if self.heard is not None and self.lost_at is None and now - self._last_ack >= self.beat:
+            self._ack(now)
         if (self.heard is not None and self.lost_at is None
                 and now - self.heard > self.lost_after):
             self._lost(now, "silent for %.1f s" % (now - self.heard))
-        if (self.lost_at is not None and not self.certain and now - self.lost_at < LOOK_AGAIN
-                and now >= self._probe_due):
+        elif (self.heard is None and self.lost_at is None
+              and now - self._since_target > SEEK_AFTER + RETRY):
+            self._lost(now, "it does not answer")
+        if self.lost_at is None:
+            return None
+        if not self.certain and now - self.lost_at < LOOK_AGAIN and now >= self._probe_due:
             # A killed host's listener may close a moment after its connections: look again.
             self._probe_due = now + PROBE_EVERY
             self.certain = refused(self.host, 0.05)
-        if self.lost_at is not None and self.attached and self.certain:
+        if self.attached and self.certain:
             return self._take_over(handed=False, frames=[])
+        if self.attached and self.witnesses.enough(now, now - self.lost_at):
+            return self._take_over(handed=False, frames=[])
+        if not self.attached and now - self.lost_at >= SEEK_AFTER and now >= self._seek_due:
+            self._look_elsewhere(now)
         return None
 
-    def _ack(self, seq: int, now: float) -> None:
+    def _ack(self, now: float) -> None:
+        seq = self.replica.seq
         with contextlib.suppress(zmq.Again):
-            self.dealer.send(encode(ack(seq)), zmq.NOBLOCK)
+            self.dealer.send(encode(ack(-1 if seq is None or self.waiting else seq,
+                                        self.session)), zmq.NOBLOCK)
         self._last_ack = now
 
     def _lost(self, now: float, why: str) -> None:
@@ -311,8 +386,20 @@ class Standby:
         self.lost_at = now
         self._probe_due = now + PROBE_EVERY
         self.certain = refused(self.host, 0.05)
+        self._seek = []
+        self._seek_due = now + SEEK_AFTER
         log.warning("the host at %s is lost (%s)%s", self.host.shown, why,
                     ": nothing listens there any more" if self.certain else "")
+
+    def _found(self, now: float) -> None:
+        """The host is heard again, without a takeover: nothing is started over (what it
+        sent meanwhile follows; a drop it made meanwhile is answered by a hello)."""
+        if self.lost_at is not None:
+            log.info("the host at %s answers again after %.1f s", self.host.shown,
+                     now - self.lost_at)
+        self.lost_at = None
+        self.certain = False
+        self.witnesses.forget()
 
     def _monitor(self, now: float) -> Takeover | None:
         while True:
@@ -332,127 +419,218 @@ class Standby:
                     left = until - time.monotonic()
                     if left <= 0 or not self.dealer.poll(int(left * 1000) + 1):
                         break
-                self._lost(now, "its connection closed")
-            elif event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED:
-                if self.lost_at is not None:
-                    # The host answers again without a takeover: start over as its standby
-                    # (what was sent meanwhile may be lost: a fresh snapshot).
-                    self._rejoin(now)
-                elif self.replica.seq is None and not self._syncing:
-                    self._say_hello(now)
-
-    def _rejoin(self, now: float) -> None:
-        log.info("the host at %s answers again: joining it afresh", self.host.shown)
-        self.lost_at = None
-        self.certain = False
-        self.attached = False
-        self.heard = None
-        self._start_over(now)
-
-    def _start_over(self, now: float) -> None:
-        """This copy is given up: a fresh snapshot is asked for."""
-        self.attached = False
-        self._syncing = False
-        self.replica.close()
-        self.replica.seq = None
-        self.memo.clear()
-        self._say_hello(now)
+                if self.lost_at is None:
+                    self._lost(now, "its connection closed")
+            elif event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED and not self._syncing:
+                # A new connection (the first, or after a reset): the host is told where this
+                # peer's copy is, and sends what it lacks.
+                self._say_hello(now)
 
     # --- the host ----------------------------------------------------------------------------
 
     def _from_host(self, now: float) -> Takeover | None:
         """What the host sent, in order: its records read in one turn applied together (one
-        transaction a file, one acknowledgement: a standby behind catches up in few)."""
-        records: list[dict[str, Any]] = []
+        transaction a file, one acknowledgement: a peer behind catches up in few)."""
+        batch: list[dict[str, Any]] = []
         while True:
             try:
                 frame = self.dealer.recv(zmq.NOBLOCK)
             except zmq.Again:
                 break
-            if self.lost_at is not None:
-                self._rejoin(now)
             self.heard = now
+            self._ever_heard = True
+            if self.lost_at is not None:
+                self._found(now)
             try:
                 msg = read_from_host(frame)
-                if msg["type"] == RECORDS and len(records) < RECORDS_PER_TURN:
-                    records.append(msg)
+                kind = msg["type"]
+                if kind == RECORDS and len(batch) < RECORDS_PER_TURN:
+                    batch.append(msg)
                     continue
-                self._records(records, now)
-                records = [msg] if msg["type"] == RECORDS else []
-                done = None if records else self._host_said(msg, now)
+                self._records(batch, now)
+                batch = [msg] if kind == RECORDS else []
+                done = None if batch else self._host_said(msg, now)
             except (PeerError, ReplicaError) as exc:
+                with contextlib.suppress(ReplicaError):
+                    self._records(batch, now)     # what came before it was good
                 self._cannot_go_on(exc, now)
-                records = []
+                batch = []
                 continue
             if done is not None:
                 return done
         try:
-            self._records(records, now)
+            self._records(batch, now)
         except ReplicaError as exc:
             self._cannot_go_on(exc, now)
         return None
 
     def _cannot_go_on(self, exc: Exception, now: float) -> None:
         log.error("the copy of the host cannot go on (%s): asking for a fresh one", exc)
-        self._start_over(now)
+        self.replica.abandon()
+        self.replica.seq = None
+        self.attached = False
+        self._syncing = False
+        self.memo.clear()
+        self._say_hello(now)
 
     def _records(self, messages: list[dict[str, Any]], now: float) -> None:
-        """Records messages of the host, in order: applied, and acknowledged once."""
+        """Records messages of the host, in order: applied, and acknowledged once (those of
+        another stream than the copy's are the old news of a host that restarted: left)."""
         replica = self.replica
+        messages = [m for m in messages if m["stream"] == replica.stream]
         if not messages or replica.seq is None:
-            return                          # for a copy given up: a fresh one is coming
-        seq = replica.apply([r for m in messages for r in m["records"]])
+            return
+        replica.apply([r for m in messages for r in m["records"]])
         for m in messages:
             self.memo.add(m["replies"])
-        self._ack(seq, now)
+        self._ack(now)
 
     def _host_said(self, msg: dict[str, Any], now: float) -> Takeover | None:
         kind = msg["type"]
+        if kind in SESSION_BOUND and msg.get("session") != self.session:
+            return None                  # about an earlier hello of this peer: old news
         replica = self.replica
         if kind == BEAT_MSG:
             pass
         elif kind == WELCOME:
-            self.epoch = int(msg["epoch"])
+            self._hello_due = None
+            self.epoch = max(self.epoch, int(msg["epoch"]))
             self.host_name = str(msg.get("host", ""))
-            self.attached = False
-            self._syncing = True
-            self.memo.clear()
-            replica.begin(int(msg["seq"]), dict(msg["sizes"]))
+            self.attached = self.waiting = False
+            files = msg.get("files")
+            if files is None:
+                if replica.seq is None or replica.stream != msg["stream"]:
+                    raise ReplicaError("the host goes on from a copy this peer does not have")
+                log.info("the host at %s goes on from this copy at record %d",
+                         self.host.shown, replica.seq)
+            else:
+                self._syncing = True
+                self.memo.clear()
+                replica.begin(str(msg["stream"]), int(msg["seq"]), files)
         elif kind == PIECE:
-            replica.piece(str(msg["file"]), int(msg["offset"]), msg["data"])
+            replica.piece(msg["file"], msg["table"], msg["rows"])
         elif kind == SNAPSHOT_END:
             replica.end()
             self._syncing = False
+            self.copies += 1
             assert replica.seq is not None
             log.info("a copy of the host at %s as of record %d", self.host.shown, replica.seq)
-            self._ack(replica.seq, now)
+            self._ack(now)
         elif kind == ATTACHED:
             self.attached = replica.seq is not None
+            self.waiting = False
             log.info("attached to the host at %s (epoch %d): nothing is told before this "
                      "standby has it", self.host.shown, self.epoch)
+        elif kind == WAIT:
+            self._hello_due = None
+            self.waiting, self.attached = True, False
+            self.successor = read_go(msg.get("standby"))
+            log.info("waits as a peer of the host at %s (its standby: %s)", self.host.shown,
+                     self.successor[0].shown if self.successor else "none yet")
         elif kind == TAKEOVER:
             if replica.seq is not None and self.attached and replica.seq >= int(msg["seq"]):
                 self.epoch = int(msg["epoch"]) - 1
                 with contextlib.suppress(zmq.Again):
-                    self.dealer.send(encode(ack(replica.seq, took=True)), zmq.NOBLOCK)
+                    self.dealer.send(encode(ack(replica.seq, self.session, took=True)),
+                                     zmq.NOBLOCK)
                 return self._take_over(handed=True, frames=[])
             log.error("the host handed over at record %s but this copy is at %s",
                       msg["seq"], replica.seq)
         elif kind == DROPPED:
-            log.warning("the host dropped this standby (%s): joining it afresh",
-                        msg.get("why", ""))
-            self._start_over(now)
+            self.drops += 1
+            self.attached = self.waiting = False
+            go = read_go(msg.get("go"))
+            if go is not None:
+                log.warning("the host at %s says the party moved to %s: joining it",
+                            self.host.shown, go[0].shown)
+                self._retarget(go[0], go[1], now)
+            else:
+                log.warning("the host dropped this standby (%s): joining it again",
+                            msg.get("why", ""))
+                self._hello_due = now
         elif kind == "error":
-            log.error("the host at %s refuses this standby: %s", self.host.shown,
-                      msg.get("message", msg.get("code")))
-            self._hello_due = now + RETRY
+            self._refused(msg, now)
         return None
+
+    def _refused(self, msg: dict[str, Any], now: float) -> None:
+        code = msg.get("code")
+        if code == "not_host":
+            # A peer that is not the host, naming the host it stands by: go there.
+            found = self._named(msg)
+            if found is not None and found[0] != self.host:
+                self._retarget(*found, now)
+                return
+        if code != self._last_refusal:
+            log.error("the host at %s refuses this peer: %s", self.host.shown,
+                      msg.get("message", code))
+            self._last_refusal = code
+        self._hello_due = now + RETRY
+
+    @staticmethod
+    def _named(msg: dict[str, Any]) -> tuple[HostAddress, bytes] | None:
+        try:
+            return read_address(str(msg["host"])), public_key(str(msg["key"]))
+        except (KeyError, AddressError, ValueError):
+            return None
+
+    # --- when the host is lost and this peer is not its standby ---------------------------
+
+    def candidates(self) -> list[tuple[HostAddress, bytes]]:
+        """Where a peer that lost its host looks for whoever serves: the standby the host
+        named, the peers its copy knows, the others it was told of; never itself."""
+        out: list[tuple[HostAddress, bytes]] = []
+        if self.successor is not None:
+            out.append(self.successor)
+        db = self.replica._db.get(HOST)
+        if db is not None:
+            with contextlib.suppress(Exception):
+                for key, serves in db.execute(
+                        "SELECT key, serves FROM peers WHERE key != '' AND serves != ''"):
+                    out.append((read_address(serves), public_key(key)))
+        out += self.others
+        mine = self.keys.public
+        seen: set[str] = set()
+        found = []
+        for where, key in out:
+            if key == mine or where.shown in seen:
+                continue
+            seen.add(where.shown)
+            found.append((where, key))
+        return found
+
+    def _look_elsewhere(self, now: float) -> None:
+        """The next candidate tried (the host among them again, last)."""
+        if not self._seek:
+            self._seek = self.candidates() + [(self.host, self.host_key)]
+        where, key = self._seek.pop(0)
+        self._seek_due = now + RETRY
+        if where != self.host or key != self.host_key:
+            self._retarget(where, key, now, keep_lost=True)
+
+    def _retarget(self, where: HostAddress, key: bytes, now: float,
+                  keep_lost: bool = False) -> None:
+        """Stand by the peer at ``where`` (proving ``key``) from now on: a new DEALER, a hello
+        at once."""
+        if where == self.host and key == self.host_key:
+            self._hello_due = now
+            return
+        log.info("looks for the party's host at %s", where.shown)
+        self._close_host_side()
+        self.host, self.host_key = where, key
+        self.dealer, self.monitor = self._dealer()
+        self._poller_stale = True
+        self.heard = None
+        self._since_target = now
+        self.attached = self.waiting = False
+        if not keep_lost:
+            self.lost_at = None
+        self._hello_due = now
 
     # --- players -----------------------------------------------------------------------------
 
     def _from_players(self, now: float) -> Takeover | None:
-        """Players who came here: a follower of a lost host makes this standby take over
-        (its hello is answered by the new host); anyone else is told this is a standby."""
+        """Who came here: enough followers of a lost host make this standby take over (their
+        hellos are answered by the new host); anyone else is told this is a standby."""
         router = self.router
         for _ in range(PLAYERS_PER_TURN):
             try:
@@ -467,22 +645,30 @@ class Standby:
                     body = part
                 if len(frames) < 3:
                     frames.append(part.bytes)
-            if self._follows(frames) and self.lost_at is not None and self.attached:
+            if self._follows(frames, body, now) and self.lost_at is not None and self.attached \
+                    and self.witnesses.enough(now, now - self.lost_at):
                 return self._take_over(handed=False, frames=[(frames, body)])
             self._not_host(route, frames)
         return None
 
-    def _follows(self, frames: list[bytes]) -> bool:
-        """A ``hello`` that follows this standby's host (its epoch)."""
-        if len(frames) != 2:
+    def _follows(self, frames: list[bytes], body: zmq.Frame | None, now: float) -> bool:
+        """A ``hello`` that follows this peer's host (its epoch), from a key and name seated
+        at one of its tables in play (net/witness.py); only looked at while it is lost."""
+        if len(frames) != 2 or self.lost_at is None or body is None:
             return False
         try:
             msg = decode(frames[1])
         except ProtocolError:
             return False
         follow = msg.get("follow")
-        return (msg.get("type") == "hello" and isinstance(follow, dict)
-                and follow.get("epoch") == self.epoch)
+        if not (msg.get("type") == "hello" and isinstance(follow, dict)
+                and follow.get("epoch") == self.epoch):
+            return False
+        user, _ = peer_of(body)
+        seq = self.replica.seq
+        self.witnesses.seated(self.replica._db.get(HOST),
+                              (self.replica.stream, -1 if seq is None else seq))
+        return self.witnesses.heard(user, msg.get("name"), now)
 
     def _not_host(self, route: bytes, frames: list[bytes]) -> None:
         rid = None
@@ -491,10 +677,11 @@ class Standby:
         where = self.host.shown
         text = (Msg("this is the standby of the host at {host}, which still serves: connect "
                     "there", host=where) if self.lost_at is None else
-                Msg("this is the standby of the host at {host}; it takes over once a player "
-                    "of that host follows it here", host=where))
+                Msg("this is the standby of the host at {host}; it takes over once the "
+                    "players of that host follow it here", host=where))
         reply = error("not_host", text, rid if isinstance(rid, int | str) else None)
         reply["host"] = where
+        reply["key"] = self.host_key.decode()
         with contextlib.suppress(zmq.ZMQError):
             self.router.send_multipart([route, encode(reply)], zmq.NOBLOCK)
 
@@ -509,15 +696,15 @@ class Standby:
         replica.close()
         self._close_host_side()
         self._unlock()
+        why = ("handed over" if handed else "nothing listens there" if self.certain
+               else "its players followed")
         log.warning("taking over from the host at %s as epoch %d at record %d (%s)",
-                    self.host.shown, self.epoch + 1, seq,
-                    "handed over" if handed else "nothing listens there" if self.certain
-                    else "a player followed")
+                    self.host.shown, self.epoch + 1, seq, why)
         if not (handed or self.certain):
             keep_forkpoint(self.replica.directory, forkpoint)
         return Takeover(self.ctx, self.guard, self.router, self.address, self.epoch + 1,
                         seq, handed, self.certain, frames, self.memo.by_token, forkpoint,
-                        self.host, self.host_key, self.serves)
+                        self.host, self.host_key, self.serves, self.host_name)
 
     def _close_host_side(self) -> None:
         with contextlib.suppress(zmq.ZMQError):
@@ -533,8 +720,10 @@ class Standby:
     def close(self) -> None:
         """Everything closed (a standby stopped without taking over)."""
         self._unlock()
+        self.replica.abandon()
         self.replica.close()
         self._close_host_side()
         self.router.close(0)
         self.guard.close()
         self.ctx.destroy(linger=0)
+

@@ -35,6 +35,7 @@ from typing import Any
 import msgpack
 
 from cardparty.core.owner_only import private_files
+from cardparty.core.schema import Capture, Change, Column, Journal, Schema, Table
 
 log = logging.getLogger("cardparty.host")
 
@@ -51,11 +52,13 @@ SLOW_COMMIT = 0.002
 #: ``PRAGMA application_id`` of a cardparty host's store ("CPty"): a file without it that
 #: holds other tables is not the host's, and is never written.
 APPLICATION_ID = 0x43507479
-#: ``PRAGMA user_version``: the layout of the rows below. A store of a newer layout is refused.
-SCHEMA_VERSION = 1
-#: The tables a store of this layout holds (a file of an older host without a version has
-#: exactly these, and is adopted).
-OWN_TABLES = {"tables", "players", "owners", "moves", "aside", "info"}
+#: ``PRAGMA user_version``: the layout of the rows below. A store of a newer layout is refused;
+#: one of layout 1 (``aside`` without a key, no ``peers``) is brought to this one on open.
+SCHEMA_VERSION = 2
+
+
+#: The name a journal gives the store's file (the ledger's is ``economy``).
+HOST = "host"
 
 
 class StoreError(Exception):
@@ -65,21 +68,45 @@ class StoreError(Exception):
 #: One write: SQL, its parameters, and whether they are many rows (``executemany``).
 Op = tuple[str, Any, bool]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY, seq INTEGER NOT NULL, meta BLOB NOT NULL, save BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS players (
-    token TEXT PRIMARY KEY, id TEXT NOT NULL, name TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS owners (
-    name_key TEXT PRIMARY KEY, key TEXT NOT NULL, name TEXT NOT NULL,
-    played INTEGER NOT NULL DEFAULT 1, seen REAL NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS moves (
-    table_id TEXT NOT NULL, version INTEGER NOT NULL, entry BLOB NOT NULL,
-    PRIMARY KEY (table_id, version));
-CREATE TABLE IF NOT EXISTS aside (
-    id TEXT NOT NULL, seq INTEGER, meta BLOB, save BLOB, why TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS info (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-"""
+#: The store's tables, declared once (core/schema.py): the file's layout, what a standby is
+#: sent of every transaction, its snapshot and the heal's merge all come from here.
+HOST_SCHEMA = Schema("host", (
+    # A game table: the host's record of it (``meta``, msgpack) and the whole game at some
+    # version (``save``); one unit with its moves at a heal (a table one side served only).
+    Table("tables", (
+        Column("id", "TEXT", mint="t"), Column("seq", "INTEGER"), Column("meta", "BLOB"),
+        Column("save", "BLOB")), key=("id",), merge="unit", unit="id", number="seq"),
+    # The moves played at a table since its row was written.
+    Table("moves", (
+        Column("table_id", "TEXT"), Column("version", "INTEGER"), Column("entry", "BLOB")),
+        key=("table_id", "version"), merge="unit", unit="table_id"),
+    Table("players", (
+        Column("token", "TEXT"), Column("id", "TEXT", mint="p"), Column("name", "TEXT")),
+        key=("token",)),
+    # A name bound to a key (MO-1); whether it played and when its key was last seen.
+    Table("owners", (
+        Column("name_key", "TEXT"), Column("key", "TEXT"), Column("name", "TEXT"),
+        Column("played", "INTEGER", default="1", merge="max"),
+        Column("seen", "REAL", default="0", merge="max")), key=("name_key",)),
+    # Tables that could not be restored, kept for whoever wants to look at them.
+    Table("aside", (
+        Column("id", "TEXT"), Column("seq", "INTEGER", null=True),
+        Column("meta", "BLOB", null=True), Column("save", "BLOB", null=True),
+        Column("why", "TEXT")), key=("id", "why")),
+    # The party's peers (docs/operating.md, "A party's peers"): every host of the party knows
+    # them, so any of them takes the others as its standby without a command.
+    Table("peers", (
+        Column("fingerprint", "TEXT"), Column("key", "TEXT", default="''"),
+        Column("name", "TEXT", default="''"), Column("serves", "TEXT", default="''"),
+        Column("since", "REAL", default="0", merge="max")), key=("fingerprint",)),
+    # The file's own counters (commits, whether a host runs on it, its epoch): not a copy's.
+    Table("info", (Column("key", "TEXT"), Column("value", "INTEGER")), key=("key",),
+          merge="local"),
+), application_id=APPLICATION_ID, version=SCHEMA_VERSION)
+
+#: The tables a store of this layout holds (a file of an older host without a version has
+#: some of them, and is adopted).
+OWN_TABLES = {t.name for t in HOST_SCHEMA.tables}
 
 
 class Store:
@@ -127,13 +154,12 @@ class Store:
         self._collect: list[Op] | None = None
         #: the last commit took more than ``SLOW_COMMIT``: the next go to the writer
         self._slow = False
-        self._queue: queue.SimpleQueue[tuple[int, list[Op]] | None] | None = None
+        self._queue: queue.SimpleQueue[tuple[int, list[Op], int] | None] | None = None
         self._writer: threading.Thread | None = None
         self._wake: Callable[[], None] = lambda: None
-        #: called with the statements of each transaction when it is handed over to be
-        #: committed, in the order the file commits them (None: nobody asks): a standby is
-        #: sent them (net/replica.py). Always on the caller's thread, never the writer's.
-        self.on_write: Callable[[list[Op]], None] | None = None
+        #: what each transaction changed, as row images (``replicate``)
+        self.capture = Capture(HOST_SCHEMA)
+        self._journal: Journal | None = None
         self._closing = threading.Event()
         self._checkpoints = threading.Thread(target=self._checkpoint, daemon=True,
                                              name="cardparty-store-checkpoint")
@@ -190,21 +216,30 @@ class Store:
             with contextlib.suppress(sqlite3.Error):    # the checkpoint thread is busy: later
                 self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    def replicate(self, journal: Journal) -> None:
+        """From now on every transaction's changes, as row images, go to ``journal`` (a
+        standby's stream, net/replica.py), numbered in the order they are handed over, which
+        is the order the file commits them. On the loop's thread, between two of its flushes:
+        the writer is drained first, so nothing committed before is numbered after."""
+        self.drain()
+        self.capture.install(self.db)
+        self._journal = journal
+
     def _submit(self, ops: list[Op]) -> int:
-        if self.on_write is not None and (writes := [op for op in ops if op[0]]):
-            self.on_write(writes)
+        journal = self._journal
+        seq = journal.reserve(HOST) if journal is not None and any(op[0] for op in ops) else 0
         if self._queue is None:
-            self._apply(ops)
+            self._apply(ops, seq)
             self._truncate()
             return 0
         if (self.done == self._tickets and not self._slow and all(sql for sql, _, _ in ops)
                 and not self._wal_full()):
             # The writer is idle (all it was given is committed) and the disk was quick:
             # committed here, in order, at once (see the class docstring).
-            self._apply_logged(ops)
+            self._apply_logged(ops, seq)
             return 0
         self._tickets += 1
-        self._queue.put((self._tickets, ops))
+        self._queue.put((self._tickets, ops, seq))
         return self._tickets
 
     def before(self, work: Callable[[], None]) -> None:
@@ -212,16 +247,19 @@ class Store:
         (another file's sync that must reach the disk first)."""
         self._do("", work)
 
-    def _apply_logged(self, ops: list[Op]) -> None:
+    def _apply_logged(self, ops: list[Op], seq: int = 0) -> None:
         """``_apply``, a failure logged: the host goes on (and what it sends may tell of
         changes the store lacks, as when the writer failed)."""
         try:
-            self._apply(ops)
+            self._apply(ops, seq)
         except Exception:
             log.exception("the store failed to write")
 
-    def _apply(self, ops: list[Op]) -> None:
+    def _apply(self, ops: list[Op], seq: int = 0) -> None:
+        """One transaction; ``seq``: its number in the journal (0: none), which gets its
+        changes once it commits (none if it fails: nothing changed)."""
         db = self.db
+        changes: list[Change] = []
         for sql, work, _ in ops:
             if not sql:
                 work()
@@ -236,12 +274,18 @@ class Store:
                     db.executemany(sql, params)
                 else:
                     db.execute(sql, params)
+            if seq:
+                changes = self.capture.take(db)
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
+            if seq and self._journal is not None:
+                self._journal.fill(seq, [])
             raise
         if db.in_transaction:
             db.execute("COMMIT")
+        if seq and self._journal is not None:
+            self._journal.fill(seq, changes)
         self._slow = time.perf_counter() - started > SLOW_COMMIT
         self._commits += 1
         self._note_commits()
@@ -291,8 +335,10 @@ class Store:
             item = q.get()
             if item is None:
                 break
-            ticket, ops = item
-            while True:                          # what queued meanwhile joins this commit
+            ticket, ops, seq = item
+            # What queued meanwhile joins this commit, unless each transaction is numbered
+            # in a journal (``replicate`` drains the queue before it numbers any).
+            while self._journal is None:
                 try:
                     more = q.get_nowait()
                 except queue.Empty:
@@ -300,9 +346,9 @@ class Store:
                 if more is None:
                     stop = True
                     break
-                ticket, extra = more
+                ticket, extra, _ = more
                 ops = ops + extra
-            self._apply_logged(ops)
+            self._apply_logged(ops, seq)
             self._truncate()
             self.done = ticket
             self._wake()
@@ -364,6 +410,27 @@ class Store:
         """The generation the store was written by (1 for a host that never had another)."""
         row = self.db.execute("SELECT value FROM info WHERE key = 'epoch'").fetchone()
         return int(row[0]) if row and isinstance(row[0], int) and row[0] > 0 else 1
+
+    def put_peer(self, fingerprint: str, key: str = "", name: str = "", serves: str = "",
+                 since: float = 0.0) -> None:
+        """A peer of the party (its fingerprint, approved), with what is known of it so far:
+        its key, its name, where it serves players once it serves. What is not given (empty)
+        stays as the row had it."""
+        self._do("INSERT INTO peers (fingerprint, key, name, serves, since) VALUES "
+                 "(?, ?, ?, ?, ?) ON CONFLICT (fingerprint) DO UPDATE SET "
+                 "key = CASE WHEN excluded.key = '' THEN key ELSE excluded.key END, "
+                 "name = CASE WHEN excluded.name = '' THEN name ELSE excluded.name END, "
+                 "serves = CASE WHEN excluded.serves = '' THEN serves ELSE excluded.serves END, "
+                 "since = max(since, excluded.since)",
+                 (fingerprint, key, name, serves, since))
+
+    def drop_peer(self, fingerprint: str) -> None:
+        self._do("DELETE FROM peers WHERE fingerprint = ?", (fingerprint,))
+
+    def peers(self) -> list[tuple[str, str, str, str]]:
+        """(fingerprint, key, name, serves) of every peer of the party this store knows."""
+        return [(str(f), str(k), str(n), str(s)) for f, k, n, s in self.db.execute(
+            "SELECT fingerprint, key, name, serves FROM peers ORDER BY since, fingerprint")]
 
     def put_player(self, token: str, player_id: str, name: str) -> None:
         self._do("INSERT OR REPLACE INTO players (token, id, name) VALUES (?, ?, ?)",
@@ -518,12 +585,8 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int, set[st
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA wal_autocheckpoint=0")
-        db.executescript(SCHEMA)
-        columns = {r[1] for r in db.execute("PRAGMA table_info(owners)")}
-        for column, kind in (("played", "INTEGER NOT NULL DEFAULT 1"),
-                             ("seen", "REAL NOT NULL DEFAULT 0")):
-            if column not in columns:          # an older host's: its names stay bound
-                db.execute(f"ALTER TABLE owners ADD COLUMN {column} {kind}")
+        _adopt(db, had)
+        HOST_SCHEMA.create(db)
     except sqlite3.Error as exc:
         db.close()
         raise StoreError(f"{path} cannot be used ({exc}); it was left as it is: move it "
@@ -533,6 +596,27 @@ def open_checked(directory: Path) -> tuple[Path, sqlite3.Connection, int, set[st
         raise
     return path, db, layout, missing
 
+
+
+def _adopt(db: sqlite3.Connection, had: set[str]) -> None:
+    """An older layout's tables brought to this one, what they hold kept: ``owners`` without
+    ``played`` and ``seen`` (its names stay bound: played), ``aside`` without a key (a change
+    a standby is sent names its row by the key)."""
+    if "owners" in had:
+        columns = {r[1] for r in db.execute("PRAGMA table_info(owners)")}
+        for column, kind in (("played", "INTEGER NOT NULL DEFAULT 1"),
+                             ("seen", "REAL NOT NULL DEFAULT 0")):
+            if column not in columns:
+                db.execute(f"ALTER TABLE owners ADD COLUMN {column} {kind}")
+    if "aside" in had and not any(r[5] for r in db.execute("PRAGMA table_info(aside)")):
+        db.execute("BEGIN")
+        db.execute("ALTER TABLE aside RENAME TO aside_before")
+        for sql in HOST_SCHEMA.by_name["aside"].ddl():
+            db.execute(sql)
+        db.execute("INSERT OR REPLACE INTO aside (id, seq, meta, save, why) "
+                   "SELECT id, seq, meta, save, why FROM aside_before")
+        db.execute("DROP TABLE aside_before")
+        db.execute("COMMIT")
 
 
 def _check(db: sqlite3.Connection, path: Path) -> int:

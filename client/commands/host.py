@@ -56,13 +56,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--testing", action="store_true",
                    help=_("let clients choose a deal's seed and deck (for tests; every player "
                         "is shown that this host runs for tests)"))
-    p.add_argument("--standby-key", default=None, metavar="FINGERPRINT",
-                   help=_("take the standby peer whose key has this fingerprint (it prints it "
-                          "when it starts): it keeps a copy of everything and takes over when "
-                          "this host leaves (needs --data; docs/operating.md)"))
+    p.add_argument("--standby-key", action="append", default=[], metavar="FINGERPRINT",
+                   help=_("a peer of this party (repeatable): the machine whose key has this "
+                          "fingerprint (it prints it when it starts) may keep a copy of "
+                          "everything and take over when this host leaves; kept with the "
+                          "party's data, so every host of the party knows it (needs --data; "
+                          "docs/operating.md)"))
     p.add_argument("--standby-for", default=None, metavar="ADDRESS[:PORT]",
-                   help=_("run as the standby of the host at ADDRESS: keep a copy of it in "
-                          "--data and serve every table when it leaves"))
+                   help=_("join the party served at ADDRESS as a peer: keep a copy of it in "
+                          "--data and serve every table when its host leaves"))
     p.add_argument("--host-key", default=None, metavar="FINGERPRINT",
                    help=_("with --standby-for: the host's key fingerprint (else the one met "
                           "there before, or the one it shows)"))
@@ -99,24 +101,67 @@ def run(args: argparse.Namespace) -> int:
         found = host_key_file(args.data)
     except (KeyFileError, OSError) as exc:
         return fail(str(exc), 1)
+    if args.data is None:
+        host = start(args, found.pair, settings)
+        if isinstance(host, int):
+            return host
+        return serve(host, args, found)
+    return run_party(args, found, settings)
+
+
+def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
+    """A host that keeps its data is a peer of its party (net/party.py): it seeks who serves,
+    stands by, takes over, serves, and rejoins, without another command."""
+    from cardparty.net.address import AddressError, read_address
+    from cardparty.net.party import Party, Where, on_signals
+
+    first = None
     if args.standby_for is not None:
-        from cardparty.client.commands.host_standby import run_standby
+        from cardparty.net.hostkey import expect
+        from cardparty.net.known_hosts import HostKeyError, KnownHosts
 
-        return run_standby(args, found, settings)
-    host = start(args, found.pair, settings)
-    if isinstance(host, int):
-        return host
-    from cardparty.client.commands.host_standby import run_roles
+        try:
+            target = read_address(args.standby_for)
+        except AddressError as exc:
+            return fail(exc.message, 2)
+        try:
+            expected = expect(target.endpoint, args.host_key, KnownHosts(), 3.0)
+        except HostKeyError as exc:
+            return fail(exc.message, 2)
+        except ConnectionError as exc:
+            return fail(f"cannot learn the key of the host at {target.shown}: {exc} (give "
+                        "--host-key)", 1)
+        first = (target, expected.key)
+    try:
+        serves = read_address(args.serves, args.port or 7770) if args.serves else None
+    except AddressError as exc:
+        return fail(exc.message, 2)
+    bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
+    where = Where(f"{bind}:{args.port}", serves, args.name, Path(args.data), guests_of(args))
+    named = any(a == "--name" or a.startswith("--name=") for a in sys.argv)
 
-    return run_roles(args, found, settings, host, None)
+    def make_host(takeover: Any, catalog: Any) -> Any:
+        name = args.name
+        if takeover is not None and takeover.name and not named:
+            name = takeover.name            # the party's name, not this laptop's default
+        return start(args, found.pair, settings, takeover=takeover, catalog=catalog,
+                     name=name)
 
-def key_line(found: Any) -> str:
+    party = Party(where, found.pair, first, make_host, lambda host: serve(host, args, found),
+                  lambda line: print(line, file=sys.stderr, flush=True),
+                  lambda line: print(line, flush=True))
+    on_signals(party)
+    return party.run()
+
+
+def key_line(found: Any, took_over: bool = False) -> str:
     """The line saying the host's fingerprint, once it listens; a key pair made because none
     was in its place is said there too, so that the operator knows why clients that knew
-    this host by another key refuse it (and a host refused at its start says only why)."""
+    this host by another key refuse it (and a host refused at its start says only why). A
+    peer that took over says nothing of it: its players learnt its key from their host."""
     line = (f"cardparty host: key fingerprint {found.pair.fingerprint} (players compare it "
             "with what their client shows)")
-    if found.made:
+    if found.made and not took_over:
         line += (f"; a new key pair, made in {found.path.parent} (there was none): a client "
                  "that knew this host by another key refuses it until its player runs: "
                  "cardparty hosts --forget ADDRESS")
@@ -140,10 +185,10 @@ def arguments_problem(args: argparse.Namespace) -> str | None:
     if (args.standby_key or args.standby_for) and args.data is None:
         return ("a standby keeps a copy of the host's data and a host keeps its data for its "
                 "standby: --standby-key and --standby-for need --data DIR")
-    if args.standby_key is not None and sum(c.isalnum() for c in args.standby_key) not in (
-            16, 40):
-        return (f"--standby-key {args.standby_key!r} is not a fingerprint (16 letters and "
-                "digits, as the standby prints it)")
+    for key in args.standby_key:
+        if sum(c.isalnum() for c in key) not in (16, 40):
+            return (f"--standby-key {key!r} is not a fingerprint (16 letters and digits, as "
+                    "the peer prints it)")
     return None
 
 
@@ -184,7 +229,7 @@ def guests_of(args: argparse.Namespace) -> Any:
 
 
 def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = None,
-          standby_key: str | None = None, catalog: Any = None) -> Any:
+          catalog: Any = None, name: str | None = None) -> Any:
     """The host the arguments describe, its store and ledger opened from ``--data`` (the
     economy lives beside the tables; without, it lasts as long as the host), or the exit
     status when it cannot start (said in one line). ``catalog``: the installed games, when
@@ -197,12 +242,12 @@ def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = No
     economy = (None if args.no_economy else str(Path(args.data) / "economy.sqlite3")
                if args.data else ":memory:")
     try:
-        return Host(f"{bind}:{args.port}", args.name, data=args.data, economy=economy,
-                    keys=keys, heartbeat=args.heartbeat, idle=args.idle or None,
-                    bot_delay=args.bot_delay, settings=settings, curve=not args.no_curve,
-                    testing=args.testing, bot_workers=args.bot_workers,
-                    standby_key=standby_key or args.standby_key, takeover=takeover,
-                    catalog=catalog, guests=guests_of(args))
+        return Host(f"{bind}:{args.port}", name or args.name, data=args.data,
+                    economy=economy, keys=keys, heartbeat=args.heartbeat,
+                    idle=args.idle or None, bot_delay=args.bot_delay, settings=settings,
+                    curve=not args.no_curve, testing=args.testing,
+                    bot_workers=args.bot_workers, peers=tuple(args.standby_key),
+                    takeover=takeover, catalog=catalog, guests=guests_of(args))
     except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line
@@ -214,28 +259,32 @@ def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
     """Listen, say where (and the key's fingerprint), announce on the LAN, and run until
     Ctrl-C or SIGTERM stops the host cleanly (handing the party over to its standby when one
     is attached); on a terminal, the host's console reads commands (``host_console``)."""
-    def stop(*_: object) -> None:
-        host.stop()
+    if host.standbys is None:              # a host without --data: Ctrl-C stops it
+        def stop(*_: object) -> None:
+            host.stop()
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
     try:
         host.listen()
     except Exception as exc:
         return fail(f"cannot listen on {host.bind}: {exc}", 1)
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
-    print(f"cardparty host {args.name!r} listening on {host.address}{tables}", flush=True)
-    print(key_line(found), file=sys.stderr, flush=True)
+    print(f"cardparty host {host.name!r} listening on {host.address}{tables}", flush=True)
+    print(key_line(found, host.takeover is not None), file=sys.stderr, flush=True)
     if args.testing:
         print("cardparty host: for tests: clients may choose deals, and every player is told",
               file=sys.stderr, flush=True)
-    if host.link is not None:
-        print(f"cardparty host: takes the standby with key {host.link.approved}; Ctrl-C hands "
-              "the party over to it once it is attached", file=sys.stderr, flush=True)
+    standbys = host.standbys
+    if standbys is not None and standbys.party:
+        print(f"cardparty host: the party's peers: {len(standbys.peers) - 1} besides this "
+              "host; Ctrl-C hands the party over to the standby once one is attached",
+              file=sys.stderr, flush=True)
     from cardparty.client.commands.host_console import Console
 
     console = Console.on_terminal(host)
-    advertiser = advertise(args, host.port, sorted(host.catalog.games), found.pair.public.decode())
+    advertiser = advertise(args, host.port, sorted(host.catalog.games),
+                           found.pair.public.decode(), host.name)
     try:
         host.run()
     finally:
@@ -268,7 +317,8 @@ def data_problem(data: str | None) -> str | None:
     return None
 
 
-def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = "") -> Any:
+def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = "",
+              name: str | None = None) -> Any:
     """Announce the host on the LAN (net/discovery.py), with the ``games`` it serves, unless
     it only listens on loopback.
 
@@ -281,11 +331,11 @@ def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = 
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:
-        advertiser = Advertiser(args.name, port, addresses, games, key=key)
+        advertiser = Advertiser(name or args.name, port, addresses, games, key=key)
     except Exception as exc:
         print(f"cardparty host: not announced on the LAN ({exc}); players can still join "
               f"with the address", file=sys.stderr)
         return None
-    print(f"cardparty host: announced on the LAN as {args.name!r} "
+    print(f"cardparty host: announced on the LAN as {name or args.name!r} "
           f"({', '.join(addresses) or 'no address'})", file=sys.stderr, flush=True)
     return advertiser

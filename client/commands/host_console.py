@@ -4,7 +4,8 @@ Owns: reading lines from the terminal on a thread of its own, and what each comm
 handed to the host's loop (``Host.call``), never done from this thread:
 
 - ``status``: the epoch, the standby (attached, where, how far behind), the tables held;
-- ``handover``: stop, handing the party over to the attached standby (what Ctrl-C does);
+- ``handover``: hand the party over to the attached standby, and stand by it (Ctrl-C hands
+  over too, and leaves); without a standby attached it says so and changes nothing;
 - ``release``: after a takeover, the old host is gone for good: serve the tables held
   waiting for one of their players to follow;
 - ``quit``: stop without handing over;
@@ -25,7 +26,7 @@ from cardparty.core.i18n import N_, _
 
 HELP = {
     "status": N_("the epoch, the standby and how far behind it is, the tables held"),
-    "handover": N_("stop, handing every table over to the attached standby (as Ctrl-C)"),
+    "handover": N_("hand every table over to the attached standby and stand by it"),
     "release": N_("the old host is gone for good: serve the tables held for its players"),
     "quit": N_("stop without handing over"),
     "help": N_("these commands"),
@@ -64,8 +65,7 @@ class Console:
         if word == "status":
             host.call(lambda: say(status_line(host)))
         elif word == "handover":
-            host.hand_over = True
-            host.stop(timeout=0)
+            host.call(lambda: self.hand_over())
         elif word == "quit":
             host.hand_over = False
             host.stop(timeout=0)
@@ -76,21 +76,34 @@ class Console:
             for name, text in HELP.items():
                 say(f"  {name:9} {_(text)}")
 
+    def hand_over(self) -> None:
+        """On the host's loop: with a standby attached, stop, handing the party over to it
+        (this host then stands by the new one); without, say so and go on."""
+        host = self.host
+        standbys = host.standbys
+        if standbys is None or standbys.attached is None:
+            say(_("cardparty host: no standby is attached: nothing to hand over (quit stops "
+                  "the host)"))
+            return
+        host.hand_over = True
+        host.stop(timeout=0)
+
     def close(self) -> None:
         """Nothing to close: the thread ends with the process (a line read blocks)."""
 
 
 def status_line(host: Any) -> str:
-    """One line: the epoch, the standby, the tables held."""
+    """One line: the epoch, the standby, the peers waiting, the tables held."""
     succession = host.parts.succession
-    link = host.link
-    if link is None:
-        standby = _("no standby (none approved: --standby-key)")
+    standbys = host.standbys
+    if standbys is None or not standbys.party:
+        standby = _("no standby (no peer approved: --standby-key)")
     else:
-        st = link.status()
-        standby = _("standby {state} at {serves}, {behind} records behind ({lag} ms)").format(
+        st = standbys.status()
+        standby = _("standby {state} at {serves}, {behind} records behind ({lag} ms), "
+                    "{waiting} peers waiting").format(
             state=st["state"], serves=st["serves"] or "-", behind=st["behind"] or 0,
-            lag=st["lag_ms"])
+            lag=st["lag_ms"], waiting=st["waiting"])
     held = len(list(succession.held()))
     return _("cardparty host: epoch {epoch}; {standby}; {held} tables held").format(
         epoch=succession.word.epoch, standby=standby, held=held)

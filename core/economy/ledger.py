@@ -27,65 +27,46 @@ from typing import Any
 from cardparty.core.economy import rewards as rw
 from cardparty.core.i18n import N_, Msg
 from cardparty.core.owner_only import private_files
+from cardparty.core.schema import Capture, Column, Journal, Log, Schema, Table
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS profiles (
-    username   TEXT PRIMARY KEY,
-    public_key TEXT NOT NULL,
-    coins      INTEGER NOT NULL CHECK (coins >= 0),
-    xp         INTEGER NOT NULL DEFAULT 0,
-    gold_until REAL NOT NULL DEFAULT 0,
-    vip_until  REAL NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS ledger (
-    id       INTEGER PRIMARY KEY,
-    at       REAL NOT NULL,
-    username TEXT NOT NULL,
-    delta    INTEGER NOT NULL,
-    reason   TEXT NOT NULL,
-    ref      TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE IF NOT EXISTS stakes (
-    table_id TEXT NOT NULL,
-    username TEXT NOT NULL,
-    amount   INTEGER NOT NULL,
-    state    TEXT NOT NULL DEFAULT 'held',
-    PRIMARY KEY (table_id, username)
-);
-CREATE TABLE IF NOT EXISTS payouts (
-    match_id TEXT PRIMARY KEY,
-    at       REAL NOT NULL,
-    mode     TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rewards (
-    id       INTEGER PRIMARY KEY,
-    username TEXT NOT NULL,
-    match_id TEXT NOT NULL,
-    tbl      TEXT NOT NULL,
-    round    INTEGER NOT NULL,
-    mode     TEXT NOT NULL,
-    seat     INTEGER NOT NULL,
-    place    INTEGER NOT NULL,
-    coins    INTEGER NOT NULL,
-    xp       INTEGER NOT NULL,
-    league   INTEGER NOT NULL,
-    stake    INTEGER NOT NULL,
-    pot      INTEGER NOT NULL,
-    halved   INTEGER NOT NULL,
-    level_up INTEGER NOT NULL,
-    at       REAL NOT NULL,
-    told     INTEGER NOT NULL DEFAULT 0,
-    UNIQUE (match_id, username)
-);
-CREATE INDEX IF NOT EXISTS rewards_by_player ON rewards (username, id);
-CREATE INDEX IF NOT EXISTS rewards_untold ON rewards (username) WHERE told = 0;
-CREATE TABLE IF NOT EXISTS league (
-    week     TEXT NOT NULL,
-    username TEXT NOT NULL,
-    points   INTEGER NOT NULL,
-    PRIMARY KEY (week, username)
-);
-"""
+#: The ledger's tables, declared once (core/schema.py): the file's layout, what a standby is
+#: sent of every transaction, its snapshot and the heal's merge all come from here. Coins move
+#: only by ledger rows (``log``): a merge writes the other side's rows again and moves the
+#: balances by them, so the books still add up (``audit``).
+ECONOMY_SCHEMA = Schema("economy", (
+    Table("profiles", (
+        Column("username", "TEXT", player=True), Column("public_key", "TEXT"),
+        Column("coins", "INTEGER", check="coins >= 0", merge="log"),
+        Column("xp", "INTEGER", default="0", merge="add"),
+        Column("gold_until", "REAL", default="0", merge="max"),
+        Column("vip_until", "REAL", default="0", merge="max")), key=("username",)),
+    Table("ledger", (
+        Column("id", "INTEGER"), Column("at", "REAL"), Column("username", "TEXT", player=True),
+        Column("delta", "INTEGER"), Column("reason", "TEXT"),
+        Column("ref", "TEXT", default="''", scope=True)), key=("id",), rowid=True,
+        merge="log", log=Log("profiles", "coins", owner="username", amount="delta")),
+    Table("stakes", (
+        Column("table_id", "TEXT", scope=True), Column("username", "TEXT", player=True),
+        Column("amount", "INTEGER"), Column("state", "TEXT", default="'held'")),
+        key=("table_id", "username")),
+    Table("payouts", (
+        Column("match_id", "TEXT", scope=True), Column("at", "REAL"), Column("mode", "TEXT")),
+        key=("match_id",)),
+    Table("rewards", tuple(
+        [Column("id", "INTEGER"), Column("username", "TEXT", player=True),
+         Column("match_id", "TEXT", scope=True), Column("tbl", "TEXT")]
+        + [Column("round", "INTEGER"), Column("mode", "TEXT")]
+        + [Column(n, "INTEGER") for n in ("seat", "place", "coins", "xp", "league", "stake",
+                                          "pot", "halved", "level_up")]
+        + [Column("at", "REAL"), Column("told", "INTEGER", default="0", merge="max")]),
+        key=("id",), rowid=True, unique=(("match_id", "username"),),
+        identity=("match_id", "username"),
+        indexes=(("rewards_by_player", "username, id", ""),
+                 ("rewards_untold", "username", "told = 0"))),
+    Table("league", (
+        Column("week", "TEXT"), Column("username", "TEXT", player=True),
+        Column("points", "INTEGER", merge="add")), key=("week", "username")),
+))
 
 #: The shop's refusal when a player has not the coins for an item (the price and what he has).
 SHORT_OF = {"gold": N_("not enough coins: the gold booster costs {price} and you have {have}"),
@@ -94,22 +75,6 @@ SHORT_OF = {"gold": N_("not enough coins: the gold booster costs {price} and you
 #: Ledger reasons that bring coins into existence, and the one that takes them out.
 MINTED = ("welcome", "reward")
 BURNED = ("purchase",)
-
-
-#: One statement a transaction ran: SQL, its parameters, and whether they are many rows.
-Statement = tuple[str, Any, bool]
-
-
-class _Recording(sqlite3.Connection):
-    """A connection that keeps the statements that write while ``writes`` is a list (the
-    ledger's transactions, for ``Ledger.on_commit``). Reads are not kept."""
-
-    writes: list[Statement] | None = None
-
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        if self.writes is not None and not sql.startswith("SELECT"):
-            self.writes.append((sql, parameters, False))
-        return super().execute(sql, parameters)
 
 
 class EconomyError(ValueError):
@@ -126,6 +91,9 @@ class LedgerFileError(Exception):
     """The ledger's file cannot be used (not a database, damaged): one line naming it and
     what to do. The file is left as it is."""
 
+
+#: The name a standby's journal gives the ledger's file (the store's is ``host``).
+ECONOMY = "economy"
 
 #: Rewards kept per player (the newest): what ``rewards`` lists and a resume tells.
 REWARDS_KEPT = 100
@@ -192,15 +160,14 @@ class Ledger:
         # One thread at a time uses it, not always the one that made it (a host is built on
         # one thread and runs on another).
         self.db: sqlite3.Connection = sqlite3.connect(
-            self.path, isolation_level=None, timeout=10, check_same_thread=False,
-            factory=_Recording)
+            self.path, isolation_level=None, timeout=10, check_same_thread=False)
         try:
             found = self.db.execute("PRAGMA quick_check(1)").fetchone()[0]
             if found != "ok":
                 raise sqlite3.DatabaseError(f"SQLite's check: {found}")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(SCHEMA)
+            ECONOMY_SCHEMA.create(self.db)
         except sqlite3.Error as exc:
             self.db.close()
             raise LedgerFileError(f"{self.path} is not an economy the host can read ({exc}); "
@@ -212,10 +179,9 @@ class Ledger:
         self._wal_fd = -1
         #: this week's key and the second it was worked out at (``week``)
         self._week_of: tuple[int, str] = (-1, "")
-        #: called after each commit with the statements of its transaction, in commit order
-        #: (None: nobody asks): a standby is sent them (net/replica.py). The statements are
-        #: deterministic given the file before them: every time is a parameter.
-        self.on_commit: Callable[[list[Statement]], None] | None = None
+        #: what each transaction changed, as row images, for a standby (``replicate``)
+        self.capture = Capture(ECONOMY_SCHEMA)
+        self._journal: Journal | None = None
 
     @classmethod
     def read_only(cls, path: str | Path, rules: rw.Rules = rw.DEFAULT_RULES) -> Ledger:
@@ -228,7 +194,8 @@ class Ledger:
         self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
         self.unsynced, self._deferred, self._wal_fd = False, False, -1
         self._week_of = (-1, "")
-        self.on_commit = None
+        self.capture = Capture(ECONOMY_SCHEMA)
+        self._journal = None
         return self
 
     def close(self) -> None:
@@ -257,30 +224,29 @@ class Ledger:
             self._wal_fd = os.open(self.path + "-wal", os.O_RDONLY)
         os.fsync(self._wal_fd)
 
+    def replicate(self, journal: Journal) -> None:
+        """From now on what each transaction changed goes to ``journal`` (a standby's stream,
+        net/replica.py) as row images, once it commits."""
+        self.capture.install(self.db)
+        self._journal = journal
+
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One atomic step: everything inside commits together or not at all."""
         db = self.db
         before = db.total_changes
         db.execute("BEGIN IMMEDIATE")
-        recorder = db if isinstance(db, _Recording) and self.on_commit is not None else None
-        if recorder is not None:
-            recorder.writes = []
         try:
             yield db
+            changes = self.capture.take(db) if self._journal is not None else []
         except BaseException:
-            if recorder is not None:
-                recorder.writes = None
             db.execute("ROLLBACK")
             raise
-        writes = None
-        if recorder is not None:
-            writes, recorder.writes = recorder.writes, None
         db.execute("COMMIT")
         if self._deferred and db.total_changes != before:
             self.unsynced = True
-        if writes and self.on_commit is not None:
-            self.on_commit(writes)
+        if changes and self._journal is not None:
+            self._journal.fill(self._journal.reserve(ECONOMY), changes)
 
     def _move(self, db: sqlite3.Connection, username: str, delta: int, reason: str,
               ref: str = "") -> None:

@@ -86,9 +86,10 @@ class HostConfig:
     bot_workers: int | None = None
     #: the host speaks CURVE (False: benchmarks only, no client connects to it)
     curve: bool = True
-    #: the fingerprint (or whole key) of the standby peer the operator approved
-    #: (``--standby-key``; None: the host takes no standby)
-    standby_key: str | None = None
+    #: the fingerprints (or whole keys) of the party's peers the operator approved
+    #: (``--standby-key``, repeatable): kept in the store with those approved before, so
+    #: every host of the party knows them (docs/operating.md, "A party's peers")
+    peers: tuple[str, ...] = ()
     #: the modes' and the economy's settings (``--config``)
     settings: HostSettings = field(default_factory=HostSettings)
     #: what one source address may take, whatever keys it makes

@@ -11,10 +11,12 @@ host would have after a crash.
 
 ``Durability`` says what a source is: the host's store committing its writes
 (``StoreDurability``, SQLite's write-ahead log: what is committed survives the process being
-killed), and, to come, a standby peer acknowledging every committed row in commit order
-(docs/architecture.md, "Send after commit"): a source counts in tickets of its own, and the
-gate asks each one for its ticket when it seals and for how far it has reached when it lets
-frames go. Adding a source is handing one more to ``CommitGate``: nothing else changes.
+killed), and the party's standby acknowledging every committed row in commit order
+(net/host/standby.py; docs/architecture.md, "Send after commit"): a source counts in tickets
+of its own, and the gate asks each one for its ticket when it seals and for how far it has
+reached when it lets frames go. A source that gives up (a standby dropped) says so once
+(``gave_up``), and what waited for it past what it had reached is withdrawn, never sent.
+Adding a source is handing one more to ``CommitGate``: nothing else changes.
 
 Must not know about: players (a frame is a route and bytes), tables, the ledger, what was
 written; sockets (the server writes what is released).
@@ -23,6 +25,7 @@ written; sockets (the server writes what is released).
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from collections import deque
 from collections.abc import Sequence
@@ -31,6 +34,8 @@ from typing import Protocol
 from cardparty.net.host.model import Player
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.store import Store
+
+log = logging.getLogger("cardparty.host")
 
 #: A frame on its way: the route it goes to and its bytes.
 Frame = tuple[bytes, bytes]
@@ -58,6 +63,11 @@ class Durability(Protocol):
 
     def drain(self) -> None:
         """Wait until every write handed to this source is durable (the host is stopping)."""
+        ...
+
+    def gave_up(self) -> int | None:
+        """Once after the source gave up before making its writes durable: the ticket it had
+        reached (what waits for it past that is withdrawn); else None."""
         ...
 
     def close(self) -> None:
@@ -112,7 +122,14 @@ class CommitGate(Outbox):
 
     def released(self) -> list[Frame]:
         """The sealed frames every source has reached the tickets of, in the order they were
-        sent (taken: the caller sends them)."""
+        sent (taken: the caller sends them); first, what waited for a source that gave up
+        withdrawn."""
+        for source in self.sources:
+            gave_up = source.gave_up()
+            if gave_up is not None:
+                gone = self.withdraw(source, gave_up)
+                if gone:
+                    log.warning("%d frames that waited for the standby are withdrawn", gone)
         waiting = self.waiting
         if waiting:
             reached = [s.reached() for s in self.sources]
@@ -188,6 +205,9 @@ class StoreDurability:
 
     def drain(self) -> None:
         self.store.drain()
+
+    def gave_up(self) -> int | None:
+        return None
 
     def close(self) -> None:
         """The wake-up pipe closed (the store itself is closed by its owner)."""

@@ -35,20 +35,22 @@ from cardparty.net.guard import Guard, peer_of
 from cardparty.net.heal import Caller
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.config import HostConfig
-from cardparty.net.host.gate import CommitGate, Durability, StoreDurability
+from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_store
 from cardparty.net.host.play import Observer
 from cardparty.net.host.server import Server, open_router
-from cardparty.net.host.standby import StandbyLink
+from cardparty.net.host.standby import Higher, Standbys
 from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.merge import drop_forkpoint
 from cardparty.net.peer import SNAPSHOT_END, piece, welcome
 from cardparty.net.protocol import encode, message
-from cardparty.net.replica import ECONOMY, HOST, Snapshot, Stream
+from cardparty.net.replica import CHUNK, ECONOMY, HOST, SCHEMAS
 from cardparty.net.store import Store
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from cardparty.net.standby import Takeover
 
 log = logging.getLogger("cardparty.host")
@@ -59,9 +61,9 @@ HEAL_WAIT = 30.0
 
 @dataclass(frozen=True)
 class Heal:
-    """A host's end: the old host handed its files over (their images); carry them in."""
+    """A host's end: the old host handed its rows over (as copies in memory); carry them in."""
 
-    images: dict[str, bytes]
+    copies: dict[str, sqlite3.Connection]
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,16 @@ class StoodDown:
 
     serves: HostAddress
     key: bytes
+
+
+@dataclass(frozen=True)
+class HandedOver:
+    """A host's end: it handed the party over to its standby, now the host at ``serves``
+    (whose key is ``key``)."""
+
+    serves: HostAddress
+    key: bytes
+
 
 #: ZeroMQ's I/O threads for the host's context: CURVE's handshakes and encryption run there
 #: (in C, outside the interpreter). With one, a crowd of connections opened at once (a
@@ -108,9 +120,8 @@ class Host:
                  store: Store | None = None, ledger: Ledger | None = None,
                  clock: Clock | None = None, catalog: Catalog | None = None,
                  keys: KeyPair | None = None, observer: Observer | None = None,
-                 durable: tuple[Durability, ...] = (), data: StrPath | None = None,
-                 economy: StrPath | None = None, takeover: Takeover | None = None,
-                 **settings: Any) -> None:
+                 data: StrPath | None = None, economy: StrPath | None = None,
+                 takeover: Takeover | None = None, **settings: Any) -> None:
         if not isinstance(config, HostConfig):
             if config is not None:
                 settings["bind"] = config
@@ -123,40 +134,34 @@ class Host:
         self.clock = clock or SystemClock()
         store = store if store is not None else open_store(data)
         ledger = ledger if ledger is not None else open_ledger(economy, config, self.clock)
-        #: the standby's side (net/host/standby.py): with a store, and a standby approved
-        self.link: StandbyLink | None = None
-        if store is not None and config.standby_key:
-            self.link = StandbyLink(Stream(store, ledger), config.standby_key, self._to_peer,
-                                    store.epoch(), config.name)
-            durable = (*durable, self.link)
-        sources: tuple[Durability, ...] = (
-            () if store is None else (StoreDurability(store),)) + durable
-        self.gate = CommitGate(sources)
-        self.parts = build_host(config, store=store, ledger=ledger, outbox=self.gate,
-                                clock=self.clock, catalog=catalog, observer=observer)
+        self.keys = keys or host_keys(data)
+        if takeover is not None:
+            # The new generation is written first: every part is built knowing it.
+            assert store is not None, "a host that takes over keeps a store"
+            store.put_epoch(takeover.epoch)
+            store.drain()
+        self.parts = build_host(config, store=store, ledger=ledger, clock=self.clock,
+                                catalog=catalog, observer=observer,
+                                identity=self.keys.public, higher=(self._higher,))
+        gate = self.parts.outbox
+        assert isinstance(gate, CommitGate)
+        self.gate = gate
         self.takeover = takeover
-        #: how the host ended, for the command line: None (stopped), ``Heal`` (to carry an
-        #: old host's files in and start again), ``StoodDown`` (to be the other's standby)
-        self.outcome: Heal | StoodDown | None = None
-        self._yield_to: tuple[bytes, bytes, HostAddress, int] | None = None
+        #: how the host ended, for the party's roles (net/party.py): None (stopped),
+        #: ``HandedOver`` (to the standby), ``Heal`` (to carry an old host's rows in and
+        #: start again), ``StoodDown`` (to be the other's standby)
+        self.outcome: Heal | StoodDown | HandedOver | None = None
+        self._yield_to: Higher | None = None
         #: a host that took over without being sure calls its old host (net/heal.py)
         self.caller: Caller | None = None
         if takeover is not None:
             self._took_over(takeover)
-        if self.link is not None:
-            link, succession = self.link, self.parts.succession
-            link.epoch = succession.word.epoch
-            link.on_attached = lambda a: succession.attached(a.wire())
-            link.on_higher = self._higher
-            succession.word.status = link.status
-            link.on_dropped = self._standby_dropped
         if store is not None and ledger is not None:
             # The ledger's commits are synced on the store's writer, before the tables' rows
             # and before anything telling of them is sent: a payout no longer holds up the
             # loop for the disk (a few milliseconds at every round's end).
             ledger.defer_sync()
         self.server = Server(self.parts, self.gate, self.clock)
-        self.server.peer = self.link
         self.catalog = self.parts.catalog
         self.bind = config.bind
         self.name = config.name
@@ -165,13 +170,12 @@ class Host:
         self.testing = config.testing
         self.address = ""
         self.port = 0
-        self.keys = keys or host_keys(data)
         if (takeover is not None and not takeover.sure and takeover.old_host is not None
                 and takeover.old_key is not None and takeover.serves is not None):
             self.caller = Caller(takeover.old_host, takeover.old_key, self.keys,
                                  takeover.serves, takeover.epoch,
                                  lambda why: self.call(lambda: self._sure(why)),
-                                 lambda images: self.call(lambda: self._healed(images)))
+                                 lambda copies: self.call(lambda: self._healed(copies)))
             self.caller.start()
         self._ctx: zmq.Context[Any] = (zmq.Context(io_threads=IO_THREADS) if takeover is None
                                        else takeover.ctx)
@@ -183,6 +187,11 @@ class Host:
         self._thread: threading.Thread | None = None
         self._bound = threading.Event()
         self._failure: BaseException | None = None
+
+    @property
+    def standbys(self) -> Standbys | None:
+        """The party's peers: the standby and those waiting (None: the host keeps nothing)."""
+        return self.parts.standbys
 
     # --- what callers read -------------------------------------------------------------------
 
@@ -325,30 +334,25 @@ class Host:
         """Run ``work`` on the host's loop, at its next turn (from any thread: the console)."""
         self.server.tasks.put(work)
 
-    # --- the standby ------------------------------------------------------------------------
+    def keep_socket(self) -> Takeover:
+        """After a ``Heal``: this host's socket and what it listens with, for the host built
+        again from the merged files to serve on (net/party.py), as a takeover that is sure
+        (its old host stood down) at this host's epoch."""
+        from cardparty.net.standby import Takeover
 
-    def _to_peer(self, route: bytes, frame: bytes) -> bool:
-        """A frame to the standby now, outside the gate (False: it could not go)."""
-        return self.server.sock is not None and self.server._send_now(route, frame)
+        assert self._sock is not None and self._guard is not None
+        memo = {p.token: p.replies for p in self.parts.players.by_token.values() if p.replies}
+        return Takeover(self._ctx, self._guard, self._sock, self.address,
+                        self.parts.succession.word.epoch, 0, True, True, [], memo,
+                        name=self.name)
 
-    def _standby_dropped(self, why: str, acked: int) -> None:
-        """What waited for the standby is withdrawn; then the players are told, and the
-        tables that may be served there wait (``succession``)."""
-        assert self.link is not None
-        gone = self.gate.withdraw(self.link, acked)
-        if gone:
-            log.warning("%d frames that waited for the standby are withdrawn", gone)
-        self.parts.succession.dropped(why)
+    # --- the party ---------------------------------------------------------------------------
 
     def _took_over(self, take: Takeover) -> None:
-        """This host is its old host's standby that took over: its epoch written first, the
-        old host's memory of replies its own (a request sent again is answered, never done
-        twice), and the tables held that a player must claim (``succession``)."""
-        store = self.store
-        assert store is not None
-        store.put_epoch(take.epoch)
+        """This host is its old host's standby that took over: the old host's memory of
+        replies its own (a request sent again is answered, never done twice), and the tables
+        held that a player must claim (``succession``)."""
         parts = self.parts
-        parts.succession.word.epoch = take.epoch
         by_token = parts.players.by_token
         for token, replies in take.memo.items():
             player = by_token.get(token)
@@ -364,54 +368,65 @@ class Host:
                 self.caller.ready()        # nothing more is served: the old host may yield
             self.caller.stop()
         if self._yield_to is not None:
-            self._stand_down(*self._yield_to)
+            self._stand_down(self._yield_to)
         elif self.hand_over and self.outcome is None:
             self._hand_over()
 
-    def _higher(self, route: bytes, key: bytes, serves: HostAddress, epoch: int) -> None:
-        """A host of a higher epoch called (``link.on_higher``): this host stops serving at
-        once and hands it its files (``_stand_down``, when the loop has stopped)."""
+    def _higher(self, higher: Higher) -> None:
+        """A host of a higher epoch called (``PeerEvents.higher``): this host stops serving at
+        once and hands it its rows (``_stand_down``, when the loop has stopped)."""
         if self._yield_to is None:
             log.warning("the host at %s serves as epoch %d, after this one's %d: this host "
-                        "yields to it", serves.shown, epoch, self.parts.succession.word.epoch)
-            self._yield_to = (route, key, serves, epoch)
+                        "yields to it", higher.serves.shown, higher.epoch,
+                        self.parts.succession.word.epoch)
+            self._yield_to = higher
             self._stopping.set()
 
-    def _stand_down(self, route: bytes, key: bytes, serves: HostAddress, epoch: int) -> None:
-        """The heal, this host's side: everything written, its files sent to the higher
-        host over its call, and once it has them, every player told to go there; this host
-        then becomes its standby (``outcome``, the command line)."""
-        store, ledger, link = self.store, self.parts.economy.ledger, self.link
-        assert store is not None and link is not None
+    def _stand_down(self, higher: Higher) -> None:
+        """The heal, this host's side: everything written, its rows sent to the higher host
+        over its call, and once it has them, every player told to go there; this host then
+        becomes its standby (``outcome``, net/party.py)."""
+        store, ledger, standbys = self.store, self.parts.economy.ledger, self.standbys
+        assert store is not None and standbys is not None
         server = self.server
         server.flush()
         self.gate.drain()
-        images = {HOST: store.db.serialize()}
-        if ledger is not None:
-            images[ECONOMY] = ledger.db.serialize()
-        sent = self._to_peer(route, encode(welcome(
-            self.parts.succession.word.epoch, self.name, 0,
-            {n: len(d) for n, d in images.items()}, heal=True)))
-        for name, offset, data in Snapshot(0, images).chunks():
-            sent = sent and self._to_peer(route, encode(piece(name, offset, data)))
-        sent = sent and self._to_peer(route, encode(message(SNAPSHOT_END, seq=0)))
-        if not sent or not server._standby_only(link, lambda: link.healed, HEAL_WAIT):
-            log.error("the host at %s did not take this host's files: serving on", serves.shown)
+        route = higher.route
+        dbs = {HOST: store.db} if ledger is None else {HOST: store.db, ECONOMY: ledger.db}
+        session = 0
+        sent = server.send_now(route, encode(welcome(
+            session, self.parts.succession.word.epoch, self.name, "", 0, list(dbs),
+            heal=True)))
+        for name, db in dbs.items():
+            for table, rows in SCHEMAS[name].dump(db, CHUNK):
+                sent = sent and server.send_now(route, encode(piece(session, name, table,
+                                                                    rows)))
+        sent = sent and server.send_now(route, encode(message(SNAPSHOT_END, session=session,
+                                                              seq=0)))
+        if not sent or not server.peers_only(lambda: higher.key in standbys.healed,
+                                             HEAL_WAIT):
+            log.error("the host at %s did not take this host's rows: serving on",
+                      higher.serves.shown)
             self._yield_to = None
             return
-        moved = message("moved", address=serves.host, port=serves.port, key=key.decode(),
-                        epoch=epoch, why="the two hosts met again: one serves")
+        moved = message("moved", address=higher.serves.host, port=higher.serves.port,
+                        key=higher.key.decode(), epoch=higher.epoch,
+                        why="the two hosts met again: one serves")
         frame = encode(moved)
         for player in self.parts.succession.connected():
             if player.route is not None:
-                server._send_now(player.route, frame)
-        self.outcome = StoodDown(serves, key)
-        log.warning("stood down: the host at %s has this host's files and serves", serves.shown)
+                server.send_now(player.route, frame)
+        standbys.release({"address": higher.serves.host, "port": higher.serves.port,
+                          "key": higher.key.decode()}, "the two hosts met again")
+        server.send()
+        self.outcome = StoodDown(higher.serves, higher.key)
+        log.warning("stood down: the host at %s has this host's rows and serves",
+                    higher.serves.shown)
 
-    def _healed(self, images: dict[str, bytes]) -> None:
-        """The old host stood down and handed its files over (net/heal.py): this host stops,
-        keeping its socket, to carry them in and start again (the command line)."""
-        self.outcome = Heal(images)
+    def _healed(self, copies: dict[str, sqlite3.Connection]) -> None:
+        """The old host stood down and handed its rows over (net/heal.py): this host stops,
+        keeping its socket, to carry them in and start again (net/party.py)."""
+        self.outcome = Heal(copies)
         self.hand_over = False
         self._stopping.set()
 
@@ -422,14 +437,18 @@ class Host:
 
     def _hand_over(self) -> bool:
         """Stopping with a standby attached: the party goes to it (``Server.hand_over``)."""
-        link = self.link
-        if link is None or not link.attached or link.serves is None or link.key is None:
+        standbys = self.standbys
+        cur = None if standbys is None else standbys.attached
+        if cur is None:
             return False
         epoch = self.parts.succession.word.epoch + 1
-        moved = message("moved", address=link.serves.host, port=link.serves.port,
-                        key=link.key.decode(), epoch=epoch,
+        moved = message("moved", address=cur.serves.host, port=cur.serves.port,
+                        key=cur.key.decode(), epoch=epoch,
                         why="the host's operator handed the party over")
-        return self.server.hand_over(link, epoch, moved, self.parts.succession.connected())
+        if self.server.hand_over(epoch, moved, self.parts.succession.connected()):
+            self.outcome = HandedOver(cur.serves, cur.key)
+            return True
+        return False
 
     def _release(self) -> None:
         """What the host opened besides its socket: the store (and its threads), the ledger,

@@ -24,7 +24,7 @@ go (the outbox it is handed: ``gate.CommitGate`` for a host with a socket).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.economy import Economy
+from cardparty.net.host.gate import CommitGate, Durability, StoreDurability
 from cardparty.net.host.hints import Hints
 from cardparty.net.host.invitations import Invitations
 from cardparty.net.host.lobby import Lobby
@@ -45,6 +46,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
 from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
+from cardparty.net.host.standby import Attached, Higher, PeerEvents, Standbys
 from cardparty.net.host.succession import Succession, Word
 from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
@@ -71,16 +73,34 @@ def open_ledger(path: StrPath | None, config: HostConfig, clock: Clock) -> Ledge
 
 
 def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None,
-               outbox: Outbox, clock: Clock, catalog: Catalog | None = None,
-               observer: Observer | None = None,
-               thinkers: Thinkers | None = None) -> HostParts:
+               clock: Clock, outbox: Outbox | None = None, catalog: Catalog | None = None,
+               observer: Observer | None = None, thinkers: Thinkers | None = None,
+               identity: bytes | None = None,
+               higher: Sequence[Callable[[Higher], None]] = ()) -> HostParts:
     """Every part of a host, built once from what it depends on, and the host as its store
-    left it (players, tables, what a crash interrupted in the economy). ``store``, ``ledger``,
-    ``outbox`` and ``clock`` are the caller's: a test, a bench or a standby hands in its own.
-    ``observer(table_id, table)`` looks at every change of a playing table (tests check what
-    each seat may see). ``thinkers``: the hard bots' workers (default: ``config.bot_workers``
-    of them; 0: none, they think on the loop)."""
+    left it (players, tables, what a crash interrupted in the economy). ``store``, ``ledger``
+    and ``clock`` are the caller's: a test, a bench or a standby hands in its own.
+    ``outbox``: how the parts send (None: the ``gate.CommitGate`` of a host with a socket,
+    built here with the store and the party's standby as its durability sources; a test
+    hands in a ``MemoryOutbox``). ``observer(table_id, table)`` looks at every change of a
+    playing table (tests check what each seat may see). ``thinkers``: the hard bots' workers
+    (default: ``config.bot_workers`` of them; 0: none, they think on the loop).
+    ``identity``: the host's public key (the party knows it by it); ``higher``: who is told
+    that a host of a higher epoch calls (the host's socket yields to it)."""
     catalog = catalog or load_catalog()
+    epoch = 1 if store is None else store.epoch()
+    word = Word(epoch=epoch)
+    # The party's peers (a host that keeps nothing has none): a standby attached, dropped.
+    attached: list[Callable[[Attached], None]] = []
+    dropped: list[Callable[[str, int], None]] = []
+    standbys = None if store is None else Standbys(
+        store, ledger, config.peers, identity, epoch, config.name, clock,
+        PeerEvents(attached=attached, dropped=dropped, higher=tuple(higher)))
+    if outbox is None:
+        sources: list[Durability] = [] if store is None else [StoreDurability(store)]
+        if standbys is not None:
+            sources.append(standbys)
+        outbox = CommitGate(sources)
     if thinkers is None and config.bot_workers != 0:
         thinkers = Thinkers(config.bot_workers)
     tables = Tables(config.keep_over)
@@ -96,8 +116,11 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         changed=() if observer is None else (observer,)))
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
-    word = Word(epoch=1 if store is None else store.epoch())
     succession = Succession(word, tables, players, outbox, clock, views, play)
+    if standbys is not None:
+        word.status = standbys.status
+        attached.append(lambda a: succession.attached(a.wire()))
+        dropped.append(lambda why, acked: succession.dropped(why))
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
         presence=(lobby.presence,), back=(lobby.back, economy.back, succession.back),
         forgotten=(lobby.forgotten,)), seated=lobby.seated, games=sorted(catalog.games),
@@ -111,7 +134,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
                              guests.chat_lines),
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
-        hints=Hints(tables, timers, outbox), succession=succession)
+        hints=Hints(tables, timers, outbox), succession=succession, standbys=standbys)
     parts.load()
     return parts
 
@@ -150,6 +173,8 @@ class HostParts:
     seeks: Seeks
     hints: Hints
     succession: Succession
+    #: the party's peers: the standby and those waiting (None: the host keeps nothing)
+    standbys: Standbys | None = None
     closed: bool = False
     #: the request handlers by message type
     handlers: dict[str, Handler] = field(init=False)

@@ -48,7 +48,7 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
-from cardparty.net.host.standby import StandbyLink
+from cardparty.net.host.standby import Standbys
 from cardparty.net.protocol import (
     HARD_FRAME,
     ProtocolError,
@@ -161,9 +161,9 @@ class Server:
         self.curve = True
         #: allowance of requests by ``quota_key`` (a token bucket per key), and by address
         self.allowances: Allowances[Any] = Allowances(RATE, BURST, MAX_ALLOWANCES)
-        #: the host's standby (net/host/standby.py): its key's frames go to it, before any
-        #: allowance (it acknowledges every flush), and it is looked after at every turn
-        self.peer: StandbyLink | None = None
+        #: the party's peers (net/host/standby.py): their keys' frames go to it, before any
+        #: allowance (a standby acknowledges every flush), and it is looked after at every turn
+        self.standbys: Standbys | None = parts.standbys
         #: work handed to the loop from another thread (the host's console): run at each turn
         self.tasks: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self.guests = parts.config.guests
@@ -178,8 +178,8 @@ class Server:
         self.cap: ConnectionCap | None = None
         self.conn_of: dict[bytes, tuple[int, Peer]] = {}
         self.route_on: dict[int, tuple[bytes, Peer]] = {}
-        #: the standby's route whose connection the cap was told is kept (``_to_standby``)
-        self._standby_route: bytes | None = None
+        #: the peers' routes whose connections the cap was told are kept (``_to_standby``)
+        self._peer_routes: set[bytes] = set()
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -221,8 +221,8 @@ class Server:
                 except Exception:      # a console's command must not end the loop
                     log.exception("a task on the host's loop failed")
                 self.flush()
-            if self.peer is not None:
-                self.peer.tick()        # after a flush: a snapshot holds whole requests
+            if self.standbys is not None:
+                self.standbys.tick()    # after a flush: a snapshot holds whole requests
                 self.send()
         self.flush()
         if hand_over is not None:
@@ -230,67 +230,75 @@ class Server:
         self.gate.drain()                 # the last writes, then what they told
         self.send()
 
-    def hand_over(self, link: StandbyLink, epoch: int, moved: dict[str, Any],
-                  players: list[Player]) -> bool:
-        """The host stops with its standby attached (docs/operating.md, "Running a
-        standby"): what it did is written and acknowledged, every frame that waited for that
-        goes out, the standby is told to serve as ``epoch``, and every connected player is
-        told where (``moved``). Requests that come meanwhile are not read here: the players
-        send them again to the new host, which answers them from the memory it was sent."""
-        sock = self.sock
-        stream = link.stream
-        if sock is None or stream is None:
+    def hand_over(self, epoch: int, moved: dict[str, Any], players: list[Player]) -> bool:
+        """The host stops with its standby attached (docs/operating.md, "A party's peers"):
+        what it did is written and acknowledged, every frame that waited for that goes out,
+        the standby is told to serve as ``epoch``, and every connected player is told where
+        (``moved``), as is every peer waiting. Requests that come meanwhile are not read here:
+        the players send them again to the new host, which answers them from the memory it
+        was sent."""
+        standbys = self.standbys
+        if self.sock is None or standbys is None or standbys.attached is None:
             return False
+        cur = standbys.attached
+        stream = standbys.stream
         self.flush()
         self.gate.drain()
-        link.pump()
-        self._standby_only(link, lambda: link.acked >= stream.seq and not self.gate.waiting)
-        if link.acked < stream.seq or not link.hand_over(epoch):
+        standbys.pump()
+        self.peers_only(lambda: cur.acked >= stream.seq and not self.gate.waiting)
+        if cur.acked < stream.seq or not standbys.hand_over(epoch):
             log.error("the standby did not acknowledge in time: no hand-over")
             return False
         # Closing the socket at once may lose the last frame: wait for the standby's word
         # that it takes over (its ``took``), asking again once.
-        if not self._standby_only(link, lambda: link.took, 0.3):
-            link.hand_over(epoch)
-            self._standby_only(link, lambda: link.took, 0.5)
+        if not self.peers_only(lambda: cur.took, 0.3):
+            standbys.hand_over(epoch)
+            self.peers_only(lambda: cur.took, 0.5)
         frame = encode(moved)
         for player in players:
             if player.route is not None:
-                self._send_now(player.route, frame)
+                self.send_now(player.route, frame)
+        go = {k: moved[k] for k in ("address", "port", "key")}
+        standbys.release(go, "the host handed the party over")
+        self.send()
         log.warning("the party is handed over to the standby at %s (epoch %d)",
-                    link.serves.shown if link.serves else "?", epoch)
+                    cur.serves.shown, epoch)
         return True
 
-    def _standby_only(self, link: StandbyLink, done: Callable[[], bool],
-                      seconds: float | None = None) -> bool:
-        """Read only the standby's frames (the players' wait for the new host) and send what
-        the gate lets go, until ``done`` or ``seconds`` (the standby's bound); ``done()``."""
-        sock = self.sock
-        assert sock is not None
-        until = time.monotonic() + (link.bound if seconds is None else seconds)
+    def peers_only(self, done: Callable[[], bool], seconds: float | None = None) -> bool:
+        """Read only the peers' frames (the players' wait for the new host) and send what
+        the gate lets go, until ``done`` or ``seconds`` (default: the standby's bound);
+        ``done()``."""
+        sock, standbys = self.sock, self.standbys
+        assert sock is not None and standbys is not None
+        until = time.monotonic() + (standbys.bound if seconds is None else seconds)
         while not done() and time.monotonic() < until:
             if sock.poll(10):
                 for _ in range(BATCH):
                     if not _get(sock, _EVENTS) & _POLLIN:
                         break
                     frames, user, _ = self._recv(sock)
-                    if user is not None and len(frames) == 2 and link.is_standby(user):
-                        self._to_standby(link, frames[0], user, frames[1])
+                    if (user is not None and len(frames) == 2
+                            and standbys.peer_of(user) is not None):
+                        self._to_standby(standbys, frames[0], user, frames[1])
                     self.frame = None
             self.send()
         return done()
 
-    def _to_standby(self, link: StandbyLink, route: bytes, user: bytes, body: bytes) -> None:
-        """A frame of the standby's key goes to its link before any allowance: it
-        acknowledges every flush, so it is neither slowed down nor counted with its address's
-        guests. Its connection is marked a known player's once (it says no player's hello),
-        so that the connection cap never closes it for silence or for room."""
-        if route != self._standby_route and self.cap is not None:
+    def _to_standby(self, standbys: Standbys, route: bytes, user: bytes, body: bytes) -> None:
+        """A frame of a peer's key goes to the party's part before any allowance: a standby
+        acknowledges every flush, so it is neither slowed down nor counted with its
+        address's guests. Its connection is marked a known player's once (a peer says no
+        player's hello), so that the connection cap never closes it for silence or for
+        room."""
+        if route not in self._peer_routes and self.cap is not None:
             conn = self.connection()
             if conn is not None:
-                self._standby_route = route
+                if len(self._peer_routes) > 64:
+                    self._peer_routes.clear()
+                self._peer_routes.add(route)
                 self.cap.spoke(conn[0], conn[1], True)
-        link.frame(route, user, body)
+        standbys.frame(route, user, body)
 
     @staticmethod
     def _watch(poller: zmq.Poller, woken: frozenset[int], fds: frozenset[int]
@@ -332,12 +340,17 @@ class Server:
         disconnected then (``Roster.gone``), and the news of it goes before the rest, as it
         would have had each frame gone out at once."""
         self.ended()                       # never a frame to a route whose connection ended
+        standbys = self.standbys
+        if standbys is not None and standbys.outgoing:
+            for route, frame in standbys.take():
+                if not self.send_now(route, frame):
+                    standbys.cannot_send(route)
         frames = self.gate.released()
         i = 0
         while i < len(frames):
             route, frame = frames[i]
             i += 1
-            if not self._send_now(route, frame):
+            if not self.send_now(route, frame):
                 self.roster.gone(route)
                 self.parts.flush()
                 frames[i:i] = self.gate.released()
@@ -383,7 +396,7 @@ class Server:
         if self.cap is not None:
             self.cap.spoke(fd, peer, player.known or bool(player.tables or player.owns))
 
-    def _send_now(self, route: bytes, frame: bytes) -> bool:
+    def send_now(self, route: bytes, frame: bytes) -> bool:
         sock = self.sock
         assert sock is not None
         try:
@@ -428,9 +441,10 @@ class Server:
         from ``address``: checked, handled, answered (or refused in words)."""
         route = frames[0]
         self.handled += 1
-        peer = self.peer
-        if peer is not None and user is not None and len(frames) == 2 and peer.is_standby(user):
-            self._to_standby(peer, route, user, frames[1])
+        standbys = self.standbys
+        if (standbys is not None and user is not None and len(frames) == 2
+                and standbys.peer_of(user) is not None):
+            self._to_standby(standbys, route, user, frames[1])
             return
         player = self.roster.at(route, user)
         now = self.clock.now()
@@ -476,8 +490,9 @@ class Server:
         if kind == "hello":
             self.bind(route, self.roster.hello(route, req, user, address))
             return None
-        if kind == "standby_hello":          # a key that is not this host's standby
-            return StandbyLink.refusal(self.peer, user)
+        if kind == "standby_hello":          # a key that is not one of the party's peers
+            return (Standbys.no_party(user) if self.standbys is None
+                    else self.standbys.refusal(user))
         if player is None:
             if self.roster.replaced(route):
                 raise ProtocolError("replaced", Msg("you said hello again from another "
@@ -509,13 +524,13 @@ class Server:
         if player is not None and rid is not None and req is not None and (
                 req["type"] in REMEMBERED):
             player.remember(rid, req["type"], frame)
-            if self.peer is not None:
-                self.peer.remembered(player.token, rid, req["type"], frame)
+            if self.standbys is not None:
+                self.standbys.remembered(player.token, rid, req["type"], frame)
         # A pong tells of nothing kept: it goes at once, so a client hears its host while a
         # slow disk or a silent standby holds the rest (else it would take the host for gone,
         # and follow its standby, a second before the standby is dropped).
         if (reply["type"] == "pong" and self.gate.holds and self.sock is not None
-                and self._send_now(route, frame)):
+                and self.send_now(route, frame)):
             return
         self.gate.to_route(route, frame)
 

@@ -1,69 +1,86 @@
-"""The host's side of its standby peer (docs/protocol.md, "A standby"; the zguide's Binary
-Star, the primary's side).
+"""The host's side of its party's peers: the standby it keeps and the peers that wait
+(docs/protocol.md, "A standby peer and takeovers"; the zguide's Binary Star, the primary's side).
 
-Owns: ``StandbyLink``: which key may be this host's standby (the one its operator approved:
-``--standby-key FINGERPRINT``), the standby's connection (its route on the host's ROUTER),
-the snapshot it is sent when it says hello and the records after it (net/replica.py's
-``Stream``), its acknowledgements, and its state: syncing (the snapshot on its way: what is
-told does not wait for it), catching up (its copy is written: what is told now waits for it
-too, and it is not yet known to have all that was told before), attached (it has everything
-anybody was told: it may take over, and players are told of it), dropped (silent for
-``peer.BOUND``: the host goes on alone).
+Owns: ``Standbys``, a part of the host (``parts.build_host`` builds it when the host keeps a
+store): which keys are the party's peers (the ``peers`` table of the store, replicated, so
+every host of the party knows them; the operator's approvals, ``--standby-key``, are written
+there), the one peer that is this host's **standby** and the others that **wait**, the
+replication stream (net/replica.py's ``Stream``) and what each join is sent: a snapshot of rows,
+or, for a peer whose copy follows this stream and is still within the records kept, only the
+records it lacks (a stall or a reset costs no copy); its acknowledgements; and its state:
+
+- ``syncing``: the snapshot on its way: what is told does not wait for it;
+- ``catching``: its copy is written: what is told now waits for it too, and it is not yet known
+  to have all that was told before;
+- ``attached``: it has everything anybody was told: it may take over, and players are told of
+  it;
+- waiting peers are told who the standby is (``standby_wait``) and kept while they beat; when
+  the standby is dropped (silent for ``peer.BOUND``, not reading, too slow to catch up), the
+  peer that waited longest is the next standby.
+
+A peer that says hello again (its own session: a reset connection, a stall it came back from)
+is never dropped for it: it is taken again from its copy, with the records it lacks. A hello
+with a higher epoch than this host's is a host that succeeded this one (a takeover beyond a cut
+link): ``PeerEvents.higher``.
+
 As a durability source of the host's gate (``gate.Durability``) its ticket is the stream's
-newest record and what it has reached is the standby's acknowledgement; cutting the records
-at each ticket is what sends them, so the records of one flush go in one message, with the
-replies remembered by request id that the flush holds (``remembered``).
-
-Attaching and dropping are told through the ``on_attached`` and ``on_dropped`` callbacks
-(the host tells its players); what a drop means for what waits to be told is the gate's
-(``CommitGate.withdraw``).
+newest record and what it has reached is the standby's acknowledgement. What it sends goes out
+at once, outside the gate: the server writes ``outgoing`` at each turn (and tells
+``cannot_send`` when a peer's queue is full).
 
 Must not know about: tables, players (a reply is a handle, an id and bytes), the economy,
-when frames go (the gate).
+when frames go (the gate), the socket (the server).
 """
 
 from __future__ import annotations
 
 import logging
-import time
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import OrderedDict, deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.core.economy.ledger import Ledger
 from cardparty.core.i18n import Msg
 from cardparty.net.address import HostAddress
-from cardparty.net.keys import fingerprint, same_fingerprint
+from cardparty.net.host.clock import Clock
+from cardparty.net.keys import fingerprint, plain_fingerprint
 from cardparty.net.peer import (
     ACK,
     ATTACHED,
     BEAT,
     BEAT_MSG,
     BOUND,
-    DROPPED,
     HELLO,
     SNAPSHOT_END,
     TAKEOVER,
+    WAIT_SILENCE,
+    Hello,
     PeerError,
+    dropped,
     piece,
     read_ack,
     read_hello,
     records,
+    wait,
     welcome,
 )
 from cardparty.net.protocol import ProtocolError, decode, encode, error, message
-from cardparty.net.replica import CHUNK, Stream
+from cardparty.net.replica import CHUNK, Record, Stream, weight
+from cardparty.net.store import Store
 
 log = logging.getLogger("cardparty.host")
 
 #: Seconds a standby may take to write its snapshot and catch up before it is given up (a
-#: standby that never gets there must not make the stream collect for ever).
+#: standby that never gets there must not hold the party's next copy for ever).
 CATCH_UP = 30.0
-#: Records a standby may be behind while it catches up before it is given up.
-MAX_BEHIND = 200_000
-
-#: How a link sends a frame to a route at once, outside the gate: False when it cannot.
-Send = Callable[[bytes, bytes], bool]
+#: Records and bytes of them sent in one message at most (a standby far behind catches up
+#: in several).
+RECORDS_PER_MESSAGE = 512
+BYTES_PER_MESSAGE = 8 * 1024 * 1024
+#: Peers kept waiting at most, and keys refused that are logged (each once).
+MAX_WAITING = 8
+MAX_REFUSED = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,283 +95,480 @@ class Attached:
                 "key": self.key.decode()}
 
 
-class StandbyLink:
-    """See the module docstring. ``approved``: the fingerprint (or whole key) the host's
-    operator approved (None: no standby is taken). ``send`` writes a frame to a route at
-    once. ``epoch``: this host's generation (net/store.py keeps it)."""
+@dataclass(frozen=True, slots=True)
+class Higher:
+    """A host of a higher epoch called (it took over beyond a cut link and the two meet
+    again): where it is (its route on this socket), its key and address, its epoch."""
 
-    def __init__(self, stream: Stream | None, approved: str | None, send: Send, epoch: int,
-                 name: str, clock: Callable[[], float] = time.monotonic, *,
-                 bound: float = BOUND, beat: float = BEAT) -> None:
-        self.stream = stream
-        self.approved = approved
-        self.send = send
+    route: bytes
+    key: bytes
+    serves: HostAddress
+    epoch: int
+
+
+@dataclass(frozen=True)
+class PeerEvents:
+    """Who is told what the party's peers do (the host's own parts, given at construction):
+    a standby ``attached``; the standby ``dropped`` (why, the last record it acknowledged:
+    only an attached one, which may have taken over); a ``higher`` host calls."""
+
+    attached: Sequence[Callable[[Attached], None]] = ()
+    dropped: Sequence[Callable[[str, int], None]] = ()
+    higher: Sequence[Callable[[Higher], None]] = ()
+
+
+@dataclass(eq=False)
+class Join:
+    """One peer's join: its key and fingerprint, the route its hello came by, its session,
+    where it serves, the copy it said it holds (stream and last record), and how it is
+    doing."""
+
+    key: bytes
+    fingerprint: str
+    route: bytes
+    session: int
+    serves: HostAddress
+    stream: str
+    seq: int
+    heard: float
+    since: float
+    #: "wanted" (to be sent its start at the next turn), "syncing", "catching", "attached",
+    #: or "waiting"
+    state: str = "wanted"
+    acked: int = 0
+    #: the newest record sent to it
+    sent: int = 0
+    #: the snapshot's record (acknowledged once its copy is written)
+    snapshot: int = 0
+    #: it said it takes over (after ``hand_over``)
+    took: bool = False
+    #: (the last record of a batch, when it was sent), oldest first
+    batches: deque[tuple[int, float]] = field(default_factory=deque)
+
+
+class Standbys:
+    """See the module docstring. ``approved``: fingerprints (or whole keys) the operator
+    approved on the command line; ``own``: this host's public key (it is a peer of its party
+    too: the others find it by its row); ``epoch``: this host's generation, ``name`` its name."""
+
+    def __init__(self, store: Store, ledger: Ledger | None, approved: Sequence[str],
+                 own: bytes | None, epoch: int, name: str, clock: Clock, events: PeerEvents,
+                 *, bound: float = BOUND, beat: float = BEAT) -> None:
+        self.store = store
+        self.stream = Stream(store, ledger)
         self.epoch = epoch
         self.name = name
         self.clock = clock
+        self.events = events
         self.bound = bound
         self.beat = beat
-        self.on_attached: Callable[[Attached], None] = lambda a: None
-        #: told the reason and the last record the standby acknowledged
-        self.on_dropped: Callable[[str, int], None] = lambda why, acked: None
-        #: a host of a higher epoch called (the standby took over, the link was cut, and
-        #: they meet again): its route, key, address and epoch (the heal: this host yields)
-        self.on_higher: Callable[[bytes, bytes, HostAddress, int], None] = (
-            lambda route, key, serves, epoch: None)
-        #: the host of the higher epoch has this host's files (``standby_ack`` ``healed``)
-        self.healed = False
-        #: "" (none), "wanted" (a hello to answer at the next turn), "syncing", "catching",
-        #: "attached"
-        self.state = ""
-        self.route: bytes | None = None
-        self.key: bytes | None = None
-        self.serves: HostAddress | None = None
-        self.acked = 0
-        self.heard = 0.0
-        self.since = 0.0
-        self._snapshot_seq = 0
-        #: the standby said it takes over (after ``hand_over``)
-        self.took = False
-        #: the newest record something told without waiting for the standby may tell of
-        self._told = 0
+        self.own = own
+        #: the party's peers by fingerprint: their key (Z85, "" until seen) and where they
+        #: serve (as the store keeps them)
+        self.peers: dict[str, tuple[str, str]] = {
+            f: (k, s) for f, k, _n, s in store.peers()}
+        now = clock.wall()
+        for text in approved:
+            fp = plain_fingerprint(text)
+            if fp not in self.peers:
+                self.peers[fp] = ("", "")
+                store.put_peer(fp, since=now)
+        self.own_fp = plain_fingerprint(fingerprint(own)) if own is not None else ""
+        if self.own_fp and self.own_fp not in self.peers:
+            self.peers[self.own_fp] = (own.decode() if own else "", "")
+            store.put_peer(self.own_fp, key=own.decode() if own else "", name=name, since=now)
+        #: the standby (None: none), and the peers waiting, the longest first
+        self.current: Join | None = None
+        self.waiting: OrderedDict[bytes, Join] = OrderedDict()
+        #: what goes to the peers at once (the server writes it)
+        self.outgoing: list[tuple[bytes, bytes]] = []
         self._last_sent = 0.0
         self._replies: list[list[Any]] = []
-        #: (the last record of a batch, when it was sent), the oldest not yet acknowledged
-        #: first: how far behind the standby is in time
-        self._sent: deque[tuple[int, float]] = deque()
-        #: why the standby could not be sent to (dropped at the next turn, not in the middle
-        #: of a seal)
-        self._failed: str | None = None
-        #: keys already refused, each logged once; each key judged standby or not
+        #: the newest record something told without waiting for the standby may tell of
+        self._told = 0
+        #: routes the server could not send to (dropped at the next turn)
+        self._failed: set[bytes] = set()
         self._refused: set[bytes] = set()
-        self._judged: dict[bytes, bool] = {}
+        self._judged: dict[bytes, str | None] = {}
+        #: what an attached standby dropped had acknowledged, until the gate asks
+        self._gave_up: int | None = None
+        #: the keys of hosts of a higher epoch that said they have this host's rows (a heal)
+        self.healed: set[bytes] = set()
 
     # --- who may speak -----------------------------------------------------------------------
 
-    def is_standby(self, user: bytes | None) -> bool:
-        """Whether a message from the connection ZeroMQ authenticated as ``user`` is the
-        standby's: its key is the approved one (each key is judged once)."""
-        if user is None or self.approved is None:
-            return False
-        known = self._judged.get(user)
-        if known is None:
-            try:
-                known = same_fingerprint(self.approved, fingerprint(user)) or (
-                    self.approved.encode() == user)
-            except ValueError:
-                known = False
-            if len(self._judged) >= 4096:
-                self._judged.clear()
-            self._judged[user] = known
-        return known
+    @property
+    def party(self) -> bool:
+        """Whether the host has peers besides itself (else it takes no standby)."""
+        return any(fp != self.own_fp for fp in self.peers)
+
+    def peer_of(self, user: bytes | None) -> str | None:
+        """The fingerprint of the party's peer whose key ZeroMQ authenticated as ``user``
+        (None: not a peer). Each key is judged once."""
+        if user is None:
+            return None
+        if user in self._judged:
+            return self._judged[user]
+        try:
+            fp: str | None = plain_fingerprint(fingerprint(user))
+        except ValueError:
+            fp = None
+        if fp not in self.peers or fp == self.own_fp:
+            fp = None
+        if len(self._judged) >= 4096:
+            self._judged.clear()
+        self._judged[user] = fp
+        return fp
+
+    def refusal(self, user: bytes | None) -> dict[str, Any]:
+        """The reply to a ``standby_hello`` from a key that is not one of the party's peers,
+        logged once per key with the one thing the operator may do."""
+        if user is not None and user not in self._refused and len(self._refused) < MAX_REFUSED:
+            self._refused.add(user)
+            fp = fingerprint(user) if len(user) == 40 else "?"
+            log.warning("a peer with key %s asked to join; it is not one of this party's "
+                        "peers: to take it, start this host with --standby-key %s", fp, fp)
+        return error("not_standby", Msg(
+            "this host's operator did not approve your key as one of its party's peers"),
+            about=HELLO)
 
     @staticmethod
-    def refusal(link: StandbyLink | None, user: bytes | None) -> dict[str, Any]:
-        """The reply to a ``standby_hello`` from a key that is not the standby's (``link``:
-        None on a host that takes no standby)."""
-        if link is not None and user is not None and user not in link._refused and len(
-                link._refused) < 64:
-            link._refused.add(user)
-            log.warning("a standby with key %s asked to join; this host takes only %s "
-                        "(--standby-key)", fingerprint(user) if len(user) == 40 else "?",
-                        link.approved or "none")
-        why = (Msg("this host takes no standby (its operator starts it with --standby-key)")
-               if link is None or link.approved is None else
-               Msg("this host's operator did not approve your key as its standby"))
-        if link is not None and link.stream is None:
-            why = Msg("this host keeps nothing (no --data): it takes no standby")
-        return error("not_standby", why, about=HELLO)
+    def no_party(user: bytes | None) -> dict[str, Any]:
+        """The reply to a ``standby_hello`` at a host that keeps nothing (no ``--data``)."""
+        return error("not_standby", Msg("this host keeps nothing (no --data): it takes no "
+                                        "standby"), about=HELLO)
 
-    # --- what the standby says ---------------------------------------------------------------
+    # --- what the peers say ------------------------------------------------------------------
 
     def frame(self, route: bytes, user: bytes, body: bytes) -> None:
-        """One frame from the standby's key."""
-        now = self.clock()
+        """One frame from a peer's key."""
+        now = self.clock.now()
         try:
             msg = decode(body)
             kind = msg["type"]
             if kind == HELLO:
-                self._hello(route, user, msg, now)
+                self._hello(route, user, read_hello(msg), now)
             elif kind == ACK:
-                if msg.get("healed") is True:
-                    self.healed = True
-                    return
-                self._ack(route, read_ack(msg), now)
-                if msg.get("took") is True and route == self.route:
-                    self.took = True
+                seq, session = read_ack(msg)
+                self._ack(route, user, seq, session, msg, now)
         except (ProtocolError, PeerError) as exc:
-            self.send(route, encode(error("bad_field", str(exc))))
+            self._send(route, error("bad_field", str(exc)))
 
-    def _hello(self, route: bytes, user: bytes, msg: dict[str, Any], now: float) -> None:
-        serves, epoch = read_hello(msg)
-        if self.stream is None:
-            self.send(route, encode(self.refusal(self, user)))
+    def _hello(self, route: bytes, user: bytes, h: Hello, now: float) -> None:
+        fp = self.peer_of(user)
+        assert fp is not None
+        if h.epoch > self.epoch:
+            # Not a standby: the host it became, of a later generation (net/heal.py). This
+            # host yields to it.
+            for listener in self.events.higher:
+                listener(Higher(route, user, h.serves, h.epoch))
             return
-        if epoch > self.epoch:
-            # Not a standby: the host it became, of a later generation (module docstring of
-            # net/heal.py). This host yields to it.
-            self.on_higher(route, user, serves, epoch)
+        self._learn(fp, user, h)
+        if not self.stream.on:
+            self.stream.start()
+        join = Join(user, fp, route, h.session, h.serves, h.stream, h.seq, now, now)
+        current = self.current
+        if current is not None and current.key == user:
+            self._again(current, join, now)
             return
-        if self.state:
-            self.drop("it said hello again" if route == self.route else
-                      "another connection of it said hello")
-        self.state, self.route, self.key, self.serves = "wanted", route, user, serves
-        self.heard = self.since = now
-        log.info("a standby (%s) joins, to serve at %s", fingerprint(user), serves.shown)
+        old = self.waiting.pop(user, None)
+        if current is None:
+            self.current = join
+            log.info("a peer (%s) joins as this host's standby, to serve at %s",
+                     fingerprint(user), h.serves.shown)
+            return
+        join.state = "waiting"
+        self.waiting[user] = join
+        while len(self.waiting) > MAX_WAITING:
+            self.waiting.popitem(last=False)
+        if old is None:
+            log.info("a peer (%s) waits, to serve at %s (the standby is %s)",
+                     fingerprint(user), h.serves.shown, current.serves.shown)
+        self._send(route, wait(join.session, self._word()))
 
-    def _ack(self, route: bytes, seq: int, now: float) -> None:
-        if route != self.route or self.stream is None:
+    def _learn(self, fp: str, user: bytes, h: Hello) -> None:
+        """What a peer's hello tells of the party (its key, where it serves; where it reached
+        this host) kept in the store when it is news: every host of the party then knows."""
+        key, serves = self.peers.get(fp, ("", ""))
+        if key != user.decode() or serves != h.serves.shown:
+            self.peers[fp] = (user.decode(), h.serves.shown)
+            self.store.put_peer(fp, key=user.decode(), serves=h.serves.shown)
+        if h.reach is not None and self.own_fp:
+            key, serves = self.peers.get(self.own_fp, ("", ""))
+            if serves != h.reach.shown:
+                self.peers[self.own_fp] = (key, h.reach.shown)
+                self.store.put_peer(self.own_fp, serves=h.reach.shown, name=self.name)
+
+    def _again(self, current: Join, join: Join, now: float) -> None:
+        """The standby said hello again (a reset connection, a stall, a drop it saw): taken
+        again from its copy when the stream still holds what it lacks, without a drop;
+        else (another copy: it needs a snapshot) it is dropped and taken afresh."""
+        if join.session == current.session and join.route == current.route:
+            return                                  # the same hello twice
+        resumable = (current.state in ("catching", "attached") and join.stream == self.stream.id
+                     and join.seq >= current.acked and self.stream.after(join.seq) is not None)
+        if resumable:
+            log.info("the standby said hello again with its copy at record %d: it goes on "
+                     "from there", join.seq)
+            current.route, current.session, current.heard = join.route, join.session, now
+            current.serves, current.stream, current.seq = join.serves, join.stream, join.seq
+            current.sent = current.acked = join.seq
+            self._failed.discard(join.route)
+            self._send(current.route, welcome(current.session, self.epoch, self.name,
+                                              self.stream.id, join.seq, None))
+            if current.state == "attached":
+                self._send(current.route, message(ATTACHED, session=current.session,
+                                                  seq=current.acked))
+            self.pump()
             return
-        self.heard = now
-        if seq > self.acked:
-            self.acked = min(seq, self.stream.seq)
-        if self.state == "syncing" and self.acked >= self._snapshot_seq:
+        if current.state == "attached":
+            self._dropped(current, "it came back without its copy", tell=False)
+        self.current = join
+        log.info("the standby said hello again without a copy this host can go on from: a "
+                 "snapshot")
+
+    def _ack(self, route: bytes, user: bytes, seq: int, session: int, msg: dict[str, Any],
+             now: float) -> None:
+        if msg.get("healed") is True:
+            # A host of a higher epoch has the rows this host handed it (a heal).
+            self.healed.add(user)
+            return
+        waiting = self.waiting.get(user)
+        if waiting is not None:
+            if session == waiting.session:
+                waiting.heard = now
+            return
+        cur = self.current
+        if cur is None or cur.key != user or session != cur.session:
+            return
+        cur.heard = now
+        if route != cur.route:
+            cur.route = route
+        stream = self.stream
+        if seq > cur.acked:
+            cur.acked = min(seq, stream.filled)
+        if msg.get("took") is True:
+            cur.took = True
+        if cur.state == "syncing" and cur.acked >= cur.snapshot:
             # The copy is written: from now on what is told waits for the standby too; it
             # is attached once it has what was told before (``_told``).
-            self.state = "catching"
-            self._told = self.stream.seq
-        if self.state == "catching" and self.acked >= self._told:
-            self.state = "attached"
-            self._send(message(ATTACHED, seq=self.acked))
+            cur.state = "catching"
+            self._told = stream.seq
+        if cur.state == "catching" and cur.acked >= self._told:
+            cur.state = "attached"
+            self._send(cur.route, message(ATTACHED, session=cur.session, seq=cur.acked))
             log.info("the standby at %s is attached: nothing is told before it has it",
-                     self.serves.shown if self.serves else "?")
-            assert self.serves is not None and self.key is not None
-            self.on_attached(Attached(self.serves, self.key))
+                     cur.serves.shown)
+            attached = Attached(cur.serves, cur.key)
+            for listener in self.events.attached:
+                listener(attached)
+            for other in self.waiting.values():
+                self._send(other.route, wait(other.session, attached.wire()))
 
     # --- the loop's turns --------------------------------------------------------------------
 
     def tick(self) -> None:
         """At each turn of the host's loop, after its writes were handed to the store (so a
-        snapshot holds whole requests): a wanted snapshot sent, records cut and sent, a beat
-        when quiet, and a standby silent for the bound dropped."""
-        if not self.state:
+        snapshot holds whole requests): a standby's start sent, records sent, a beat when
+        quiet, a standby silent for the bound dropped and the next waiting peer taken, and
+        waiting peers long silent forgotten."""
+        now = self.clock.now()
+        for key, other in list(self.waiting.items()):
+            if now - other.heard > WAIT_SILENCE or other.route in self._failed:
+                del self.waiting[key]
+                log.info("the waiting peer %s is gone", fingerprint(key))
+        cur = self.current
+        if cur is None:
+            self._promote(now)
             return
-        if self._failed is not None:
-            self.drop(self._failed)
+        if cur.route in self._failed:
+            self.drop("it stopped reading")
             return
-        now = self.clock()
-        if self.state == "wanted":
-            self._sync(now)
+        if cur.state == "wanted":
+            self._start(cur, now)
             return
         self.pump()
-        if self.state in ("catching", "attached"):
-            if now - self.heard > self.bound:
-                self.drop(f"no acknowledgement for {now - self.heard:.1f} s")
+        if self.current is not cur:
+            return
+        if cur.state in ("catching", "attached"):
+            if now - cur.heard > self.bound:
+                self.drop(f"no acknowledgement for {now - cur.heard:.1f} s")
                 return
-        elif now - self.since > CATCH_UP or (
-                self.stream is not None and self.stream.seq - self.acked > MAX_BEHIND):
+        elif now - cur.since > CATCH_UP:
             self.drop("it did not catch up in time")
             return
-        if now - self._last_sent >= self.beat and self.stream is not None:
-            self._send(message(BEAT_MSG, seq=self.stream.seq))
+        if now - self._last_sent >= self.beat:
+            self._send(cur.route, message(BEAT_MSG, stream=self.stream.id, seq=self.stream.seq))
 
-    def _sync(self, now: float) -> None:
-        assert self.stream is not None
-        snap = self.stream.start()
-        self._snapshot_seq = snap.seq
-        self.acked = 0
-        self._replies = []
-        sizes = {n: len(d) for n, d in snap.files.items()}
-        self.state = "syncing"
-        self.since = now
-        if not self._send(welcome(self.epoch, self.name, snap.seq, sizes)):
-            return
-        for name, offset, data in snap.chunks(CHUNK):
-            if not self._send(piece(name, offset, data)):
+    def _promote(self, now: float) -> None:
+        """No standby: the peer that waited longest (and was heard lately) is the next."""
+        while self.waiting:
+            key, join = self.waiting.popitem(last=False)
+            if now - join.heard <= WAIT_SILENCE and join.route not in self._failed:
+                join.state, join.since = "wanted", now
+                self.current = join
+                log.info("the waiting peer %s is this host's standby now", fingerprint(key))
+                self._start(join, now)
                 return
-        self._send(message(SNAPSHOT_END, seq=snap.seq))
+
+    def _start(self, join: Join, now: float) -> None:
+        """What a new standby is sent first: the records its copy lacks (it follows this
+        stream and they are kept), or a snapshot of rows."""
+        stream = self.stream
+        join.since = now
+        join.batches.clear()
+        if (join.stream == stream.id and join.seq >= 0
+                and stream.after(join.seq) is not None):
+            join.state, join.snapshot = "syncing", join.seq
+            join.sent = join.acked = join.seq
+            self._send(join.route, welcome(join.session, self.epoch, self.name, stream.id,
+                                           join.seq, None))
+            log.info("the standby goes on from its copy at record %d (%d records behind)",
+                     join.seq, stream.filled - join.seq)
+            self._replies = []
+            self.pump()
+            return
+        snap = stream.snapshot(CHUNK)
+        join.state, join.snapshot = "syncing", snap.seq
+        join.sent = snap.seq
+        join.acked = 0
+        self._replies = []
+        ok = self._send(join.route, welcome(join.session, self.epoch, self.name, snap.stream,
+                                            snap.seq, list(snap.files)))
+        count = 0
+        for file, table, rows in snap.pieces:
+            if ok:
+                ok = self._send(join.route, piece(join.session, file, table, rows))
+            count += len(rows)
+        if ok:
+            self._send(join.route, message(SNAPSHOT_END, session=join.session, seq=snap.seq))
+        log.info("a snapshot of %d rows as of record %d is sent to the standby", count,
+                 snap.seq)
 
     def pump(self) -> None:
-        """The records collected since the last cut sent (with the replies they hold)."""
-        stream = self.stream
-        if stream is None or self.state in ("", "wanted"):
+        """The records the standby lacks sent (with the replies they hold)."""
+        cur = self.current
+        if cur is None or cur.state in ("wanted", "waiting"):
             return
-        batch = stream.cut()
-        if batch or self._replies:
-            replies, self._replies = self._replies, []
-            self._send(records(batch, replies))
-            if batch:
-                sent = self._sent
-                sent.append((batch[-1][0], self.clock()))
-                while sent and (sent[0][0] <= self.acked or len(sent) > 4096):
-                    sent.popleft()
+        batch = self.stream.after(cur.sent)
+        if batch is None:
+            self.drop("it fell behind the records this host keeps")
+            return
+        if not batch and not self._replies:
+            return
+        replies, self._replies = self._replies, []
+        for part in _split(batch):
+            if not self._send(cur.route, records(self.stream.id, part, replies)):
+                return
+            replies = []
+            cur.sent = part[-1][0]
+            cur.batches.append((cur.sent, self.clock.now()))
+        if replies:
+            self._send(cur.route, records(self.stream.id, [], replies))
+        while cur.batches and (cur.batches[0][0] <= cur.acked or len(cur.batches) > 4096):
+            cur.batches.popleft()
 
-    def _send(self, msg: dict[str, Any]) -> bool:
-        """A message to the standby now; a standby that cannot take it (its queue is full:
-        it stopped reading) is dropped."""
-        if self.route is None:
+    def _send(self, route: bytes, msg: dict[str, Any]) -> bool:
+        if route in self._failed:
             return False
-        if self._failed is None and self.send(self.route, encode(msg)):
-            self._last_sent = self.clock()
-            return True
-        if self.state and self._failed is None:
-            self._failed = "it stopped reading"
-        return False
+        self.outgoing.append((route, encode(msg)))
+        self._last_sent = self.clock.now()
+        return True
+
+    def take(self) -> list[tuple[bytes, bytes]]:
+        """What goes to the peers now (the server writes it, in order)."""
+        out, self.outgoing = self.outgoing, []
+        return out
+
+    def cannot_send(self, route: bytes) -> None:
+        """The server could not write to ``route`` (its queue is full: it stopped reading):
+        that peer is dropped at the next turn (never in the middle of a seal)."""
+        self._failed.add(route)
 
     def remembered(self, token: str, rid: Any, kind: str, frame: bytes) -> None:
         """A reply the host remembers by request id: it goes with the next records."""
-        if self.state:
+        if self.current is not None:
             self._replies.append([token, rid, kind, frame])
 
-    def drop(self, why: str) -> None:
-        """The standby is given up: the host goes on alone (and says so, ``on_dropped``, when
-        the standby was attached: only then may it have taken over, and only then were
-        players told of it)."""
-        was, acked = self.state, self.acked
-        if self.route is not None and self._failed is None:
-            self.send(self.route, encode(message(DROPPED, why=why)))
-        log.warning("the standby is dropped: %s; this host goes on alone", why)
-        self.state, self.route, self.serves = "", None, None
-        self.key = None
-        self._failed = None
-        if self.stream is not None:
-            self.stream.stop()
+    def drop(self, why: str, go: dict[str, Any] | None = None) -> None:
+        """The standby is given up (and told so, with where the party goes, ``go``, when it
+        goes anywhere): the host goes on alone or with the next peer waiting."""
+        cur = self.current
+        if cur is None:
+            return
+        self._dropped(cur, why, tell=True, go=go)
+
+    def _dropped(self, cur: Join, why: str, tell: bool,
+                 go: dict[str, Any] | None = None) -> None:
+        if tell and cur.route not in self._failed:
+            self._send(cur.route, dropped(cur.session, why, go))
+        log.warning("the standby at %s is dropped: %s", cur.serves.shown, why)
+        self.current = None
         self._replies = []
-        if was == "attached":
-            self.on_dropped(why, acked)
+        self._failed.discard(cur.route)
+        if cur.state == "attached":
+            self._gave_up = cur.acked if self._gave_up is None else min(self._gave_up,
+                                                                        cur.acked)
+            for listener in self.events.dropped:
+                listener(why, cur.acked)
+
+    def release(self, go: dict[str, Any] | None, why: str) -> None:
+        """Every peer told the party goes elsewhere (``go``: a hand-over, a stand-down)."""
+        for other in self.waiting.values():
+            self._send(other.route, dropped(other.session, why, go))
+        self.waiting.clear()
 
     def hand_over(self, epoch: int) -> bool:
         """Graceful: everything sent, then ``takeover`` (the standby serves as ``epoch``
         from the last record). False when no standby is attached."""
-        if self.state != "attached" or self.stream is None:
+        cur = self.current
+        if cur is None or cur.state != "attached":
             return False
         self.pump()
-        return self._send(message(TAKEOVER, epoch=epoch, seq=self.stream.seq))
+        return self._send(cur.route, message(TAKEOVER, session=cur.session, epoch=epoch,
+                                             seq=self.stream.seq))
 
     @property
-    def attached(self) -> bool:
-        return self.state == "attached"
+    def attached(self) -> Join | None:
+        cur = self.current
+        return cur if cur is not None and cur.state == "attached" else None
+
+    def _word(self) -> dict[str, Any] | None:
+        cur = self.attached
+        return None if cur is None else Attached(cur.serves, cur.key).wire()
 
     def status(self) -> dict[str, Any]:
-        """What the lobby and the console show: whether a standby is attached, where, and how
-        far behind it is: records not yet acknowledged, and since when the oldest of them
-        was sent (milliseconds)."""
+        """What the lobby and the console show: whether a standby is attached, where, how far
+        behind it is (records not yet acknowledged, and since when the oldest of them was sent,
+        in milliseconds), and how many peers wait."""
+        cur = self.current
         stream = self.stream
-        behind = 0 if stream is None else stream.seq - self.acked
-        lag = 0.0
-        sent = self._sent
-        while sent and sent[0][0] <= self.acked:
-            sent.popleft()
-        if sent and behind:
-            lag = (self.clock() - sent[0][1]) * 1000
-        return {"state": self.state or "none",
-                "serves": self.serves.shown if self.serves else None,
-                "behind": behind if self.state else None, "lag_ms": round(lag, 1)}
+        if cur is None:
+            return {"state": "none", "serves": None, "behind": None, "lag_ms": 0.0,
+                    "waiting": len(self.waiting)}
+        behind = max(0, stream.filled - cur.acked)
+        while cur.batches and cur.batches[0][0] <= cur.acked:
+            cur.batches.popleft()
+        lag = (self.clock.now() - cur.batches[0][1]) * 1000 if cur.batches and behind else 0.0
+        return {"state": cur.state, "serves": cur.serves.shown, "behind": behind,
+                "lag_ms": round(lag, 1), "waiting": len(self.waiting)}
 
     # --- as a durability source (gate.Durability) --------------------------------------------
 
     def ticket(self) -> int:
-        """The newest record, once the records collected are sent (0 while the snapshot is on
-        its way: what is told then does not wait for the standby)."""
+        """The newest record, once the records collected are sent (0 while no standby is
+        past its snapshot: what is told then does not wait for one)."""
         self.pump()
-        if self.state not in ("catching", "attached") or self.stream is None:
+        cur = self.current
+        if cur is None or cur.state not in ("catching", "attached"):
             return 0
         return self.stream.seq
 
     def reached(self) -> int:
-        if self.state in ("catching", "attached"):
-            return self.acked
-        return 0 if self.stream is None else self.stream.seq
+        cur = self.current
+        if cur is not None and cur.state in ("catching", "attached"):
+            return cur.acked
+        return self.stream.seq
 
     def fds(self) -> frozenset[int]:
         return frozenset()          # acknowledgements come on the host's own socket
@@ -365,5 +579,27 @@ class StandbyLink:
     def drain(self) -> None:
         pass
 
+    def gave_up(self) -> int | None:
+        out, self._gave_up = self._gave_up, None
+        return out
+
     def close(self) -> None:
         pass
+
+
+def _split(batch: list[Record]) -> list[list[Record]]:
+    """Records in messages of at most ``RECORDS_PER_MESSAGE`` and about
+    ``BYTES_PER_MESSAGE``."""
+    out: list[list[Record]] = []
+    part: list[Record] = []
+    used = 0
+    for record in batch:
+        size = weight(record[2])
+        if part and (len(part) >= RECORDS_PER_MESSAGE or used + size > BYTES_PER_MESSAGE):
+            out.append(part)
+            part, used = [], 0
+        part.append(record)
+        used += size
+    if part:
+        out.append(part)
+    return out

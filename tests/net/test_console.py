@@ -34,7 +34,7 @@ def test_the_consoles_handover_hands_the_party_over_and_quit_does_not(
     keys = KeyPair.generate()
     data = tmp_path / "a"
     host = Host("tcp://127.0.0.1:0", data=data, economy=str(data / "economy.sqlite3"),
-                standby_key=keys.fingerprint, bot_workers=0)
+                peers=(keys.fingerprint,), bot_workers=0)
     host.start()
     port = int(host.address.rsplit(":", 1)[1])
     standby = Standby(HostAddress("127.0.0.1", port), host.keys.public, tmp_path / "b",
@@ -45,7 +45,7 @@ def test_the_consoles_handover_hands_the_party_over_and_quit_does_not(
     runner.start()
     took = None
     try:
-        until(lambda: host.link is not None and host.link.attached)
+        until(lambda: host.standbys is not None and host.standbys.attached is not None)
         Console(host, io.StringIO(f"status\n{word}\n")).thread.join(5)
         assert host._thread is not None
         host._thread.join(10)
@@ -53,6 +53,7 @@ def test_the_consoles_handover_hands_the_party_over_and_quit_does_not(
         runner.join(10)
         took = out.get("took")
         assert isinstance(took, Takeover) and took.epoch == 2
+        assert (host.outcome is not None) == (word == "handover"), "handed over, or not"
         # Handed over; or, after ``quit``, taken over only because nothing listens at the
         # host's address any more (docs/operating.md: stop the standby first to end a party).
         assert (took.handed, took.certain) == ((True, False) if word == "handover"
@@ -67,4 +68,18 @@ def test_the_consoles_handover_hands_the_party_over_and_quit_does_not(
             took.router.close(0)
             took.guard.close()
             took.ctx.destroy(linger=0)
+        host.stop()
+
+
+def test_handover_without_a_standby_attached_says_so_and_stops_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "a"
+    host = Host("tcp://127.0.0.1:0", data=data, economy=str(data / "economy.sqlite3"),
+                peers=(KeyPair.generate().fingerprint,), bot_workers=0)
+    host.start()
+    try:
+        Console(host, io.StringIO("handover\n")).thread.join(5)
+        until(lambda: "no standby is attached" in capsys.readouterr().err)
+        assert host._thread is not None and host._thread.is_alive()
+    finally:
         host.stop()

@@ -16,6 +16,8 @@ class Source:
     def __init__(self) -> None:
         self.handed = 0
         self.durable = 0
+        #: set by the test: the source gave up, having reached this
+        self.given_up: int | None = None
 
     def ticket(self) -> int:
         return self.handed
@@ -31,6 +33,10 @@ class Source:
 
     def drain(self) -> None:
         self.durable = self.handed
+
+    def gave_up(self) -> int | None:
+        out, self.given_up = self.given_up, None
+        return out
 
     def close(self) -> None:
         pass
@@ -106,3 +112,24 @@ def test_a_source_that_gave_up_has_what_waited_for_it_withdrawn() -> None:
     assert gate.withdraw(standby, 1) == 2, "what waited for the standby past 1"
     store.durable = 3
     assert gate.released() == [(b"a", b"one")]
+
+
+def test_a_source_that_says_it_gave_up_has_what_waited_for_it_withdrawn_before_any_goes(
+        ) -> None:
+    """A standby dropped says so once (``gave_up``); what it reaches after that (nothing: it
+    is gone) must not let go what waited for it: the gate withdraws first."""
+    store, standby = Source(), Source()
+    gate = CommitGate([store, standby])
+    gate.to_route(b"a", b"told")
+    store.handed = standby.handed = 1
+    gate.seal()
+    gate.to_route(b"a", b"never")
+    store.handed = standby.handed = 2
+    gate.seal()
+    store.durable, standby.durable = 2, 1
+    assert gate.released() == [(b"a", b"told")]
+    standby.given_up, standby.durable = 1, 2          # dropped: "reached" means nothing now
+    assert gate.released() == []
+    gate.to_route(b"a", b"after")
+    gate.seal()
+    assert gate.released() == [(b"a", b"after")]

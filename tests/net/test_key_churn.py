@@ -327,7 +327,7 @@ def test_the_standby_is_neither_counted_with_its_address_nor_closed_as_silent(
     guests = dataclasses.replace(LOW, requests=(3.0, 0.5), hello_within=0.4)
     h = Host("tcp://127.0.0.1:0", "churn-host", data=data, economy=str(data / "economy.sqlite3"),
              heartbeat=0.5, idle=None, testing=True, guests=guests,
-             standby_key=keys.fingerprint, bot_workers=0)
+             peers=(keys.fingerprint,), bot_workers=0)
     h.start()
     port = int(h.address.rsplit(":", 1)[1])
     standby = Standby(HostAddress("127.0.0.1", port), h.keys.public, tmp_path / "b", keys,
@@ -336,15 +336,16 @@ def test_the_standby_is_neither_counted_with_its_address_nor_closed_as_silent(
     runner.start()
     player: Client | None = None
     try:
-        link = h.link
-        assert link is not None
+        standbys = h.standbys
+        assert standbys is not None
         end = time.monotonic() + 10
-        while not link.attached:
+        while standbys.attached is None:
             assert time.monotonic() < end, "the standby never attached"
             time.sleep(0.01)
-        since = link.since
+        joined = standbys.attached
         time.sleep(1.5)
-        assert link.attached and link.since == since, "the standby joined afresh"
+        assert standbys.attached is joined and joined.session == standby.session, (
+            "the standby joined afresh")
         cap = h._guard.cap if h._guard is not None else None
         assert cap is not None and cap.shut == 0, "the standby's connection was closed"
         player = Client(h, "127.0.0.1")

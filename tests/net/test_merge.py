@@ -17,7 +17,7 @@ import msgpack
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.merge import heal
 from cardparty.net.owners import identity
-from cardparty.net.replica import ECONOMY, HOST
+from cardparty.net.replica import ECONOMY, HOST, SCHEMAS, Copies
 from cardparty.net.safetext import name_folds
 from cardparty.net.store import Store
 
@@ -39,6 +39,17 @@ def images(directory: Path) -> dict[str, bytes]:
         with sqlite3.connect(directory / file) as db:
             out[name] = db.serialize()
     return out
+
+
+def sent_rows(directory: Path) -> dict[str, sqlite3.Connection]:
+    """The loser's files as a heal receives them: their rows, dumped by its schemas and
+    loaded into copies in memory (never its files themselves)."""
+    copies = Copies([HOST, ECONOMY], None)
+    for name, file in ((HOST, "host.sqlite3"), (ECONOMY, "economy.sqlite3")):
+        with sqlite3.connect(directory / file) as db:
+            for table, rows in SCHEMAS[name].dump(db, 64 * 1024):
+                copies.piece(name, table, rows)
+    return copies.finish()
 
 
 def side(base: Path, name: str) -> tuple[Store, Ledger]:
@@ -97,7 +108,7 @@ def test_a_heal_keeps_what_each_side_served_and_every_coin(tmp_path: Path) -> No
     bob_win = coins(tmp_path / "win", "Bob")
     close(store, ledger)
 
-    done = heal(tmp_path / "win", forkpoint, images(tmp_path / "lose"))
+    done = heal(tmp_path / "win", forkpoint, sent_rows(tmp_path / "lose"))
 
     assert done.taken == ["t1"] and done.kept == ["t2"]
     assert done.renamed_tables == {"t3": "t4"} and done.renamed_names == {"Zed": "Zed·2"}

@@ -1,8 +1,11 @@
 """The replication stream (net/replica.py) over real SQLite files: a random workload of the
 store's and the ledger's own writes, in random batches, with the store's writer on or off,
-the stream started at a random point; the replica, fed the snapshot and every record through
-msgpack as the wire carries them, ends with files equal to the host's, row for row, and its
-ledger's audit holds. Also: a gap in the stream and a statement that fails are refused."""
+the stream started at a random point; the replica, fed the snapshot's rows and every record
+through msgpack as the wire carries them, ends with files equal to the host's, row for row,
+and its ledger's audit holds. Also: a gap in the stream is refused, a record sent again is
+skipped, and a change the declared schema does not allow (a table it does not declare, a local
+one, a row of the wrong shape or type, SQL where a name should be) is refused before anything
+is written."""
 
 from __future__ import annotations
 
@@ -51,10 +54,11 @@ def over_the_wire(records: list[Record]) -> list[Record]:
     return read_records(msgpack.unpackb(packed, raw=False))
 
 
-def send_snapshot(snap: Snapshot, replica: Replica, size: int) -> None:
-    replica.begin(snap.seq, {n: len(d) for n, d in snap.files.items()})
-    for name, offset, data in snap.chunks(size):
-        replica.piece(name, offset, data)
+def send_snapshot(snap: Snapshot, replica: Replica) -> None:
+    replica.begin(snap.stream, snap.seq, list(snap.files))
+    for file, table, rows_ in snap.pieces:
+        packed = msgpack.packb(rows_, use_bin_type=True)
+        replica.piece(file, table, msgpack.unpackb(packed, raw=False))
     replica.end()
 
 
@@ -132,7 +136,8 @@ def test_the_replica_equals_the_host_after_a_random_workload(
             ledger.enter(u, f"key-{u}")
         for n in range(batches):
             if n == start_at:
-                send_snapshot(stream.start(), replica, chunk)
+                stream.start()
+                send_snapshot(stream.snapshot(chunk), replica)
             with store.batch():
                 for _ in range(rng.randrange(4)):
                     ledger_write(rng, ledger, n)
@@ -141,11 +146,17 @@ def test_the_replica_equals_the_host_after_a_random_workload(
                     store.before(ledger.sync)
                 for _ in range(rng.randrange(5)):
                     store_write(rng, store, n)
-            if stream.on:
-                replica.apply(over_the_wire(stream.cut()))
+            if stream.on and replica.seq is not None:
+                batch = stream.after(replica.seq)
+                assert batch is not None
+                replica.apply(over_the_wire(batch))
         if not stream.on:
-            send_snapshot(stream.start(), replica, chunk)
+            stream.start()
+            send_snapshot(stream.snapshot(chunk), replica)
         store.drain()
+        batch = stream.after(replica.seq or 0)
+        assert batch is not None
+        replica.apply(over_the_wire(batch))
         assert replica.seq == stream.seq
         copies = {HOST: sqlite3.connect(replica.path(HOST)),
                   ECONOMY: sqlite3.connect(replica.path(ECONOMY))}
@@ -165,7 +176,7 @@ def test_a_copy_opens_as_a_host_store_that_was_closed_cleanly(tmp_path: Path) ->
     store = Store(tmp_path / "host")
     store.put_table("t1", 1, {"a": 1}, b"save")
     replica = Replica(tmp_path / "standby")
-    send_snapshot(Stream(store, None).start(), replica, 7)
+    send_snapshot(Stream(store, None).snapshot(7), replica)
     replica.close()
     store.close()
     copy = Store(tmp_path / "standby")
@@ -178,24 +189,65 @@ def test_a_copy_opens_as_a_host_store_that_was_closed_cleanly(tmp_path: Path) ->
         copy.close()
 
 
-def test_a_gap_in_the_stream_or_a_failing_statement_is_refused(tmp_path: Path) -> None:
+def test_a_gap_is_refused_and_a_record_sent_again_is_skipped(tmp_path: Path) -> None:
     store = Store(tmp_path / "host")
     stream = Stream(store, None)
     replica = Replica(tmp_path / "standby")
     try:
-        send_snapshot(stream.start(), replica, 1 << 20)
+        stream.start()
+        send_snapshot(stream.snapshot(), replica)
         store.put_player("a", "p1", "Eva")
         store.put_player("b", "p2", "Bob")
-        first, second = stream.cut()
+        batch = stream.after(0)
+        assert batch is not None
+        first, second = batch
         with pytest.raises(ReplicaError, match="jumped"):
             replica.apply([second])
         assert replica.apply([first]) == 1
-        bad: Record = (2, HOST, [("INSERT INTO nowhere VALUES (?)", (1,), False)])
-        with pytest.raises(ReplicaError, match="fails"):
-            replica.apply([bad])
-        assert replica.seq == 1
-        with pytest.raises(ReplicaError, match="malformed"):
-            read_records([[1, "elsewhere", []]])
+        assert replica.apply([first, second]) == 2, "a record it has is skipped"
+        assert stream.after(2) == [] and stream.after(1) == [second]
+    finally:
+        replica.close()
+        store.close()
+
+
+@pytest.mark.parametrize("changes, why", [
+    ([["nowhere", ["a"], None]], "no replicated table"),
+    ([["info", ["epoch"], ["epoch", 9]]], "no replicated table"),
+    ([["sqlite_master", ["x"], None]], "no replicated table"),
+    ([["players; DROP TABLE players", ["a"], None]], "no replicated table"),
+    ([["players", ["a"], ["a", "p1"]]], "must have 3 values"),
+    ([["players", ["a"], ["a", "p1", 7]]], "holds TEXT"),
+    ([["players", ["a"], ["b", "p1", "Eva"]]], "under another key"),
+    ([["players", ["a", "b"], None]], "a key of players"),
+    ([["moves", ["t1", True], None]], "holds INTEGER"),
+    ([["players", ["a"], None], "junk"], "a change is"),
+])
+def test_a_change_the_schema_does_not_allow_is_refused_and_nothing_is_written(
+        tmp_path: Path, changes: list[Any], why: str) -> None:
+    with pytest.raises(ReplicaError, match=why):
+        read_records([[1, HOST, changes]])
+    with pytest.raises(ReplicaError, match="malformed"):
+        read_records([[1, "elsewhere", []]])
+
+
+def test_sql_in_a_value_is_only_data(tmp_path: Path) -> None:
+    """A value is bound as a parameter of a statement this side made from its own schema:
+    whatever text it holds, it lands as that text in its column."""
+    store = Store(tmp_path / "host")
+    replica = Replica(tmp_path / "standby")
+    try:
+        send_snapshot(Stream(store, None).snapshot(), replica)
+        evil = f"x'); ATTACH DATABASE '{tmp_path / 'evil.db'}' AS e; --"
+        record = read_records([[1, HOST, [["players", [evil], [evil, evil, evil]]]]])
+        replica.apply(record)
+        replica.close()
+        with sqlite3.connect(replica.path(HOST)) as db:
+            assert db.execute("SELECT token, id, name FROM players").fetchall() == [
+                (evil, evil, evil)]
+        assert sorted(p.name for p in (tmp_path / "standby").iterdir()
+                      if not p.name.endswith(("-wal", "-shm"))) == ["host.sqlite3"]
+        assert not (tmp_path / "evil.db").exists()
     finally:
         replica.close()
         store.close()

@@ -76,8 +76,8 @@ def test_a_cut_link_with_players_on_both_sides_leaves_one_history(tmp_path: Path
             shared_before = ann_shared + last_state(ben)["m"]
             assert shared_before > 0
             link(False)                                   # the cut, everybody alive
-            host.wait_for("the standby is dropped")
-            standby.wait_for(r"taking over .* as epoch 2 .*a player followed")
+            host.wait_for("the standby at .* is dropped")
+            standby.wait_for(r"taking over .* as epoch 2 .*its players followed")
             ben_after = progress(ben, 5)
             assert ben_after["epoch"] == 2 and ben_after["moved"] == [f"{s_ip}:7770"]
             ann_during = progress(ann, 5)

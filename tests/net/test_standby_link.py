@@ -23,12 +23,14 @@ from cardparty.net.address import HostAddress
 from cardparty.net.fdbudget import Door
 from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host import Host
+from cardparty.net.host.clock import SystemClock
 from cardparty.net.host.config import Guests
 from cardparty.net.host.server import open_router
-from cardparty.net.host.standby import Attached, StandbyLink
+from cardparty.net.host.standby import Attached, PeerEvents, Standbys
 from cardparty.net.keys import KeyPair
+from cardparty.net.owners import identity
 from cardparty.net.protocol import encode, message
-from cardparty.net.replica import ECONOMY, HOST, Replica, Stream
+from cardparty.net.replica import ECONOMY, HOST, Replica
 from cardparty.net.standby import (
     MEMO_PER_PLAYER,
     MEMO_PLAYERS,
@@ -43,24 +45,30 @@ from tests.net.test_replica import ledger_write, rows, store_write
 
 
 class LinkHost:
-    """A host as far as its standby sees one: a ROUTER, a store and a ledger written at
-    random in flushes, and the link, on one thread."""
+    """A host as far as its peers see one: a ROUTER, a store and a ledger written at random
+    in flushes, and the host's part that keeps its standby (``Standbys``), on one thread.
+    ``pause`` freezes its loop (a stalled laptop) while its socket stays open."""
 
-    def __init__(self, base: Path, approved: str) -> None:
+    def __init__(self, base: Path, approved: str | list[str]) -> None:
         self.keys = KeyPair.generate()
         self.store = Store(base / "host")
         self.ledger = Ledger(base / "host" / "economy.sqlite3")
         for u in ("u0", "u1", "u2"):
             self.ledger.enter(u, f"key-{u}")
-        self.stream = Stream(self.store, self.ledger)
         self.ctx: zmq.Context[Any] = zmq.Context()
         self.guard = Guard(self.ctx, self.keys, "test")
         self.router, self.address = open_router(self.ctx, "tcp://127.0.0.1:0", self.guard)
-        self.link = StandbyLink(self.stream, approved, self._send, epoch=3, name="test")
         self.attached: list[Attached] = []
-        self.link.on_attached = self.attached.append
+        self.dropped: list[str] = []
+        self.standbys = Standbys(
+            self.store, self.ledger, [approved] if isinstance(approved, str) else approved,
+            self.keys.public, 3, "test", SystemClock(),
+            PeerEvents(attached=(self.attached.append,),
+                       dropped=(lambda why, acked: self.dropped.append(why),)))
+        self.stream = self.standbys.stream
         self.writing = threading.Event()
         self.stopping = threading.Event()
+        self.paused = threading.Event()
         self.refusals: list[dict[str, Any]] = []
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.rng = random.Random(7)
@@ -69,6 +77,13 @@ class LinkHost:
     @property
     def where(self) -> HostAddress:
         return HostAddress("127.0.0.1", int(self.address.rsplit(":", 1)[1]))
+
+    @property
+    def current(self) -> Any:
+        return self.standbys.current
+
+    def attached_now(self) -> bool:
+        return self.standbys.attached is not None
 
     def _send(self, route: bytes, frame: bytes) -> bool:
         try:
@@ -79,16 +94,20 @@ class LinkHost:
 
     def _run(self) -> None:
         from cardparty.net.protocol import decode, encode
+        standbys = self.standbys
         while not self.stopping.is_set():
+            if self.paused.is_set():
+                time.sleep(0.005)
+                continue
             if self.router.poll(5):
                 route = self.router.recv()
                 body = self.router.recv(copy=False)
                 user, _ = peer_of(body)
-                if self.link.is_standby(user):
+                if standbys.peer_of(user) is not None:
                     assert user is not None
-                    self.link.frame(route, user, body.bytes)
+                    standbys.frame(route, user, body.bytes)
                 elif decode(body.bytes)["type"] == "standby_hello":
-                    self._send(route, encode(StandbyLink.refusal(self.link, user)))
+                    self._send(route, encode(standbys.refusal(user)))
             if self.writing.is_set():
                 with self.store.batch():
                     for _ in range(self.rng.randrange(3)):
@@ -96,8 +115,22 @@ class LinkHost:
                     for _ in range(self.rng.randrange(4)):
                         store_write(self.rng, self.store, self.n)
                 self.n += 1
-                self.link.ticket()               # as the gate does when it seals
-            self.link.tick()
+                standbys.ticket()               # as the gate does when it seals
+            standbys.tick()
+            for route, frame in standbys.take():
+                if not self._send(route, frame):
+                    standbys.cannot_send(route)
+
+    def write(self, what: Any) -> None:
+        """Something written on the host's loop (paused for it, then going on)."""
+        self.paused.set()
+        time.sleep(0.05)
+        try:
+            with self.store.batch():
+                what(self.store)
+            self.standbys.ticket()
+        finally:
+            self.paused.clear()
 
     def kill(self) -> None:
         """As a process killed: the loop stops and the socket closes, nothing more said."""
@@ -118,7 +151,7 @@ def quiet(host: LinkHost) -> None:
     """No more writes, and the standby has acknowledged every record."""
     host.writing.clear()
     time.sleep(0.05)                  # the loop's turn that was writing ends
-    until(lambda: host.link.acked == host.stream.seq)
+    until(lambda: host.current is not None and host.current.acked == host.stream.seq)
 
 
 def until(what: Any, timeout: float = 10.0) -> None:
@@ -157,13 +190,13 @@ def test_a_standby_gets_a_snapshot_then_every_record_and_its_copy_equals_the_hos
         pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
     host, standby, _ = pair
     # the host is attached as it sends ``standby_attached``; the standby once it has read it
-    until(lambda: host.link.attached and standby.attached)
+    until(lambda: host.attached_now() and standby.attached)
     assert [a.serves.shown for a in host.attached] == ["127.0.0.1:7999"]
     assert standby.epoch == 3
     host.writing.set()
     until(lambda: host.n > 150)
     quiet(host)
-    assert host.link.status()["behind"] == 0
+    assert host.standbys.status()["behind"] == 0
     host.store.drain()
     copy = Replica(standby.replica.directory)
     with sqlite3.connect(copy.path(HOST)) as a, sqlite3.connect(copy.path(ECONOMY)) as b:
@@ -180,7 +213,7 @@ def test_a_key_the_host_did_not_approve_is_refused(tmp_path: Path) -> None:
     runner.start()
     try:
         time.sleep(0.6)
-        assert not host.link.state and other.replica.seq is None
+        assert host.current is None and other.replica.seq is None
     finally:
         other.stop()
         runner.join(5)
@@ -190,11 +223,11 @@ def test_a_key_the_host_did_not_approve_is_refused(tmp_path: Path) -> None:
 def test_when_nothing_listens_at_the_host_any_more_the_attached_standby_takes_over(
         pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
     host, standby, out = pair
-    until(lambda: host.link.attached)
+    until(lambda: host.attached_now())
     host.writing.set()
     until(lambda: host.n > 60)
     quiet(host)
-    acked = host.link.acked
+    acked = host.current.acked
     host.kill()
     out["runner"].join(5)
     take = out["takeover"]
@@ -262,23 +295,40 @@ def test_a_standby_says_hello_even_when_its_monitor_missed_the_connection(
     runner = threading.Thread(target=standby.run, daemon=True)
     runner.start()
     try:
-        until(lambda: host.link.attached)
+        until(lambda: host.attached_now())
     finally:
         standby.stop()
         runner.join(5)
         host.close()
 
 
-def test_the_hello_that_makes_a_standby_take_over_is_bound_to_its_connection(
+def seat(store: Store, key: bytes, name: str, table: str = "t1") -> None:
+    """A table in play with ``name`` (by ``key``) seated at it, as the host keeps one."""
+    meta = {"status": "playing", "title": "x", "seats": [
+        {"kind": "human", "token": identity(key, name), "name": name},
+        {"kind": "bot", "token": None, "name": "Bot 2"}]}
+    store.put_table(table, int(table[1:]), meta, b"save")
+
+
+def follow(ctx: zmq.Context[Any], keys: KeyPair, standby_key: bytes, port: int, name: str,
+           epoch: int = 3) -> zmq.Socket[Any]:
+    sock = peer_socket(ctx, keys, standby_key, HostAddress("127.0.0.1", port))
+    sock.send(encode(message("hello", rid=1, name=name, features=[],
+                             follow={"epoch": epoch})))
+    return sock
+
+
+def test_a_stranger_following_never_makes_the_standby_take_over_and_a_seated_player_does(
         tmp_path: Path) -> None:
-    """The host goes silent while its socket still listens (a cut link, a frozen process): a
-    player follows to the standby, whose takeover hands his hello to the host it becomes with
-    the frame ZeroMQ read it in. Answered there, the hello binds his route to his connection
-    (so that connection's end forgets it, and the cap keeps it as a player's: one left
-    unbound is closed as silent after ``hello_within``)."""
+    """The host goes silent while its socket still listens (a cut link, a frozen process). A
+    guest with fresh keys follows to the standby, as often as he likes, with the host's epoch
+    and a seated player's name: he is no seated player (his key is not), and the standby
+    does not take over. The seated player follows: it does, and hands his hello to the host it
+    becomes with the frame ZeroMQ read it in. Answered there, the hello binds his route to his
+    connection (so that connection's end forgets it, and the cap keeps it as a player's)."""
     from cardparty.net.protocol import decode
 
-    keys = KeyPair.generate()
+    keys, ann = KeyPair.generate(), KeyPair.generate()
     old = LinkHost(tmp_path, keys.fingerprint)
     old.thread.start()
     standby = Standby(old.where, old.keys.public, tmp_path / "standby", keys,
@@ -287,21 +337,31 @@ def test_the_hello_that_makes_a_standby_take_over_is_bound_to_its_connection(
     runner = threading.Thread(target=lambda: out.setdefault("took", standby.run()),
                               daemon=True)
     runner.start()
-    player = None
+    socks: list[zmq.Socket[Any]] = []
     host: Host | None = None
+    ctx: zmq.Context[Any] = zmq.Context()
     try:
-        until(lambda: old.link.attached)
+        until(lambda: old.attached_now())
+        old.write(lambda store: seat(store, ann.public, "Ann"))
+        quiet(old)
         old.stopping.set()                    # silent, its socket still open
         old.thread.join(5)
         until(lambda: standby.lost_at is not None)
         port = int(standby.address.rsplit(":", 1)[1])
-        player = peer_socket(zmq.Context.instance(), KeyPair.generate(), keys.public,
-                             HostAddress("127.0.0.1", port))
-        player.send(encode(message("hello", rid=1, name="Ann", features=[],
-                                   follow={"epoch": 3})))
+        for _ in range(30):                   # fresh keys, the seated player's name
+            sock = follow(ctx, KeyPair.generate(), keys.public, port, "Ann")
+            try:
+                assert sock.poll(2000)
+                assert decode(sock.recv())["code"] == "not_host"
+            finally:
+                sock.close(0)
+        time.sleep(0.2)
+        assert runner.is_alive() and out.get("took") is None
+        player = follow(ctx, ann, keys.public, port, "Ann")
+        socks.append(player)
         runner.join(10)
         take = out.get("took")
-        assert isinstance(take, Takeover) and len(take.frames) == 1
+        assert isinstance(take, Takeover) and len(take.frames) == 1 and not take.sure
         host = Host("tcp://127.0.0.1:0", data=tmp_path / "standby", keys=keys,
                     economy=str(tmp_path / "standby" / "economy.sqlite3"), takeover=take,
                     bot_workers=0)
@@ -313,8 +373,9 @@ def test_the_hello_that_makes_a_standby_take_over_is_bound_to_its_connection(
         [(route, (fd, peer))] = server.conn_of.items()
         assert server.route_on[fd] == (route, peer)
     finally:
-        if player is not None:
-            player.close(0)
+        for sock in socks:
+            sock.close(0)
+        ctx.term()
         if host is not None:
             host.stop()
         else:

@@ -1,5 +1,5 @@
 """What a standby does so that the host it becomes is built quickly at a takeover
-(``client/commands/host_standby.py``): what lives as long as the process is loaded while it
+(``net/party.py``): what lives as long as the process is loaded while it
 waits and set aside from the garbage collector, and no collection runs during the build."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardparty.client.commands.host_standby import collector_paused, ready_to_serve
+from cardparty.net.party import collector_paused, ready_to_serve
 
 
 @pytest.fixture(autouse=True)
