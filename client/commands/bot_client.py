@@ -172,16 +172,14 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     name = args.name or f"Bot-{rng.randrange(1000, 10000)}"
     session = Session(address, name, token=args.token, client="cardparty bot-client")
+    if args.history is None:
+        return play(args, session, None, rng, name, say)
     try:
-        stream = None if args.history is None else open(args.history, "a", encoding="utf-8")
+        stream = open(args.history, "a", encoding="utf-8")  # noqa: SIM115 (closed below)
     except OSError as exc:
         return refuse("bot-client", f"--history {args.history}: {exc.strerror or exc}")
-    history = None if stream is None else History(stream, session)
-    try:
-        return play(args, session, history, rng, name, say)
-    finally:
-        if stream is not None:
-            stream.close()
+    with stream:
+        return play(args, session, History(stream, session), rng, name, say)
 
 
 def play(args: argparse.Namespace, session: Any, history: History | None, rng: random.Random,
