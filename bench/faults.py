@@ -689,6 +689,8 @@ def run(args: argparse.Namespace, kinds: list[str]) -> int:
         peers = ", ".join(f"{p.name} {p.address}" for p in party.peers.values())
         print(f"party: peers {peers}; the host approves {approves}; {len(PLAYERS)} players "
               f"in {len(GAMES)} games at a time ({', '.join(g[0] for g in GAMES)})", flush=True)
+        print(f"LAN: {len(party.lan.made)} namespaces (named fb*{party.lan.tag}), removed at "
+              "the end", flush=True)
         t_start = time.time()
         if faults:
             print(f"faults: {len(faults)} over {seconds:.0f} s ({', '.join(kinds)})", flush=True)

@@ -314,9 +314,11 @@ def test_faults_bench_smoke_runs_every_phase_and_prints_its_verdicts() -> None:
     assert re.search(r"^  a guest with fresh keys following the standby .* -> "
                      r"(PASS|FAIL|NOT JUDGED)", out, re.MULTILINE), out
     assert "load average before" in out and "load average after" in out
-    assert not [ns for ns in subprocess.run(["ip", "netns", "list"], capture_output=True,
-                                            text=True).stdout.split() if ns.startswith("fb")], (
-        "the bench left a namespace behind")
+    tag = re.search(r"^LAN: \d+ namespaces \(named fb\*(\w+)\), removed at the end$", out,
+                    re.MULTILINE)
+    assert tag, out
+    left = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert tag.group(1) not in left, f"the bench left a namespace behind:\n{left}"
 
 
 def test_the_fault_checker_holds_an_honest_game_and_finds_a_told_move_the_host_lacks(
