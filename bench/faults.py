@@ -246,8 +246,10 @@ class Party:
 
     def standby_of(self, host: Peer) -> Peer | None:
         """The peer the host last said was attached (None: none now)."""
-        att = host.said("attached")
-        drop = host.said("dropped")
+        since = max((t for t, m in host.said("bench") if m["what"].startswith("start")),
+                    default=0.0)
+        att = host.said("attached", since)
+        drop = host.said("dropped", since)
         if not att or (drop and drop[-1][0] > att[-1][0]):
             return None
         serves = att[-1][1]["serves"]
@@ -780,6 +782,8 @@ def report(party: Party, faults: list[Fault], chain: list[dict[str, Any]],
         print(f"  a guest with fresh keys following the standby for {guest['seconds']:.0f} s "
               f"({guest['hellos']} hellos, the link cut {guest['cuts']} times): takeovers "
               f"{guest['takeovers']} -> {judged}")
+        for line in guest["said"]:
+            print(f"    the guest said: {line[:200]}")
 
 
 if __name__ == "__main__":
