@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from host import percentile  # bench/host.py, beside this script
+from party import audit_holds, coins_in_play, kept, ledger_rows, payouts_of  # beside it too
 
 PY = sys.executable
 #: (game, seats, humans, settings): tables of all four games, humans and bots beside them.
@@ -230,83 +231,6 @@ def deal(players: list[Player]) -> list[list[Player]]:
             p.session.ready(tid)
         groups.append(group)
     return groups
-
-
-def kept(data: Path, table_id: str) -> Any:
-    """The table as the store in ``data`` keeps it now (read only: a host runs on it)."""
-    import msgpack
-
-    from cardparty.core.contract import Move
-    from cardparty.core.discovery import load_catalog
-    from cardparty.core.table import Table
-
-    db = sqlite3.connect(f"file:{data / 'host.sqlite3'}?mode=ro", uri=True,
-                         isolation_level=None)
-    try:
-        # One read transaction: the host may save the table (and cut its moves) between two
-        # reads, and an older row with the newer moves does not replay.
-        db.execute("BEGIN")
-        row = db.execute("SELECT save FROM tables WHERE id = ?", (table_id,)).fetchone()
-        if row is None:
-            return None
-        table = Table.restore(row[0], load_catalog())
-        for version, entry in db.execute("SELECT version, entry FROM moves WHERE table_id = ? "
-                                         "ORDER BY version", (table_id,)):
-            seat, kind, cards, choice, *_ = msgpack.unpackb(entry, raw=False)
-            if version > table.version:
-                table.play(seat, Move(kind, tuple(cards), choice))
-        return table
-    finally:
-        db.close()
-
-
-def payouts_of(data: Path, table_id: str) -> int:
-    """How many times the ledger in ``data`` paid the table's rounds (its key's payouts)."""
-    import msgpack
-
-    host = sqlite3.connect(f"file:{data / 'host.sqlite3'}?mode=ro", uri=True)
-    eco = sqlite3.connect(f"file:{data / 'economy.sqlite3'}?mode=ro", uri=True)
-    try:
-        row = host.execute("SELECT meta FROM tables WHERE id = ?", (table_id,)).fetchone()
-        if row is None:
-            return 0
-        key = msgpack.unpackb(row[0], raw=False, strict_map_key=False)["economy"][1]
-        return int(eco.execute("SELECT COUNT(*) FROM payouts WHERE match_id LIKE ?",
-                               (f"{key}/%",)).fetchone()[0])
-    finally:
-        host.close()
-        eco.close()
-
-
-def audit_holds(data: Path) -> bool:
-    """The audit of the ledger in ``data`` holds (read only)."""
-    from cardparty.core.economy.ledger import EconomyError, Ledger
-
-    ledger = Ledger.read_only(data / "economy.sqlite3")
-    try:
-        ledger.audit()
-        return True
-    except EconomyError:
-        return False
-    finally:
-        ledger.close()
-
-
-def ledger_rows(data: Path) -> list[tuple[Any, ...]]:
-    db = sqlite3.connect(f"file:{data / 'economy.sqlite3'}?mode=ro", uri=True)
-    try:
-        return db.execute("SELECT id, at, username, delta, reason, ref FROM ledger "
-                          "ORDER BY id").fetchall()
-    finally:
-        db.close()
-
-
-def coins_in_play(rows: list[tuple[Any, ...]]) -> int:
-    """The coins in play (balances and stakes held) the ledger's ``rows`` account for:
-    minted less spent (what the audit checks balances and stakes against)."""
-    from cardparty.core.economy.ledger import BURNED, MINTED
-
-    return sum(r[3] for r in rows if r[4] in MINTED or r[4] in BURNED)
 
 
 def coins_at_takeover(old: Path, new: Path) -> tuple[int, int]:

@@ -67,12 +67,16 @@ class _Seat:
 def play_table(session: Session, table: str, *, level: str = "normal",
                rng: random.Random | None = None, timeout: float | None = None,
                on_message: Any = None,
-               delay: float | Callable[[], float] = 0.0) -> dict[str, Any]:
+               delay: float | Callable[[], float] = 0.0,
+               on_move: Callable[[dict[str, Any], int, Future[dict[str, Any]]], None] | None
+               = None) -> dict[str, Any]:
     """Play our seat at ``table`` until the game is over; return the result map (``places``,
     ``scores``, ...). The session must be connected and seated (or resumed). BotGone if the
     table vanishes or breaks, or ``timeout`` seconds pass. ``on_message`` sees every pushed
     message (tests record them). ``delay``: seconds to think before each move (or a function
-    saying it, asked before each: a test paces a game to outlast what it runs beside it)."""
+    saying it, asked before each: a test paces a game to outlast what it runs beside it).
+    ``on_move`` sees each move as it is sent: the view it was chosen in, the move's id, and
+    the future of the host's answer (a history records what was sent and answered)."""
     rng = rng or random.Random()
     deadline = None if timeout is None else time.monotonic() + timeout
     me = _Seat(session.views.get(table))
@@ -101,8 +105,10 @@ def play_table(session: Session, table: str, *, level: str = "normal",
             if pause:
                 time.sleep(pause)
             me.moved_on = latest["version"]
-            me.inflight = session.send_move(table, choose(latest["view"], rng, level),
-                                            latest["version"])
+            pick = choose(latest["view"], rng, level)
+            me.inflight = session.send_move(table, pick, latest["version"])
+            if on_move is not None:
+                on_move(latest, pick, me.inflight)
 
 
 def _result(me: _Seat) -> dict[str, Any] | None:

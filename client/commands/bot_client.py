@@ -7,6 +7,8 @@ back. Then it prints the places per seat. ``--json`` makes every printed line on
 ``{"table": ID}`` on creating a table, ``{"table": ID, "seat": S, "name": N}`` once seated
 (the same name, from this user's key, resumes this seat: ``--name N``), and at the end the
 result with ``places``.
+``--history FILE`` writes what the bot was told and what it did, one JSON object a line, for
+a checker to read afterwards (bench/faults.py): ``History``.
 For tests, load, and LAN parties short of players.
 """
 
@@ -15,7 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from typing import Any
+import threading
+import time
+from concurrent.futures import Future
+from typing import IO, Any
 
 from cardparty.client.commands.refusal import refuse
 from cardparty.core.bots import ACCEPTED_LEVELS, canonical_level
@@ -65,13 +70,94 @@ def add_parser(sub: Any) -> None:
                    help=_("seconds to think before each move (default 0)"))
     p.add_argument("--seed", type=int, default=None, help=_("the bot's own random seed"))
     p.add_argument("--json", action="store_true", help=_("print one JSON object per line"))
+    p.add_argument("--history", default=None, metavar="FILE",
+                   help=_("append what the bot was told and did to FILE, one JSON object a "
+                          "line (views, moves, replies, connections)"))
     p.set_defaults(run=run)
+
+
+#: The parts of a view that say where a game stands (not how it is shown, nor the timers):
+#: two views of one table at one version that differ here tell two different games.
+STATE_KEYS = ("hand", "zones", "turn", "phase", "counters", "players", "result")
+
+
+class History:
+    """What one bot-client was told and did, appended to a file as JSON lines, each with
+    ``t`` (the wall clock, seconds) and ``kind``:
+
+    - ``view``: ``table``, ``version``, ``prev``, ``snapshot``, ``seat``, the ``events`` as
+      told (their data, without the words), ``state`` (the view's ``STATE_KEYS``), ``moves``
+      (how many it offered), ``over``, and the ``epoch`` and ``host`` of the session then;
+    - ``move``: ``table``, ``on`` (the version it was chosen on), ``id``, ``move`` (kind,
+      cards, choice); ``reply``: ``table``, ``on``, and ``version`` (``ok``) or ``error``
+      (its code), ``epoch`` and ``host``;
+    - ``seated`` (``table``, ``seat``, ``name``), ``connection`` (``state``, ``address``),
+      ``standby`` (the host's word: ``epoch``, ``standby``), ``end`` (``places`` or
+      ``error``).
+
+    Every line is flushed as written: a bot killed mid-game leaves what it had been told."""
+
+    def __init__(self, stream: IO[str], session: Any) -> None:
+        self.stream = stream
+        self.session = session
+        self.lock = threading.Lock()
+
+    def write(self, kind: str, **fields: Any) -> None:
+        line = json.dumps({"t": round(time.time(), 4), "kind": kind, **fields},
+                          separators=(",", ":"), default=repr)
+        with self.lock:
+            self.stream.write(line + "\n")
+            self.stream.flush()
+
+    def where(self) -> dict[str, Any]:
+        return {"epoch": self.session.epoch, "host": self.session.address}
+
+    def message(self, msg: dict[str, Any]) -> None:
+        """A pushed message, as ``play_table`` reads it."""
+        kind = msg.get("type")
+        if kind == "view":
+            view = msg.get("view") or {}
+            self.write("view", table=msg.get("table"), version=msg.get("version"),
+                       prev=msg.get("prev"), snapshot=bool(msg.get("snapshot")),
+                       seat=msg.get("seat"),
+                       events=[{k: v for k, v in e.items() if k not in ("text", "msg")}
+                               for e in msg.get("events") or () if isinstance(e, dict)],
+                       state={k: view.get(k) for k in STATE_KEYS if k in view},
+                       moves=len(view.get("moves") or ()), over=bool(view.get("result")),
+                       **self.where())
+        elif kind == "connection":
+            self.write("connection", state=msg.get("state"), address=msg.get("address"),
+                       **self.where())
+        elif kind == "standby":
+            self.write("standby", word=msg.get("epoch"), standby=msg.get("standby"),
+                       **self.where())
+        elif kind == "error":
+            self.write("error", code=msg.get("code"), about=msg.get("about"), **self.where())
+
+    def move(self, latest: dict[str, Any], pick: int, fut: Future[dict[str, Any]]) -> None:
+        """A move sent (``netbot.play_table``'s ``on_move``), and its answer when it comes."""
+        table, on = latest.get("table"), latest.get("version")
+        listed = latest["view"]["moves"][pick]
+        self.write("move", table=table, on=on, id=pick,
+                   move={"kind": listed.get("kind"), "cards": listed.get("cards"),
+                         "choice": listed.get("choice")}, **self.where())
+
+        def answered(done: Future[dict[str, Any]]) -> None:
+            try:
+                reply = done.result()
+            except Exception as exc:
+                self.write("reply", table=table, on=on, error=getattr(exc, "code", "error"),
+                           **self.where())
+                return
+            self.write("reply", table=table, on=on, version=reply.get("version"),
+                       **self.where())
+
+        fut.add_done_callback(answered)
 
 
 def run(args: argparse.Namespace) -> int:
     from cardparty.net.address import AddressError, read_address
-    from cardparty.net.netbot import BotGone, play_table
-    from cardparty.net.session import Session, SessionError
+    from cardparty.net.session import Session
 
     if args.create and not args.players:
         return refuse("bot-client", _("--create needs --players"))
@@ -86,6 +172,22 @@ def run(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     name = args.name or f"Bot-{rng.randrange(1000, 10000)}"
     session = Session(address, name, token=args.token, client="cardparty bot-client")
+    if args.history is None:
+        return play(args, session, None, rng, name, say)
+    try:
+        stream = open(args.history, "a", encoding="utf-8")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        return refuse("bot-client", f"--history {args.history}: {exc.strerror or exc}")
+    with stream:
+        return play(args, session, History(stream, session), rng, name, say)
+
+
+def play(args: argparse.Namespace, session: Any, history: History | None, rng: random.Random,
+         name: str, say: Any) -> int:
+    """Connect, take the seat, play it to the end (``run``'s work); the exit status."""
+    from cardparty.net.netbot import BotGone, play_table
+    from cardparty.net.session import SessionError
+
     try:
         session.connect(timeout=10.0)
         welcome = session.welcome or {}
@@ -112,14 +214,21 @@ def run(args: argparse.Namespace) -> int:
             session.ready(table)
         say({"table": table, "seat": seat, "name": name},
             f"seat {seat} at table {table} (resume with --name {name!r})")
+        if history is not None:
+            history.write("seated", table=table, seat=seat, name=name, **history.where())
         result = play_table(session, table, level=canonical_level(args.level),
-                            rng=rng, timeout=args.timeout,
-                            delay=args.delay)
+                            rng=rng, timeout=args.timeout, delay=args.delay,
+                            on_message=None if history is None else history.message,
+                            on_move=None if history is None else history.move)
     except (SessionError, BotGone) as exc:
         session.abort()
+        if history is not None:
+            history.write("end", error=str(exc))
         return refuse("bot-client", exc, 1)
     session.close()
     places = result["places"]
+    if history is not None:
+        history.write("end", table=table, places=places)
     say({"table": table, "seat": seat, "places": places, "result": result},
         "places: " + ", ".join(f"seat {i}: {p}" for i, p in enumerate(places))
         + (f" ({result['summary']})" if result.get("summary") else ""))
