@@ -290,7 +290,7 @@ LINES: dict[str, Callable[[str], re.Match[str] | None]] = {
     # a host serving from its own start (epoch: read from its store)
     "serving": _search(r"cardparty host '.*' listening on (?P<address>\S+)"),
     # a standby waiting
-    "standby": _search(r"standby of (?P<host>\S+) \(key"),
+    "standby": _search(r"stands by the host at (?P<host>\S+) \(key"),
     # a takeover, as the new host says it (the epoch it serves as)
     "took_over": _search(r"took over from (?P<old>\S+) as epoch (?P<epoch>\d+)"),
     # the standby's own word as it takes over, with why
@@ -299,7 +299,7 @@ LINES: dict[str, Callable[[str], re.Match[str] | None]] = {
     # the host's side: a standby attached
     "attached": _search(r"the standby at (?P<serves>\S+) is attached"),
     # the host's side: its standby dropped
-    "dropped": _search(r"the standby is dropped: (?P<why>.*); this host goes on alone"),
+    "dropped": _search(r"the standby at (?P<serves>\S+) is dropped: (?P<why>.*)"),
     # the standby's side: a fresh copy written
     "copy": _search(r"a copy of the host at (?P<host>\S+) as of record (?P<seq>\d+)"),
     # a host that learnt of a higher one and stopped serving

@@ -8,8 +8,9 @@ the host's loop through the two callbacks it is given:
 
 - ``sure(why)``: nothing listens at the old host's address any more (its process is gone):
   no other host serves, nothing needs holding;
-- ``healed(copies)``: the old host answered, stood down and handed over its rows (its
-  ``standby_welcome`` with ``heal``, the pieces, the end), each piece checked against this
+- ``healed(copies, memo)``: the old host answered, stood down and handed over its rows (its
+  ``standby_welcome`` with ``heal``, the pieces, its memory of replies by request id in
+  ``records`` without records, the end), each piece checked against this
   host's own schema and loaded into a copy in memory (net/replica.py's ``Copies``: nothing
   the old host sends is run or opened as a database); the caller acknowledges
   (``standby_ack`` with ``healed``) and the host carries in what the old host did after the
@@ -34,6 +35,7 @@ from cardparty.net.address import HostAddress
 from cardparty.net.keys import KeyPair
 from cardparty.net.peer import (
     PIECE,
+    RECORDS,
     SNAPSHOT_END,
     WELCOME,
     PeerError,
@@ -43,7 +45,7 @@ from cardparty.net.peer import (
 )
 from cardparty.net.protocol import encode
 from cardparty.net.replica import Copies, ReplicaError
-from cardparty.net.standby import peer_socket, refused
+from cardparty.net.standby import Memo, peer_socket, refused
 
 log = logging.getLogger("cardparty.host")
 
@@ -56,7 +58,7 @@ class Caller(threading.Thread):
 
     def __init__(self, old: HostAddress, old_key: bytes, keys: KeyPair, serves: HostAddress,
                  epoch: int, sure: Callable[[str], None],
-                 healed: Callable[[dict[str, sqlite3.Connection]], None]) -> None:
+                 healed: Callable[[dict[str, sqlite3.Connection], Memo], None]) -> None:
         super().__init__(name="cardparty-heal", daemon=True)
         self.old, self.old_key, self.keys = old, old_key, keys
         self.serves, self.epoch = serves, epoch
@@ -90,6 +92,7 @@ class Caller(threading.Thread):
         due = 0.0
         session = int(time.time() * 1000) % (1 << 40)
         copies: Copies | None = None
+        memo = Memo()
         while not self.stopping.is_set():
             now = time.monotonic()
             if now >= due and copies is None:
@@ -113,11 +116,14 @@ class Caller(threading.Thread):
                     if copies is not None:
                         copies.abandon()
                     copies = Copies(msg.get("files"), None)
+                    memo = Memo()
+                elif kind == RECORDS and copies is not None:
+                    memo.add(msg["replies"])       # its memory of replies, for requests again
                 elif kind == PIECE and copies is not None:
                     copies.piece(msg["file"], msg["table"], msg["rows"])
                 elif kind == SNAPSHOT_END and copies is not None:
                     done, copies = copies.finish(), None
-                    self.on_healed(done)
+                    self.on_healed(done, memo)
                     if self.stopped.wait(10.0):
                         with contextlib.suppress(zmq.Again):
                             sock.send(encode(ack(0, session, healed=True)), zmq.NOBLOCK)

@@ -79,6 +79,11 @@ PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "clos
 FOLLOW = 30.0
 #: Seconds before a standby that answered ``not_host`` is tried again (meanwhile the host).
 STANDBY_AGAIN = 0.15
+#: Seconds before a request answered ``held`` is sent again (the table waits for one of its
+#: players to answer a drop or to follow a takeover: docs/protocol.md, "No split brain"). A
+#: held request is not refused: it was maybe done already, and its reply is kept for when the
+#: table is served again.
+HELD_AGAIN = 0.5
 #: What a player reads when his party moved to another host.
 MOVED = N_("host moved to {address}")
 
@@ -171,6 +176,8 @@ class Session(PlayerRequests):
         self._ctx: zmq.Context[Any] = zmq.Context.instance()
         self._lock = threading.Lock()
         self._pending: dict[Any, tuple[dict[str, Any], Future[dict[str, Any]]]] = {}
+        #: requests answered ``held``, by rid: when to send each again
+        self._held: dict[Any, float] = {}
         self._outq: queue.Queue[dict[str, Any]] = queue.Queue()
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
@@ -438,7 +445,8 @@ class Session(PlayerRequests):
         the host's silence, the hello's time, or the patience for a welcome."""
         if self.connected:
             return max(0.0, min(w.last_sent + self.heartbeat - now,
-                                w.last_recv + self.heartbeat * self.liveness - now))
+                                w.last_recv + self.heartbeat * self.liveness - now,
+                                *(due - now for due in self._held.values())))
         if w.hello_due is not None:
             return max(0.0, w.hello_due - now)
         return max(0.0, w.hello_sent + self._patience() - now)
@@ -468,6 +476,7 @@ class Session(PlayerRequests):
                 # once more)
                 self._successor_due = now + self._patience()
             return True
+        self._held_again(now)
         self._send_queued(w, now)
         if now - w.last_recv > self.heartbeat * self.liveness:
             return self._host_lost(w, now)
@@ -476,6 +485,23 @@ class Session(PlayerRequests):
                 w.sock.send(encode(message("ping")), zmq.NOBLOCK)
             w.last_sent = now
         return True
+
+    def _held_again(self, now: float) -> None:
+        """Requests answered ``held`` sent again, with their rid, once due: the host answers
+        them from its memory once the table is served again (a move done before the hold is
+        told ``ok`` then, never done twice)."""
+        if not self._held:
+            return
+        for rid, due in list(self._held.items()):
+            if now < due:
+                continue
+            with self._lock:
+                entry = self._pending.get(rid)
+            if entry is None or entry[1].done():
+                del self._held[rid]
+                continue
+            self._held[rid] = now + HELD_AGAIN
+            self._outq.put(entry[0])
 
     def _send_queued(self, w: _Wire, now: float) -> None:
         while True:
@@ -656,7 +682,14 @@ class Session(PlayerRequests):
             return
         rid = msg.get("rid")
         fut = None
+        if kind == "error" and msg.get("code") == "held" and rid is not None:
+            with self._lock:
+                waiting = rid in self._pending
+            if waiting:                 # not refused: asked again once the table is back
+                self._held.setdefault(rid, time.monotonic() + HELD_AGAIN)
+                return
         if rid is not None:
+            self._held.pop(rid, None)
             with self._lock:
                 entry = self._pending.pop(rid, None)
             if entry is not None:

@@ -43,7 +43,7 @@ from cardparty.net.host.server import Server, open_router
 from cardparty.net.host.standby import Higher, Standbys
 from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.merge import drop_forkpoint
-from cardparty.net.peer import SNAPSHOT_END, piece, welcome
+from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
 from cardparty.net.protocol import encode, message
 from cardparty.net.replica import CHUNK, ECONOMY, HOST, SCHEMAS
 from cardparty.net.store import Store
@@ -51,7 +51,7 @@ from cardparty.net.store import Store
 if TYPE_CHECKING:
     import sqlite3
 
-    from cardparty.net.standby import Takeover
+    from cardparty.net.standby import Memo, Takeover
 
 log = logging.getLogger("cardparty.host")
 
@@ -61,9 +61,12 @@ HEAL_WAIT = 30.0
 
 @dataclass(frozen=True)
 class Heal:
-    """A host's end: the old host handed its rows over (as copies in memory); carry them in."""
+    """A host's end: the old host handed its rows over (as copies in memory) and its memory of
+    replies by request id (a request its players send again here is answered, never done
+    twice); carry them in."""
 
     copies: dict[str, sqlite3.Connection]
+    memo: Memo
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,8 @@ class Host:
             self.caller = Caller(takeover.old_host, takeover.old_key, self.keys,
                                  takeover.serves, takeover.epoch,
                                  lambda why: self.call(lambda: self._sure(why)),
-                                 lambda copies: self.call(lambda: self._healed(copies)))
+                                 lambda copies, memo: self.call(
+                                     lambda: self._healed(copies, memo)))
             self.caller.start()
         self._ctx: zmq.Context[Any] = (zmq.Context(io_threads=IO_THREADS) if takeover is None
                                        else takeover.ctx)
@@ -337,11 +341,17 @@ class Host:
     def keep_socket(self) -> Takeover:
         """After a ``Heal``: this host's socket and what it listens with, for the host built
         again from the merged files to serve on (net/party.py), as a takeover that is sure
-        (its old host stood down) at this host's epoch."""
+        (its old host stood down) at this host's epoch, with this host's memory of replies and
+        the old host's."""
         from cardparty.net.standby import Takeover
 
         assert self._sock is not None and self._guard is not None
-        memo = {p.token: p.replies for p in self.parts.players.by_token.values() if p.replies}
+        memo: dict[str, OrderedDict[Any, tuple[str, bytes]]] = {}
+        if isinstance(self.outcome, Heal):
+            memo.update(self.outcome.memo.by_token)
+        for p in self.parts.players.by_token.values():
+            if p.replies:
+                memo.setdefault(p.token, OrderedDict()).update(p.replies)
         return Takeover(self._ctx, self._guard, self._sock, self.address,
                         self.parts.succession.word.epoch, 0, True, True, [], memo,
                         name=self.name)
@@ -401,6 +411,13 @@ class Host:
             for table, rows in SCHEMAS[name].dump(db, CHUNK):
                 sent = sent and server.send_now(route, encode(piece(session, name, table,
                                                                     rows)))
+        # Its memory of replies by request id: a request sent again at the other host is
+        # answered as here, never carried out twice.
+        replies = [[p.token, rid, kind, frame]
+                   for p in self.parts.players.by_token.values()
+                   for rid, (kind, frame) in p.replies.items()]
+        for i in range(0, len(replies), 4096):
+            sent = sent and server.send_now(route, encode(records("", [], replies[i:i + 4096])))
         sent = sent and server.send_now(route, encode(message(SNAPSHOT_END, session=session,
                                                               seq=0)))
         if not sent or not server.peers_only(lambda: higher.key in standbys.healed,
@@ -417,16 +434,16 @@ class Host:
             if player.route is not None:
                 server.send_now(player.route, frame)
         standbys.release({"address": higher.serves.host, "port": higher.serves.port,
-                          "key": higher.key.decode()}, "the two hosts met again")
+                          "key": higher.key.decode()}, "the two hosts met again", standby=True)
         server.send()
         self.outcome = StoodDown(higher.serves, higher.key)
         log.warning("stood down: the host at %s has this host's rows and serves",
                     higher.serves.shown)
 
-    def _healed(self, copies: dict[str, sqlite3.Connection]) -> None:
+    def _healed(self, copies: dict[str, sqlite3.Connection], memo: Memo) -> None:
         """The old host stood down and handed its rows over (net/heal.py): this host stops,
         keeping its socket, to carry them in and start again (net/party.py)."""
-        self.outcome = Heal(copies)
+        self.outcome = Heal(copies, memo)
         self.hand_over = False
         self._stopping.set()
 

@@ -93,9 +93,11 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     # The party's peers (a host that keeps nothing has none): a standby attached, dropped.
     attached: list[Callable[[Attached], None]] = []
     dropped: list[Callable[[str, int], None]] = []
+    returned: list[Callable[[], None]] = []
     standbys = None if store is None else Standbys(
         store, ledger, config.peers, identity, epoch, config.name, clock,
-        PeerEvents(attached=attached, dropped=dropped, higher=tuple(higher)))
+        PeerEvents(attached=attached, dropped=dropped, higher=tuple(higher),
+                   returned=returned))
     if outbox is None:
         sources: list[Durability] = [] if store is None else [StoreDurability(store)]
         if standbys is not None:
@@ -121,6 +123,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         word.status = standbys.status
         attached.append(lambda a: succession.attached(a.wire()))
         dropped.append(lambda why, acked: succession.dropped(why))
+        returned.append(succession.returned)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
         presence=(lobby.presence,), back=(lobby.back, economy.back, succession.back),
         forgotten=(lobby.forgotten,)), seated=lobby.seated, games=sorted(catalog.games),

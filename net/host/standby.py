@@ -110,11 +110,15 @@ class Higher:
 class PeerEvents:
     """Who is told what the party's peers do (the host's own parts, given at construction):
     a standby ``attached``; the standby ``dropped`` (why, the last record it acknowledged:
-    only an attached one, which may have taken over); a ``higher`` host calls."""
+    only an attached one, which may have taken over); the standby dropped ``returned`` as a
+    peer (so it never took over); a ``higher`` host calls."""
 
     attached: Sequence[Callable[[Attached], None]] = ()
     dropped: Sequence[Callable[[str, int], None]] = ()
     higher: Sequence[Callable[[Higher], None]] = ()
+    #: the standby last dropped said hello again as a peer of this host's epoch: it did not
+    #: take over (what a drop held may go on)
+    returned: Sequence[Callable[[], None]] = ()
 
 
 @dataclass(eq=False)
@@ -142,6 +146,8 @@ class Join:
     snapshot: int = 0
     #: it said it takes over (after ``hand_over``)
     took: bool = False
+    #: when it was last sent anything (a waiting peer is sent a beat now and then)
+    beaten: float = 0.0
     #: (the last record of a batch, when it was sent), oldest first
     batches: deque[tuple[int, float]] = field(default_factory=deque)
 
@@ -194,6 +200,9 @@ class Standbys:
         self._gave_up: int | None = None
         #: the keys of hosts of a higher epoch that said they have this host's rows (a heal)
         self.healed: set[bytes] = set()
+        #: the key of the attached standby last dropped (it may have taken over, until it
+        #: says hello again as a peer of this epoch)
+        self.last_dropped: bytes | None = None
 
     # --- who may speak -----------------------------------------------------------------------
 
@@ -264,6 +273,11 @@ class Standbys:
                 listener(Higher(route, user, h.serves, h.epoch))
             return
         self._learn(fp, user, h)
+        if user == self.last_dropped:
+            # The standby this host dropped is a peer of this epoch: it never took over.
+            self.last_dropped = None
+            for back in self.events.returned:
+                back()
         if not self.stream.on:
             self.stream.start()
         join = Join(user, fp, route, h.session, h.serves, h.stream, h.seq, now, now)
@@ -305,8 +319,15 @@ class Standbys:
         else (another copy: it needs a snapshot) it is dropped and taken afresh."""
         if join.session == current.session and join.route == current.route:
             return                                  # the same hello twice
-        resumable = (current.state in ("catching", "attached") and join.stream == self.stream.id
-                     and join.seq >= current.acked and self.stream.after(join.seq) is not None)
+        copy = join.stream == self.stream.id and self.stream.after(join.seq) is not None
+        resumable = copy and current.state in ("catching", "attached") and (
+            join.seq >= current.acked)
+        if copy and not resumable:
+            # Not attached yet, and a copy this host can go on from: its start again, for the
+            # new session (no snapshot).
+            self.current = join
+            self._start(join, now)
+            return
         if resumable:
             log.info("the standby said hello again with its copy at record %d: it goes on "
                      "from there", join.seq)
@@ -380,6 +401,7 @@ class Standbys:
         cur = self.current
         if cur is None:
             self._promote(now)
+            self._beat_waiting(now)
             return
         if cur.route in self._failed:
             self.drop("it stopped reading")
@@ -399,6 +421,17 @@ class Standbys:
             return
         if now - self._last_sent >= self.beat:
             self._send(cur.route, message(BEAT_MSG, stream=self.stream.id, seq=self.stream.seq))
+            cur.beaten = now
+        self._beat_waiting(now)
+
+    def _beat_waiting(self, now: float) -> None:
+        """A beat to each waiting peer now and then: it hears its host is there (it takes a
+        silent host for lost, and looks for another)."""
+        for other in self.waiting.values():
+            if now - other.beaten >= 3 * self.beat:
+                other.beaten = now
+                self._send(other.route, message(BEAT_MSG, stream=self.stream.id,
+                                                seq=self.stream.seq))
 
     def _promote(self, now: float) -> None:
         """No standby: the peer that waited longest (and was heard lately) is the next."""
@@ -507,16 +540,22 @@ class Standbys:
         self._replies = []
         self._failed.discard(cur.route)
         if cur.state == "attached":
+            self.last_dropped = cur.key
             self._gave_up = cur.acked if self._gave_up is None else min(self._gave_up,
                                                                         cur.acked)
             for listener in self.events.dropped:
                 listener(why, cur.acked)
 
-    def release(self, go: dict[str, Any] | None, why: str) -> None:
-        """Every peer told the party goes elsewhere (``go``: a hand-over, a stand-down)."""
+    def release(self, go: dict[str, Any] | None, why: str, standby: bool = False) -> None:
+        """Every peer waiting (and, with ``standby``, the standby too: a stand-down) told the
+        party goes elsewhere (``go``): none of them takes this host's place when it closes."""
         for other in self.waiting.values():
             self._send(other.route, dropped(other.session, why, go))
         self.waiting.clear()
+        cur = self.current
+        if standby and cur is not None:
+            self.current = None
+            self._send(cur.route, dropped(cur.session, why, go))
 
     def hand_over(self, epoch: int) -> bool:
         """Graceful: everything sent, then ``takeover`` (the standby serves as ``epoch``

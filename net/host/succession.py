@@ -87,12 +87,16 @@ class Succession:
     # --- the word ----------------------------------------------------------------------------
 
     def attached(self, standby: dict[str, Any]) -> None:
-        """A standby is attached. One that says hello as a standby never took over: whatever
-        a drop held is released."""
+        """A standby is attached: the players are told. (Another peer attached says nothing
+        of the one dropped: tables a drop held stay held until their players answer.)"""
         self.word.standby = standby
         self._tell(None)
+
+    def returned(self) -> None:
+        """The standby dropped said hello again as a peer of this epoch: it never took over,
+        and whatever its drop held is released."""
         if self.mode == "dropped":
-            self.release_all("the standby is back")
+            self.release_all("the standby that was dropped is back")
 
     def dropped(self, why: str) -> None:
         """The standby was dropped (module docstring): the word says so, and every table with

@@ -11,6 +11,7 @@ from cardparty.net.host.model import Player
 from tests.net.hostkit import Kit
 
 STANDBY = {"address": "10.0.0.2", "port": 7770, "key": "k" * 40}
+OTHER = {"address": "10.0.0.3", "port": 7770, "key": "o" * 40}
 
 
 def sent(kit: Kit, player: Player, kind: str) -> list[dict[str, object]]:
@@ -53,7 +54,9 @@ def test_a_drop_holds_each_table_until_its_player_answered_it() -> None:
     assert sent(kit, eva, "view")[-1]["snapshot"] is True
     kit.ask(bob, "standby_ok", gen=gen - 1)          # an older word: not an answer to the drop
     assert set(kit.parts.tables.held) == {t2}
-    kit.parts.succession.attached(STANDBY)          # the standby came back: it never took over
+    kit.parts.succession.attached(OTHER)            # another peer attached: it says nothing
+    assert set(kit.parts.tables.held) == {t2}, "of whether the one dropped took over"
+    kit.parts.succession.returned()                 # the one dropped is back as a peer
     assert not kit.parts.tables.held
 
 
