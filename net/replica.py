@@ -327,6 +327,10 @@ class Replica:
     def path(self, name: str) -> Path:
         return self.directory / FILE_NAMES[name]
 
+    def db(self, name: str) -> sqlite3.Connection | None:
+        """The copy of file ``name`` (None: none yet), for reading on the standby's thread."""
+        return self._db.get(name)
+
     # --- a snapshot --------------------------------------------------------------------------
 
     def begin(self, stream: str, seq: int, files: Any) -> None:

@@ -686,6 +686,8 @@ class Session(PlayerRequests):
             with self._lock:
                 waiting = rid in self._pending
             if waiting:                 # not refused: asked again once the table is back
+                log.debug("request %s about table %s is held: asked again", rid,
+                          msg.get("table"))
                 self._held.setdefault(rid, time.monotonic() + HELD_AGAIN)
                 return
         if rid is not None:

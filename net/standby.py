@@ -93,6 +93,9 @@ RECORDS_PER_TURN = 256
 #: Seconds between two hellos to a host that does not answer or refused this peer, and
 #: between two looks at another candidate while the host is lost.
 RETRY = 1.0
+#: Seconds between two hellos to a host that refused this peer (its operator may approve it
+#: meanwhile).
+REFUSED_AGAIN = 3.0
 #: Seconds a standby waits, once its host's connection closed, for what the host sent before.
 LAST_WORD = 0.05
 #: Seconds a look at the host's port may take (is anything listening there?), and between
@@ -561,10 +564,16 @@ class Standby:
                 self._retarget(*found, now)
                 return
         if code != self._last_refusal:
-            log.error("the host at %s refuses this peer: %s", self.host.shown,
-                      msg.get("message", code))
+            log.error("the host at %s refuses this peer: %s%s", self.host.shown,
+                      msg.get("message", code),
+                      f" (its operator takes it with --standby-key {self.keys.fingerprint})"
+                      if code == "not_standby" else "")
             self._last_refusal = code
-        self._hello_due = now + RETRY
+        # Refused is not lost: the host is there and says no. Asked again now and then (and
+        # taken for lost only if it then stops answering at all).
+        self.heard = None
+        self._since_target = now + REFUSED_AGAIN
+        self._hello_due = now + REFUSED_AGAIN
 
     @staticmethod
     def _named(msg: dict[str, Any]) -> tuple[HostAddress, bytes] | None:
@@ -581,7 +590,7 @@ class Standby:
         out: list[tuple[HostAddress, bytes]] = []
         if self.successor is not None:
             out.append(self.successor)
-        db = self.replica._db.get(HOST)
+        db = self.replica.db(HOST)
         if db is not None:
             with contextlib.suppress(Exception):
                 for key, serves in db.execute(
@@ -666,7 +675,7 @@ class Standby:
             return False
         user, _ = peer_of(body)
         seq = self.replica.seq
-        self.witnesses.seated(self.replica._db.get(HOST),
+        self.witnesses.seated(self.replica.db(HOST),
                               (self.replica.stream, -1 if seq is None else seq))
         return self.witnesses.heard(user, msg.get("name"), now)
 

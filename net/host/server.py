@@ -522,7 +522,9 @@ class Server:
             reply["rid"] = rid
         frame = encode(reply)
         if player is not None and rid is not None and req is not None and (
-                req["type"] in REMEMBERED):
+                req["type"] in REMEMBERED) and reply.get("code") != "held":
+            # (``held`` is no answer: the request is asked again once the table is served,
+            # and answered then; what was remembered for it before stays.)
             player.remember(rid, req["type"], frame)
             if self.standbys is not None:
                 self.standbys.remembered(player.token, rid, req["type"], frame)

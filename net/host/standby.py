@@ -78,6 +78,8 @@ CATCH_UP = 30.0
 #: in several).
 RECORDS_PER_MESSAGE = 512
 BYTES_PER_MESSAGE = 8 * 1024 * 1024
+#: Seconds a host of a party goes without any peer before its console says what to do.
+ALONE_SAY = 10.0
 #: Peers kept waiting at most, and keys refused that are logged (each once).
 MAX_WAITING = 8
 MAX_REFUSED = 64
@@ -203,6 +205,9 @@ class Standbys:
         #: the key of the attached standby last dropped (it may have taken over, until it
         #: says hello again as a peer of this epoch)
         self.last_dropped: bytes | None = None
+        #: since when no peer is here (None: one is), and whether the console was told
+        self._alone_since: float | None = clock.now()
+        self._said_alone = False
 
     # --- who may speak -----------------------------------------------------------------------
 
@@ -399,6 +404,7 @@ class Standbys:
                 del self.waiting[key]
                 log.info("the waiting peer %s is gone", fingerprint(key))
         cur = self.current
+        self._alone(now, cur is None and not self.waiting)
         if cur is None:
             self._promote(now)
             self._beat_waiting(now)
@@ -432,6 +438,21 @@ class Standbys:
                 other.beaten = now
                 self._send(other.route, message(BEAT_MSG, stream=self.stream.id,
                                                 seq=self.stream.seq))
+
+    def _alone(self, now: float, alone: bool) -> None:
+        """A party's host with no peer for ``ALONE_SAY`` seconds says, once, in one line, what
+        gives it a standby again."""
+        if not alone:
+            self._alone_since, self._said_alone = None, False
+            return
+        if self._alone_since is None:
+            self._alone_since = now
+        if self.party and not self._said_alone and now - self._alone_since > ALONE_SAY:
+            self._said_alone = True
+            where = self.peers.get(self.own_fp, ("", ""))[1] or "THIS-HOST:PORT"
+            log.warning("no peer of the party is here: the party has no standby; start one on "
+                        "another machine with: cardparty host --standby-for %s --data DIR",
+                        where)
 
     def _promote(self, now: float) -> None:
         """No standby: the peer that waited longest (and was heard lately) is the next."""

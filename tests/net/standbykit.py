@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,8 @@ class Player:
         self.seen = 0
         #: other tables he sits at with other players, and the moves acknowledged there
         self.others: dict[str, dict[int, Move]] = {}
+        #: his request not yet answered at each of those tables, and the move it is
+        self._asked: dict[str, tuple[Future[dict[str, Any]], Move | None]] = {}
 
     def open_shared(self, game: str) -> str:
         """A table of two humans: he sits and is ready; another player ``join``s it."""
@@ -169,6 +172,7 @@ class Player:
 
     def pump(self, wait: float = 0.2) -> None:
         """One message handled (if one comes within ``wait``): a move played when offered."""
+        self._answered()
         msg = self.session.next_message(wait)
         if msg is None:
             return
@@ -197,19 +201,32 @@ class Player:
                 self.acked[ok["version"]] = Move(m["kind"], tuple(m["cards"]), m["choice"])
 
     def _other(self, msg: dict[str, Any]) -> None:
-        """A view of another table: his move when it is his turn; another round once over."""
+        """A view of another table: his move when it is his turn; another round once over.
+        Sent without waiting for the reply (a table held waits for its players, and he plays
+        his own table meanwhile); the replies are read at the next pumps (``_answered``)."""
         table, view = msg["table"], msg["view"]
-        try:
-            if view.get("result"):
-                self.session.request("again", table=table)
-            elif view["moves"]:
-                m = view["moves"][0]
-                ok = self.session.move(table, 0, msg["version"])
-                self.others[table][ok["version"]] = Move(m["kind"], tuple(m["cards"]),
-                                                         m["choice"])
-        except SessionError as exc:
-            if exc.code not in ("stale", "not_over", "not_playing"):
-                self.errors.append(exc.code)
+        if table in self._asked:
+            return                                   # his last word there is not answered yet
+        if view.get("result"):
+            self._asked[table] = (self.session.send("again", table=table), None)
+        elif view["moves"]:
+            m = view["moves"][0]
+            self._asked[table] = (self.session.send_move(table, 0, msg["version"]),
+                                  Move(m["kind"], tuple(m["cards"]), m["choice"]))
+
+    def _answered(self) -> None:
+        for table, (fut, move) in list(self._asked.items()):
+            if not fut.done():
+                continue
+            del self._asked[table]
+            try:
+                ok = fut.result()
+            except SessionError as exc:
+                if exc.code not in ("stale", "not_over", "not_playing"):
+                    self.errors.append(exc.code)
+                continue
+            if move is not None:
+                self.others[table][ok["version"]] = move
 
     def moves_to(self, port: int, timeout: float = 20.0) -> None:
         """Play on until his session said it moved to the host at ``port``."""

@@ -204,16 +204,25 @@ def test_a_standby_gets_a_snapshot_then_every_record_and_its_copy_equals_the_hos
         assert rows(b) == rows(host.ledger.db)
 
 
-def test_a_key_the_host_did_not_approve_is_refused(tmp_path: Path) -> None:
+def test_a_key_the_host_did_not_approve_is_refused_once_and_not_taken_for_lost(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Refused, the peer says so once (with the flag that takes it), asks again now and then,
+    and never logs its host as lost (it is there: it says no)."""
     host = LinkHost(tmp_path, KeyPair.generate().fingerprint)
     host.thread.start()
-    other = Standby(host.where, host.keys.public, tmp_path / "standby", KeyPair.generate(),
+    keys = KeyPair.generate()
+    other = Standby(host.where, host.keys.public, tmp_path / "standby", keys,
                     HostAddress("127.0.0.1", 7999), "tcp://127.0.0.1:0")
     runner = threading.Thread(target=other.run, daemon=True)
+    caplog.set_level("INFO", logger="cardparty.standby")
     runner.start()
     try:
-        time.sleep(0.6)
+        time.sleep(4.0)
         assert host.current is None and other.replica.seq is None
+        said = [r.getMessage() for r in caplog.records if r.name == "cardparty.standby"]
+        refusals = [m for m in said if "refuses this peer" in m]
+        assert len(refusals) == 1 and f"--standby-key {keys.fingerprint}" in refusals[0]
+        assert not [m for m in said if "is lost" in m], said
     finally:
         other.stop()
         runner.join(5)
@@ -344,10 +353,19 @@ def test_a_stranger_following_never_makes_the_standby_take_over_and_a_seated_pla
         until(lambda: old.attached_now())
         old.write(lambda store: seat(store, ann.public, "Ann"))
         quiet(old)
+        port = int(standby.address.rsplit(":", 1)[1])
+        for _ in range(10):                   # while the host serves: strangers, and Ann too
+            for who in (KeyPair.generate(), ann):
+                sock = follow(ctx, who, keys.public, port, "Ann")
+                try:
+                    assert sock.poll(2000)
+                    assert decode(sock.recv())["code"] == "not_host"
+                finally:
+                    sock.close(0)
+        assert runner.is_alive() and out.get("took") is None and old.attached_now()
         old.stopping.set()                    # silent, its socket still open
         old.thread.join(5)
         until(lambda: standby.lost_at is not None)
-        port = int(standby.address.rsplit(":", 1)[1])
         for _ in range(30):                   # fresh keys, the seated player's name
             sock = follow(ctx, KeyPair.generate(), keys.public, port, "Ann")
             try:

@@ -98,3 +98,53 @@ def test_a_sure_takeover_holds_nothing() -> None:
     a_table(kit, "Eva")
     kit.parts.succession.took_over(sure=True)
     assert not kit.parts.tables.held
+
+
+def test_a_held_answer_is_not_remembered_and_the_reply_before_it_is_told_once_served() -> None:
+    """Through the server's own handling of a frame: a move answered ``ok``, its reply then
+    withdrawn by a drop; sent again (same rid) while its table is held it is answered
+    ``held``, which is no answer and is not remembered; sent again once the table is served,
+    it is answered with the ``ok`` remembered before the hold (never played twice)."""
+    from cardparty.net.host.clock import ManualClock
+    from cardparty.net.host.config import HostConfig
+    from cardparty.net.host.gate import CommitGate
+    from cardparty.net.host.parts import build_host
+    from cardparty.net.host.server import Server
+    from cardparty.net.protocol import decode, encode, message
+
+    gate = CommitGate([])
+    clock = ManualClock()
+    parts = build_host(HostConfig(idle=None, testing=True, bot_workers=0), store=None,
+                       ledger=None, outbox=gate, clock=clock)
+    server = Server(parts, gate, clock)
+    route = b"eva"
+
+    def say(kind: str, **fields: object) -> list[dict[str, object]]:
+        server.frames([route, encode(message(kind, **fields))])
+        parts.flush()                   # what the server's flush does, without a socket
+        return [decode(f) for r, f in gate.released() if r == route]
+
+    say("hello", name="Eva")
+    tid = next(m for m in say("create", rid=1, game="pika", players=2) if m["type"] == "table"
+               )["table"]["id"]
+    say("sit", rid=2, table=tid)
+    say("bots", rid=3, table=tid)
+    views = say("ready", rid=4, table=tid)
+    ht = parts.tables.all[tid]
+    while not ht.game.legal_moves(0):
+        clock.advance(0.01)
+        parts.tick(clock.now())
+    version = ht.game.version
+    first = [m for m in say("move", rid=77, table=tid, move=0, version=version)
+             if m.get("rid") == 77]
+    assert first and first[0]["type"] == "ok" and views
+    parts.succession.attached(STANDBY)
+    parts.succession.dropped("silent")
+    held = [m for m in say("move", rid=77, table=tid, move=0, version=version)
+            if m.get("rid") == 77]
+    assert [m.get("code") for m in held] == ["held"]
+    parts.succession.returned()
+    again = [m for m in say("move", rid=77, table=tid, move=0, version=version)
+             if m.get("rid") == 77]
+    assert again == first, "the ok remembered before the hold, once served again"
+    assert ht.game.version >= version + 1 and len([s for s, _ in ht.game.journal if s == 0]) >= 1
