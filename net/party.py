@@ -213,7 +213,6 @@ class Party:
         this host's files (net/merge.py), then the host built again from them on the same
         socket, as after a restart; its players say hello again and find every table."""
         data = self.where.data
-        take = old.keep_socket()
         forkpoint = read_forkpoint(data)
         if forkpoint is None:
             self.say("cardparty host: error: no fork point kept: the old host's rows are not "
@@ -225,9 +224,12 @@ class Party:
                      f"as here, {done.ledger_rows} ledger rows, names renamed "
                      f"{done.renamed_names or 'none'}")
             drop_forkpoint(data)
+            # What the old host answered about a table kept as here, or carried in under
+            # another id, never happened here: those replies are not told.
+            healed.memo.without(set(done.kept) | set(done.renamed_tables))
         for db in healed.copies.values():
             db.close()
-        return self.make_host(take, old.catalog)
+        return self.make_host(old.keep_socket(), old.catalog)
 
 
 def toward(host: HostAddress) -> str:

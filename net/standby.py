@@ -125,7 +125,7 @@ class Takeover:
     handed: bool
     certain: bool
     frames: list[tuple[list[bytes], zmq.Frame | None]]
-    memo: dict[str, OrderedDict[Any, tuple[str, bytes]]]
+    memo: dict[str, OrderedDict[Any, tuple[str, bytes, str]]]
     #: the copies as they were when the standby took over (what a later heal compares with)
     forkpoint: dict[str, bytes] = field(default_factory=dict)
     #: the old host (its address and key) and where this host serves: a host that took over
@@ -149,30 +149,40 @@ class Alone:
 
 
 class Memo:
-    """The replies the host remembers by request id, per player handle, as it sent them."""
+    """The replies the host remembers by request id, per player handle, as it sent them,
+    each with the table it was about ("" none)."""
 
     def __init__(self) -> None:
-        self.by_token: OrderedDict[str, OrderedDict[Any, tuple[str, bytes]]] = OrderedDict()
+        self.by_token: OrderedDict[str, OrderedDict[Any, tuple[str, bytes, str]]] = (
+            OrderedDict())
 
     def add(self, replies: list[Any]) -> None:
         for entry in replies:
-            if not (isinstance(entry, list) and len(entry) == 4):
+            if not (isinstance(entry, list) and len(entry) in (4, 5)):
                 continue
-            token, rid, kind, frame = entry
+            token, rid, kind, frame = entry[:4]
+            table = entry[4] if len(entry) == 5 else ""
             if not (isinstance(token, str) and isinstance(kind, str)
-                    and isinstance(frame, bytes)):
+                    and isinstance(frame, bytes) and isinstance(table, str)):
                 continue
             kept = self.by_token.setdefault(token, OrderedDict())
             self.by_token.move_to_end(token)
             while len(self.by_token) > MEMO_PLAYERS:
                 self.by_token.popitem(last=False)
-            kept[rid] = (kind, frame)
+            kept[rid] = (kind, frame, table)
             kept.move_to_end(rid)
             while len(kept) > MEMO_PER_PLAYER:
                 kept.popitem(last=False)
 
     def clear(self) -> None:
         self.by_token.clear()
+
+    def without(self, tables: set[str]) -> None:
+        """The replies about ``tables`` forgotten (a heal kept this host's side of them: what
+        the other host answered about them never was here)."""
+        for kept in self.by_token.values():
+            for rid in [r for r, (_, _, t) in kept.items() if t in tables]:
+                del kept[rid]
 
 
 def peer_socket(ctx: zmq.Context[Any], keys: KeyPair, server_key: bytes,

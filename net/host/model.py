@@ -81,8 +81,8 @@ class Player:
     last_seen: float = 0.0
     #: ids of the tables where he sits or watches
     tables: set[str] = field(default_factory=set)
-    #: rid -> (the request's type, the reply's frame)
-    replies: OrderedDict[Any, tuple[str, bytes]] = field(default_factory=OrderedDict)
+    #: rid -> (the request's type, the reply's frame, the table it was about or "")
+    replies: OrderedDict[Any, tuple[str, bytes, str]] = field(default_factory=OrderedDict)
     #: ids of the tables this player created (their owner: kept across restarts)
     owns: set[str] = field(default_factory=set)
     #: the player sat, created or was seen in the store: not a passing hello (nor watcher),
@@ -93,8 +93,8 @@ class Player:
     #: the epoch of the host his client followed here (its last hello's ``follow``), if any
     follows: int | None = None
 
-    def remember(self, rid: Any, kind: str, frame: bytes) -> None:
-        self.replies[rid] = (kind, frame)
+    def remember(self, rid: Any, kind: str, frame: bytes, table: str = "") -> None:
+        self.replies[rid] = (kind, frame, table)
         if len(self.replies) > REPLY_MEMORY:
             self.replies.popitem(last=False)
 

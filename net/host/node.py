@@ -346,7 +346,7 @@ class Host:
         from cardparty.net.standby import Takeover
 
         assert self._sock is not None and self._guard is not None
-        memo: dict[str, OrderedDict[Any, tuple[str, bytes]]] = {}
+        memo: dict[str, OrderedDict[Any, tuple[str, bytes, str]]] = {}
         if isinstance(self.outcome, Heal):
             memo.update(self.outcome.memo.by_token)
         for p in self.parts.players.by_token.values():
@@ -413,9 +413,9 @@ class Host:
                                                                     rows)))
         # Its memory of replies by request id: a request sent again at the other host is
         # answered as here, never carried out twice.
-        replies = [[p.token, rid, kind, frame]
+        replies = [[p.token, rid, kind, frame, table]
                    for p in self.parts.players.by_token.values()
-                   for rid, (kind, frame) in p.replies.items()]
+                   for rid, (kind, frame, table) in p.replies.items()]
         for i in range(0, len(replies), 4096):
             sent = sent and server.send_now(route, encode(records("", [], replies[i:i + 4096])))
         sent = sent and server.send_now(route, encode(message(SNAPSHOT_END, session=session,

@@ -525,9 +525,11 @@ class Server:
                 req["type"] in REMEMBERED) and reply.get("code") != "held":
             # (``held`` is no answer: the request is asked again once the table is served,
             # and answered then; what was remembered for it before stays.)
-            player.remember(rid, req["type"], frame)
+            table = req.get("table")
+            table = table if isinstance(table, str) else ""
+            player.remember(rid, req["type"], frame, table)
             if self.standbys is not None:
-                self.standbys.remembered(player.token, rid, req["type"], frame)
+                self.standbys.remembered(player.token, rid, req["type"], frame, table)
         # A pong tells of nothing kept: it goes at once, so a client hears its host while a
         # slow disk or a silent standby holds the rest (else it would take the host for gone,
         # and follow its standby, a second before the standby is dropped).

@@ -539,10 +539,12 @@ class Standbys:
         that peer is dropped at the next turn (never in the middle of a seal)."""
         self._failed.add(route)
 
-    def remembered(self, token: str, rid: Any, kind: str, frame: bytes) -> None:
-        """A reply the host remembers by request id: it goes with the next records."""
+    def remembered(self, token: str, rid: Any, kind: str, frame: bytes, table: str = ""
+                   ) -> None:
+        """A reply the host remembers by request id (and the table it was about): it goes
+        with the next records."""
         if self.current is not None:
-            self._replies.append([token, rid, kind, frame])
+            self._replies.append([token, rid, kind, frame, table])
 
     def drop(self, why: str, go: dict[str, Any] | None = None) -> None:
         """The standby is given up (and told so, with where the party goes, ``go``, when it

@@ -288,6 +288,18 @@ def test_the_replies_kept_for_a_takeover_are_bounded_in_players_and_in_replies()
     assert set(memo.by_token) == {"t11"} | {f"n{i}" for i in range(MEMO_PLAYERS - 1)}
 
 
+def test_a_heal_forgets_the_replies_about_the_tables_it_kept_as_here() -> None:
+    """What the old host answered about a table the heal kept as the winner's (or carried in
+    under another id) never happened at the winner: a request sent again there is not told
+    that answer."""
+    memo = Memo()
+    memo.add([["eva", 1, "move", b"ok-t1", "t1"], ["eva", 2, "move", b"ok-t2", "t2"],
+              ["eva", 3, "buy", b"ok-gold", ""], ["bob", 1, "move", b"ok-t2", "t2"]])
+    memo.without({"t2"})
+    assert {t: dict(r) for t, r in memo.by_token.items()} == {
+        "eva": {1: ("move", b"ok-t1", "t1"), 3: ("buy", b"ok-gold", "")}, "bob": {}}
+
+
 def test_a_standby_says_hello_even_when_its_monitor_missed_the_connection(
         tmp_path: Path) -> None:
     """The connection to the host may be up before the standby's monitor watches it (a
