@@ -31,7 +31,7 @@ from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.address import HostAddress
 from cardparty.net.fdbudget import Door
-from cardparty.net.guard import Guard, peer_of
+from cardparty.net.guard import Guard
 from cardparty.net.heal import Caller
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.config import HostConfig
@@ -316,12 +316,7 @@ class Host:
             if self.takeover is not None:
                 # What players sent the standby before it took over: answered first, each
                 # by the connection it came by (so its hello binds its route there).
-                server = self.server
-                server.sock, server.cap = sock, cap
-                for frames, body in self.takeover.frames:
-                    server.frame = body
-                    server.frames(frames, *(peer_of(body) if body is not None else (None, None)))
-                    server.frame = None
+                self.server.answer_first(sock, cap, self.takeover.frames)
                 self.takeover.frames = []
             self.server.run(sock, self._stopping, cap, hand_over=self._at_end)
         finally:

@@ -230,6 +230,17 @@ class Server:
         self.gate.drain()                 # the last writes, then what they told
         self.send()
 
+    def answer_first(self, sock: zmq.Socket[Any], cap: ConnectionCap | None,
+                     frames: list[tuple[list[bytes], zmq.Frame | None]]) -> None:
+        """Messages read before this loop ran (what players sent a standby before it took
+        over and became this host), handled first, each as read from the connection it came
+        by (its body knows its key and descriptor: a hello binds its route there)."""
+        self.sock, self.cap = sock, cap
+        for parts, body in frames:
+            self.frame = body
+            self.frames(parts, *(peer_of(body) if body is not None else (None, None)))
+            self.frame = None
+
     def hand_over(self, epoch: int, moved: dict[str, Any], players: list[Player]) -> bool:
         """The host stops with its standby attached (docs/operating.md, "A party's peers"):
         what it did is written and acknowledged, every frame that waited for that goes out,

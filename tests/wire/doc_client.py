@@ -178,7 +178,7 @@ class HostProcess:
 
 class StandbyProcess(HostProcess):
     """``cardparty host --standby-for 127.0.0.1:PORT --host-key FINGERPRINT ARGS``: a real
-    standby of the host on ``PORT`` (docs/operating.md, "Running a standby"): where it will
+    standby of the host on ``PORT`` (docs/operating.md, "A party's peers"): where it will
     serve players once it takes over (``port``, from the line it prints) and the fingerprint of
     its key (``approve``, from the line it says for the host's operator to approve). Its
     key itself is told to a client by its host, once the standby is attached (``welcome``'s
