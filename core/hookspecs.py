@@ -130,12 +130,16 @@ def cardparty_legal_moves(state: State, seat: int) -> list[Move]:
 
 
 @hookspec(firstresult=True)
-def cardparty_refusal(state: State, seat: int, move: Move) -> str | None:
+def cardparty_refusal(state: State, seat: int, move: Move, listed: list[Move]) -> str | None:
     """Why ``move`` is illegal for ``seat`` now, in words a player understands; None if legal.
 
     The driver calls this for every move that is not literally one of the listed legal moves,
-    so it is the authority on legality. A game whose legal list is complete may answer with
-    ``cardparty.core.table.refusal_by_listing``. Must not change ``state``.
+    so it is the authority on legality. ``listed`` is what the table lists for ``seat`` now,
+    after every variant's wrapper of ``cardparty_legal_moves``: a game whose list is complete
+    answers with ``cardparty.core.table.refusal_by_listing(listed, move)`` (never with a list
+    of its own, which would refuse the moves a variant adds), and any game may accept a move
+    that is ``same`` as a listed one. The random-simulation checker asks it about listed moves
+    too: it must accept them. Taking ``listed`` is optional. Must not change ``state``.
     """
 
 

@@ -69,8 +69,10 @@ def cardparty_legal_moves(state: HighcardState, seat: int) -> list[Move]:
 
 
 @hookimpl
-def cardparty_refusal(state: HighcardState, seat: int, move: Move) -> str | None:
-    if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
+def cardparty_refusal(state: HighcardState, seat: int, move: Move, listed: list[Move]
+                      ) -> str | None:
+    # ``listed`` is the table's list (a variant's moves included): the list is complete
+    if any(m.same(move) for m in listed):
         return None
     return Msg("lay one card of your own hand")
 
@@ -102,7 +104,9 @@ def _over(state: HighcardState) -> bool:
 
 @hookimpl
 def cardparty_view(state: HighcardState, seat: int | None) -> dict[str, Any]:
-    return {"phase": "over" if _over(state) else "play", "turn": state.turn, "direction": 1,
+    over = _over(state)
+    return {"phase": "over" if over else "play", "turn": None if over else state.turn,
+            "direction": 1,
             "players": [{"count": len(h), "status": "", "place": None, "zones": {}}
                         for h in state.hands],
             "hand": list(state.hands[seat]) if seat is not None else [],
