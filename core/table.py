@@ -293,6 +293,12 @@ class Table:
         named = named_summary(result.summary, self.names)
         return result if named is result.summary else dataclasses.replace(result, summary=named)
 
+    def plugin_versions(self) -> dict[str, str]:
+        """The version of the game's plugin and of each variant's at this table, by id: the
+        package's name and version (``Catalog.versions``; "" where unknown)."""
+        versions = self.catalog.versions
+        return {pid: versions.get(pid, "") for pid in (self.game, *self.variant_ids)}
+
     def zones(self) -> list[Zone]:
         return self.hook.cardparty_zones(state=self.state)
 
