@@ -121,6 +121,9 @@ class InvariantChecker:
         #: games started, and the last one whose sampler was checked (``check_blind``)
         self.games = 0
         self.sampled = -1
+        #: samples made for the determinize checks, and games whose sampler was checked
+        self.determinized = 0
+        self.sampler_checks = 0
 
     def start(self, table: Table) -> None:
         self.games += 1
@@ -171,8 +174,8 @@ class InvariantChecker:
         self.check_state_round_trip(table, n)
         if self.save_every and n % self.save_every == 0:
             self.check_save(table, n)
-        if self.determinize_every and n % self.determinize_every == 0:
-            self.check_determinize(table, n)
+        if self.determinize_every and (n == 1 or n % self.determinize_every == 0):
+            self.check_determinize(table, n)    # at the first move too: a game may be short
 
     @staticmethod
     def hidden_in_event(event: Event, hidden: Counter[str], deal: int | None, i: int) -> str:
@@ -340,6 +343,7 @@ class InvariantChecker:
         det = table.determinize(seat, self.rng)
         if det is None:
             return
+        self.determinized += 1
         twin = table.clone()
         twin.state = det
         if _stable(twin.view(seat)) != _stable(table.view(seat)):
@@ -398,6 +402,7 @@ class InvariantChecker:
         if not due or not self.has_sampler(table):
             return
         self.sampled = self.games
+        self.sampler_checks += 1
         one = table.sampler(seat)(random.Random(k))
         two = twin.sampler(seat)(random.Random(k))
         if _packed(hook, one) != _packed(hook, two):
