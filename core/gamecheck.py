@@ -123,7 +123,8 @@ class Report:
     variants: tuple[str, ...]
     steps: list[Step] = field(default_factory=list)
     balance: list[Balance] = field(default_factory=list)
-    seconds: float = 0.0
+    seconds: float = 0.0                # the whole check's wall time
+    jobs: int = 1                       # the processes its games were played in
 
     @property
     def ok(self) -> bool:
@@ -131,7 +132,7 @@ class Report:
 
     def as_json(self) -> dict[str, Any]:
         return {"game": self.game, "variants": list(self.variants), "ok": self.ok,
-                "seconds": round(self.seconds, 2),
+                "seconds": round(self.seconds, 2), "jobs": self.jobs,
                 "steps": [{"name": s.name, "ok": s.ok, "skipped": s.skipped,
                            "seconds": round(s.seconds, 2), "lines": s.lines}
                           for s in self.steps],
@@ -155,6 +156,12 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:                  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """``fn(*args)`` and the seconds it took (a part of a step, in a worker or here)."""
+    began = time.perf_counter()
+    return fn(*args), time.perf_counter() - began
 
 
 class _Later:
@@ -212,13 +219,16 @@ def check_game(game: str, variants: Sequence[str] = (), settings: dict[str, Any]
     if not contract.ok:
         report.seconds = time.perf_counter() - start
         return report
-    jobs = jobs or default_jobs()
+    jobs = report.jobs = jobs or default_jobs()
     # multiprocessing's pool, not concurrent.futures': a failed step stops the check, and
     # its terminate() ends the parts still running (a broken game's may run to its bound)
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
 
     def submit(fn: Callable[..., Any], *args: Any) -> Any:
-        return _Later(pool.apply_async(fn, args)) if pool is not None else _Now(fn, *args)
+        """A part of a step, timed where it runs (``timed``)."""
+        if pool is not None:
+            return _Later(pool.apply_async(timed, (fn, *args)))
+        return _Now(timed, fn, *args)
 
     common = (game, variants, settings)
     try:
@@ -245,9 +255,12 @@ def check_game(game: str, variants: Sequence[str] = (), settings: dict[str, Any]
                 if told is not None:
                     told(step)
                 continue
-            began = time.perf_counter()
             try:
-                finish(step, [f.result() for f in futures])
+                done = [f.result() for f in futures]
+                # a step's time is its parts' own, wherever they ran (in parallel: more than
+                # the wall's time between two steps)
+                step.seconds = sum(took for _value, took in done)
+                finish(step, [value for value, _took in done])
             except SimulationFailure as exc:
                 step.ok = False
                 step.lines.append(f"FAILED: {exc} (replay: seed {exc.seed}, move "
@@ -255,8 +268,6 @@ def check_game(game: str, variants: Sequence[str] = (), settings: dict[str, Any]
             except (PluginRefused, TableError) as exc:
                 step.ok = False
                 step.lines.append(f"FAILED: {exc}")
-            # a step's own time: its wait here, the parts before it having been awaited
-            step.seconds = time.perf_counter() - began
             report.steps.append(step)
             if told is not None:
                 told(step)
@@ -433,8 +444,9 @@ def level_part(game: str, variants: tuple[str, ...], settings: dict[str, Any] | 
 def _levels(step: Step, done: list[tuple[str, int, list[int], float]]) -> None:
     for level, n, lengths, took in done:
         some = f"{len(lengths)} game" + ("s" if len(lengths) != 1 else "")
-        step.lines.append(f"{level}: {some} of {n} players finished "
-                          f"({min(lengths)} to {max(lengths)} moves, {took:.1f} s)")
+        span = (f"{lengths[0]} moves" if len(lengths) == 1
+                else f"{min(lengths)} to {max(lengths)} moves")
+        step.lines.append(f"{level}: {some} of {n} players finished ({span}, {took:.1f} s)")
 
 
 def _balanced(step: Step, report: Report, done: list[Balance]) -> None:
@@ -501,8 +513,14 @@ def format_report(report: Report) -> str:
     for step in report.steps:
         lines += format_step(step)
     verdict = "ok" if report.ok else "FAILED"
-    lines.append(f"{verdict}: {head} checked in {report.seconds:.1f} s")
+    lines.append(f"{verdict}: {head} checked in {report.seconds:.1f} s" + wall(report))
     return "\n".join(lines)
+
+
+def wall(report: Report) -> str:
+    """How the check's time was spent: its steps' work, in how many processes."""
+    work = sum(s.seconds for s in report.steps)
+    return f" ({work:.1f} s of work in {report.jobs} process{'es' if report.jobs > 1 else ''})"
 
 
 def format_step(step: Step) -> list[str]:

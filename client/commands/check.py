@@ -17,7 +17,7 @@ from typing import Any
 from cardparty.client.commands.bot_client import setting
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.commands.simulate import _positive, _seed
-from cardparty.core.gamecheck import CHECKED_GAMES, Step, check_game, format_step
+from cardparty.core.gamecheck import CHECKED_GAMES, Step, check_game, format_step, wall
 from cardparty.core.i18n import _
 from cardparty.core.table import TableError
 
@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report.as_json()))
     else:
         verdict = "ok" if report.ok else "FAILED"          # the report speaks English
-        print(f"{verdict}: {args.game} checked in {report.seconds:.1f} s", flush=True)
+        print(f"{verdict}: {args.game} checked in {report.seconds:.1f} s{wall(report)}",
+              flush=True)
     if not report.ok:
         print(f"cardparty check: FAILED: {args.game}", file=sys.stderr)
     return 0 if report.ok else 1
