@@ -40,9 +40,10 @@ def cardparty_legal_moves(state: Any, seat: int) -> Generator[None, list[Move], 
 @hookimpl(wrapper=True)
 def cardparty_refusal(state: Any, seat: int, move: Move
                       ) -> Generator[None, str | None, str | None]:
-    """The base game refuses the barred +4 already (the table's list, which it reads, lacks
-    it) as ``BARRED``, in general words; the house rule says which."""
+    """Pika refuses the barred +4 already (the table's list, which it reads, lacks it) as
+    ``BARRED``, in general words; the house rule says which. (A base game judging by its
+    rules would accept it: None, which is replaced the same way.)"""
     reason = yield
-    if reason == BARRED and _barred(state, move):
+    if reason in (None, BARRED) and _barred(state, move):
         return REASON
     return reason

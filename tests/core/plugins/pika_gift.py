@@ -4,9 +4,9 @@ player instead of playing; the turn passes to that player.
 
 A variant that adds a move: it lists the move (a wrapper of ``cardparty_legal_moves``),
 plays it (``cardparty_apply_move`` answered first, None for every other move, so the base
-game plays those) and says why an unlisted gift is refused (a wrapper of
-``cardparty_refusal``). It does not rebuild Pika's list: Pika's refusal accepts every move
-the table lists (``listed``). The label names the player through ``{seats}``.
+game plays those) and judges its own moves (a wrapper of ``cardparty_refusal``, from
+``listed``, the table's list). It does not rebuild Pika's list (and Pika's own refusal
+accepts every move the table lists). The label names the player through ``{seats}``.
 """
 
 from __future__ import annotations
@@ -53,13 +53,17 @@ def cardparty_legal_moves(state: Any, seat: int) -> Generator[None, list[Move], 
 
 
 @hookimpl(wrapper=True)
-def cardparty_refusal(state: Any, seat: int, move: Move
+def cardparty_refusal(state: Any, seat: int, move: Move, listed: list[Move]
                       ) -> Generator[None, str | None, str | None]:
+    """The gifts are judged here, from the table's list: whatever the base game's refusal
+    makes of a kind of move it does not know."""
     reason = yield
-    if move.kind == "give" and reason is not None:
-        return Msg("you may give a card of your hand to the next player on your turn, "
-                   "holding three or more, with no draw pending")
-    return reason
+    if move.kind != "give":
+        return reason
+    if any(m.same(move) for m in listed):
+        return None
+    return Msg("you may give a card of your hand to the next player on your turn, "
+               "holding three or more, with no draw pending")
 
 
 @hookimpl(tryfirst=True)
