@@ -96,6 +96,9 @@ class Balance:
     normal_vs_easy: float               # normal's share of first places among easy bots
     normal_games: int
     outcomes: dict[str, int] = field(default_factory=dict)   # of the normal bots' games
+    #: the same shares by order of play: [0] the seat that moved first in its game (a game
+    #: that draws its dealer at random spreads the first mover over the seats)
+    by_order: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -109,6 +112,7 @@ class Balance:
     def as_json(self) -> dict[str, Any]:
         return {"players": self.players, "games": self.games,
                 "first_place_share": [round(f, 3) for f in self.firsts],
+                "first_place_share_by_order": [round(f, 3) for f in self.by_order],
                 "length": {"median": self.median, "p95": self.p95,
                            "longest": max(self.lengths)},
                 "decided_in_last_round": round(self.late, 3), "late_games": self.late_games,
@@ -316,11 +320,19 @@ CHUNK = 15
 
 
 def chunks(counts: list[int], games: int) -> list[tuple[int, int, int]]:
-    """``games`` spread evenly over the player ``counts``, cut into parts of at most
-    ``CHUNK``: (players, games, the part's first game's index)."""
+    """``games`` spread over the player ``counts``, each count's share inversely to its seats
+    (a checked move costs a view per seat: each count then costs about as much, and a
+    two-player game is not checked four times less than an eight-player one), cut into parts
+    of at most ``CHUNK``: (players, games, the part's first game's index)."""
+    weights = [1 / n for n in counts]
+    total = sum(weights)
+    shares = [games * w / total for w in weights]
+    per = [int(x) for x in shares]
+    # the games left over go to the counts with the largest remainders
+    for i in sorted(range(len(counts)), key=lambda i: per[i] - shares[i])[:games - sum(per)]:
+        per[i] += 1
     out = []
-    for i, n in enumerate(counts):
-        k = games // len(counts) + (i < games % len(counts))
+    for n, k in zip(counts, per, strict=True):
         for first in range(0, k, CHUNK):
             out.append((n, min(CHUNK, k - first), first))
     return out
@@ -459,6 +471,7 @@ def balance_part(game: str, variants: tuple[str, ...], settings: dict[str, Any] 
     """The balance at ``n`` players (a worker's part): see the module docstring."""
     normal, easy = PolicyBot("normal"), PolicyBot("easy")
     wins = [0.0] * n
+    ordered = [0.0] * n
     lengths: list[int] = []
     outcomes: Counter[str] = Counter()
     late = 0
@@ -466,8 +479,11 @@ def balance_part(game: str, variants: tuple[str, ...], settings: dict[str, Any] 
     for g in range(games):
         table, result = seeded_game(game, n, settings, variants, seed + 20_000 + g,
                                     bot=SeatBots([normal] * n))
-        for s, share in enumerate(first_place_shares(result)):
+        shares = first_place_shares(result)
+        for s, share in enumerate(shares):
             wins[s] += share
+        for k, s in enumerate(order_of_play(table)):
+            ordered[k] += shares[s]
         lengths.append(len(table.journal))
         outcomes[result.outcome] += 1
         if g < LATE_GAMES:
@@ -481,7 +497,14 @@ def balance_part(game: str, variants: tuple[str, ...], settings: dict[str, Any] 
                                      bot=SeatBots(seats))
         mixed += first_place_shares(result)[g % n]
     return Balance(n, games, [w / games for w in wins], lengths, late / tried, tried,
-                   mixed / games, games, dict(outcomes))
+                   mixed / games, games, dict(outcomes), [w / games for w in ordered])
+
+
+def order_of_play(table: Table) -> list[int]:
+    """The seats of a played ``table`` by their first move (SYSTEM's aside); a seat that never
+    moved comes last."""
+    order = list(dict.fromkeys(s for s, _move in table.journal if s >= 0))
+    return order + [s for s in range(table.players) if s not in order]
 
 
 def decided_late(table: Table, result: Any, rounds: int, rng: random.Random) -> bool:
@@ -543,6 +566,10 @@ def format_balance(balance: list[Balance]) -> list[str]:
         lines.append(f"{b.players:>7}  {firsts:<{wide}}  {b.median:>14g} {b.p95:>5} "
                      f"{max(b.lengths):>8}  {100 * b.late:>17.0f}%  "
                      f"{100 * b.normal_vs_easy:>5.1f}% ({100 / b.players:.1f}%)")
+    lines.append("first places by order of play (%): the seat that moved first in its game, "
+                 "then the second...")
+    for b in balance:
+        lines.append(f"{b.players:>7}  " + " ".join(f"{100 * f:4.1f}" for f in b.by_order))
     for b in balance:
         other = {k: v for k, v in b.outcomes.items() if k != "finished"}
         if other:

@@ -17,6 +17,7 @@ import pytest
 
 from cardparty.core.contract import DEAL, NOBODY, PUBLIC, Move, VariantInfo, Zone, shared
 from cardparty.core.discovery import load_catalog
+from cardparty.core.hint import _label as hint_label
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.simcheck import check_random_games
 from cardparty.core.simulate import SimulationFailure
@@ -296,6 +297,7 @@ def test_a_move_label_names_the_player_where_the_game_says_a_seat() -> None:
     assert "seat" not in gifts[0]["label"]
     raw = next(m for m in table.legal_moves(seat) if m.kind == "give")
     assert raw.label.endswith(f"to {to}")                # the game's own label is unchanged
+    assert hint_label(raw, table.names).endswith(f"to {table.names[to]}")   # a hint's words
 
 
 def test_pikac_kc_names_the_player_it_chooses() -> None:

@@ -13,7 +13,13 @@ import pytest
 
 from cardparty.client.cli import main
 from cardparty.core.discovery import load_catalog
-from cardparty.core.gamecheck import check_game, chunks, decided_late, format_report
+from cardparty.core.gamecheck import (
+    check_game,
+    chunks,
+    decided_late,
+    format_report,
+    order_of_play,
+)
 from cardparty.core.simulate import seeded_game
 from tests.core.test_authoring import KeepsTheDeal
 from tests.core.test_simcheck_catches import LosesCards
@@ -51,6 +57,13 @@ def test_every_step_passes_on_a_built_in_game_and_the_report_says_what_it_did() 
     [b] = report.balance
     assert b.players == 2 and abs(sum(b.firsts) - 1) < 1e-9 and len(b.lengths) == 20
     assert 0 <= b.late <= 1 and 0 <= b.normal_vs_easy <= 1 and b.p95 <= max(b.lengths)
+    assert abs(sum(b.by_order) - 1) < 1e-9 and "by order of play" in text
+
+
+def test_the_order_of_play_is_by_each_seats_first_move() -> None:
+    table, _result = seeded_game("pika", 4, {"dealer": 2}, (), 3)
+    assert order_of_play(table)[0] == 3                      # after the dealer, clockwise
+    assert sorted(order_of_play(table)) == [0, 1, 2, 3]
 
 
 def test_the_report_is_the_same_in_one_process_or_two() -> None:
@@ -116,12 +129,16 @@ def test_what_cannot_be_checked_gets_one_line_and_exit_status_2(args: list[str])
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
-def test_the_random_games_are_spread_over_the_player_counts_in_parts() -> None:
-    parts = chunks([2, 3, 4], 100)
-    assert sum(k for _n, k, _first in parts) == 100
-    assert {n: sum(k for m, k, _f in parts if m == n) for n in (2, 3, 4)} == {2: 34, 3: 33,
-                                                                            4: 33}
+def test_the_random_games_are_spread_over_the_player_counts_by_their_views_in_parts(
+        ) -> None:
+    """Every count is checked; a count of more seats, whose moves cost a view per seat,
+    plays fewer games (2, 3 and 4 seats: as 1/2, 1/3 and 1/4)."""
+    parts = chunks([2, 3, 4], 130)
+    assert sum(k for _n, k, _first in parts) == 130
+    assert {n: sum(k for m, k, _f in parts if m == n) for n in (2, 3, 4)} == {2: 60, 3: 40,
+                                                                            4: 30}
     assert max(k for _n, k, _f in parts) <= 15
+    assert sum(k for _n, k, _f in chunks(list(range(2, 9)), 240)) == 240
 
 
 def test_a_game_is_decided_late_when_another_ending_of_its_last_round_changes_the_result(

@@ -161,12 +161,12 @@ def test_a_new_game_installs_is_listed_and_passes_its_own_tests(made: tuple[Path
 def test_a_new_game_changed_only_in_its_rules_passes_check(made: tuple[Path, Path]) -> None:
     _src, site = made
     for variant in ((), ("--variant", "aceslow-lowball")):
-        done = cli("check", "aceslow", *variant, "--games", "120", path=site, timeout=300)
+        done = cli("check", "aceslow", *variant, "--games", "130", path=site, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
         for step in ("contract: ok", "random games: ok", "clone: ok", "bots: ok",
                      "balance: ok"):
             assert step in done.stdout, done.stdout
-        assert "120 games (40 of 2, 40 of 3, 40 of 4 players)" in done.stdout
+        assert "130 games (60 of 2, 40 of 3, 30 of 4 players)" in done.stdout
 
 
 def test_new_games_play_at_a_host_with_bots_of_every_level(made: tuple[Path, Path],
