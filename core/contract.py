@@ -70,7 +70,9 @@ class View(TypedDict, total=False):
 
     The game gives ``phase``, ``turn``, ``direction``, ``players``, ``hand``, ``zones`` and
     ``counters``, and may add hints of its own; ``Table.view`` adds ``game``, ``variants``,
-    ``version``, ``seat``, ``moves``, ``deadlines`` and ``result``.
+    ``version``, ``seat``, ``moves``, ``deadlines`` and ``result``. ``turn`` is the seat the
+    game waits for in the order of play, None while several seats may move at once or
+    nobody may (the checker holds a game to it).
     """
 
     phase: Required[str]

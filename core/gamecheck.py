@@ -99,6 +99,8 @@ class Balance:
     #: the same shares by order of play: [0] the seat that moved first in its game (a game
     #: that draws its dealer at random spreads the first mover over the seats)
     by_order: list[float] = field(default_factory=list)
+    #: the seeds of the first few normal games that ended otherwise than "finished"
+    odd_seeds: list[int] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -118,7 +120,7 @@ class Balance:
                 "decided_in_last_round": round(self.late, 3), "late_games": self.late_games,
                 "normal_vs_easy": round(self.normal_vs_easy, 3),
                 "fair_share": round(1 / self.players, 3), "normal_games": self.normal_games,
-                "outcomes": self.outcomes}
+                "outcomes": self.outcomes, "odd_seeds": self.odd_seeds}
 
 
 @dataclass
@@ -474,6 +476,7 @@ def balance_part(game: str, variants: tuple[str, ...], settings: dict[str, Any] 
     ordered = [0.0] * n
     lengths: list[int] = []
     outcomes: Counter[str] = Counter()
+    odd: list[int] = []                    # seeds of games that did not end as "finished"
     late = 0
     tried = 0
     for g in range(games):
@@ -486,6 +489,8 @@ def balance_part(game: str, variants: tuple[str, ...], settings: dict[str, Any] 
             ordered[k] += shares[s]
         lengths.append(len(table.journal))
         outcomes[result.outcome] += 1
+        if result.outcome != "finished" and len(odd) < 3:
+            odd.append(table.seed)
         if g < LATE_GAMES:
             tried += 1
             late += decided_late(table, result, n, random.Random(g))
@@ -497,7 +502,7 @@ def balance_part(game: str, variants: tuple[str, ...], settings: dict[str, Any] 
                                      bot=SeatBots(seats))
         mixed += first_place_shares(result)[g % n]
     return Balance(n, games, [w / games for w in wins], lengths, late / tried, tried,
-                   mixed / games, games, dict(outcomes), [w / games for w in ordered])
+                   mixed / games, games, dict(outcomes), [w / games for w in ordered], odd)
 
 
 def order_of_play(table: Table) -> list[int]:
@@ -574,5 +579,6 @@ def format_balance(balance: list[Balance]) -> list[str]:
         other = {k: v for k, v in b.outcomes.items() if k != "finished"}
         if other:
             lines.append(f"at {b.players} players, of {b.games} games of normal bots: "
-                         + ", ".join(f"{v} ended {k!r}" for k, v in sorted(other.items())))
+                         + ", ".join(f"{v} ended {k!r}" for k, v in sorted(other.items()))
+                         + f" (seed {', '.join(map(str, b.odd_seeds))})")
     return lines

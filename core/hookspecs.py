@@ -171,7 +171,9 @@ def cardparty_view(state: State, seat: int | None) -> View:
 
 @hookspec(firstresult=True)
 def cardparty_zones(state: State) -> list[Zone]:
-    """Every card of the game, zone by zone, with who may see each zone.
+    """Every card of the game, zone by zone, with who may see each zone: everybody
+    (``PUBLIC``), nobody (``NOBODY``), one seat, or the seats that share what they know of
+    those cards (``contract.shared(0, 1)``: the cards a player passed to his neighbour).
 
     The multiset of all zones' cards is the deck, always: the random-simulation checker holds
     the game to it after every move, and checks every view against the zones its seat may see.
@@ -201,7 +203,9 @@ def cardparty_determinize(state: State, seat: int, rng: random.Random) -> State:
 
     The result must depend only on what ``seat`` sees and on ``rng`` (sort the unseen cards
     before shuffling them), so that a search bot's choice cannot depend on where the hidden
-    cards really are: two states ``seat`` sees alike give the same determinization."""
+    cards really are: two states ``seat`` sees alike give the same determinization. The
+    random-simulation checker holds a game to it (a real state and a sample of it must give
+    the same sample for the same rng) and to redealing every zone the seat cannot see."""
 
 
 @hookspec(firstresult=True)
