@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean i18n
+.PHONY: play test lint bench clean i18n template
 
 # Setting up prints nothing unless something fails: `make play` shows only the game. The one
 # note left out is setuptools' "Editable installation" (it is told on every editable install of
@@ -55,3 +55,8 @@ i18n: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# The template of `cardparty new-game`, generated from the tested example (core/newgame.py):
+# run after changing tests/thirdparty/highcard; a test fails while they differ.
+template: $(STAMP)
+	$(BIN)/python -m cardparty.core.newgame tests/thirdparty/highcard

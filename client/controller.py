@@ -42,7 +42,7 @@ from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import pretty_text
-from cardparty.client.words import variants_text
+from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.i18n import N_, _, translate
 
 Connect = Callable[[str, str], Link]
@@ -483,10 +483,15 @@ class Controller:
                                  and s.get("kind") == "human" and s.get("connected") is False})
 
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
+        row = next((t for t in self.tables if t.get("id") == table), {})
+        # Another version of the game here than at the host: the host's words, not ours
+        other = version_notice(table_plugins(row.get("summary"), view, self.games))
         describe = None
-        if self.describe_for is not None:
+        if self.describe_for is not None and other is None:
             describe = self.describe_for(str(view.get("game", "")))
         self.table = TableModel(table=table, describe=describe)
+        if other:
+            self.table.log.append(other)
         house = variants_text(view.get("variants") or (),
                               next((g for g in self.games if g.get("id") == view.get("game")),
                                    {}))

@@ -22,7 +22,7 @@ from cardparty.client.hosttext import host_text
 from cardparty.client.theme import pretty_text
 from cardparty.core import hookspecs
 from cardparty.core.discovery import load_catalog
-from cardparty.core.i18n import Msg, from_wire, shown, translate
+from cardparty.core.i18n import Msg, _, from_wire, shown, translate
 from cardparty.core.narrate import generic, with_names
 
 Describe = Callable[[dict[str, Any], list[str]], str]
@@ -88,6 +88,48 @@ def summary_words(said: Msg | None, text: str, names: list[str]) -> str:
     # The English source says "seat 3 won"; with names it is "Eva won" (the catalogs'
     # sentences already put the names where the seat was).
     return with_names(re.sub(rf"\bseats? (?={re.escape(who)})", "", translate(named)), names)
+
+
+def version_notice(plugins: Any) -> str | None:
+    """What a player is told when the host runs another version of a game or a variant at
+    his table than the one installed here (``plugins``: id -> "package version", as the
+    host's table summary or games list says): the table plays by the host's rules, as it
+    always does, and this client narrates from the host's words, not from its own copy.
+    None when every version agrees, or the game is not installed here."""
+    if not isinstance(plugins, dict):
+        return None
+    try:
+        mine = load_catalog().versions
+    except Exception:
+        return None
+    differ = []
+    for pid, theirs in sorted(plugins.items(), key=lambda kv: str(kv[0])):
+        own = mine.get(str(pid))
+        if own and isinstance(theirs, str) and theirs and own != theirs:
+            differ.append(_("{plugin}: the host runs {theirs}, yours is {own}").format(
+                plugin=host_text(str(pid), 32), theirs=host_text(theirs, 64), own=own))
+    if not differ:
+        return None
+    return _("This table plays by the host's version of its rules ({versions}).").format(
+        versions="; ".join(differ))
+
+
+def table_plugins(summary: Any, view: dict[str, Any], games: list[dict[str, Any]]
+                  ) -> dict[str, Any]:
+    """The versions the host says a table runs: its summary's ``plugins``, else the host's
+    games list for the view's game and variants."""
+    found = summary.get("plugins") if isinstance(summary, dict) else None
+    if isinstance(found, dict):
+        return found
+    game = next((g for g in games if g.get("id") == view.get("game")), {})
+    out: dict[str, Any] = {}
+    if game.get("plugin"):
+        out[str(game["id"])] = game["plugin"]
+    wanted = view.get("variants") or ()
+    for v in game.get("variants") or ():
+        if isinstance(v, dict) and v.get("id") in wanted and v.get("plugin"):
+            out[str(v["id"])] = v["plugin"]
+    return out
 
 
 def variants_text(variants: Any, game: dict[str, Any]) -> str:

@@ -20,9 +20,15 @@ from cardparty.core.i18n import Msg
 #: played by SYSTEM, never by a player: time enters the engine only as such moves.
 SYSTEM = -1
 
-#: ``Zone.seen_by`` values besides a seat number.
+#: ``Zone.seen_by`` values besides a seat number (or a set of seats: ``shared``).
 PUBLIC = -1
 NOBODY = -2
+
+#: The type of the public event that announces a new deal within a move ("the hand is over,
+#: the next is dealt"). The checker lets the events before it show the mover's own cards
+#: (the last card laid went into the new deal) and holds the events from it on to what is
+#: public after the move (docs/writing-a-game.md, "What the checker holds a game to").
+DEAL = "deal"
 
 
 class Event(TypedDict, total=False):
@@ -64,7 +70,9 @@ class View(TypedDict, total=False):
 
     The game gives ``phase``, ``turn``, ``direction``, ``players``, ``hand``, ``zones`` and
     ``counters``, and may add hints of its own; ``Table.view`` adds ``game``, ``variants``,
-    ``version``, ``seat``, ``moves``, ``deadlines`` and ``result``.
+    ``version``, ``seat``, ``moves``, ``deadlines`` and ``result``. ``turn`` is the seat the
+    game waits for in the order of play, None while several seats may move at once or
+    nobody may (the checker holds a game to it).
     """
 
     phase: Required[str]
@@ -151,14 +159,41 @@ _MAX_WIRES = 4096
 class Zone:
     """Where some cards are, and who may see them.
 
-    ``seen_by`` is PUBLIC, NOBODY, or the one seat that may see the cards (its hand, its own
-    discards). The random-simulation checker uses zones to account for every card and to prove
-    that no view shows a card its seat may not see.
+    ``seen_by`` is PUBLIC, NOBODY, the one seat that may see the cards (its hand, its own
+    discards), or a ``frozenset`` of the seats that may (knowledge some seats share: the
+    cards a player passed to his left are known to him and to the player who got them, and
+    to nobody else). The random-simulation checker uses zones to account for every card and
+    to prove that no view shows a card to a seat that may not know it: a view may show a
+    zone's cards to exactly the seats of its ``seen_by``.
     """
 
     name: str
     cards: tuple[str, ...] | list[str]
-    seen_by: int
+    seen_by: int | frozenset[int]
+
+    def seats(self, players: int) -> frozenset[int]:
+        """The seats of a table of ``players`` that may see this zone's cards."""
+        seen = self.seen_by
+        if isinstance(seen, frozenset):
+            return seen
+        if seen == PUBLIC:
+            return frozenset(range(players))
+        return frozenset((seen,)) if seen >= 0 else frozenset()
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (None: a spectator, who sees public zones only) may see the
+        cards."""
+        seen = self.seen_by
+        if seen == PUBLIC:
+            return True
+        if seat is None:
+            return False
+        return seat in seen if isinstance(seen, frozenset) else seen == seat
+
+
+def shared(*seats: int) -> frozenset[int]:
+    """``Zone.seen_by`` for cards several seats know: ``Zone("passed", cards, shared(0, 1))``."""
+    return frozenset(seats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ import inspect
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 import pluggy
@@ -109,8 +109,13 @@ class Catalog:
     variants: dict[str, VariantInfo] = field(default_factory=dict)
     plugins: dict[str, Any] = field(default_factory=dict)
     broken: dict[str, str] = field(default_factory=dict)
+    #: Which version of a game or variant is installed, by its id: its package's name and
+    #: version ("cardparty-highcard 1.0.0"); "" for a plugin added without a package
+    #: (``add`` with no ``version``). The host says it for every table (docs/protocol.md).
+    versions: dict[str, str] = field(default_factory=dict)
 
     def game(self, game_id: str) -> GameInfo:
+        """The game ``game_id``, or KeyError saying which games are installed."""
         try:
             return self.games[game_id]
         except KeyError:
@@ -119,6 +124,8 @@ class Catalog:
                                games=", ".join(sorted(self.games)) or Msg("none"))) from None
 
     def variant(self, game_id: str, variant_id: str) -> VariantInfo:
+        """The variant ``variant_id`` of game ``game_id``, or KeyError saying which variants
+        of that game are installed (a variant of another game is not one of them)."""
         info = self.variants.get(variant_id)
         if info is None or info.game != game_id:
             known = ", ".join(sorted(v.id for v in self.variants.values() if v.game == game_id))
@@ -128,26 +135,30 @@ class Catalog:
         return info
 
     def variants_of(self, game_id: str) -> list[VariantInfo]:
+        """Every installed variant of ``game_id``, by id."""
         return sorted((v for v in self.variants.values() if v.game == game_id),
                       key=lambda v: v.id)
 
-    def add(self, plugin: Any, name: str | None = None) -> None:
-        """Add one plugin object (a module, usually) by asking it the discovery hooks. Raises
+    def add(self, plugin: Any, name: str | None = None, version: str = "") -> None:
+        """Add one plugin object (a module, usually) by asking it the discovery hooks; its
+        games and variants are of ``version`` (its package's name and version). Raises
         PluginRefused, adding nothing, if the plugin breaks the contract."""
         pm = checked_manager(name or plugin_name(plugin), plugin)
         for info in pm.hook.cardparty_game_info():
             self.games[info.id] = info
             self.plugins[info.id] = plugin
+            self.versions[info.id] = version
         for vinfo in pm.hook.cardparty_variant_info():
             self.variants[vinfo.id] = vinfo
             self.plugins[vinfo.id] = plugin
+            self.versions[vinfo.id] = version
 
-    def load(self, name: str, loader: Callable[[], Any]) -> bool:
+    def load(self, name: str, loader: Callable[[], Any], version: str = "") -> bool:
         """Import one plugin (``loader``, an entry point's ``load``) and add it. A plugin that
         fails to import or breaks the contract is kept in ``broken`` with the reason, reported
         in one line on stderr, and skipped; the others load as usual."""
         try:
-            self.add(loader(), name)
+            self.add(loader(), name, version)
             return True
         except PluginRefused as exc:
             self.broken[name] = str(exc)
@@ -168,6 +179,18 @@ def load_catalog(refresh: bool = False) -> Catalog:
         return _CATALOG
     catalog = Catalog()
     for ep in entry_points(group=hookspecs.ENTRY_POINT_GROUP):
-        catalog.load(ep.name, ep.load)
+        catalog.load(ep.name, ep.load, package_version(ep))
     _CATALOG = catalog
     return catalog
+
+
+def package_version(ep: EntryPoint) -> str:
+    """The name and version of the package an entry point comes from ("cardparty-highcard
+    1.0.0"); "" when its metadata does not say."""
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return ""
+    try:
+        return f"{dist.metadata['Name']} {dist.version}"
+    except Exception:                       # metadata a broken package may lack
+        return ""

@@ -20,6 +20,7 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.i18n import Msg, plural_msg
+from cardparty.core.narrate import named_label
 from cardparty.core.race import Verdict
 from cardparty.core.search import DEFAULT_BUDGET, Budget, race_verdict
 from cardparty.core.table import Table
@@ -63,7 +64,7 @@ def _reason(table: Table, seat: int, moves: list[Move], verdict: Verdict) -> Msg
         return plural_msg("better than {other} by {gain} in 100 over {n} deal that fits what "
                           "you have seen", "better than {other} by {gain} in 100 over {n} "
                           "deals that fit what you have seen", verdict.samples[chosen],
-                          other=_label(verdict.own), gain=max(1, gain))
+                          other=_label(verdict.own, table.names), gain=max(1, gain))
     hook: Any = table.hook
     told: str | None = hook.cardparty_bot_reason(view=table.view(seat), moves=moves,
                                                  move=verdict.move)
@@ -76,6 +77,7 @@ def _reason(table: Table, seat: int, moves: list[Move], verdict: Verdict) -> Msg
                       deals)
 
 
-def _label(move: Move) -> str:
-    """A move as the player reads it: its label, else its kind and cards."""
-    return move.label or " ".join([move.kind, *move.cards])
+def _label(move: Move, names: list[str]) -> str:
+    """A move as the player reads it: its label (naming players, ``narrate.named_label``),
+    else its kind and cards."""
+    return named_label(move.label, names) or " ".join([move.kind, *move.cards])

@@ -130,12 +130,16 @@ def cardparty_legal_moves(state: State, seat: int) -> list[Move]:
 
 
 @hookspec(firstresult=True)
-def cardparty_refusal(state: State, seat: int, move: Move) -> str | None:
+def cardparty_refusal(state: State, seat: int, move: Move, listed: list[Move]) -> str | None:
     """Why ``move`` is illegal for ``seat`` now, in words a player understands; None if legal.
 
     The driver calls this for every move that is not literally one of the listed legal moves,
-    so it is the authority on legality. A game whose legal list is complete may answer with
-    ``cardparty.core.table.refusal_by_listing``. Must not change ``state``.
+    so it is the authority on legality. ``listed`` is what the table lists for ``seat`` now,
+    after every variant's wrapper of ``cardparty_legal_moves``: a game whose list is complete
+    answers with ``cardparty.core.table.refusal_by_listing(listed, move)`` (never with a list
+    of its own, which would refuse the moves a variant adds), and any game may accept a move
+    that is ``same`` as a listed one. The random-simulation checker asks it about listed moves
+    too: it must accept them. Taking ``listed`` is optional. Must not change ``state``.
     """
 
 
@@ -167,7 +171,9 @@ def cardparty_view(state: State, seat: int | None) -> View:
 
 @hookspec(firstresult=True)
 def cardparty_zones(state: State) -> list[Zone]:
-    """Every card of the game, zone by zone, with who may see each zone.
+    """Every card of the game, zone by zone, with who may see each zone: everybody
+    (``PUBLIC``), nobody (``NOBODY``), one seat, or the seats that share what they know of
+    those cards (``contract.shared(0, 1)``: the cards a player passed to his neighbour).
 
     The multiset of all zones' cards is the deck, always: the random-simulation checker holds
     the game to it after every move, and checks every view against the zones its seat may see.
@@ -197,7 +203,9 @@ def cardparty_determinize(state: State, seat: int, rng: random.Random) -> State:
 
     The result must depend only on what ``seat`` sees and on ``rng`` (sort the unseen cards
     before shuffling them), so that a search bot's choice cannot depend on where the hidden
-    cards really are: two states ``seat`` sees alike give the same determinization."""
+    cards really are: two states ``seat`` sees alike give the same determinization. The
+    random-simulation checker holds a game to it (a real state and a sample of it must give
+    the same sample for the same rng) and to redealing every zone the seat cannot see."""
 
 
 @hookspec(firstresult=True)

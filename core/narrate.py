@@ -57,6 +57,18 @@ def named_summary(summary: str, names: Sequence[str]) -> str:
     return with_names(summary, names) if summary else summary
 
 
+def named_label(label: str, names: Sequence[str]) -> str:
+    """A move's label as the players read it: a message's parameter ``seats`` (a seat
+    number, ``"1"``, or several, ``"0, 2"``), in it or in a message it holds, becomes the
+    players' names, and the "seat" before it goes, as in a result's summary
+    (``named_summary``): ``Msg("swap hands with {seats}", seats="1")`` reads "swap hands
+    with Eva". A plain label's "seat 1" becomes the name too. The table's views do this for
+    every label they list (``Table.view``), so a game's labels stay free of names."""
+    if type(label) is Msg:
+        return _named(label, names) if label.params else label
+    return with_names(label, names) if "seat" in label else label
+
+
 def _named(said: Msg, names: Sequence[str]) -> Msg:
     params: dict[str, Any] = {}
     changed = False

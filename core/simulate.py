@@ -31,9 +31,15 @@ class SimulationFailure(AssertionError):
                  variants: tuple[str, ...] = ()) -> None:
         self.game, self.players, self.seed, self.move_no = game, players, seed, move_no
         self.variants = variants
+        self.detail = message
         extra = f" variants={','.join(variants)}" if variants else ""
         super().__init__(f"{game} players={players} seed={seed}{extra} move {move_no}: "
                          f"{message}")
+
+    def __reduce__(self) -> tuple[type[SimulationFailure], tuple[Any, ...]]:
+        """Rebuilt from its own fields (a check run in worker processes sends it back)."""
+        return (SimulationFailure, (self.game, self.players, self.seed, self.move_no,
+                                    self.detail, self.variants))
 
 
 def next_actor(table: Table, rng: random.Random) -> int | None:

@@ -39,7 +39,7 @@ from cardparty.core.contract import (
 )
 from cardparty.core.discovery import Catalog, add_state_defaults, load_catalog
 from cardparty.core.i18n import Msg
-from cardparty.core.narrate import named_summary
+from cardparty.core.narrate import named_label, named_summary
 from cardparty.core.rng import fresh_seed, new_rng, rng_from_state, rng_state
 
 SAVE_FORMAT = 1
@@ -66,11 +66,22 @@ class TableError(ValueError):
     """A table could not be opened or restored: unknown game, bad setting, corrupt save."""
 
 
-def refusal_by_listing(legal: Sequence[Move], move: Move) -> str | None:
-    """A ``cardparty_refusal`` for games whose legal-move list is complete."""
+#: The refusal of a move the game's own rules list but the table does not: a variant took it
+#: off the list. The variant's wrapper of ``cardparty_refusal`` may say why in its own words
+#: (it finds this refusal as the base game's answer).
+BARRED = Msg("a house rule of this table bars that move")
+
+
+def refusal_by_listing(legal: Sequence[Move], move: Move, own: Sequence[Move] | None = None
+                       ) -> str | None:
+    """A ``cardparty_refusal`` for games whose legal-move list is complete: pass the hook's
+    ``listed`` (the table's list, a variant's moves included) as ``legal``, and the game's
+    own list as ``own`` to answer ``BARRED`` for a move a variant took off it."""
     for m in legal:
         if m.same(move):
             return None
+    if own is not None and any(m.same(move) for m in own):
+        return BARRED
     if not legal:
         return Msg("it is not your turn")
     return Msg("that move is not allowed now")
@@ -262,7 +273,8 @@ class Table:
             if not 0 <= seat < self.players:
                 return f"there is no seat {seat}"
             return "it is not your turn"
-        return self.hook.cardparty_refusal(state=self.state, seat=seat, move=move)
+        return self.hook.cardparty_refusal(state=self.state, seat=seat, move=move,
+                                           listed=legal)
 
     def deadlines(self) -> list[Deadline]:
         """The game's deadlines now (the same list until the table changes: read it, never
@@ -281,6 +293,12 @@ class Table:
         named = named_summary(result.summary, self.names)
         return result if named is result.summary else dataclasses.replace(result, summary=named)
 
+    def plugin_versions(self) -> dict[str, str]:
+        """The version of the game's plugin and of each variant's at this table, by id: the
+        package's name and version (``Catalog.versions``; "" where unknown)."""
+        versions = self.catalog.versions
+        return {pid: versions.get(pid, "") for pid in (self.game, *self.variant_ids)}
+
     def zones(self) -> list[Zone]:
         return self.hook.cardparty_zones(state=self.state)
 
@@ -298,7 +316,7 @@ class Table:
         # by the random games' checker): the game is not asked for the three of four seats
         # that wait after every move.
         moves = self.legal_moves(seat) if seat is not None and seat in self.to_move() else []
-        view["moves"] = [{"id": i, **m.to_wire()} for i, m in enumerate(moves)]
+        view["moves"] = [{"id": i, **self._move_wire(m)} for i, m in enumerate(moves)]
         # The deadlines and the result are the same for every seat: asked of the game once
         # per version (a host builds one view per seat after every move).
         shared = self._view_shared
@@ -310,6 +328,19 @@ class Table:
         view["deadlines"] = list(shared[0])
         view["result"] = shared[1]
         return view
+
+    def _move_wire(self, move: Move) -> dict[str, Any]:
+        """A listed move as a view carries it: its label naming players where the game's
+        label names seats (``narrate.named_label``: "give R5 to Eva", not "to seat 1")."""
+        wire = move.to_wire()
+        label = move.label
+        named = named_label(label, self.names) if label else label
+        if named is label:
+            return wire
+        wire = {**wire, "label": str(named)}
+        if isinstance(named, Msg):
+            wire["msg"] = named.to_wire()
+        return wire
 
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """Events from index ``since`` as ``seat`` may see them: private cards of other seats

@@ -62,6 +62,8 @@ def test_the_wheel_builds_without_a_warning_and_holds_every_catalog(fresh_tree: 
             assert f"cardparty/core/locale/{lang}/LC_MESSAGES/cardparty.{kind}" in names
     assert "cardparty/core/locale/cardparty.pot" in names
     assert "cardparty/client/commands/play.py" in names
+    for template in ("pyproject.toml", "game.py", "variant.py", "test_game.py", "README.md"):
+        assert f"cardparty/core/newgame_template/{template}.tmpl" in names   # new-game's
     assert not [n for n in names if "__pycache__" in n or n.startswith(("core/", "net/"))]
 
 

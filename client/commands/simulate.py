@@ -5,7 +5,8 @@ With ``--check`` every invariant of the random-simulation checker runs after eve
 rule or invariant failure exits 1 and prints the seed and move number to replay it.
 ``--bots LEVEL[,LEVEL...]`` seats bots of those levels (one per seat, cycling) and
 ``--duplicate`` plays every deal once per rotation of the seats (``cardparty.core.tournament``);
-either adds each level's games and wins (``by_level``).
+either adds each level's games and wins (``by_level``). ``--setting NAME=VALUE`` sets a table
+setting of every game (a short match to test: ``--setting target=20``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import sys
 from typing import Any
 
+from cardparty.client.commands.bot_client import setting
 from cardparty.client.commands.refusal import refuse
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import Msg, _
@@ -60,6 +62,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=_seed, default=0, help=_("first seed; game i uses seed+i"))
     p.add_argument("--variant", action="append", default=[], metavar="V",
                    help=_("a variant plugin for every table (repeatable)"))
+    p.add_argument("--setting", action="append", default=[], type=setting,
+                   metavar="NAME=VALUE",
+                   help=_("a table setting, e.g. deals=1 for a short Piquet (repeatable; "
+                        "'cardparty games' lists them)"))
     p.add_argument("--check", action="store_true",
                    help=_("check every invariant after every move (slower)"))
     p.add_argument("--bots", type=_levels, default=None, metavar="LEVEL[,LEVEL...]",
@@ -86,16 +92,18 @@ def run(args: argparse.Namespace) -> int:
     if args.check and (args.bots or args.duplicate):
         return refuse("simulate", _("--check plays random bots; leave out --bots and "
                                     "--duplicate"))
+    settings = dict(args.setting)
     try:
         if args.bots or args.duplicate:
             report: SimulationReport | TournamentReport = tournament(
                 args.game, args.players, args.games, args.seed, args.bots or ["easy"],
-                duplicate=args.duplicate, variants=args.variant)
+                duplicate=args.duplicate, variants=args.variant, settings=settings)
         elif args.check:
             report = check_random_games(args.game, args.players, args.games, args.seed,
-                                        args.variant)
+                                        args.variant, settings)
         else:
-            report = simulate(args.game, args.players, args.games, args.seed, args.variant)
+            report = simulate(args.game, args.players, args.games, args.seed, args.variant,
+                              settings)
     except SimulationFailure as exc:
         print(f"cardparty simulate: FAILED: seed {exc.seed}, move {exc.move_no}: {exc}",
               file=sys.stderr)

@@ -26,6 +26,7 @@ from typing import Any
 
 from cardparty.core.hint import hint
 from cardparty.core.i18n import Msg, from_wire
+from cardparty.core.narrate import named_label
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.thinkers import FALLBACK, Thought
@@ -130,7 +131,8 @@ class Hints:
         move = ht.game.legal_moves(seat)[index]
         told = from_wire(reason)
         return message("hint", table=ht.id, version=ht.game.version, move=index,
-                       label=str(move.label or " ".join([move.kind, *move.cards])),
+                       label=str(named_label(move.label, ht.game.names)
+                                 or " ".join([move.kind, *move.cards])),
                        reason=None if told is None else str(told),
                        reason_msg=None if told is None else reason)
 

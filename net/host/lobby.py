@@ -163,9 +163,12 @@ class Lobby:
 
     def on_games(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         if self._games is None:
-            self._games = [{**info.to_wire(), "variants": [
-                v.to_wire() for v in self.catalog.variants_of(info.id)]}
-                for info in sorted(self.catalog.games.values(), key=lambda g: g.id)]
+            # ``plugin``: which package and version of each game and variant this host runs
+            versions = self.catalog.versions
+            self._games = [{**info.to_wire(), "plugin": versions.get(info.id, ""),
+                            "variants": [{**v.to_wire(), "plugin": versions.get(v.id, "")}
+                                         for v in self.catalog.variants_of(info.id)]}
+                           for info in sorted(self.catalog.games.values(), key=lambda g: g.id)]
         return message("games", games=self._games)
 
     def on_tables(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:

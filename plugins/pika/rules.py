@@ -35,6 +35,7 @@ from cardparty.core.hookspecs import hookimpl
 from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.kit import competition_places, pick_dealer, redeal
 from cardparty.core.narrate import common, seat_name
+from cardparty.core.table import BARRED
 from cardparty.core.turns import next_seat
 from cardparty.plugins.pika.state import PikaState
 
@@ -234,10 +235,15 @@ def cardparty_legal_moves(state: PikaState, seat: int) -> list[Move]:
 
 
 @hookimpl
-def cardparty_refusal(state: PikaState, seat: int, move: Move) -> str | None:
-    """The listing is complete: a listed move is legal, any other gets its reason in words."""
-    if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
+def cardparty_refusal(state: PikaState, seat: int, move: Move, listed: list[Move]
+                      ) -> str | None:
+    """The listing is complete: a move the table lists is legal (``listed``: a variant's
+    moves included), any other gets its reason in words. A move Pika's own rules list but
+    the table does not was barred by a variant, whose wrapper says why."""
+    if any(m.same(move) for m in listed):
         return None
+    if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
+        return BARRED
     return _reason(state, seat, move) or Msg("that move is not allowed now")
 
 

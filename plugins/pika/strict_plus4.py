@@ -12,6 +12,7 @@ from typing import Any
 from cardparty.core.contract import Move, VariantInfo
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.i18n import Msg
+from cardparty.core.table import BARRED
 
 VARIANT_ID = "pika-strict-plus4"
 REASON = Msg("house rule: a +4 may not be chained on a pending +2")
@@ -39,7 +40,10 @@ def cardparty_legal_moves(state: Any, seat: int) -> Generator[None, list[Move], 
 @hookimpl(wrapper=True)
 def cardparty_refusal(state: Any, seat: int, move: Move
                       ) -> Generator[None, str | None, str | None]:
+    """Pika refuses the barred +4 already (the table's list, which it reads, lacks it) as
+    ``BARRED``, in general words; the house rule says which. (A base game judging by its
+    rules would accept it: None, which is replaced the same way.)"""
     reason = yield
-    if reason is None and seat == state.turn and _barred(state, move):
+    if reason in (None, BARRED) and _barred(state, move):
         return REASON
     return reason

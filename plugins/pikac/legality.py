@@ -317,8 +317,9 @@ def _throw_moves(cards: tuple[str, ...], targets: tuple[int, ...] = ()) -> list[
                      "throw {cards}: the next player stands one turn",
                      "throw {cards}: the next {n} players stand one turn", k, cards=shown))]
     elif last == "KC":
-        moves = [Move("play", cards, str(t), Msg("throw {cards} choosing seat {seat}",
-                                                 cards=shown, seat=t))
+        # ``seats``: the table's views name the player chosen (``narrate.named_label``)
+        moves = [Move("play", cards, str(t), Msg("throw {cards} choosing {seats}",
+                                                 cards=shown, seats=str(t)))
                  for t in targets]
     else:
         moves = [Move("play", cards, None, Msg("throw {cards}", cards=shown))]

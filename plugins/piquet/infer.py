@@ -68,6 +68,8 @@ def cardparty_bot_sampler(state: Any, seat: int, events: list[dict[str, Any]]
         wants = [[excluded] * (len(hand) - len(shown)), [], [], [], []]
         if not deal(rng, zones, fixed, wants):
             redeal(rng, zones, fixed)
+        if other == 1 - state.dealer:           # elder's claims: hidden, as determinize has it
+            twin.claims = [None, None, None]
         return twin
 
     return sample

@@ -483,9 +483,14 @@ def redeal(state: PiquetState, elder: int, zones: list[list[str]], fixed: Contai
     pool = sorted(c for k, zone in enumerate(zones) for i, c in enumerate(zone)
                   if k or i not in fixed)
     heard = _spoken_claims(state, elder)
+    # A claim that scored was shown (the deal's log says which did): it stays. One that did
+    # not stays hidden even where its cards are known by another way (a point of KS QS beside
+    # a shown tierce AS KS QS): keeping it there would keep the real claim, and the samples
+    # would then depend on where elder's cards really are.
+    scored = {category for who, category, _points, _text in state.log if who == elder}
     choices = []
     for _, claim, second in heard:
-        if set(claim.cards) <= known:                 # shown when it scored: it stays
+        if claim.category in scored and set(claim.cards) <= known:
             choices.append([claim])
             continue
         alike = _alike(claim, second, sorted(known | set(pool)), state.laws.quatorze)

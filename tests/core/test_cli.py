@@ -43,7 +43,24 @@ def test_simulate_plain_output_names_the_rates() -> None:
     assert "games/s" in done.stdout and "moves/s" in done.stdout and "seat 1:" in done.stdout
 
 
+def test_simulate_takes_a_table_setting_to_shorten_a_match() -> None:
+    """A match to a target is long; ``--setting`` plays a shorter one to test it."""
+    lengths = {}
+    for deals in ("1", "3"):
+        done = run("simulate", "--game", "piquet", "--players", "2", "--games", "8",
+                   "--setting", f"deals={deals}", "--json", "--bots", "normal")
+        assert done.returncode == 0, done.stderr
+        lengths[deals] = json.loads(done.stdout)["average_length"]
+    assert lengths["1"] < lengths["3"] / 2
+    checked = run("simulate", "--game", "piquet", "--players", "2", "--games", "3",
+                  "--setting", "deals=1", "--check", "--json")
+    assert checked.returncode == 0 and json.loads(checked.stdout)["average_length"] < 100
+
+
 @pytest.mark.parametrize("args", [
+    ["simulate", "--game", "piquet", "--players", "2", "--setting", "deals=99"],
+    ["simulate", "--game", "piquet", "--players", "2", "--setting", "nope=1"],
+    ["simulate", "--game", "piquet", "--players", "2", "--setting", "deals"],
     ["simulate", "--game", "pika"],
     ["simulate", "--game", "pika", "--players", "two"],
     ["simulate", "--game", "nope", "--players", "2"],

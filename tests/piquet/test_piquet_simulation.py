@@ -7,13 +7,15 @@ agreeing with the listing, save/restore, determinize and replay, after every mov
 from __future__ import annotations
 
 import random
+from typing import Any
 
+import msgpack
 import pytest
 
 from cardparty.core.bots import PolicyBot
 from cardparty.core.simcheck import check_random_games
 from cardparty.core.simulate import play_out
-from cardparty.core.table import open_table
+from cardparty.core.table import Table, open_table
 from cardparty.plugins.piquet.scoring import derive_bonuses
 
 DEALS_PER_CHUNK = 150
@@ -80,3 +82,49 @@ def test_pq10_in_random_deals_the_premiums_recorded_are_those_the_log_alone_deri
             assert totals == [sum(p for s, _, p in entries if s == seat) for seat in (0, 1)]
             seen.update(kind for _, _, kind in recorded)
     assert seen == {"repique", "pique"}
+
+
+class StopAt:
+    """An observer that stops a simulated game once ``move`` moves are played."""
+
+    def __init__(self, move: int) -> None:
+        self.move = move
+
+    def start(self, table: Table) -> None:
+        pass
+
+    def after_move(self, table: Table, seat: int, move: Any, events: list) -> None:
+        if len(table.journal) == self.move:
+            raise Reached(table)
+
+    def finish(self, table: Table, result: Any) -> None:
+        pass
+
+
+class Reached(Exception):
+    def __init__(self, table: Table) -> None:
+        super().__init__("reached")
+        self.table = table
+
+
+def test_pq16_a_sample_depends_only_on_the_words_even_where_an_unscored_claim_is_of_shown_cards(
+        ) -> None:
+    """Seed 2023, move 182: elder said "point of 2" (not good: never shown) and scored a
+    tierce AS KS QS (shown). A sample may give him a point of KS QS, cards younger knows; a
+    sample made from that sample kept it as if it had been shown, so samples depended on
+    where elder's cards really were (the checker's determinize check found it)."""
+    table = Table("piquet", 2, None, ("piquet-classic",), seed=2023)
+    with pytest.raises(Reached):                 # the simulator's game of seed 2023
+        play_out(table, random.Random(2023 ^ 0x5EED), observer=StopAt(182))
+    hook = table.hook
+
+    def sample(state: Any, k: int) -> bytes:
+        det = hook.cardparty_determinize(state=state, seat=0, rng=random.Random(k))
+        return msgpack.packb(hook.cardparty_save(state=det))
+
+    firsts = [hook.cardparty_determinize(state=table.state, seat=0, rng=random.Random(j))
+              for j in range(30)]
+    assert any(set(f.claims[0]) <= set(f.shown[1]) for f in firsts)   # the case in question
+    for first in firsts:
+        for k in range(5):
+            assert sample(first, k) == sample(table.state, k)

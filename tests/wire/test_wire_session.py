@@ -244,7 +244,7 @@ def test_tables_come_in_pages_of_twenty(host: HostProcess) -> None:
         assert len(seen) == total and len({t["id"] for t in seen}) == total
         summary = seen[0]
         for key in ("id", "title", "game", "game_name", "mode", "creator", "invited",
-                    "strangers", "players", "settings", "variants", "bot_delay",
+                    "strangers", "players", "settings", "variants", "plugins", "bot_delay",
                     "bot_budget_ms", "standin_level", "status", "idle", "version",
                     "spectators", "seats", "result", "failure", "testing", "round", "rounds",
                     "totals", "stake", "seeking", "fill_in", "bots_filled"):

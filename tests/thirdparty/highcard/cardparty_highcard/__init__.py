@@ -2,12 +2,15 @@
 the highest card takes the trick. Three tricks; most tricks wins, ties share a place.
 
 A third-party game written only against ``cardparty.core`` (the hookspecs, contract values and
-helpers), installed through the ``cardparty.games`` entry point like any package.
+helpers), installed through the ``cardparty.games`` entry point like any package. The rules
+are the hooks up to ``cardparty_determinize``; the bots' policy and the search's estimate
+follow (optional: without them the bots play at random).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from cardparty.core.cards import ordered_deck, piquet_deck
@@ -15,6 +18,7 @@ from cardparty.core.contract import NOBODY, PUBLIC, GameInfo, Move, Result, Zone
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.i18n import Msg
 from cardparty.core.kit import competition_places, game_state, redeal
+from cardparty.core.playout import pairwise_shares
 
 ORDER = "789TJQKA"
 DECK = tuple(piquet_deck())
@@ -36,6 +40,11 @@ class HighcardState:
 
 def strength(card: str) -> int:
     return ORDER.index(card[0]) * 4 + "CDHS".index(card[1])
+
+
+def _wins(state: HighcardState) -> Callable[..., tuple[int, str]]:
+    """How the trick's winner is picked: the highest card, or the lowest under Lowball."""
+    return min if state.lowball else max
 
 
 @hookimpl
@@ -69,8 +78,10 @@ def cardparty_legal_moves(state: HighcardState, seat: int) -> list[Move]:
 
 
 @hookimpl
-def cardparty_refusal(state: HighcardState, seat: int, move: Move) -> str | None:
-    if any(m.same(move) for m in cardparty_legal_moves(state, seat)):
+def cardparty_refusal(state: HighcardState, seat: int, move: Move, listed: list[Move]
+                      ) -> str | None:
+    # ``listed`` is the table's list (a variant's moves included): the list is complete
+    if any(m.same(move) for m in listed):
         return None
     return Msg("lay one card of your own hand")
 
@@ -86,8 +97,7 @@ def cardparty_apply_move(state: HighcardState, seat: int, move: Move, rng: rando
     if len(state.trick) < n:
         state.turn = (seat + 1) % n
         return events
-    pick = min if state.lowball else max
-    winner = pick(state.trick, key=lambda sc: strength(sc[1]))[0]
+    winner = _wins(state)(state.trick, key=lambda sc: strength(sc[1]))[0]
     state.tricks[winner] += 1
     state.won += [c for _, c in state.trick]
     state.trick = []
@@ -102,12 +112,14 @@ def _over(state: HighcardState) -> bool:
 
 @hookimpl
 def cardparty_view(state: HighcardState, seat: int | None) -> dict[str, Any]:
-    return {"phase": "over" if _over(state) else "play", "turn": state.turn, "direction": 1,
+    over = _over(state)
+    return {"phase": "over" if over else "play", "turn": None if over else state.turn,
+            "direction": 1,
             "players": [{"count": len(h), "status": "", "place": None, "zones": {}}
                         for h in state.hands],
             "hand": list(state.hands[seat]) if seat is not None else [],
             "zones": {"trick": [c for _, c in state.trick]},
-            "counters": {"tricks": list(state.tricks)}}
+            "counters": {"tricks": list(state.tricks), "lowest wins": state.lowball}}
 
 
 @hookimpl
@@ -130,3 +142,33 @@ def cardparty_determinize(state: HighcardState, seat: int, rng: random.Random) -
     twin = state.copy()
     redeal(rng, [h for i, h in enumerate(twin.hands) if i != seat] + [twin.stock])
     return twin
+
+
+# --- bots (optional) -----------------------------------------------------------------------
+
+@hookimpl
+def cardparty_bot_move(view: Callable[[], dict[str, Any]], moves: list[Move],
+                       rng: random.Random, level: str) -> Move | None:
+    """Normal: take the trick with the cheapest card that can, else give the cheapest card
+    away; lead the strongest. Easy leaves every choice to chance (None)."""
+    if level != "normal" or not moves:
+        return None
+    seen = view()
+    sign = -1 if seen["counters"]["lowest wins"] else 1
+    ordered = sorted(moves, key=lambda m: sign * strength(m.cards[0]))   # weakest first
+    trick = seen["zones"]["trick"]
+    if not trick:
+        return ordered[-1]
+    best = max(sign * strength(c) for c in trick)
+    takes = [m for m in ordered if sign * strength(m.cards[0]) > best]
+    return takes[0] if takes else ordered[0]
+
+
+@hookimpl
+def cardparty_bot_estimate(view: dict[str, Any]) -> list[float] | None:
+    """For the search (the hard bots), where it cuts a playout short: each seat's share of
+    the game from the tricks taken, against the tricks still to play (a lead of one trick
+    with one to play is nearly sure, with three it is an edge)."""
+    tricks = view["counters"]["tricks"]
+    left = max(p["count"] for p in view["players"])
+    return pairwise_shares([float(t) for t in tricks], 0.3 + left)
