@@ -283,6 +283,8 @@ class Standby:
         #: lost too), the last refusal logged, whether the poller must be made again
         self._since_target = time.monotonic()
         self._last_refusal: object = None
+        #: a peer said it stands by this machine: it is the party's host (``Alone``)
+        self._serve_self = False
         self._poller_stale = False
         #: counters the fault bench reads from the log
         self.drops = 0
@@ -330,6 +332,9 @@ class Standby:
             done = self._keep_up(now)
             if done is not None:
                 return done
+            if self._serve_self and self.replica.seq is None:
+                self.close()
+                return Alone()
             if (self.alone_after is not None and not self._ever_heard
                     and now - self._started > self.alone_after):
                 log.warning("no peer of the party answered in %.0f s: this peer serves from "
@@ -568,8 +573,14 @@ class Standby:
     def _refused(self, msg: dict[str, Any], now: float) -> None:
         code = msg.get("code")
         if code == "not_host":
-            # A peer that is not the host, naming the host it stands by: go there.
+            # A peer that is not the host, naming the host it stands by: go there; and if
+            # that host is this machine (restarted before its standby took over), serve.
             found = self._named(msg)
+            if found is not None and found[1] == self.keys.public:
+                log.warning("the peer at %s stands by this machine: it serves again from its "
+                            "files", self.host.shown)
+                self._serve_self = True
+                return
             if found is not None and found[0] != self.host:
                 self._retarget(*found, now)
                 return
