@@ -30,6 +30,7 @@ import gc
 import logging
 import signal
 import sqlite3
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -95,28 +96,15 @@ class Party:
     # --- what the store knows of the party ---------------------------------------------------
 
     def known(self) -> list[tuple[HostAddress, bytes]]:
-        """The other peers of the party this peer's files name, with where they serve (read
-        without writing: no host runs on the files yet)."""
-        path = self.where.data / "host.sqlite3"
-        if not path.exists():
-            return []
-        out = []
-        mine = self.keys.public.decode()
-        try:
-            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-                rows = db.execute("SELECT key, serves FROM peers WHERE key != '' AND "
-                                  "serves != '' ORDER BY since DESC").fetchall()
-        except sqlite3.Error:
-            return []
-        for key, serves in rows:
-            if key == mine:
-                continue
-            with contextlib.suppress(AddressError, ValueError):
-                out.append((read_address(str(serves)), public_key(str(key))))
-        return out
+        """The other peers of the party this peer's files name, with where they serve."""
+        return known_peers(self.where.data, self.keys)
 
     def holds_files(self) -> bool:
         return (self.where.data / "host.sqlite3").exists()
+
+    @staticmethod
+    def say_on_stderr(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
 
     # --- the roles ---------------------------------------------------------------------------
 
@@ -230,6 +218,47 @@ class Party:
         for db in healed.copies.values():
             db.close()
         return self.make_host(old.keep_socket(), old.catalog)
+
+
+def _peer_rows(data: Path) -> list[tuple[str, str, str]]:
+    """(fingerprint, key, serves) of the peers the files in ``data`` name with a key, read
+    without writing (no host runs on the files yet)."""
+    path = data / "host.sqlite3"
+    if not path.exists():
+        return []
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            return [(str(f), str(k), str(s)) for f, k, s in db.execute(
+                "SELECT fingerprint, key, serves FROM peers WHERE key != '' "
+                "ORDER BY since DESC")]
+    except sqlite3.Error:
+        return []
+
+
+def known_peers(data: Path, keys: KeyPair) -> list[tuple[HostAddress, bytes]]:
+    """The other peers of the party the files in ``data`` name, with where they serve."""
+    out = []
+    mine = keys.public.decode()
+    for _fp, key, serves in _peer_rows(data):
+        if key == mine or not serves:
+            continue
+        with contextlib.suppress(AddressError, ValueError):
+            out.append((read_address(serves), public_key(key)))
+    return out
+
+
+def peer_key(data: Path, where: HostAddress, pinned: str | None) -> bytes | None:
+    """The key of the peer at ``where`` (or whose fingerprint is ``pinned``) as the files in
+    ``data`` know it from before: a peer started again with its first contact's address needs
+    no answer from that machine (it may be down, or not serve)."""
+    from cardparty.net.keys import same_fingerprint
+
+    for fp, key, serves in _peer_rows(data):
+        if (pinned is not None and same_fingerprint(pinned, fp)) or (
+                pinned is None and serves == where.shown):
+            with contextlib.suppress(ValueError):
+                return public_key(key)
+    return None
 
 
 def toward(host: HostAddress) -> str:

@@ -113,8 +113,15 @@ def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
     """A host that keeps its data is a peer of its party (net/party.py): it seeks who serves,
     stands by, takes over, serves, and rejoins, without another command."""
     from cardparty.net.address import AddressError, read_address
-    from cardparty.net.party import Party, Where, on_signals
+    from cardparty.net.party import Party, Where, known_peers, on_signals, peer_key
 
+    try:
+        serves = read_address(args.serves, args.port or 7770) if args.serves else None
+    except AddressError as exc:
+        return fail(exc.message, 2)
+    bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
+    where = Where(f"{bind}:{args.port}", serves, args.name, Path(args.data), guests_of(args))
+    say = Party.say_on_stderr
     first = None
     if args.standby_for is not None:
         from cardparty.net.hostkey import expect
@@ -124,20 +131,22 @@ def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
             target = read_address(args.standby_for)
         except AddressError as exc:
             return fail(exc.message, 2)
-        try:
-            expected = expect(target.endpoint, args.host_key, KnownHosts(), 3.0)
-        except HostKeyError as exc:
-            return fail(exc.message, 2)
-        except ConnectionError as exc:
-            return fail(f"cannot learn the key of the host at {target.shown}: {exc} (give "
-                        "--host-key)", 1)
-        first = (target, expected.key)
-    try:
-        serves = read_address(args.serves, args.port or 7770) if args.serves else None
-    except AddressError as exc:
-        return fail(exc.message, 2)
-    bind = args.bind if args.bind.startswith("tcp://") else f"tcp://{args.bind}"
-    where = Where(f"{bind}:{args.port}", serves, args.name, Path(args.data), guests_of(args))
+        # The party's files may know that peer's key already (a peer started again with its
+        # unchanged command line): its machine need not answer, nor even be up.
+        known = peer_key(where.data, target, args.host_key)
+        if known is not None:
+            first = (target, known)
+        else:
+            try:
+                first = (target, expect(target.endpoint, args.host_key, KnownHosts(), 3.0).key)
+            except HostKeyError as exc:
+                return fail(exc.message, 2)
+            except ConnectionError as exc:
+                if not known_peers(where.data, found.pair):
+                    return fail(f"cannot learn the key of the host at {target.shown}: {exc} "
+                                "(give --host-key)", 1)
+                say(f"cardparty host: the host at {target.shown} does not answer; looking "
+                    "for the party's host among the peers this machine knows")
     named = any(a == "--name" or a.startswith("--name=") for a in sys.argv)
 
     def make_host(takeover: Any, catalog: Any) -> Any:
@@ -148,8 +157,7 @@ def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
                      name=name)
 
     party = Party(where, found.pair, first, make_host, lambda host: serve(host, args, found),
-                  lambda line: print(line, file=sys.stderr, flush=True),
-                  lambda line: print(line, flush=True))
+                  say, lambda line: print(line, flush=True))
     on_signals(party)
     return party.run()
 
