@@ -290,9 +290,13 @@ class NetLink:
 
         def done(f: Future[dict[str, Any]]) -> None:
             if f.exception() is None:
+                # The names as their players spell them, when the host says (docs/protocol.md)
+                said = f.result().get("names")
+                shown = ([host_text(str(n), name=True) for n in said[:16]]
+                         if isinstance(said, list) and said else names)
                 self.deliver({"type": "notice", "table": table,
                               "text": _("invited {names} to table {table}").format(
-                                  names=", ".join(names), table=table)})
+                                  names=", ".join(shown), table=table)})
         fut.add_done_callback(done)
 
     def _owner(self, action: str, table: Any, args: dict[str, Any]) -> None:
