@@ -50,6 +50,13 @@ def run(args: argparse.Namespace) -> int:
         except HostKeyError as exc:
             print(f"cardparty join: {exc.message}", file=sys.stderr)
             return 2
-    name = args.name or ("" if args.address is None else default_name())
+    if args.name:
+        name = args.name
+    elif args.address is None:                 # the start screen: the name used last time
+        from cardparty.client.tokens import TokenStore
+
+        name = TokenStore().last_name()
+    else:
+        name = default_name()
     return join(args.address, name, ascii_only=args.ascii, mouse=not args.no_mouse,
                 discovery=not args.no_discovery, bell=args.bell, key=args.key)
