@@ -179,9 +179,9 @@ class CreateForm:
         rows.append(Row("create", N_("[ Create the table ]"), kind="action"))
         self.rows = rows
         self.cursor = min(self.cursor, len(rows) - 1)
-        self._fit_seats()
+        self.fit_seats()
 
-    def _fit_seats(self) -> None:
+    def fit_seats(self) -> None:
         """A setting that names a seat (``SEAT_SETTINGS``: the dealer's) offers the seats the
         table has: at a table of 3, seats 0 to 2 (and -1, drawn at random), whatever the
         game's bound for its largest table; a value beyond them comes down with the count."""
@@ -232,7 +232,7 @@ class CreateForm:
                 value = min(value, row.max)
             row.value = int(value) if row.kind == "int" else round(float(value), 2)
             if row.key == "players":
-                self._fit_seats()
+                self.fit_seats()
 
     def request(self) -> dict[str, Any]:
         """The ``create`` request: only settings that differ from their defaults are sent."""

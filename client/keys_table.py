@@ -231,9 +231,7 @@ def back_to_lobby(c: Controller, key: str) -> None:
     if c.table.seat is None:
         leave_table(c)
         return
-    tid = c.table_id
     leave_table(c, give_up=False)
-    c.notice = _("your seat at {table} is kept: Enter on it comes back").format(table=tid)
 
 
 @TABLE.add("x", help=N_("round over: leave the table (a bot takes your seat)"),
@@ -257,11 +255,15 @@ def leave_table(c: Controller, give_up: bool = True) -> None:
     """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
     before the game starts); otherwise the seat stays ours and Enter on the table in the
     lobby brings the game back."""
+    tid = c.table_id
     if give_up:
-        c.request("leave", table=c.table_id)
-    c.left_tables.add(c.table_id)
+        c.request("leave", table=tid)
+    c.left_tables.add(tid)
     c.screen = "lobby"
     c.table_id = None
+    if not give_up and c.table.seat is not None:
+        c.notice = _("your seat at {table} is kept: Enter on it (or sit {table}) comes "
+                     "back").format(table=tid)
 
 
 def reorder(c: Controller, order: list[str] | None) -> None:

@@ -72,7 +72,8 @@ class Renderer(ScreenParts):
     # --- small pieces -----------------------------------------------------------------------
 
     def card(self, code: str, extra: str = "") -> tuple[str, str]:
-        return (f"class:{card_class(code)} {extra}".strip(), card_name(code, self.ascii))
+        return (f"class:{card_class(code, self.c.four_colour)} {extra}".strip(),
+                card_name(code, self.ascii))
 
     def cards(self, codes: list[str], limit: int = 12) -> Fragments:
         out: Fragments = []

@@ -275,9 +275,13 @@ class ScreenParts:
             return self.create_form(d)
         return []
 
+    @staticmethod
+    def form_title(f: CreateForm) -> str:
+        """The form's title, a message id (translated where it is shown)."""
+        return N_("Open play: seek a table") if isinstance(f, SeekForm) else N_("Create a table")
+
     def create_form(self, f: CreateForm) -> Fragments:
-        title = N_("Open play: seek a table") if isinstance(f, SeekForm) else N_("Create a table")
-        out: Fragments = [("class:heading", _(title)), ("", "\n")]
+        out: Fragments = [("class:heading", _(self.form_title(f))), ("", "\n")]
         for i, row in enumerate(f.rows):
             style = "class:dialog.cursor" if i == f.cursor else ""
             if row.kind == "action":
@@ -306,18 +310,7 @@ class ScreenParts:
         """Page 1: the keys; page 2 (``?`` again at a table): the game's rules in short."""
         c = self.c
         if c.help == 2:
-            game = str(c.table.view.get("game", ""))
-            summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
-            text = " ".join(translate(summary or N_("The host sent no summary of this game."))
-                            .split())
-            house = variants_text(c.table.view.get("variants") or (),
-                                  next((g for g in c.games if g.get("id") == game), {}))
-            if house:
-                text += " " + _("House rules at this table: {variants}.").format(variants=house)
-            text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
-            return [("class:heading",
-                     _("{game}: the rules in short").format(game=self.game_name(game))),
-                    ("", f"\n{text}\n"), ("class:dim", "\n" + _("any key closes this help"))]
+            return [*self.help_rules(), ("class:dim", "\n" + _("any key closes this help"))]
         out: Fragments = [("class:heading", _("Keys")), ("", "\n")]
         lines = c.keys.help_lines(c)
         column = min(13, max((len(keys) for keys, _what in lines), default=1))
@@ -339,6 +332,23 @@ class ScreenParts:
                                 self.box_width(76) - 1)
         out.append(("class:dim", "\n".join(" " + line for line in closing)))
         return out
+
+    def help_rules(self) -> Fragments:
+        """The game's rules in short, as the host describes them, and the table's house
+        rules (the help's second page; the line mode's ``rules``)."""
+        c = self.c
+        game = str(c.table.view.get("game", ""))
+        summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
+        text = " ".join(translate(summary or N_("The host sent no summary of this game."))
+                        .split())
+        house = variants_text(c.table.view.get("variants") or (),
+                              next((g for g in c.games if g.get("id") == game), {}))
+        if house:
+            text += " " + _("House rules at this table: {variants}.").format(variants=house)
+        text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
+        return [("class:heading",
+                 _("{game}: the rules in short").format(game=self.game_name(game))),
+                ("", f"\n{text}\n")]
 
     # --- the other screens ----------------------------------------------------------------------
 

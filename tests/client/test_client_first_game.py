@@ -257,3 +257,20 @@ def test_every_row_of_the_keys_help_starts_its_words_in_one_column(kit: HostKit)
     said = lines
     assert any("S-left S-right" in r for r in said), text
     c.close()
+
+
+# --- the four-colour deck -------------------------------------------------------------------------
+
+def test_the_four_colour_deck_gives_each_suit_its_colour() -> None:
+    c = Controller(None, name="Eva")
+    r = Renderer(c, glyphs(False))
+    two = {code: r.card(code)[0] for code in ("AS", "AH", "AD", "AC")}
+    assert two["AH"] == two["AD"] == "class:card.red" and two["AS"] == two["AC"]
+    c.command("colours four")
+    four = {code: r.card(code)[0] for code in ("AS", "AH", "AD", "AC")}
+    assert four == {"AS": "class:card.plain", "AH": "class:card.red",
+                    "AD": "class:card.blue", "AC": "class:card.green"}
+    assert "♦ blue" in c.notice
+    assert r.card("R7") == ("class:card.red", "R7")          # Pika's colours stay theirs
+    c.command("colours")
+    assert not c.four_colour
