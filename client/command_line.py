@@ -211,6 +211,20 @@ def on_row(c: Controller, rest: str, action: Action, key: str) -> None:
     action(c, key)
 
 
+@command("pick ", help=N_("choose a table of the lobby by its id: ready, bot, invite and leave "
+                         "are about it then"),
+         where=("lobby",))
+def pick(c: Controller, table: Any, rest: str) -> None:
+    """What up and down do in the lobby, by the table's id."""
+    ids = [str(t.get("id")) for t in c.tables]
+    if rest not in ids:
+        c.error = _("no table {table} in the lobby (tables lists them)").format(
+            table=repr(rest[:24]))
+    else:
+        c.lobby_cursor = ids.index(rest)
+        c.notice = _("table {table} chosen").format(table=rest)
+
+
 @command("sit ", help=N_("sit at a table (its id; none: the chosen one)"),
          where=("lobby", "room"))
 def sit(c: Controller, table: Any, rest: str) -> None:

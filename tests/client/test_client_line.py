@@ -245,3 +245,27 @@ def test_the_start_screen_by_lines_name_then_address(host: Host) -> None:
         assert any(line.startswith("connected to ") for line in p.said), p.said
     finally:
         p.close()
+
+
+def test_a_table_of_the_lobby_is_chosen_by_its_id(host: Host) -> None:
+    """What up and down do in the lobby: ``pick t2``; what follows is about it."""
+    link = RecordingLink(host.address, "Eva")
+    c = Controller(link, name="Eva", describe=describer)
+    pump = Pump(c)
+    link.start(c.deliver)
+    p = LinePlayer(c, pump, at_table=False)
+    try:
+        pump.until(lambda: c.welcomed and bool(c.games), timeout=20)
+        link.request("create", game="pika", players=2)
+        link.request("create", game="kakhead", players=2)
+        pump.until(lambda: len(c.tables) == 2 and all(t["seats"][0] == "Eva"
+                                                      for t in c.tables), timeout=20)
+        second = c.tables[1]["id"]
+        assert p.type(f"pick {second}")[-1] == f"table {second} chosen"
+        p.type("ready")
+        pump.until(lambda: any(t["id"] == second and t["seats"][0] == "Eva (ready)"
+                               for t in c.tables), timeout=10)
+        assert c.tables[0]["seats"][0] == "Eva"
+        assert p.type("pick t99")[-1] == "no table 't99' in the lobby (tables lists them)"
+    finally:
+        p.close()
