@@ -11,6 +11,7 @@ as any ``make play`` gets them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -55,7 +56,11 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def make_play(tree: Path) -> list[str]:
     """``make play`` in ``tree`` without a terminal: the lines it printed (this machine's pip
     noise left out)."""
-    done = subprocess.run(["make", "play", f"PYTHON={sys.executable}"], cwd=tree,
+    # As a player runs it: not inside another make (``make test`` runs this test), whose
+    # flags would make this one name its directory.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL",
+                                                            "MAKEOVERRIDES")}
+    done = subprocess.run(["make", "play", f"PYTHON={sys.executable}"], cwd=tree, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           timeout=600)
     lines = (done.stdout + done.stderr).splitlines()
