@@ -25,11 +25,11 @@ from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.patch_stdout import patch_stdout
 from prompt_toolkit.shortcuts import CompleteStyle
 
-from cardparty.client.command_line import candidates, normal
+from cardparty.client.command_line import COMMANDS, normal
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice
 from cardparty.client.line_typed import LineInput
-from cardparty.client.line_words import QUERIES, Narrator
+from cardparty.client.line_words import QUERIES, QUERIES_WHERE, Narrator
 from cardparty.client.link import Message
 from cardparty.client.theme import label_of
 
@@ -47,9 +47,13 @@ class LineCompleter(Completer):
             return [label_of({"label": label, "cards": value.get("cards")
                               if isinstance(value, dict) else None})
                     for label, value in d.options]
-        if self.c.dialog is not None or self.c.screen == "start":
+        c = self.c
+        if c.dialog is not None or c.screen == "start":
             return []
-        return [*candidates(self.c), *QUERIES]
+        moves = [label_of(m) for m in c.table.moves] if c.screen == "table" else []
+        here = [offer for cmd in COMMANDS if cmd.of_use(c.screen) for offer in cmd.offers]
+        asked = [w for w in QUERIES if c.screen in QUERIES_WHERE.get(w, (c.screen,))]
+        return [*moves, *here, *asked]
 
     def get_completions(self, document: Document, complete_event: CompleteEvent
                         ) -> Iterable[Completion]:
@@ -105,8 +109,8 @@ async def _serve(c: Controller, start: Callable[[Callable[[Message], None]], Any
     c.deliver = deliver
     c.on_exit = exit_now
     c.on_attention = attention
+    say(narrator.lines())                       # before the prompt shows: read first
     with patch_stdout(raw=True):
-        say(narrator.lines())
         if start is not None:
             start(deliver)
         while not c.quit:

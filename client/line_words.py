@@ -109,8 +109,9 @@ class Narrator:
         out: list[str] = []
         if c.banner != self.banner:
             self.banner = c.banner
-            if c.banner:
-                out.append(c.banner)
+            if c.banner:                          # no Esc here: its word is typed
+                out.append(c.banner.replace(_("(Esc: back to the start screen)"),
+                                            _("(cancel: back to the start screen)")))
             elif c.welcomed and not self.joined:
                 self.joined = True
                 out.append(_("connected to {host}").format(host=c.host))
