@@ -62,9 +62,8 @@ class Command:
 #: Every command, in the order completion offers them.
 COMMANDS: list[Command] = []
 
-#: The screens of the lobby's side, and of a table (its waiting room, its game).
+#: The screens of the lobby's side (where the economy's commands are of use).
 LOBBY_SIDE = ("lobby", "room", "profile", "league", "shop")
-AT_A_TABLE = ("room", "table")
 
 
 def command(*words: str, help: str, offers: tuple[str, ...] | None = None,
@@ -170,7 +169,7 @@ def run(c: Controller, line: str) -> None:
 # --- the commands ------------------------------------------------------------------------------
 
 @command("chat ", "say", "t", help=N_("say something at this table (in the lobby: to everyone in "
-                                   "the lobby)"))
+                                      "the lobby)"))
 def chat(c: Controller, table: Any, rest: str) -> None:
     if rest:             # in the lobby: to everyone there, not to the table chosen
         c.chat(table if c.screen in ("table", "room") else None, rest)
@@ -183,7 +182,7 @@ def ready(c: Controller, table: Any, rest: str) -> None:
 
 
 @command("bot", help=N_("add a bot to an empty seat: normal (its heuristics), easy (random-ish) "
-                     "or hard (it searches for the table's budget)"),
+                        "or hard (it searches for the table's budget)"),
          where=("lobby", "room"),
          offers=("bot normal", "bot easy", "bot hard"))
 def bot(c: Controller, table: Any, rest: str) -> None:
@@ -212,7 +211,7 @@ def on_row(c: Controller, rest: str, action: Action, key: str) -> None:
 
 
 @command("pick ", help=N_("choose a table of the lobby by its id: ready, bot, invite and leave "
-                         "are about it then"),
+                          "are about it then"),
          where=("lobby",))
 def pick(c: Controller, table: Any, rest: str) -> None:
     """What up and down do in the lobby, by the table's id."""
@@ -238,7 +237,7 @@ def watch(c: Controller, table: Any, rest: str) -> None:
 
 
 command("create", help=N_("create a table (the form)"),
-         where=("lobby",))(as_key(keys_lobby.create, "c"))
+        where=("lobby",))(as_key(keys_lobby.create, "c"))
 
 
 @command("invite ", help=N_("invite players by name to your friends table"),
@@ -248,7 +247,7 @@ def invite(c: Controller, table: Any, rest: str) -> None:
 
 
 @command("remove ", help=N_("your table: free a seat before the start (its number or the name "
-                         "there)"),
+                            "there)"),
          where=("room",))
 def remove(c: Controller, table: Any, rest: str) -> None:
     """No argument: the choice of ``x``."""
@@ -278,7 +277,7 @@ def close(c: Controller, table: Any, rest: str) -> None:
 
 
 @command("strangers ", help=N_("your table: strangers on (anyone may sit) or off (the invited "
-                            "only)"),
+                               "only)"),
          where=("room",))
 def strangers(c: Controller, table: Any, rest: str) -> None:
     """None: the other way than now."""
@@ -334,7 +333,7 @@ def back(c: Controller, table: Any, rest: str) -> None:
 
 
 @command("put ", help=N_("put a card of your hand at a place: put 7h 1 (the first), the order "
-                        "is yours"),
+                         "is yours"),
          where=("table",))
 def put(c: Controller, table: Any, rest: str) -> None:
     words = rest.split()
@@ -362,24 +361,24 @@ def match(c: Controller, table: Any, rest: str) -> None:
 
 
 command("call", help=N_("the call (Pika!)"),
-         where=("table",))(as_key(keys_table.call, "p"))
+        where=("table",))(as_key(keys_table.call, "p"))
 
 
 command("hint", help=N_("what the hard bot would play from your seat, and why (practice tables "
-        "and tables with hints)"),
-         where=("table",))(as_key(keys_table.ask_hint, "h"))
+                        "and tables with hints)"),
+        where=("table",))(as_key(keys_table.ask_hint, "h"))
 
 
 command("sort", help=N_("sort your hand"),
-         where=("table",))(as_key(keys_table.sort, "o"))
+        where=("table",))(as_key(keys_table.sort, "o"))
 
 
 command("seek", help=N_("open play: seek a table (the form)"),
-         where=("lobby",))(as_key(keys_lobby.seek, "o"))
+        where=("lobby",))(as_key(keys_lobby.seek, "o"))
 
 
 command("unseek", help=N_("stop waiting for a table"),
-         where=("lobby",))(as_key(keys_lobby.unseek, "u"))
+        where=("lobby",))(as_key(keys_lobby.unseek, "u"))
 
 
 @command("profile", help=N_("your profile and your recent rewards"),
@@ -389,7 +388,7 @@ def profile(c: Controller, table: Any, rest: str) -> None:
 
 
 @command("league", help=N_("the week's league (league 2026-W48, league older, league newer: "
-                               "another week)"),
+                           "another week)"),
          where=LOBBY_SIDE)
 def league(c: Controller, table: Any, rest: str) -> None:
     """``league older`` and ``league newer``: the weeks beside the one shown (left, right)."""
@@ -415,7 +414,7 @@ def buy(c: Controller, table: Any, rest: str) -> None:
 
 
 @command("colours", "colors", help=N_("French cards in four colours (♠ black, ♥ red, ♦ blue, "
-                                    "♣ green) or in two"),
+                                      "♣ green) or in two"),
          where=("table",),
          offers=("colours four", "colours two"))
 def colours(c: Controller, table: Any, rest: str) -> None:
