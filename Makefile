@@ -4,24 +4,41 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: what playing needs (the package and its dependencies), and on top of it what the
+# tests and the checkers need (the ``test`` extra). ``make play`` waits only for the first.
+PLAYING := $(VENV)/.playing
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean i18n template
+.PHONY: play test lint bench clean i18n template rules
 
-# Setting up prints nothing unless something fails: `make play` shows only the game. The one
-# note left out is setuptools' "Editable installation" (it is told on every editable install of
-# folders mapped onto a package, as setup.py maps core/ onto cardparty.core): information, not a
-# defect; any packaging warning still shows (tests/test_packaging.py builds with all of them).
+# Setting up says in one line what it does, then prints nothing unless something fails:
+# `make play` shows that line and the game. The one note left out is setuptools' "Editable
+# installation" (it is told on every editable install of folders mapped onto a package, as
+# setup.py maps core/ onto cardparty.core): information, not a defect; any packaging warning
+# still shows (tests/test_packaging.py builds with all of them). A set-up interrupted half way
+# leaves pip's "~"-named leftovers in site-packages, which pip would name on every later
+# install: they are removed first (tests/test_make_play.py).
 $(BIN)/python:
 	@$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py
-	@$(BIN)/python -m pip install -q --upgrade pip
-	@PYTHONWARNINGS='ignore:Editable installation:UserWarning' \
-	    $(BIN)/python -m pip install -q -e '.[test]'
+LEFTOVERS = rm -rf $(VENV)/lib/python*/site-packages/~*
+EDITABLE = PYTHONWARNINGS='ignore:Editable installation:UserWarning' $(BIN)/python -m pip \
+    install -q --disable-pip-version-check
+
+$(PLAYING): $(BIN)/python pyproject.toml setup.py
+	@echo "setting up $(VENV) (once): installing cardparty and the packages playing needs..."
+	@$(LEFTOVERS)
+	@$(EDITABLE) -e .
+	@touch $(PLAYING)
+
+$(STAMP): $(PLAYING)
+	@echo "setting up $(VENV) for the tests (once): installing pytest, ruff, mypy, hypothesis, Babel..."
+	@$(LEFTOVERS)
+	@$(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip
+	@$(EDITABLE) -e '.[test]'
 	@touch $(STAMP)
 
-play: $(STAMP)
+play: $(PLAYING)
 	@$(BIN)/cardparty play
 
 test: $(STAMP)
@@ -52,6 +69,12 @@ i18n: $(STAMP)
 	$(BIN)/pybabel update -D cardparty -i $(LOCALES)/cardparty.pot -d $(LOCALES) \
 	    --no-fuzzy-matching --ignore-obsolete
 	$(BIN)/pybabel compile -D cardparty -d $(LOCALES) --statistics
+
+# Whether docs/rules is in step with the rulebooks it follows (../shared/rules by default:
+# make rules SOURCE=DIR), rule ids and revisions alike (tests/rules_in_step.py).
+SOURCE ?= ../shared/rules
+rules: $(PLAYING)
+	$(BIN)/python -m tests.rules_in_step $(SOURCE)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

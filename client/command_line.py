@@ -33,7 +33,7 @@ from cardparty.client.keymap import Action
 from cardparty.client.lobby_rows import selected_table
 from cardparty.client.table_model import wire_move
 from cardparty.client.theme import label_of
-from cardparty.core.i18n import _
+from cardparty.core.i18n import N_, _
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -51,19 +51,28 @@ class Command:
     offers: tuple[str, ...]
     help: str
     run: Run
+    #: The screens where it is of use (the line mode's help lists it there; it runs
+    #: anywhere, and says why not where it cannot); empty: every screen.
+    where: tuple[str, ...] = ()
+
+    def of_use(self, screen: str) -> bool:
+        return not self.where or screen in self.where
 
 
 #: Every command, in the order completion offers them.
 COMMANDS: list[Command] = []
 
+#: The screens of the lobby's side (where the economy's commands are of use).
+LOBBY_SIDE = ("lobby", "room", "profile", "league", "shop")
 
-def command(*words: str, help: str, offers: tuple[str, ...] | None = None
-            ) -> Callable[[Run], Run]:
+
+def command(*words: str, help: str, offers: tuple[str, ...] | None = None,
+            where: tuple[str, ...] = ()) -> Callable[[Run], Run]:
     """Declare a command named ``words`` (the first is the one completion offers, with a
-    space when it takes an argument: ``"chat "``)."""
+    space when it takes an argument: ``"chat "``), of use on the screens ``where``."""
     def declare(run: Run) -> Run:
         names = tuple(w.strip() for w in words)
-        COMMANDS.append(Command(names, offers or (words[0],), help, run))
+        COMMANDS.append(Command(names, offers or (words[0],), help, run, where))
         return run
     return declare
 
@@ -159,20 +168,22 @@ def run(c: Controller, line: str) -> None:
 
 # --- the commands ------------------------------------------------------------------------------
 
-@command("chat ", "say", "t", help="say something at this table (in the lobby: to everyone in "
-                                   "the lobby)")
+@command("chat ", "say", "t", help=N_("say something at this table (in the lobby: to everyone in "
+                                      "the lobby)"))
 def chat(c: Controller, table: Any, rest: str) -> None:
     if rest:             # in the lobby: to everyone there, not to the table chosen
         c.chat(table if c.screen in ("table", "room") else None, rest)
 
 
-@command("ready", help="ready: the game starts when every seat is taken and ready")
+@command("ready", help=N_("ready: the game starts when every seat is taken and ready"),
+         where=("lobby", "room"))
 def ready(c: Controller, table: Any, rest: str) -> None:
     c.request("ready", table=table)
 
 
-@command("bot", help="add a bot to an empty seat: normal (its heuristics), easy (random-ish) "
-                     "or hard (it searches for the table's budget)",
+@command("bot", help=N_("add a bot to an empty seat: normal (its heuristics), easy (random-ish) "
+                        "or hard (it searches for the table's budget)"),
+         where=("lobby", "room"),
          offers=("bot normal", "bot easy", "bot hard"))
 def bot(c: Controller, table: Any, rest: str) -> None:
     level = (rest or "normal").lower()
@@ -199,26 +210,45 @@ def on_row(c: Controller, rest: str, action: Action, key: str) -> None:
     action(c, key)
 
 
-@command("sit ", help="sit at a table (its id; none: the chosen one)")
+@command("pick ", help=N_("choose a table of the lobby by its id: ready, bot, invite and leave "
+                          "are about it then"),
+         where=("lobby",))
+def pick(c: Controller, table: Any, rest: str) -> None:
+    """What up and down do in the lobby, by the table's id."""
+    ids = [str(t.get("id")) for t in c.tables]
+    if rest not in ids:
+        c.error = _("no table {table} in the lobby (tables lists them)").format(
+            table=repr(rest[:24]))
+    else:
+        c.lobby_cursor = ids.index(rest)
+        c.notice = _("table {table} chosen").format(table=rest)
+
+
+@command("sit ", help=N_("sit at a table (its id; none: the chosen one)"),
+         where=("lobby", "room"))
 def sit(c: Controller, table: Any, rest: str) -> None:
     on_row(c, rest, keys_lobby.sit, "enter")
 
 
-@command("watch ", help="watch a table (its id; none: the chosen one)")
+@command("watch ", help=N_("watch a table (its id; none: the chosen one)"),
+         where=("lobby", "room"))
 def watch(c: Controller, table: Any, rest: str) -> None:
     on_row(c, rest, keys_lobby.watch, "s")
 
 
-command("create", help="create a table (the form)")(as_key(keys_lobby.create, "c"))
+command("create", help=N_("create a table (the form)"),
+        where=("lobby",))(as_key(keys_lobby.create, "c"))
 
 
-@command("invite ", help="invite players by name to your friends table")
+@command("invite ", help=N_("invite players by name to your friends table"),
+         where=("lobby", "room"))
 def invite(c: Controller, table: Any, rest: str) -> None:
     keys_room.send_invite(c, table, rest)
 
 
-@command("remove ", help="your table: free a seat before the start (its number or the name "
-                         "there)")
+@command("remove ", help=N_("your table: free a seat before the start (its number or the name "
+                            "there)"),
+         where=("room",))
 def remove(c: Controller, table: Any, rest: str) -> None:
     """No argument: the choice of ``x``."""
     if table is None:
@@ -236,7 +266,8 @@ def remove(c: Controller, table: Any, rest: str) -> None:
                 seat=repr(rest[:24]), table=table)
 
 
-@command("close", help="your table: close it before the start (everyone at it is told)")
+@command("close", help=N_("your table: close it before the start (everyone at it is told)"),
+         where=("room",))
 def close(c: Controller, table: Any, rest: str) -> None:
     """Asks first, as ``C``."""
     if table is None:
@@ -245,8 +276,9 @@ def close(c: Controller, table: Any, rest: str) -> None:
         keys_room.ask_close(c, table)
 
 
-@command("strangers ", help="your table: strangers on (anyone may sit) or off (the invited "
-                            "only)")
+@command("strangers ", help=N_("your table: strangers on (anyone may sit) or off (the invited "
+                               "only)"),
+         where=("room",))
 def strangers(c: Controller, table: Any, rest: str) -> None:
     """None: the other way than now."""
     words = {"on": True, "yes": True, "off": False, "no": False}
@@ -258,7 +290,8 @@ def strangers(c: Controller, table: Any, rest: str) -> None:
         keys_room.set_strangers(c, table, words.get(rest.lower()))
 
 
-@command("leave", help="leave the table (a bot plays your seat once the game runs)")
+@command("leave", help=N_("leave the table (a bot plays your seat once the game runs)"),
+         where=("lobby", "room", "table"))
 def leave(c: Controller, table: Any, rest: str) -> None:
     if c.screen == "table":
         keys_table.leave_table(c)
@@ -268,20 +301,58 @@ def leave(c: Controller, table: Any, rest: str) -> None:
         c.request("leave", table=table)
 
 
-@command("lobby", help="back to the lobby, keeping your seat")
+@command("lobby", help=N_("back to the lobby, keeping your seat"),
+         where=("room", "table", "profile", "league", "shop"))
 def lobby(c: Controller, table: Any, rest: str) -> None:
-    if c.screen == "table":
+    if c.screen == "table" and c.table.over:
+        keys_table.back_to_lobby(c, "l")
+    elif c.screen == "table":
         keys_table.leave_table(c, give_up=False)
     elif c.screen == "room":
         keys_room.keep_seat(c, "q")
+    elif c.screen in ("profile", "league", "shop"):
+        keys_economy.back_to_lobby(c, "q")
 
 
-@command("again", help="another round, when the round is over")
+@command("again", help=N_("another round, when the round is over"),
+         where=("table",))
 def again(c: Controller, table: Any, rest: str) -> None:
-    c.request("again", table=table)
+    if c.screen == "table" and keys_table.plays_again(c):
+        keys_table.again(c, "n")
+    else:
+        c.request("again", table=table)
 
 
-@command("match", help="the match at this table: places and scores per round, and the totals")
+@command("back", help=N_("take your seat back from the bot that plays it (your turn timed out)"),
+         where=("table",))
+def back(c: Controller, table: Any, rest: str) -> None:
+    if c.screen == "table" and table is not None:
+        keys_table.take_seat_back(c, "enter")
+    else:
+        c.error = _("{command}: at a table where a bot plays for you").format(command="back")
+
+
+@command("put ", help=N_("put a card of your hand at a place: put 7h 1 (the first), the order "
+                         "is yours"),
+         where=("table",))
+def put(c: Controller, table: Any, rest: str) -> None:
+    words = rest.split()
+    hand = c.table.hand if c.screen == "table" else []
+    found = [i for i, code in enumerate(hand)
+             if words and normal(label_of({"kind": "", "cards": [code], "label": code})
+                                 ) == normal(words[0])
+             or words and normal(code) == normal(words[0])]
+    if len(words) != 2 or not words[1].isdigit() or not found:
+        c.error = _("put CARD PLACE: a card of your hand and its place, e.g. put 7h 1")
+        return
+    order = list(hand)
+    card = order.pop(found[0])
+    order.insert(max(0, min(len(order), int(words[1]) - 1)), card)
+    keys_table.reorder(c, order)
+
+
+@command("match", help=N_("the match at this table: places and scores per round, and the totals"),
+         where=("table",))
 def match(c: Controller, table: Any, rest: str) -> None:
     if c.screen == "table":
         keys_table.match(c, "m")
@@ -289,38 +360,52 @@ def match(c: Controller, table: Any, rest: str) -> None:
         c.error = _("the match's scoreboard shows at a table")
 
 
-command("call", help="the call (Pika!)")(as_key(keys_table.call, "p"))
+command("call", help=N_("the call (Pika!)"),
+        where=("table",))(as_key(keys_table.call, "p"))
 
 
-command("hint", help="what the hard bot would play from your seat, and why (practice tables "
-        "and tables with hints)")(as_key(keys_table.ask_hint, "h"))
+command("hint", help=N_("what the hard bot would play from your seat, and why (practice tables "
+                        "and tables with hints)"),
+        where=("table",))(as_key(keys_table.ask_hint, "h"))
 
 
-command("sort", help="sort your hand")(as_key(keys_table.sort, "o"))
+command("sort", help=N_("sort your hand"),
+        where=("table",))(as_key(keys_table.sort, "o"))
 
 
-command("seek", help="open play: seek a table (the form)")(as_key(keys_lobby.seek, "o"))
+command("seek", help=N_("open play: seek a table (the form)"),
+        where=("lobby",))(as_key(keys_lobby.seek, "o"))
 
 
-command("unseek", help="stop waiting for a table")(as_key(keys_lobby.unseek, "u"))
+command("unseek", help=N_("stop waiting for a table"),
+        where=("lobby",))(as_key(keys_lobby.unseek, "u"))
 
 
-@command("profile", help="your profile and your recent rewards")
+@command("profile", help=N_("your profile and your recent rewards"),
+         where=LOBBY_SIDE)
 def profile(c: Controller, table: Any, rest: str) -> None:
     keys_economy.open_profile(c)
 
 
-@command("league", help="the week's league (league 2026-W48: another week)")
+@command("league", help=N_("the week's league (league 2026-W48, league older, league newer: "
+                           "another week)"),
+         where=LOBBY_SIDE)
 def league(c: Controller, table: Any, rest: str) -> None:
-    keys_economy.open_league(c, rest or None)
+    """``league older`` and ``league newer``: the weeks beside the one shown (left, right)."""
+    if c.screen == "league" and rest.lower() in ("older", "newer"):
+        keys_economy.other_week(c, "left" if rest.lower() == "older" else "right")
+    else:
+        keys_economy.open_league(c, rest or None)
 
 
-@command("shop", help="the shop: gold booster, VIP pass")
+@command("shop", help=N_("the shop: gold booster, VIP pass"),
+         where=LOBBY_SIDE)
 def shop(c: Controller, table: Any, rest: str) -> None:
     keys_economy.open_shop(c)
 
 
-@command("buy ", help="buy gold (the booster) or vip (the pass)")
+@command("buy ", help=N_("buy gold (the booster) or vip (the pass)"),
+         where=("shop", "profile"))
 def buy(c: Controller, table: Any, rest: str) -> None:
     if rest.lower() not in ("gold", "vip"):
         c.error = _("buy gold (the booster) or buy vip (the pass)")
@@ -328,16 +413,29 @@ def buy(c: Controller, table: Any, rest: str) -> None:
         c.request("buy", item=rest.lower())
 
 
-@command("bell", help="the bell on or off")
+@command("colours", "colors", help=N_("French cards in four colours (♠ black, ♥ red, ♦ blue, "
+                                      "♣ green) or in two"),
+         where=("table",),
+         offers=("colours four", "colours two"))
+def colours(c: Controller, table: Any, rest: str) -> None:
+    """None: the other way than now."""
+    words = {"four": True, "4": True, "two": False, "2": False}
+    if rest and rest.lower() not in words:
+        c.error = _("colours four (one a suit) or colours two (red and black)")
+    else:
+        c.set_colours(words.get(rest.lower()) if rest else None)
+
+
+@command("bell", help=N_("the bell on or off"))
 def bell(c: Controller, table: Any, rest: str) -> None:
     c.toggle_bell()
 
 
-@command("help", "?", help="the keys")
+@command("help", "?", help=N_("what you may do here: the keys, or the commands in the line mode"))
 def help_(c: Controller, table: Any, rest: str) -> None:
     c.help = 1
 
 
-@command("quit", "exit", help="quit cardparty")
+@command("quit", "exit", help=N_("quit cardparty"))
 def quit_(c: Controller, table: Any, rest: str) -> None:
     c.exit()

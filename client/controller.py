@@ -23,7 +23,6 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 import contextlib
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,7 +39,7 @@ from cardparty.client.keys_table import TABLE, go_on, show_hint
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
-from cardparty.client.table_model import TableModel
+from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
 from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.i18n import N_, _, translate
@@ -137,7 +136,7 @@ class Controller:
         self.tables: list[dict[str, Any]] = []
         self.games: list[dict[str, Any]] = []
         self.lobby_cursor = 0
-        self.lobby_chat: deque[str] = deque(maxlen=100)
+        self.lobby_chat = Said(100)
         self.dialog: Choice | TextField | CreateForm | None = None
         #: 0: no help; 1: the keys; 2: the game's rules in short.
         self.help = 0
@@ -155,12 +154,15 @@ class Controller:
         #: Every table id a lobby listing has shown (a notice about a table not listed yet
         #: holds; one about a table listed and gone leaves).
         self.listed_once: set[Any] = set()
-        self.room_chat: deque[str] = deque(maxlen=ROOM_CHAT)
+        self.room_chat = Said(ROOM_CHAT)
         #: Ring the terminal bell (and set the window title) when it becomes this player's
         #: turn or a call is due: off unless asked for (``--bell``, key B).
         self.bell = False
         #: The last thing the bell was rung for (table, kind): each rings once.
         self.rung: tuple[Any, str] | None = None
+        #: French cards in four colours (♠ black, ♥ red, ♦ blue, ♣ green) rather than two
+        #: (``--four-colour``, the command ``colours``).
+        self.four_colour = False
 
     def _table_state(self) -> None:
         """The table on screen, and the tables this player walked away from."""
@@ -324,6 +326,13 @@ class Controller:
                        if self.bell else _("bell off (B: on)"))
         if not self.bell:
             self.on_attention("")
+
+    def set_colours(self, four: bool | None = None) -> None:
+        """The four-colour deck on or off (None: the other way than now), said in a line."""
+        self.four_colour = not self.four_colour if four is None else four
+        self.notice = (_("four colours: ♠ black, ♥ red, ♦ blue, ♣ green (colours two: red "
+                         "and black)") if self.four_colour
+                       else _("two colours: ♥ ♦ red, ♠ ♣ black (colours four: one a suit)"))
 
     def exit(self) -> None:
         self.quit = True

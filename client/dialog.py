@@ -53,6 +53,10 @@ DEFAULT_BOT_BUDGET = 150
 DEFAULT_STANDIN = "normal"
 
 
+#: Settings whose value is a seat of the table (the games' name for it; a view has no type for
+#: a seat): the create form offers the seats the chosen player count has.
+SEAT_SETTINGS = frozenset({"dealer"})
+
 #: The levels' words, for the catalogs: screens show a bot's level as ``_(level)``.
 LEVEL_WORDS = (N_("easy"), N_("normal"), N_("hard"))
 
@@ -175,6 +179,23 @@ class CreateForm:
         rows.append(Row("create", N_("[ Create the table ]"), kind="action"))
         self.rows = rows
         self.cursor = min(self.cursor, len(rows) - 1)
+        self.fit_seats()
+
+    def fit_seats(self) -> None:
+        """A setting that names a seat (``SEAT_SETTINGS``: the dealer's) offers the seats the
+        table has: at a table of 3, seats 0 to 2 (and -1, drawn at random), whatever the
+        game's bound for its largest table; a value beyond them comes down with the count."""
+        players = next((r.value for r in self.rows if r.key == "players"), None)
+        if not isinstance(players, int):
+            return
+        declared = self.game.get("settings") or {}
+        for row in self.rows:
+            name = row.key.removeprefix("setting:")
+            if row.key.startswith("setting:") and name in SEAT_SETTINGS and row.kind == "int":
+                most = declared[name].get("max")
+                row.max = players - 1 if most is None else min(most, players - 1)
+                if isinstance(row.value, int) and row.value > row.max:
+                    row.value = row.max
 
     def key(self, name: str) -> bool:
         row = self.rows[self.cursor]
@@ -210,6 +231,8 @@ class CreateForm:
             if row.max is not None:
                 value = min(value, row.max)
             row.value = int(value) if row.kind == "int" else round(float(value), 2)
+            if row.key == "players":
+                self.fit_seats()
 
     def request(self) -> dict[str, Any]:
         """The ``create`` request: only settings that differ from their defaults are sent."""

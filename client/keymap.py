@@ -112,6 +112,9 @@ class Binding:
     clears_error: bool = True
     label: str = ""
     doc_text: str = ""
+    #: The bottom line shows ``footer`` only while this holds too (a key every player has,
+    #: listed there for those with few others: a spectator's ``t`` and ``m``).
+    footer_when: Filter | None = None
 
     @property
     def doc(self) -> str:
@@ -145,12 +148,13 @@ class Keys:
         self.bindings: list[Binding] = []
 
     def add(self, *keys: str, help: str, when: Filter | None = None,
-            footer: str = "", always: bool = False) -> Callable[[Action], Action]:
+            footer: str = "", always: bool = False, footer_when: Filter | None = None
+            ) -> Callable[[Action], Action]:
         """Declare ``keys`` for the decorated action (see the module docstring)."""
         def declare(action: Action) -> Action:
             self.bindings.append(Binding(self.screens, tuple(canonical(k) for k in keys),
                                          action, help, when, footer, always,
-                                         self.clears_error))
+                                         self.clears_error, footer_when=footer_when))
             return action
         return declare
 
@@ -210,7 +214,8 @@ class KeyMap:
     def footer(self, c: Controller) -> list[str]:
         """The bottom line's keys, translated, in the order declared."""
         shown = {id(b) for b, _live in self.shown(c)}
-        return [_(b.footer) for b in self.bindings if b.footer and id(b) in shown]
+        return [_(b.footer) for b in self.bindings if b.footer and id(b) in shown
+                and (b.footer_when is None or b.footer_when(c))]
 
     def on_screen(self, screen: str) -> list[Binding]:
         """Every binding of ``screen``, its own first, whatever the filters say (the doc)."""

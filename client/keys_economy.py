@@ -40,10 +40,13 @@ def left_text(seconds: Any) -> str:
     return _("{n} min").format(n=max(1, round(s / 60)))
 
 
-def profile_line(p: dict[str, Any] | None, name: str) -> str:
+def profile_line(p: dict[str, Any] | None, name: str, no_economy: bool = False) -> str:
     """The lobby's profile line: name, coins, level and the progress to the next, boosters,
-    this week's league points."""
+    this week's league points; with no profile, the name alone until the host said it keeps
+    no coins (``no_economy``): a host that has not answered yet states nothing."""
     if not p:
+        if not no_economy:
+            return name or "?"
         return _("{name} · practice only (this host keeps no coins)").format(name=name or "?")
     parts = [str(p.get("name") or name), _("{n} coins").format(n=coins_text(p.get("coins"))),
              _("level {level} ({xp}/{next} XP)").format(

@@ -11,12 +11,12 @@ Must not know about: game rules, terminals, the wire.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import Choice, TextField, bot_dialog, invite_prompt
 from cardparty.client.keymap import Keys
 from cardparty.client.lobby_rows import created, may_add_bot, sits_at
+from cardparty.client.table_model import Said
 from cardparty.core.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def room_of(c: Controller) -> dict[str, Any] | None:
 
 def enter_room(c: Controller, table: Any) -> None:
     if table != c.room_id:
-        c.room_chat = deque(maxlen=ROOM_CHAT)
+        c.room_chat = Said(ROOM_CHAT)
     c.room_id = table
     c.pending_room = None
     c.screen = "room"
@@ -175,7 +175,8 @@ def keep_seat(c: Controller, key: str) -> None:
     """back to the lobby keeping the seat; Enter on the table comes back"""
     tid = c.room_id
     c.screen, c.room_id = "lobby", None
-    c.notice = _("your seat at {table} is kept: Enter on it comes back").format(table=tid)
+    c.notice = _("your seat at {table} is kept: Enter on it (or sit {table}) comes "
+                 "back").format(table=tid)
 
 
 # --- the owner's requests ------------------------------------------------------------------------

@@ -39,6 +39,37 @@ def seated_playing(c: Controller) -> bool:
     return seated(c) and not c.table.over
 
 
+def spectating(c: Controller) -> bool:
+    """This player watches the table: his bottom line lists its few keys (chat, the match)."""
+    return c.table.seat is None
+
+
+def plays_again(c: Controller) -> bool:
+    """The round is over, this player has a seat, and the table plays another round (an
+    entry table plays one: its summary's ``again`` is false, docs/protocol.md)."""
+    return seated_over(c) and (c.match_summary() or {}).get("again") is not False
+
+
+def stood_in(c: Controller) -> bool:
+    """A bot plays this player's seat while he is here (his turn timed out: the host's idle
+    stand-in), and the round goes on: Enter takes the seat back."""
+    tm = c.table
+    seat = tm.seat
+    if seat is None or tm.over or not 0 <= seat < len(tm.players):
+        return False
+    return bool(tm.players[seat].get("standin")) and seat not in tm.absent()
+
+
+#: The link's states in which the host does not answer (``link``): a move pressed then would
+#: reach nobody now.
+GONE = frozenset({"reconnecting", "disconnected", "refused"})
+
+
+def host_gone(c: Controller) -> bool:
+    """The host was reached and does not answer now (the banner says why)."""
+    return c.connection in GONE
+
+
 @TABLE.add("left", "right", help=N_("move along your hand"), when=seated)
 def along_the_hand(c: Controller, key: str) -> None:
     """move the cursor along your hand"""
@@ -56,7 +87,7 @@ TABLE.mouse(N_("click"), N_("select a card with the mouse"), "select or unselect
 
 
 @TABLE.add("tab", "s-tab", help=N_("step through your legal moves; Enter plays it"),
-           footer=N_("Tab: your moves"), when=seated)
+           footer=N_("Tab: your moves"), when=seated_playing)
 def step_through_moves(c: Controller, key: str) -> None:
     """step through your legal moves one by one: the line above the moves shows it
     (`Enter: play R7  (move 2 of 6)`) and its cards are selected; Enter plays exactly that
@@ -66,7 +97,7 @@ def step_through_moves(c: Controller, key: str) -> None:
 
 
 @TABLE.add("enter", help=N_("play the selection, or the card at the cursor"),
-           footer=N_("Enter: play"), when=seated)
+           footer=N_("Enter: play"), when=seated_playing)
 def play(c: Controller, key: str) -> None:
     """play the selected cards (none selected: the card under the cursor)"""
     outcome(c, c.table.enter())
@@ -138,14 +169,15 @@ def clear(c: Controller, key: str) -> None:
     c.notice = ""
 
 
-@TABLE.add("t", help=N_("chat"))
+@TABLE.add("t", help=N_("chat"), footer=N_("t: chat"), footer_when=spectating)
 def talk(c: Controller, key: str) -> None:
     """chat with the table"""
     tid = c.table_id
     c.dialog = TextField(_("say: "), lambda text: c.chat(tid, text) if text else None)
 
 
-@TABLE.add("m", help=N_("the match: places and scores per round, and the totals"))
+@TABLE.add("m", help=N_("the match: places and scores per round, and the totals"),
+           footer=N_("m: the match"), footer_when=spectating)
 def match(c: Controller, key: str) -> None:
     """the match at this table: each round's places and scores, and the totals (any key
     closes it)"""
@@ -167,9 +199,18 @@ def ask_how_to_leave(c: Controller, key: str) -> None:
     c.dialog = Choice(_("Leave this table?"), options, lambda how: leave_as(c, how))
 
 
-@TABLE.add("n", "enter", help=N_("round over: play again"), when=seated_over)
+@TABLE.add("enter", help=N_("take your seat back from the bot that plays it"), when=stood_in)
+def take_seat_back(c: Controller, key: str) -> None:
+    """when a bot plays for you (your turn timed out while you were here): take your seat
+    back; your next moves are yours again"""
+    c.request("back", table=c.table_id)
+    c.notice = _("your seat is yours again")
+
+
+@TABLE.add("n", "enter", help=N_("round over: play again"), when=plays_again)
 def again(c: Controller, key: str) -> None:
-    """when the round is over: play again at the same table"""
+    """when the round is over: play again at the same table (not at an entry table, which
+    plays one round)"""
     tid = c.table_id
     c.request("again", table=tid)
     c.say(_("asked for another round"), holds=lambda c: asking_again(c, tid))
@@ -182,9 +223,22 @@ def asking_again(c: Controller, table: Any) -> bool:
             and c.table.over)
 
 
-@TABLE.add("l", "q", "escape", help=N_("round over: back to the lobby"), when=round_over)
+@TABLE.add("l", "q", "escape", help=N_("round over: back to the lobby, keeping your seat"),
+           when=round_over)
 def back_to_lobby(c: Controller, key: str) -> None:
-    """when the round is over: back to the lobby"""
+    """when the round is over: back to the lobby; your seat stays yours (the next round
+    waits for you: Enter on the table in the lobby comes back). A spectator stops watching"""
+    if c.table.seat is None:
+        leave_table(c)
+        return
+    leave_table(c, give_up=False)
+
+
+@TABLE.add("x", help=N_("round over: leave the table (a bot takes your seat)"),
+           when=seated_over)
+def leave_for_good(c: Controller, key: str) -> None:
+    """when the round is over: leave the table for good; a bot takes your seat in the next
+    round, and you may only watch it"""
     leave_table(c)
 
 
@@ -201,11 +255,15 @@ def leave_table(c: Controller, give_up: bool = True) -> None:
     """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
     before the game starts); otherwise the seat stays ours and Enter on the table in the
     lobby brings the game back."""
+    tid = c.table_id
     if give_up:
-        c.request("leave", table=c.table_id)
-    c.left_tables.add(c.table_id)
+        c.request("leave", table=tid)
+    c.left_tables.add(tid)
     c.screen = "lobby"
     c.table_id = None
+    if not give_up and c.table.seat is not None:
+        c.notice = _("your seat at {table} is kept: Enter on it (or sit {table}) comes "
+                     "back").format(table=tid)
 
 
 def reorder(c: Controller, order: list[str] | None) -> None:
@@ -256,9 +314,16 @@ def go_on(c: Controller) -> None:
 
 
 def send_move(c: Controller, move: dict[str, Any], keep: bool = False) -> None:
-    """Send ``move``; ``keep``: cards queued after it stay queued and selected."""
+    """Send ``move``; ``keep``: cards queued after it stay queued and selected. While the
+    host is gone nothing is sent, and the line says so: a move kept for a host that answers
+    later would be carried out long after, on a table the player no longer looks at."""
     if c.link is None:
         c.error = _("not connected to a host")
+        return
+    if host_gone(c):
+        c.queued = None
+        c.error = _("the host is gone: your move was not sent; make it again once the host "
+                    "is back")
         return
     c.table.clear()
     if not keep:

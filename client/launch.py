@@ -35,9 +35,12 @@ def check_terminal() -> None:
 
 
 def run_client(controller: Controller, link: Link | None, *, ascii_only: bool = False,
-               mouse: bool = True, discovery: bool = False) -> int:
-    """Run the full-screen client on this terminal until the player quits. ``discovery``:
-    list the LAN's hosts on the start screen while it shows."""
+               mouse: bool = True, discovery: bool = False, line: bool = False) -> int:
+    """Run the client on this terminal until the player quits: the full screen, or the line
+    mode (``line``). ``discovery``: list the LAN's hosts on the start screen while it
+    shows."""
+    if line:
+        return run_lines(controller, link, ascii_only=ascii_only, discovery=discovery)
     app, inbox = build_app(controller, ascii_only=ascii_only, mouse=mouse)
     finder: LanHosts | None = None
 
@@ -59,11 +62,36 @@ def run_client(controller: Controller, link: Link | None, *, ascii_only: bool = 
     return 0
 
 
+def run_lines(controller: Controller, link: Link | None, *, ascii_only: bool = False,
+              discovery: bool = False) -> int:
+    """The line mode (``line_app``) on this terminal until the player quits."""
+    from cardparty.client.line_app import run_line
+
+    finder: LanHosts | None = None
+
+    def start(deliver: Callable[[Any], None]) -> None:
+        nonlocal finder
+        if link is not None:
+            link.start(deliver)
+        elif discovery:
+            finder = LanHosts(deliver).start()
+            controller.on_join = finder.stop
+
+    try:
+        return run_line(controller, start, ascii_only=ascii_only)
+    finally:
+        if finder is not None:
+            finder.stop()
+        if controller.link is not None:
+            controller.link.close()
+
+
 def play_against_bots(game: str = "pika", players: int | None = None, bots: str = "basic",
                       name: str = "You", ascii_only: bool = False,
                       mouse: bool = True, bot_delay: float = 0.6,
                       settings: dict[str, Any] | None = None,
-                      variants: list[str] | None = None, bell: bool = False) -> int:
+                      variants: list[str] | None = None, bell: bool = False,
+                      line: bool = False, four_colour: bool = False) -> int:
     """``cardparty play``: a host in this process on 127.0.0.1, one table of ``game`` with
     this player and bots in the other seats, and the client connected to it."""
     problem = name_problem(name)
@@ -94,8 +122,9 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     link = NetLink(address, name, autoplay=autoplay, host_key=host.keys.public)
     controller = Controller(link, name=name, address=here, describe=describer)
     controller.bell = bell
+    controller.four_colour = four_colour
     try:
-        return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
+        return run_client(controller, link, ascii_only=ascii_only, mouse=mouse, line=line)
     finally:
         host.stop()
 
@@ -142,7 +171,8 @@ def connector(tokens: TokenStore | None = None, address: str | None = None,
 
 
 def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool = True,
-         discovery: bool = True, bell: bool = False, key: str | None = None) -> int:
+         discovery: bool = True, bell: bool = False, key: str | None = None,
+         line: bool = False, four_colour: bool = False) -> int:
     """``cardparty join``: the start screen (with the hosts found on the LAN unless
     ``discovery`` is off), or straight to ``address`` when given (``key``: its key or
     fingerprint, given out of band)."""
@@ -164,11 +194,13 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
         controller = Controller(link, name=name, address=address, connect=connect,
                                 describe=describer, check_address=address_problem)
         controller.bell = bell
-        return run_client(controller, link, ascii_only=ascii_only, mouse=mouse)
+        controller.four_colour = four_colour
+        return run_client(controller, link, ascii_only=ascii_only, mouse=mouse, line=line)
     controller = Controller(None, name=name, address=address or "", connect=connect,
                             describe=describer, check_address=address_problem)
     controller.bell = bell
+    controller.four_colour = four_colour
     if problem:                       # a name no host takes: said before anything connects
         controller.error = problem
     return run_client(controller, None, ascii_only=ascii_only, mouse=mouse,
-                      discovery=discovery)
+                      discovery=discovery, line=line)

@@ -46,7 +46,7 @@ from cardparty.net.session import REFUSALS, Session, SessionError
 LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
 #: for every table after each of them cost a move ten times over at the host.
-AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint"})
+AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint", "snapshot"})
 
 
 def seat_label(seat: dict[str, Any]) -> str | None:
@@ -250,6 +250,10 @@ class NetLink:
             self._owner(action, table, args)
         elif action == "hint":
             self._hint(table)
+        elif action == "back":
+            # Any request at the table ends a stand-in (docs/protocol.md, "Timers the host
+            # owns"): a snapshot is the one that changes nothing else.
+            self._send("snapshot", table=table)
         elif action in economy_link.ACTIONS:
             economy_link.request(self, action, args)
         else:
@@ -290,9 +294,13 @@ class NetLink:
 
         def done(f: Future[dict[str, Any]]) -> None:
             if f.exception() is None:
+                # The names as their players spell them, when the host says (docs/protocol.md)
+                said = f.result().get("names")
+                shown = ([host_text(str(n), name=True) for n in said[:16]]
+                         if isinstance(said, list) and said else names)
                 self.deliver({"type": "notice", "table": table,
                               "text": _("invited {names} to table {table}").format(
-                                  names=", ".join(names), table=table)})
+                                  names=", ".join(shown), table=table)})
         fut.add_done_callback(done)
 
     def _owner(self, action: str, table: Any, args: dict[str, Any]) -> None:
@@ -415,9 +423,11 @@ class NetLink:
     # --- the session's thread and pushed messages -------------------------------------------
 
     def _keep_token(self) -> None:
-        """On disk, so that this client started again resumes its seats (``tokens``)."""
+        """On disk, so that this client started again resumes its seats (``tokens``), with
+        the name the host welcomed, which the next start screen offers."""
         if self.tokens is not None:
             self.tokens.save(self.address, self.name, self.session.token)
+            self.tokens.remember_name(self.name)
 
     def _refused(self, exc: SessionError) -> None:
         """A hello refused for good, said in the player's words (the wire's own wording of a

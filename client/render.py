@@ -16,6 +16,7 @@ from typing import Any
 
 from cardparty.client.controller import Controller
 from cardparty.client.keys_room import room_of
+from cardparty.client.keys_table import host_gone, stood_in
 from cardparty.client.render_screens import Fragments, ScreenParts, asciified
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
@@ -71,7 +72,8 @@ class Renderer(ScreenParts):
     # --- small pieces -----------------------------------------------------------------------
 
     def card(self, code: str, extra: str = "") -> tuple[str, str]:
-        return (f"class:{card_class(code)} {extra}".strip(), card_name(code, self.ascii))
+        return (f"class:{card_class(code, self.c.four_colour)} {extra}".strip(),
+                card_name(code, self.ascii))
 
     def cards(self, codes: list[str], limit: int = 12) -> Fragments:
         out: Fragments = []
@@ -120,7 +122,7 @@ class Renderer(ScreenParts):
             who = _("spectating") if c.table.seat is None else _("you: {name}").format(name=me)
             text = " " + _("{game} · table {table} · {who}").format(game=game,
                                                                    table=c.table_id, who=who)
-            if c.table.moves and not c.table.over:
+            if c.table.moves and not c.table.over and not host_gone(c):
                 text += " · " + _("YOUR MOVE")
         if self.ascii:
             text = text.replace("·", "|")
@@ -262,9 +264,13 @@ class Renderer(ScreenParts):
         text = _("It needs at least {rows} lines of {columns} columns here; make it larger "
                  "(or the font smaller) and the table comes back. q leaves the table, Ctrl-C "
                  "quits.").format(rows=rows, columns=columns)
-        lines = textwrap.wrap(text, max(10, self.width() - 2))
-        return [("class:warn",
-                 f" {self.g.warn} " + _("This terminal is too small for this table.")),
+        width = max(10, self.width() - 2)
+        # Both broken between words: at 40 columns the first line ran over the edge and the
+        # terminal broke it inside a word.
+        head = textwrap.wrap(f"{self.g.warn} " + _("This terminal is too small for this "
+                                                   "table."), width)
+        lines = textwrap.wrap(text, width)
+        return [("class:warn", "\n".join(f" {line}" for line in head)),
                 ("", "".join(f"\n {line}" for line in lines))]
 
     @asciified
@@ -336,6 +342,15 @@ class Renderer(ScreenParts):
                 if any(m["kind"] == "call" for m in tm.moves):
                     out.append(("class:warn", " - " + _("press p to call!")))
                 out.append(("", "\n"))
+        if tm.moves and not tm.over and host_gone(self.c):
+            # Nothing reaches a host that is gone: no move is offered as if it would.
+            out.append(("class:warn", " " + _("the host is gone: your move waits until it is "
+                                               "back")))
+            return out
+        if stood_in(self.c):
+            out.append(("class:warn", " " + _("A bot plays for you: your turn timed out. "
+                                               "Enter: take your seat back")))
+            return out
         hint = tm.suggested()
         if hint is not None and tm.suggestion is not None:
             out.append(("class:notice", f" Enter: {label_of(hint, self.ascii)}"))

@@ -22,6 +22,7 @@ from cardparty.client.keys_economy import (
     reward_text,
 )
 from cardparty.client.keys_room import room_of
+from cardparty.client.keys_table import plays_again
 from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import Glyphs, pretty_text, to_ascii
@@ -57,7 +58,7 @@ def mode_text(t: dict[str, Any]) -> str:
         mode = _("{mode}+hint").format(mode=mode)
     if t.get("stake"):
         mode = _("entry {stake}").format(stake=t["stake"])
-    if t.get("seeking"):                    # made by open play: who waits for what
+    if t.get("seeking") and t.get("status") == "open":   # open play, still seating
         mode = _("seek {stake}").format(stake=t["stake"]) if t.get("stake") else _("seek")
     return mode[:12]
 
@@ -67,7 +68,13 @@ def status_text(t: dict[str, Any]) -> str:
     for players ("open 28s"): in the status column, where they fit beside any stake."""
     status = translate(str(t.get("status", "")))
     fill = t.get("fill_in")
-    if t.get("status") == "open" and isinstance(fill, int | float):
+    seats = (t.get("summary") or {}).get("seats") or ()
+    if t.get("status") == "open" and seats and all(
+            isinstance(s, dict) and s.get("kind") != "empty" for s in seats):
+        # Every seat taken: nobody else may sit, the game waits for its players' ready.
+        ready = sum(1 for s in seats if s.get("kind") == "bot" or s.get("ready"))
+        status = _("ready {n}/{count}").format(n=ready, count=len(seats))
+    elif t.get("status") == "open" and isinstance(fill, int | float):
         status = f"{status[:7]} {fill:.0f}s"
     return status[:12]
 
@@ -77,12 +84,24 @@ TABLE_WORDS = (N_("open"), N_("friends"), N_("practice"), N_("entry"), N_("playi
                N_("over"), N_("broken"), N_("cancelled"))
 
 
-def table_heading() -> str:
+#: The lobby's columns but the seats', and what separates them: the seats take the rest of
+#: the width, up to ``SEATS_MOST`` and down to ``SEATS_LEAST`` (every column stays on a
+#: line of 60: the status is never the one cut).
+FIXED_COLUMNS = 1 + 6 + 1 + 9 + 1 + 1 + 12 + 1 + 12
+SEATS_MOST, SEATS_LEAST = 33, 10
+
+
+def seats_width(width: int) -> int:
+    """How wide the lobby's seats column is at a terminal ``width`` columns wide."""
+    return max(SEATS_LEAST, min(SEATS_MOST, width - 1 - FIXED_COLUMNS))
+
+
+def table_heading(seats_cells: int = SEATS_MOST) -> str:
     """The columns of the lobby's list of tables (and of the waiting room's row)."""
     table, game, seats, mode, status = (_("Table"), _("Game"), _("Seats"), _("Mode"),
                                         _("Status"))
-    return (f" {table[:6]:<7}{game[:9]:<10}{seats[:33]:<34}{mode[:12]:<13}"
-            f"{status[:12]:<12}")
+    return (f" {cells(table, 6)} {cells(game, 9)} {cells(seats, seats_cells)} "
+            f"{cells(mode, 12)} {cells(status, 12)}").rstrip()
 
 
 def settings_text(values: dict[str, Any], game: dict[str, Any]) -> str:
@@ -174,15 +193,25 @@ class ScreenParts:
             wrapped = textwrap.fill(reward_text(reward), 56, initial_indent=" ",
                                     subsequent_indent=" ")
             out.append(("class:notice", f"\n{wrapped}\n"))
-        out.append(("", "\n "))
-        if tm.seat is not None:               # a spectator plays no next round
-            out.append(("class:key", "n"))
-            out.append(("", " " + _("play again") + "   "))
-        out.append(("class:key", "l"))
-        out.append(("", " " + _("back to the lobby") + "   "))
-        out.append(("class:key", "m"))
-        out.append(("", " " + _("the match")))
+        out.append(("", "\n"))
+        for key, what in self.over_keys():
+            out += [("", " "), ("class:key", key), ("", f" {what}\n")]
+        out[-1] = ("", out[-1][1].rstrip("\n"))
         return out
+
+    def over_keys(self) -> list[tuple[str, str]]:
+        """What the end of a round offers, a key a line: each says what it does to the seat
+        (back to the lobby keeps it for the next round; leaving gives it to a bot)."""
+        c = self.c
+        if c.table.seat is None:               # a spectator plays no next round
+            return [("m", _("the match")), ("l", _("stop watching"))]
+        if not plays_again(c):                 # an entry table plays one round
+            return [("m", _("the match")),
+                    ("l", _("back to the lobby: this table plays no other round (an entry "
+                            "table plays one)"))]
+        return [("n", _("play again")), ("m", _("the match")),
+                ("l", _("back to the lobby, keeping your seat for the next round")),
+                ("x", _("leave the table: a bot takes your seat in the next round"))]
 
     def box_width(self, most: int) -> int:
         """The inside of a box at most ``most`` wide on this terminal (``app.fit_width``)."""
@@ -246,9 +275,13 @@ class ScreenParts:
             return self.create_form(d)
         return []
 
+    @staticmethod
+    def form_title(f: CreateForm) -> str:
+        """The form's title, a message id (translated where it is shown)."""
+        return N_("Open play: seek a table") if isinstance(f, SeekForm) else N_("Create a table")
+
     def create_form(self, f: CreateForm) -> Fragments:
-        title = N_("Open play: seek a table") if isinstance(f, SeekForm) else N_("Create a table")
-        out: Fragments = [("class:heading", _(title)), ("", "\n")]
+        out: Fragments = [("class:heading", _(self.form_title(f))), ("", "\n")]
         for i, row in enumerate(f.rows):
             style = "class:dialog.cursor" if i == f.cursor else ""
             if row.kind == "action":
@@ -277,33 +310,45 @@ class ScreenParts:
         """Page 1: the keys; page 2 (``?`` again at a table): the game's rules in short."""
         c = self.c
         if c.help == 2:
-            game = str(c.table.view.get("game", ""))
-            summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
-            text = " ".join(translate(summary or N_("The host sent no summary of this game."))
-                            .split())
-            house = variants_text(c.table.view.get("variants") or (),
-                                  next((g for g in c.games if g.get("id") == game), {}))
-            if house:
-                text += " " + _("House rules at this table: {variants}.").format(variants=house)
-            text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
-            return [("class:heading",
-                     _("{game}: the rules in short").format(game=self.game_name(game))),
-                    ("", f"\n{text}\n"), ("class:dim", "\n" + _("any key closes this help"))]
+            return [*self.help_rules(), ("class:dim", "\n" + _("any key closes this help"))]
         out: Fragments = [("class:heading", _("Keys")), ("", "\n")]
         lines = c.keys.help_lines(c)
         column = min(13, max((len(keys) for keys, _what in lines), default=1))
+        indent = " " * (column + 2)
         for keys, what in lines:
-            # Wrapped between words inside the box, under the column of what keys do.
+            # Wrapped between words inside the box, under the column of what keys do; keys
+            # wider than the column have a line of their own, so that every row's words
+            # start in the column (`< > , . S-left S-right` pushed its own aside).
             head = f" {keys:<{column}} "
-            body = textwrap.wrap(what, max(10, self.box_width(76) - len(head))) or [""]
-            indent = " " * (column + 2)
-            out.append(("class:key", head))
+            body = textwrap.wrap(what, max(10, self.box_width(76) - len(indent))) or [""]
+            if len(head) > len(indent):
+                out.append(("class:key", head.rstrip() + "\n"))
+                body[0] = indent + body[0]
+            else:
+                out.append(("class:key", head))
             out.append(("", "\n".join([body[0], *(indent + line for line in body[1:])]) + "\n"))
         more = _("? again: the rules of this game; ") if c.screen == "table" else ""
         closing = textwrap.wrap(more + _("any other key closes this help"),
                                 self.box_width(76) - 1)
         out.append(("class:dim", "\n".join(" " + line for line in closing)))
         return out
+
+    def help_rules(self) -> Fragments:
+        """The game's rules in short, as the host describes them, and the table's house
+        rules (the help's second page; the line mode's ``rules``)."""
+        c = self.c
+        game = str(c.table.view.get("game", ""))
+        summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
+        text = " ".join(translate(summary or N_("The host sent no summary of this game."))
+                        .split())
+        house = variants_text(c.table.view.get("variants") or (),
+                              next((g for g in c.games if g.get("id") == game), {}))
+        if house:
+            text += " " + _("House rules at this table: {variants}.").format(variants=house)
+        text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
+        return [("class:heading",
+                 _("{game}: the rules in short").format(game=self.game_name(game))),
+                ("", f"\n{text}\n")]
 
     # --- the other screens ----------------------------------------------------------------------
 
@@ -325,10 +370,19 @@ class ScreenParts:
         out.append(("class:heading", _("Hosts on this network")))
         out.append(("", "\n"))
         if f.hosts:
+            # Each host's words whole, broken between words where the terminal is narrow,
+            # the addresses in a column beside the first line.
+            widest = max(len(address) for _label, address in f.hosts)
+            column = max(10, min(max(len(label) for label, _a in f.hosts),
+                                 self.width() - 6 - widest))
             for i, (label, address) in enumerate(f.hosts, 2):
                 style = "class:dialog.cursor" if f.row == i else ""
-                out.append((style, f"   {label[:40]:<40} {address} "))
+                lines = textwrap.wrap(label, column, break_on_hyphens=False) or [""]
+                out.append((style, f"   {cells(lines[0], column)} {address} "))
                 out.append(("", "\n"))
+                for line in lines[1:]:
+                    out.append((style, f"     {line} "))
+                    out.append(("", "\n"))
             out.append(("class:dim", "   " + _("up/down to one, Enter to join it") + "\n"))
             if f.search:                       # hosts that could be taken for one another
                 out.append(("class:error", "   " + f.search + "\n"))
@@ -341,9 +395,17 @@ class ScreenParts:
     @asciified
     def lobby(self) -> Fragments:
         c = self.c
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n"),
+        if c.link is not None and not c.welcomed and not c.tables:
+            # Nothing is known of a host that never answered: no coins, no tables, no keys
+            # of its lobby are stated (the banner says what is being tried).
+            return [("class:me", f" {c.name or '?'}\n\n"),
+                    *self.wrapped("class:dim", _("waiting for the host at {host} to answer: "
+                                                 "nothing to show yet").format(
+                        host=c.host or "?")), ("", "\n")]
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n"),
                           ("class:dim", " " + _("o: open play · L: league · $: shop") + "\n\n"),
-                          ("class:heading", table_heading()), ("", "\n")]
+                          ("class:heading", table_heading(seats_width(self.width()))),
+                          ("", "\n")]
         if not c.tables:
             out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
         for i, t in enumerate(c.tables):
@@ -399,12 +461,12 @@ class ScreenParts:
         seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
         return (f" {cells(str(t.get('id', '?')), 6)} "
                 f"{cells(self.game_name(str(t.get('game', '?'))), 9)} "
-                f"{cells(seats, 33, self.g.more[:1])} {cells(mode_text(t), 12)} "
-                f"{cells(status or status_text(t), 12)}")
+                f"{cells(seats, seats_width(self.width()), self.g.more[:1])} "
+                f"{cells(mode_text(t), 12)} {cells(status or status_text(t), 12)}")
 
     def room_row(self, t: dict[str, Any]) -> Fragments:
         """The table as the lobby lists it, under the lobby's heading."""
-        return [("class:heading", table_heading()), ("", "\n"),
+        return [("class:heading", table_heading(seats_width(self.width()))), ("", "\n"),
                 ("class:dialog.cursor", self.table_row(t) + "\n"), ("", "\n")]
 
     def room_seats(self, seats: Any) -> tuple[Fragments, int]:
@@ -481,7 +543,7 @@ class ScreenParts:
         profile is unknown the line that says why (``none_here`` at a host with no coins):
         then nothing more is shown."""
         c = self.c
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n\n"),
                           ("class:heading", f" {title}\n")]
         if not c.profile:
             out.append(("class:dim", " " + (none_here if c.no_economy
@@ -543,7 +605,7 @@ class ScreenParts:
             title = _("League {week} (this week)").format(week=lg["week"])
         else:
             title = _("League {week}").format(week=lg["week"])
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name)}\n\n"),
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n\n"),
                           ("class:heading", f" {title}\n")]
         if c.no_economy:
             out.append(("class:dim", " " + _("this host keeps no coins: no league here") + "\n"))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,29 @@ from cardparty.core.i18n import _, shown, translate
 
 MoveDict = dict[str, Any]
 LOG_LINES = 300
+
+
+class Said(deque[str]):
+    """Lines said (a log, a chat), the newest ``maxlen`` kept, counting every line ever added
+    (``total``): a reader that prints lines as they come (the line mode) knows which are
+    new, however many the bound let go."""
+
+    def __init__(self, maxlen: int) -> None:
+        super().__init__(maxlen=maxlen)
+        self.total = 0
+
+    def append(self, line: str, /) -> None:
+        super().append(line)
+        self.total += 1
+
+    def extend(self, lines: Iterable[str], /) -> None:
+        for line in lines:
+            self.append(line)
+
+    def since(self, total: int) -> list[str]:
+        """The lines added once ``total`` had been, as many as are still kept."""
+        new = self.total - total
+        return list(self)[-new:] if new > 0 else []
 
 
 @dataclass
@@ -83,7 +106,7 @@ class TableModel:
     cursor: int = 0
     selection: list[int] = field(default_factory=list)
     suggestion: int | None = None
-    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    log: Said = field(default_factory=lambda: Said(LOG_LINES))
     describe: Callable[[dict[str, Any], list[str]], str] | None = None
     #: The game's events as told in the log (without the chat between them): what a
     #: snapshot's repeated events are matched against.

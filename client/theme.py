@@ -95,9 +95,18 @@ def to_ascii(text: str) -> str:
 _PIKA = {"R": "card.red", "Y": "card.yellow", "G": "card.green", "B": "card.blue"}
 
 
-def card_class(code: str) -> str:
-    """The colour class of a card code: a French card by suit, a Pika card by colour."""
+#: The four-colour deck (a setting of the client, ``--four-colour``): each suit its colour,
+#: so that ♦ and ♥, ♣ and ♠ differ at a glance; the symbols still say the suit where there
+#: is no colour (``NO_COLOR``).
+FOUR_COLOURS = {"S": "card.plain", "H": "card.red", "D": "card.blue", "C": "card.green"}
+
+
+def card_class(code: str, four_colour: bool = False) -> str:
+    """The colour class of a card code: a French card by suit (red and black, or the four
+    colours), a Pika card by colour."""
     if len(code) == 2 and code[0] in RANKS and code[1] in SUITS:
+        if four_colour:
+            return FOUR_COLOURS[code[1]]
         return "card.red" if code[1] in "HD" else "card.plain"
     if code == "X" or code.startswith("W"):
         return "card.black"

@@ -72,3 +72,31 @@ class TokenStore:
     def forget(self, address: str, name: str) -> None:
         with contextlib.suppress(OSError):
             self.path(address, name).unlink()
+
+    # --- the name used last ---------------------------------------------------------------
+
+    #: The file holding the name a host last welcomed this player with, in the same
+    #: directory: the start screen offers it again (a name is no secret, but it stays the
+    #: player's own, mode 0600 like the tokens).
+    LAST_NAME = "last-name"
+
+    def remember_name(self, name: str) -> None:
+        """``name`` was welcomed by a host: the next start screen offers it."""
+        if not name or len(name) > MAX_TOKEN or not name.isprintable():
+            return
+        target = self.directory / self.LAST_NAME
+        with contextlib.suppress(OSError):
+            self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(name)
+            os.replace(tmp, target)
+
+    def last_name(self) -> str:
+        """The name a host last welcomed this player with ("" when none)."""
+        try:
+            text = (self.directory / self.LAST_NAME).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return ""
+        return text if len(text) <= MAX_TOKEN and text.isprintable() else ""

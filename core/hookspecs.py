@@ -110,6 +110,15 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
 
 
 @hookspec(firstresult=True)
+def cardparty_opening(state: State) -> list[Event] | None:
+    """What the deal itself told, as events, before anybody moves: who dealt, the card turned
+    face up (the first lines of every player's log). Optional; asked once, right after
+    ``cardparty_setup`` (a replay deals again and asks again). Shaped as
+    ``cardparty_apply_move``'s events: cards only one seat may see are marked private.
+    """
+
+
+@hookspec(firstresult=True)
 def cardparty_to_move(state: State) -> tuple[int, ...]:
     """The seats that may move now: usually the one whose turn it is, sometimes several (a
     swap phase where everybody gets ready, a Pika call outside one's turn). Empty when over.

@@ -113,6 +113,7 @@ class DirectHooks:
     cardparty_game_info: Callable[..., list[GameInfo]]
     cardparty_variant_info: Callable[..., list[VariantInfo]]
     cardparty_setup: Callable[..., Any]
+    cardparty_opening: Callable[..., list[Event] | None]
     cardparty_to_move: Callable[..., tuple[int, ...]]
     cardparty_legal_moves: Callable[..., list[Move]]
     cardparty_refusal: Callable[..., str | None]
@@ -242,6 +243,8 @@ class Table:
                                                    rng=self.rng)
         except ValueError as exc:
             raise TableError(exc.args[0] if exc.args else str(exc)) from None
+        # What the deal told (who dealt, the card turned): the events before move one.
+        self.events.extend(self.hook.cardparty_opening(state=self.state) or ())
 
     # --- asking ---------------------------------------------------------------------------
 

@@ -242,6 +242,12 @@ class Owners:
         held = self._held(name)
         return None if held is None else held[0]
 
+    def spelling(self, name: str) -> str:
+        """``name`` as its owner spells it (``petr`` is ``Petr``), or as given when nobody
+        owns it."""
+        held = self._held(name)
+        return name if held is None else held[1]
+
 
 def _is_key(text: str) -> bool:
     try:

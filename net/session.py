@@ -86,6 +86,16 @@ STANDBY_AGAIN = 0.15
 HELD_AGAIN = 0.5
 #: What a player reads when his party moved to another host.
 MOVED = N_("host moved to {address}")
+#: Requests made on what the player saw at that moment (a move, on a view): never kept for a
+#: host that answers again later, when the table may be another and the player has long
+#: stopped waiting; one made while the host is gone, or left unanswered when it was lost,
+#: fails with ``gone`` (the host's snapshot, once it is back, shows what became of it). Not
+#: while the session follows the host's standby: the party goes on there within seconds,
+#: and the move is sent there, exactly once (docs/protocol.md, "A standby peer").
+OF_THE_MOMENT = frozenset({"move"})
+GONE = N_("the host is gone: your move was not sent; make it again once the host is back")
+LOST = N_("the host went away before it answered your move: once it is back, the table "
+          "shows whether it was played")
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +278,17 @@ class Session(PlayerRequests):
             self._thread.join(5)
         self._fail_pending("the session was closed")
 
+    def _drop_of_the_moment(self) -> None:
+        """The host is lost: the requests of the moment still unanswered fail (``LOST``)
+        rather than wait for it to come back (``OF_THE_MOMENT``)."""
+        with self._lock:
+            dropped = [rid for rid, (m, _) in self._pending.items()
+                       if m.get("type") in OF_THE_MOMENT]
+            futures = [self._pending.pop(rid)[1] for rid in dropped]
+        for fut in futures:
+            if not fut.done():
+                fut.set_exception(SessionError("gone", Msg(LOST)))
+
     def _fail_pending(self, why: str) -> None:
         """Every request still unanswered fails with SessionError ``closed`` (``why``)."""
         with self._lock:
@@ -293,6 +314,9 @@ class Session(PlayerRequests):
             raise SessionError("closed", "the session was closed")
         msg = message(type_, **fields)
         fut: Future[dict[str, Any]] = Future()
+        if type_ in OF_THE_MOMENT and not self.connected and self.successor is None:
+            fut.set_exception(SessionError("gone", Msg(GONE)))
+            return fut
         with self._lock:
             if msg.get("rid") is None:
                 self._next_rid += 1
@@ -531,6 +555,8 @@ class Session(PlayerRequests):
         word (its successor) or reconnect; False: the session ends (no reconnecting)."""
         self.connected = False
         self._welcomed.clear()
+        if self.successor is None:
+            self._drop_of_the_moment()
         self._deliver(message("connection", state="lost"))
         if not self.reconnect:
             return False
@@ -667,6 +693,7 @@ class Session(PlayerRequests):
             if self.connected:
                 self.connected = False
                 self._welcomed.clear()
+                self._drop_of_the_moment()
                 self._deliver(message("connection", state="lost"))
             with contextlib.suppress(zmq.Again):
                 self._hello(sock)

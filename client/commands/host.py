@@ -89,9 +89,12 @@ def run(args: argparse.Namespace) -> int:
                         format="cardparty host: %(levelname)s %(message)s")
     if args.backup is not None:
         return back_up(args)
-    problem = data_problem(args.data)
+    # A peer of a party (--data) tells its key on the next port only when it is free (it
+    # may stand by first, beside another host): only its own port is looked at.
+    problem = data_problem(args.data) or ports_problem(args.bind, args.port,
+                                                       desk=args.data is None)
     if problem:
-        return fail(f"--data {args.data}: {problem}", 2)
+        return fail(problem, 2)
     settings = host_settings(args)
     if isinstance(settings, int):
         return settings
@@ -186,8 +189,11 @@ def arguments_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the numbers given (None: nothing)."""
     if args.bot_workers is not None and args.bot_workers < 0:
         return "--bot-workers must be 0 or more (0: hard bots think on the host's loop)"
-    if not 0 <= args.port <= 65535:
-        return f"port {args.port} is not a TCP port"
+    if not (args.port == 0 or 1 <= args.port <= 65534):
+        # The key desk listens on the next port: 65535 has none after it.
+        return _("--port {port}: a port from 1 to 65534, or 0 for any free one (the host "
+                 "also listens on the next port, where clients ask for its key)").format(
+            port=args.port)
     if args.heartbeat <= 0:
         return "--heartbeat must be positive"
     if (args.standby_key or args.standby_for) and args.data is None:
@@ -267,8 +273,14 @@ def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
     """Listen, say where (and the key's fingerprint), announce on the LAN, and run until
     Ctrl-C or SIGTERM stops the host cleanly (handing the party over to its standby when one
     is attached); on a terminal, the host's console reads commands (``host_console``)."""
+    stopped: list[str] = []
     if host.standbys is None:              # a host without --data: Ctrl-C stops it
-        def stop(*_: object) -> None:
+        def stop(signum: int, *frame: object) -> None:
+            if not stopped:               # said once: the host may take a moment to close
+                stopped.append("Ctrl-C" if signum == signal.SIGINT else "SIGTERM")
+                print("\ncardparty host: " + _("{signal}: stopping ({kept})").format(
+                    signal=stopped[0], kept=_("without --data, its tables go with it")),
+                    file=sys.stderr, flush=True)
             host.stop()
 
         signal.signal(signal.SIGTERM, stop)
@@ -276,6 +288,10 @@ def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
     try:
         host.listen()
     except Exception as exc:
+        import errno
+
+        if getattr(exc, "errno", None) == errno.EADDRINUSE:   # taken since it was looked at
+            return fail(in_use(host.bind, args.port, args.port), 1)
         return fail(f"cannot listen on {host.bind}: {exc}", 1)
     tables = f", {len(host.tables)} tables restored" if host.tables else ""
     print(f"cardparty host {host.name!r} listening on {host.address}{tables}", flush=True)
@@ -300,6 +316,8 @@ def serve(host: Any, args: argparse.Namespace, found: Any) -> int:
             console.close()
         if advertiser is not None:
             advertiser.close()
+    if stopped:
+        print("cardparty host: " + _("stopped"), file=sys.stderr, flush=True)
     return 0
 
 
@@ -313,16 +331,63 @@ def data_problem(data: str | None) -> str | None:
 
     path = Path(data)
     if path.exists() and not path.is_dir():
-        return "this is a file; give a directory (the host keeps host.sqlite3 in it)"
+        return f"--data {data}: this is a file; give a directory (the host keeps " \
+               "host.sqlite3 in it)"
     db = path / "host.sqlite3"
     if db.exists():
         try:
             with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
                 con.execute("PRAGMA schema_version").fetchone()
         except sqlite3.Error as exc:
-            return f"{db} is not a cardparty database ({exc}); move it away or give another " \
-                   "directory"
+            return f"--data {data}: {db} is not a cardparty database ({exc}); move it away " \
+                   "or give another directory"
     return None
+
+
+def ports_problem(bind: str, port: int, desk: bool = True) -> str | None:
+    """Why the host cannot listen on ``port`` (and, with ``desk``, the next one: its key
+    desk) at ``bind``, found before anything is written (the data directory, the key pair): a
+    port in use, an address this machine has not. None when they are free, or not known
+    before listening (a port chosen by the system, an interface given by its name)."""
+    import errno
+    import ipaddress
+    import socket
+
+    address = bind.removeprefix("tcp://").strip("[]")
+    address = "0.0.0.0" if address in ("*", "") else address
+    try:
+        family = socket.AF_INET6 if ipaddress.ip_address(address).version == 6 \
+            else socket.AF_INET
+    except ValueError:
+        return None
+    if port == 0:
+        return None
+    for at in (port, port + 1) if desk else (port,):
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as ZeroMQ binds
+            try:
+                probe.bind((address, at))
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    return in_use(address, port, at)
+                if exc.errno == errno.EADDRNOTAVAIL:
+                    return _("--bind {address}: this machine has no such address").format(
+                        address=address)
+                return _("cannot listen on {address} port {port}: {reason}").format(
+                    address=address, port=at, reason=exc.strerror or exc)
+    return None
+
+
+def in_use(address: str, port: int, at: int) -> str:
+    """The one line for a port another program holds (``at``: the port itself, or the next
+    one, where the host tells its key)."""
+    if at == port:
+        return _("port {port} is in use on {address}: is a host (or another program) "
+                 "running there? Stop it, or choose another --port").format(port=port,
+                                                                             address=address)
+    return _("port {next} is in use on {address}: the host tells its key on the port after "
+             "--port {port}; stop what holds it, or choose another --port").format(
+        next=at, port=port, address=address)
 
 
 def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = "",

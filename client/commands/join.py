@@ -26,6 +26,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--key", default=None, metavar="FINGERPRINT",
                    help=_("the host's key fingerprint (as 'cardparty host' prints it): refuse "
                           "a host that shows another key"))
+    p.add_argument("--line", action="store_true",
+                   help=_("the line mode, for a screen reader or a braille display: what "
+                          "happens said in plain lines, moves and commands typed"))
+    p.add_argument("--four-colour", "--four-color", action="store_true", dest="four_colour",
+                   help=_("French cards in four colours: ♠ black, ♥ red, ♦ blue, ♣ green"))
     p.add_argument("--bell", action="store_true",
                    help=_("ring the terminal bell and set the window title when it is your "
                         "turn (key B toggles it)"))
@@ -50,6 +55,14 @@ def run(args: argparse.Namespace) -> int:
         except HostKeyError as exc:
             print(f"cardparty join: {exc.message}", file=sys.stderr)
             return 2
-    name = args.name or ("" if args.address is None else default_name())
+    if args.name:
+        name = args.name
+    elif args.address is None:                 # the start screen: the name used last time
+        from cardparty.client.tokens import TokenStore
+
+        name = TokenStore().last_name()
+    else:
+        name = default_name()
     return join(args.address, name, ascii_only=args.ascii, mouse=not args.no_mouse,
-                discovery=not args.no_discovery, bell=args.bell, key=args.key)
+                discovery=not args.no_discovery, bell=args.bell, key=args.key,
+                line=args.line, four_colour=args.four_colour)

@@ -34,6 +34,11 @@ def add_parser(sub: Any) -> None:
                    help=_("bot level: easy, normal or hard (default normal; the old names "
                           "random and basic mean easy and normal)"))
     p.add_argument("--name", default=None, help=_("your name at the table"))
+    p.add_argument("--line", action="store_true",
+                   help=_("the line mode, for a screen reader or a braille display: what "
+                          "happens said in plain lines, moves and commands typed"))
+    p.add_argument("--four-colour", "--four-color", action="store_true", dest="four_colour",
+                   help=_("French cards in four colours: ♠ black, ♥ red, ♦ blue, ♣ green"))
     p.add_argument("--bell", action="store_true",
                    help=_("ring the terminal bell and set the window title when it is your "
                         "turn (key B toggles it)"))
@@ -77,4 +82,4 @@ def run(args: argparse.Namespace) -> int:
                              name=args.name or default_name(), ascii_only=args.ascii,
                              mouse=not args.no_mouse, bot_delay=args.bot_delay,
                              settings=dict(args.setting), variants=list(args.variant),
-                             bell=args.bell)
+                             bell=args.bell, line=args.line, four_colour=args.four_colour)

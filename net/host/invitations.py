@@ -56,9 +56,12 @@ class Invitations:
         if not wanted:
             raise ProtocolError("bad_field", Msg("invite: field names holds no name"))
         fresh: dict[str, str] = {}
-        for name in req["names"]:
-            name = name.strip()
-            if name and access.inviter_of(name) is None and name.casefold() not in (
+        # Each name as its player spells it (``petr`` typed is Petr): the table's list, the
+        # lobby and the answer show the players' names, not what the inviter typed.
+        spelt = list(dict.fromkeys(self.owners.spelling(n.strip()) for n in req["names"]
+                                   if n.strip()))
+        for name in spelt:
+            if access.inviter_of(name) is None and name.casefold() not in (
                     n.casefold() for n in fresh):
                 fresh[name] = player.name
         if len(access.invited) + len(fresh) > MAX_INVITED:
@@ -90,7 +93,7 @@ class Invitations:
         log.info("%s invites %s to table %s", safe(player.name),
                  safe(", ".join(sorted(wanted))), ht.id)
         self.lobby.changed(ht)
-        return message("ok", about="invite")
+        return message("ok", about="invite", names=spelt)
 
     def pending(self, player: Player) -> int:
         """Invitations made by any name of ``player``'s key to open tables, their names not

@@ -110,6 +110,8 @@ class Views:
             "version": game.version, "spectators": len(ht.spectators),
             "failure": ht.failure or None, "result": result, "testing": self.testing,
             "round": match.round, "rounds": match.rounds,
+            # Whether an ``again`` deals another round once over (an entry table plays one).
+            "again": access.mode != "entry",
             "totals": {"wins": match.wins, "scores": match.scores} if match.rounds else None,
             "seats": [{"seat": i, "kind": s.kind, "name": s.name,
                        "player": None if s.player is None else s.player.id,

@@ -119,6 +119,15 @@ def cardparty_setup(settings: dict[str, Any], players: int, rng: random.Random) 
     return state
 
 
+@hookimpl
+def cardparty_opening(state: PikaState) -> list[dict[str, Any]]:
+    """PI-3 told: who dealt how many cards each, and the card turned for the pile (the log's
+    first lines; the cards put under the stock before it are not shown to anybody)."""
+    size = len(state.hands[0]) if state.hands else 0
+    return [{"type": "deal", "seat": state.dealer, "count": size},
+            {"type": "starter", "seat": None, "cards": [state.pile[-1]]}]
+
+
 # --- legality (PI-4, PI-5, PI-9, PI-10) ------------------------------------------------------
 
 def fits(state: PikaState, card: str) -> bool:
@@ -525,6 +534,11 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return Msg("{who} is blocked", who=who)
     if kind == "keep":
         return Msg("{who} keeps the drawn card", who=who)
+    if kind == "deal":
+        return plural_msg("{who} deals {n} card each", "{who} deals {n} cards each",
+                          event["count"], who=who)
+    if kind == "starter":
+        return Msg("the starter card is {card}", card=event["cards"][0])
     return common(event, names)                     # reshuffle, reverse, over
 
 

@@ -310,12 +310,16 @@ def _throw_moves(cards: tuple[str, ...], targets: tuple[int, ...] = ()) -> list[
                                             suit=suit_name(s))) for s in SUITS]
     elif cls == ACE:
         k = len(cards)
+        # Each label names its mode: with one Ace the two stop the same player once
+        # (docs/rules/pikac.md, PK-19), and two moves must never read alike.
         moves = [Move("play", cards, "hold", plural_msg(
-                     "throw {cards}: the next player stands a turn",
-                     "throw {cards}: the next player stands {n} turns", k, cards=shown)),
+                     "throw {cards} to hold: the next player stands a turn",
+                     "throw {cards} to hold: the next player stands {n} turns", k,
+                     cards=shown)),
                  Move("play", cards, "spread", plural_msg(
-                     "throw {cards}: the next player stands one turn",
-                     "throw {cards}: the next {n} players stand one turn", k, cards=shown))]
+                     "throw {cards} to spread: the next player stands a turn",
+                     "throw {cards} to spread: the next {n} players stand a turn each", k,
+                     cards=shown))]
     elif last == "KC":
         # ``seats``: the table's views name the player chosen (``narrate.named_label``)
         moves = [Move("play", cards, str(t), Msg("throw {cards} choosing {seats}",

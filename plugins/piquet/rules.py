@@ -105,7 +105,8 @@ def cardparty_game_info() -> GameInfo:
         id=GAME_ID, name="Piquet", min_players=2, max_players=2,          # PQ-1
         settings={
             "target": Setting(101, "int", 30, 300,
-                              help=Msg("points that win the match: 100, 101 or 300 (PQ-15)"),
+                              help=Msg("points that win the match; 100, 101 and 300 are the usual "
+                                       "(PQ-15)"),
                               label=N_("target")),
             "deals": Setting(0, "int", 0, 24,
                              help=Msg("play an agreed number of deals, summed, instead of to "

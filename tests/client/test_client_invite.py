@@ -57,8 +57,9 @@ def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> 
             eva.key("space" if k == " " else k)
         eva.key("enter")
         assert eva.dialog is None
-        pe.until(lambda: "invited bob, Max Power" in eva.notice)
-        assert host.tables[tid].access.invited == {"bob": "Eva", "Max Power": "Eva"}
+        # as Bob spells his name, not as typed
+        pe.until(lambda: "invited Bob, Max Power" in eva.notice)
+        assert host.tables[tid].access.invited == {"Bob": "Eva", "Max Power": "Eva"}
 
         # Bob's client says so in one line and marks the table; Enter on it sits him.
         pb.until(lambda: f"Eva invites you to table {tid} (Pika)" in bob.notice)

@@ -60,4 +60,5 @@ def test_a_summary_in_words_of_the_wire_names_the_players_too() -> None:
     c.table.apply({"game": "pikac", "seat": 0, "players": [{"name": "Eva"}, {"name": "Petr"}],
                    "result": lost.to_wire()}, [])
     text = " ".join("".join(f[1] for f in Renderer(c, glyphs(False)).over()).split())
-    assert "Eva lost (last holding cards) and deals next" in text and "seat" not in text
+    assert "Eva lost (last holding cards) and deals next" in text
+    assert "seat Eva" not in text and "seat 0" not in text

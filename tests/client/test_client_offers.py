@@ -85,7 +85,9 @@ def test_a_spectator_is_offered_no_moves_and_no_next_round() -> None:
     footer = shown(c, "status")
     assert "Tab" not in footer and "Enter: play" not in footer
     assert "play again" not in helped(c) and "your legal moves" not in helped(c)
-    assert "play again" not in shown(c, "over") and "back to the lobby" in shown(c, "over")
+    assert "play again" not in shown(c, "over") and "stop watching" in shown(c, "over")
+    # ... and his bottom line lists the keys he has (it omitted t and m)
+    assert "t: chat" in footer and "m: the match" in footer, footer
     c.key("n")
     assert c.notice == "" and c.screen == "table"
 

@@ -23,9 +23,13 @@ import random
 import re
 import time
 from pathlib import Path
+from typing import Any
 
+from cardparty.client.command_line import COMMANDS
+from cardparty.client.line_words import QUERIES
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import catalog
+from tests.client import test_client_tmux as plain_tmux
 from tests.client.test_client_languages import english_in, english_words
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     CARDPARTY,
@@ -343,3 +347,222 @@ def test_play_in_czech_says_its_house_rule_and_no_english(tmux: Tmux) -> None:  
     tmux.keys("Petr", "Enter")
     lobby = seen(tmux, "Petr", lambda s: re.search(r"^ t1 ", s, re.M) is not None)
     assert say("Petr", "this machine") in lobby.splitlines()[0], lobby
+
+
+# --- a new player's evening (issue: items 3 to 6, and a game in the line mode) ----------------
+
+#: The host's idle time for the evening below: long enough for keystrokes on a loaded machine,
+#: short enough to wait for once (item 4).
+IDLE = 15
+
+
+def host_idle(t: Tmux, port: int, data: Path, window: str = "host") -> None:
+    t.run(window, f"{CARDPARTY} host --bind 127.0.0.1 --port {port} --heartbeat 0.5 "
+                  f"--bot-delay 0.05 --idle {IDLE} --data {data}")
+    t.wait(window, "listening on")
+
+
+def all_lines(t: Tmux, who: str) -> list[str]:
+    """Every line ``who``'s window printed (its scrollback too), wrapped lines joined: what
+    the line mode said."""
+    out = t.tmux("capture-pane", "-p", "-J", "-S", "-5000", "-t", f"{t.session}:{who}")
+    return [line.rstrip() for line in out.splitlines() if line.strip()]
+
+
+def printed(t: Tmux, who: str, what: Any, since: int = 0, timeout: float = 30.0) -> list[str]:
+    """``who``'s lines from the ``since``-th on, once one of them is ``what`` (a text found
+    in a line, or a test of the lines)."""
+    check = what if callable(what) else (lambda lines: any(what in x for x in lines))
+    end = time.monotonic() + timeout
+    while True:
+        lines = all_lines(t, who)[since:]
+        if check(lines):
+            return lines
+        assert time.monotonic() < end, f"{who}: waited for {what!r}:\n" + "\n".join(lines)
+        time.sleep(0.1)
+
+
+def typed(t: Tmux, who: str, line: str) -> int:
+    """``line`` typed and Enter; how many lines were printed before (for ``printed``)."""
+    before = len(all_lines(t, who))
+    t.keys(who, "-l", line)
+    t.keys(who, "Enter")
+    return before
+
+
+def turn_or_stood_in(t: Tmux, who: str, rng: random.Random) -> bool:
+    """``play_turn``, taking the seat back first if the host's stand-in took it while the
+    machine was slow (the line above the hand says so)."""
+    if "A bot plays for you" in t.screen(who):
+        t.keys(who, "Enter")
+        return False
+    return plain_tmux.play_turn(t, who, rng)        # Eva and Petr read English here
+
+
+def test_a_new_players_evening_and_a_whole_game_in_the_line_mode(tmux: Tmux,  # noqa: F811
+                                                                 tmp_path: Path) -> None:
+    """Item 6: Eva's client starts before any host answers: her lobby states nothing about
+    a host. Item 3: at the end of a round, ``l`` keeps her seat, and she plays the next round
+    (it was given to "Eva (bot)" for good). Item 5: a move pressed while the host is gone is
+    refused in words, the title drops YOUR MOVE, and the host that comes back never plays it.
+    Item 4: idle at her turn, she reads that a bot plays for her and how to take her seat
+    back, and Enter does. Then Ana plays a whole game in the line mode, in Catalan, by typed
+    lines only: the start, a table made with the form, a bot, every move, the end."""
+    port = free_port()
+    data = tmp_path / "host-data"
+    rng = random.Random(41)
+
+    # Item 6: nobody answers yet.
+    tmux.run("Eva", f"{CARDPARTY} join 127.0.0.1:{port} --name Eva")
+    lobby = tmux.wait("Eva", "no cardparty host answers")
+    assert "practice only" not in lobby and "no tables yet" not in lobby, lobby
+    assert "waiting for the host at" in lobby, lobby
+    host_idle(tmux, port, data)
+    tmux.wait("Eva", lambda s: "Eva ·" in s and "no cardparty host" not in s
+              and "connecting" not in s, timeout=20)
+    tmux.run("Petr", f"{CARDPARTY} join 127.0.0.1:{port} --name Petr")
+    tmux.wait("Petr", lambda s: "Petr ·" in s and "connecting" not in s)
+
+    # A table of two (hands of four: ``create_table``'s), played out by keys.
+    create_table(tmux, "Eva", "pika", 2)
+    tmux.wait("Eva", "waiting room")
+    tmux.wait("Petr", lambda s: re.search(r"^ t1 .*Eva", s, re.M) is not None)
+    tmux.keys("Petr", "Enter")
+    tmux.wait("Petr", "waiting room")
+    tmux.keys("Petr", "r")
+    tmux.wait("Eva", "Petr (ready)")
+    tmux.keys("Eva", "r")
+    for who in ("Eva", "Petr"):
+        tmux.wait(who, lambda s: "you: " in s.splitlines()[0] and "Hand" in s)
+    first = tmux.screen("Eva")
+    assert re.search(r"(Eva|Petr) deals 4 cards each", first) and "the starter card is" in first
+    play_out(tmux, ("Eva", "Petr"), rng, turn_or_stood_in)
+
+    # Item 3: the box says what l and x do; l keeps the seat, and the next round is hers.
+    box = " ".join(tmux.wait("Eva", "Round over").replace("│", " ").split())
+    assert "l back to the lobby, keeping your seat for the next round" in box, box
+    assert "x leave the table: a bot takes your seat in the next round" in box, box
+    tmux.keys("Eva", "l")
+    tmux.wait("Eva", "your seat at t1 is kept")
+    tmux.keys("Petr", "n")
+    tmux.wait("Petr", "asked for another round")
+    tmux.wait("Eva", lambda s: re.search(r"^ t1 .*Eva, Petr", s, re.M) is not None)
+    tmux.keys("Eva", "Enter")                     # on t1: back to her finished table
+    tmux.wait("Eva", "Round over")
+    tmux.keys("Eva", "n")
+    for who in ("Eva", "Petr"):
+        screen = tmux.wait(who, lambda s: "Round over" not in s and "Hand" in s)
+        assert "(bot)" not in screen, screen
+    assert "you: Eva" in tmux.screen("Eva").splitlines()[0]
+
+    # Item 5: the host goes at Eva's turn; what she presses is refused, never played later.
+    end = time.monotonic() + 60
+    while "YOUR MOVE" not in tmux.screen("Eva").splitlines()[0]:
+        assert time.monotonic() < end, tmux.screen("Eva")
+        turn_or_stood_in(tmux, "Petr", rng)
+        time.sleep(0.05)
+    before = log_lines(tmux.screen("Eva"))
+    respawn(tmux, "host", "sleep 600")
+    gone = tmux.wait("Eva", "is gone", timeout=15)
+    assert "YOUR MOVE" not in gone.splitlines()[0], gone
+    assert "your move waits until it is back" in gone, gone
+    tmux.keys("Eva", "Tab", "Enter")
+    tmux.wait("Eva", "your move was not sent")
+    host_idle(tmux, port, data, "host2")
+    back = tmux.wait("Eva", lambda s: "is gone" not in s and "YOUR MOVE" in s.splitlines()[0],
+                     timeout=20)
+    # The newest lines of the log are as they were (the log's window may be a line shorter
+    # or longer with the lines around it): no move of Eva's came after them.
+    assert log_lines(back)[-3:] == before[-3:], ("a move pressed while the host was gone was "
+                                                 "played", before, back)
+
+    # Item 4: Eva lets her turn time out (the restart gave her no more time:
+    # docs/playing.md); her screen says a bot plays for her and that Enter takes the seat
+    # back. Looked at while Ana plays below, and once more after.
+    taken_back: list[bool] = []
+
+    def stood_in_seen() -> None:
+        screen = tmux.screen("Eva")
+        if not taken_back and "A bot plays for you" in screen:
+            assert "Enter: take your seat back" in " ".join(screen.split()), screen
+            tmux.keys("Eva", "Enter")
+            tmux.wait("Eva", lambda s: "A bot plays for you" not in s)
+            taken_back.append(True)
+
+    # The line mode: Ana, in Catalan, a whole game by typed lines.
+    ana = "Ana"
+    sent: list[str] = []
+
+    def line(text: str) -> int:
+        sent.append(text)
+        return typed(tmux, ana, text)
+
+    tmux.run(ana, f"{CARDPARTY} --lang ca join --line --no-discovery")
+    printed(tmux, ana, say(ana, "Join a cardparty host."))
+    line("Ana")
+    line(f"127.0.0.1:{port}")
+    printed(tmux, ana, say(ana, "connected to {host}").split("{")[0])
+    printed(tmux, ana, say(ana, "Lobby of {host}, as {name}.").split("{")[0])
+    at = line("create")
+    printed(tmux, ana, say(ana, "Create a table"), at)
+    line("Pika")
+    line("2")
+    hand_size = say(ana, "hand size")
+    for _ in range(12):                        # Enter keeps each field, up to the hand size
+        if all_lines(tmux, ana)[-1].startswith(hand_size):
+            break
+        at = line("")
+        printed(tmux, ana, lambda ls: len(ls) > 0, at)
+    line("3")
+    at = line("done")
+    printed(tmux, ana, say(ana, "Type ready when you are; help says the rest."), at)
+    line("bot")
+    at = line("ready")
+    printed(tmux, ana, say(ana, "the starter card is {card}").split("{")[0], at)
+    # Every move by its number, read off the line that lists them, until the round is over.
+    end = time.monotonic() + 120
+    over = say(ana, "Type one of these:")
+    moves_head = say(ana, "Moves: {moves}").split("{")[0]
+    while True:
+        lines = all_lines(tmux, ana)
+        if any(over in x for x in lines):
+            break
+        assert time.monotonic() < end, "\n".join(lines[-30:])
+        stood_in_seen()
+        prompt = lines[-1] if lines else ""
+        if prompt.startswith(say(ana, "your move: ").strip()):
+            turn = max(i for i, x in enumerate(lines) if x == say(ana, "Your move."))
+            listed = [x for x in lines[turn:] if x.startswith(moves_head)]
+            count = len(re.findall(r"(?:^|; |: )\d+\. ", listed[0])) if listed else 1
+            at = line(str(rng.randint(1, max(1, count))))
+            printed(tmux, ana, lambda ls: len(ls) > 1, at)
+        elif prompt.startswith(say(ana, "choose 1 to {n}: ").split("{")[0]):
+            at = line("1")
+            printed(tmux, ana, lambda ls: len(ls) > 1, at)
+        else:
+            time.sleep(0.1)
+    lines = all_lines(tmux, ana)
+    result = lines[max(i for i, x in enumerate(lines) if x == say(ana, "Round over")):]
+    assert any(re.match(r"1\. \S+", x) for x in result), result
+    assert any(x.startswith("again: ") for x in result), result
+    # Catalan throughout: no English word of the catalogs but the commands' own names, and
+    # the lines as typed.
+    def untyped(x: str) -> str:
+        """A line without what Ana typed after its prompt."""
+        w = next((w for w in sent if w and x.endswith(": " + w)), "")
+        return x[:len(x) - len(w)] if w else x
+
+    shown = "\n".join(untyped(x) for x in lines)
+    names = {w for cmd in COMMANDS for w in cmd.words} | set(QUERIES)
+    words = [w for w in english_in(shown, ENGLISH) if w not in names | {"Petr", "Ana"}]
+    assert not words, f"English {words} in the Catalan line mode:\n{shown}"
+    end = time.monotonic() + IDLE + 30
+    while not taken_back:
+        assert time.monotonic() < end, tmux.screen("Eva")
+        stood_in_seen()
+        time.sleep(0.1)
+    line("quit")                                  # the client ends: its window goes
+    end = time.monotonic() + 10
+    while ana in tmux.tmux("list-windows", "-F", "#{window_name}").split():
+        assert time.monotonic() < end, tmux.screen(ana)
+        time.sleep(0.1)

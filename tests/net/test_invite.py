@@ -91,7 +91,7 @@ def test_mo4_only_the_creator_and_invitees_sit_at_a_friends_table(connect: Any) 
     assert "Eva" in error.message
     assert eva.sit(tid) == 1                # the creator needs no invitation
     summary = next(t for t in zoe.tables() if t["id"] == tid)
-    assert summary["mode"] == "friends" and summary["invited"] == ["bob"]
+    assert summary["mode"] == "friends" and summary["invited"] == ["Bob"]   # as Bob spells it
     assert [s["name"] for s in summary["seats"]] == ["Bob", "Eva", ""]
 
 
@@ -124,6 +124,19 @@ def test_mo4_who_may_invite_and_when(connect: Any) -> None:
     bob.ready(tid)
     wait_for(eva, lambda m: m["type"] == "view")
     refused("not_open", eva.invite, tid, ["Max"])
+
+
+def test_mo4_the_invited_names_are_the_players_own_spelling(connect: Any) -> None:
+    """``invited petr, Jana`` repeated the names as typed: the host answers, lists and tells
+    each name as its player spells it (a name nobody holds yet stays as typed)."""
+    eva = connect("Eva")
+    connect("Petr"), connect("Jana")
+    tid = eva.create("pika", 3, mode="friends")["id"]
+    reply = eva.request("invite", table=tid, names=["petr", "JANA", "zoe"])
+    assert reply["names"] == ["Petr", "Jana", "zoe"]
+    assert eva.tables()[0]["invited"] == ["Petr", "Jana", "zoe"]
+    assert eva.request("invite", table=tid, names=["pEtR"])["names"] == ["Petr"]
+    assert eva.tables()[0]["invited"] == ["Petr", "Jana", "zoe"]
 
 
 def test_mo4_a_table_invites_a_bounded_number_of_players(connect: Any) -> None:
@@ -179,7 +192,7 @@ def test_mo4_a_raw_client_that_invites_badly_gets_errors_and_the_host_goes_on(
             assert reply["type"] == "error" and reply["code"] == "bad_field", reply
             assert reply["message"] and "\n" not in reply["message"]
         reply = raw.ask(encode(message("invite", rid=3, table=tid, names=["Bob"])))
-        assert reply == {"type": "ok", "v": 1, "about": "invite", "rid": 3}
+        assert reply == {"type": "ok", "v": 1, "about": "invite", "rid": 3, "names": ["Bob"]}
         assert raw.ask(encode(message("ping", rid=4)))["type"] == "pong"
     finally:
         raw.close()

@@ -89,6 +89,22 @@ def test_pi3_the_player_after_the_dealer_starts_clockwise() -> None:
     assert table.view(None)["direction"] == 1
 
 
+def test_pi3_the_log_opens_with_who_dealt_and_the_card_turned_before_anybody_moves() -> None:
+    """Pika's log said neither who dealt nor what the first pile card was: the deal's
+    events come before move one, for every seat and spectator alike, and replay the same."""
+    from cardparty.client.words import describer, in_words
+    from cardparty.core.table import Table
+
+    table = deal([["R1", "R2"], ["G1", "G2"]], starter="RS", stock=("W", "B7", "Y3"))
+    names = ["Eva", "Petr"]
+    for seat in (0, 1, None):
+        told = [in_words(e, names, describer("pika")) for e in table.events_for(seat)]
+        assert told == ["Petr deals 2 cards each", "the starter card is B7"], told
+    table.play(0, table.legal_moves(0)[0])
+    again = Table.replay("pika", 2, table.seed, table.journal, table.settings)
+    assert again.events == table.events
+
+
 # --- a turn ----------------------------------------------------------------------------------
 
 def test_pi4_a_card_matches_by_colour_or_by_number() -> None:
