@@ -79,6 +79,11 @@ PUSHED = ("view", "table", "chat", "invited", "error", "connection", "ok", "clos
 FOLLOW = 30.0
 #: Seconds before a standby that answered ``not_host`` is tried again (meanwhile the host).
 STANDBY_AGAIN = 0.15
+#: Seconds a session whose connection closed (the host's port still open: a reset) gives its
+#: host to welcome it again before it follows the host's standby.
+HOST_FIRST = 1.0
+#: Seconds a look at the host's port may take (does it still take connections?).
+PORT_LOOK = 0.2
 #: Seconds before a request answered ``held`` is sent again (the table waits for one of its
 #: players to answer a drop or to follow a takeover: docs/protocol.md, "No split brain"). A
 #: held request is not refused: it was maybe done already, and its reply is kept for when the
@@ -96,6 +101,26 @@ OF_THE_MOMENT = frozenset({"move"})
 GONE = N_("the host is gone: your move was not sent; make it again once the host is back")
 LOST = N_("the host went away before it answered your move: once it is back, the table "
           "shows whether it was played")
+
+
+def port_refuses(endpoint: str) -> bool:
+    """Whether the machine at ``endpoint`` (``tcp://host:port``) answers that nothing listens
+    on the port (the host's process is gone); a timeout or an unreachable network says
+    nothing (False)."""
+    import errno
+    import socket
+
+    try:
+        where = read_address(endpoint)
+    except AddressError:
+        return False
+    try:
+        with socket.create_connection((where.host, where.port), PORT_LOOK):
+            return False
+    except ConnectionRefusedError:
+        return True
+    except OSError as exc:
+        return exc.errno == errno.ECONNREFUSED
 
 
 @dataclass(frozen=True, slots=True)
@@ -550,9 +575,13 @@ class Session(PlayerRequests):
 
     # --- a takeover (docs/protocol.md, "What a client does at a takeover") ---------------
 
-    def _host_lost(self, w: _Wire, now: float) -> bool:
-        """The host is gone (silent, or its connection closed): say so, then follow its
-        word (its successor) or reconnect; False: the session ends (no reconnecting)."""
+    def _host_lost(self, w: _Wire, now: float, closed: bool = False) -> bool:
+        """The host is gone (silent, or its connection ``closed``): say so, then follow its
+        word (its successor) or reconnect; False: the session ends (no reconnecting). A
+        connection that closed while the host's port still takes connections is a reset (a
+        flaky link, the host's machine alive): the host is tried again first, and its
+        successor only if it does not welcome this session within ``HOST_FIRST`` seconds
+        (following at once would make the standby take over a host that serves)."""
         self.connected = False
         self._welcomed.clear()
         if self.successor is None:
@@ -562,7 +591,12 @@ class Session(PlayerRequests):
             return False
         if self.successor is not None:
             self._lost_at = now
-            self._to_successor(w, now)
+            if closed and not port_refuses(self.address):
+                self._fresh(w, now)
+                w.hello_due = now
+                self._successor_due = now + HOST_FIRST
+            else:
+                self._to_successor(w, now)
         else:
             self._fresh(w, now)
         return True
@@ -591,13 +625,28 @@ class Session(PlayerRequests):
                 break
             closed = closed or event["event"] == zmq.EVENT_DISCONNECTED
         if closed and self.connected and self.successor is not None:
-            self._host_lost(w, now)
+            self._host_lost(w, now, closed=True)
 
-    def _not_host(self, now: float) -> None:
+    def _not_host(self, now: float, msg: dict[str, Any]) -> None:
         """The successor says it does not serve (yet): back to the host meanwhile, and the
-        successor again in a moment, while the host is followed."""
+        successor again in a moment, while the host is followed. At the host's own address,
+        a peer that does not serve any more (it handed over, stood down, or came back as a
+        peer after a failure) names the host it stands by: the party is there (the peer
+        proved the key this session holds its host to, as a host's ``moved`` does)."""
         w = self._wire
-        if w is None or not self._at_successor:
+        if w is None:
+            return
+        if not self._at_successor:
+            try:
+                where = read_address(str(msg["host"])).endpoint
+                key = public_key(str(msg["key"]))
+            except (AddressError, ValueError, KeyError, TypeError):
+                return
+            if where == self.address:
+                return
+            self.successor = Successor(where, key, max(1, self.epoch))
+            self._lost_at = now
+            self._to_successor(w, now)
             return
         self._successor_due = now + STANDBY_AGAIN
         self._fresh(w, now)
@@ -665,7 +714,7 @@ class Session(PlayerRequests):
             return
         kind = msg["type"]
         if kind == "error" and msg.get("code") == "not_host":
-            self._not_host(time.monotonic())
+            self._not_host(time.monotonic(), msg)
             return
         if kind == "moved":
             self._moved(msg)

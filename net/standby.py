@@ -385,6 +385,14 @@ class Standby:
             self._probe_due = now + PROBE_EVERY
             self.certain = refused(self.host, 0.05)
         if self.attached and self.certain:
+            elsewhere = self._serving_elsewhere()
+            if elsewhere is not None:
+                # Nothing listens where the host was, but another peer serves (the host
+                # stood down or handed over, and its word was lost): join it.
+                log.warning("nothing listens at %s, but the peer at %s serves: joining it",
+                            self.host.shown, elsewhere[0].shown)
+                self._retarget(*elsewhere, now)
+                return None
             return self._take_over(handed=False, frames=[])
         if self.attached and self.witnesses.enough(now, now - self.lost_at):
             return self._take_over(handed=False, frames=[])
@@ -505,8 +513,11 @@ class Standby:
 
     def _host_said(self, msg: dict[str, Any], now: float) -> Takeover | None:
         kind = msg["type"]
-        if kind in SESSION_BOUND and msg.get("session") != self.session:
-            return None                  # about an earlier hello of this peer: old news
+        if (kind in SESSION_BOUND and msg.get("session") != self.session
+                and not (kind == DROPPED and msg.get("go"))):
+            # About an earlier hello of this peer: old news. (Not a hand-over's or a stand-down's
+            # word of where the party went: the host says it once, as it leaves.)
+            return None
         replica = self.replica
         if kind == BEAT_MSG:
             pass
@@ -626,6 +637,41 @@ class Standby:
                 continue
             seen.add(where.shown)
             found.append((where, key))
+        return found
+
+    def _serving_elsewhere(self, wait: float = PROBE) -> tuple[HostAddress, bytes] | None:
+        """Another peer of the party that serves now (it answers a hello with a welcome or
+        with ``standby_wait``), asked of every candidate at once for ``wait`` seconds; None:
+        none does. Asked before a takeover for a refused port: a host that stood down or
+        handed over closes its port too, and one of its peers serves already."""
+        found: tuple[HostAddress, bytes] | None = None
+        socks: list[tuple[zmq.Socket[Any], tuple[HostAddress, bytes]]] = []
+        try:
+            for where, key in self.candidates():
+                if where == self.host:
+                    continue
+                sock = peer_socket(self.ctx, self.keys, key, where)
+                sock.setsockopt(zmq.IMMEDIATE, 0)
+                with contextlib.suppress(zmq.ZMQError):
+                    sock.send(encode(hello(self.serves, self.epoch, self.session + 1)),
+                              zmq.NOBLOCK)
+                socks.append((sock, (where, key)))
+            end = time.monotonic() + wait
+            while socks and found is None and time.monotonic() < end:
+                poller = zmq.Poller()
+                for sock, _ in socks:
+                    poller.register(sock, zmq.POLLIN)
+                ready = dict(poller.poll(max(1, int((end - time.monotonic()) * 1000))))
+                for sock, peer in socks:
+                    if sock in ready:
+                        with contextlib.suppress(PeerError, zmq.ZMQError):
+                            kind = read_from_host(sock.recv(zmq.NOBLOCK))["type"]
+                            if kind in (WELCOME, WAIT):
+                                found = peer
+                                break
+        finally:
+            for sock, _ in socks:
+                sock.close(0)
         return found
 
     def _look_elsewhere(self, now: float) -> None:

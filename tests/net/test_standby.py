@@ -14,6 +14,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.net.standbykit import (
     Player,
     Proc,
@@ -169,3 +171,68 @@ def test_a_stalled_standby_is_dropped_once_and_goes_on_from_its_copy(tmp_path: P
         player.close()
         standby.kill()
         host.kill()
+
+
+def reset_connections_to(port: int) -> None:
+    """Every TCP connection to ``port`` on this machine reset (``ss -K``: as a flaky link or
+    a switch resets them), the listener left alone."""
+    import shutil
+    import subprocess
+
+    if shutil.which("ss") is None:
+        pytest.skip("ss (iproute2) is needed to reset connections")
+    done = subprocess.run(["ss", "-K", "dst", "127.0.0.1", "dport", "=", str(port)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"ss -K cannot reset connections here: {done.stderr.strip()}")
+
+
+def test_a_reset_of_every_connection_to_the_host_makes_no_takeover(tmp_path: Path) -> None:
+    """Players and the standby see their connections to the host close at once, while the
+    host lives and listens: a player tries his host again before he follows its standby, so
+    the standby, which lost its host too, meets no follower and takes nothing over; the
+    player goes on at his host."""
+    _, _, pa, pb, host, standby, player = party(tmp_path)
+    try:
+        player.open("pika", 2)
+        player.play(3)
+        player.told_of(pb)
+        reset_connections_to(pa)
+        time.sleep(2.0)
+        player.play(4)
+        assert player.session.epoch == 1 and player.moved == []
+        assert count(standby, "taking over") == 0
+    finally:
+        player.close()
+        standby.kill()
+        host.kill()
+
+
+def test_a_host_that_handed_over_comes_back_as_a_peer_and_sends_players_on(
+        tmp_path: Path) -> None:
+    """The host stopped with Ctrl-C (SIGTERM) hands the party over and leaves; started again
+    with its unchanged command line, it finds that its standby serves now and stands by it,
+    without a command; a player who comes to its address is told where the party is (its
+    ``not_host`` names the host, with the key) and is welcomed there."""
+    _, _, pa, pb, host, standby, player = party(tmp_path)
+    again: Proc | None = None
+    late: Player | None = None
+    try:
+        player.open("pika", 2)
+        player.play(3)
+        player.told_of(pb)
+        assert host.stop() == 0
+        player.moves_to(pb)
+        again = Proc([str(a) for a in host.proc.args])
+        again.wait_for(rf"stands by the host at 127\.0\.0\.1:{pb}")
+        again.wait_for(r"attached to the host|waits as a peer")
+        late = Player(f"127.0.0.1:{pa}", "Zoe")
+        assert late.session.epoch == 2, "welcomed by the host its address's peer named"
+        assert late.session.address.endswith(f":{pb}")
+    finally:
+        for p in (player, late):
+            if p is not None:
+                p.close()
+        for proc in (again, standby, host):
+            if proc is not None:
+                proc.kill()
