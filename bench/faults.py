@@ -769,6 +769,19 @@ def report(party: Party, faults: list[Fault], chain: list[dict[str, Any]],
         print(f"  a player's pause p99 <= 3 s: p50 {p50:.2f} s, p99 {p99:.2f} s, max "
               f"{max(pauses, default=0):.2f} s ({len(pauses)} pauses) -> "
               f"{verdict(bool(pauses) and p99 <= 3.0)}")
+        # The same pauses by kind of fault (a stall longer than a client's liveness, 3 s,
+        # is a failover: its pause is at least that long, whatever the party does).
+        for kind in KINDS:
+            mine = [g for f in faults if f.kind == kind for g in f.pauses]
+            if mine:
+                print(f"    {kind:9} p50 {percentile(mine, 50):5.2f} s, p99 "
+                      f"{percentile(mine, 99):5.2f} s, max {max(mine):5.2f} s "
+                      f"({len(mine)} pauses)")
+        short = [g for f in faults if not (f.kind == "stall" and f.length > 3.0)
+                 for g in f.pauses]
+        if short:
+            print(f"    all but stalls over 3 s: p50 {percentile(short, 50):.2f} s, p99 "
+                  f"{percentile(short, 99):.2f} s ({len(short)} pauses)")
     if chain:
         within = [c for c in chain if c["delay"] is not None and c["delay"] <= ATTACH_WITHIN]
         delays = [c["delay"] for c in chain if c["delay"] is not None]
