@@ -47,7 +47,7 @@ def lookalike_warnings(hosts: list[HostRecord], known: KnownHosts) -> list[str]:
     that read alike, fingerprints that start alike: ``discovery.lookalikes``), with both
     fingerprints, so that he asks the host's operator which is his."""
     from cardparty.net.discovery import lookalikes
-    from cardparty.net.safetext import safe
+    from cardparty.net.names.safetext import safe
 
     return [_("warning: {a} ({fa}) and {b} ({fb}) could be taken for one another: one of them "
               "may be a forgery; ask the host's operator which fingerprint is his").format(
@@ -83,7 +83,7 @@ class LanHosts:
                               error=type(exc).__name__)})
             return
         from cardparty.net.known_hosts import KnownHosts
-        from cardparty.net.safetext import safe
+        from cardparty.net.names.safetext import safe
 
         known = KnownHosts()
         last: list[tuple[str, str]] | None = None

@@ -40,7 +40,7 @@ from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.hostkey import diagnose
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
-from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
+from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.session import REFUSALS, Session, SessionError
 
 LOBBY_POLL = 2.0

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
 from cardparty.net.keys import fingerprint
-from cardparty.net.safetext import name_folds
+from cardparty.net.names.safetext import name_folds
 
 SERVICE = "_cardparty._tcp.local."
 PROTOCOL_VERSION = "1"

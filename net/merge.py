@@ -48,9 +48,9 @@ from typing import Any
 import msgpack
 
 from cardparty.core.schema import Schema, Table, unit_of
+from cardparty.net.names.safetext import name_folds
 from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, FILE_NAMES, HOST, SCHEMAS
-from cardparty.net.safetext import name_folds
 
 #: The mark a renamed claimant's name gets (then a number).
 RENAMED = "·"

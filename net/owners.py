@@ -25,7 +25,7 @@ from typing import Any
 
 from cardparty.core.i18n import Msg
 from cardparty.net.keys import public_key
-from cardparty.net.safetext import name_folds, name_key, name_problem, safe
+from cardparty.net.names.safetext import name_folds, name_key, name_problem, safe
 from cardparty.net.store import Store
 
 log = logging.getLogger("cardparty.host")

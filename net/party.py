@@ -281,7 +281,7 @@ def ready_to_serve() -> Catalog:
     so they are set aside from the garbage collector (``gc.freeze``): a collection during the
     takeover's build no longer walks them."""
     from cardparty.core.discovery import load_catalog
-    from cardparty.net.safetext import name_problem
+    from cardparty.net.names.safetext import name_problem
 
     name_problem("cardparty")
     catalog = load_catalog()

@@ -32,7 +32,7 @@ from cardparty.core.bots import LEVELS, OLD_NAMES, canonical_level
 from cardparty.core.economy.rewards import read_week
 from cardparty.core.i18n import Msg
 from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
-from cardparty.net.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
+from cardparty.net.names.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
 PROTOCOL = 1

@@ -15,7 +15,7 @@ from cardparty.core.i18n import _
 from cardparty.net.address import address_problem, maybe_address
 from cardparty.net.discovery import browse
 from cardparty.net.known_hosts import KnownHosts
-from cardparty.net.safetext import safe
+from cardparty.net.names.safetext import safe
 
 
 def add_parser(sub: Any) -> None:

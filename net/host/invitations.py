@@ -20,9 +20,9 @@ from cardparty.core.i18n import N_, Msg
 from cardparty.net.host.allowance import for_addresses
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player, Players
+from cardparty.net.names.safetext import safe
 from cardparty.net.owners import Owners
 from cardparty.net.protocol import ProtocolError, message
-from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 

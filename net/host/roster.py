@@ -49,9 +49,9 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.schedule import Schedule
 from cardparty.net.host.succession import Word
+from cardparty.net.names.safetext import safe
 from cardparty.net.owners import NameTaken, Owners, identity
 from cardparty.net.protocol import FEATURES, PROTOCOL, ProtocolError, message
-from cardparty.net.safetext import safe
 
 log = logging.getLogger("cardparty.host")
 

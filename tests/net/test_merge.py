@@ -16,9 +16,9 @@ import msgpack
 
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.merge import heal
+from cardparty.net.names.safetext import name_folds
 from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, HOST, SCHEMAS, Copies
-from cardparty.net.safetext import name_folds
 from cardparty.net.store import Store
 
 EVA, BOB = b"E" * 40, b"B" * 40

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from cardparty.net.confusable import invisible, script_of, scripts_of, skeleton
+from cardparty.net.names.confusable import invisible, script_of, scripts_of, skeleton
 
 #: Characters that reorder what follows them on screen (Trojan Source): never accepted.
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
