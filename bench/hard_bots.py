@@ -41,7 +41,7 @@ from host import host_command, percentile, start  # noqa: E402
 from cardparty.net.host.model import DEFAULT_BOT_BUDGET_MS  # noqa: E402
 from cardparty.net.keydesk import fetch_key  # noqa: E402
 from cardparty.net.keys import KeyPair  # noqa: E402
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 
 PY = sys.executable
 #: The target: another player's ping answered within this (p99), seconds.

@@ -86,7 +86,7 @@ from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
 from cardparty.net.keydesk import fetch_key
 from cardparty.net.keys import KeyPair
-from cardparty.net.protocol import HOST_LIMITS, PROTOCOL, decode, encode, message, pack
+from cardparty.net.wire.protocol import HOST_LIMITS, PROTOCOL, decode, encode, message, pack
 
 PY = sys.executable
 
@@ -676,7 +676,7 @@ def least_server(game: str, players: int) -> None:
     no lobby, no economy, no persistence. What this costs a move is what any Python host of
     these games and this protocol costs at the least."""
     from cardparty.core.table import Table, redact_event
-    from cardparty.net.protocol import array_of, check_request, map_frame, pairs_of
+    from cardparty.net.wire.protocol import array_of, check_request, map_frame, pairs_of
 
     sock = bound_router()
     tables: dict[str, tuple[Table, list[bytes | None], set[int]]] = {}

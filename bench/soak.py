@@ -49,8 +49,8 @@ from host import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E
 from cardparty.net.keydesk import fetch_key  # noqa: E402
 from cardparty.net.keys import KeyPair  # noqa: E402
 from cardparty.net.netbot import BotGone, play_table  # noqa: E402
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 from cardparty.net.session import Session, SessionError  # noqa: E402
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 
 
 def refilling(s: Session, tid: str) -> Any:

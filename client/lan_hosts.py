@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import _
-from cardparty.net.address import maybe_address
+from cardparty.net.wire.address import maybe_address
 
 if TYPE_CHECKING:
     from cardparty.net.discovery import HostRecord
@@ -37,7 +37,7 @@ _announced: dict[str, str] = {}
 
 def announced_key(address: str) -> str | None:
     """The key the LAN announcement of ``address`` carried, if one was seen (``192.168.1.20``
-    is the host announced at ``192.168.1.20:7770``: net/address.py reads both)."""
+    is the host announced at ``192.168.1.20:7770``: net/wire/address.py reads both)."""
     found = maybe_address(address)
     return _announced.get(found.shown) if found is not None else None
 

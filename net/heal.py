@@ -31,7 +31,6 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.address import HostAddress
 from cardparty.net.keys import KeyPair
 from cardparty.net.peer import (
     PIECE,
@@ -43,9 +42,10 @@ from cardparty.net.peer import (
     hello,
     read_from_host,
 )
-from cardparty.net.protocol import encode
 from cardparty.net.replica import Copies, ReplicaError
 from cardparty.net.standby import Memo, peer_socket, refused
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import encode
 
 log = logging.getLogger("cardparty.host")
 

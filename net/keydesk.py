@@ -44,9 +44,9 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.address import ipv6_endpoint
 from cardparty.net.keys import KeyPair, public_key
-from cardparty.net.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
+from cardparty.net.wire.address import ipv6_endpoint
+from cardparty.net.wire.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
 
 log = logging.getLogger("cardparty.host")
 

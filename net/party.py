@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardparty.net.address import AddressError, HostAddress, read_address
 from cardparty.net.host.config import Guests
 from cardparty.net.keys import KeyPair, fingerprint, public_key
 from cardparty.net.merge import drop_forkpoint, heal, read_forkpoint
 from cardparty.net.standby import Alone, Standby, Takeover
+from cardparty.net.wire.address import AddressError, HostAddress, read_address
 
 if TYPE_CHECKING:
     from cardparty.core.discovery import Catalog

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardparty.net.address import AddressError, HostAddress, read_address
-from cardparty.net.protocol import ProtocolError, decode, message
 from cardparty.net.replica import (
     Record,
     ReplicaError,
     read_records,
     wire_records,
 )
+from cardparty.net.wire.address import AddressError, HostAddress, read_address
+from cardparty.net.wire.protocol import ProtocolError, decode, message
 
 #: Seconds between two messages at the least, each way, while nothing else is said: the host
 #: sends ``beat``, a peer ``standby_ack``.

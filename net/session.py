@@ -49,12 +49,12 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import N_, Msg, from_wire
-from cardparty.net.address import AddressError, ipv6_endpoint, read_address
 from cardparty.net.hostkey import Expected, diagnose, expect
 from cardparty.net.keys import KeyFileError, KeyPair, client_keys, public_key
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.player_requests import PlayerRequests
-from cardparty.net.protocol import (
+from cardparty.net.wire.address import AddressError, ipv6_endpoint, read_address
+from cardparty.net.wire.protocol import (
     HOST_LIMITS,
     MAX_HOST_FRAME,
     ProtocolError,
@@ -164,7 +164,7 @@ class Session(PlayerRequests):
     """One player's connection to a host. See the module docstring for threads and patterns.
 
     ``address`` is what a player types (``host``, ``host:port``, ``tcp://host:port``: see
-    net/address.py); anything else is SessionError ``bad_address`` at once. The player is his
+    net/wire/address.py); anything else is SessionError ``bad_address`` at once. The player is his
     key and his name: the same pair resumes his seats and views from any connection, after
     this process or the host restarted. ``token`` is sent for hosts of protocol 1 that knew
     players by it; a host with CURVE ignores it.

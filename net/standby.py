@@ -45,7 +45,6 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import Msg
-from cardparty.net.address import AddressError, HostAddress, read_address
 from cardparty.net.fdbudget import Door
 from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host.config import Guests
@@ -72,9 +71,10 @@ from cardparty.net.peer import (
     read_from_host,
     read_go,
 )
-from cardparty.net.protocol import ProtocolError, decode, encode, error
 from cardparty.net.replica import HOST, Replica, ReplicaError
 from cardparty.net.store import lock
+from cardparty.net.wire.address import AddressError, HostAddress, read_address
+from cardparty.net.wire.protocol import ProtocolError, decode, encode, error
 from cardparty.net.witness import Witnesses
 
 log = logging.getLogger("cardparty.standby")

@@ -156,8 +156,8 @@ class History:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardparty.net.address import AddressError, read_address
     from cardparty.net.session import Session
+    from cardparty.net.wire.address import AddressError, read_address
 
     if args.create and not args.players:
         return refuse("bot-client", _("--create needs --players"))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardparty.core.i18n import _
-from cardparty.net.protocol import DEFAULT_PORT
+from cardparty.net.wire.protocol import DEFAULT_PORT
 
 
 def add_parser(sub: Any) -> None:
@@ -115,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
 def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
     """A host that keeps its data is a peer of its party (net/party.py): it seeks who serves,
     stands by, takes over, serves, and rejoins, without another command."""
-    from cardparty.net.address import AddressError, read_address
     from cardparty.net.party import Party, Where, known_peers, on_signals, peer_key
+    from cardparty.net.wire.address import AddressError, read_address
 
     try:
         serves = read_address(args.serves, args.port or 7770) if args.serves else None

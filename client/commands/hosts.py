@@ -12,10 +12,10 @@ from typing import Any
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.lan_hosts import lookalike_warnings
 from cardparty.core.i18n import _
-from cardparty.net.address import address_problem, maybe_address
 from cardparty.net.discovery import browse
 from cardparty.net.known_hosts import KnownHosts
 from cardparty.net.names.safetext import safe
+from cardparty.net.wire.address import address_problem, maybe_address
 
 
 def add_parser(sub: Any) -> None:

@@ -22,7 +22,7 @@ from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player, Players
 from cardparty.net.names.safetext import safe
 from cardparty.net.owners import Owners
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

@@ -46,7 +46,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.names.safetext import safe
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

@@ -25,7 +25,7 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.names.safetext import LOBBY_CHAT_MAX
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 #: Lines one key may say to the lobby at once, then one every ``EVERY`` seconds.
 BURST = 5

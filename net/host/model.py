@@ -24,7 +24,7 @@ from cardparty.core.i18n import N_, Msg
 from cardparty.core.search import DEFAULT_BUDGET
 from cardparty.core.table import Table
 from cardparty.net.host.schedule import Schedule
-from cardparty.net.protocol import ProtocolError
+from cardparty.net.wire.protocol import ProtocolError
 
 #: Replies a host remembers per player, to answer a repeated request id without acting twice.
 REPLY_MEMORY = 256

@@ -29,7 +29,6 @@ import zmq
 
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
-from cardparty.net.address import HostAddress
 from cardparty.net.fdbudget import Door
 from cardparty.net.guard import Guard
 from cardparty.net.heal import Caller
@@ -44,9 +43,10 @@ from cardparty.net.host.standby import Higher, Standbys
 from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.merge import drop_forkpoint
 from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
-from cardparty.net.protocol import encode, message
 from cardparty.net.replica import CHUNK, ECONOMY, HOST, SCHEMAS
 from cardparty.net.store import Store
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import encode, message
 
 if TYPE_CHECKING:
     import sqlite3

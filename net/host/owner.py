@@ -20,7 +20,7 @@ from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostSeat, HostTable, Player
 from cardparty.net.names.safetext import safe
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

@@ -52,8 +52,8 @@ from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import Views
 from cardparty.net.owners import Owners
-from cardparty.net.protocol import check_request, message
 from cardparty.net.store import Store
+from cardparty.net.wire.protocol import check_request, message
 
 Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
 StrPath = str | os.PathLike[str]

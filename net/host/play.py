@@ -34,7 +34,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
 from cardparty.net.names.safetext import safe
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

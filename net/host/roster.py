@@ -51,7 +51,7 @@ from cardparty.net.host.schedule import Schedule
 from cardparty.net.host.succession import Word
 from cardparty.net.names.safetext import safe
 from cardparty.net.owners import NameTaken, Owners, identity
-from cardparty.net.protocol import FEATURES, PROTOCOL, ProtocolError, message
+from cardparty.net.wire.protocol import FEATURES, PROTOCOL, ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

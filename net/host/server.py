@@ -49,7 +49,7 @@ from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
 from cardparty.net.host.standby import Standbys
-from cardparty.net.protocol import (
+from cardparty.net.wire.protocol import (
     HARD_FRAME,
     ProtocolError,
     check_request,

@@ -42,7 +42,6 @@ from typing import Any
 
 from cardparty.core.economy.ledger import Ledger
 from cardparty.core.i18n import Msg
-from cardparty.net.address import HostAddress
 from cardparty.net.host.clock import Clock
 from cardparty.net.keys import fingerprint, plain_fingerprint
 from cardparty.net.peer import (
@@ -65,9 +64,10 @@ from cardparty.net.peer import (
     wait,
     welcome,
 )
-from cardparty.net.protocol import ProtocolError, decode, encode, error, message
 from cardparty.net.replica import CHUNK, Record, Stream, weight
 from cardparty.net.store import Store
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import ProtocolError, decode, encode, error, message
 
 log = logging.getLogger("cardparty.host")
 

@@ -21,7 +21,7 @@ from cardparty.client.theme import glyphs
 from cardparty.net.keydesk import KeyDesk, desk_endpoint
 from cardparty.net.keys import KeyPair
 from cardparty.net.names.safetext import BIDI
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
 from tests.client.clientkit import player
 
 FORGED = "gg\n<Eva> I resign"

@@ -15,7 +15,7 @@ from cardparty.net.host.model import (
     quota_key,
 )
 from cardparty.net.owners import MAX_NAMES_PER_KEY
-from cardparty.net.protocol import ProtocolError, encode
+from cardparty.net.wire.protocol import ProtocolError, encode
 from tests.net.hostkit import Kit
 
 

@@ -17,8 +17,8 @@ from cardparty.net.host import Host
 from cardparty.net.keys import KeyPair, fingerprint
 from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.owners import identity
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
 from cardparty.net.session import Session, SessionError
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
 
 
 @pytest.fixture

@@ -137,7 +137,7 @@ def test_a_client_written_from_the_protocol_doc_reaches_the_desk() -> None:
     """docs/protocol.md: a plain DEALER sends the one frame ``cardparty key?`` and gets one
     msgpack map; anything else is ignored. The same with a long host name (a long frame)."""
     from cardparty.net.keys import KeyPair
-    from cardparty.net.protocol import HOST_LIMITS, decode
+    from cardparty.net.wire.protocol import HOST_LIMITS, decode
 
     pair = KeyPair.generate()
     desk = keydesk.KeyDesk("tcp://127.0.0.1:*", pair, "n" * 300)
@@ -163,7 +163,7 @@ def test_a_req_socket_asks_the_desk_as_a_dealer_does() -> None:
     answered (a client written with REQ waited for ever); the answer comes back to it the same
     way, so ``recv`` gives the one map."""
     from cardparty.net.keys import KeyPair
-    from cardparty.net.protocol import HOST_LIMITS, decode
+    from cardparty.net.wire.protocol import HOST_LIMITS, decode
 
     pair = KeyPair.generate()
     desk = keydesk.KeyDesk("tcp://127.0.0.1:*", pair, "kitchen")

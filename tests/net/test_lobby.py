@@ -12,8 +12,8 @@ import zmq
 
 from cardparty.core.discovery import load_catalog
 from cardparty.net.host import Host
-from cardparty.net.protocol import decode, encode, message
 from cardparty.net.session import Session, SessionError
+from cardparty.net.wire.protocol import decode, encode, message
 from tests.net.conftest import installed_games, wait_for
 
 

@@ -12,8 +12,8 @@ import pytest
 from cardparty.net.keys import KeyPair
 from cardparty.net.names.safetext import name_folds, name_problem
 from cardparty.net.owners import NameTaken, Owners
-from cardparty.net.protocol import ProtocolError, check_request, message
 from cardparty.net.store import Store
+from cardparty.net.wire.protocol import ProtocolError, check_request, message
 from tests.net.hostkit import Kit
 
 #: What the issue saw welcomed as new players while "Vic" played.

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardparty.net.names.safetext import BIDI, name_key, name_problem, safe
-from cardparty.net.protocol import ProtocolError, check_request, message
+from cardparty.net.wire.protocol import ProtocolError, check_request, message
 
 HOSTILE = ["\x1b[2J", "Eva\x1b]0;owned\x07", "Bob\nSYSTEM: you win", "line\rover",
            "abc\u202edcba", "x\u2066y", "tab\there", "nul\x00", "del\x7f", "a\u2028b",

@@ -19,7 +19,6 @@ import pytest
 import zmq
 
 from cardparty.core.economy.ledger import Ledger
-from cardparty.net.address import HostAddress
 from cardparty.net.fdbudget import Door
 from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host import Host
@@ -29,7 +28,6 @@ from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
 from cardparty.net.keys import KeyPair
 from cardparty.net.owners import identity
-from cardparty.net.protocol import encode, message
 from cardparty.net.replica import ECONOMY, HOST, Replica
 from cardparty.net.standby import (
     MEMO_PER_PLAYER,
@@ -41,6 +39,8 @@ from cardparty.net.standby import (
     peer_socket,
 )
 from cardparty.net.store import Store
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import encode, message
 from tests.net.test_replica import ledger_write, rows, store_write
 
 
@@ -93,7 +93,7 @@ class LinkHost:
             return False
 
     def _run(self) -> None:
-        from cardparty.net.protocol import decode, encode
+        from cardparty.net.wire.protocol import decode, encode
         standbys = self.standbys
         while not self.stopping.is_set():
             if self.paused.is_set():
@@ -347,7 +347,7 @@ def test_a_stranger_following_never_makes_the_standby_take_over_and_a_seated_pla
     does not take over. The seated player follows: it does, and hands his hello to the host it
     becomes with the frame ZeroMQ read it in. Answered there, the hello binds his route to his
     connection (so that connection's end forgets it, and the cap keeps it as a player's)."""
-    from cardparty.net.protocol import decode
+    from cardparty.net.wire.protocol import decode
 
     keys, ann = KeyPair.generate(), KeyPair.generate()
     old = LinkHost(tmp_path, keys.fingerprint)

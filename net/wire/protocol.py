@@ -31,8 +31,8 @@ import msgpack
 from cardparty.core.bots import LEVELS, OLD_NAMES, canonical_level
 from cardparty.core.economy.rewards import read_week
 from cardparty.core.i18n import Msg
-from cardparty.net.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
 from cardparty.net.names.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
+from cardparty.net.wire.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
 PROTOCOL = 1
