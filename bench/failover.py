@@ -78,7 +78,7 @@ class Node:
         return f"127.0.0.1:{self.port}"
 
     def fingerprint(self) -> str:
-        from cardparty.net.keys import host_keys
+        from cardparty.net.trust.keys import host_keys
 
         return host_keys(self.data).fingerprint
 

@@ -177,7 +177,7 @@ class Peer:
     ``log``."""
 
     def __init__(self, name: str, lan: Lan, base: Path) -> None:
-        from cardparty.net.keys import host_keys
+        from cardparty.net.trust.keys import host_keys
 
         self.name = name
         self.lan = lan

@@ -39,8 +39,8 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 from host import host_command, percentile, start  # noqa: E402
 
 from cardparty.net.host.model import DEFAULT_BOT_BUDGET_MS  # noqa: E402
-from cardparty.net.keydesk import fetch_key  # noqa: E402
-from cardparty.net.keys import KeyPair  # noqa: E402
+from cardparty.net.trust.keydesk import fetch_key  # noqa: E402
+from cardparty.net.trust.keys import KeyPair  # noqa: E402
 from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 
 PY = sys.executable

@@ -84,8 +84,8 @@ import zmq
 
 from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
-from cardparty.net.keydesk import fetch_key
-from cardparty.net.keys import KeyPair
+from cardparty.net.trust.keydesk import fetch_key
+from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.protocol import HOST_LIMITS, PROTOCOL, decode, encode, message, pack
 
 PY = sys.executable
@@ -937,8 +937,8 @@ def open_idle_tables(address: str, count: int, game: str, curve: bool, tmp: str,
     the tables side by side."""
     import threading
 
-    from cardparty.net.known_hosts import KnownHosts
     from cardparty.net.session import Session
+    from cardparty.net.trust.known_hosts import KnownHosts
 
     host_key = fetch_key(address)[0] if curve else None
     sessions = [Session(address, f"idle-{i}", keys=KeyPair.generate(), host_key=host_key,
@@ -1054,7 +1054,7 @@ def standby_cost(args: argparse.Namespace, standby: bool
     import shutil
     import tempfile
 
-    from cardparty.net.keys import host_keys
+    from cardparty.net.trust.keys import host_keys
 
     data, sdata = (tempfile.mkdtemp(prefix="cardparty-bench-") for _ in range(2))
     cmd = host_command(data)

@@ -27,7 +27,7 @@ from cardparty.net.wire.address import maybe_address
 
 if TYPE_CHECKING:
     from cardparty.net.discovery import HostRecord
-    from cardparty.net.known_hosts import KnownHosts
+    from cardparty.net.trust.known_hosts import KnownHosts
 
 REFRESH = 1.0
 
@@ -82,8 +82,8 @@ class LanHosts:
                           "text": _("no search on this network ({error})").format(
                               error=type(exc).__name__)})
             return
-        from cardparty.net.known_hosts import KnownHosts
         from cardparty.net.names.safetext import safe
+        from cardparty.net.trust.known_hosts import KnownHosts
 
         known = KnownHosts()
         last: list[tuple[str, str]] | None = None

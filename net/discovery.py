@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
-from cardparty.net.keys import fingerprint
 from cardparty.net.names.safetext import name_folds
+from cardparty.net.trust.keys import fingerprint
 
 SERVICE = "_cardparty._tcp.local."
 PROTOCOL_VERSION = "1"

@@ -31,7 +31,6 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.keys import KeyPair
 from cardparty.net.peer import (
     PIECE,
     RECORDS,
@@ -44,6 +43,7 @@ from cardparty.net.peer import (
 )
 from cardparty.net.replica import Copies, ReplicaError
 from cardparty.net.standby import Memo, peer_socket, refused
+from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import encode
 

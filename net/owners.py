@@ -24,9 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.core.i18n import Msg
-from cardparty.net.keys import public_key
 from cardparty.net.names.safetext import name_folds, name_key, name_problem, safe
 from cardparty.net.store import Store
+from cardparty.net.trust.keys import public_key
 
 log = logging.getLogger("cardparty.host")
 

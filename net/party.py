@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardparty.net.host.config import Guests
-from cardparty.net.keys import KeyPair, fingerprint, public_key
 from cardparty.net.merge import drop_forkpoint, heal, read_forkpoint
 from cardparty.net.standby import Alone, Standby, Takeover
+from cardparty.net.trust.keys import KeyPair, fingerprint, public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
 
 if TYPE_CHECKING:
@@ -251,7 +251,7 @@ def peer_key(data: Path, where: HostAddress, pinned: str | None) -> bytes | None
     """The key of the peer at ``where`` (or whose fingerprint is ``pinned``) as the files in
     ``data`` know it from before: a peer started again with its first contact's address needs
     no answer from that machine (it may be down, or not serve)."""
-    from cardparty.net.keys import same_fingerprint
+    from cardparty.net.trust.keys import same_fingerprint
 
     for fp, key, serves in _peer_rows(data):
         if (pinned is not None and same_fingerprint(pinned, fp)) or (

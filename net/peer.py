@@ -191,7 +191,7 @@ def dropped(session: int, why: str, go: dict[str, Any] | None = None) -> dict[st
 
 def read_go(raw: Any) -> tuple[HostAddress, bytes] | None:
     """Where a ``go`` or a ``standby`` field points (address, key), or None."""
-    from cardparty.net.keys import public_key
+    from cardparty.net.trust.keys import public_key
 
     if not isinstance(raw, dict):
         return None

@@ -2,7 +2,7 @@
 
 Owns: the DEALER socket and the thread that drives it, hello/welcome,
 the CURVE keys of the connection (the player's pair and the host's key this session holds the
-host to: net/hostkey.py chooses it, trust on first use), requests with replies (futures keyed
+host to: net/trust/hostkey.py chooses it, trust on first use), requests with replies (futures keyed
 by request id; the named ones are in net/player_requests.py), the stream of pushed messages (views,
 table updates, chat, unsolicited errors, connection changes), heartbeats, and automatic
 reconnect with backoff and resume.
@@ -49,10 +49,10 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import N_, Msg, from_wire
-from cardparty.net.hostkey import Expected, diagnose, expect
-from cardparty.net.keys import KeyFileError, KeyPair, client_keys, public_key
-from cardparty.net.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.player_requests import PlayerRequests
+from cardparty.net.trust.hostkey import Expected, diagnose, expect
+from cardparty.net.trust.keys import KeyFileError, KeyPair, client_keys, public_key
+from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.wire.address import AddressError, ipv6_endpoint, read_address
 from cardparty.net.wire.protocol import (
     HOST_LIMITS,

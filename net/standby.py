@@ -45,11 +45,8 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import Msg
-from cardparty.net.fdbudget import Door
-from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host.config import Guests
 from cardparty.net.host.server import open_router
-from cardparty.net.keys import KeyPair, public_key
 from cardparty.net.merge import keep_forkpoint
 from cardparty.net.peer import (
     ATTACHED,
@@ -73,6 +70,9 @@ from cardparty.net.peer import (
 )
 from cardparty.net.replica import HOST, Replica, ReplicaError
 from cardparty.net.store import lock
+from cardparty.net.trust.fdbudget import Door
+from cardparty.net.trust.guard import Guard, peer_of
+from cardparty.net.trust.keys import KeyPair, public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
 from cardparty.net.wire.protocol import ProtocolError, decode, encode, error
 from cardparty.net.witness import Witnesses

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     settings = host_settings(args)
     if isinstance(settings, int):
         return settings
-    from cardparty.net.keys import KeyFileError, host_key_file
+    from cardparty.net.trust.keys import KeyFileError, host_key_file
 
     try:
         found = host_key_file(args.data)
@@ -127,8 +127,8 @@ def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
     say = Party.say_on_stderr
     first = None
     if args.standby_for is not None:
-        from cardparty.net.hostkey import expect
-        from cardparty.net.known_hosts import HostKeyError, KnownHosts
+        from cardparty.net.trust.hostkey import expect
+        from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
 
         try:
             target = read_address(args.standby_for)

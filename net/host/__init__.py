@@ -11,7 +11,8 @@
 - ``persistence``: the host's rows in its store;
 - ``outbox`` (how handlers send), ``gate`` (frames held until what they tell of is durable),
   ``clock`` (the one source of time), ``model`` (records), ``schedule`` (what is due when),
-  ``allowance`` (token buckets per key), ``config`` (``HostConfig``: what a host is told),
+  ``config`` (``HostConfig``: what a host is told; its limits per guest are
+  ``net/trust/guests.py``'s, its token buckets ``net/trust/allowance.py``'s),
   ``parts`` (``build_host``: every part built once from its dependencies, without a socket),
   ``node`` (``Host``, as users start it).
 

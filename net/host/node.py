@@ -6,7 +6,7 @@ opened from paths when it is given paths: the store, the ledger, its key pair; t
 ``gate.CommitGate`` its parts send through, with the store as its durability source; the
 parts, ``parts.build_host``; the ``server.Server``), ``listen``/``start``/``stop``/``run``,
 the context manager, and the few attributes callers read (``address``, ``port``,
-``tables``, ``players``, ``store``, ``keys``). A host speaks CURVE (net/guard.py) on a ZeroMQ
+``tables``, ``players``, ``store``, ``keys``). A host speaks CURVE (net/trust/guard.py) on a ZeroMQ
 context of its own (one ZAP handler per context), with its key desk on the next port.
 
 Patterns (zguide): Clone for views (``views``), Paranoid Pirate for liveness (``roster``).
@@ -29,8 +29,6 @@ import zmq
 
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
-from cardparty.net.fdbudget import Door
-from cardparty.net.guard import Guard
 from cardparty.net.heal import Caller
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.config import HostConfig
@@ -40,11 +38,13 @@ from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_stor
 from cardparty.net.host.play import Observer
 from cardparty.net.host.server import Server, open_router
 from cardparty.net.host.standby import Higher, Standbys
-from cardparty.net.keys import KeyPair, host_keys
 from cardparty.net.merge import drop_forkpoint
 from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
 from cardparty.net.replica import CHUNK, ECONOMY, HOST, SCHEMAS
 from cardparty.net.store import Store
+from cardparty.net.trust.fdbudget import Door
+from cardparty.net.trust.guard import Guard
+from cardparty.net.trust.keys import KeyPair, host_keys
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import encode, message
 
@@ -263,7 +263,7 @@ class Host:
 
     @property
     def fingerprint(self) -> str:
-        """The host's key fingerprint, for players to compare (net/keys.py)."""
+        """The host's key fingerprint, for players to compare (net/trust/keys.py)."""
         return self.keys.fingerprint
 
     def start(self, timeout: float = 5.0) -> str:

@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardparty.core.i18n import Msg
-from cardparty.net.host.allowance import for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import FORGET_UNSEATED, Player, Players
@@ -51,6 +50,7 @@ from cardparty.net.host.schedule import Schedule
 from cardparty.net.host.succession import Word
 from cardparty.net.names.safetext import safe
 from cardparty.net.owners import NameTaken, Owners, identity
+from cardparty.net.trust.allowance import for_addresses
 from cardparty.net.wire.protocol import FEATURES, PROTOCOL, ProtocolError, message
 
 log = logging.getLogger("cardparty.host")

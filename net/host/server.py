@@ -1,7 +1,7 @@
 """The host's socket: the ROUTER, its loop, and what happens to a frame before a handler.
 
 Owns: opening the ROUTER socket (``open_router``, the one place its options are set:
-CURVE with the host's key pair and its ZAP handler (net/guard.py), ROUTER_MANDATORY so a send
+CURVE with the host's key pair and its ZAP handler (net/trust/guard.py), ROUTER_MANDATORY so a send
 to a vanished client fails loudly instead of vanishing, no ROUTER_HANDOVER (a connection
 claiming a routing id in use is refused, never handed another's route), an explicit linger,
 ZeroMQ's own frame limit), reading with each message the key ZeroMQ authenticated for its
@@ -41,14 +41,14 @@ from typing import Any
 import zmq
 
 from cardparty.core.i18n import Msg
-from cardparty.net.fdbudget import ConnectionCap, Peer, peer_of_descriptor
-from cardparty.net.guard import Guard, peer_of
-from cardparty.net.host.allowance import Allowances, for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
 from cardparty.net.host.standby import Standbys
+from cardparty.net.trust.allowance import Allowances, for_addresses
+from cardparty.net.trust.fdbudget import ConnectionCap, Peer, peer_of_descriptor
+from cardparty.net.trust.guard import Guard, peer_of
 from cardparty.net.wire.protocol import (
     HARD_FRAME,
     ProtocolError,

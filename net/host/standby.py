@@ -43,7 +43,6 @@ from typing import Any
 from cardparty.core.economy.ledger import Ledger
 from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
-from cardparty.net.keys import fingerprint, plain_fingerprint
 from cardparty.net.peer import (
     ACK,
     ATTACHED,
@@ -66,6 +65,7 @@ from cardparty.net.peer import (
 )
 from cardparty.net.replica import CHUNK, Record, Stream, weight
 from cardparty.net.store import Store
+from cardparty.net.trust.keys import fingerprint, plain_fingerprint
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import ProtocolError, decode, encode, error, message
 

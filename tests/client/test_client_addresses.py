@@ -11,9 +11,9 @@ import pytest
 
 from cardparty.client.cli import main
 from cardparty.core.i18n import set_language
-from cardparty.net.keydesk import KeyDesk, fetch_key
-from cardparty.net.keys import KeyPair
-from cardparty.net.known_hosts import KnownHosts
+from cardparty.net.trust.keydesk import KeyDesk, fetch_key
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.trust.known_hosts import KnownHosts
 from cardparty.net.wire.address import (
     AddressError,
     HostAddress,

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardparty.net.keys import KeyPair
+from cardparty.net.trust.keys import KeyPair
 from tests.netns import linked_namespaces, run_while_announcing
 
 PAIR = KeyPair.generate()

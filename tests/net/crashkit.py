@@ -23,8 +23,8 @@ from typing import Any
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host import Host
 from cardparty.net.host.settings import HostSettings
-from cardparty.net.known_hosts import KnownHosts
 from cardparty.net.session import Session, SessionError
+from cardparty.net.trust.known_hosts import KnownHosts
 
 FILL = 0.3
 IDLE = 0.01

@@ -16,8 +16,8 @@ import pytest
 
 from cardparty.client.commands.host_console import Console
 from cardparty.net.host import Host
-from cardparty.net.keys import KeyPair
 from cardparty.net.standby import Standby, Takeover
+from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.address import HostAddress
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from cardparty.net.keys import KeyPair, fingerprint
-from cardparty.net.known_hosts import KnownHosts
+from cardparty.net.trust.keys import KeyPair, fingerprint
+from cardparty.net.trust.known_hosts import KnownHosts
 from tests.netns import linked_namespaces, run_in, run_while_announcing
 
 ADVERTISE = """
@@ -126,7 +126,7 @@ def test_the_list_says_when_an_announced_key_is_not_the_one_remembered(
     hosts = json.loads(run_while_announcing(a, b, announce, """
 import json
 from cardparty.net.discovery import browse
-from cardparty.net.known_hosts import KnownHosts
+from cardparty.net.trust.known_hosts import KnownHosts
 print(json.dumps([KnownHosts().describe(h.endpoint, h.key) for h in browse(4.0)]))
 """))
     assert hosts == [[forged.fingerprint, "changed"]]
@@ -147,7 +147,7 @@ def test_a_client_refuses_a_forged_announcement_of_a_real_host(
         tried = json.loads(run_while_announcing(a, b, announce, first + """
 import json
 from cardparty.net.discovery import browse
-from cardparty.net.keys import KeyPair, fingerprint
+from cardparty.net.trust.keys import KeyPair, fingerprint
 from cardparty.net.session import Session, SessionError
 out = []
 found = []

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from cardparty.net.keydesk import GREETING, fetch_key, ready_command
-from cardparty.net.keys import host_keys
 from cardparty.net.session import Session
+from cardparty.net.trust.keydesk import GREETING, fetch_key, ready_command
+from cardparty.net.trust.keys import host_keys
 
 LIMIT = 256
 FLOOD = 300

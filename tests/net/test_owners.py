@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cardparty.net.keys import KeyPair
 from cardparty.net.owners import NameTaken, Owners, identity
 from cardparty.net.store import Store
+from cardparty.net.trust.keys import KeyPair
 
 
 def test_mo_1_the_first_key_owns_a_name_and_keeps_it_across_restarts(tmp_path: Path) -> None:

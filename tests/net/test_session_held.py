@@ -11,10 +11,10 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host.server import open_router
-from cardparty.net.keys import KeyPair
 from cardparty.net.session import Session
+from cardparty.net.trust.guard import Guard, peer_of
+from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.protocol import decode, encode, error, message
 
 

@@ -19,14 +19,11 @@ import pytest
 import zmq
 
 from cardparty.core.economy.ledger import Ledger
-from cardparty.net.fdbudget import Door
-from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host import Host
 from cardparty.net.host.clock import SystemClock
 from cardparty.net.host.config import Guests
 from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
-from cardparty.net.keys import KeyPair
 from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, HOST, Replica
 from cardparty.net.standby import (
@@ -39,6 +36,9 @@ from cardparty.net.standby import (
     peer_socket,
 )
 from cardparty.net.store import Store
+from cardparty.net.trust.fdbudget import Door
+from cardparty.net.trust.guard import Guard, peer_of
+from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import encode, message
 from tests.net.test_replica import ledger_write, rows, store_write

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardparty.core.i18n import _
-from cardparty.net.keydesk import fetch_key
-from cardparty.net.keys import fingerprint, public_key, same_fingerprint
-from cardparty.net.known_hosts import HostKeyError, KnownHosts, endpoint_of, key_changed
+from cardparty.net.trust.keydesk import fetch_key
+from cardparty.net.trust.keys import fingerprint, public_key, same_fingerprint
+from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts, endpoint_of, key_changed
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardparty.core.i18n import _
-from cardparty.net.keys import fingerprint, key_dir, private_dir, public_key
+from cardparty.net.trust.keys import fingerprint, key_dir, private_dir, public_key
 
 FILE = "known_hosts"
 #: The most hosts a file keeps (oldest dropped first): the file stays small whatever it sees.

@@ -187,7 +187,7 @@ class ConnectionCap(threading.Thread):
         self._early: dict[int, tuple[Peer, bool]] = {}
         self._per_address: Counter[str] = Counter()
         # (here, not at the top: net.host's package imports this module through the guard)
-        from cardparty.net.host.allowance import for_addresses
+        from cardparty.net.trust.allowance import for_addresses
         self._accepts = for_addresses(self.door.accepts)
         self._lock = threading.Lock()
         self._port = 0

@@ -6,7 +6,7 @@ it comes from, so that every message carries the key ZeroMQ authenticated and th
 address as its "User-Id" property (``peer_of``: the limits a new key does not refill are
 counted per address, docs/operating.md),
 binding the key desk next to the ROUTER (``open_desk``: on the port after the host's), and
-keeping both to their shares of the host's file descriptors (``net/fdbudget.py``).
+keeping both to their shares of the host's file descriptors (``net/trust/fdbudget.py``).
 
 A client's identity at a host is that key: never its routing id, a name or a token it sends.
 
@@ -23,10 +23,10 @@ from typing import Any
 import zmq
 from zmq.utils import z85
 
-from cardparty.net import keydesk
-from cardparty.net.fdbudget import Budget, ConnectionCap, Door, plan
-from cardparty.net.keydesk import KeyDesk, desk_endpoint
-from cardparty.net.keys import KeyPair
+from cardparty.net.trust import keydesk
+from cardparty.net.trust.fdbudget import Budget, ConnectionCap, Door, plan
+from cardparty.net.trust.keydesk import KeyDesk, desk_endpoint
+from cardparty.net.trust.keys import KeyPair
 
 #: The ZAP domain of a cardparty host.
 DOMAIN = "cardparty"

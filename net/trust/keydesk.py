@@ -44,7 +44,7 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.keys import KeyPair, public_key
+from cardparty.net.trust.keys import KeyPair, public_key
 from cardparty.net.wire.address import ipv6_endpoint
 from cardparty.net.wire.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
 
