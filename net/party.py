@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardparty.net.host.config import Guests
 from cardparty.net.merge import drop_forkpoint, heal, read_forkpoint
 from cardparty.net.standby import Alone, Standby, Takeover
+from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair, fingerprint, public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
 

@@ -45,8 +45,6 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import Msg
-from cardparty.net.host.config import Guests
-from cardparty.net.host.server import open_router
 from cardparty.net.merge import keep_forkpoint
 from cardparty.net.peer import (
     ATTACHED,
@@ -71,7 +69,8 @@ from cardparty.net.peer import (
 from cardparty.net.replica import HOST, Replica, ReplicaError
 from cardparty.net.store import lock
 from cardparty.net.trust.fdbudget import Door
-from cardparty.net.trust.guard import Guard, peer_of
+from cardparty.net.trust.guard import Guard, open_router, peer_of
+from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair, public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
 from cardparty.net.wire.protocol import ProtocolError, decode, encode, error

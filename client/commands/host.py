@@ -237,7 +237,7 @@ def guests_of(args: argparse.Namespace) -> Any:
     """What one source address may take of the host the arguments describe
     (``config.Guests``): the host and the standby that becomes a host build their limits from
     this one value. No flag changes them today: the defaults, for every host."""
-    from cardparty.net.host.config import Guests
+    from cardparty.net.trust.guests import Guests
 
     return Guests()
 

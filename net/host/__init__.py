@@ -24,7 +24,7 @@ from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import BURST, MAX_INVITED, RATE, HostSeat, HostTable, Player
 from cardparty.net.host.node import Host
 from cardparty.net.host.parts import HostParts, build_host
-from cardparty.net.host.server import BIND_RETRY
+from cardparty.net.trust.guard import BIND_RETRY
 
 __all__ = ["BIND_RETRY", "BURST", "MAX_INVITED", "RATE", "Host", "HostConfig", "HostParts",
            "HostSeat", "HostTable", "Player", "build_host"]

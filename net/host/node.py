@@ -36,14 +36,14 @@ from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_store
 from cardparty.net.host.play import Observer
-from cardparty.net.host.server import Server, open_router
+from cardparty.net.host.server import Server
 from cardparty.net.host.standby import Higher, Standbys
 from cardparty.net.merge import drop_forkpoint
 from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
 from cardparty.net.replica import CHUNK, ECONOMY, HOST, SCHEMAS
 from cardparty.net.store import Store
 from cardparty.net.trust.fdbudget import Door
-from cardparty.net.trust.guard import Guard
+from cardparty.net.trust.guard import Guard, open_router
 from cardparty.net.trust.keys import KeyPair, host_keys
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import encode, message

@@ -41,13 +41,13 @@ import threading
 import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import zmq
 from zmq.utils.monitor import parse_monitor_message
 
-if TYPE_CHECKING:
-    from cardparty.net.host.config import Guests
+from cardparty.net.trust.allowance import for_addresses
+from cardparty.net.trust.guests import Guests
 
 log = logging.getLogger("cardparty.host")
 
@@ -75,8 +75,8 @@ class Door:
     """What the game socket lets in: ``per_address`` connections at once from one address,
     ``accepts`` new ones from it (a burst, then so many a second), ``hello_within`` seconds to
     say hello, ``reserve`` of the cap kept for known players' connections; ``own`` addresses
-    are not counted per address. Its numbers are the host's ``config.Guests`` (``of``), named
-    once there: a host and the standby that becomes a host let in the same."""
+    are not counted per address. Its numbers are ``guests.Guests``' (``of``), named once
+    there: a host and the standby that becomes a host let in the same."""
 
     per_address: int
     accepts: tuple[float, float]
@@ -87,8 +87,6 @@ class Door:
     @classmethod
     def of(cls, guests: Guests | None = None) -> Door:
         """The door ``guests`` describe (None: the defaults)."""
-        from cardparty.net.host.config import Guests  # the host's package imports this one
-
         g = guests if guests is not None else Guests()
         return cls(g.connections, g.new_connections, g.hello_within, g.reserve, g.own)
 
@@ -186,8 +184,6 @@ class ConnectionCap(threading.Thread):
         self._unspoken: OrderedDict[int, None] = OrderedDict()   # no hello yet, oldest first
         self._early: dict[int, tuple[Peer, bool]] = {}
         self._per_address: Counter[str] = Counter()
-        # (here, not at the top: net.host's package imports this module through the guard)
-        from cardparty.net.trust.allowance import for_addresses
         self._accepts = for_addresses(self.door.accepts)
         self._lock = threading.Lock()
         self._port = 0

@@ -1,6 +1,11 @@
 """CURVE for a host: its key pair on its ROUTER, a ZAP handler, and its key desk.
 
-Owns: turning a host's ROUTER into a CURVE server (``secure``), the ZAP handler that lets
+Owns: opening a host's ROUTER socket (``open_router``, the one place its options are set:
+CURVE with the host's key pair and this ZAP handler, ROUTER_MANDATORY so a send to a vanished
+client fails loudly instead of vanishing, no ROUTER_HANDOVER (a connection claiming a routing
+id in use is refused, never handed another's route), an explicit linger, ZeroMQ's own frame
+limit, the send queue of one client bounded; the host and a standby both open theirs here),
+turning a host's ROUTER into a CURVE server (``secure``), the ZAP handler that lets
 every client key in (anyone may play) and names each connection by its key and the address
 it comes from, so that every message carries the key ZeroMQ authenticated and the peer's
 address as its "User-Id" property (``peer_of``: the limits a new key does not refill are
@@ -18,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import threading
+import time
 from typing import Any
 
 import zmq
@@ -27,7 +33,15 @@ from cardparty.net.trust import keydesk
 from cardparty.net.trust.fdbudget import Budget, ConnectionCap, Door, plan
 from cardparty.net.trust.keydesk import KeyDesk, desk_endpoint
 from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.protocol import HARD_FRAME
 
+#: Seconds a host keeps trying to bind a port that is still in use (see ``open_router``).
+BIND_RETRY = 2.0
+#: Frames the host queues to one client (ZeroMQ's send high-water mark, per connection).
+#: Every frame is bounded (the largest, a ``tables`` page, is a few tens of KB), so this
+#: bounds the bytes one client that stops reading can hold in the host; past it the client
+#: is disconnected and resumes with a snapshot when it says hello again.
+SNDHWM = 2000
 #: The ZAP domain of a cardparty host.
 DOMAIN = "cardparty"
 #: Where ZeroMQ asks a context's ZAP handler (RFC 27).
@@ -144,3 +158,33 @@ def peer_of(frame: zmq.Frame) -> tuple[bytes | None, str | None]:
         return None, None
     key, _, address = user.partition(" ")
     return key.encode(), address or None
+
+
+def open_router(ctx: zmq.Context[Any], bind: str, guard: Guard | None = None
+                ) -> tuple[zmq.Socket[Any], str]:
+    """The host's ROUTER socket, bound to ``bind`` (port 0: the system picks), and the
+    bound address; a CURVE server when ``guard`` is given. A host stopped a moment ago on
+    this port may still hold it (ZeroMQ closes a listener in its I/O thread, after the
+    socket's close returns): try again for BIND_RETRY seconds before saying the port is
+    taken."""
+    sock = ctx.socket(zmq.ROUTER)
+    sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
+    if guard is not None:
+        guard.secure(sock)
+    sock.setsockopt(zmq.LINGER, 200)
+    sock.setsockopt(zmq.MAXMSGSIZE, HARD_FRAME)
+    sock.setsockopt(zmq.SNDHWM, SNDHWM)
+    endpoint = bind
+    if endpoint.startswith("tcp://") and endpoint.endswith(":0"):
+        endpoint = endpoint[:-2] + ":*"
+    give_up = time.monotonic() + BIND_RETRY
+    while True:
+        try:
+            sock.bind(endpoint)
+            break
+        except zmq.ZMQError as exc:
+            if exc.errno != errno.EADDRINUSE or time.monotonic() > give_up:
+                sock.close(0)
+                raise
+            time.sleep(0.05)
+    return sock, sock.getsockopt_string(zmq.LAST_ENDPOINT)

@@ -17,11 +17,10 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.host.server import open_router
 from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
 from cardparty.net.standby import Standby
 from cardparty.net.store import HOST_SCHEMA
-from cardparty.net.trust.guard import Guard, peer_of
+from cardparty.net.trust.guard import Guard, open_router, peer_of
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import decode, encode, message

@@ -19,9 +19,9 @@ import pytest
 import zmq
 
 from cardparty.net.host import Host
-from cardparty.net.host.config import Guests
 from cardparty.net.owners import Owners
 from cardparty.net.store import Store
+from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
 from tests.net.hostkit import Kit

@@ -21,8 +21,6 @@ import zmq
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host import Host
 from cardparty.net.host.clock import SystemClock
-from cardparty.net.host.config import Guests
-from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
 from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, HOST, Replica
@@ -37,7 +35,8 @@ from cardparty.net.standby import (
 )
 from cardparty.net.store import Store
 from cardparty.net.trust.fdbudget import Door
-from cardparty.net.trust.guard import Guard, peer_of
+from cardparty.net.trust.guard import Guard, open_router, peer_of
+from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import encode, message
