@@ -1,20 +1,22 @@
-"""How much one key, or one source address, may ask of the host: a token bucket per key or
-address, the one rule for every limit counted that way (requests a second in ``server``, lobby
-chat lines in ``lobby_chat``, new keys and names in ``roster``, invitations).
+"""How much one key, or one source address, may ask of a host: a token bucket per key or
+address, the one rule for every limit counted that way (requests a second in the host's
+``server``, lobby chat lines in ``lobby_chat``, new keys and names in ``roster``, invitations,
+new connections a second in ``fdbudget``'s door, the key desk's answers to one address and its
+new connections).
 
-Owns: ``Allowances``, the buckets by key (``Roster``'s quota key: the key ZeroMQ
-authenticated, so a new name or a new connection of the same key does not refill it) or by
-address (``for_addresses``: what the ZAP handler saw, so a new key does not refill it). A
-bucket holds ``burst`` and refills at ``rate`` a second; the buckets are kept in the order
-their keys were last heard, and the least recently heard go once their bucket would be full
-again anyway (or past ``most`` keys): the memory follows the keys of the last seconds, not of
-all time.
+Owns: ``Allowances``, the buckets by key (the host's quota key: the key ZeroMQ authenticated,
+so a new name or a new connection of the same key does not refill it) or by address
+(``for_addresses``: what the ZAP handler saw, so a new key does not refill it). A bucket holds
+``burst`` and refills at ``rate`` a second; the buckets are kept in the order their keys were
+last heard, and the least recently heard go once their bucket would be full again anyway (or
+past ``most`` keys): the memory follows the keys of the last seconds, not of all time. A limit
+of the whole (the desk's new connections) is one key's bucket.
 
 Must not know about: sockets, players, what is being counted.
 """
-
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
@@ -50,7 +52,7 @@ class Allowances(Generic[K]):
         bucket = buckets.get(key)
         if bucket is None:
             bucket = buckets[key] = Bucket(self.burst, now)
-            full_after = self.burst / self.rate
+            full_after = self.burst / self.rate if self.rate > 0 else math.inf
             for _ in range(2):
                 oldest = next(iter(buckets.values()))
                 if len(buckets) > self.most or now - oldest.at > full_after:
@@ -66,6 +68,23 @@ class Allowances(Generic[K]):
             return False
         bucket.left = left - amount
         return True
+
+    def due(self, key: K, now: float) -> float:
+        """When ``key``'s bucket next holds one (``now`` if it does): when a refused key may
+        be read again."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return now
+        left = min(self.burst, bucket.left + (now - bucket.at) * self.rate)
+        if left >= 1.0:
+            return now
+        return now + (1.0 - left) / self.rate if self.rate > 0 else now + 3600.0
+
+    def refund(self, key: K, amount: float = 1.0) -> None:
+        """Give back ``amount`` that was spent for nothing (what it paid for did not happen)."""
+        bucket = self._buckets.get(key)
+        if bucket is not None:
+            bucket.left = min(self.burst, bucket.left + amount)
 
     def charge(self, key: K, more: float) -> None:
         """A costly request takes ``more`` from ``key``'s bucket (which may go below zero: the

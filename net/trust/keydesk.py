@@ -44,6 +44,7 @@ from typing import Any
 
 import zmq
 
+from cardparty.net.trust.allowance import Allowances
 from cardparty.net.trust.keys import KeyPair, public_key
 from cardparty.net.wire.address import ipv6_endpoint
 from cardparty.net.wire.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
@@ -151,36 +152,6 @@ def _split(endpoint: str) -> tuple[int, str, int]:
     return socket.AF_INET, "0.0.0.0" if head == "*" else head, number
 
 
-class _Bucket:
-    """A token bucket: ``rate`` a second, at most ``burst`` saved."""
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
-
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = float(burst), now
-
-    def _refill(self, now: float) -> None:
-        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    def take(self, now: float) -> bool:
-        self._refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    def due(self, now: float) -> float:
-        """When the next token is there."""
-        self._refill(now)
-        return now + max(0.0, 1.0 - self.tokens) / self.rate if self.rate > 0 else now + 3600
-
-    def full(self, now: float) -> bool:
-        self._refill(now)
-        return self.tokens >= self.burst
-
-
 class _Conn:
     """One connection to the desk and where its handshake is."""
 
@@ -234,9 +205,11 @@ class KeyDesk:
         self._sel.register(self._wake_r, selectors.EVENT_READ, "wake")
         self._conns: dict[int, _Conn] = {}
         self._per_address: dict[str, int] = {}
-        self._rates: dict[str, _Bucket] = {}
-        now = time.monotonic()
-        self._accepts = _Bucket(self.limits.accepts, self.limits.accept_burst, now)
+        #: answers to each address, and new connections of the whole desk (one bucket)
+        self._rates: Allowances[str] = Allowances(self.limits.answers, self.limits.burst,
+                                                  4 * self.limits.connections)
+        self._accepts: Allowances[None] = Allowances(self.limits.accepts,
+                                                     self.limits.accept_burst, 1)
         #: when the listener, resting, is read again (None: it is read now)
         self._listen_at: float | None = None
         self._sel.register(listener, selectors.EVENT_READ, "listen")
@@ -318,13 +291,13 @@ class KeyDesk:
 
     def _accept(self, now: float) -> None:
         for _ in range(self.limits.accept_burst):
-            if not self._accepts.take(now):
-                self._rest(self._accepts.due(now))
+            if not self._accepts.spend(None, now):
+                self._rest(self._accepts.due(None, now))
                 return
             try:
                 sock, peer = self._listener.accept()
             except BlockingIOError:
-                self._accepts.tokens += 1.0      # not spent
+                self._accepts.refund(None)       # nobody came: not spent
                 return
             except OSError as exc:
                 if exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
@@ -364,17 +337,6 @@ class KeyDesk:
             self._per_address[conn.addr] = left
         else:
             self._per_address.pop(conn.addr, None)
-        self._forget_rates()
-
-    def _forget_rates(self) -> None:
-        """Rates of addresses with nothing left to count (no connection, a full bucket) are
-        forgotten once there are many: the table stays bounded."""
-        if len(self._rates) <= 4 * self.limits.connections:
-            return
-        now = time.monotonic()
-        for addr in [a for a, b in self._rates.items()
-                     if a not in self._per_address and b.full(now)]:
-            del self._rates[addr]
 
     def _send(self, conn: _Conn, data: bytes) -> None:
         conn.out += data
@@ -493,11 +455,7 @@ class KeyDesk:
     def _ask(self, conn: _Conn, now: float) -> None:
         """Answer, if the connection's address has an answer due; else wait for it without
         reading further."""
-        bucket = self._rates.get(conn.addr)
-        if bucket is None:
-            bucket = self._rates[conn.addr] = _Bucket(self.limits.answers, self.limits.burst,
-                                                      now)
-        if bucket.take(now):
+        if self._rates.spend(conn.addr, now):
             conn.paused = None
             conn.last = now
             self.answered += 1
@@ -506,7 +464,7 @@ class KeyDesk:
         self.waited += 1
         if conn.paused is None:
             conn.waiting = now
-        conn.paused = bucket.due(now)
+        conn.paused = self._rates.due(conn.addr, now)
         self._watch(conn)
 
     def _resume(self, conn: _Conn, now: float) -> None:
