@@ -63,8 +63,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from host import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E402
 from soak import _alone  # noqa: E402
 
-from cardparty.net.netbot import BotGone, play_table  # noqa: E402
-from cardparty.net.session import Session, SessionError  # noqa: E402
+from cardparty.net.player.netbot import BotGone, play_table  # noqa: E402
+from cardparty.net.player.session import Session, SessionError  # noqa: E402
 from cardparty.net.trust.keydesk import GREETING, QUESTION, fetch_key, ready_command  # noqa: E402
 from cardparty.net.trust.keys import KeyPair, host_keys  # noqa: E402
 from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402

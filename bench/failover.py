@@ -156,7 +156,7 @@ class Player(threading.Thread):
 
     def __init__(self, address: str, name: str) -> None:
         super().__init__(daemon=True, name=f"player-{name}")
-        from cardparty.net.session import Session
+        from cardparty.net.player.session import Session
 
         self.session = Session(address, name, request_timeout=15)
         self.session.connect(15)
@@ -171,7 +171,7 @@ class Player(threading.Thread):
         self.lock = threading.Lock()
 
     def run(self) -> None:
-        from cardparty.net.session import SessionError
+        from cardparty.net.player.session import SessionError
 
         s = self.session
         while not self.stopping.is_set():

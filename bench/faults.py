@@ -540,7 +540,7 @@ def as_guest(address: str, seconds: float) -> int:
     standby every 10 ms, each from a fresh key pair."""
     import zmq
 
-    from cardparty.net.session import Session, SessionError
+    from cardparty.net.player.session import Session, SessionError
     from cardparty.net.wire.protocol import encode, message
 
     session = Session(address, "Guest", request_timeout=5)

@@ -449,7 +449,7 @@ class Load:
     def run(self, seconds: float, pace_ms: float, measure: bool = True,
             active: int | None = None) -> float:
         """Play for ``seconds``: every table, or only the first ``active`` ones while the
-        other clients stay connected and idle. Like a real client (net/session.py), a client
+        other clients stay connected and idle. Like a real client (net/player/session.py), a client
         that has sent nothing for a heartbeat sends ``ping``."""
         self.pace = pace_ms / 1000
         moving = self.groups[:active]
@@ -568,7 +568,7 @@ def rss_kb(pid: int) -> int:
 
 def memory_per_table(address: str, pid: int, tables: int, game: str) -> tuple[float, int]:
     """KB of host RSS per table with a game under way (one network player, the rest bots)."""
-    from cardparty.net.session import Session
+    from cardparty.net.player.session import Session
 
     s = Session(address, "memory", keys=KeyPair.generate())
     s.connect()
@@ -937,7 +937,7 @@ def open_idle_tables(address: str, count: int, game: str, curve: bool, tmp: str,
     the tables side by side."""
     import threading
 
-    from cardparty.net.session import Session
+    from cardparty.net.player.session import Session
     from cardparty.net.trust.known_hosts import KnownHosts
 
     host_key = fetch_key(address)[0] if curve else None

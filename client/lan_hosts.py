@@ -1,4 +1,4 @@
-"""The start screen's list of hosts on the LAN, fed from ``cardparty.net.discovery``.
+"""The start screen's list of hosts on the LAN, fed from ``cardparty.net.player.discovery``.
 
 While the start screen shows, a background thread browses DNS-SD (``_cardparty._tcp``) and
 hands the list to the client once a second as a ``hosts`` message (see ``link``). It starts only
@@ -26,7 +26,7 @@ from cardparty.core.i18n import _
 from cardparty.net.wire.address import maybe_address
 
 if TYPE_CHECKING:
-    from cardparty.net.discovery import HostRecord
+    from cardparty.net.player.discovery import HostRecord
     from cardparty.net.trust.known_hosts import KnownHosts
 
 REFRESH = 1.0
@@ -46,8 +46,8 @@ def lookalike_warnings(hosts: list[HostRecord], known: KnownHosts) -> list[str]:
     """One warning for each pair of ``hosts`` a player could take for one another (names
     that read alike, fingerprints that start alike: ``discovery.lookalikes``), with both
     fingerprints, so that he asks the host's operator which is his."""
-    from cardparty.net.discovery import lookalikes
     from cardparty.net.names.safetext import safe
+    from cardparty.net.player.discovery import lookalikes
 
     return [_("warning: {a} ({fa}) and {b} ({fb}) could be taken for one another: one of them "
               "may be a forgery; ask the host's operator which fingerprint is his").format(
@@ -75,7 +75,7 @@ class LanHosts:
 
     def _run(self) -> None:
         try:
-            from cardparty.net.discovery import Browser
+            from cardparty.net.player.discovery import Browser
             browser: Any = Browser()
         except Exception as exc:  # no multicast here, or zeroconf missing: say it, go on
             self.deliver({"type": "hosts", "hosts": [],

@@ -173,8 +173,8 @@ def test_a_soak_gamer_fills_the_seat_a_joiner_took_before_the_bots_and_left() ->
     import random
 
     from cardparty.net.host import Host
-    from cardparty.net.netbot import play_table
-    from cardparty.net.session import Session
+    from cardparty.net.player.netbot import play_table
+    from cardparty.net.player.session import Session
 
     sys.path.insert(0, str(BENCH))
     import soak

@@ -392,7 +392,7 @@ def in_use(address: str, port: int, at: int) -> str:
 
 def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = "",
               name: str | None = None) -> Any:
-    """Announce the host on the LAN (net/discovery.py), with the ``games`` it serves, unless
+    """Announce the host on the LAN (net/player/discovery.py), with the ``games`` it serves, unless
     it only listens on loopback.
 
     Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
@@ -400,7 +400,7 @@ def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = 
     loopback = address.startswith("127.") or address in ("localhost", "::1")
     if args.advertise is False or (args.advertise is None and loopback):
         return None
-    from cardparty.net.discovery import Advertiser, local_addresses
+    from cardparty.net.player.discovery import Advertiser, local_addresses
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:

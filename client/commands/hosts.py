@@ -12,8 +12,8 @@ from typing import Any
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.lan_hosts import lookalike_warnings
 from cardparty.core.i18n import _
-from cardparty.net.discovery import browse
 from cardparty.net.names.safetext import safe
+from cardparty.net.player.discovery import browse
 from cardparty.net.trust.known_hosts import KnownHosts
 from cardparty.net.wire.address import address_problem, maybe_address
 

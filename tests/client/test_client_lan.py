@@ -16,7 +16,7 @@ PAIR = KeyPair.generate()
 
 ADVERTISE = """
 import sys
-from cardparty.net.discovery import Advertiser, local_addresses
+from cardparty.net.player.discovery import Advertiser, local_addresses
 ad = Advertiser("kitchen", 7770, local_addresses(), ["pika", "kakhead"], key=KEY)
 print("ready", flush=True)
 sys.stdin.read()

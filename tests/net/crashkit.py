@@ -23,7 +23,7 @@ from typing import Any
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host import Host
 from cardparty.net.host.settings import HostSettings
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 from cardparty.net.trust.known_hosts import KnownHosts
 
 FILL = 0.3

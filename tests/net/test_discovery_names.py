@@ -7,7 +7,7 @@ import random
 
 from zmq.utils import z85
 
-from cardparty.net.discovery import SERVICE, HostRecord, _instance, _shown_name, lookalikes
+from cardparty.net.player.discovery import SERVICE, HostRecord, _instance, _shown_name, lookalikes
 from cardparty.net.trust.keys import KeyPair, fingerprint
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 from cardparty.net.trust.keydesk import GREETING, fetch_key, ready_command
 from cardparty.net.trust.keys import host_keys
 

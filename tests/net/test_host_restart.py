@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardparty.net.host import Host
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 from cardparty.net.store import backup
 from tests.net.conftest import wait_for
 from tests.net.hostkit import Kit

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardparty.net.host import BURST, RATE
-from cardparty.net.netbot import play_table
+from cardparty.net.player.netbot import play_table
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.protocol import ERRORS, HOST_LIMITS, decode, encode, message
 from tests.net.conftest import wait_for

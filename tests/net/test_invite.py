@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cardparty.net.host import MAX_INVITED, Host
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 from cardparty.net.wire.protocol import (
     HOST_LIMITS,
     ProtocolError,

@@ -12,7 +12,7 @@ from typing import Any
 import zmq
 
 from cardparty.client.net_link import NetLink
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 from cardparty.net.wire.protocol import encode
 
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from cardparty.net.host import Host
-from cardparty.net.netbot import play_table
-from cardparty.net.session import Session
+from cardparty.net.player.netbot import play_table
+from cardparty.net.player.session import Session
 from tests.net.conftest import installed_games, seat_info, table_size, wait_for
 from tests.net.leaks import check_messages
 

@@ -17,7 +17,7 @@ import zmq
 from zmq.utils.monitor import parse_monitor_message
 
 from cardparty.net.host import Host
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 from cardparty.net.trust.fdbudget import ConnectionCap, Door, peer_of_descriptor
 from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair

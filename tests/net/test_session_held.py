@@ -11,7 +11,7 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 from cardparty.net.trust.guard import Guard, open_router, peer_of
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.protocol import decode, encode, error, message

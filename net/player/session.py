@@ -1,10 +1,10 @@
 """The client side of the wire: one Session is one player's connection to one host.
 
-Owns: the DEALER socket and the thread that drives it, hello/welcome,
-the CURVE keys of the connection (the player's pair and the host's key this session holds the
-host to: net/trust/hostkey.py chooses it, trust on first use), requests with replies (futures keyed
-by request id; the named ones are in net/player_requests.py), the stream of pushed messages (views,
-table updates, chat, unsolicited errors, connection changes), heartbeats, and automatic
+Owns: the DEALER socket and the thread that drives it, hello/welcome, the CURVE keys of the
+connection (the player's pair and the host's key this session holds the host to:
+net/trust/hostkey.py chooses it, trust on first use), requests with replies (futures keyed by
+request id; the named ones are in net/player/player_requests.py), the stream of pushed messages
+(views, table updates, chat, unsolicited errors, connection changes), heartbeats, and automatic
 reconnect with backoff and resume.
 
 Patterns (zguide):
@@ -49,7 +49,7 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import N_, Msg, from_wire
-from cardparty.net.player_requests import PlayerRequests
+from cardparty.net.player.player_requests import PlayerRequests
 from cardparty.net.trust.hostkey import Expected, diagnose, expect
 from cardparty.net.trust.keys import KeyFileError, KeyPair, client_keys, public_key
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts

@@ -22,7 +22,7 @@ from cardparty.core.bots import canonical_level
 from cardparty.core.contract import Move
 from cardparty.core.discovery import load_catalog
 from cardparty.core.table import rules_manager
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 
 
 class BotGone(Exception):
