@@ -49,8 +49,8 @@ import msgpack
 
 from cardparty.core.schema import Schema, Table, unit_of
 from cardparty.net.names.safetext import name_folds
-from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, FILE_NAMES, HOST, SCHEMAS
+from cardparty.net.store import identity
 
 #: The mark a renamed claimant's name gets (then a number).
 RENAMED = "·"

@@ -11,6 +11,10 @@ killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
 ``synchronous=NORMAL`` survives the process being killed at any point; only a power cut may
 lose the last transactions.
 
+A player's rows are kept under his handle (``identity``: his key with the name he owns, hashed),
+which is what the host files his seats under, so no token a client sends can stand for him;
+the peers find him by it in their copies.
+
 One host at a time: a host holds a lock on ``DIR/host.lock`` (``flock``) as long as its store
 is open, which the operating system releases when the process ends however it ends, so a
 second host on the same directory is refused in one line and a crash never blocks a restart.
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import logging
 import os
 import queue
@@ -36,6 +41,7 @@ import msgpack
 
 from cardparty.core.owner_only import private_files
 from cardparty.core.schema import Capture, Change, Column, Journal, Schema, Table
+from cardparty.net.names.safetext import name_key
 
 log = logging.getLogger("cardparty.host")
 
@@ -672,3 +678,10 @@ def backup(directory: str | Path, target: str | Path) -> Path:
     finally:
         src.close()
     return out
+
+
+def identity(key: bytes, name: str) -> str:
+    """The host's handle on one player: his key with the name he owns (hex, not a secret:
+    the host never takes it from a client)."""
+    return hashlib.sha256(b"cardparty player\0" + key + b"\0" + name_key(name).encode()
+                          ).hexdigest()[:32]

@@ -8,7 +8,7 @@ keys and, with the link jammed for a second, make it take over while the host st
 everybody else. So a follower counts here only if the key ZeroMQ authenticated for his
 connection, with the name he says, is a human seated at a table being played, as the standby's
 copy of the host's store says (a player's handle is a hash of his key and his name:
-``net/owners.identity``; a fresh key matches no seat). And one seated player is not enough where
+``net/store.identity``; a fresh key matches no seat). And one seated player is not enough where
 a table has several: a table speaks for a takeover when more than half of its seated humans
 followed, or when one of them did and the host has stayed lost for ``LONE`` seconds (the others
 may be away, and a lone player at a table of bots is the whole table).
@@ -26,7 +26,7 @@ from collections import OrderedDict
 
 import msgpack
 
-from cardparty.net.owners import identity
+from cardparty.net.store import identity
 
 #: Seconds a follower's word stays counted (a client follows for 30 s after it lost its
 #: host, and says hello to the standby again a few times a second meanwhile).

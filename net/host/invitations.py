@@ -19,8 +19,8 @@ from typing import Any
 from cardparty.core.i18n import N_, Msg
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player, Players
+from cardparty.net.host.owners import Owners
 from cardparty.net.names.safetext import safe
-from cardparty.net.owners import Owners
 from cardparty.net.trust.allowance import for_addresses
 from cardparty.net.wire.protocol import ProtocolError, message
 

@@ -63,7 +63,7 @@ NOT_SEATED = N_("you have no seat at this table")
 @dataclass(eq=False)
 class Player:
     """One person (or bot client) at this host, across connections: found by ``token``, his
-    handle at this host (``owners.identity`` of his key and name; never taken from a client)."""
+    handle at this host (``store.identity`` of his key and name; never taken from a client)."""
 
     id: str
     token: str

@@ -134,7 +134,7 @@ def name_folds(name: str) -> tuple[str, str]:
 
 
 def name_key(name: str) -> str:
-    """The form a player's handle is made from (``owners.identity``): NFKC, case-folded,
+    """The form a player's handle is made from (``store.identity``): NFKC, case-folded,
     spaces squeezed; "eva" and "Ｅｖａ" say hello as the same player as "Eva". (Who owns a
     name is by ``name_folds``, which also fold what merely reads alike.)"""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())

@@ -14,8 +14,8 @@ import zmq
 
 from cardparty.core.i18n import set_language
 from cardparty.net.host import Host
-from cardparty.net.owners import identity
 from cardparty.net.player.session import Session, SessionError
+from cardparty.net.store import identity
 from cardparty.net.trust.keys import KeyPair, fingerprint
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message

@@ -19,7 +19,7 @@ import pytest
 import zmq
 
 from cardparty.net.host import Host
-from cardparty.net.owners import Owners
+from cardparty.net.host.owners import Owners
 from cardparty.net.store import Store
 from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from cardparty.net.host.owners import NameTaken, Owners
 from cardparty.net.names.safetext import name_folds, name_problem
-from cardparty.net.owners import NameTaken, Owners
 from cardparty.net.store import Store
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.protocol import ProtocolError, check_request, message

@@ -17,9 +17,8 @@ import msgpack
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.merge import heal
 from cardparty.net.names.safetext import name_folds
-from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, HOST, SCHEMAS, Copies
-from cardparty.net.store import Store
+from cardparty.net.store import Store, identity
 
 EVA, BOB = b"E" * 40, b"B" * 40
 ZED_WIN, ZED_LOSE = b"W" * 40, b"L" * 40

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cardparty.net.owners import NameTaken, Owners, identity
-from cardparty.net.store import Store
+from cardparty.net.host.owners import NameTaken, Owners
+from cardparty.net.store import Store, identity
 from cardparty.net.trust.keys import KeyPair
 
 

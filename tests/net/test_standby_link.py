@@ -22,7 +22,6 @@ from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host import Host
 from cardparty.net.host.clock import SystemClock
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
-from cardparty.net.owners import identity
 from cardparty.net.replica import ECONOMY, HOST, Replica
 from cardparty.net.standby import (
     MEMO_PER_PLAYER,
@@ -33,7 +32,7 @@ from cardparty.net.standby import (
     Takeover,
     peer_socket,
 )
-from cardparty.net.store import Store
+from cardparty.net.store import Store, identity
 from cardparty.net.trust.fdbudget import Door
 from cardparty.net.trust.guard import Guard, open_router, peer_of
 from cardparty.net.trust.guests import Guests

@@ -8,8 +8,7 @@ that never played released once their key has not been seen for ``release`` seco
 oldest of them when the host has bound as many names as it holds (``release_due``,
 ``claim``), so that fresh keys cannot fill the names for good; keeping owners in the host's store
 when it has one (a row that cannot be an owner's is named in the log and skipped, never
-bound), and the identity of a player at a host (``identity``): his key and his name together,
-which is what the host files his seats under, so no token a client sends can stand for him.
+bound). Who a player is at a host, his key and his name together, is ``store.identity``.
 
 Must not know about: sockets, tables, games, terminals.
 """
@@ -17,7 +16,6 @@ Must not know about: sockets, tables, games, terminals.
 from __future__ import annotations
 
 import collections
-import hashlib
 import itertools
 import logging
 from collections.abc import Callable
@@ -255,10 +253,3 @@ def _is_key(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def identity(key: bytes, name: str) -> str:
-    """The host's handle on one player: his key with the name he owns (hex, not a secret:
-    the host never takes it from a client)."""
-    return hashlib.sha256(b"cardparty player\0" + key + b"\0" + name_key(name).encode()
-                          ).hexdigest()[:32]
