@@ -224,7 +224,7 @@ class Store:
 
     def replicate(self, journal: Journal) -> None:
         """From now on every transaction's changes, as row images, go to ``journal`` (a
-        standby's stream, net/replica.py), numbered in the order they are handed over, which
+        standby's stream, net/peers/replica.py), numbered in the order they are handed over, which
         is the order the file commits them. On the loop's thread, between two of its flushes:
         the writer is drained first, so nothing committed before is numbered after."""
         self.drain()

@@ -443,7 +443,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
               "follow": Field(follow_field)},
     "ping": {"at": Field(number(0, 1e12))},
     "standby_ok": {"gen": Field(integer(0, 2**62), required=True)},
-    # Only the host's approved standby key says it (net/peer.py); from any other, refused.
+    # Only the host's approved standby key says it (net/peers/peer.py); from any other, refused.
     "standby_hello": {"serves": Field(text(300)), "epoch": Field(integer(0, 2**62), default=0),
                       "client": Field(line(64))},
     "bye": {},

@@ -16,7 +16,7 @@ import pytest
 
 from cardparty.client.commands.host_console import Console
 from cardparty.net.host import Host
-from cardparty.net.standby import Standby, Takeover
+from cardparty.net.peers.standby import Standby, Takeover
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.address import HostAddress
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
-from cardparty.net.standby import Standby
+from cardparty.net.peers.peer import SNAPSHOT_END, piece, records, welcome
+from cardparty.net.peers.standby import Standby
 from cardparty.net.store import HOST_SCHEMA
 from cardparty.net.trust.guard import Guard, open_router, peer_of
 from cardparty.net.trust.keys import KeyPair

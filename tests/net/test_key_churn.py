@@ -319,7 +319,7 @@ def test_the_standby_is_neither_counted_with_its_address_nor_closed_as_silent(
     a player's hello: its frames go to its link before any allowance, and its connection is
     one the cap keeps. With an address's requests at 3 and a hello due within 0.4 s, it
     stays attached on its first connection, and a player from its address is welcomed."""
-    from cardparty.net.standby import Standby
+    from cardparty.net.peers.standby import Standby
     from cardparty.net.wire.address import HostAddress
 
     keys = KeyPair.generate()

@@ -1,6 +1,6 @@
 """The wire between a host and its standby on real sockets (127.0.0.1, CURVE both ways): the
 host's side (net/host/standby.py) on a ROUTER in front of a real store and ledger written at
-random, the standby (net/standby.py) with its own key pair: it is sent a snapshot and every
+random, the standby (net/peers/standby.py) with its own key pair: it is sent a snapshot and every
 record, acknowledges them, is attached, and its copies equal the host's; a key the host's
 operator did not approve is refused; when the host's process is gone (nothing listens at its
 address) the attached standby takes over at once with everything it acknowledged."""
@@ -22,8 +22,8 @@ from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host import Host
 from cardparty.net.host.clock import SystemClock
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
-from cardparty.net.replica import ECONOMY, HOST, Replica
-from cardparty.net.standby import (
+from cardparty.net.peers.replica import ECONOMY, HOST, Replica
+from cardparty.net.peers.standby import (
     MEMO_PER_PLAYER,
     MEMO_PLAYERS,
     PLAYERS_PER_TURN,

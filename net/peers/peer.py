@@ -17,19 +17,20 @@ is old news, never a reason to say hello again. Records and beats name the strea
 to instead: they are the host's data whatever the session, and a copy that follows that stream
 applies them (a record it has is skipped).
 
-Must not know about: sockets, tables, players, SQLite (records are net/replica.py's).
+Must not know about: sockets, tables, players, SQLite (records are net/peers/replica.py's).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cardparty.net.replica import (
+from cardparty.net.peers.replica import (
     Record,
     ReplicaError,
     read_records,
     wire_records,
 )
+from cardparty.net.trust.keys import public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
 from cardparty.net.wire.protocol import ProtocolError, decode, message
 
@@ -168,7 +169,7 @@ def piece(session: int, file: str, table: str, rows: list[list[Any]]) -> dict[st
 
 def records(stream: str, batch: list[Record], replies: list[list[Any]] | None = None
             ) -> dict[str, Any]:
-    """A batch of records of ``stream`` (net/replica.py's wire form) and, beside them, the
+    """A batch of records of ``stream`` (net/peers/replica.py's wire form) and, beside them, the
     replies the host remembers by request id that they hold (so a request sent again after a
     takeover is answered, never carried out twice)."""
     return message(RECORDS, stream=stream, records=wire_records(batch), replies=replies or [])
@@ -191,8 +192,6 @@ def dropped(session: int, why: str, go: dict[str, Any] | None = None) -> dict[st
 
 def read_go(raw: Any) -> tuple[HostAddress, bytes] | None:
     """Where a ``go`` or a ``standby`` field points (address, key), or None."""
-    from cardparty.net.trust.keys import public_key
-
     if not isinstance(raw, dict):
         return None
     try:

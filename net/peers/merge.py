@@ -49,7 +49,7 @@ import msgpack
 
 from cardparty.core.schema import Schema, Table, unit_of
 from cardparty.net.names.safetext import name_folds
-from cardparty.net.replica import ECONOMY, FILE_NAMES, HOST, SCHEMAS
+from cardparty.net.peers.replica import ECONOMY, FILE_NAMES, HOST, SCHEMAS
 from cardparty.net.store import identity
 
 #: The mark a renamed claimant's name gets (then a number).
@@ -131,7 +131,7 @@ def _tx(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 def heal(winner: str | Path, forkpoint: dict[str, bytes],
          loser: dict[str, sqlite3.Connection]) -> Healed:
-    """Carry what ``loser`` (its files as copies made from the rows it sent: net/replica.py's
+    """Carry what ``loser`` (its files as copies made from the rows it sent: net/peers/replica.py's
     ``Copies``) changed since ``forkpoint`` (this host's own images) into the files in the
     directory ``winner`` (no host may have them open). See the module docstring."""
     out = Healed()

@@ -3,7 +3,7 @@ row, and the moment it takes over (the zguide's Binary Star, the backup's side).
 
 Owns: ``Standby``, a peer's loop before a takeover: one DEALER to the host it stands by, over
 CURVE with the peer's own key pair (the host lets in only its party's keys); the snapshot and
-the records it is sent written to its ``Replica`` (net/replica.py) and acknowledged; the replies
+the records it is sent written to its ``Replica`` (``replica.py``) and acknowledged; the replies
 the host remembers (``Memo``); how it learns its host is lost (a silence of ``peer.LOST``, or at
 once its connection closing) and that it is back (anything it says: a stall or a reset costs
 nothing then, and a copy that missed records is sent only those); its own ROUTER bound where it
@@ -14,7 +14,7 @@ take over (``Takeover``), which only a standby the host called attached ever mak
 - the host hands over (``takeover``): at once, with everything it was sent;
 - the host is lost and nothing listens at its address any more (a connection there is
   refused: its process is gone, its machine is not): at once;
-- the host is lost and enough of its own seated players come following it (net/witness.py):
+- the host is lost and enough of its own seated players come following it (net/peers/witness.py):
   at once. A standby that lost its host and meets no such players does not take over (the host
   may be alive beyond a cut link, serving them): it waits, and goes on when it hears its host.
 
@@ -45,8 +45,8 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import Msg
-from cardparty.net.merge import keep_forkpoint
-from cardparty.net.peer import (
+from cardparty.net.peers.merge import keep_forkpoint
+from cardparty.net.peers.peer import (
     ATTACHED,
     BEAT,
     BEAT_MSG,
@@ -66,7 +66,8 @@ from cardparty.net.peer import (
     read_from_host,
     read_go,
 )
-from cardparty.net.replica import HOST, Replica, ReplicaError
+from cardparty.net.peers.replica import HOST, Replica, ReplicaError
+from cardparty.net.peers.witness import Witnesses
 from cardparty.net.store import lock
 from cardparty.net.trust.fdbudget import Door
 from cardparty.net.trust.guard import Guard, open_router, peer_of
@@ -74,7 +75,6 @@ from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair, public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
 from cardparty.net.wire.protocol import ProtocolError, decode, encode, error
-from cardparty.net.witness import Witnesses
 
 log = logging.getLogger("cardparty.standby")
 log.addHandler(logging.NullHandler())
@@ -128,7 +128,7 @@ class Takeover:
     #: the copies as they were when the standby took over (what a later heal compares with)
     forkpoint: dict[str, bytes] = field(default_factory=dict)
     #: the old host (its address and key) and where this host serves: a host that took over
-    #: without being sure calls its old host until they meet (net/heal.py)
+    #: without being sure calls its old host until they meet (net/peers/heal.py)
     old_host: HostAddress | None = None
     old_key: bytes | None = None
     serves: HostAddress | None = None
@@ -728,7 +728,7 @@ class Standby:
 
     def _follows(self, frames: list[bytes], body: zmq.Frame | None, now: float) -> bool:
         """A ``hello`` that follows this peer's host (its epoch), from a key and name seated
-        at one of its tables in play (net/witness.py); only looked at while it is lost."""
+        at one of its tables in play (net/peers/witness.py); only looked at while it is lost."""
         if len(frames) != 2 or self.lost_at is None or body is None:
             return False
         try:

@@ -11,10 +11,10 @@ the host's loop through the two callbacks it is given:
 - ``healed(copies, memo)``: the old host answered, stood down and handed over its rows (its
   ``standby_welcome`` with ``heal``, the pieces, its memory of replies by request id in
   ``records`` without records, the end), each piece checked against this
-  host's own schema and loaded into a copy in memory (net/replica.py's ``Copies``: nothing
+  host's own schema and loaded into a copy in memory (net/peers/replica.py's ``Copies``: nothing
   the old host sends is run or opened as a database); the caller acknowledges
   (``standby_ack`` with ``healed``) and the host carries in what the old host did after the
-  fork (net/merge.py).
+  fork (net/peers/merge.py).
 
 Must not know about: tables, players, the host's parts, the merge.
 """
@@ -31,7 +31,7 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.peer import (
+from cardparty.net.peers.peer import (
     PIECE,
     RECORDS,
     SNAPSHOT_END,
@@ -41,8 +41,8 @@ from cardparty.net.peer import (
     hello,
     read_from_host,
 )
-from cardparty.net.replica import Copies, ReplicaError
-from cardparty.net.standby import Memo, peer_socket, refused
+from cardparty.net.peers.replica import Copies, ReplicaError
+from cardparty.net.peers.standby import Memo, peer_socket, refused
 from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import encode
