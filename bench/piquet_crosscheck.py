@@ -1,5 +1,5 @@
 """The same deal counted three ways: the engine's automatic declarations, the players' spoken
-declarations made in full (nothing sunk), and the independent count of ``reference``.
+declarations made in full (nothing sunk), and the independent count of ``piquet_reference``.
 
 Each deal is random (a shuffled deck through the ``deck`` setting, random table options, the
 exchange and the play chosen at random among the listed moves), played move for move at two
@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
+import piquet_reference as reference
 
 from cardparty.core.cards import piquet_deck
 from cardparty.core.contract import Move
 from cardparty.core.table import Table, open_table
-from tests.piquet import reference
 
 DECK = piquet_deck()
 FACES = frozenset("KQJ")
