@@ -41,10 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host import percentile  # bench/host.py, beside this script
+from measure import PY, load_average, percentile  # beside this script
 from party import audit_holds, coins_in_play, kept, ledger_rows, payouts_of  # beside it too
 
-PY = sys.executable
 #: (game, seats, humans, settings): tables of all four games, humans and bots beside them.
 TABLES = [("pika", 4, 2, {}), ("pikac", 3, 2, {}), ("kakhead", 3, 2, {}),
           ("piquet", 2, 1, {"deals": 1})]
@@ -367,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
     base = Path(tempfile.mkdtemp(prefix="cardparty-failover-"))
     os.environ["CARDPARTY_HOME"] = str(base / "home")
     a, b = Node(base, "a"), Node(base, "b")
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+    print(f"load average before: {load_average()} on "
           f"{os.cpu_count()} cores")
     players: list[Player] = []
     try:
@@ -399,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
             node.signal(signal.SIGKILL)
             node.reap()
         shutil.rmtree(base, ignore_errors=True)
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    load = load_average()
     report("killed (SIGKILL)", kills, took_kills)
     report("handed over (SIGTERM)", handovers, took_handovers)
     print(f"load average after: {load}")

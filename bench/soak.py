@@ -44,7 +44,7 @@ from typing import Any
 import zmq
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-from host import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E402
+from measure import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E402
 
 from cardparty.net.player.netbot import BotGone, play_table  # noqa: E402
 from cardparty.net.player.session import Session, SessionError  # noqa: E402

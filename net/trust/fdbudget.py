@@ -26,7 +26,8 @@ was in use or not), and room kept for connections the host marked as known playe
 first.
 
 Owns: the split (``Budget``, ``plan``), keeping a ZeroMQ socket to its share and its door
-(``ConnectionCap``, ``Door``), and which connection a descriptor is (``peer_of_descriptor``).
+(``ConnectionCap``, ``Door``), which connection a descriptor is (``peer_of_descriptor``), and
+how many a process holds (``open_descriptors``).
 
 Must not know about: players, tables, keys, terminals.
 """
@@ -128,11 +129,18 @@ class Budget:
     game: int
 
 
-def open_descriptors() -> int:
-    """Descriptors the process holds now (an estimate where /proc is missing)."""
-    with contextlib.suppress(OSError):
-        return len(os.listdir("/proc/self/fd"))
-    return 64
+#: What a host starting takes it holds when /proc cannot tell.
+DESCRIPTORS_GUESS = 64
+
+
+def open_descriptors(pid: int | None = None) -> int | None:
+    """Descriptors the process ``pid`` (None: this one) holds now, as /proc says; None where
+    it cannot tell (no /proc, a process gone). The one place /proc's descriptors are read:
+    the benches and tests count a host's with it too."""
+    try:
+        return len(os.listdir(f"/proc/{'self' if pid is None else pid}/fd"))
+    except OSError:
+        return None
 
 
 def plan(desk: int, game: int = GAME_CONNECTIONS, reserve: int = RESERVE) -> Budget:
@@ -145,7 +153,8 @@ def plan(desk: int, game: int = GAME_CONNECTIONS, reserve: int = RESERVE) -> Bud
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (ImportError, OSError, ValueError):       # not a Unix: nothing to count
         return Budget(0, 0, reserve, desk, game)
-    used = open_descriptors()
+    held = open_descriptors()
+    used = DESCRIPTORS_GUESS if held is None else held
     wanted = used + reserve + desk + 1 + game
     if soft != resource.RLIM_INFINITY and soft < wanted:
         top = wanted if hard == resource.RLIM_INFINITY else min(hard, wanted)
