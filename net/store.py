@@ -482,6 +482,11 @@ class Store:
         self._do("UPDATE owners SET seen = ?, played = max(played, ?) WHERE name_key = ?",
                  (seen, int(played), name_key))
 
+    def refile_owner(self, old: str, name_key: str) -> None:
+        """The owner filed under ``old`` is filed under ``name_key`` (his name folds so with
+        Unicode's tables of today); left as it is when another row holds ``name_key``."""
+        self._do("UPDATE OR IGNORE owners SET name_key = ? WHERE name_key = ?", (name_key, old))
+
     def drop_owner(self, name_key: str) -> None:
         """``name_key`` is bound to nobody any more (released: ``owners.Owners``)."""
         self._do("DELETE FROM owners WHERE name_key = ?", (name_key,))

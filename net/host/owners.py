@@ -89,8 +89,10 @@ class Owners:
     def _load(self, row: tuple[Any, ...]) -> None:
         """One row of the store's ``owners``, bound if it can be an owner's; else named in
         the log and skipped (a row of garbage must not keep the name from its owner, who
-        claims it again with his key)."""
-        _, key, name = row[:3]
+        claims it again with his key). A row filed under another form than the name's first
+        fold today (folded by Unicode's tables of an older version) is filed again under it,
+        so that what the host writes of that owner later finds his row."""
+        filed, key, name = row[:3]
         played, seen = (row[3], row[4]) if len(row) >= 5 else (1, 0.0)
         why = None
         if not isinstance(name, str) or not name:
@@ -103,6 +105,8 @@ class Owners:
             held = self._held(name)
             if held is None:
                 fold = self._bind(name, key.encode())
+                if fold != filed and self.store is not None:
+                    self.store.refile_owner(filed, fold)
                 if played:
                     self.played_of[key.encode()] += 1
                 else:
