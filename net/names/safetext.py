@@ -15,9 +15,8 @@ Must not know about: sockets, players, terminals' libraries.
 
 from __future__ import annotations
 
-import unicodedata
-
 from cardparty.net.names.confusable import invisible, script_of, scripts_of, skeleton
+from cardparty.net.names.ucd import category, normalize, printable
 
 #: Characters that reorder what follows them on screen (Trojan Source): never accepted.
 BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -52,10 +51,9 @@ def _bad_char(c: str, *, joiners: bool) -> str | None:
         return "bidirectional-override characters"
     if c in "\r\n\u2028\u2029\x85\x0b\x0c":
         return "more than one line"
-    cat = unicodedata.category(c)
-    if cat == "Cc":
+    if category(c) == "Cc":
         return "control characters"
-    if c.isprintable() or c == " " or (joiners and c in JOINERS):
+    if printable(c) or c == " " or (joiners and c in JOINERS):
         return None
     return f"the invisible character U+{ord(c):04X}"
 
@@ -93,7 +91,7 @@ def name_problem(name: str) -> str | None:
     if len(scripts) > 1 and not any(scripts <= mix for mix in MIXES):
         return (f"mixes letters of {' and '.join(sorted(scripts))}, so it could pass for "
                 "another name: write it in one script")
-    if not any(unicodedata.category(c)[0] in "LN" for c in shown):
+    if not any(category(c)[0] in "LN" for c in shown):
         return "must show at least one letter or digit"
     return None
 
@@ -102,7 +100,7 @@ def _marks_problem(shown: str) -> str | None:
     base: str | None = None
     run = 0
     for c in shown:
-        if unicodedata.category(c)[0] != "M":
+        if category(c)[0] != "M":
             base, run = c, 0
             continue
         run += 1
@@ -119,7 +117,7 @@ def _marks_problem(shown: str) -> str | None:
 def shown_name(name: str) -> str:
     """The form a host keeps and shows a name in: NFC (a letter and its accent as one
     character where Unicode has one, however the client's keyboard sent them)."""
-    return unicodedata.normalize("NFC", name)
+    return normalize("NFC", name)
 
 
 def name_folds(name: str) -> tuple[str, str]:
@@ -129,7 +127,7 @@ def name_folds(name: str) -> tuple[str, str]:
     takes the skeleton before folding the case too (a Cyrillic "ТОМ" reads as "TOM", so as
     "Tom"); the second does not (the skeleton takes a capital "I" for an "l", which case
     folding alone, "VIC" for "Vic", must not undo)."""
-    text = " ".join(unicodedata.normalize("NFKC", name).split())
+    text = " ".join(normalize("NFKC", name).split())
     return skeleton(skeleton(text).casefold()), skeleton(text.casefold())
 
 
@@ -137,7 +135,7 @@ def name_key(name: str) -> str:
     """The form a player's handle is made from (``store.identity``): NFKC, case-folded,
     spaces squeezed; "eva" and "Ｅｖａ" say hello as the same player as "Eva". (Who owns a
     name is by ``name_folds``, which also fold what merely reads alike.)"""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    return " ".join(normalize("NFKC", name).casefold().split())
 
 
 def safe(text: object, limit: int = 200, keep: frozenset[str] = frozenset()) -> str:
@@ -146,9 +144,11 @@ def safe(text: object, limit: int = 200, keep: frozenset[str] = frozenset()) -> 
     escape like ``\\x1b`` or ``\\u202e``, but those of ``keep`` (e.g. ``JOINERS``); cut to
     ``limit`` characters with an ellipsis."""
     s = text if isinstance(text, str) else str(text)
+    if s.isascii() and s.isprintable():
+        return s if len(s) <= limit else s[: max(0, limit - 1)] + "…"
     out: list[str] = []
     for c in s:
-        if (c.isprintable() and c not in BIDI) or c in keep:
+        if (printable(c) and c not in BIDI) or c in keep:
             out.append(c)
         elif ord(c) < 0x100:
             out.append(f"\\x{ord(c):02x}")

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardparty.net.names.safetext import BIDI, name_key, name_problem, safe
+from cardparty.net.names.ucd import printable
 from cardparty.net.wire.protocol import ProtocolError, check_request, message
 
 HOSTILE = ["\x1b[2J", "Eva\x1b]0;owned\x07", "Bob\nSYSTEM: you win", "line\rover",
@@ -60,7 +61,7 @@ def test_one_name_however_it_is_spelt() -> None:
 def test_safe_text_never_holds_anything_that_moves_a_terminal(text: str) -> None:
     shown = safe(text)
     assert len(shown) <= 200
-    assert all(c.isprintable() and c not in BIDI for c in shown)
+    assert all(printable(c) and c not in BIDI for c in shown)   # by the rules' own Unicode
 
 
 def test_safe_text_shows_what_was_sent() -> None:
