@@ -42,7 +42,7 @@ from cardparty.net.peers.merge import drop_forkpoint, heal, read_forkpoint
 from cardparty.net.peers.standby import Alone, Standby, Takeover
 from cardparty.net.store import StoreError
 from cardparty.net.trust.guests import Guests
-from cardparty.net.trust.keys import KeyPair, fingerprint, public_key
+from cardparty.net.trust.keys import KeyPair, fingerprint, public_key, same_fingerprint
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
 
 if TYPE_CHECKING:
@@ -248,8 +248,6 @@ def peer_key(data: Path, where: HostAddress, pinned: str | None) -> bytes | None
     """The key of the peer at ``where`` (or whose fingerprint is ``pinned``) as the files in
     ``data`` know it from before: a peer started again with its first contact's address needs
     no answer from that machine (it may be down, or not serve)."""
-    from cardparty.net.trust.keys import same_fingerprint
-
     for fp, key, serves in _peer_rows(data):
         if (pinned is not None and same_fingerprint(pinned, fp)) or (
                 pinned is None and serves == where.shown):
