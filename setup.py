@@ -15,7 +15,8 @@ from setuptools import find_namespace_packages, setup
 FOLDERS = ("core", "plugins", "net", "client")
 #: The files a data folder holds, by the folder's package name's end.
 DATA = {"locale": ["*.pot"], "LC_MESSAGES": ["*.po", "*.mo"],
-        "newgame_template": ["*.tmpl"]}          # cardparty new-game's template
+        "newgame_template": ["*.tmpl"],          # cardparty new-game's template
+        "names": ["*.txt"]}                      # the name rules' Unicode tables
 
 package_dir: dict[str, str] = {}
 package_data: dict[str, list[str]] = {}

@@ -60,14 +60,22 @@ from typing import Any
 import zmq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from host import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E402
+from measure import (  # noqa: E402
+    cpu_seconds,
+    descriptors,
+    host_command,
+    load_average,
+    percentile,
+    rss_kb,
+    start,
+)
 from soak import _alone  # noqa: E402
 
-from cardparty.net.keydesk import GREETING, QUESTION, fetch_key, ready_command  # noqa: E402
-from cardparty.net.keys import KeyPair, host_keys  # noqa: E402
-from cardparty.net.netbot import BotGone, play_table  # noqa: E402
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
-from cardparty.net.session import Session, SessionError  # noqa: E402
+from cardparty.net.player.netbot import BotGone, play_table  # noqa: E402
+from cardparty.net.player.session import Session, SessionError  # noqa: E402
+from cardparty.net.trust.keydesk import GREETING, QUESTION, fetch_key, ready_command  # noqa: E402
+from cardparty.net.trust.keys import KeyPair, host_keys  # noqa: E402
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 
 #: ``cardparty host`` under a limit of file descriptors: ``python -c LIMITED N cmd...``.
 LIMITED = """
@@ -80,13 +88,6 @@ os.execv(sys.argv[2], sys.argv[2:])
 #: The issue's targets under attack.
 PING_P99_MS = 50.0
 RSS_MB = 200.0
-
-
-def descriptors(pid: int) -> int:
-    try:
-        return len(os.listdir(f"/proc/{pid}/fd"))
-    except OSError:
-        return -1
 
 
 def open_plain(port: int, count: int, source: str, handshake: bool,
@@ -609,12 +610,11 @@ def churn(address: str, pid: int, key: bytes, args: argparse.Namespace) -> int:
     for proc in (guest, veteran, pinger, newcomer):
         if proc is not None and proc.is_alive():
             proc.kill()
-    load = os.getloadavg()
     p50, p99 = 1000 * percentile(pings, 50), 1000 * percentile(pings, 99)
     counts = (other.get("guest") or [{}])[0]
     print(f"churn: {args.churn:g} s of a guest from {args.guest} making fresh keys "
           f"(holding up to {args.connections} connections), the host at nice 0, the guest "
-          f"{args.load_nice} nicer; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+          f"{args.load_nice} nicer; load average {load_average()}")
     print("  the guest: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print(f"  host: RSS {rss0:.1f} MB before, {base:.1f} at the start, peak {peak_rss:.1f}, "
           f"{rss_kb(pid) / 1024:.1f} MB at the end; peak {peak_fds} descriptors; CPU "

@@ -14,9 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tests.net.crashkit import SCENARIOS, sweep  # noqa: E402
+from crashkit import SCENARIOS, sweep
 
 
 def main() -> int:

@@ -41,10 +41,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from host import percentile  # bench/host.py, beside this script
+from measure import PY, load_average, percentile  # beside this script
 from party import audit_holds, coins_in_play, kept, ledger_rows, payouts_of  # beside it too
 
-PY = sys.executable
 #: (game, seats, humans, settings): tables of all four games, humans and bots beside them.
 TABLES = [("pika", 4, 2, {}), ("pikac", 3, 2, {}), ("kakhead", 3, 2, {}),
           ("piquet", 2, 1, {"deals": 1})]
@@ -78,7 +77,7 @@ class Node:
         return f"127.0.0.1:{self.port}"
 
     def fingerprint(self) -> str:
-        from cardparty.net.keys import host_keys
+        from cardparty.net.trust.keys import host_keys
 
         return host_keys(self.data).fingerprint
 
@@ -156,7 +155,7 @@ class Player(threading.Thread):
 
     def __init__(self, address: str, name: str) -> None:
         super().__init__(daemon=True, name=f"player-{name}")
-        from cardparty.net.session import Session
+        from cardparty.net.player.session import Session
 
         self.session = Session(address, name, request_timeout=15)
         self.session.connect(15)
@@ -171,7 +170,7 @@ class Player(threading.Thread):
         self.lock = threading.Lock()
 
     def run(self) -> None:
-        from cardparty.net.session import SessionError
+        from cardparty.net.player.session import SessionError
 
         s = self.session
         while not self.stopping.is_set():
@@ -367,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
     base = Path(tempfile.mkdtemp(prefix="cardparty-failover-"))
     os.environ["CARDPARTY_HOME"] = str(base / "home")
     a, b = Node(base, "a"), Node(base, "b")
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+    print(f"load average before: {load_average()} on "
           f"{os.cpu_count()} cores")
     players: list[Player] = []
     try:
@@ -399,7 +398,7 @@ def run(args: argparse.Namespace) -> int:
             node.signal(signal.SIGKILL)
             node.reap()
         shutil.rmtree(base, ignore_errors=True)
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    load = load_average()
     report("killed (SIGKILL)", kills, took_kills)
     report("handed over (SIGTERM)", handovers, took_handovers)
     print(f"load average after: {load}")

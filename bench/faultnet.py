@@ -24,14 +24,14 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-PY = sys.executable
+from measure import PY
+
 #: The LAN's addresses (inside the namespaces only).
 SUBNET = "10.213.0"
 #: The port every peer listens on (each machine has its own addresses).
@@ -177,7 +177,7 @@ class Peer:
     ``log``."""
 
     def __init__(self, name: str, lan: Lan, base: Path) -> None:
-        from cardparty.net.keys import host_keys
+        from cardparty.net.trust.keys import host_keys
 
         self.name = name
         self.lan = lan

@@ -50,7 +50,6 @@ from typing import Any
 from faultcheck import Reading, Verdict, check, load, pause, view_times
 from faultnet import (
     LINES,
-    PY,
     Lan,
     LanError,
     Peer,
@@ -58,7 +57,7 @@ from faultnet import (
     command_lines,
     takes_many_standby_keys,
 )
-from host import percentile  # bench/host.py, beside this script
+from measure import PY, load_average, percentile  # beside this script
 
 #: Exit status when the bench cannot make its network here.
 CANNOT = 77
@@ -74,10 +73,6 @@ COMES_BACK = 2.0
 STEADY = 3.0
 #: Seconds within which a standby must be attached again once two peers are up (the chain).
 ATTACH_WITHIN = 5.0
-
-
-def load_line() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 @dataclass
@@ -540,8 +535,8 @@ def as_guest(address: str, seconds: float) -> int:
     standby every 10 ms, each from a fresh key pair."""
     import zmq
 
-    from cardparty.net.protocol import encode, message
-    from cardparty.net.session import Session, SessionError
+    from cardparty.net.player.session import Session, SessionError
+    from cardparty.net.wire.protocol import encode, message
 
     session = Session(address, "Guest", request_timeout=5)
     try:
@@ -673,7 +668,7 @@ def run(args: argparse.Namespace, kinds: list[str]) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, interrupted)
-    print(f"load average before: {load_line()} on {os.cpu_count()} cores; seed {args.seed}",
+    print(f"load average before: {load_average()} on {os.cpu_count()} cores; seed {args.seed}",
           flush=True)
     seconds = args.minutes * 60
     faults = schedule(rng, args.faults, seconds, kinds) if args.faults else []
@@ -719,7 +714,7 @@ def run(args: argparse.Namespace, kinds: list[str]) -> int:
             measure_faults(party, faults)
         v = check(party.histories(), None if final is None else final.data, party.readings,
                   takeovers(party))
-        load = load_line()
+        load = load_average()
         report(party, faults, chain, guest, v, final, took, load)
     finally:
         party.close()

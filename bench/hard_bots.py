@@ -36,14 +36,13 @@ from typing import Any
 import zmq
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-from host import host_command, percentile, start  # noqa: E402
+from measure import PY, host_command, load_average, percentile, start  # noqa: E402
 
 from cardparty.net.host.model import DEFAULT_BOT_BUDGET_MS  # noqa: E402
-from cardparty.net.keydesk import fetch_key  # noqa: E402
-from cardparty.net.keys import KeyPair  # noqa: E402
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
+from cardparty.net.trust.keydesk import fetch_key  # noqa: E402
+from cardparty.net.trust.keys import KeyPair  # noqa: E402
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 
-PY = sys.executable
 #: The target: another player's ping answered within this (p99), seconds.
 TARGET = 0.050
 
@@ -210,7 +209,7 @@ def hard_bots(args: argparse.Namespace) -> int:
           f"{args.game} for {args.players}, every seat a hard bot ({args.budget_ms} ms a move), "
           f"a pinger in its own process (one ping every 10-30 ms), {args.seconds:g} s a run, "
           f"each host started afresh; {os.cpu_count()} cores, load "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+          f"{load_average()}")
     off = one_run(None, args)
     print(report("off the loop (the host's worker processes)", off))
     on = one_run(0, args) if args.compare else None

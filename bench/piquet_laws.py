@@ -1,11 +1,11 @@
 """Piquet's laws over many random deals: the automatic declarations, the spoken ones made in
-full, and an independent count (tests/piquet/reference.py) held to each other, category by
-category, at the Czech table and under the classic laws (tests/piquet/crosscheck.py).
+full, and an independent count (piquet_reference.py) held to each other, category by
+category, at the Czech table and under the classic laws (piquet_crosscheck.py).
 
 The suite checks a few hundred deals (tests/piquet/test_piquet_crosscheck.py); this runs the
 full count and prints, per table, the deals, how many differ and in which categories, how
 often each law came up, and one verdict line. A difference is a bug: its deal's seed replays
-it (``crosscheck.play_deal(classic, seed)``), to become a scenario test.
+it (``piquet_crosscheck.play_deal(classic, seed)``), to become a scenario test.
 
     python bench/piquet_laws.py                   # 10,300 deals of each table
     python bench/piquet_laws.py --deals 500       # a quick run
@@ -17,11 +17,8 @@ import argparse
 import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from tests.piquet.crosscheck import Report, check_deals  # noqa: E402
+from piquet_crosscheck import Report, check_deals
 
 SHOWN = ("point", "sequence", "several sequences", "equal sequences scored", "set",
          "several sets", "carte blanche", "carte rouge", "repique", "pique", "capot", "premium")

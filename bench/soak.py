@@ -44,13 +44,13 @@ from typing import Any
 import zmq
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
-from host import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E402
+from measure import cpu_seconds, host_command, percentile, rss_kb, start  # noqa: E402
 
-from cardparty.net.keydesk import fetch_key  # noqa: E402
-from cardparty.net.keys import KeyPair  # noqa: E402
-from cardparty.net.netbot import BotGone, play_table  # noqa: E402
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
-from cardparty.net.session import Session, SessionError  # noqa: E402
+from cardparty.net.player.netbot import BotGone, play_table  # noqa: E402
+from cardparty.net.player.session import Session, SessionError  # noqa: E402
+from cardparty.net.trust.keydesk import fetch_key  # noqa: E402
+from cardparty.net.trust.keys import KeyPair  # noqa: E402
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message  # noqa: E402
 
 
 def refilling(s: Session, tid: str) -> Any:

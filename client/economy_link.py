@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import _, shown
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy", "rewards")
 

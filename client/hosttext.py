@@ -1,7 +1,7 @@
 """A host's free text, made fit to draw: whatever a host sends, a chat line is one line, a
 name reads as what it is, and nothing reorders, recolours or moves the screen.
 
-A host of this project checks what its players send (net/safetext.py), but a client may meet
+A host of this project checks what its players send (net/names/safetext.py), but a client may meet
 a host that does not: a chat line holding a newline would draw a second line of its own
 ("<Eva> I resign") and a U+202E would turn the rest of a line around. Every piece of a host's
 free text (chat, names, table titles, reasons) goes through ``host_text`` where it enters the
@@ -23,7 +23,7 @@ Must not know about: terminals' libraries, the wire, game rules.
 
 from __future__ import annotations
 
-from cardparty.net.safetext import JOINERS, name_problem, safe, shown_name
+from cardparty.net.names.safetext import JOINERS, name_problem, safe, shown_name
 
 #: The longest piece of a host's text drawn (a chat line is at most 500 characters at a host).
 LIMIT = 500

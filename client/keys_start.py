@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from cardparty.client.dialog import type_key
 from cardparty.client.keymap import TYPED, Keys
 from cardparty.core.i18n import N_, _
-from cardparty.net.safetext import NAME_MAX
-from cardparty.net.safetext import name_problem as safe_name_problem
+from cardparty.net.names.safetext import NAME_MAX
+from cardparty.net.names.safetext import name_problem as safe_name_problem
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -62,7 +62,7 @@ NAME_REFUSALS = frozenset({"name_taken", "bad_name", "too_many"})
 
 
 def name_problem(name: str) -> str | None:
-    """Why a host would refuse ``name`` (the host's own rule, ``net/safetext.py``), in the
+    """Why a host would refuse ``name`` (the host's own rule, ``net/names/safetext.py``), in the
     player's words; None if it would take it."""
     if not name.strip():
         return _("type your name first")

@@ -1,4 +1,4 @@
-"""The start screen's list of hosts on the LAN, fed from ``cardparty.net.discovery``.
+"""The start screen's list of hosts on the LAN, fed from ``cardparty.net.player.discovery``.
 
 While the start screen shows, a background thread browses DNS-SD (``_cardparty._tcp``) and
 hands the list to the client once a second as a ``hosts`` message (see ``link``). It starts only
@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import _
-from cardparty.net.address import maybe_address
+from cardparty.net.wire.address import maybe_address
 
 if TYPE_CHECKING:
-    from cardparty.net.discovery import HostRecord
-    from cardparty.net.known_hosts import KnownHosts
+    from cardparty.net.player.discovery import HostRecord
+    from cardparty.net.trust.known_hosts import KnownHosts
 
 REFRESH = 1.0
 
@@ -37,7 +37,7 @@ _announced: dict[str, str] = {}
 
 def announced_key(address: str) -> str | None:
     """The key the LAN announcement of ``address`` carried, if one was seen (``192.168.1.20``
-    is the host announced at ``192.168.1.20:7770``: net/address.py reads both)."""
+    is the host announced at ``192.168.1.20:7770``: net/wire/address.py reads both)."""
     found = maybe_address(address)
     return _announced.get(found.shown) if found is not None else None
 
@@ -46,8 +46,8 @@ def lookalike_warnings(hosts: list[HostRecord], known: KnownHosts) -> list[str]:
     """One warning for each pair of ``hosts`` a player could take for one another (names
     that read alike, fingerprints that start alike: ``discovery.lookalikes``), with both
     fingerprints, so that he asks the host's operator which is his."""
-    from cardparty.net.discovery import lookalikes
-    from cardparty.net.safetext import safe
+    from cardparty.net.names.safetext import safe
+    from cardparty.net.player.discovery import lookalikes
 
     return [_("warning: {a} ({fa}) and {b} ({fb}) could be taken for one another: one of them "
               "may be a forgery; ask the host's operator which fingerprint is his").format(
@@ -75,15 +75,15 @@ class LanHosts:
 
     def _run(self) -> None:
         try:
-            from cardparty.net.discovery import Browser
+            from cardparty.net.player.discovery import Browser
             browser: Any = Browser()
         except Exception as exc:  # no multicast here, or zeroconf missing: say it, go on
             self.deliver({"type": "hosts", "hosts": [],
                           "text": _("no search on this network ({error})").format(
                               error=type(exc).__name__)})
             return
-        from cardparty.net.known_hosts import KnownHosts
-        from cardparty.net.safetext import safe
+        from cardparty.net.names.safetext import safe
+        from cardparty.net.trust.known_hosts import KnownHosts
 
         known = KnownHosts()
         last: list[tuple[str, str]] | None = None

@@ -158,7 +158,7 @@ def connector(tokens: TokenStore | None = None, address: str | None = None,
     (docs/security.md)."""
     from cardparty.client.lan_hosts import announced_key
     from cardparty.client.net_link import NetLink
-    from cardparty.net.address import maybe_address
+    from cardparty.net.wire.address import maybe_address
 
     store = tokens if tokens is not None else TokenStore()
     pinned = maybe_address(address) if address else None
@@ -176,7 +176,7 @@ def join(address: str | None, name: str, ascii_only: bool = False, mouse: bool =
     """``cardparty join``: the start screen (with the hosts found on the LAN unless
     ``discovery`` is off), or straight to ``address`` when given (``key``: its key or
     fingerprint, given out of band)."""
-    from cardparty.net.address import AddressError, address_problem, read_address
+    from cardparty.net.wire.address import AddressError, address_problem, read_address
 
     if address:
         try:

@@ -1,5 +1,5 @@
 """The link to a real host: a thin adapter from the screens' ``Link`` onto
-``cardparty.net.session.Session`` (docs/protocol.md).
+``cardparty.net.player.session.Session`` (docs/protocol.md).
 
 It turns the host's pushed messages into the client's messages (``link``): views with their
 events and the host's timers as countdowns (a timer's ``remaining`` is the truth: a Pika warning
@@ -38,10 +38,10 @@ from cardparty.client.link import Deliver, Message
 from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire, shown
-from cardparty.net.hostkey import diagnose
-from cardparty.net.known_hosts import HostKeyError, KnownHosts
-from cardparty.net.safetext import CHAT_MAX, LOBBY_CHAT_MAX
-from cardparty.net.session import REFUSALS, Session, SessionError
+from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
+from cardparty.net.player.session import REFUSALS, Session, SessionError
+from cardparty.net.trust.hostkey import diagnose
+from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
 
 LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking

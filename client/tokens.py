@@ -17,7 +17,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from cardparty.net.address import AddressError, read_address
+from cardparty.net.wire.address import AddressError, read_address
 
 #: A token longer than this is not one the host handed out: it is ignored.
 MAX_TOKEN = 256
@@ -41,7 +41,7 @@ class TokenStore:
 
     def path(self, address: str, name: str) -> Path:
         """The file for ``name`` at ``address`` (``host``, ``host:port`` and ``tcp://host:port``
-        of the same host share it: net/address.py)."""
+        of the same host share it: net/wire/address.py)."""
         try:
             where = read_address(address).endpoint
         except AddressError:            # no host's address: no host's token either

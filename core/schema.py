@@ -15,7 +15,7 @@ here as ``Table`` values in a ``Schema``; from that declaration come:
   made here from its own declaration (``Schema.put``);
 - the rows of a snapshot (``Schema.dump``) and how a copy is loaded from them (``Schema.load``);
 - how two copies that went apart are merged at a heal (``Table.merge``, ``Column.merge``,
-  ``Column.scope``, ``Column.mint``, ``Table.log``; net/merge.py runs them).
+  ``Column.scope``, ``Column.mint``, ``Table.log``; net/peers/merge.py runs them).
 
 A table added to a schema is therefore created, replicated, snapshotted and merged with no
 other change; a table the declaration marks ``local`` (counters of the file itself) is none of
@@ -42,11 +42,11 @@ from typing import Any, Literal, Protocol
 
 #: SQLite's storage classes a column declares.
 Affinity = Literal["TEXT", "INTEGER", "REAL", "BLOB"]
-#: How a column's value is merged when both copies changed a row (net/merge.py):
+#: How a column's value is merged when both copies changed a row (net/peers/merge.py):
 #: ``theirs`` the winner's value stays; ``add`` the winner's plus what the loser added since
 #: the fork; ``max`` the larger; ``log`` moved only by a log table's rows (``Log``).
 ColumnMerge = Literal["theirs", "add", "max", "log"]
-#: How a table's rows are merged (net/merge.py): ``rows`` row by row (a row only the loser
+#: How a table's rows are merged (net/peers/merge.py): ``rows`` row by row (a row only the loser
 #: changed is taken, a row both changed keeps the winner's, with its columns merged);
 #: ``unit`` all rows of one unit (a game table: its row and its moves) together, in whichever
 #: tables share the unit; ``log`` an append-only log whose new rows are written again;
@@ -358,7 +358,7 @@ class Schema:
 
 class Journal(Protocol):
     """Where a file's transactions go, numbered in the order they are handed over to be
-    committed (a standby's stream: net/replica.py)."""
+    committed (a standby's stream: net/peers/replica.py)."""
 
     def reserve(self, file: str) -> int:
         """The next number, for a transaction of ``file`` about to be committed."""

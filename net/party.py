@@ -7,12 +7,12 @@ Owns: ``Party``, the loop of roles of one ``cardparty host`` process:
   ``peers`` its store kept from before) asks them who serves, and stands by that host; a peer
   that knows none, or that no peer answered within ``ALONE`` seconds while it holds its own
   files, serves;
-- **standby** (net/standby.py): a copy kept, or a place in the queue of peers waiting; it ends
+- **standby** (net/peers/standby.py): a copy kept, or a place in the queue of peers waiting; it ends
   with a takeover;
 - **host** (net/host/node.py): served until it ends: stopped (the process ends), handed over to
   its standby (``handover`` in the console: it stands by the new host; Ctrl-C or SIGTERM: it
   leaves), stood down to a host of a higher epoch that called it after a split (it stands by
-  that host), or met an old host that stood down (its rows carried in, net/merge.py, and the
+  that host), or met an old host that stood down (its rows carried in, net/peers/merge.py, and the
   host built again on the same socket).
 
 So a host that hands over, comes back after a kill, or comes out of a stall rejoins as a
@@ -37,15 +37,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardparty.net.address import AddressError, HostAddress, read_address
-from cardparty.net.host.config import Guests
-from cardparty.net.keys import KeyPair, fingerprint, public_key
-from cardparty.net.merge import drop_forkpoint, heal, read_forkpoint
-from cardparty.net.standby import Alone, Standby, Takeover
+from cardparty.net.host.node import HandedOver, Heal, Host, StoodDown
+from cardparty.net.peers.merge import drop_forkpoint, heal, read_forkpoint
+from cardparty.net.peers.standby import Alone, Standby, Takeover
+from cardparty.net.store import StoreError
+from cardparty.net.trust.guests import Guests
+from cardparty.net.trust.keys import KeyPair, fingerprint, public_key, same_fingerprint
+from cardparty.net.wire.address import AddressError, HostAddress, read_address
 
 if TYPE_CHECKING:
     from cardparty.core.discovery import Catalog
-    from cardparty.net.host.node import Host
 
 log = logging.getLogger("cardparty.host")
 
@@ -147,8 +148,6 @@ class Party:
             status = self.serve(host)
             self._host = None
             outcome = host.outcome
-            from cardparty.net.host.node import HandedOver, Heal, StoodDown
-
             if isinstance(outcome, Heal):
                 host = self.carry_in(host, outcome)
             elif isinstance(outcome, StoodDown) or (isinstance(outcome, HandedOver)
@@ -166,8 +165,6 @@ class Party:
         """Stand by ``target`` (and look at ``others`` when it is lost) until a takeover (its
         ``Takeover``), no answer from anybody (``Alone``), a stop (None) or a failure (the
         exit status)."""
-        from cardparty.net.store import StoreError
-
         if self.catalog is None:
             self.catalog = ready_to_serve()
         where = self.where
@@ -198,7 +195,7 @@ class Party:
 
     def carry_in(self, old: Host, healed: Any) -> Host | int:
         """The heal, the higher host's side: what the lower did after the fork carried into
-        this host's files (net/merge.py), then the host built again from them on the same
+        this host's files (net/peers/merge.py), then the host built again from them on the same
         socket, as after a restart; its players say hello again and find every table."""
         data = self.where.data
         forkpoint = read_forkpoint(data)
@@ -251,8 +248,6 @@ def peer_key(data: Path, where: HostAddress, pinned: str | None) -> bytes | None
     """The key of the peer at ``where`` (or whose fingerprint is ``pinned``) as the files in
     ``data`` know it from before: a peer started again with its first contact's address needs
     no answer from that machine (it may be down, or not serve)."""
-    from cardparty.net.keys import same_fingerprint
-
     for fp, key, serves in _peer_rows(data):
         if (pinned is not None and same_fingerprint(pinned, fp)) or (
                 pinned is None and serves == where.shown):
@@ -281,7 +276,7 @@ def ready_to_serve() -> Catalog:
     so they are set aside from the garbage collector (``gc.freeze``): a collection during the
     takeover's build no longer walks them."""
     from cardparty.core.discovery import load_catalog
-    from cardparty.net.safetext import name_problem
+    from cardparty.net.names.safetext import name_problem
 
     name_problem("cardparty")
     catalog = load_catalog()

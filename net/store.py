@@ -11,6 +11,10 @@ killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
 ``synchronous=NORMAL`` survives the process being killed at any point; only a power cut may
 lose the last transactions.
 
+A player's rows are kept under his handle (``identity``: his key with the name he owns, hashed),
+which is what the host files his seats under, so no token a client sends can stand for him;
+the peers find him by it in their copies.
+
 One host at a time: a host holds a lock on ``DIR/host.lock`` (``flock``) as long as its store
 is open, which the operating system releases when the process ends however it ends, so a
 second host on the same directory is refused in one line and a crash never blocks a restart.
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import logging
 import os
 import queue
@@ -36,6 +41,7 @@ import msgpack
 
 from cardparty.core.owner_only import private_files
 from cardparty.core.schema import Capture, Change, Column, Journal, Schema, Table
+from cardparty.net.names.safetext import name_key
 
 log = logging.getLogger("cardparty.host")
 
@@ -218,7 +224,7 @@ class Store:
 
     def replicate(self, journal: Journal) -> None:
         """From now on every transaction's changes, as row images, go to ``journal`` (a
-        standby's stream, net/replica.py), numbered in the order they are handed over, which
+        standby's stream, net/peers/replica.py), numbered in the order they are handed over, which
         is the order the file commits them. On the loop's thread, between two of its flushes:
         the writer is drained first, so nothing committed before is numbered after."""
         self.drain()
@@ -476,6 +482,11 @@ class Store:
         self._do("UPDATE owners SET seen = ?, played = max(played, ?) WHERE name_key = ?",
                  (seen, int(played), name_key))
 
+    def refile_owner(self, old: str, name_key: str) -> None:
+        """The owner filed under ``old`` is filed under ``name_key`` (his name folds so with
+        Unicode's tables of today); left as it is when another row holds ``name_key``."""
+        self._do("UPDATE OR IGNORE owners SET name_key = ? WHERE name_key = ?", (name_key, old))
+
     def drop_owner(self, name_key: str) -> None:
         """``name_key`` is bound to nobody any more (released: ``owners.Owners``)."""
         self._do("DELETE FROM owners WHERE name_key = ?", (name_key,))
@@ -672,3 +683,10 @@ def backup(directory: str | Path, target: str | Path) -> Path:
     finally:
         src.close()
     return out
+
+
+def identity(key: bytes, name: str) -> str:
+    """The host's handle on one player: his key with the name he owns (hex, not a secret:
+    the host never takes it from a client)."""
+    return hashlib.sha256(b"cardparty player\0" + key + b"\0" + name_key(name).encode()
+                          ).hexdigest()[:32]

@@ -1,5 +1,5 @@
 """For every test: key files and known hosts live in a temporary directory, never in the real
-home of whoever runs the tests (``CARDPARTY_HOME``, see net/keys.py). Set before any test
+home of whoever runs the tests (``CARDPARTY_HOME``, see net/trust/keys.py). Set before any test
 module is imported, so subprocesses the tests start inherit it too."""
 
 from __future__ import annotations

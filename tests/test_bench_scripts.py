@@ -173,8 +173,8 @@ def test_a_soak_gamer_fills_the_seat_a_joiner_took_before_the_bots_and_left() ->
     import random
 
     from cardparty.net.host import Host
-    from cardparty.net.netbot import play_table
-    from cardparty.net.session import Session
+    from cardparty.net.player.netbot import play_table
+    from cardparty.net.player.session import Session
 
     sys.path.insert(0, str(BENCH))
     import soak
@@ -381,3 +381,13 @@ def test_the_fault_checker_holds_an_honest_game_and_finds_a_told_move_the_host_l
     twice.insert(told[-1] + 1, other)
     verdict = faultcheck.check({"p0": twice}, tmp_path / "data", {}, [])
     assert verdict.continuations == 1, verdict.examples
+
+
+@pytest.mark.parametrize("script", ["host_latency.py", "host_memory.py", "host_cost.py",
+                                    "host_wake.py", "host_standby.py", "hard_bots.py",
+                                    "economy_crash.py"])
+def test_each_bench_of_the_host_and_the_crash_sweep_also_runs_alone(script: str) -> None:
+    """``bench/host.py`` runs the host's benches in one go (above); each is a script of its
+    own too, with its own command line."""
+    out = run(script, "--help")
+    assert out.startswith("usage: ") and "--" in out, out

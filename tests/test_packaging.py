@@ -1,6 +1,7 @@
 """The distribution builds as ``make play`` builds it, with no packaging warning (issue 27,
 item 15: some 100 lines of "Package would be ignored" for the catalogs' folders were printed
-before the first table), and ships the message catalogs of every language.
+before the first table), and ships the message catalogs of every language and the name rules'
+Unicode tables.
 
 The build runs setuptools' own backend on a copy of the tree (what a fresh clone holds), so
 nothing is written into the working tree and no index is asked for anything.
@@ -62,6 +63,7 @@ def test_the_wheel_builds_without_a_warning_and_holds_every_catalog(fresh_tree: 
             assert f"cardparty/core/locale/{lang}/LC_MESSAGES/cardparty.{kind}" in names
     assert "cardparty/core/locale/cardparty.pot" in names
     assert "cardparty/client/commands/play.py" in names
+    assert "cardparty/net/names/unicode_names.txt" in names             # the name rules' data
     for template in ("pyproject.toml", "game.py", "variant.py", "test_game.py", "README.md"):
         assert f"cardparty/core/newgame_template/{template}.tmpl" in names   # new-game's
     assert not [n for n in names if "__pycache__" in n or n.startswith(("core/", "net/"))]

@@ -2,7 +2,7 @@
 
 It connects to a host like any player, creates a table (``--create``) or joins one by its id
 (``--table``), takes a seat, says ready, and plays with the game's bot policy
-(``cardparty.net.netbot``) until the game ends, riding out a host that goes away and comes
+(``cardparty.net.player.netbot``) until the game ends, riding out a host that goes away and comes
 back. Then it prints the places per seat. ``--json`` makes every printed line one JSON object:
 ``{"table": ID}`` on creating a table, ``{"table": ID, "seat": S, "name": N}`` once seated
 (the same name, from this user's key, resumes this seat: ``--name N``), and at the end the
@@ -156,8 +156,8 @@ class History:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardparty.net.address import AddressError, read_address
-    from cardparty.net.session import Session
+    from cardparty.net.player.session import Session
+    from cardparty.net.wire.address import AddressError, read_address
 
     if args.create and not args.players:
         return refuse("bot-client", _("--create needs --players"))
@@ -185,8 +185,8 @@ def run(args: argparse.Namespace) -> int:
 def play(args: argparse.Namespace, session: Any, history: History | None, rng: random.Random,
          name: str, say: Any) -> int:
     """Connect, take the seat, play it to the end (``run``'s work); the exit status."""
-    from cardparty.net.netbot import BotGone, play_table
-    from cardparty.net.session import SessionError
+    from cardparty.net.player.netbot import BotGone, play_table
+    from cardparty.net.player.session import SessionError
 
     try:
         session.connect(timeout=10.0)

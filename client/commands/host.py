@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardparty.core.i18n import _
-from cardparty.net.protocol import DEFAULT_PORT
+from cardparty.net.wire.protocol import DEFAULT_PORT
 
 
 def add_parser(sub: Any) -> None:
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     settings = host_settings(args)
     if isinstance(settings, int):
         return settings
-    from cardparty.net.keys import KeyFileError, host_key_file
+    from cardparty.net.trust.keys import KeyFileError, host_key_file
 
     try:
         found = host_key_file(args.data)
@@ -115,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
 def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
     """A host that keeps its data is a peer of its party (net/party.py): it seeks who serves,
     stands by, takes over, serves, and rejoins, without another command."""
-    from cardparty.net.address import AddressError, read_address
     from cardparty.net.party import Party, Where, known_peers, on_signals, peer_key
+    from cardparty.net.wire.address import AddressError, read_address
 
     try:
         serves = read_address(args.serves, args.port or 7770) if args.serves else None
@@ -127,8 +127,8 @@ def run_party(args: argparse.Namespace, found: Any, settings: Any) -> int:
     say = Party.say_on_stderr
     first = None
     if args.standby_for is not None:
-        from cardparty.net.hostkey import expect
-        from cardparty.net.known_hosts import HostKeyError, KnownHosts
+        from cardparty.net.trust.hostkey import expect
+        from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
 
         try:
             target = read_address(args.standby_for)
@@ -237,7 +237,7 @@ def guests_of(args: argparse.Namespace) -> Any:
     """What one source address may take of the host the arguments describe
     (``config.Guests``): the host and the standby that becomes a host build their limits from
     this one value. No flag changes them today: the defaults, for every host."""
-    from cardparty.net.host.config import Guests
+    from cardparty.net.trust.guests import Guests
 
     return Guests()
 
@@ -392,7 +392,7 @@ def in_use(address: str, port: int, at: int) -> str:
 
 def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = "",
               name: str | None = None) -> Any:
-    """Announce the host on the LAN (net/discovery.py), with the ``games`` it serves, unless
+    """Announce the host on the LAN (net/player/discovery.py), with the ``games`` it serves, unless
     it only listens on loopback.
 
     Discovery is a convenience: if it cannot start, say so in one line and serve anyway."""
@@ -400,7 +400,7 @@ def advertise(args: argparse.Namespace, port: int, games: list[str], key: str = 
     loopback = address.startswith("127.") or address in ("localhost", "::1")
     if args.advertise is False or (args.advertise is None and loopback):
         return None
-    from cardparty.net.discovery import Advertiser, local_addresses
+    from cardparty.net.player.discovery import Advertiser, local_addresses
 
     addresses = local_addresses() if address in ("0.0.0.0", "*") else [address]
     try:

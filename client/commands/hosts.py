@@ -1,6 +1,6 @@
 """``cardparty hosts``: the hosts that answer on the LAN (DNS-SD ``_cardparty._tcp``), each
 with the fingerprint of the key it announces and whether that key is known, new or changed to
-this player (net/known_hosts.py), and a warning for two hosts a player could take for one
+this player (net/trust/known_hosts.py), and a warning for two hosts a player could take for one
 another (docs/security.md, first contact); ``--forget`` drops a remembered host key."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.lan_hosts import lookalike_warnings
 from cardparty.core.i18n import _
-from cardparty.net.address import address_problem, maybe_address
-from cardparty.net.discovery import browse
-from cardparty.net.known_hosts import KnownHosts
-from cardparty.net.safetext import safe
+from cardparty.net.names.safetext import safe
+from cardparty.net.player.discovery import browse
+from cardparty.net.trust.known_hosts import KnownHosts
+from cardparty.net.wire.address import address_problem, maybe_address
 
 
 def add_parser(sub: Any) -> None:

@@ -43,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from cardparty.client.launch import join
-    from cardparty.net.hostkey import split_given
-    from cardparty.net.known_hosts import HostKeyError
+    from cardparty.net.trust.hostkey import split_given
+    from cardparty.net.trust.known_hosts import HostKeyError
 
     if args.key is not None:
         if args.address is None:

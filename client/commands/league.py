@@ -48,7 +48,7 @@ def week(text: str) -> str:
 def named(led: Any, name: str) -> list[str]:
     """The profiles ``name`` stands for: a host owns names whatever their capitals and
     widths (``net.safetext.name_key``: "petr" is Petr's), so the league finds them so too."""
-    from cardparty.net.safetext import name_key
+    from cardparty.net.names.safetext import name_key
 
     wanted = name_key(name)
     return [u for u in led.usernames() if name_key(u) == wanted]

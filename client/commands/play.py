@@ -15,7 +15,7 @@ from typing import Any
 from cardparty.client.commands.bot_client import setting
 from cardparty.core.bots import ACCEPTED_LEVELS
 from cardparty.core.i18n import _
-from cardparty.net.protocol import BOT_DELAY
+from cardparty.net.wire.protocol import BOT_DELAY
 
 
 def add_parser(sub: Any) -> None:

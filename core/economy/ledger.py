@@ -226,7 +226,7 @@ class Ledger:
 
     def replicate(self, journal: Journal) -> None:
         """From now on what each transaction changed goes to ``journal`` (a standby's stream,
-        net/replica.py) as row images, once it commits."""
+        net/peers/replica.py) as row images, once it commits."""
         self.capture.install(self.db)
         self._journal = journal
 

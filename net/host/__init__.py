@@ -11,7 +11,8 @@
 - ``persistence``: the host's rows in its store;
 - ``outbox`` (how handlers send), ``gate`` (frames held until what they tell of is durable),
   ``clock`` (the one source of time), ``model`` (records), ``schedule`` (what is due when),
-  ``allowance`` (token buckets per key), ``config`` (``HostConfig``: what a host is told),
+  ``config`` (``HostConfig``: what a host is told; its limits per guest are
+  ``net/trust/guests.py``'s, its token buckets ``net/trust/allowance.py``'s),
   ``parts`` (``build_host``: every part built once from its dependencies, without a socket),
   ``node`` (``Host``, as users start it).
 
@@ -23,7 +24,7 @@ from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import BURST, MAX_INVITED, RATE, HostSeat, HostTable, Player
 from cardparty.net.host.node import Host
 from cardparty.net.host.parts import HostParts, build_host
-from cardparty.net.host.server import BIND_RETRY
+from cardparty.net.trust.guard import BIND_RETRY
 
 __all__ = ["BIND_RETRY", "BURST", "MAX_INVITED", "RATE", "Host", "HostConfig", "HostParts",
            "HostSeat", "HostTable", "Player", "build_host"]

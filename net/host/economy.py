@@ -35,7 +35,7 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.settings import HostSettings
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

@@ -31,7 +31,7 @@ from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.thinkers import FALLBACK, Thought
 from cardparty.net.host.timers import Timers, budget_of
-from cardparty.net.protocol import ProtocolError, error, message
+from cardparty.net.wire.protocol import ProtocolError, error, message
 
 
 def seed_of(ht: HostTable, seat: int) -> int:

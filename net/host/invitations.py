@@ -17,12 +17,12 @@ import logging
 from typing import Any
 
 from cardparty.core.i18n import N_, Msg
-from cardparty.net.host.allowance import for_addresses
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Player, Players
-from cardparty.net.owners import Owners
-from cardparty.net.protocol import ProtocolError, message
-from cardparty.net.safetext import safe
+from cardparty.net.host.owners import Owners
+from cardparty.net.names.safetext import safe
+from cardparty.net.trust.allowance import for_addresses
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

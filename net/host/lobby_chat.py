@@ -20,12 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.core.i18n import Msg
-from cardparty.net.host.allowance import Allowances, for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
-from cardparty.net.protocol import ProtocolError, message
-from cardparty.net.safetext import LOBBY_CHAT_MAX
+from cardparty.net.names.safetext import LOBBY_CHAT_MAX
+from cardparty.net.trust.allowance import Allowances, for_addresses
+from cardparty.net.wire.protocol import ProtocolError, message
 
 #: Lines one key may say to the lobby at once, then one every ``EVERY`` seconds.
 BURST = 5

@@ -27,7 +27,7 @@ from cardparty.net.host.model import MAX_ROUNDS, HostTable, Player, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

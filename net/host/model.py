@@ -24,7 +24,7 @@ from cardparty.core.i18n import N_, Msg
 from cardparty.core.search import DEFAULT_BUDGET
 from cardparty.core.table import Table
 from cardparty.net.host.schedule import Schedule
-from cardparty.net.protocol import ProtocolError
+from cardparty.net.wire.protocol import ProtocolError
 
 #: Replies a host remembers per player, to answer a repeated request id without acting twice.
 REPLY_MEMORY = 256
@@ -63,7 +63,7 @@ NOT_SEATED = N_("you have no seat at this table")
 @dataclass(eq=False)
 class Player:
     """One person (or bot client) at this host, across connections: found by ``token``, his
-    handle at this host (``owners.identity`` of his key and name; never taken from a client)."""
+    handle at this host (``store.identity`` of his key and name; never taken from a client)."""
 
     id: str
     token: str

@@ -6,7 +6,7 @@ opened from paths when it is given paths: the store, the ledger, its key pair; t
 ``gate.CommitGate`` its parts send through, with the store as its durability source; the
 parts, ``parts.build_host``; the ``server.Server``), ``listen``/``start``/``stop``/``run``,
 the context manager, and the few attributes callers read (``address``, ``port``,
-``tables``, ``players``, ``store``, ``keys``). A host speaks CURVE (net/guard.py) on a ZeroMQ
+``tables``, ``players``, ``store``, ``keys``). A host speaks CURVE (net/trust/guard.py) on a ZeroMQ
 context of its own (one ZAP handler per context), with its key desk on the next port.
 
 Patterns (zguide): Clone for views (``views``), Paranoid Pirate for liveness (``roster``).
@@ -29,29 +29,28 @@ import zmq
 
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
-from cardparty.net.address import HostAddress
-from cardparty.net.fdbudget import Door
-from cardparty.net.guard import Guard
-from cardparty.net.heal import Caller
 from cardparty.net.host.clock import Clock, SystemClock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_store
 from cardparty.net.host.play import Observer
-from cardparty.net.host.server import Server, open_router
+from cardparty.net.host.server import Server
 from cardparty.net.host.standby import Higher, Standbys
-from cardparty.net.keys import KeyPair, host_keys
-from cardparty.net.merge import drop_forkpoint
-from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
-from cardparty.net.protocol import encode, message
-from cardparty.net.replica import CHUNK, ECONOMY, HOST, SCHEMAS
+from cardparty.net.peers.heal import Caller
+from cardparty.net.peers.merge import drop_forkpoint
+from cardparty.net.peers.peer import SNAPSHOT_END, piece, records, welcome
+from cardparty.net.peers.replica import CHUNK, ECONOMY, HOST, SCHEMAS
+from cardparty.net.peers.standby import Memo, Takeover
 from cardparty.net.store import Store
+from cardparty.net.trust.fdbudget import Door
+from cardparty.net.trust.guard import Guard, open_router
+from cardparty.net.trust.keys import KeyPair, host_keys
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import encode, message
 
 if TYPE_CHECKING:
     import sqlite3
-
-    from cardparty.net.standby import Memo, Takeover
 
 log = logging.getLogger("cardparty.host")
 
@@ -155,7 +154,7 @@ class Host:
         #: start again), ``StoodDown`` (to be the other's standby)
         self.outcome: Heal | StoodDown | HandedOver | None = None
         self._yield_to: Higher | None = None
-        #: a host that took over without being sure calls its old host (net/heal.py)
+        #: a host that took over without being sure calls its old host (net/peers/heal.py)
         self.caller: Caller | None = None
         if takeover is not None:
             self._took_over(takeover)
@@ -263,7 +262,7 @@ class Host:
 
     @property
     def fingerprint(self) -> str:
-        """The host's key fingerprint, for players to compare (net/keys.py)."""
+        """The host's key fingerprint, for players to compare (net/trust/keys.py)."""
         return self.keys.fingerprint
 
     def start(self, timeout: float = 5.0) -> str:
@@ -338,8 +337,6 @@ class Host:
         again from the merged files to serve on (net/party.py), as a takeover that is sure
         (its old host stood down) at this host's epoch, with this host's memory of replies and
         the old host's."""
-        from cardparty.net.standby import Takeover
-
         assert self._sock is not None and self._guard is not None
         memo: dict[str, OrderedDict[Any, tuple[str, bytes, str]]] = {}
         if isinstance(self.outcome, Heal):
@@ -436,7 +433,7 @@ class Host:
                     higher.serves.shown)
 
     def _healed(self, copies: dict[str, sqlite3.Connection], memo: Memo) -> None:
-        """The old host stood down and handed its rows over (net/heal.py): this host stops,
+        """The old host stood down and handed its rows over (net/peers/heal.py): this host stops,
         keeping its socket, to carry them in and start again (net/party.py)."""
         self.outcome = Heal(copies, memo)
         self.hand_over = False

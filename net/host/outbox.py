@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from cardparty.net.host.model import Player
-from cardparty.net.protocol import HOST_LIMITS, decode, encode
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode
 
 
 class Outbox:

@@ -19,8 +19,8 @@ from cardparty.core.i18n import N_, Msg
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostSeat, HostTable, Player
-from cardparty.net.protocol import ProtocolError, message
-from cardparty.net.safetext import safe
+from cardparty.net.names.safetext import safe
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

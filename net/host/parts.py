@@ -42,6 +42,7 @@ from cardparty.net.host.match import Match, record_round
 from cardparty.net.host.model import HostTable, Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.owner import Owner
+from cardparty.net.host.owners import Owners
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
 from cardparty.net.host.roster import PlayerEvents, Roster
@@ -51,9 +52,8 @@ from cardparty.net.host.succession import Succession, Word
 from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import Views
-from cardparty.net.owners import Owners
-from cardparty.net.protocol import check_request, message
 from cardparty.net.store import Store
+from cardparty.net.wire.protocol import check_request, message
 
 Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
 StrPath = str | os.PathLike[str]

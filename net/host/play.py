@@ -33,8 +33,8 @@ from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
-from cardparty.net.protocol import ProtocolError, message
-from cardparty.net.safetext import safe
+from cardparty.net.names.safetext import safe
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

@@ -1,6 +1,6 @@
 """The players a host knows: who they are, where they are connected, whether they are alive.
 
-Owns: adding and forgetting players (``model.Players``, by their handle, ``owners.identity``:
+Owns: adding and forgetting players (``model.Players``, by their handle, ``store.identity``:
 the key ZeroMQ authenticated for the connection with the name it owns; MO-1, and by id), the
 names bound to keys (``owners``), the route each player is connected by and the key that route
 is authenticated as, the routes replaced by a newer hello, ``hello`` (a new player, a resumed
@@ -41,17 +41,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardparty.core.i18n import Msg
-from cardparty.net.host.allowance import for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import FORGET_UNSEATED, Player, Players
 from cardparty.net.host.outbox import Outbox
+from cardparty.net.host.owners import NameTaken, Owners
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.schedule import Schedule
 from cardparty.net.host.succession import Word
-from cardparty.net.owners import NameTaken, Owners, identity
-from cardparty.net.protocol import FEATURES, PROTOCOL, ProtocolError, message
-from cardparty.net.safetext import safe
+from cardparty.net.names.safetext import safe
+from cardparty.net.store import identity
+from cardparty.net.trust.allowance import for_addresses
+from cardparty.net.wire.protocol import FEATURES, PROTOCOL, ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 
@@ -96,7 +97,7 @@ class Roster:
         #: whether a player sits at a table (watching is not sitting)
         self.seated = seated
         self.directory = players
-        self.players = players.by_token       # by handle (owners.identity)
+        self.players = players.by_token       # by handle (store.identity)
         self.by_id = players.by_id
         self.owners = owners
         self.routes: dict[bytes, Player] = {}

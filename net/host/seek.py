@@ -26,7 +26,7 @@ from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostSeat, HostTable, Player, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.views import Views
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

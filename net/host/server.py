@@ -1,10 +1,7 @@
 """The host's socket: the ROUTER, its loop, and what happens to a frame before a handler.
 
-Owns: opening the ROUTER socket (``open_router``, the one place its options are set:
-CURVE with the host's key pair and its ZAP handler (net/guard.py), ROUTER_MANDATORY so a send
-to a vanished client fails loudly instead of vanishing, no ROUTER_HANDOVER (a connection
-claiming a routing id in use is refused, never handed another's route), an explicit linger,
-ZeroMQ's own frame limit), reading with each message the key ZeroMQ authenticated for its
+Owns: the loop around the ROUTER socket (opened by ``net/trust/guard.open_router``, the one
+place its options are set), reading with each message the key ZeroMQ authenticated for its
 connection (the identity of the request: never its routing id, a name or a token), the
 receive loop (requests, then due
 timers, then liveness), reading a message (at most two frames of a hostile many-part one),
@@ -28,7 +25,6 @@ or the ledger (the gate and its sources say when a frame may go).
 from __future__ import annotations
 
 import contextlib
-import errno
 import logging
 import math
 import os
@@ -41,16 +37,15 @@ from typing import Any
 import zmq
 
 from cardparty.core.i18n import Msg
-from cardparty.net.fdbudget import ConnectionCap, Peer, peer_of_descriptor
-from cardparty.net.guard import Guard, peer_of
-from cardparty.net.host.allowance import Allowances, for_addresses
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
 from cardparty.net.host.standby import Standbys
-from cardparty.net.protocol import (
-    HARD_FRAME,
+from cardparty.net.trust.allowance import Allowances, for_addresses
+from cardparty.net.trust.fdbudget import ConnectionCap, Peer, peer_of_descriptor
+from cardparty.net.trust.guard import peer_of
+from cardparty.net.wire.protocol import (
     ProtocolError,
     check_request,
     decode,
@@ -62,8 +57,6 @@ from cardparty.net.protocol import (
 log = logging.getLogger("cardparty.host")
 log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI) unless asked
 
-#: Seconds a host keeps trying to bind a port that is still in use (see ``open_router``).
-BIND_RETRY = 2.0
 #: Requests answered from memory when their rid repeats: every request that changes
 #: something. The others (``ping``, ``games``, ``tables``, ``watch``, ``snapshot``,
 #: ``profile``, ``league``, ``rewards``; ``hello`` is the roster's) only read, so a repeat is
@@ -75,11 +68,6 @@ REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "mov
 #: Connections whose allowance is remembered (the least recently heard forgotten first: an
 #: allowance unused for ``BURST / RATE`` seconds is full again anyway).
 MAX_ALLOWANCES = 16384
-#: Frames the host queues to one client (ZeroMQ's send high-water mark, per connection).
-#: Every frame is bounded (the largest, a ``tables`` page, is a few tens of KB), so this
-#: bounds the bytes one client that stops reading can hold in the host; past it the client
-#: is disconnected and resumes with a snapshot when it says hello again.
-SNDHWM = 2000
 #: Messages read in one go before timers get their turn.
 BATCH = 256
 #: Seconds of reading in one go before timers, commits and replies get their turn: a pass
@@ -110,36 +98,6 @@ _base: Any = zmq.Socket.__mro__[1]
 _send = _base.send
 _recv = _base.recv
 _get = _base.get
-
-
-def open_router(ctx: zmq.Context[Any], bind: str, guard: Guard | None = None
-                ) -> tuple[zmq.Socket[Any], str]:
-    """The host's ROUTER socket, bound to ``bind`` (port 0: the system picks), and the
-    bound address; a CURVE server when ``guard`` is given. A host stopped a moment ago on
-    this port may still hold it (ZeroMQ closes a listener in its I/O thread, after the
-    socket's close returns): try again for BIND_RETRY seconds before saying the port is
-    taken."""
-    sock = ctx.socket(zmq.ROUTER)
-    sock.setsockopt(zmq.ROUTER_MANDATORY, 1)
-    if guard is not None:
-        guard.secure(sock)
-    sock.setsockopt(zmq.LINGER, 200)
-    sock.setsockopt(zmq.MAXMSGSIZE, HARD_FRAME)
-    sock.setsockopt(zmq.SNDHWM, SNDHWM)
-    endpoint = bind
-    if endpoint.startswith("tcp://") and endpoint.endswith(":0"):
-        endpoint = endpoint[:-2] + ":*"
-    give_up = time.monotonic() + BIND_RETRY
-    while True:
-        try:
-            sock.bind(endpoint)
-            break
-        except zmq.ZMQError as exc:
-            if exc.errno != errno.EADDRINUSE or time.monotonic() > give_up:
-                sock.close(0)
-                raise
-            time.sleep(0.05)
-    return sock, sock.getsockopt_string(zmq.LAST_ENDPOINT)
 
 
 class Server:

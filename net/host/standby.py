@@ -5,8 +5,8 @@ Owns: ``Standbys``, a part of the host (``parts.build_host`` builds it when the 
 store): which keys are the party's peers (the ``peers`` table of the store, replicated, so
 every host of the party knows them; the operator's approvals, ``--standby-key``, are written
 there), the one peer that is this host's **standby** and the others that **wait**, the
-replication stream (net/replica.py's ``Stream``) and what each join is sent: a snapshot of rows,
-or, for a peer whose copy follows this stream and is still within the records kept, only the
+replication stream (net/peers/replica.py's ``Stream``) and what each join is sent: a snapshot of
+rows, or, for a peer whose copy follows this stream and is still within the records kept, only the
 records it lacks (a stall or a reset costs no copy); its acknowledgements; and its state:
 
 - ``syncing``: the snapshot on its way: what is told does not wait for it;
@@ -42,10 +42,8 @@ from typing import Any
 
 from cardparty.core.economy.ledger import Ledger
 from cardparty.core.i18n import Msg
-from cardparty.net.address import HostAddress
 from cardparty.net.host.clock import Clock
-from cardparty.net.keys import fingerprint, plain_fingerprint
-from cardparty.net.peer import (
+from cardparty.net.peers.peer import (
     ACK,
     ATTACHED,
     BEAT,
@@ -65,9 +63,11 @@ from cardparty.net.peer import (
     wait,
     welcome,
 )
-from cardparty.net.protocol import ProtocolError, decode, encode, error, message
-from cardparty.net.replica import CHUNK, Record, Stream, weight
+from cardparty.net.peers.replica import CHUNK, Record, Stream, weight
 from cardparty.net.store import Store
+from cardparty.net.trust.keys import fingerprint, plain_fingerprint
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import ProtocolError, decode, encode, error, message
 
 log = logging.getLogger("cardparty.host")
 
@@ -272,7 +272,7 @@ class Standbys:
         fp = self.peer_of(user)
         assert fp is not None
         if h.epoch > self.epoch:
-            # Not a standby: the host it became, of a later generation (net/heal.py). This
+            # Not a standby: the host it became, of a later generation (net/peers/heal.py). This
             # host yields to it.
             for listener in self.events.higher:
                 listener(Higher(route, user, h.serves, h.epoch))

@@ -35,7 +35,7 @@ from cardparty.net.host.model import HostTable, Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
-from cardparty.net.protocol import message
+from cardparty.net.wire.protocol import message
 
 log = logging.getLogger("cardparty.host")
 

@@ -30,7 +30,7 @@ from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import HostTable, Player, Players
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.timers import Timers
-from cardparty.net.protocol import PROTOCOL, array_of, map_frame, message, pack, pairs_of
+from cardparty.net.wire.protocol import PROTOCOL, array_of, map_frame, message, pack, pairs_of
 
 log = logging.getLogger("cardparty.host")
 

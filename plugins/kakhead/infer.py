@@ -20,8 +20,8 @@ seat's own blind cards are dealt from what is left.
 It reads only the events as the deciding seat saw them (a blind card that did not fit went
 into the hand unseen: a private event) and the hands' sizes.
 
-Must not know about: the rules module's internals but the fit of a rank on the card in force
-(``rules.FITS``, ``rules.in_force``, imported when asked), sockets, terminals.
+Must not know about: the rules module's internals (the fit of a rank on the card in force is
+``ranks``'), sockets, terminals.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from cardparty.core.cards import canasta_deck
 from cardparty.core.hookspecs import hookimpl
 from cardparty.core.infer import Knowledge, deal, event_seat, event_size
 from cardparty.core.kit import redeal
+from cardparty.plugins.kakhead.ranks import FITS, in_force
 
 #: KH-3: the cards each hand is dealt.
 HAND = 3
@@ -66,14 +67,12 @@ class Reading:
 
 def fitting(force: str | None) -> frozenset[str]:
     """KH-5, KH-9: every card that may be played on the card in force."""
-    from cardparty.plugins.kakhead.rules import FITS
     fits = FITS[force]
     return frozenset(c for c in CODES if fits[c[0]])
 
 
 def read(state: Any, seat: int, events: list[dict[str, Any]]) -> Reading:
     """``seat``'s reading of every other hand from the events as it saw them."""
-    from cardparty.plugins.kakhead.rules import in_force
     reading = Reading(state.n)
     know = reading.know
     pile: list[str] = []

@@ -30,6 +30,12 @@ from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.kit import finishing_places, pick_dealer, redeal
 from cardparty.core.narrate import seat_name
 from cardparty.core.turns import next_seat
+
+# The bot's hooks and the sampler live in modules of their own; importing them here registers
+# them with the rules.
+from cardparty.plugins.kakhead.bot import cardparty_bot_estimate, cardparty_bot_reason  # noqa: F401
+from cardparty.plugins.kakhead.infer import cardparty_bot_sampler  # noqa: F401
+from cardparty.plugins.kakhead.ranks import FITS, ORDER, in_force
 from cardparty.plugins.kakhead.state import KakheadState
 
 GAME_ID = "kakhead"
@@ -37,12 +43,7 @@ DECK = tuple(canasta_deck())                                           # KH-1
 HAND = 3                                                               # KH-3, KH-6
 MAX_PLAYERS = 8                                                        # KH-2
 
-#: KH-1: the order, low to high. 2 and 3 stand outside it (KH-9).
-ORDER = {"4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13,
-         "A": 14, "X": 15}
 RANK_WORD = {"T": "10", "X": N_("Joker")}
-#: KH-9: playable on anything.
-ALWAYS = frozenset("23T")
 
 #: KH-3 Decision: swaps each player may make before saying ready. Any arrangement of his six
 #: cards is three swaps away; six leave room to change one's mind, and the bound keeps the
@@ -68,38 +69,6 @@ while the deck lasts; no valid play: take the pile. Then play your face-up cards
 blind ones unseen. 2 resets, 3 is transparent, 7 means 7 or lower next, 8 makes the next stand,
 10 burns, the Joker takes only 4, 2, 3 or 10, K-A-K reverses; four of a rank burn. The last one
 holding cards is the Kakhead.""")
-
-
-def _fits_table() -> dict[str | None, dict[str, bool]]:
-    """KH-5, KH-9: FITS[card in force][rank played]."""
-    table: dict[str | None, dict[str, bool]] = {}
-    ranks = [*ORDER, "2", "3"]
-    for force in [None, *ORDER, "2"]:              # a 3 is never in force
-        row: dict[str, bool] = {}
-        for r in ranks:
-            if r in ALWAYS or force is None or force == "2":
-                ok = True                               # 2, 3, 10 on anything; 2 resets
-            elif force == "X":
-                ok = r == "4"                           # only 4 (2, 3, 10) on a Joker
-            elif force == "7":
-                ok = ORDER[r] <= 7                      # after a 7: 7 or lower
-            else:
-                ok = ORDER[r] >= ORDER[force]           # same or higher
-            row[r] = ok
-        table[force] = row
-    return table
-
-
-FITS = _fits_table()
-
-
-def in_force(pile: list[str]) -> str | None:
-    """KH-9: the rank of the card in force, the top card that is not a 3 (3s are transparent);
-    None on an empty pile or one of 3s only (anything may follow)."""
-    for card in reversed(pile):
-        if card[0] != "3":
-            return card[0]
-    return None
 
 
 def rank_word(r: str) -> str:
@@ -822,6 +791,3 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
         return Msg("game over: {who} is the Kakhead", who=seat_name(names, loser))
     return None
 
-
-from cardparty.plugins.kakhead.bot import cardparty_bot_estimate, cardparty_bot_reason  # noqa: E402, F401
-from cardparty.plugins.kakhead.infer import cardparty_bot_sampler  # noqa: E402, F401

@@ -2,7 +2,8 @@
 
 The rules are docs/rules/piquet.md (ids PQ-1 ... PQ-16); every function here cites the ids it
 implements. This module only implements hooks of ``cardparty.core.hookspecs``; what a hand
-declares and how pique and repique follow from the score log is ``scoring``.
+declares and how pique and repique follow from the score log is ``scoring``; how a point is
+scored (the log, the total, the event) is ``points``.
 
 A table is a whole match (to 101 by default, PQ-15); between deals the next dealer's ``deal``
 move deals the next one, so players read the finished deal's story first. The points where
@@ -40,17 +41,29 @@ from cardparty.core.hookspecs import hookimpl
 from cardparty.core.i18n import N_, Msg, plural_msg
 from cardparty.core.kit import pick_dealer, redeal
 from cardparty.core.narrate import seat_name
-from cardparty.plugins.piquet import scoring
+from cardparty.plugins.piquet import scoring, spoken
+
+# The normal bot and the sampler live in modules of their own; importing their hooks here
+# registers them with the rules.
+from cardparty.plugins.piquet.bot import (  # noqa: F401
+    cardparty_bot_estimate,
+    cardparty_bot_move,
+    cardparty_bot_reason,
+    cardparty_bot_rollout,
+)
+from cardparty.plugins.piquet.infer import cardparty_bot_sampler  # noqa: F401
+from cardparty.plugins.piquet.points import (
+    BONUS_WORD,
+    after_declarations,
+    elder_of,
+    score,
+    show_and_score,
+)
 from cardparty.plugins.piquet.scoring import (
-    BONUSES,
     CATEGORY_WORD,
-    DECLARATION,
-    PIQUE,
     PREMIUM,
-    REPIQUE,
     SUITS,
     beats,
-    bonus_due,
     decide,
     is_carte_blanche,
     point_of,
@@ -212,46 +225,6 @@ def new_deal(state: PiquetState, deck: list[str], events: list[dict[str, Any]]) 
         score(state, elder, "carte blanche", 10, BLANCHE_TEXT, events)
 
 
-def elder_of(state: PiquetState) -> int:
-    return 1 - state.dealer
-
-
-# --- scoring: every point is an entry of the log and an event (PQ-9, PQ-10) -----------------
-
-def score(state: PiquetState, seat: int, category: str, points: int, text: str,
-          events: list[dict[str, Any]], **detail: Any) -> None:
-    """Record ``points`` for ``seat`` in ``category``: the deal's log, the match total, and an
-    event both players see. Then PQ-10: a repique or pique this score has just earned is
-    recorded right after it (with its premium when the table plays premiums, PQ-15)."""
-    state.log.append((seat, category, points, text))
-    state.totals[seat] += points
-    if category not in BONUSES:
-        state.deal_points[seat] += points
-        if category in DECLARATION:
-            state.decl[seat] += points
-            if category == "carte blanche":
-                state.blanche = seat
-    event = {"type": "score", "seat": seat, "category": category, "points": points,
-             "what": text}
-    if detail:
-        event.update(detail)
-    events.append(event)
-    kind = bonus_due(seat, category, state.decl, state.deal_points, state.bonus, state.blanche)
-    if kind:
-        state.bonus = kind
-        extra = REPIQUE if kind == "repique" else PIQUE
-        word = Msg(BONUS_WORD[kind])
-        score(state, seat, kind, extra, Msg("{kind}: 30 counts {n}", kind=word, n=30 + extra),
-              events)
-        if state.premiums:
-            score(state, seat, "premium", PREMIUM[kind], Msg("premium for the {kind}", kind=word),
-                  events)
-
-
-#: The premiums' names as words (PQ-10, PQ-14); shown as the counter "premium" too.
-BONUS_WORD = {"repique": N_("repique"), "pique": N_("pique"), "capot": N_("capot")}
-
-
 # --- the exchange (PQ-3, PQ-16) --------------------------------------------------------------
 
 def exchange_bounds(state: PiquetState, seat: int) -> tuple[int, int]:
@@ -327,27 +300,6 @@ def _take(state: PiquetState, seat: int, events: list[dict[str, Any]]) -> None:
     declare(state, events)
 
 
-def after_declarations(state: PiquetState, events: list[dict[str, Any]]) -> None:
-    """PQ-15 carte rouge (every card of the hand shown in a scoring declaration while the
-    opponent scored none), then the play: elder leads (PQ-11)."""
-    if state.carte_rouge:
-        for seat in (elder_of(state), state.dealer):
-            if state.decl[seat] and not state.decl[1 - seat] and \
-                    set(state.shown[seat]).issuperset(state.hands[seat]):
-                score(state, seat, "carte rouge",
-                      20, Msg("carte rouge (every card scores in a declaration)"), events)
-    state.phase = "play"
-    state.turn = state.leader = elder_of(state)
-
-
-def show_and_score(state: PiquetState, seat: int, combo: scoring.Combo,
-                   events: list[dict[str, Any]]) -> None:
-    """PQ-9: a scoring combination is shown (its cards become public) and scored."""
-    _show(state, seat, combo.cards)
-    score(state, seat, combo.category, combo.points, combo.text, events,
-          cards=list(combo.cards), combination=combo.detail)
-
-
 # --- declarations (PQ-5 ... PQ-9, PQ-15 carte rouge) -----------------------------------------
 
 def holdings(state: PiquetState) -> dict[str, list[list[scoring.Combo]]]:
@@ -390,13 +342,6 @@ def _no_score_text(verdict: scoring.Verdict) -> Msg:
         # "equal points": the English plural is the word and an "s"; the catalogs say it whole
         return Msg("equal {category}s ({same}): nobody scores", category=category, same=same)
     return Msg("nobody holds a {category}", category=category)
-
-
-def _show(state: PiquetState, seat: int, cards: tuple[str, ...]) -> None:
-    shown = state.shown[seat]
-    for c in cards:
-        if c not in shown:
-            shown.append(c)
 
 
 # --- the play (PQ-11 ... PQ-14) ----------------------------------------------------------------
@@ -954,15 +899,3 @@ def cardparty_describe(event: dict[str, Any], names: list[str]) -> str | None:
             f"{places[s]}. {seat_name(names, s)} ({totals[s]})"
             for s in sorted((0, 1), key=lambda s: (places[s], s))))
     return None
-
-
-# The normal bot lives in its own module; importing its hook here registers it with the rules.
-# Spoken declarations (PQ-16) call back into this module, so they are imported last.
-from cardparty.plugins.piquet import spoken  # noqa: E402
-from cardparty.plugins.piquet.bot import (  # noqa: E402, F401
-    cardparty_bot_estimate,
-    cardparty_bot_move,
-    cardparty_bot_reason,
-    cardparty_bot_rollout,
-)
-from cardparty.plugins.piquet.infer import cardparty_bot_sampler  # noqa: E402, F401

@@ -34,7 +34,7 @@ from typing import Any
 
 from cardparty.core.contract import Move
 from cardparty.core.i18n import N_, Msg
-from cardparty.plugins.piquet import rules
+from cardparty.plugins.piquet.points import after_declarations, show_and_score
 from cardparty.plugins.piquet.scoring import (
     CATEGORY_WORD,
     ORDER,
@@ -205,7 +205,7 @@ def _advance(state: PiquetState, events: list[dict[str, Any]], younger_full: boo
             state.turn = younger
             return
         _younger_full(state, events)                # in full, or the one thing he could say
-    rules.after_declarations(state, events)
+    after_declarations(state, events)
 
 
 def _elder_declares(state: PiquetState, cards: list[str]) -> None:
@@ -228,7 +228,7 @@ def _award(state: PiquetState, seat: int, combo: Combo, events: list[dict[str, A
                 scored.append(other)
                 used.update(other.cards)
     for c in scored:
-        rules.show_and_score(state, seat, c, events)
+        show_and_score(state, seat, c, events)
     _next_category(state)
 
 

@@ -27,7 +27,7 @@ from cardparty.client.words import describer
 from cardparty.core.table import Table
 from cardparty.net.host import Host
 from cardparty.net.host.settings import HostSettings
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 
 #: Seat 0 holds R7 W R1 R2 R3, seat 1 holds B5 Y5 W+4 G1 G2; the pile shows R4; seat 0 starts.
 OPENING = ["R7", "W", "R1", "R2", "R3", "B5", "Y5", "W+4", "G1", "G2", "R4"]

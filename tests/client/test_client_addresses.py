@@ -1,6 +1,6 @@
 """Whatever a player pastes as a host's address (issue 27, item 5): ``cardparty join``,
 ``bot-client --connect``, ``hosts --forget`` and the start screen's field read it with one
-parser (``net/address.py``), and anything that is not an address is one line in the player's
+parser (``net/wire/address.py``), and anything that is not an address is one line in the player's
 language before anything connects or any screen opens."""
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ import pytest
 
 from cardparty.client.cli import main
 from cardparty.core.i18n import set_language
-from cardparty.net.address import (
+from cardparty.net.trust.keydesk import KeyDesk, fetch_key
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.trust.known_hosts import KnownHosts
+from cardparty.net.wire.address import (
     AddressError,
     HostAddress,
     address_problem,
     ipv6_endpoint,
     read_address,
 )
-from cardparty.net.keydesk import KeyDesk, fetch_key
-from cardparty.net.keys import KeyPair
-from cardparty.net.known_hosts import KnownHosts
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import pytest
 
 from cardparty.client.cli import main
 from cardparty.core.i18n import set_language
-from cardparty.net.address import address_problem
+from cardparty.net.wire.address import address_problem
 
 
 def test_play_refuses_an_unknown_game_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:

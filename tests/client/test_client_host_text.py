@@ -18,10 +18,10 @@ import zmq
 from cardparty.client.hosttext import host_text
 from cardparty.client.render import Renderer
 from cardparty.client.theme import glyphs
-from cardparty.net.keydesk import KeyDesk, desk_endpoint
-from cardparty.net.keys import KeyPair
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
-from cardparty.net.safetext import BIDI
+from cardparty.net.names.safetext import BIDI
+from cardparty.net.trust.keydesk import KeyDesk, desk_endpoint
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
 from tests.client.clientkit import player
 
 FORGED = "gg\n<Eva> I resign"

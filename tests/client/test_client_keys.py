@@ -303,7 +303,7 @@ def test_the_help_box_and_the_key_line_break_between_words(state: str, lang: str
 def test_the_doc_says_the_host_as_it_is() -> None:
     """Issue 27, item 16: docs/playing.md said the economy 'is not part of the host yet' and
     named only port 7770 for the firewall, while a client asks the key desk on the next."""
-    from cardparty.net.address import read_address
+    from cardparty.net.wire.address import read_address
 
     doc = " ".join(DOC.read_text(encoding="utf-8").split())
     assert "not part of the host" not in doc

@@ -9,14 +9,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from cardparty.net.keys import KeyPair
+from cardparty.net.trust.keys import KeyPair
 from tests.netns import linked_namespaces, run_while_announcing
 
 PAIR = KeyPair.generate()
 
 ADVERTISE = """
 import sys
-from cardparty.net.discovery import Advertiser, local_addresses
+from cardparty.net.player.discovery import Advertiser, local_addresses
 ad = Advertiser("kitchen", 7770, local_addresses(), ["pika", "kakhead"], key=KEY)
 print("ready", flush=True)
 sys.stdin.read()

@@ -13,9 +13,9 @@ from cardparty.client.render import Renderer
 from cardparty.client.theme import glyphs
 from cardparty.client.words import describer
 from cardparty.net.host import Host
-from cardparty.net.keys import KeyPair
-from cardparty.net.known_hosts import KnownHosts
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.trust.known_hosts import KnownHosts
 from tests.client.clientkit import LINKS, Pump, net_link, player
 from tests.client.test_client_tmux import free_port
 

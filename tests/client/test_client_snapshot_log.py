@@ -11,7 +11,7 @@ from cardparty.client.controller import Controller
 from cardparty.client.table_model import new_lines
 from cardparty.client.words import describer
 from cardparty.net.host import Host
-from cardparty.net.keys import KeyPair
+from cardparty.net.trust.keys import KeyPair
 from tests.client.clientkit import OPENING, Pump, RecordingLink
 from tests.client.test_client_tmux import free_port
 

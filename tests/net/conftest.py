@@ -15,7 +15,7 @@ from cardparty.core.discovery import load_catalog
 from cardparty.core.simcheck import visible_cards
 from cardparty.core.table import Table
 from cardparty.net.host import Host
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 from tests.net import hostkit
 
 

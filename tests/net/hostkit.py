@@ -16,7 +16,7 @@ from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.outbox import MemoryOutbox
 from cardparty.net.host.parts import StrPath, build_host, open_ledger, open_store
 from cardparty.net.host.play import Observer
-from cardparty.net.protocol import ProtocolError
+from cardparty.net.wire.protocol import ProtocolError
 
 #: Every kit made in the current test: ``tests/net/conftest.py`` closes them after it (a kit
 #: with a store has the store's threads and files open; a test that restarts one often

@@ -22,9 +22,9 @@ from cardparty.core.contract import Move
 from cardparty.core.discovery import load_catalog
 from cardparty.core.economy.ledger import Ledger
 from cardparty.core.table import Table
-from cardparty.net.keys import host_keys
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 from cardparty.net.store import Store
+from cardparty.net.trust.keys import host_keys
 
 CARDPARTY = [sys.executable, "-m", "cardparty.client.cli"]
 

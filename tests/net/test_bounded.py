@@ -14,8 +14,8 @@ from cardparty.net.host.model import (
     TABLES_PAGE,
     quota_key,
 )
-from cardparty.net.owners import MAX_NAMES_PER_KEY
-from cardparty.net.protocol import ProtocolError, encode
+from cardparty.net.host.owners import MAX_NAMES_PER_KEY
+from cardparty.net.wire.protocol import ProtocolError, encode
 from tests.net.hostkit import Kit
 
 

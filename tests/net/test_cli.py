@@ -117,7 +117,7 @@ def test_a_bot_client_fills_its_table_with_hard_host_bots_that_think_in_the_host
         tmp_path: Path, processes: list) -> None:
     """``--fill-level hard`` reaches the host; its hard bot thinks in a worker process of the
     host, which stops it when it is stopped (SIGTERM)."""
-    from cardparty.net.session import Session
+    from cardparty.net.player.session import Session
 
     host = subprocess.Popen([*CARDPARTY, "host", "--bind", "127.0.0.1", "--port", "0",
                              "--heartbeat", "0.1", "--name", "test", "--log-level", "warning",

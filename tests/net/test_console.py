@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from cardparty.client.commands.host_console import Console
-from cardparty.net.address import HostAddress
 from cardparty.net.host import Host
-from cardparty.net.keys import KeyPair
-from cardparty.net.standby import Standby, Takeover
+from cardparty.net.peers.standby import Standby, Takeover
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.address import HostAddress
 
 
 def until(what: Any, timeout: float = 10.0) -> None:

@@ -7,8 +7,8 @@ import random
 
 from zmq.utils import z85
 
-from cardparty.net.discovery import SERVICE, HostRecord, _instance, _shown_name, lookalikes
-from cardparty.net.keys import KeyPair, fingerprint
+from cardparty.net.player.discovery import SERVICE, HostRecord, _instance, _shown_name, lookalikes
+from cardparty.net.trust.keys import KeyPair, fingerprint
 
 
 def test_the_instance_name_carries_the_whole_fingerprint_of_the_key() -> None:
@@ -66,7 +66,7 @@ def test_hosts_whose_names_read_alike_are_named_as_lookalikes() -> None:
 
 def test_the_client_warns_of_lookalike_hosts_with_both_fingerprints() -> None:
     from cardparty.client.lan_hosts import lookalike_warnings
-    from cardparty.net.known_hosts import KnownHosts
+    from cardparty.net.trust.known_hosts import KnownHosts
 
     real, forged = keys_sharing_a_first_group()
     hosts = [HostRecord("Party", "10.0.0.1", 7770, key=real),

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from cardparty.net.keys import KeyPair, fingerprint
-from cardparty.net.known_hosts import KnownHosts
+from cardparty.net.trust.keys import KeyPair, fingerprint
+from cardparty.net.trust.known_hosts import KnownHosts
 from tests.netns import linked_namespaces, run_in, run_while_announcing
 
 ADVERTISE = """
 import sys, time
-from cardparty.net.discovery import Advertiser, local_addresses
+from cardparty.net.player.discovery import Advertiser, local_addresses
 ad = Advertiser("Eva's laptop", 5555, local_addresses(), ["pika", "piquet"], key="k3y")
 print("ready", flush=True)
 sys.stdin.read()
@@ -29,7 +29,7 @@ ad.close()
 
 BROWSE = """
 import json
-from cardparty.net.discovery import browse
+from cardparty.net.player.discovery import browse
 print(json.dumps([[h.name, h.address, h.port, list(h.games), h.key, h.version]
                   for h in browse(4.0)]))
 """
@@ -125,8 +125,8 @@ def test_the_list_says_when_an_announced_key_is_not_the_one_remembered(
     announce = ADVERTISE.replace('key="k3y"', f"key={forged.public.decode()!r}")
     hosts = json.loads(run_while_announcing(a, b, announce, """
 import json
-from cardparty.net.discovery import browse
-from cardparty.net.known_hosts import KnownHosts
+from cardparty.net.player.discovery import browse
+from cardparty.net.trust.known_hosts import KnownHosts
 print(json.dumps([KnownHosts().describe(h.endpoint, h.key) for h in browse(4.0)]))
 """))
     assert hosts == [[forged.fingerprint, "changed"]]
@@ -146,9 +146,9 @@ def test_a_client_refuses_a_forged_announcement_of_a_real_host(
         first = f"FORGED = {forged.public.decode()!r}"
         tried = json.loads(run_while_announcing(a, b, announce, first + """
 import json
-from cardparty.net.discovery import browse
-from cardparty.net.keys import KeyPair, fingerprint
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.discovery import browse
+from cardparty.net.trust.keys import KeyPair, fingerprint
+from cardparty.net.player.session import Session, SessionError
 out = []
 found = []
 for _ in range(3):                      # until the forged record is seen

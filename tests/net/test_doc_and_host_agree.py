@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from cardparty.core.i18n import Msg
-from cardparty.net.discovery import _instance
 from cardparty.net.host import Host
 from cardparty.net.host.settings import HostSettings
-from cardparty.net.keys import KeyPair, fingerprint
-from cardparty.net.protocol import MODES, ProtocolError, encode, message
+from cardparty.net.player.discovery import _instance
+from cardparty.net.trust.keys import KeyPair, fingerprint
+from cardparty.net.wire.protocol import MODES, ProtocolError, encode, message
 from tests.net.hostkit import Kit
 from tests.net.test_hostile import Raw
 from tests.net.test_hostile_wire import answer

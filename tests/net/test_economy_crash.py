@@ -7,9 +7,15 @@ A longer sweep: ``bench/economy_crash.py``."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from tests.net.crashkit import sweep
+BENCH = str(Path(__file__).resolve().parents[2] / "bench")
+sys.path.insert(0, BENCH)
+try:
+    from crashkit import sweep  # the machinery the longer sweep shares
+finally:
+    sys.path.remove(BENCH)
 
 #: VM steps inside the armed operation before the kill; the last one is past its end (the
 #: kill then comes once the scenario is done, before or after the store caught up).

@@ -15,8 +15,8 @@ from cardparty.core.contract import Move, VariantInfo
 from cardparty.core.discovery import Catalog, load_catalog
 from cardparty.core.hookspecs import hookimpl
 from cardparty.net.host import Host
-from cardparty.net.netbot import play_table
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.netbot import play_table
+from cardparty.net.player.session import Session, SessionError
 from tests.net.conftest import wait_for
 
 

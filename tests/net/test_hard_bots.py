@@ -15,7 +15,7 @@ import pytest
 
 from cardparty.net.host import Host
 from cardparty.net.host.model import DEFAULT_BOT_BUDGET_MS
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
 from tests.net.hostkit import Kit
 from tests.net.test_hostile import Raw
 

@@ -15,7 +15,7 @@ import pytest
 
 from cardparty.net.host import Host
 from cardparty.net.host.model import Player
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 from tests.net.conftest import Visibility
 from tests.net.hostkit import Kit
 

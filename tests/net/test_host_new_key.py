@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cardparty.net import keys
+from cardparty.net.trust import keys
 
 
 def started_and_stopped(data: Path) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cardparty.net.host import Host
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 from cardparty.net.store import backup
 from tests.net.conftest import wait_for
 from tests.net.hostkit import Kit
@@ -180,7 +180,7 @@ def test_a_host_without_curve_and_with_a_store_welcomes_a_player(tmp_path: Path)
     error (the id decoded as UTF-8)."""
     import zmq
 
-    from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
+    from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
 
     with Host("tcp://127.0.0.1:0", heartbeat=0.1, idle=None, data=tmp_path, curve=False,
               testing=True) as host:

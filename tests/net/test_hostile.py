@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardparty.net.host import BURST, RATE
-from cardparty.net.keys import KeyPair
-from cardparty.net.netbot import play_table
-from cardparty.net.protocol import ERRORS, HOST_LIMITS, decode, encode, message
+from cardparty.net.player.netbot import play_table
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.protocol import ERRORS, HOST_LIMITS, decode, encode, message
 from tests.net.conftest import wait_for
 from tests.net.leaks import check_messages
 

@@ -17,14 +17,13 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.address import HostAddress
-from cardparty.net.guard import Guard, peer_of
-from cardparty.net.host.server import open_router
-from cardparty.net.keys import KeyPair
-from cardparty.net.peer import SNAPSHOT_END, piece, records, welcome
-from cardparty.net.protocol import decode, encode, message
-from cardparty.net.standby import Standby
+from cardparty.net.peers.peer import SNAPSHOT_END, piece, records, welcome
+from cardparty.net.peers.standby import Standby
 from cardparty.net.store import HOST_SCHEMA
+from cardparty.net.trust.guard import Guard, open_router, peer_of
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import decode, encode, message
 
 
 def tree(base: Path) -> dict[str, str]:

@@ -11,8 +11,8 @@ from typing import Any
 import zmq
 
 from cardparty.net.host import BURST, RATE, Host
-from cardparty.net.keys import KeyPair
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
 from tests.net.test_hostile import Raw
 
 

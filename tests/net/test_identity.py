@@ -14,11 +14,11 @@ import zmq
 
 from cardparty.core.i18n import set_language
 from cardparty.net.host import Host
-from cardparty.net.keys import KeyPair, fingerprint
-from cardparty.net.known_hosts import HostKeyError, KnownHosts
-from cardparty.net.owners import identity
-from cardparty.net.protocol import HOST_LIMITS, decode, encode, message
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
+from cardparty.net.store import identity
+from cardparty.net.trust.keys import KeyPair, fingerprint
+from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
+from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from cardparty.net.host import Host
 from cardparty.net.host.clock import ManualClock
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 from tests.net.conftest import wait_for
 from tests.net.hostkit import Kit
 

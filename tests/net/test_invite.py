@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from cardparty.net.host import MAX_INVITED, Host
-from cardparty.net.protocol import (
+from cardparty.net.player.session import Session, SessionError
+from cardparty.net.wire.protocol import (
     HOST_LIMITS,
     ProtocolError,
     check_request,
@@ -17,7 +18,6 @@ from cardparty.net.protocol import (
     encode,
     message,
 )
-from cardparty.net.session import Session, SessionError
 from tests.net.conftest import wait_for
 from tests.net.test_hostile import Raw
 

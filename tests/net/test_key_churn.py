@@ -19,11 +19,11 @@ import pytest
 import zmq
 
 from cardparty.net.host import Host
-from cardparty.net.host.config import Guests
-from cardparty.net.keys import KeyPair
-from cardparty.net.owners import Owners
-from cardparty.net.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
+from cardparty.net.host.owners import Owners
 from cardparty.net.store import Store
+from cardparty.net.trust.guests import Guests
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
 from tests.net.hostkit import Kit
 
 GUEST, PLAYER = "127.0.0.2", "127.0.0.3"
@@ -319,8 +319,8 @@ def test_the_standby_is_neither_counted_with_its_address_nor_closed_as_silent(
     a player's hello: its frames go to its link before any allowance, and its connection is
     one the cap keeps. With an address's requests at 3 and a hello due within 0.4 s, it
     stays attached on its first connection, and a player from its address is welcomed."""
-    from cardparty.net.address import HostAddress
-    from cardparty.net.standby import Standby
+    from cardparty.net.peers.standby import Standby
+    from cardparty.net.wire.address import HostAddress
 
     keys = KeyPair.generate()
     data = tmp_path / "a"

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 import zmq
 
-from cardparty.net import keydesk
 from cardparty.net.host import Host
-from cardparty.net.keydesk import GREETING, QUESTION, DeskLimits, fetch_key, ready_command
+from cardparty.net.trust import keydesk
+from cardparty.net.trust.keydesk import GREETING, QUESTION, DeskLimits, fetch_key, ready_command
 
 GUEST = "127.0.0.2"
 
@@ -136,8 +136,8 @@ def test_answers_to_one_address_are_rate_limited_and_others_are_answered(
 def test_a_client_written_from_the_protocol_doc_reaches_the_desk() -> None:
     """docs/protocol.md: a plain DEALER sends the one frame ``cardparty key?`` and gets one
     msgpack map; anything else is ignored. The same with a long host name (a long frame)."""
-    from cardparty.net.keys import KeyPair
-    from cardparty.net.protocol import HOST_LIMITS, decode
+    from cardparty.net.trust.keys import KeyPair
+    from cardparty.net.wire.protocol import HOST_LIMITS, decode
 
     pair = KeyPair.generate()
     desk = keydesk.KeyDesk("tcp://127.0.0.1:*", pair, "n" * 300)
@@ -162,8 +162,8 @@ def test_a_req_socket_asks_the_desk_as_a_dealer_does() -> None:
     """Issue 28: a REQ's question comes after its empty delimiter frame, and was never
     answered (a client written with REQ waited for ever); the answer comes back to it the same
     way, so ``recv`` gives the one map."""
-    from cardparty.net.keys import KeyPair
-    from cardparty.net.protocol import HOST_LIMITS, decode
+    from cardparty.net.trust.keys import KeyPair
+    from cardparty.net.wire.protocol import HOST_LIMITS, decode
 
     pair = KeyPair.generate()
     desk = keydesk.KeyDesk("tcp://127.0.0.1:*", pair, "kitchen")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import zmq
 
-from cardparty.net import keys
-from cardparty.net.keydesk import KeyDesk, fetch_key
-from cardparty.net.known_hosts import CHANGED, KNOWN, NEW, HostKeyError, KnownHosts
+from cardparty.net.trust import keys
+from cardparty.net.trust.keydesk import KeyDesk, fetch_key
+from cardparty.net.trust.known_hosts import CHANGED, KNOWN, NEW, HostKeyError, KnownHosts
 
 
 def mode(path: Path) -> int:

@@ -12,8 +12,8 @@ import zmq
 
 from cardparty.core.discovery import load_catalog
 from cardparty.net.host import Host
-from cardparty.net.protocol import decode, encode, message
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
+from cardparty.net.wire.protocol import decode, encode, message
 from tests.net.conftest import installed_games, wait_for
 
 
@@ -204,7 +204,7 @@ def test_a_raw_client_speaking_only_docs_protocol_plays_a_game_to_its_end(host: 
 def test_an_asyncio_program_awaits_replies_and_gets_pushes_by_callback(host: Any) -> None:
     import asyncio
 
-    from cardparty.net.session import Session
+    from cardparty.net.player.session import Session
 
     async def main() -> tuple[list[str], dict[str, Any]]:
         loop = asyncio.get_running_loop()

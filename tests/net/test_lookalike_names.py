@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from cardparty.net.keys import KeyPair
-from cardparty.net.owners import NameTaken, Owners
-from cardparty.net.protocol import ProtocolError, check_request, message
-from cardparty.net.safetext import name_folds, name_problem
+from cardparty.net.host.owners import NameTaken, Owners
+from cardparty.net.names.safetext import name_folds, name_problem
 from cardparty.net.store import Store
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.protocol import ProtocolError, check_request, message
 from tests.net.hostkit import Kit
 
 #: What the issue saw welcomed as new players while "Vic" played.

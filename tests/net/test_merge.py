@@ -1,4 +1,4 @@
-"""The heal after a split (net/merge.py) on real files: a fork point, then a loser and a
+"""The heal after a split (net/peers/merge.py) on real files: a fork point, then a loser and a
 winner that changed things on their own. The winner ends with the tables the loser served,
 its own where both changed one (the loser's coins for it left out), both sides' new tables
 (the loser's under a new id when both used one), both sides' players, a name claimed on both
@@ -15,11 +15,10 @@ from pathlib import Path
 import msgpack
 
 from cardparty.core.economy.ledger import Ledger
-from cardparty.net.merge import heal
-from cardparty.net.owners import identity
-from cardparty.net.replica import ECONOMY, HOST, SCHEMAS, Copies
-from cardparty.net.safetext import name_folds
-from cardparty.net.store import Store
+from cardparty.net.names.safetext import name_folds
+from cardparty.net.peers.merge import heal
+from cardparty.net.peers.replica import ECONOMY, HOST, SCHEMAS, Copies
+from cardparty.net.store import Store, identity
 
 EVA, BOB = b"E" * 40, b"B" * 40
 ZED_WIN, ZED_LOSE = b"W" * 40, b"L" * 40

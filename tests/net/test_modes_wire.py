@@ -9,7 +9,7 @@ import time
 
 from cardparty.net.host import Host
 from cardparty.net.host.settings import HostSettings
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
 
 FILL = 0.5
 

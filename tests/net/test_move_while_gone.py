@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardparty.net.host import Host
-from cardparty.net.session import Session, SessionError
+from cardparty.net.player.session import Session, SessionError
 from tests.net.conftest import wait_for
 
 

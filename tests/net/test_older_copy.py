@@ -12,8 +12,8 @@ from typing import Any
 import zmq
 
 from cardparty.client.net_link import NetLink
-from cardparty.net.protocol import encode
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
+from cardparty.net.wire.protocol import encode
 
 
 def view(version: int, snapshot: bool = True) -> dict[str, Any]:

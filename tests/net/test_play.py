@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cardparty.core.simcheck import is_competition_ranking
-from cardparty.net.netbot import play_table
+from cardparty.net.player.netbot import play_table
 from tests.net.conftest import installed_games, table_size
 from tests.net.leaks import check_messages
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardparty.net.protocol import (
+from cardparty.net.wire.protocol import (
     ERRORS,
     MAX_FRAME,
     PROTOCOL,

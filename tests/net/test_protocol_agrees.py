@@ -9,7 +9,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from cardparty.net.protocol import ProtocolError, decode, encode
+from cardparty.net.wire.protocol import ProtocolError, decode, encode
 from tests.net.hostkit import Kit
 
 #: The doc with its line breaks as spaces, to look for its sentences.

@@ -1,4 +1,4 @@
-"""The replication stream (net/replica.py) over real SQLite files: a random workload of the
+"""The replication stream (net/peers/replica.py) over real SQLite files: a random workload of the
 store's and the ledger's own writes, in random batches, with the store's writer on or off,
 the stream started at a random point; the replica, fed the snapshot's rows and every record
 through msgpack as the wire carries them, ends with files equal to the host's, row for row,
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardparty.core.economy.ledger import EconomyError, Ledger
-from cardparty.net.replica import (
+from cardparty.net.peers.replica import (
     ECONOMY,
     HOST,
     Record,

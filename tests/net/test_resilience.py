@@ -3,7 +3,6 @@ a deadline running out, the host itself killed and restarted."""
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 import time
@@ -12,8 +11,9 @@ from typing import Any
 import pytest
 
 from cardparty.net.host import Host
-from cardparty.net.netbot import play_table
-from cardparty.net.session import Session
+from cardparty.net.player.netbot import play_table
+from cardparty.net.player.session import Session
+from cardparty.net.trust.fdbudget import open_descriptors
 from tests.net.conftest import installed_games, seat_info, table_size, wait_for
 from tests.net.leaks import check_messages
 
@@ -216,7 +216,9 @@ def test_a_session_that_ends_leaves_none_of_its_sockets_open(connect: Any) -> No
     """A client that connects and closes many times (a lobby browser, a bench) keeps no file
     open for a session that ended: its socket's monitor goes with its socket."""
     def files() -> int:
-        return len(os.listdir("/proc/self/fd"))
+        held = open_descriptors()
+        assert held is not None
+        return held
 
     connect("Warm").close()
     before = files()

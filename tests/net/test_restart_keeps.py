@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardparty.net.host.clock import ManualClock
-from cardparty.net.protocol import ProtocolError
+from cardparty.net.wire.protocol import ProtocolError
 from tests.net.hostkit import Kit
 
 #: The keys CURVE would have authenticated (public keys are 40 characters of Z85).

@@ -16,11 +16,11 @@ import pytest
 import zmq
 from zmq.utils.monitor import parse_monitor_message
 
-from cardparty.net.fdbudget import ConnectionCap, Door, peer_of_descriptor
 from cardparty.net.host import Host
-from cardparty.net.host.config import Guests
-from cardparty.net.keys import KeyPair
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
+from cardparty.net.trust.fdbudget import ConnectionCap, Door, peer_of_descriptor
+from cardparty.net.trust.guests import Guests
+from cardparty.net.trust.keys import KeyPair
 from tests.net.test_identity import raw_client as dealer
 from tests.net.test_identity import replies as heard
 

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardparty.net.protocol import ProtocolError, check_request, message
-from cardparty.net.safetext import BIDI, name_key, name_problem, safe
+from cardparty.net.names.safetext import BIDI, name_key, name_problem, safe
+from cardparty.net.names.ucd import printable
+from cardparty.net.wire.protocol import ProtocolError, check_request, message
 
 HOSTILE = ["\x1b[2J", "Eva\x1b]0;owned\x07", "Bob\nSYSTEM: you win", "line\rover",
            "abc\u202edcba", "x\u2066y", "tab\there", "nul\x00", "del\x7f", "a\u2028b",
@@ -60,7 +61,7 @@ def test_one_name_however_it_is_spelt() -> None:
 def test_safe_text_never_holds_anything_that_moves_a_terminal(text: str) -> None:
     shown = safe(text)
     assert len(shown) <= 200
-    assert all(c.isprintable() and c not in BIDI for c in shown)
+    assert all(printable(c) and c not in BIDI for c in shown)   # by the rules' own Unicode
 
 
 def test_safe_text_shows_what_was_sent() -> None:

@@ -14,10 +14,10 @@ import msgpack
 import pytest
 
 from cardparty.core.schema import Column, Schema, Table
-from cardparty.net import replica as replica_module
 from cardparty.net import store as store_module
-from cardparty.net.merge import heal
-from cardparty.net.replica import ECONOMY, HOST, SCHEMAS, Copies, Replica, Stream
+from cardparty.net.peers import replica as replica_module
+from cardparty.net.peers.merge import heal
+from cardparty.net.peers.replica import ECONOMY, HOST, SCHEMAS, Copies, Replica, Stream
 from cardparty.net.store import HOST_SCHEMA, Store
 
 #: A table a new feature might add: notes by author, with a count that adds up at a heal.

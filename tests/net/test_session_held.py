@@ -11,11 +11,10 @@ from typing import Any
 
 import zmq
 
-from cardparty.net.guard import Guard, peer_of
-from cardparty.net.host.server import open_router
-from cardparty.net.keys import KeyPair
-from cardparty.net.protocol import decode, encode, error, message
-from cardparty.net.session import Session
+from cardparty.net.player.session import Session
+from cardparty.net.trust.guard import Guard, open_router, peer_of
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.protocol import decode, encode, error, message
 
 
 def test_a_move_answered_held_is_sent_again_and_gets_the_reply_the_host_kept() -> None:

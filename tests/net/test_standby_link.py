@@ -1,6 +1,6 @@
 """The wire between a host and its standby on real sockets (127.0.0.1, CURVE both ways): the
 host's side (net/host/standby.py) on a ROUTER in front of a real store and ledger written at
-random, the standby (net/standby.py) with its own key pair: it is sent a snapshot and every
+random, the standby (net/peers/standby.py) with its own key pair: it is sent a snapshot and every
 record, acknowledges them, is attached, and its copies equal the host's; a key the host's
 operator did not approve is refused; when the host's process is gone (nothing listens at its
 address) the attached standby takes over at once with everything it acknowledged."""
@@ -19,19 +19,11 @@ import pytest
 import zmq
 
 from cardparty.core.economy.ledger import Ledger
-from cardparty.net.address import HostAddress
-from cardparty.net.fdbudget import Door
-from cardparty.net.guard import Guard, peer_of
 from cardparty.net.host import Host
 from cardparty.net.host.clock import SystemClock
-from cardparty.net.host.config import Guests
-from cardparty.net.host.server import open_router
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
-from cardparty.net.keys import KeyPair
-from cardparty.net.owners import identity
-from cardparty.net.protocol import encode, message
-from cardparty.net.replica import ECONOMY, HOST, Replica
-from cardparty.net.standby import (
+from cardparty.net.peers.replica import ECONOMY, HOST, Replica
+from cardparty.net.peers.standby import (
     MEMO_PER_PLAYER,
     MEMO_PLAYERS,
     PLAYERS_PER_TURN,
@@ -40,7 +32,13 @@ from cardparty.net.standby import (
     Takeover,
     peer_socket,
 )
-from cardparty.net.store import Store
+from cardparty.net.store import Store, identity
+from cardparty.net.trust.fdbudget import Door
+from cardparty.net.trust.guard import Guard, open_router, peer_of
+from cardparty.net.trust.guests import Guests
+from cardparty.net.trust.keys import KeyPair
+from cardparty.net.wire.address import HostAddress
+from cardparty.net.wire.protocol import encode, message
 from tests.net.test_replica import ledger_write, rows, store_write
 
 
@@ -93,7 +91,7 @@ class LinkHost:
             return False
 
     def _run(self) -> None:
-        from cardparty.net.protocol import decode, encode
+        from cardparty.net.wire.protocol import decode, encode
         standbys = self.standbys
         while not self.stopping.is_set():
             if self.paused.is_set():
@@ -347,7 +345,7 @@ def test_a_stranger_following_never_makes_the_standby_take_over_and_a_seated_pla
     does not take over. The seated player follows: it does, and hands his hello to the host it
     becomes with the frame ZeroMQ read it in. Answered there, the hello binds his route to his
     connection (so that connection's end forgets it, and the cap keeps it as a player's)."""
-    from cardparty.net.protocol import decode
+    from cardparty.net.wire.protocol import decode
 
     keys, ann = KeyPair.generate(), KeyPair.generate()
     old = LinkHost(tmp_path, keys.fingerprint)

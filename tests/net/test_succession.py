@@ -110,7 +110,7 @@ def test_a_held_answer_is_not_remembered_and_the_reply_before_it_is_told_once_se
     from cardparty.net.host.gate import CommitGate
     from cardparty.net.host.parts import build_host
     from cardparty.net.host.server import Server
-    from cardparty.net.protocol import decode, encode, message
+    from cardparty.net.wire.protocol import decode, encode, message
 
     gate = CommitGate([])
     clock = ManualClock()

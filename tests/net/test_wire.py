@@ -18,8 +18,8 @@ import msgpack
 import pytest
 
 from cardparty.net.host import Host
-from cardparty.net.netbot import play_table
-from cardparty.net.session import Session
+from cardparty.net.player.netbot import play_table
+from cardparty.net.player.session import Session
 from tests.net.conftest import Visibility, installed_games, table_size
 
 

@@ -4,7 +4,7 @@ asks nothing gets both, as before (docs/protocol.md, "Changes within version 1")
 
 from __future__ import annotations
 
-from cardparty.net.protocol import encode
+from cardparty.net.wire.protocol import encode
 from tests.net.hostkit import Kit
 
 #: Seat 0 plays R1 and is left with one card: Pika's warning (PI-10) runs for her.

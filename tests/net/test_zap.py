@@ -1,4 +1,4 @@
-"""The host's ZAP handler (net/guard.py): any CURVE client key of the host's domain is let
+"""The host's ZAP handler (net/trust/guard.py): any CURVE client key of the host's domain is let
 in and named by its key, which is what every message's User-Id then says (MO-1: identity is
 what ZeroMQ authenticated); anything else is refused. The full path, a real CURVE socket
 through it, is covered by test_identity.py."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from zmq.utils import z85
 
-from cardparty.net.guard import DOMAIN, zap_reply
-from cardparty.net.keys import KeyPair
+from cardparty.net.trust.guard import DOMAIN, zap_reply
+from cardparty.net.trust.keys import KeyPair
 
 
 def request(domain: bytes = DOMAIN.encode(), mechanism: bytes = b"CURVE",

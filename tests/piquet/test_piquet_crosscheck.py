@@ -1,18 +1,25 @@
 """PQ-4 ... PQ-16 over random deals: the automatic declarations, the spoken ones made in full,
-and an independent count of the laws (tests/piquet/reference.py) agree on every category of
+and an independent count of the laws (bench/piquet_reference.py) agree on every category of
 every deal, at the Czech table and under the classic laws. bench/piquet_laws.py runs the same
 check over tens of thousands of deals."""
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from tests.piquet import reference
-from tests.piquet.crosscheck import Report, check_deals
 from tests.piquet.test_piquet_worked_deal import EVA, PETR, TALON1, TALON2, TRICKS
 
+BENCH = str(Path(__file__).resolve().parents[2] / "bench")
+sys.path.insert(0, BENCH)
+try:                                    # the checks bench/piquet_laws.py runs at full size
+    import piquet_reference as reference
+    from piquet_crosscheck import Report, check_deals
+finally:
+    sys.path.remove(BENCH)
 DEALS = 200
 
 
