@@ -102,6 +102,9 @@ LAST_WORD = 0.05
 PROBE = 0.3
 LOOK_AGAIN = 3.0
 PROBE_EVERY = 0.1
+#: Seconds after a closed connection during which a refused port counts as the host's end
+#: (the host's own bound for dropping its standby: within it, this peer is still the one).
+CLOSED_LOOK = 1.0
 #: Seconds a peer that is not attached waits after losing its host before it looks for whoever
 #: serves elsewhere (a stall shorter than this costs nothing).
 SEEK_AFTER = 2.0
@@ -264,8 +267,10 @@ class Standby:
         self.successor: tuple[HostAddress, bytes] | None = None
         #: when the host was last heard (None: not since the start or a loss)
         self.heard: float | None = None
-        #: the host is lost (since when), and whether nothing listens at its address
+        #: the host is lost (since when, and whether as its connection closing), and whether
+        #: nothing listens at its address
         self.lost_at: float | None = None
+        self._closed = False
         self.certain = False
         self._probe_due = 0.0
         self.stopping = False
@@ -379,7 +384,8 @@ class Standby:
             self._lost(now, "it does not answer")
         if self.lost_at is None:
             return None
-        if not self.certain and now - self.lost_at < LOOK_AGAIN and now >= self._probe_due:
+        if (not self.certain and self._closed and now - self.lost_at < CLOSED_LOOK
+                and now >= self._probe_due):
             # A killed host's listener may close a moment after its connections: look again.
             self._probe_due = now + PROBE_EVERY
             self.certain = refused(self.host, 0.05)
@@ -406,11 +412,16 @@ class Standby:
                                         self.session)), zmq.NOBLOCK)
         self._last_ack = now
 
-    def _lost(self, now: float, why: str) -> None:
-        """The host is lost: look whether anything still listens at its address."""
+    def _lost(self, now: float, why: str, closed: bool = False) -> None:
+        """The host is lost: look whether anything still listens at its address. Only a
+        loss that came as the connection closing counts a refused port as the host's end,
+        and only for ``CLOSED_LOOK`` seconds: a peer that lost its host by silence longer
+        than the host's own bound may have been dropped and replaced meanwhile (beyond a cut
+        link), and a port that refuses later says nothing of who serves now."""
         self.lost_at = now
+        self._closed = closed
         self._probe_due = now + PROBE_EVERY
-        self.certain = refused(self.host, 0.05)
+        self.certain = closed and refused(self.host, 0.05)
         self._seek = []
         self._seek_due = now + SEEK_AFTER
         log.warning("the host at %s is lost (%s)%s", self.host.shown, why,
@@ -423,6 +434,7 @@ class Standby:
             log.info("the host at %s answers again after %.1f s", self.host.shown,
                      now - self.lost_at)
         self.lost_at = None
+        self._closed = False
         self.certain = False
         self.witnesses.forget()
 
@@ -432,8 +444,8 @@ class Standby:
                 event = recv_monitor_message(self.monitor, zmq.NOBLOCK)
             except zmq.Again:
                 return None
-            if event["event"] == zmq.EVENT_DISCONNECTED and self.lost_at is None \
-                    and self.heard is not None:
+            if event["event"] == zmq.EVENT_DISCONNECTED and self.heard is not None \
+                    and not self._closed:
                 # What the host sent before its connection closed (a hand-over's last word)
                 # may reach the socket a moment after the news of the close: first that.
                 until = now + LAST_WORD
@@ -444,8 +456,9 @@ class Standby:
                     left = until - time.monotonic()
                     if left <= 0 or not self.dealer.poll(int(left * 1000) + 1):
                         break
-                if self.lost_at is None:
-                    self._lost(now, "its connection closed")
+                if self.lost_at is None or not self._closed:
+                    # (After a silence too: what the host sent before it went came first.)
+                    self._lost(now, "its connection closed", closed=True)
             elif event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED and not self._syncing:
                 # A new connection (the first, or after a reset): the host is told where this
                 # peer's copy is, and sends what it lacks.
@@ -697,6 +710,7 @@ class Standby:
         self.heard = None
         self._since_target = now
         self.attached = self.waiting = False
+        self._closed = False
         if not keep_lost:
             self.lost_at = None
         self._hello_due = now
