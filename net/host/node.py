@@ -393,6 +393,12 @@ class Host:
         server = self.server
         server.flush()
         self.gate.drain()
+        # The peers first (the standby above all): told now where the party goes, they never
+        # take this host's place when its port closes in a moment.
+        go = {"address": higher.serves.host, "port": higher.serves.port,
+              "key": higher.key.decode()}
+        standbys.release(go, "the two hosts met again", standby=True)
+        server.send()
         route = higher.route
         dbs = {HOST: store.db} if ledger is None else {HOST: store.db, ECONOMY: ledger.db}
         session = 0
@@ -425,8 +431,7 @@ class Host:
         for player in self.parts.succession.connected():
             if player.route is not None:
                 server.send_now(player.route, frame)
-        standbys.release({"address": higher.serves.host, "port": higher.serves.port,
-                          "key": higher.key.decode()}, "the two hosts met again", standby=True)
+        standbys.release(go, "the two hosts met again", standby=True)     # any since
         server.send()
         self.outcome = StoodDown(higher.serves, higher.key)
         log.warning("stood down: the host at %s has this host's rows and serves",

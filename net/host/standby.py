@@ -572,13 +572,17 @@ class Standbys:
     def release(self, go: dict[str, Any] | None, why: str, standby: bool = False) -> None:
         """Every peer waiting (and, with ``standby``, the standby too: a stand-down) told the
         party goes elsewhere (``go``): none of them takes this host's place when it closes."""
+        where = "nowhere" if go is None else f"{go['address']}:{go['port']}"
         for other in self.waiting.values():
             self._send(other.route, dropped(other.session, why, go))
+            log.info("the waiting peer %s is told the party goes to %s",
+                     fingerprint(other.key), where)
         self.waiting.clear()
         cur = self.current
         if standby and cur is not None:
             self.current = None
             self._send(cur.route, dropped(cur.session, why, go))
+            log.info("the standby at %s is told the party goes to %s", cur.serves.shown, where)
 
     def hand_over(self, epoch: int) -> bool:
         """Graceful: everything sent, then ``takeover`` (the standby serves as ``epoch``

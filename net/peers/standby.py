@@ -529,6 +529,7 @@ class Standby:
                 and not (kind == DROPPED and msg.get("go"))):
             # About an earlier hello of this peer: old news. (Not a hand-over's or a stand-down's
             # word of where the party went: the host says it once, as it leaves.)
+            log.debug("the host's %s of an earlier session is left", kind)
             return None
         replica = self.replica
         if kind == BEAT_MSG:
