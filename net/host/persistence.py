@@ -131,7 +131,10 @@ class Persistence:
         game = ht.game
         kept = ht.kept
         clock = self.clock
-        changed = round(clock.wall() - (clock.now() - ht.changed_at), 3)
+        # A finished table's time is its end's (``keep_over`` counts from it), whatever
+        # changed at it since (a player leaving it).
+        at = ht.ended_at if ht.ended_at is not None else ht.changed_at
+        changed = round(clock.wall() - (clock.now() - at), 3)
         if (kept.game is game and ht.status == "playing"
                 and kept.meta_packed is not None and kept.meta_packed[0] == meta):
             fresh = len(game.journal) - kept.journal

@@ -144,3 +144,32 @@ def test_a_finished_table_is_kept_from_its_end_not_from_the_restart(tmp_path: Pa
     kit.tick(11.0, alive=(eva,))
     assert old not in kit.parts.tables.all                # ended 61 s ago
     assert new in kit.parts.tables.all                    # ended 11 s ago
+
+
+def test_a_finished_table_written_again_after_a_restart_still_counts_from_its_end(
+        tmp_path: Path) -> None:
+    """A finished table's row written again after a restart (a player leaves it) keeps the
+    time of the round's end: a chain of takeovers, each writing the rows again, kept every
+    table it ever finished (a party moved every minute restored hundreds)."""
+    clock = ManualClock()
+    kit = Kit(clock, data=tmp_path, keep_over=60.0)
+    eva, bob = kit.player("Eva", key=EVA), kit.player("Bob", key=b"B" * 40)
+    tid = kit.open_table("pika", eva, 2)
+    kit.ask(eva, "sit", table=tid)
+    kit.ask(bob, "sit", table=tid)
+    kit.ask(eva, "ready", table=tid)
+    kit.ask(bob, "ready", table=tid)
+    kit.play_out(tid, {0: eva, 1: bob})
+    assert kit.table(tid).status == "over"
+    kit.tick(40.0, alive=(eva, bob))
+    for _ in range(2):                       # two restarts 10 s apart, the row written between
+        kit.parts.close()
+        clock = ManualClock(start=clock.now(), wall=clock.w)
+        kit = Kit(clock, data=tmp_path, keep_over=60.0)
+        assert tid in kit.parts.tables.all
+        eva, bob = kit.player("Eva", key=EVA), kit.player("Bob", key=b"B" * 40)
+        if kit.table(tid).seat_of(bob) is not None:
+            kit.ask(bob, "leave", table=tid)     # its row written again
+        kit.tick(10.0, alive=(eva, bob))
+    kit.tick(1.0, alive=(eva, bob))
+    assert tid not in kit.parts.tables.all, "ended 61 s ago"
