@@ -108,6 +108,12 @@ CLOSED_LOOK = 1.0
 #: Seconds a peer that is not attached waits after losing its host before it looks for whoever
 #: serves elsewhere (a stall shorter than this costs nothing).
 SEEK_AFTER = 2.0
+#: Seconds an attached standby that lost its host goes on counting itself the host's standby:
+#: long enough for the players of a host that froze or died to follow here past their own
+#: liveness bound (3 s); past it, the host (if it lives) dropped this peer long ago for its
+#: silence and may serve with another standby, so this peer looks for whoever serves, as one
+#: that is not attached, and never takes a later closed connection for the host's end.
+ATTACHED_LOST = 10.0
 
 
 @dataclass
@@ -389,6 +395,13 @@ class Standby:
             # A killed host's listener may close a moment after its connections: look again.
             self._probe_due = now + PROBE_EVERY
             self.certain = refused(self.host, 0.05)
+        if self.attached and now - self.lost_at >= ATTACHED_LOST:
+            log.warning("the host at %s is lost for %.0f s: this peer no longer counts itself "
+                        "its standby, and looks for whoever serves", self.host.shown,
+                        now - self.lost_at)
+            self.attached = False
+            self.certain = False
+            self._seek_due = now
         if self.attached and self.certain:
             elsewhere = self._serving_elsewhere()
             if elsewhere is not None:
@@ -456,8 +469,11 @@ class Standby:
                     left = until - time.monotonic()
                     if left <= 0 or not self.dealer.poll(int(left * 1000) + 1):
                         break
-                if self.lost_at is None or not self._closed:
-                    # (After a silence too: what the host sent before it went came first.)
+                if self.lost_at is None or (not self._closed
+                                            and now - self.lost_at <= CLOSED_LOOK):
+                    # (After a silence too, within the host's bound for dropping this peer:
+                    # what the host sent before it went came first. A close after a longer
+                    # silence says nothing of who serves now: the players' following does.)
                     self._lost(now, "its connection closed", closed=True)
             elif event["event"] == zmq.EVENT_HANDSHAKE_SUCCEEDED and not self._syncing:
                 # A new connection (the first, or after a reset): the host is told where this
@@ -693,8 +709,9 @@ class Standby:
             self._seek = self.candidates() + [(self.host, self.host_key)]
         where, key = self._seek.pop(0)
         self._seek_due = now + RETRY
-        if where != self.host or key != self.host_key:
-            self._retarget(where, key, now, keep_lost=True)
+        # The host itself: a hello again, since it may serve on and have dropped this peer
+        # without a word reaching it (its server started again after a heal, a cut link).
+        self._retarget(where, key, now, keep_lost=True)
 
     def _retarget(self, where: HostAddress, key: bytes, now: float,
                   keep_lost: bool = False) -> None:

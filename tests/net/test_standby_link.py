@@ -23,7 +23,9 @@ from cardparty.net.host import Host
 from cardparty.net.host.clock import SystemClock
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
 from cardparty.net.peers.replica import ECONOMY, HOST, Replica
+from cardparty.net.peers import standby as standby_module
 from cardparty.net.peers.standby import (
+    CLOSED_LOOK,
     MEMO_PER_PLAYER,
     MEMO_PLAYERS,
     PLAYERS_PER_TURN,
@@ -67,6 +69,9 @@ class LinkHost:
         self.writing = threading.Event()
         self.stopping = threading.Event()
         self.paused = threading.Event()
+        #: the host reads nothing of its peers and tells them nothing (as a host whose server
+        #: started again after a heal, or one beyond a link cut one way, would)
+        self.deaf = threading.Event()
         self.refusals: list[dict[str, Any]] = []
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.rng = random.Random(7)
@@ -101,7 +106,9 @@ class LinkHost:
                 route = self.router.recv()
                 body = self.router.recv(copy=False)
                 user, _ = peer_of(body)
-                if standbys.peer_of(user) is not None:
+                if self.deaf.is_set():
+                    pass
+                elif standbys.peer_of(user) is not None:
                     assert user is not None
                     standbys.frame(route, user, body.bytes)
                 elif decode(body.bytes)["type"] == "standby_hello":
@@ -116,6 +123,8 @@ class LinkHost:
                 standbys.ticket()               # as the gate does when it seals
             standbys.tick()
             for route, frame in standbys.take():
+                if self.deaf.is_set():
+                    continue
                 if not self._send(route, frame):
                     standbys.cannot_send(route)
 
@@ -243,6 +252,42 @@ def test_when_nothing_listens_at_the_host_any_more_the_attached_standby_takes_ov
     host.store.drain()
     with sqlite3.connect(standby.replica.path(HOST)) as a:
         assert rows(a) == rows(host.store.db)
+
+
+def test_a_host_that_closes_long_after_its_standby_lost_it_does_not_make_it_take_over(
+        pair: tuple[LinkHost, Standby, dict[str, Any]]) -> None:
+    """Silent past the host's bound for dropping its standby, then the connection closes and
+    nothing listens: the host may have dropped this peer and served on with another standby
+    meanwhile (a laptop a party hands over from while this one was cut off), so the closing
+    is not taken for the host's end; only its players following could make it take over."""
+    host, standby, out = pair
+    until(lambda: host.attached_now())
+    quiet(host)
+    host.paused.set()
+    until(lambda: standby.lost_at is not None)
+    time.sleep(CLOSED_LOOK + 0.5)
+    host.kill()
+    out["runner"].join(2.5)
+    assert out["runner"].is_alive(), "took over on a closing long after the loss"
+    assert not standby.certain
+
+
+def test_a_standby_lost_for_long_looks_for_whoever_serves_and_joins_again(
+        pair: tuple[LinkHost, Standby, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """The host forgets its standby without a word (its server started again after a heal)
+    and serves on: the standby, silent-lost, stops counting itself attached after
+    ``ATTACHED_LOST``, says hello again, and is attached again."""
+    monkeypatch.setattr(standby_module, "ATTACHED_LOST", 1.5)
+    host, standby, out = pair
+    until(lambda: host.attached_now())
+    quiet(host)
+    host.deaf.set()
+    until(lambda: standby.lost_at is not None)
+    until(lambda: not host.attached_now())           # dropped for its silence, not told
+    host.deaf.clear()
+    until(lambda: host.attached_now() and standby.attached, timeout=8.0)
+    assert out["runner"].is_alive()
 
 
 def test_a_flood_at_the_standbys_own_socket_is_read_a_turn_at_a_time(tmp_path: Path) -> None:
