@@ -22,8 +22,8 @@ from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host import Host
 from cardparty.net.host.clock import SystemClock
 from cardparty.net.host.standby import Attached, PeerEvents, Standbys
-from cardparty.net.peers.replica import ECONOMY, HOST, Replica
 from cardparty.net.peers import standby as standby_module
+from cardparty.net.peers.replica import ECONOMY, HOST, Replica
 from cardparty.net.peers.standby import (
     CLOSED_LOOK,
     MEMO_PER_PLAYER,
