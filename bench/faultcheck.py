@@ -156,9 +156,13 @@ class Verdict:
     handed: int = 0
     while_served: int = 0
     examples: list[str] = field(default_factory=list)
+    noted: list[tuple[str, str]] = field(default_factory=list)
 
-    def note(self, text: str) -> None:
-        if len(self.examples) < 12:
+    def note(self, text: str, kind: str) -> None:
+        """An example of a failure of ``kind``: at most four of each kind, so that one table
+        that lost many moves does not hide a takeover or a round paid twice."""
+        if sum(1 for k, _ in self.noted if k == kind) < 4:
+            self.noted.append((kind, text))
             self.examples.append(text)
 
 
@@ -204,7 +208,7 @@ def check_table(tid: str, told: dict[str, Seat], kept: Any, v: Verdict) -> None:
             if version > kept.version:
                 v.lost += 1
                 v.note(f"{tid}: {s.player} was told version {version}; the final table is at "
-                       f"{kept.version}")
+                       f"{kept.version}", "lost")
                 continue
             if events is None or marks is None:
                 continue
@@ -217,7 +221,7 @@ def check_table(tid: str, told: dict[str, Seat], kept: Any, v: Verdict) -> None:
             if not good:
                 v.lost += 1
                 v.note(f"{tid}: {s.player} was told events at version {version} (from {prev}) "
-                       "that the final table does not hold")
+                       "that the final table does not hold", "lost")
         answered = {(r.get("on"), r.get("version")) for r in s.replies if "version" in r}
         unknown = sum(1 for r in s.replies if r.get("error") in UNKNOWN)
         unknown += max(0, len(s.moves) - len(s.replies))
@@ -228,7 +232,7 @@ def check_table(tid: str, told: dict[str, Seat], kept: Any, v: Verdict) -> None:
             if not isinstance(version, int) or version > len(journal) or version < 1:
                 v.lost += 1
                 v.note(f"{tid}: {s.player}'s move answered at version {version} is not in the "
-                       f"final table ({len(journal)} moves)")
+                       f"final table ({len(journal)} moves)", "lost")
                 continue
             js, jm = journal[version - 1]
             if sent is not None and (js != seat or norm([jm.kind, list(jm.cards), jm.choice])
@@ -236,7 +240,7 @@ def check_table(tid: str, told: dict[str, Seat], kept: Any, v: Verdict) -> None:
                                               sent["move"]["choice"]])):
                 v.lost += 1
                 v.note(f"{tid}: {s.player}'s move at version {version} is another in the final "
-                       "table")
+                       "table", "lost")
         made = sum(1 for js, _ in journal if js == seat)
         extra = made - len(answered) - unknown
         if extra > 0:
@@ -248,7 +252,7 @@ def check_table(tid: str, told: dict[str, Seat], kept: Any, v: Verdict) -> None:
             said = ", ".join(f"{k} {n}" for k, n in sorted(refused.items())) or "none"
             v.note(f"{tid}: seat {seat} ({s.player}) has {made} moves in the final table; "
                    f"{len(answered)} were answered ok, {unknown} never answered (refused: "
-                   f"{said})")
+                   f"{said})", "doubled")
 
 
 def continuations(told: dict[str, Seat], v: Verdict) -> None:
@@ -263,12 +267,14 @@ def continuations(told: dict[str, Seat], v: Verdict) -> None:
             digest = json.dumps(view.get("state"), sort_keys=True)
             if state.setdefault(version, digest) != digest:
                 v.continuations += 1
-                v.note(f"{s.table}: {s.player} was told two games at version {version}")
+                v.note(f"{s.table}: {s.player} was told two games at version {version}",
+                       "continuation")
             if not view.get("snapshot") and view.get("prev") == version - 1:
                 moved = json.dumps(view.get("events"), sort_keys=True)
                 if step.setdefault(version, moved) != moved:
                     v.continuations += 1
-                    v.note(f"{s.table}: {s.player} was told two moves for version {version}")
+                    v.note(f"{s.table}: {s.player} was told two moves for version {version}",
+                           "continuation")
 
 
 def check(histories: dict[str, list[dict[str, Any]]], final: Path | None,
@@ -294,7 +300,7 @@ def check(histories: dict[str, list[dict[str, Any]]], final: Path | None,
             v.checked_earlier += 1
         else:
             v.unchecked += 1
-            v.note(f"{tid}: not kept by the final host, and never read as it ended")
+            v.note(f"{tid}: not kept by the final host, and never read as it ended", "unchecked")
             continue
         check_table(tid, told, table, v)
         if table.result() is not None:
@@ -304,7 +310,7 @@ def check(histories: dict[str, list[dict[str, Any]]], final: Path | None,
                 paid = payouts_by_key(final, key)
                 v.paid_once += paid == 1
                 if paid != 1:
-                    v.note(f"{tid}: its round was paid {paid} times")
+                    v.note(f"{tid}: its round was paid {paid} times", "paid")
     if final is not None:
         v.audit = audit_holds(final)
     for t in takeovers:
@@ -320,7 +326,7 @@ def check(histories: dict[str, list[dict[str, Any]]], final: Path | None,
         if seated and all(seated):
             v.while_served += 1
             v.note(f"a takeover at {t['t']:.2f} ({t['why']}) while all {len(seated)} seated "
-                   "players still had their host")
+                   "players still had their host", "takeover")
     return v
 
 
