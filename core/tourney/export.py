@@ -82,3 +82,25 @@ def to_html(event: dict[str, Any]) -> str:
         f"<h1>{esc(str(title))}</h1><p class=\"about\">{about}</p>"
         "<table><tr><th>#</th><th class=\"name\">name</th><th>points</th><th>Buchholz</th>"
         f"<th>firsts</th>{head}</tr>\n" + "\n".join(rows) + "\n</table></body></html>\n")
+
+
+def to_text(event: dict[str, Any], most: int = 0) -> list[str]:
+    """The standings as lines of plain text in columns (the host's console; ``most``: the
+    first lines only, 0: all)."""
+    rounds = int(event.get("round", 0))
+    lines = list(event.get("standings", ()))
+    if most:
+        lines = lines[:most]
+    width = max([len(str(s.get("name", ""))) for s in lines] + [4])
+    head = (f"{'#':>3}  {'name':<{width}}  {'points':>6}  {'Buchholz':>8}  {'firsts':>6}"
+            + "".join(f"  {'r' + str(i + 1):>5}" for i in range(rounds)))
+    out = [f"{event.get('title') or event.get('id', '')}: {event.get('game_name', '')}, "
+           f"round {rounds} of {event.get('rounds')} ({event.get('status', '')})", head]
+    for s in lines:
+        per = list(s.get("rounds", ()))[:rounds]
+        mark = " (withdrawn)" if s.get("status") == "withdrawn" else ""
+        out.append(f"{_number(s.get('rank')):>3}  {str(s.get('name', '')):<{width}}  "
+                   f"{_number(s.get('points')):>6}  {_number(s.get('buchholz')):>8}  "
+                   f"{_number(s.get('firsts')):>6}"
+                   + "".join(f"  {_number(p) or '-':>5}" for p in per) + mark)
+    return out

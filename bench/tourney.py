@@ -1,0 +1,547 @@
+"""Benchmark of an event (docs/rules/tournament.md): network bot clients over real sockets at a
+real host process on 127.0.0.1, and the spread of standings with and without duplicate deals.
+
+What it measures, and checks:
+
+1. **The event** (``--players 40``): an organiser creates a Swiss of ``--rounds 6`` rounds of
+   4-player Pika with duplicate deals; 40 network players (bot clients, each a ``Session`` of
+   its own key) sign up; during round 2 one withdraws and two enter late, during rounds 3 and
+   4 one more withdraws each (3 withdrawals, 2 late entries). Every client plays its seat with
+   the game's normal bot policy, its random choices drawn from its name, the round and the
+   table's version, so the same seeds give the same event. Checked: every round seated within
+   2 s of the previous round's end (from the last table's end, as the clients saw it, to the
+   first ``event_seat`` of the next); no pair of players meeting twice (where the pairing
+   could avoid it: none of the rounds needs a repeat); and the standings equal to an
+   independent recomputation from the game records: each table's game read from the host's
+   store, replayed from its seed, deck and moves, its places scored by this script's own
+   reading of TO-22 to TO-24 (not the host's code).
+2. **Killed twice** (``--kills 2``): the same event with a standby attached; the host is
+   killed (SIGKILL) during round 2 and the new host during round 4 (the first machine back as
+   its standby); the final standings must equal the undisturbed run's.
+3. **The spread** (``--repeats 20``): a 6-round event of 40 bots of equal level, played in
+   this process with the same rules (``core.tourney``) and the simulator's bots, 20 times with
+   duplicate deals and 20 without: the spread of the final standings (the standard deviation
+   of the players' points, as a share of the most a player can score) must be narrower with
+   duplicate deals.
+
+Every figure comes with the load average: the machine is shared. Run under ``nice``. Usage:
+``.venv/bin/python bench/tourney.py [--help]`` (``--players 8 --rounds 2 --kills 1 --repeats
+2``: the smoke test's short run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from failover import Node, told_of  # bench/failover.py, beside this script
+from party import kept_tables  # bench/party.py, beside it too
+
+#: The organiser's name (the host is started with ``--organiser`` for it).
+ORGANISER = "Org"
+#: Seconds a round may take to be seated after the previous one ended (target 1).
+SEATED_WITHIN = 2.0
+#: The event's game, table size and settings: 4-player Pika, the Pika! call's time at its
+#: longest (30 s: a bot client answers in milliseconds, and a takeover's pause must not make
+#: the host play the deadline for him, which would make the two runs differ).
+GAME, SEATS, SETTINGS = "pika", 4, {"warning": 30.0}
+
+
+# --- the players ----------------------------------------------------------------------------
+
+@dataclass
+class Run:
+    """What one event's clients saw: when each round's tables ended and when each round was
+    first seated (monotonic), and the gates the script opens once a round's scripted changes
+    (withdrawals, late entries) are done."""
+
+    ended: dict[int, float] = field(default_factory=dict)
+    seated: dict[int, float] = field(default_factory=dict)
+    gates: dict[int, threading.Event] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    moves: int = 0
+    tables_ended: set[str] = field(default_factory=set)
+
+    def gate(self, number: int) -> threading.Event:
+        with self.lock:
+            return self.gates.setdefault(number, threading.Event())
+
+    def seat_seen(self, number: int) -> None:
+        with self.lock:
+            self.seated.setdefault(number, time.monotonic())
+
+    def over_seen(self, number: int, table: str) -> None:
+        """A client saw ``table`` of round ``number`` end: the round ends when the last of
+        its tables was first seen ending."""
+        now = time.monotonic()
+        with self.lock:
+            if table in self.tables_ended:
+                return
+            self.tables_ended.add(table)
+            self.ended[number] = max(self.ended.get(number, 0.0), now)
+
+
+class Player(threading.Thread):
+    """A network player: a ``Session`` of its own key, playing each table the event seats it
+    at with the game's normal bot policy (``netbot.choose``), its choices drawn from its
+    name, the round and the view's version."""
+
+    def __init__(self, address: str, name: str, run: Run) -> None:
+        super().__init__(daemon=True, name=f"player-{name}")
+        from cardparty.net.keys import KeyPair
+        from cardparty.net.session import Session
+
+        self.name = name
+        self.run_ = run
+        self.session = Session(address, name, keys=KeyPair.generate(), request_timeout=30)
+        self.session.connect(30)
+        self.table: str | None = None
+        self.round = 0
+        self.stopping = threading.Event()
+        self.over: set[str] = set()
+
+    def run(self) -> None:
+        from cardparty.net.netbot import choose
+        from cardparty.net.session import SessionError
+
+        s = self.session
+        while not self.stopping.is_set():
+            msg = s.next_message(0.1)
+            if msg is None:
+                continue
+            if msg["type"] == "event_seat":
+                self.table, self.round = msg["table"], msg["round"]
+                self.run_.seat_seen(self.round)
+                continue
+            if msg["type"] != "view" or msg.get("table") != self.table:
+                continue
+            view = msg["view"]
+            table, number = self.table, self.round
+            if view.get("result") is not None:
+                if table not in self.over:
+                    self.over.add(table)
+                    self.run_.over_seen(number, table)
+                continue
+            if not view["moves"] or msg["version"] != s.views[table]["version"]:
+                continue
+            self.run_.gate(number).wait()
+            pick = choose(view, random.Random(f"{self.name}/{number}/{msg['version']}"),
+                          "normal")
+            try:
+                s.move(table, pick, msg["version"])
+                self.run_.moves += 1
+            except SessionError:
+                continue              # stale or refused: the next view says what is true
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.join(5)
+        self.session.abort()
+
+
+# --- one event -------------------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    event: dict[str, Any]
+    run: Run
+    took: float
+    data: Path
+
+
+def play_event(args: argparse.Namespace, address: str, data_of: Any,
+               kill: Any = None) -> Outcome:
+    """One event at the host serving at ``address``: its final ``event`` map, what the
+    clients saw. ``kill(number)`` is called once each round is seated (the kill run's)."""
+    from cardparty.net.keys import KeyPair
+    from cardparty.net.session import Session
+
+    run = Run()
+    org = Session(address, ORGANISER, keys=KeyPair.generate(), request_timeout=30)
+    org.connect(30)
+    made = org.event_create(GAME, SEATS, settings=SETTINGS, rounds=args.rounds,
+                            duplicate=True, start_within=0, late=args.rounds, seed=args.seed,
+                            title="bench")
+    eid = made["id"]
+    names = [f"P{i:02d}" for i in range(args.players)]
+    late = [f"L{i}" for i in range(2)]
+    players = {n: Player(address, n, run) for n in names + late}
+    for p in players.values():
+        p.start()
+    for n in names:
+        players[n].session.event_join(eid)
+    # The scripted changes, each made while a round plays and before any of its moves:
+    # round -> (who withdraws, who enters late).
+    n = len(names)
+    script: dict[int, tuple[list[str], list[str]]] = {
+        2: ([names[n // 8]], late), 3: ([names[n * 3 // 7]], []), 4: ([names[n * 5 // 7]], [])}
+    t0 = time.monotonic()
+    org.event_start(eid)
+    final: dict[str, Any] | None = None
+    try:
+        for number in range(1, args.rounds + 1):
+            end = time.monotonic() + args.round_timeout
+            while number not in run.seated:
+                if time.monotonic() > end:
+                    raise SystemExit(f"round {number} was never seated")
+                time.sleep(0.005)
+            out, entering = script.get(number, ([], []))
+            for n in out:
+                players[n].session.event_leave(eid)
+            for n in entering:
+                players[n].session.event_join(eid)
+            run.gate(number).set()
+            if kill is not None:
+                kill(number, list(players.values()))
+        end = time.monotonic() + args.round_timeout
+        while final is None or final["status"] != "over":
+            if time.monotonic() > end:
+                raise SystemExit("the event did not end")
+            time.sleep(0.05)
+            final = org.event(eid)
+    finally:
+        took = time.monotonic() - t0
+        for p in players.values():
+            p.close()
+        org.abort()
+    return Outcome(final, run, took, data_of())
+
+
+# --- the independent recomputation -----------------------------------------------------------
+
+def recompute(outcome: Outcome) -> tuple[dict[str, tuple[float, float, int]], int, int]:
+    """Each player's (points, Buchholz, first places) from the game records: every table of
+    the event read from the host's store and replayed from its seed, deck and moves; scored
+    by this script's own reading of TO-22 to TO-24. Also the tables replayed and those whose
+    replay differed from the record."""
+    from cardparty.core.table import Table
+
+    event = outcome.event
+    ids = [t["table"] for r in event["results"] for t in r["tables"]]
+    records = kept_tables(outcome.data, ids)
+    entrants = {line["name"] for line in event["standings"]}
+    k = SEATS
+    per_round: list[dict[str, float]] = []
+    tables_of: list[list[tuple[list[str | None], list[int]]]] = []
+    differed = 0
+    for r in event["results"]:
+        tables = []
+        for t in r["tables"]:
+            record = records[t["table"]]
+            replay = Table(record.game, record.players, record.settings, record.variant_ids,
+                           seed=record.seed)
+            for seat, move in record.journal:
+                replay.play(seat, move)
+            result = replay.result()
+            if result is None or record.result() is None or (
+                    result.places != record.result().places):
+                differed += 1
+            who = [n if n in entrants else None for n in record.names]
+            tables.append((who, list(result.places) if result is not None else []))
+        tables_of.append(tables)
+        points: dict[str, float] = {}
+        for who, places in tables:
+            for s, name in enumerate(who):
+                if name is None:
+                    continue
+                same = [pl[s] for w, pl in tables if pl is not places]   # the same cards
+                mine = places[s]
+                if same:
+                    beaten = sum(1 for p in same if p > mine)
+                    tied = sum(1 for p in same if p == mine)
+                    points[name] = (k - 1) * (beaten + tied / 2) / len(same)
+                else:
+                    points[name] = sum(1 for p in places if p > mine) + (
+                        sum(1 for p in places if p == mine) - 1) / 2
+        per_round.append(points)
+    total = {n: sum(pts.get(n, 0.0) for pts in per_round) for n in entrants}
+    buchholz = dict.fromkeys(entrants, 0.0)
+    firsts = dict.fromkeys(entrants, 0)
+    for tables in tables_of:
+        for who, places in tables:
+            here = [n for n in who if n is not None]
+            for s, n in enumerate(who):
+                if n is None:
+                    continue
+                others = [total[o] for o in here if o != n]
+                if others:
+                    buchholz[n] += sum(others) / len(others)
+                firsts[n] += places[s] == 1
+    return ({n: (total[n], buchholz[n], firsts[n]) for n in entrants}, len(ids), differed)
+
+
+def repeats(event: dict[str, Any]) -> tuple[int, list[int], list[bool]]:
+    """Pairs of players who sat at one table in two rounds or more; per round, the pairs at
+    its tables that had met before; and whether each round could have done with fewer (found
+    by trying every seating of its players, for rounds of at most 12 players; a round too
+    large for that is counted as could, unless it has none)."""
+    import itertools
+
+    seen: dict[tuple[str, str], int] = {}
+    per_round, fewer = [], []
+    for r in event["results"]:
+        groups = [sorted(s["name"] for s in t["seats"] if s["name"] is not None)
+                  for t in r["tables"]]
+        met = {p for p, n in seen.items() if n}
+        again = sum(1 for g in groups for a, b in itertools.combinations(g, 2) if (a, b) in met)
+        per_round.append(again)
+        if again == 0:
+            fewer.append(False)
+        elif sum(map(len, groups)) > 12:
+            fewer.append(True)
+        else:
+            fewer.append(least(groups, met) < again)
+        for g in groups:
+            for a, b in itertools.combinations(g, 2):
+                seen[(a, b)] = seen.get((a, b), 0) + 1
+    return sum(1 for n in seen.values() if n > 1), per_round, fewer
+
+
+def least(groups: list[list[str]], met: set[tuple[str, str]]) -> int:
+    """The fewest pairs that met before of any seating of the players of ``groups`` at
+    tables of the same sizes (every seating tried)."""
+    import itertools
+
+    people = sorted(p for g in groups for p in g)
+    sizes = sorted((len(g) for g in groups), reverse=True)
+
+    def best(left: list[str], sizes: list[int]) -> int:
+        if not sizes:
+            return 0
+        first, rest = left[0], left[1:]
+        out = 10**9
+        for others in itertools.combinations(rest, sizes[0] - 1):
+            table = sorted([first, *others])
+            here = sum(1 for a, b in itertools.combinations(table, 2) if (a, b) in met)
+            remaining = [p for p in rest if p not in others]
+            out = min(out, here + best(remaining, sizes[1:]))
+        return out
+
+    return best(people, sizes)
+
+
+def standings_of(event: dict[str, Any]) -> list[tuple[int, str, float]]:
+    return [(s["rank"], s["name"], round(s["points"], 4)) for s in event["standings"]]
+
+
+# --- the spread ------------------------------------------------------------------------------
+
+def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int
+           ) -> list[float]:
+    """The standard deviation of the final points of ``players`` bots of equal level over an
+    event of ``rounds`` rounds, as a share of the most a player can score, for each of
+    ``repeats_`` events played in this process by the host's own rules (``core.tourney``)
+    and the simulator's bots (each player his own random stream)."""
+    from cardparty.core.bots import PolicyBot
+    from cardparty.core.contract import SYSTEM, Move
+    from cardparty.core.discovery import load_catalog
+    from cardparty.core.simulate import play_out
+    from cardparty.core.table import Table
+    from cardparty.core.tourney.event import Event, EventSettings
+
+    catalog = load_catalog()
+    deck = catalog.game(GAME).deck
+    out = []
+    for rep in range(repeats_):
+        ev = Event("e1", 1, EventSettings(GAME, SEATS, dict(SETTINGS), rounds=rounds,
+                                          duplicate=duplicate), "org", "Org",
+                   seed=seed * 1000 + rep)
+        for i in range(players):
+            ev.join(f"p{i}", f"P{i}", None)
+        ev.start({})
+        streams = {f"p{i}": random.Random(f"{seed}/{rep}/{i}") for i in range(players)}
+        while ev.due():
+            rnd = ev.next_round(0.0)
+            cards = ev.deck(rnd, deck)
+            for i, t in enumerate(rnd.tables):
+                settings = dict(SETTINGS)
+                if cards is not None:
+                    settings["deck"] = cards
+                table = Table(GAME, SEATS, settings, seed=ev.table_seed(rnd, i),
+                              catalog=catalog)
+                policy = PolicyBot("normal")
+                seats = list(t.seats)
+                bot_rng = random.Random(f"{seed}/{rep}/{rnd.number}/{i}/bots")
+
+                class Players:
+                    def choose(self, tb: Table, seat: int, rng: random.Random,
+                               seats: list[str | None] = seats) -> Move:
+                        if seat == SYSTEM:
+                            moves = tb.legal_moves(seat)
+                            return moves[rng.randrange(len(moves))]
+                        who = seats[seat]
+                        return policy.choose(tb, seat, streams[who] if who else bot_rng)
+
+                result = play_out(table, random.Random(f"{seed}/{rep}/{rnd.number}/{i}"),
+                                  Players())
+                ev.opened(rnd, i, f"t{rnd.number}.{i}")
+                ev.record(f"t{rnd.number}.{i}", list(result.places))
+            ev.finish()
+        points = [s.points for s in ev.standings()]
+        out.append(statistics.pstdev(points) / ((SEATS - 1) * rounds))
+    return out
+
+
+# --- running ---------------------------------------------------------------------------------
+
+def host_args(args: argparse.Namespace) -> tuple[str, ...]:
+    return ("--testing", "--organiser", ORGANISER, "--bot-delay", "0")
+
+
+def undisturbed(args: argparse.Namespace, base: Path) -> Outcome:
+    node = Node(base, "alone")
+    node._spawn(*host_args(args))
+    node.wait_for("listening on")
+    try:
+        return play_event(args, node.address, lambda: node.data)
+    finally:
+        node.signal(signal.SIGKILL)
+        node.reap()
+
+
+def killed(args: argparse.Namespace, base: Path) -> tuple[Outcome, list[float]]:
+    """The same event with a standby attached, the host killed ``--kills`` times (the first
+    machine back as the new host's standby each time): the outcome, and each takeover's
+    time from the kill to the new host's word that it serves."""
+    a, b = Node(base, "a"), Node(base, "b")
+    a._spawn("--standby-key", b.fingerprint(), *host_args(args))
+    a.wait_for("listening on")
+    b._spawn("--standby-for", a.address, *host_args(args))
+    b.wait_for("attached to the host")
+    state = {"host": a, "standby": b, "kills": 0}
+    took: list[float] = []
+    where: list[str] = []
+    rounds = sorted({2, 4, *range(2, args.rounds + 1, 2)})[:args.kills]
+
+    def kill(number: int, players: list[Any]) -> None:
+        if number not in rounds:
+            return
+        told_of(players, state["standby"].port, timeout=60)
+        run = players[0].run_
+        start = run.moves
+        end = time.monotonic() + 60
+        while run.moves < start + args.kill_moves and time.monotonic() < end:
+            time.sleep(0.001)
+        over = sum(1 for n in run.ended if n == number)
+        host, standby = state["host"], state["standby"]
+        where.append(f"round {number} after {run.moves - start} moves of the clients"
+                     f"{' (the round was over)' if over else ''}")
+        t = time.monotonic()
+        host.signal(signal.SIGKILL)
+        host.reap()
+        standby.wait_for("took over from", 60)
+        took.append(time.monotonic() - t)
+        host._spawn("--standby-for", standby.address, *host_args(args))
+        host.wait_for("attached to the host")
+        state["host"], state["standby"] = standby, host
+        state["kills"] += 1
+
+    try:
+        outcome = play_event(args, a.address, lambda: state["host"].data, kill)
+    finally:
+        for node in (a, b):
+            node.signal(signal.SIGKILL)
+            node.reap()
+    if state["kills"] != args.kills:
+        raise SystemExit(f"only {state['kills']} kills of {args.kills} were made")
+    print(f"  killed during {'; '.join(where)}")
+    return outcome, took
+
+
+def judge(name: str, outcome: Outcome) -> bool:
+    """Target 1's checks of one run, printed; whether they pass."""
+    run, event = outcome.run, outcome.event
+    gaps = [run.seated[n + 1] - run.ended[n] for n in sorted(run.ended) if n + 1 in run.seated]
+    again, per_round, avoidable = repeats(event)
+    said = [r["repeats"] for r in event["results"]]
+    mine, tables, differed = recompute(outcome)
+    host = {s["name"]: (s["points"], s["buchholz"], s["firsts"]) for s in event["standings"]}
+    unequal = [n for n in host if abs(host[n][0] - mine[n][0]) > 1e-3
+               or abs(host[n][1] - mine[n][1]) > 1e-3 or host[n][2] != mine[n][2]]
+    keys = [(-round(mine[s["name"]][0], 6), -round(mine[s["name"]][1], 6), -mine[s["name"]][2])
+            for s in event["standings"]]
+    in_order = all(keys[i] <= keys[i + 1] for i in range(len(keys) - 1))
+    withdrawn = sum(1 for s in event["standings"] if s["status"] == "withdrawn")
+    print(f"{name}: {len(event['standings'])} players ({withdrawn} withdrawn), "
+          f"{len(event['results'])} rounds, {tables} tables, {run.moves} moves by the clients "
+          f"in {outcome.took:.1f} s; tables per round "
+          f"{[len(r['tables']) for r in event['results']]}")
+    print(f"  a round's end to the next seated: "
+          f"{', '.join(f'{g:.3f}' for g in gaps)} s (max {max(gaps, default=0):.3f} s)")
+    print(f"  pairs that met twice: {again}; per round, pairs meeting again {per_round} (the "
+          f"host said {said}), of which a seating could have avoided some: "
+          f"{sum(avoidable)} rounds")
+    print(f"  the standings recomputed from {tables} game records ({differed} replays "
+          f"differed from their record): {len(host) - len(unequal)}/{len(host)} players equal"
+          f"{'' if not unequal else ' (differ: ' + ', '.join(unequal[:5]) + ')'}, the order "
+          f"{'agrees' if in_order else 'DISAGREES'}")
+    top = ", ".join(f"{r}. {n} {p:g}" for r, n, p in standings_of(event)[:3])
+    print(f"  first: {top}")
+    return (bool(gaps) and max(gaps) <= SEATED_WITHIN and not any(avoidable)
+            and per_round == said and not unequal and in_order and differed == 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--players", type=int, default=40)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--kills", type=int, default=2)
+    ap.add_argument("--kill-moves", type=int, default=100,
+                    help="the clients' moves into the round at which the host is killed")
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=40)
+    ap.add_argument("--round-timeout", type=float, default=300.0)
+    args = ap.parse_args(argv)
+    base = Path(tempfile.mkdtemp(prefix="cardparty-tourney-"))
+    os.environ["CARDPARTY_HOME"] = str(base / "home")
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+          f"{os.cpu_count()} cores")
+    try:
+        calm = undisturbed(args, base)
+        ok1 = judge("undisturbed", calm)
+        ok2 = True
+        if args.kills:
+            hit, took = killed(args, base)
+            ok = judge(f"killed {args.kills} times", hit)
+            same = standings_of(hit.event) == standings_of(calm.event)
+            print(f"  takeovers: {', '.join(f'{t:.2f}' for t in took)} s from the kill to the "
+                  f"new host serving; final standings equal to the undisturbed run's: "
+                  f"{'yes' if same else 'NO'}")
+            ok2 = same and ok
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    t = time.monotonic()
+    dup = spread(args.repeats, args.players, args.rounds, True, args.seed)
+    plain = spread(args.repeats, args.players, args.rounds, False, args.seed)
+    took_spread = time.monotonic() - t
+    d, p = statistics.mean(dup), statistics.mean(plain)
+    print(f"the spread of the final standings ({args.repeats} events of {args.players} bots of "
+          f"equal level, {args.rounds} rounds, in {took_spread:.0f} s): with duplicate deals "
+          f"{d:.4f} (sd {statistics.pstdev(dup):.4f}), without {p:.4f} (sd "
+          f"{statistics.pstdev(plain):.4f}) of the most a player can score")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("targets:")
+    print(f"  rounds seated within {SEATED_WITHIN:g} s, nobody meets twice, the standings "
+          f"equal to the game records': {'PASS' if ok1 else 'FAIL'}")
+    if args.kills:
+        print(f"  killed {args.kills} times with a standby: the same final standings: "
+              f"{'PASS' if ok2 else 'FAIL'}")
+    print(f"  duplicate deals narrow the spread: {d:.4f} < {p:.4f} -> "
+          f"{'PASS' if d < p else 'FAIL'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    raise SystemExit(main())
