@@ -337,6 +337,25 @@ def standings_of(event: dict[str, Any]) -> list[tuple[int, str, float]]:
 
 # --- the spread ------------------------------------------------------------------------------
 
+class Seated:
+    """The bots of one table: every seat the same policy, each player's choices drawn from
+    his own stream (a host bot's seat from the table's); SYSTEM (a deadline running out)
+    plays a random timeout move, as in every simulation."""
+
+    def __init__(self, policy: Any, seats: list[str | None],
+                 streams: dict[str, random.Random], bots: random.Random) -> None:
+        self.policy, self.seats, self.streams, self.bots = policy, seats, streams, bots
+
+    def choose(self, table: Any, seat: int, rng: random.Random) -> Any:
+        from cardparty.core.contract import SYSTEM
+
+        if seat == SYSTEM:
+            moves = table.legal_moves(seat)
+            return moves[rng.randrange(len(moves))]
+        who = self.seats[seat]
+        return self.policy.choose(table, seat, self.streams[who] if who else self.bots)
+
+
 def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int
            ) -> list[float]:
     """The standard deviation of the final points of ``players`` bots of equal level over an
@@ -344,7 +363,6 @@ def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int
     ``repeats_`` events played in this process by the host's own rules (``core.tourney``)
     and the simulator's bots (each player his own random stream)."""
     from cardparty.core.bots import PolicyBot
-    from cardparty.core.contract import SYSTEM, Move
     from cardparty.core.discovery import load_catalog
     from cardparty.core.simulate import play_out
     from cardparty.core.table import Table
@@ -370,21 +388,10 @@ def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int
                     settings["deck"] = cards
                 table = Table(GAME, SEATS, settings, seed=ev.table_seed(rnd, i),
                               catalog=catalog)
-                policy = PolicyBot("normal")
-                seats = list(t.seats)
-                bot_rng = random.Random(f"{seed}/{rep}/{rnd.number}/{i}/bots")
-
-                class Players:
-                    def choose(self, tb: Table, seat: int, rng: random.Random,
-                               seats: list[str | None] = seats) -> Move:
-                        if seat == SYSTEM:
-                            moves = tb.legal_moves(seat)
-                            return moves[rng.randrange(len(moves))]
-                        who = seats[seat]
-                        return policy.choose(tb, seat, streams[who] if who else bot_rng)
-
+                bots = Seated(PolicyBot("normal"), list(t.seats), streams,
+                              random.Random(f"{seed}/{rep}/{rnd.number}/{i}/bots"))
                 result = play_out(table, random.Random(f"{seed}/{rep}/{rnd.number}/{i}"),
-                                  Players())
+                                  bots)
                 ev.opened(rnd, i, f"t{rnd.number}.{i}")
                 ev.record(f"t{rnd.number}.{i}", list(result.places))
             ev.finish()
