@@ -99,8 +99,8 @@ class Player(threading.Thread):
 
     def __init__(self, address: str, name: str, run: Run) -> None:
         super().__init__(daemon=True, name=f"player-{name}")
-        from cardparty.net.keys import KeyPair
-        from cardparty.net.session import Session
+        from cardparty.net.player.session import Session
+        from cardparty.net.trust.keys import KeyPair
 
         self.name = name
         self.run_ = run
@@ -112,8 +112,8 @@ class Player(threading.Thread):
         self.over: set[str] = set()
 
     def run(self) -> None:
-        from cardparty.net.netbot import choose
-        from cardparty.net.session import SessionError
+        from cardparty.net.player.netbot import choose
+        from cardparty.net.player.session import SessionError
 
         s = self.session
         while not self.stopping.is_set():
@@ -164,8 +164,8 @@ def play_event(args: argparse.Namespace, address: str, data_of: Any,
                kill: Any = None) -> Outcome:
     """One event at the host serving at ``address``: its final ``event`` map, what the
     clients saw. ``kill(number)`` is called once each round is seated (the kill run's)."""
-    from cardparty.net.keys import KeyPair
-    from cardparty.net.session import Session
+    from cardparty.net.player.session import Session
+    from cardparty.net.trust.keys import KeyPair
 
     run = Run()
     org = Session(address, ORGANISER, keys=KeyPair.generate(), request_timeout=30)

@@ -22,7 +22,7 @@ from cardparty.core.i18n import Msg
 from cardparty.core.tourney.ratings import Rating, rate
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.persistence import Persistence
-from cardparty.net.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import ProtocolError, message
 
 #: Lines one ``ratings`` reply holds at most (a page; ``offset`` asks for the next).
 RATINGS_PAGE = 50

@@ -60,8 +60,8 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.ratings import Ratings
-from cardparty.net.protocol import ProtocolError, message
-from cardparty.net.safetext import safe
+from cardparty.net.names.safetext import safe
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 
