@@ -6,6 +6,7 @@ lobby shows each player's rating after his name (TO-26)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from cardparty.client.render import Renderer
 from cardparty.client.theme import UNICODE
 from cardparty.net.host import Host
-from cardparty.net.player.session import Session
+from cardparty.net.player.session import Session, SessionError
 from tests.client.clientkit import choose_by_keys, player
 
 
@@ -68,10 +69,8 @@ def test_to15_a_player_signs_up_is_seated_plays_and_reads_the_standings(
             choose_by_keys(eva, rng)
             if bob.views.get(eva.table_id, {}).get("view", {}).get("moves"):
                 v = bob.views[eva.table_id]
-                try:
+                with contextlib.suppress(SessionError):     # stale: the next view says
                     bob.move(eva.table_id, 0, v["version"])
-                except Exception:
-                    pass
             assert eva.failures == []
         pump.until(lambda: eva.events[eid]["status"] == "over")
         over = " ".join(text(r.over()).split())
