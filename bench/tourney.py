@@ -22,7 +22,11 @@ What it measures, and checks:
    this process with the same rules (``core.tourney``) and the simulator's bots, 20 times with
    duplicate deals and 20 without: the spread of the final standings (the standard deviation
    of the players' points, as a share of the most a player can score) must be narrower with
-   duplicate deals.
+   duplicate deals. Beside it, two figures that say what the spread means: the same events
+   with each table's places drawn at random (the scoring alone: a duplicate round's points
+   are a rank among everybody who held the same cards, a finer scale that narrows the spread
+   even where the play counts for nothing), and the same events with half the bots easy and
+   half normal (how often the standings put the better bot above the weaker one).
 
 Every figure comes with the load average: the machine is shared. Run under ``nice``. Usage:
 ``.venv/bin/python bench/tourney.py [--help]`` (``--players 8 --rounds 2 --kills 1 --repeats
@@ -338,13 +342,15 @@ def standings_of(event: dict[str, Any]) -> list[tuple[int, str, float]]:
 # --- the spread ------------------------------------------------------------------------------
 
 class Seated:
-    """The bots of one table: every seat the same policy, each player's choices drawn from
-    his own stream (a host bot's seat from the table's); SYSTEM (a deadline running out)
-    plays a random timeout move, as in every simulation."""
+    """The bots of one table: each player's seat played at his level, his choices drawn from
+    his own stream (a host bot's seat at the first level, from the table's); SYSTEM (a
+    deadline running out) plays a random timeout move, as in every simulation."""
 
-    def __init__(self, policy: Any, seats: list[str | None],
-                 streams: dict[str, random.Random], bots: random.Random) -> None:
-        self.policy, self.seats, self.streams, self.bots = policy, seats, streams, bots
+    def __init__(self, policies: dict[str, Any], level_of: dict[str, str],
+                 seats: list[str | None], streams: dict[str, random.Random],
+                 bots: random.Random) -> None:
+        self.policies, self.level_of, self.seats = policies, level_of, seats
+        self.streams, self.bots = streams, bots
 
     def choose(self, table: Any, seat: int, rng: random.Random) -> Any:
         from cardparty.core.contract import SYSTEM
@@ -353,15 +359,19 @@ class Seated:
             moves = table.legal_moves(seat)
             return moves[rng.randrange(len(moves))]
         who = self.seats[seat]
-        return self.policy.choose(table, seat, self.streams[who] if who else self.bots)
+        if who is None:                          # a host bot: the first level's
+            return next(iter(self.policies.values())).choose(table, seat, self.bots)
+        return self.policies[self.level_of[who]].choose(table, seat, self.streams[who])
 
 
-def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int
-           ) -> list[float]:
-    """The standard deviation of the final points of ``players`` bots of equal level over an
-    event of ``rounds`` rounds, as a share of the most a player can score, for each of
-    ``repeats_`` events played in this process by the host's own rules (``core.tourney``)
-    and the simulator's bots (each player his own random stream)."""
+def events(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int,
+           levels: tuple[str, ...] = ("normal",), luck: bool = False) -> list[list[Any]]:
+    """The final standings of ``repeats_`` events of ``rounds`` rounds between ``players``
+    bots, played in this process by the host's own rules (``core.tourney``) and the
+    simulator's bots (each player his own random stream; player i at the level
+    ``levels[i * len(levels) // players]``). With ``luck``, no game is played: each table's
+    places are drawn at random, what an event of players whose play counts for nothing
+    would give under the same scoring."""
     from cardparty.core.bots import PolicyBot
     from cardparty.core.discovery import load_catalog
     from cardparty.core.simulate import play_out
@@ -370,6 +380,7 @@ def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int
 
     catalog = load_catalog()
     deck = catalog.game(GAME).deck
+    policies = {level: PolicyBot(level) for level in levels}
     out = []
     for rep in range(repeats_):
         ev = Event("e1", 1, EventSettings(GAME, SEATS, dict(SETTINGS), rounds=rounds,
@@ -379,25 +390,54 @@ def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int
             ev.join(f"p{i}", f"P{i}", None)
         ev.start({})
         streams = {f"p{i}": random.Random(f"{seed}/{rep}/{i}") for i in range(players)}
+        level_of = {f"p{i}": levels[i * len(levels) // players] for i in range(players)}
         while ev.due():
             rnd = ev.next_round(0.0)
             cards = ev.deck(rnd, deck)
             for i, t in enumerate(rnd.tables):
-                settings = dict(SETTINGS)
-                if cards is not None:
-                    settings["deck"] = cards
-                table = Table(GAME, SEATS, settings, seed=ev.table_seed(rnd, i),
-                              catalog=catalog)
-                bots = Seated(PolicyBot("normal"), list(t.seats), streams,
-                              random.Random(f"{seed}/{rep}/{rnd.number}/{i}/bots"))
-                result = play_out(table, random.Random(f"{seed}/{rep}/{rnd.number}/{i}"),
-                                  bots)
+                rng = random.Random(f"{seed}/{rep}/{rnd.number}/{i}")
+                if luck:
+                    places = list(range(1, SEATS + 1))
+                    rng.shuffle(places)
+                else:
+                    settings = dict(SETTINGS)
+                    if cards is not None:
+                        settings["deck"] = cards
+                    table = Table(GAME, SEATS, settings, seed=ev.table_seed(rnd, i),
+                                  catalog=catalog)
+                    bots = Seated(policies, level_of, list(t.seats), streams,
+                                  random.Random(f"{seed}/{rep}/{rnd.number}/{i}/bots"))
+                    places = list(play_out(table, rng, bots).places)
                 ev.opened(rnd, i, f"t{rnd.number}.{i}")
-                ev.record(f"t{rnd.number}.{i}", list(result.places))
+                ev.record(f"t{rnd.number}.{i}", places)
             ev.finish()
-        points = [s.points for s in ev.standings()]
-        out.append(statistics.pstdev(points) / ((SEATS - 1) * rounds))
+        out.append(ev.standings())
     return out
+
+
+def spread(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int,
+           luck: bool = False) -> list[float]:
+    """The standard deviation of the final points of ``players`` bots of equal level over an
+    event of ``rounds`` rounds, as a share of the most a player can score, for each of
+    ``repeats_`` events (``luck``: places drawn at random instead of played)."""
+    return [statistics.pstdev([s.points for s in final]) / ((SEATS - 1) * rounds)
+            for final in events(repeats_, players, rounds, duplicate, seed, luck=luck)]
+
+
+def order(repeats_: int, players: int, rounds: int, duplicate: bool, seed: int) -> float:
+    """Half the players normal bots, half easy: the share of (normal, easy) pairs whose normal
+    bot ends above the easy one in the final standings (a shared rank counts half), over
+    ``repeats_`` events: how well the standings tell the better player."""
+    above = pairs = 0.0
+    for final in events(repeats_, players, rounds, duplicate, seed, ("normal", "easy")):
+        rank = {s.entrant: s.rank for s in final}
+        strong = [r for e, r in rank.items() if int(e[1:]) < players // 2]
+        weak = [r for e, r in rank.items() if int(e[1:]) >= players // 2]
+        for a in strong:
+            for b in weak:
+                above += 1.0 if a < b else 0.5 if a == b else 0.0
+                pairs += 1
+    return above / pairs
 
 
 # --- running ---------------------------------------------------------------------------------
@@ -537,6 +577,22 @@ def main(argv: list[str] | None = None) -> int:
           f"equal level, {args.rounds} rounds, in {took_spread:.0f} s): with duplicate deals "
           f"{d:.4f} (sd {statistics.pstdev(dup):.4f}), without {p:.4f} (sd "
           f"{statistics.pstdev(plain):.4f}) of the most a player can score")
+    # The same events with every table's places drawn at random: what the scoring alone
+    # gives. A duplicate round's points are a rank among everybody who held the same cards
+    # (TO-23), a finer scale than a table's 3, 2, 1, 0, and narrower even where play counts
+    # for nothing; and the same events with half the bots weaker: whether the standings tell
+    # the better player more often with duplicate deals.
+    ld = statistics.mean(spread(args.repeats, args.players, args.rounds, True, args.seed,
+                                luck=True))
+    lp = statistics.mean(spread(args.repeats, args.players, args.rounds, False, args.seed,
+                                luck=True))
+    print(f"  the same events, places drawn at random (the scoring alone): with duplicate "
+          f"deals {ld:.4f}, without {lp:.4f}; played, as a share of that: with {d / ld:.3f}, "
+          f"without {p / lp:.3f}")
+    od = order(args.repeats, args.players, args.rounds, True, args.seed)
+    op = order(args.repeats, args.players, args.rounds, False, args.seed)
+    print(f"  half normal bots, half easy: a normal bot ends above an easy one in {od:.1%} of "
+          f"the pairs with duplicate deals, {op:.1%} without")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("targets:")
     print(f"  rounds seated within {SEATED_WITHIN:g} s, nobody meets twice, the standings "
@@ -545,7 +601,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  killed {args.kills} times with a standby: the same final standings: "
               f"{'PASS' if ok2 else 'FAIL'}")
     print(f"  duplicate deals narrow the spread: {d:.4f} < {p:.4f} -> "
-          f"{'PASS' if d < p else 'FAIL'}")
+          f"{'PASS' if d < p else 'FAIL'} (places drawn at random: {ld:.4f} against {lp:.4f})")
     return 0
 
 

@@ -404,6 +404,10 @@ def test_tourney_bench_plays_an_event_kills_its_host_and_measures_the_spread() -
     assert re.search(r"killed during round 2 after \d+ moves", out), out
     assert "final standings equal to the undisturbed run's: yes" in out, out
     assert re.search(r"with duplicate deals [\d.]+ \(sd [\d.]+\), without [\d.]+", out), out
+    assert re.search(r"places drawn at random \(the scoring alone\): with duplicate deals "
+                     r"[\d.]+, without [\d.]+; played, as a share of that: with [\d.]+", out), out
+    assert re.search(r"a normal bot ends above an easy one in [\d.]+% of the pairs with "
+                     r"duplicate deals, [\d.]+% without", out), out
     for target in ("rounds seated within 2 s", "killed 1 times with a standby",
                    "duplicate deals narrow the spread"):
         assert re.search(rf"{re.escape(target)}.*(PASS|FAIL)", out), out
