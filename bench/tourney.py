@@ -14,7 +14,8 @@ What it measures, and checks:
    could avoid it: none of the rounds needs a repeat); and the standings equal to an
    independent recomputation from the game records: each table's game read from the host's
    store, replayed from its seed, deck and moves, its places scored by this script's own
-   reading of TO-22 to TO-24 (not the host's code).
+   reading of TO-22 to TO-24 (not the host's code), every round's records dealt the same
+   cards (one seed and one deck: TO-13).
 2. **Killed twice** (``--kills 2``): the same event with a standby attached; the host is
    killed (SIGKILL) during round 2 and the new host during round 4 (the first machine back as
    its standby); the final standings must equal the undisturbed run's.
@@ -224,11 +225,12 @@ def play_event(args: argparse.Namespace, address: str, data_of: Any,
 
 # --- the independent recomputation -----------------------------------------------------------
 
-def recompute(outcome: Outcome) -> tuple[dict[str, tuple[float, float, int]], int, int]:
+def recompute(outcome: Outcome) -> tuple[dict[str, tuple[float, float, int]], int, int, int]:
     """Each player's (points, Buchholz, first places) from the game records: every table of
     the event read from the host's store and replayed from its seed, deck and moves; scored
-    by this script's own reading of TO-22 to TO-24. Also the tables replayed and those whose
-    replay differed from the record."""
+    by this script's own reading of TO-22 to TO-24. Also the tables replayed, those whose
+    replay differed from the record, and the rounds whose records were not all dealt the
+    same cards (the same seed and deck: TO-13, which the scoring of TO-23 relies on)."""
     from cardparty.core.table import Table
 
     event = outcome.event
@@ -238,9 +240,12 @@ def recompute(outcome: Outcome) -> tuple[dict[str, tuple[float, float, int]], in
     k = SEATS
     per_round: list[dict[str, float]] = []
     tables_of: list[list[tuple[list[str | None], list[int]]]] = []
-    differed = 0
+    differed = mixed = 0
     for r in event["results"]:
         tables = []
+        dealt = {(records[t["table"]].seed, repr(records[t["table"]].settings.get("deck")))
+                 for t in r["tables"]}
+        mixed += len(dealt) > 1 or any(deck == "None" for _, deck in dealt)
         for t in r["tables"]:
             record = records[t["table"]]
             replay = Table(record.game, record.players, record.settings, record.variant_ids,
@@ -282,7 +287,8 @@ def recompute(outcome: Outcome) -> tuple[dict[str, tuple[float, float, int]], in
                 if others:
                     buchholz[n] += sum(others) / len(others)
                 firsts[n] += places[s] == 1
-    return ({n: (total[n], buchholz[n], firsts[n]) for n in entrants}, len(ids), differed)
+    return ({n: (total[n], buchholz[n], firsts[n]) for n in entrants}, len(ids), differed,
+            mixed)
 
 
 def repeats(event: dict[str, Any]) -> tuple[int, list[int], list[bool]]:
@@ -512,7 +518,7 @@ def judge(name: str, outcome: Outcome) -> bool:
     gaps = [run.seated[n + 1] - run.ended[n] for n in sorted(run.ended) if n + 1 in run.seated]
     again, per_round, avoidable = repeats(event)
     said = [r["repeats"] for r in event["results"]]
-    mine, tables, differed = recompute(outcome)
+    mine, tables, differed, mixed = recompute(outcome)
     host = {s["name"]: (s["points"], s["buchholz"], s["firsts"]) for s in event["standings"]}
     unequal = [n for n in host if abs(host[n][0] - mine[n][0]) > 1e-3
                or abs(host[n][1] - mine[n][1]) > 1e-3 or host[n][2] != mine[n][2]]
@@ -530,13 +536,15 @@ def judge(name: str, outcome: Outcome) -> bool:
           f"host said {said}), of which a seating could have avoided some: "
           f"{sum(avoidable)} rounds")
     print(f"  the standings recomputed from {tables} game records ({differed} replays "
-          f"differed from their record): {len(host) - len(unequal)}/{len(host)} players equal"
+          f"differed from their record; rounds whose tables were not all dealt the same "
+          f"cards: {mixed}): {len(host) - len(unequal)}/{len(host)} players equal"
           f"{'' if not unequal else ' (differ: ' + ', '.join(unequal[:5]) + ')'}, the order "
           f"{'agrees' if in_order else 'DISAGREES'}")
     top = ", ".join(f"{r}. {n} {p:g}" for r, n, p in standings_of(event)[:3])
     print(f"  first: {top}")
     return (bool(gaps) and max(gaps) <= SEATED_WITHIN and not any(avoidable)
-            and per_round == said and not unequal and in_order and differed == 0)
+            and per_round == said and not unequal and in_order and differed == 0
+            and mixed == 0)
 
 
 def main(argv: list[str] | None = None) -> int:
