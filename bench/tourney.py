@@ -9,9 +9,9 @@ What it measures, and checks:
    4 one more withdraws each (3 withdrawals, 2 late entries). Every client plays its seat with
    the game's normal bot policy, its random choices drawn from its name, the round and the
    table's version, so the same seeds give the same event. Checked: every round seated within
-   2 s of the previous round's end (from the last table's end, as the clients saw it, to the
-   first ``event_seat`` of the next); no pair of players meeting twice (where the pairing
-   could avoid it: none of the rounds needs a repeat); and the standings equal to an
+   2 s of the previous round's end (from the last table's end to the next ``event_seat``, as
+   each player of that table saw both, the longest); no pair of players meeting twice (where
+   the pairing could avoid it: none of the rounds needs a repeat); and the standings equal to an
    independent recomputation from the game records: each table's game read from the host's
    store, replayed from its seed, deck and moves, its places scored by this script's own
    reading of TO-22 to TO-24 (not the host's code), every round's records dealt the same
@@ -68,8 +68,8 @@ GAME, SEATS, SETTINGS = "pika", 4, {"warning": 30.0}
 @dataclass
 class Run:
     """What one event's clients saw: when each round's tables ended and when each round was
-    first seated (monotonic), and the gates the script opens once a round's scripted changes
-    (withdrawals, late entries) are done."""
+    first seated (monotonic), each player's own sightings of both, and the gates the script
+    opens once a round's scripted changes (withdrawals, late entries) are done."""
 
     ended: dict[int, float] = field(default_factory=dict)
     seated: dict[int, float] = field(default_factory=dict)
@@ -77,24 +77,48 @@ class Run:
     lock: threading.Lock = field(default_factory=threading.Lock)
     moves: int = 0
     tables_ended: set[str] = field(default_factory=set)
+    #: round -> the table of it first seen ending last
+    last_table: dict[int, str] = field(default_factory=dict)
+    #: (player, round) -> when he saw his table of it end, when he was told his seat in it,
+    #: and that table
+    over_at: dict[tuple[str, int], float] = field(default_factory=dict)
+    seat_at: dict[tuple[str, int], float] = field(default_factory=dict)
+    table_of: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def gate(self, number: int) -> threading.Event:
         with self.lock:
             return self.gates.setdefault(number, threading.Event())
 
-    def seat_seen(self, number: int) -> None:
+    def seat_seen(self, name: str, number: int, table: str) -> None:
+        now = time.monotonic()
         with self.lock:
-            self.seated.setdefault(number, time.monotonic())
+            self.seated.setdefault(number, now)
+            self.seat_at.setdefault((name, number), now)
+            self.table_of[(name, number)] = table
 
-    def over_seen(self, number: int, table: str) -> None:
-        """A client saw ``table`` of round ``number`` end: the round ends when the last of
+    def over_seen(self, name: str, number: int, table: str) -> None:
+        """``name`` saw ``table`` of round ``number`` end: the round ends when the last of
         its tables was first seen ending."""
         now = time.monotonic()
         with self.lock:
+            self.over_at.setdefault((name, number), now)
             if table in self.tables_ended:
                 return
             self.tables_ended.add(table)
-            self.ended[number] = max(self.ended.get(number, 0.0), now)
+            if now >= self.ended.get(number, 0.0):
+                self.ended[number], self.last_table[number] = now, table
+
+    def gap(self, number: int) -> float:
+        """From round ``number``'s end to the next round seated, as the players of its last
+        table saw both (each client gets the table's end before his next seat, in order, so
+        the threads of other clients, which see them in their own time, do not enter the
+        figure): the longest of theirs; with none of them seated again, as any client saw."""
+        last = self.last_table.get(number)
+        mine = [self.seat_at[(p, n + 1)] - self.over_at[(p, n)]
+                for (p, n), t in self.table_of.items()
+                if n == number and t == last and (p, n + 1) in self.seat_at
+                and (p, n) in self.over_at]
+        return max(mine) if mine else self.seated[number + 1] - self.ended[number]
 
 
 class Player(threading.Thread):
@@ -127,7 +151,7 @@ class Player(threading.Thread):
                 continue
             if msg["type"] == "event_seat":
                 self.table, self.round = msg["table"], msg["round"]
-                self.run_.seat_seen(self.round)
+                self.run_.seat_seen(self.name, self.round, self.table)
                 continue
             if msg["type"] != "view" or msg.get("table") != self.table:
                 continue
@@ -136,7 +160,7 @@ class Player(threading.Thread):
             if view.get("result") is not None:
                 if table not in self.over:
                     self.over.add(table)
-                    self.run_.over_seen(number, table)
+                    self.run_.over_seen(self.name, number, table)
                 continue
             if not view["moves"] or msg["version"] != s.views[table]["version"]:
                 continue
@@ -515,7 +539,7 @@ def killed(args: argparse.Namespace, base: Path) -> tuple[Outcome, list[float]]:
 def judge(name: str, outcome: Outcome) -> bool:
     """Target 1's checks of one run, printed; whether they pass."""
     run, event = outcome.run, outcome.event
-    gaps = [run.seated[n + 1] - run.ended[n] for n in sorted(run.ended) if n + 1 in run.seated]
+    gaps = [run.gap(n) for n in sorted(run.ended) if n + 1 in run.seated]
     again, per_round, avoidable = repeats(event)
     said = [r["repeats"] for r in event["results"]]
     mine, tables, differed, mixed = recompute(outcome)
