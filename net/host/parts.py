@@ -138,7 +138,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         dropped.append(lambda why, acked: succession.dropped(why))
         returned.append(succession.returned)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
-        presence=(lobby.presence,), back=(lobby.back, economy.back, succession.back),
+        presence=(lobby.presence,), back=(events.back, lobby.back, economy.back, succession.back),
         forgotten=(lobby.forgotten,)), seated=lobby.seated, games=sorted(catalog.games),
         word=word)
     parts = HostParts(

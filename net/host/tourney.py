@@ -342,11 +342,32 @@ class Events:
                 seated.append((player, s))
         if not now_ready:
             self.start_by[ht.id] = self.clock.now() + s_.start_within
-        names = [s.name for s in ht.seats]
         for player, s in seated:
-            self.outbox.send(player, message(
-                "event_seat", event=ev.id, round=rnd.number, table=ht.id, seat=s,
-                names=names, title=ht.title))
+            self.outbox.send(player, self.seat_message(ev, rnd, ht, s))
+
+    @staticmethod
+    def seat_message(ev: Event, rnd: EventRound, ht: HostTable, seat: int) -> dict[str, Any]:
+        """``event_seat``: where an entrant sits in round ``rnd`` (TO-15)."""
+        return message("event_seat", event=ev.id, round=rnd.number, table=ht.id, seat=seat,
+                       names=[s.name for s in ht.seats], title=ht.title)
+
+    def back(self, player: Player) -> None:
+        """After a hello (``roster.PlayerEvents.back``, before the lobby's pictures of his
+        tables): each table of an event's round he sits at and that is not over, told again
+        as ``event_seat``. A round seated while he was away (his connection lost, or the host
+        taken over and his session not yet moved) was told to nobody: his client would get
+        the table's views and not know it is the event's, and the table would wait for him."""
+        for ev in self.events.values():
+            rnd = ev.current
+            if ev.status != PLAYING or rnd is None:
+                continue
+            for t in rnd.tables:
+                ht = self.tables.all.get(t.table) if t.table else None
+                if ht is None or ht.ended_at is not None:
+                    continue
+                seat = ht.seat_of(player)
+                if seat is not None:
+                    self.outbox.send(player, self.seat_message(ev, rnd, ht, seat))
 
     def over(self, ht: HostTable, result: Any) -> None:
         """A round is over at ``ht`` (``TableEvents.over``): an event's table gives its

@@ -109,6 +109,37 @@ def test_to15_each_round_is_seated_told_and_starts_on_ready_or_at_its_start_time
     k.refused("not_open", outsider, "sit", table=first.id)
 
 
+def test_to15_an_entrant_away_when_his_round_is_seated_is_told_his_seat_when_back() -> None:
+    k = kit()
+    org = k.player("Org")
+    eid = create(k, org, start_within=0)["id"]
+    people = entrants(k, eid, ["Ana", "Bob", "Cid", "Dan"])
+    ana = people["Ana"]
+    assert ana.route is not None
+    k.parts.roster.gone(ana.route)                     # his connection lost (a takeover, say)
+    k.ask(org, "event_start", event=eid)
+    rnd = k.parts.events.events[eid].current
+    assert rnd is not None
+    mine = next(t for t in rnd.tables if ana.token in t.seats)
+    assert k.table(mine.table).status == "playing"     # the round started without him
+    back = k.player("Ana", key=key("Ana"))
+    assert back is ana
+    told = k.out.take(ana)
+    kinds = [m["type"] for m in told]
+    assert "event_seat" in kinds, kinds
+    seat = told[kinds.index("event_seat")]
+    assert (seat["event"], seat["round"], seat["table"], seat["seat"]) == (
+        eid, 1, mine.table, mine.seats.index(ana.token))
+    # Told before his table's pictures, so that a client knows the table is its event's.
+    assert kinds.index("event_seat") < kinds.index("view")
+    # Not told again once his table is over.
+    by_token = {p.token: p for p in people.values()}
+    k.play_out(mine.table, {s: by_token[t] for s, t in enumerate(mine.seats) if t in by_token})
+    k.parts.roster.gone(ana.route)
+    k.player("Ana", key=key("Ana"))
+    assert "event_seat" not in [m["type"] for m in k.out.take(ana)]
+
+
 def test_to16_the_next_round_comes_once_the_last_table_is_over_or_at_the_deadline() -> None:
     k = kit()
     org = k.player("Org")
