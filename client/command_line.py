@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardparty.client import keys_economy, keys_lobby, keys_room, keys_table
+from cardparty.client import keys_economy, keys_events, keys_lobby, keys_room, keys_table
 from cardparty.client.dialog import BOT_LEVELS, Choice
 from cardparty.client.keymap import Action
 from cardparty.client.lobby_rows import selected_table
@@ -63,7 +63,7 @@ class Command:
 COMMANDS: list[Command] = []
 
 #: The screens of the lobby's side (where the economy's commands are of use).
-LOBBY_SIDE = ("lobby", "room", "profile", "league", "shop")
+LOBBY_SIDE = ("lobby", "room", "profile", "league", "shop", "events")
 
 
 def command(*words: str, help: str, offers: tuple[str, ...] | None = None,
@@ -302,7 +302,7 @@ def leave(c: Controller, table: Any, rest: str) -> None:
 
 
 @command("lobby", help=N_("back to the lobby, keeping your seat"),
-         where=("room", "table", "profile", "league", "shop"))
+         where=("room", "table", "profile", "league", "shop", "events"))
 def lobby(c: Controller, table: Any, rest: str) -> None:
     if c.screen == "table" and c.table.over:
         keys_table.back_to_lobby(c, "l")
@@ -312,6 +312,8 @@ def lobby(c: Controller, table: Any, rest: str) -> None:
         keys_room.keep_seat(c, "q")
     elif c.screen in ("profile", "league", "shop"):
         keys_economy.back_to_lobby(c, "q")
+    elif c.screen == "events":
+        keys_events.back_to_lobby(c, "q")
 
 
 @command("again", help=N_("another round, when the round is over"),
@@ -439,3 +441,25 @@ def help_(c: Controller, table: Any, rest: str) -> None:
 @command("quit", "exit", help=N_("quit cardparty"))
 def quit_(c: Controller, table: Any, rest: str) -> None:
     c.exit()
+
+
+@command("events", help=N_("the host's events: sign up, standings"), where=LOBBY_SIDE)
+def events(c: Controller, table: Any, rest: str) -> None:
+    keys_events.open_events(c)
+
+
+@command("signup", help=N_("sign up for the event shown (or enter late, or come back)"),
+         where=("events",))
+def signup(c: Controller, table: Any, rest: str) -> None:
+    keys_events.join(c, "enter")
+
+
+@command("withdraw", help=N_("withdraw from the event shown"), where=("events",))
+def withdraw(c: Controller, table: Any, rest: str) -> None:
+    keys_events.withdraw(c, "w")
+
+
+@command("export", help=N_("write the standings of the event shown as CSV and as a web page"),
+         where=("events",))
+def export(c: Controller, table: Any, rest: str) -> None:
+    keys_events.export(c, "x")

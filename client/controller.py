@@ -31,6 +31,7 @@ from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.keymap import Binding, KeyMap
 from cardparty.client.keys_economy import ECONOMY, LEAGUE, SHOP, economy_message
+from cardparty.client.keys_events import EVENT_TABLE, EVENTS, event_message
 from cardparty.client.keys_lobby import LOBBY, open_create_form
 from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
@@ -47,7 +48,8 @@ from cardparty.core.i18n import N_, _, translate
 Connect = Callable[[str, str], Link]
 
 #: Every key of the client, in the order the help and the bottom line list them.
-KEYMAP = KeyMap(SHARED, START, LOBBY, ROOM, TABLE, ECONOMY, LEAGUE, SHOP)
+KEYMAP = KeyMap(SHARED, START, LOBBY, ROOM, TABLE, ECONOMY, LEAGUE, SHOP, EVENTS,
+                EVENT_TABLE)
 
 
 @dataclass
@@ -99,6 +101,7 @@ class Controller:
         self._screens()
         self._table_state()
         self._economy()
+        self._events()
 
     def _callbacks(self, on_change: Callable[[], None] | None,
                    on_exit: Callable[[], None] | None) -> None:
@@ -186,6 +189,17 @@ class Controller:
         self.recent: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
+
+    def _events(self) -> None:
+        #: The host's events, newest first (``events``), and the one the screen has chosen.
+        self.events_list: list[dict[str, Any]] = []
+        self.events_cursor = 0
+        #: Each event as the host last told it, by id (its standings and rounds).
+        self.events: dict[str, dict[str, Any]] = {}
+        #: The event last chosen or seated in (None: none yet).
+        self.event_id: str | None = None
+        #: Where the last round seated this player (``event_seat``).
+        self.event_seat: dict[str, Any] | None = None
 
     # --- the message line ----------------------------------------------------------------------
 
@@ -534,4 +548,5 @@ RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
     "left": Controller._left, "profile": economy_message, "league": economy_message,
     "reward": economy_message, "rewards": economy_message, "hint": show_hint,
+    "events": event_message, "event": event_message, "event_seat": event_message,
 }

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from cardparty.client.dialog import Choice, CreateForm, TextField, invite_prompt
 from cardparty.client.keymap import Keys
 from cardparty.client.keys_economy import open_league, open_profile, open_shop, seek_form
+from cardparty.client.keys_events import open_events
 from cardparty.client.keys_room import ask_for_a_bot, enter_room, send_invite, wait_for_room
 from cardparty.client.keys_start import give_up
 from cardparty.client.lobby_rows import (
@@ -129,6 +130,12 @@ def profile(c: Controller, key: str) -> None:
 def league(c: Controller, key: str) -> None:
     """the league: this week's standings, and earlier weeks"""
     open_league(c)
+
+
+@LOBBY.add("e", help=N_("the host's events: sign up, standings"))
+def events(c: Controller, key: str) -> None:
+    """the host's events (tournaments): sign up, follow the rounds, the standings"""
+    open_events(c)
 
 
 @LOBBY.add("$", help=N_("the shop (gold booster, VIP pass)"))

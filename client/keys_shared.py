@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from cardparty.client.controller import Controller
 
 #: The screens after the start screen (the start screen types these characters instead).
-PLAYING = ("lobby", "room", "table", "profile", "league", "shop")
+PLAYING = ("lobby", "room", "table", "profile", "league", "shop", "events")
 
 SHARED = Keys(*PLAYING, clears_error=False)
 

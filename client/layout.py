@@ -212,7 +212,7 @@ def build_layout(c: Controller, r: Renderer, ascii_only: bool, term: Terminal,
     table = table_screen(c, r, regions, term)
     screens = {"start": Window(drawn(r.start)), "lobby": Window(drawn(r.lobby)),
                "league": Window(drawn(r.league)), "shop": Window(drawn(r.shop)),
-               "profile": Window(drawn(r.profile)),
+               "profile": Window(drawn(r.profile)), "events": Window(drawn(r.events)),
                "room": Window(drawn(r.room), wrap_lines=True), "table": table}
     body = HSplit([
         title,

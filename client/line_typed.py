@@ -58,7 +58,7 @@ class LineInput:
         if c.screen == "room":
             return _("waiting room {table}: ").format(table=c.room_id)
         words = {"lobby": _("lobby"), "league": _("league"), "shop": _("shop"),
-                 "profile": _("profile")}
+                 "profile": _("profile"), "events": _("events")}
         return words.get(c.screen, c.screen) + ": "
 
     # --- a line --------------------------------------------------------------------------------

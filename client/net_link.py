@@ -31,7 +31,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any
 
-from cardparty.client import economy_link
+from cardparty.client import economy_link, event_link
 from cardparty.client.hosttext import host_text
 from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
@@ -57,6 +57,9 @@ def seat_label(seat: dict[str, Any]) -> str | None:
     name = str(seat.get("name") or "?")
     if kind == "bot":
         return f"{name} (bot)" if "bot" not in name.lower() else name
+    rating = seat.get("rating")
+    if isinstance(rating, int | float) and not isinstance(rating, bool):
+        name += f" [{rating:g}]"                  # his rating at the game (TO-26)
     marks = []
     if seat.get("ready"):
         marks.append(_("ready"))
@@ -256,6 +259,8 @@ class NetLink:
             self._send("snapshot", table=table)
         elif action in economy_link.ACTIONS:
             economy_link.request(self, action, args)
+        elif action in event_link.ACTIONS:
+            event_link.request(self, action, args)
         else:
             self.deliver({"type": "error", "text": _("unknown request {action}").format(
                 action=action)})
@@ -566,7 +571,7 @@ class NetLink:
 
     def _translate(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
-        if economy_link.pushed(self, msg):
+        if economy_link.pushed(self, msg) or event_link.pushed(self, msg):
             return
         if kind == "view":
             self.deliver(view_message(msg))

@@ -105,10 +105,10 @@ class Renderer(ScreenParts):
         elif c.screen == "lobby":
             text = " " + _("cardparty · lobby · {name} at {host}").format(
                 name=c.name or "?", host=c.host or "?")
-        elif c.screen in ("league", "shop", "profile"):
+        elif c.screen in ("league", "shop", "profile", "events"):
             text = " " + _("cardparty · {screen} · {name} at {host}").format(
-                screen=_({"league": N_("league"), "shop": N_("shop")}.get(c.screen,
-                                                                       N_("profile"))),
+                screen=_({"league": N_("league"), "shop": N_("shop"),
+                          "events": N_("events")}.get(c.screen, N_("profile"))),
                 name=c.name or "?", host=c.host or "?")
         elif c.screen == "room":
             t = room_of(c) or {}

@@ -21,6 +21,7 @@ from cardparty.client.keys_economy import (
     reward_row,
     reward_text,
 )
+from cardparty.client.keys_events import chosen_event, event_of, points, standing_line
 from cardparty.client.keys_room import room_of
 from cardparty.client.keys_table import plays_again
 from cardparty.client.lobby_rows import invites_me
@@ -188,6 +189,10 @@ class ScreenParts:
         if result.get("summary"):
             summary = with_names(self.summary_text(result, names), names)
             out.append(("class:dim", f"\n {summary}\n"))
+        standing = standing_line(self.c, event_of(self.c))
+        if standing is not None:
+            wrapped = textwrap.fill(standing, 56, initial_indent=" ", subsequent_indent=" ")
+            out.append(("class:notice", f"\n{wrapped}\n"))
         reward = self.c.rewards.get(self.c.table_id)
         if reward is not None and tm.seat is not None:
             wrapped = textwrap.fill(reward_text(reward), 56, initial_indent=" ",
@@ -205,6 +210,10 @@ class ScreenParts:
         c = self.c
         if c.table.seat is None:               # a spectator plays no next round
             return [("m", _("the match")), ("l", _("stop watching"))]
+        if event_of(c) is not None:            # an event seats its next round itself
+            return [("e", _("the event's standings")),
+                    ("l", _("back to the lobby: the event seats the next round and tells you "
+                            "where"))]
         if not plays_again(c):                 # an entry table plays one round
             return [("m", _("the match")),
                     ("l", _("back to the lobby: this table plays no other round (an entry "
@@ -565,6 +574,11 @@ class ScreenParts:
                     + "\n"))
         out.append(("", " " + _("league {week}: {n} pts").format(
             week=p.get("week", "?"), n=p.get("league", 0)) + "\n"))
+        rated = p.get("ratings")
+        if isinstance(rated, dict) and rated:
+            out.append(("", " " + _("ratings: {list}").format(list=", ".join(
+                f"{self.game_name(str(g))} {r:g}" for g, r in sorted(rated.items())
+                if isinstance(r, int | float))) + "\n"))
         for left, name in ((p.get("gold_left"), _("gold booster")),
                            (p.get("vip_left"), _("VIP pass"))):
             if left:
@@ -657,4 +671,64 @@ class ScreenParts:
         text = textwrap.wrap(_("Boosters never multiply a pot, nor practice; buying again while "
                                "active adds the time."), max(20, self.width() - 2))
         out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)))
+        return out
+
+    @asciified
+    def events(self) -> Fragments:
+        """The host's events (the chosen one marked) and the chosen one's standings: rank,
+        name, points, Buchholz, first places and each round's points; the player's own line
+        marked, a withdrawn entrant's dim."""
+        c = self.c
+        out: Fragments = [("class:heading", " " + _("Events") + "\n")]
+        if not c.events_list:
+            out.append(("class:dim", " " + _("no event at this host yet (an organiser the "
+                                             "host's operator names creates them)") + "\n"))
+            return out
+        chosen = chosen_event(c)
+        for e in c.events_list[:6]:
+            mark = "class:me" if e.get("id") == chosen else ""
+            out.append((mark, " " + ("> " if e.get("id") == chosen else "  ") + _(
+                "{title} · {game} at tables of {seats} · {format}{duplicate} · round {round} "
+                "of {rounds} · {status} · {n} entrants").format(
+                title=e.get("title") or e.get("id"), game=self.game_name(str(e.get("game"))),
+                seats=e.get("seats"), format=_(str(e.get("format") or "swiss")),
+                duplicate=", " + _("duplicate") if e.get("duplicate") else "",
+                round=e.get("round"), rounds=e.get("rounds"), status=_(str(e.get("status"))),
+                n=e.get("entrants")) + "\n"))
+        event = c.events.get(chosen) if chosen else None
+        if event is None:
+            out.append(("class:dim", "\n " + _("asking the host...") + "\n"))
+            return out
+        rounds = int(event.get("round") or 0)
+        out.append(("class:heading", "\n " + _("Standings") + "\n"))
+        lines = [s for s in event.get("standings") or () if isinstance(s, dict)]
+        if not lines:
+            out.append(("class:dim", " " + _("nobody has signed up yet") + "\n"))
+        width = max(20, self.width() - 2)
+        head = f"{'#':>3}  {_('name'):<18} {_('points'):>7} {_('Buchholz'):>8} {_('firsts'):>6}"
+        head += "".join(f" {'r' + str(i + 1):>5}" for i in range(rounds))
+        out.append(("class:dim", " " + head[:width] + "\n"))
+        room = max(3, self.height() - 14 - min(6, len(c.events_list)))
+        me = c.name.casefold()
+        for s in lines[:room]:
+            style = ("class:me" if str(s.get("name", "")).casefold() == me
+                     else "class:dim" if s.get("status") == "withdrawn" else "")
+            per = "".join(f" {points(p) if p is not None else '-':>5}"
+                          for p in list(s.get("rounds") or ())[:rounds])
+            text = (f"{s.get('rank', '?'):>3}. {cells(str(s.get('name', '?')), 18)} "
+                    f"{points(s.get('points')):>7} {points(s.get('buchholz')):>8} "
+                    f"{s.get('firsts', 0):>6}{per}")
+            if s.get("status") == "withdrawn":
+                text += " " + _("(withdrawn)")
+            out.append((style, " " + text[:width] + "\n"))
+        if len(lines) > room:
+            out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more",
+                                                    len(lines) - room).format(
+                n=len(lines) - room) + "\n"))
+        seat = c.event_seat
+        if seat is not None and seat.get("event") == event.get("id"):
+            out.append(("class:notice", "\n " + _(
+                "round {round}: your table {table}, seat {seat}").format(
+                round=seat.get("round"), table=seat.get("table"),
+                seat=int(seat.get("seat") or 0) + 1) + "\n"))
         return out

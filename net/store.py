@@ -4,7 +4,8 @@ Owns: the file ``DIR/host.sqlite3`` of a host started with ``--data DIR``: one r
 (the host's own record of it as msgpack: seats, readiness, timers' settings, status; plus
 ``Table.save()``, the whole game at some version), the moves played at a table since its row
 was written (one small row per move: the seat and the move), and one row per player (token,
-id, name), and one row per name bound to a key (MO-1, kept for good). The host writes a
+id, name), one row per name bound to a key (MO-1, kept for good), one row per event
+(docs/rules/tournament.md) and one per player's rating at a game. The host writes a
 table's row after every change and before it answers the move that made the change (the rows
 of one turn of its loop in one transaction), so a finished move is never lost when the host is
 killed and restarted (DESIGN, "Must never happen"). SQLite in WAL mode with
@@ -59,8 +60,9 @@ SLOW_COMMIT = 0.002
 #: holds other tables is not the host's, and is never written.
 APPLICATION_ID = 0x43507479
 #: ``PRAGMA user_version``: the layout of the rows below. A store of a newer layout is refused;
-#: one of layout 1 (``aside`` without a key, no ``peers``) is brought to this one on open.
-SCHEMA_VERSION = 2
+#: one of layout 1 (``aside`` without a key, no ``peers``) is brought to this one on open, and
+#: one of layout 2 (no ``events`` nor ``ratings``) gets them, empty.
+SCHEMA_VERSION = 3
 
 
 #: The name a journal gives the store's file (the ledger's is ``economy``).
@@ -105,6 +107,19 @@ HOST_SCHEMA = Schema("host", (
         Column("fingerprint", "TEXT"), Column("key", "TEXT", default="''"),
         Column("name", "TEXT", default="''"), Column("serves", "TEXT", default="''"),
         Column("since", "REAL", default="0", merge="max")), key=("fingerprint",)),
+    # An event (docs/rules/tournament.md): its settings, entrants, rounds and each table's
+    # result, as one record (``core.tourney.event.Event.to_store``, msgpack), written in the
+    # same transaction as the table's end or the round's seating that changed it (TO-28). At
+    # a heal, the new host's record of an event both sides changed stays.
+    Table("events", (
+        Column("id", "TEXT"), Column("seq", "INTEGER"), Column("meta", "BLOB")), key=("id",)),
+    # A player's rating at a game (TO-26): OpenSkill's mu and sigma, the rounds rated, when;
+    # written with the round's end (TO-27). At a heal, a rating both sides changed keeps the
+    # new host's.
+    Table("ratings", (
+        Column("game", "TEXT"), Column("username", "TEXT", player=True),
+        Column("mu", "REAL"), Column("sigma", "REAL"), Column("rounds", "INTEGER"),
+        Column("at", "REAL", default="0", merge="max")), key=("game", "username")),
     # The file's own counters (commits, whether a host runs on it, its epoch): not a copy's.
     Table("info", (Column("key", "TEXT"), Column("value", "INTEGER")), key=("key",),
           merge="local"),
@@ -407,6 +422,27 @@ class Store:
     def drop_moves(self, table_id: str) -> None:
         """The table's row now holds every move: its tail of moves goes."""
         self._do("DELETE FROM moves WHERE table_id = ?", (table_id,))
+
+    def put_event(self, event_id: str, seq: int, meta: bytes) -> None:
+        """An event's record (``core.tourney.event.Event.to_store``, packed)."""
+        self._do("INSERT OR REPLACE INTO events (id, seq, meta) VALUES (?, ?, ?)",
+                 (event_id, seq, meta))
+
+    def drop_event(self, event_id: str) -> None:
+        self._do("DELETE FROM events WHERE id = ?", (event_id,))
+
+    def events(self) -> list[tuple[str, int, bytes]]:
+        """(id, seq, meta as packed) of every event, oldest first."""
+        return list(self.db.execute("SELECT id, seq, meta FROM events ORDER BY seq"))
+
+    def put_ratings(self, rows: list[tuple[str, str, float, float, int, float]]) -> None:
+        """Ratings: (game, username, mu, sigma, rounds rated, when) each."""
+        self._do("INSERT OR REPLACE INTO ratings (game, username, mu, sigma, rounds, at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)", rows, True)
+
+    def ratings(self) -> list[tuple[Any, ...]]:
+        """(game, username, mu, sigma, rounds) of every rating, as the file has them."""
+        return list(self.db.execute("SELECT game, username, mu, sigma, rounds FROM ratings"))
 
     def put_epoch(self, epoch: int) -> None:
         """This host's generation (a standby that takes over serves as the next one)."""

@@ -391,3 +391,24 @@ def test_each_bench_of_the_host_and_the_crash_sweep_also_runs_alone(script: str)
     own too, with its own command line."""
     out = run(script, "--help")
     assert out.startswith("usage: ") and "--" in out, out
+
+
+def test_tourney_bench_plays_an_event_kills_its_host_and_measures_the_spread() -> None:
+    out = run("tourney.py", "--players", "8", "--rounds", "3", "--kills", "1", "--repeats",
+              "1", "--kill-moves", "10", timeout=240)
+    assert re.search(r"^undisturbed: 10 players \(2 withdrawn\), 3 rounds, \d+ tables", out,
+                     re.MULTILINE), out
+    assert re.search(r"a round's end to the next seated: .* \(max -?[\d.]+ s\)", out), out
+    assert re.search(r"the standings recomputed from \d+ game records \(0 replays differed "
+                     r"from their record; rounds whose tables were not all dealt the same "
+                     r"cards: 0\): 10/10 players equal, the order agrees", out), out
+    assert re.search(r"killed during round 2 after \d+ moves", out), out
+    assert "final standings equal to the undisturbed run's: yes" in out, out
+    assert re.search(r"with duplicate deals [\d.]+ \(sd [\d.]+\), without [\d.]+", out), out
+    assert re.search(r"places drawn at random \(the scoring alone\): with duplicate deals "
+                     r"[\d.]+, without [\d.]+; played, as a share of that: with [\d.]+", out), out
+    assert re.search(r"a normal bot ends above an easy one in [\d.]+% of the pairs with "
+                     r"duplicate deals, [\d.]+% without", out), out
+    for target in ("rounds seated within 2 s", "killed 1 times with a standby",
+                   "duplicate deals narrow the spread"):
+        assert re.search(rf"{re.escape(target)}.*(PASS|FAIL)", out), out

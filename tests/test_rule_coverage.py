@@ -18,7 +18,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
 BOOKS = {"PI": "pika.md", "PK": "pikac.md", "KH": "kakhead.md", "PQ": "piquet.md",
-         "MO": "modes.md"}
+         "MO": "modes.md", "TO": "tournament.md"}
+#: The rulebooks that are the project's own, with no source rulebook to follow (``make rules``
+#: leaves them out).
+OWN_BOOKS = frozenset({"TO"})
 
 
 def numbers(prefix: str, folder: Path = RULES) -> list[int]:

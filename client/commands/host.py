@@ -71,6 +71,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--serves", default=None, metavar="ADDRESS[:PORT]",
                    help=_("with --standby-for: where players reach this machine (default: its "
                           "address towards the host, and --port)"))
+    p.add_argument("--organiser", action="append", default=[], metavar="NAME",
+                   help=_("a player who may create events (repeatable; '*': every player)"))
     p.add_argument("--no-curve", action="store_true", help=argparse.SUPPRESS)  # bench only
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"),
                    help=_("what the host reports on stderr (default info: tables and players)"))
@@ -261,7 +263,8 @@ def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = No
                     idle=args.idle or None, bot_delay=args.bot_delay, settings=settings,
                     curve=not args.no_curve, testing=args.testing,
                     bot_workers=args.bot_workers, peers=tuple(args.standby_key),
-                    takeover=takeover, catalog=catalog, guests=guests_of(args))
+                    takeover=takeover, catalog=catalog, guests=guests_of(args),
+                    organisers=tuple(args.organiser))
     except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use
         return fail(str(exc), 2)
     except Exception as exc:           # the store could not be opened or read: one line

@@ -8,6 +8,9 @@ handed to the host's loop (``Host.call``), never done from this thread:
   over too, and leaves); without a standby attached it says so and changes nothing;
 - ``release``: after a takeover, the old host is gone for good: serve the tables held
   waiting for one of their players to follow;
+- ``standings [EVENT]``: an event's standings (the newest event's without one);
+- ``export EVENT FILE``: an event's standings written to FILE, as CSV (``.csv``) or as one
+  HTML page (``.html``) a party shows on a big screen;
 - ``quit``: stop without handing over;
 - ``help``: the commands.
 
@@ -28,6 +31,8 @@ HELP = {
     "status": N_("the epoch, the standby and how far behind it is, the tables held"),
     "handover": N_("hand every table over to the attached standby and stand by it"),
     "release": N_("the old host is gone for good: serve the tables held for its players"),
+    "standings": N_("an event's standings (the newest event's without an id)"),
+    "export": N_("export EVENT FILE: an event's standings as CSV (.csv) or a web page (.html)"),
     "quit": N_("stop without handing over"),
     "help": N_("these commands"),
 }
@@ -56,12 +61,13 @@ class Console:
 
     def _read(self) -> None:
         for line in self.stream:
-            word = line.strip().lower()
-            if word:
-                self.command(word)
+            parts = line.split()
+            if parts:
+                self.command(parts[0].lower(), parts[1:])
 
-    def command(self, word: str) -> None:
+    def command(self, word: str, rest: list[str] | None = None) -> None:
         host = self.host
+        rest = rest or []
         if word == "status":
             host.call(lambda: say(status_line(host)))
         elif word == "handover":
@@ -69,6 +75,10 @@ class Console:
         elif word == "quit":
             host.hand_over = False
             host.stop(timeout=0)
+        elif word == "standings":
+            host.call(lambda: standings(host, rest[0] if rest else None))
+        elif word == "export" and len(rest) == 2:
+            host.call(lambda: export(host, rest[0], rest[1]))
         elif word == "release":
             host.call(lambda: host.parts.succession.sure(
                 "the host's operator says the old host is gone"))
@@ -107,6 +117,52 @@ def status_line(host: Any) -> str:
     held = len(list(succession.held()))
     return _("cardparty host: epoch {epoch}; {standby}; {held} tables held").format(
         epoch=succession.word.epoch, standby=standby, held=held)
+
+
+def event_map(host: Any, event_id: str | None) -> dict[str, Any] | None:
+    """On the host's loop: the event ``event_id`` (None: the newest) as the wire has it, or
+    None after saying there is none."""
+    events = host.parts.events
+    found = (events.events.get(event_id) if event_id else
+             next(reversed(events.events.values()), None))
+    if found is None:
+        say(_("cardparty host: there is no event {event}").format(event=event_id or ""))
+        return None
+    wired: dict[str, Any] = events.wire(found)
+    return wired
+
+
+def standings(host: Any, event_id: str | None) -> None:
+    """On the host's loop: an event's standings, in columns."""
+    from cardparty.core.tourney.export import to_text
+
+    event = event_map(host, event_id)
+    if event is not None:
+        for text in to_text(event):
+            say(text)
+
+
+def export(host: Any, event_id: str, path: str) -> None:
+    """On the host's loop: an event's standings written to ``path`` (.csv or .html)."""
+    from cardparty.core.tourney.export import to_csv, to_html
+
+    event = event_map(host, event_id)
+    if event is None:
+        return
+    if not path.endswith((".csv", ".html", ".htm")):
+        say(_("cardparty host: export writes FILE.csv or FILE.html, not {path}").format(
+            path=path))
+        return
+    text = to_csv(event) if path.endswith(".csv") else to_html(event)
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        say(_("cardparty host: cannot write {path}: {error}").format(
+            path=path, error=exc.strerror or exc))
+        return
+    say(_("cardparty host: the standings of {event} are in {path}").format(
+        event=event["id"], path=path))
 
 
 def say(text: str) -> None:

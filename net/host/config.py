@@ -53,6 +53,14 @@ class HostConfig:
     settings: HostSettings = field(default_factory=HostSettings)
     #: what one source address may take, whatever keys it makes
     guests: Guests = field(default_factory=Guests)
+    #: the names that may create events (``--organiser``, repeatable; ``*``: every player),
+    #: with those of ``settings.organisers`` (docs/rules/tournament.md, TO-1)
+    organisers: tuple[str, ...] = ()
+
+    @property
+    def event_organisers(self) -> tuple[str, ...]:
+        """Every name the operator made an organiser, from the command line and the file."""
+        return (*self.organisers, *self.settings.organisers)
 
     @property
     def sweep_every(self) -> float:

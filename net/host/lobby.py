@@ -187,24 +187,32 @@ class Lobby:
         idle = self.config.idle if req["idle"] == -1.0 else req["idle"]
         bot_delay = self.config.bot_delay if req["bot_delay"] == -1.0 else req["bot_delay"]
         budget = DEFAULT_BOT_BUDGET_MS if req["bot_budget_ms"] == -1 else req["bot_budget_ms"]
-        seq = next(self._seq)
-        ht = HostTable(id=f"t{seq}", seq=seq, title=req["title"] or f"{table.info.name} #{seq}",
-                       game=table, seats=[HostSeat() for _ in range(table.players)],
-                       timing=TableTiming(idle, bot_delay, int(budget),
-                                          canonical_level(req["standin_level"])),
-                       changed_at=self.clock.now(),
-                       access=Access(req["mode"], player.token, player.name, quota,
-                                     req.get("strangers", True), hints=req.get("hints", False),
-                                     creator_address=player.address),
-                       stakes=Stakes(stake=req.get("stake", 0)))
-        self.economy.opened(ht)
-        self.tables.add(ht)
+        ht = self.open_table(table, req["title"],
+                             TableTiming(idle, bot_delay, int(budget),
+                                         canonical_level(req["standin_level"])),
+                             Access(req["mode"], player.token, player.name, quota,
+                                    req.get("strangers", True), hints=req.get("hints", False),
+                                    creator_address=player.address),
+                             Stakes(stake=req.get("stake", 0)))
         player.owns.add(ht.id)
         player.settled = True
-        self.persistence.save_table(ht)
         log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, table.game,
                  table.players, ht.access.mode)
         return self.views.summary_message(ht)
+
+    def open_table(self, table: Table, title: str, timing: TableTiming, access: Access,
+                   stakes: Stakes | None = None) -> HostTable:
+        """A new table of the lobby, its seats empty, playing ``table`` (``create``, and an
+        event's rounds: net/host/tourney.py), kept at the next flush."""
+        seq = next(self._seq)
+        ht = HostTable(id=f"t{seq}", seq=seq, title=title or f"{table.info.name} #{seq}",
+                       game=table, seats=[HostSeat() for _ in range(table.players)],
+                       timing=timing, changed_at=self.clock.now(), access=access,
+                       stakes=stakes or Stakes())
+        self.economy.opened(ht)
+        self.tables.add(ht)
+        self.persistence.save_table(ht)
+        return ht
 
     def may_create(self, player: Player, req: dict[str, Any]) -> Any:
         """Whether ``player`` may open the table ``req`` asks for (ProtocolError if not):
@@ -341,6 +349,10 @@ class Lobby:
             self.persistence.save_table(ht)
             self.outbox.send_all(ht.humans(), self.views.summary_message(ht))
             return message("ok", about="leave")
+        if ht.status == "open" and ht.access.event:
+            raise ProtocolError("event_state", Msg(
+                "this seat is yours in a round of an event: to give it up, withdraw from the "
+                "event"))                                              # TO-17
         if ht.status == "open":
             ht.seats[seat] = HostSeat()
             self.economy.refund_stake(ht, player)
@@ -482,10 +494,12 @@ class Lobby:
             self.drop(min(ended, key=lambda ht: ht.ended_at or 0.0))
             return True
         left = [ht for ht in self.tables.all.values()       # never one holding stakes
-                if ht.status == "open" and not ht.stakes.stake and not self.cared_for(ht)]
+                if ht.status == "open" and not ht.stakes.stake and not ht.access.event
+                and not self.cared_for(ht)]
         if not left and known:
             left = [ht for ht in self.tables.all.values()
-                    if ht.status == "open" and not ht.stakes.stake and not self.known_at(ht)]
+                    if ht.status == "open" and not ht.stakes.stake and not ht.access.event
+                    and not self.known_at(ht)]
         if not left:
             return False
         self.drop(min(left, key=lambda ht: ht.changed_at))

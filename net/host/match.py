@@ -76,6 +76,9 @@ class Match:
         if ht.status != "over":
             raise ProtocolError("not_over", Msg("the round at this table is {status}, not over",
                                                 status=Msg(ht.status)))
+        if ht.access.event:                                              # TO-18
+            raise ProtocolError("event_state", Msg("an event's table plays one round: the "
+                                                   "event seats the next"))
         if ht.access.mode == "entry":
             raise ProtocolError("not_over", Msg("an entry table plays one round for its pot: "
                                             "seek another table"))

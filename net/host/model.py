@@ -189,6 +189,8 @@ class Access:
     invited: dict[str, str] = field(default_factory=dict)
     #: a friends table's creator let its players ask for hints (``hints``)
     hints: bool = False
+    #: the event whose round this table plays ('' for none: net/host/tourney.py)
+    event: str = ""
 
     @property
     def gives_hints(self) -> bool:

@@ -44,6 +44,9 @@ class Owner:
             raise ProtocolError("not_creator", Msg(NOT_YOURS[what],
                                                    name=ht.access.creator_name))
         self.lobby.taking_seats(ht)
+        if ht.access.event:
+            raise ProtocolError("event_state", Msg("this table plays a round of an event: the "
+                                                   "event seats it"))
         return ht
 
     def on_remove(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,9 @@ Who calls whom (docs/architecture.md draws it)::
     roster --PlayerEvents--> lobby --> play --> views --> timers
       lobby, seeks, owner, invitations, match --> play, views, persistence, economy
       hints --> timers (the hard bots' workers think its hints too)
-      play --TableEvents--> economy (started, over), match (over), observer (changed)
+      events --> lobby, play, ratings, persistence (an event's rounds are tables)
+      play --TableEvents--> economy (started, over), match (over), ratings (over),
+                            events (over), observer (changed)
 
 Must not know about: sockets, frames, rate limits (the server owns those), when a frame may
 go (the outbox it is handed: ``gate.CommitGate`` for a host with a socket).
@@ -28,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog, load_catalog
 from cardparty.core.economy.ledger import Ledger
 from cardparty.net.host.clock import Clock
@@ -45,12 +48,14 @@ from cardparty.net.host.owner import Owner
 from cardparty.net.host.owners import Owners
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
+from cardparty.net.host.ratings import Ratings
 from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
 from cardparty.net.host.standby import Attached, Higher, PeerEvents, Standbys
 from cardparty.net.host.succession import Succession, Word
 from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
+from cardparty.net.host.tourney import Events
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
 from cardparty.net.wire.protocol import check_request, message
@@ -111,13 +116,21 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     owners = Owners(store, config.max_names, guests.reserve, guests.name_release)
     persistence = Persistence(store, catalog, clock, players, ledger)
     timers = Timers(thinkers)
-    views = Views(config, outbox, clock, timers, players)
+    ratings = Ratings(persistence, catalog)
+    views = Views(config, outbox, clock, timers, players, ratings.shown)
     economy = Economy(ledger, outbox, clock, config.settings, tables)
+    # An event's part is built after the lobby it opens tables through; a round's end reaches
+    # it through this list (calls still go one way: play tells, the event listens).
+    events_over: list[Callable[[HostTable, Result], None]] = []
     play = Play(tables, clock, timers, persistence, views, TableEvents(
-        started=(economy.started, played(owners, clock)), over=(record_round, economy.settle),
+        started=(economy.started, played(owners, clock)),
+        over=(record_round, economy.settle, ratings.over, told(events_over)),
         changed=() if observer is None else (observer,)))
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
+    events = Events(config, tables, players, clock, outbox, play, lobby, persistence, catalog,
+                    ratings)
+    events_over.append(events.over)
     succession = Succession(word, tables, players, outbox, clock, views, play)
     if standbys is not None:
         word.status = standbys.status
@@ -125,7 +138,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         dropped.append(lambda why, acked: succession.dropped(why))
         returned.append(succession.returned)
     roster = Roster(config, outbox, clock, persistence, players, owners, PlayerEvents(
-        presence=(lobby.presence,), back=(lobby.back, economy.back, succession.back),
+        presence=(lobby.presence,), back=(events.back, lobby.back, economy.back, succession.back),
         forgotten=(lobby.forgotten,)), seated=lobby.seated, games=sorted(catalog.games),
         word=word)
     parts = HostParts(
@@ -137,9 +150,20 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
                              guests.chat_lines),
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
-        hints=Hints(tables, timers, outbox), succession=succession, standbys=standbys)
+        hints=Hints(tables, timers, outbox), succession=succession, ratings=ratings,
+        events=events, standbys=standbys)
     parts.load()
     return parts
+
+
+def told(listeners: list[Callable[[HostTable, Result], None]]
+         ) -> Callable[[HostTable, Result], None]:
+    """One listener that tells every listener the list holds when it is called (a part built
+    after the one that tells: the list is filled once it exists)."""
+    def tell(ht: HostTable, result: Result) -> None:
+        for listener in listeners:
+            listener(ht, result)
+    return tell
 
 
 def played(owners: Owners, clock: Clock) -> Callable[[HostTable], None]:
@@ -176,6 +200,8 @@ class HostParts:
     seeks: Seeks
     hints: Hints
     succession: Succession
+    ratings: Ratings
+    events: Events
     #: the party's peers: the standby and those waiting (None: the host keeps nothing)
     standbys: Standbys | None = None
     closed: bool = False
@@ -195,9 +221,16 @@ class HostParts:
             "chat": self.lobby_chat.on_chat, "move": play.on_move, "reorder": play.on_reorder,
             "again": self.match.on_again, "remove": owner.on_remove, "close": owner.on_close,
             "strangers": owner.on_strangers, "seek": seeks.on_seek, "unseek": seeks.on_unseek,
-            "profile": economy.on_profile, "league": economy.on_league, "buy": economy.on_buy,
+            "league": economy.on_league, "buy": economy.on_buy,
             "rewards": economy.on_rewards, "hint": self.hints.on_hint,
             "standby_ok": self.succession.on_standby_ok,
+            "events": self.events.on_events, "event": self.events.on_event,
+            "event_create": self.events.on_event_create,
+            "event_join": self.events.on_event_join,
+            "event_leave": self.events.on_event_leave,
+            "event_start": self.events.on_event_start,
+            "event_deadline": self.events.on_event_deadline,
+            "ratings": self.ratings.on_ratings, "profile": self.on_profile,
         }
         self._next_sweep = self.clock.now()
 
@@ -207,6 +240,8 @@ class HostParts:
         if self.persistence.store is not None:
             self.roster.load()
             self.lobby.loaded(self.persistence.tables(self.clock.now()))
+            self.ratings.load()
+            self.events.load()
         self.economy.recover(list(self.tables.all.values()))
         self.flush()
 
@@ -215,7 +250,7 @@ class HostParts:
     def next_due(self) -> float:
         """When the loop must look again at the latest: a timer, or the next sweep."""
         due = self._next_sweep
-        for d in (self.play.next_due(), self.seeks.next_due()):
+        for d in (self.play.next_due(), self.seeks.next_due(), self.events.next_due()):
             if d is not None and d < due:
                 due = d
         return due
@@ -226,6 +261,7 @@ class HostParts:
         self.play.tick(now)
         self.hints.tick()
         self.seeks.tick(now)
+        self.events.tick(now)
         if now >= self._next_sweep:
             self._next_sweep = now + self.config.sweep_every
             self.roster.sweep(now)
@@ -248,6 +284,15 @@ class HostParts:
         tid = req.get("table")
         if isinstance(tid, str) and tid in self.tables.held:
             self.tables.find(tid)
+
+    def on_profile(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+        """The economy's profile, with the player's ratings at every game (TO-26)."""
+        reply = self.economy.on_profile(player, req)
+        profile = reply.get("profile")
+        if isinstance(profile, dict):
+            reply = {**reply, "profile": {**profile,
+                                          "ratings": self.ratings.profile(profile["name"])}}
+        return reply
 
     def wake_fds(self) -> frozenset[int]:
         """Besides the socket, what the loop waits on: hard bots' answers."""

@@ -79,6 +79,10 @@ class Persistence:
         self._moves: list[tuple[str, int, bytes]] | None = None
         #: ids of the tables set aside at start (damaged rows)
         self.aside: list[str] = []
+        #: events changed since the last flush: id -> (seq, the record to keep)
+        self.pending_events: dict[str, tuple[int, dict[str, Any]]] = {}
+        #: ratings changed since the last flush: (game, username) -> (mu, sigma, rounds, when)
+        self.pending_ratings: dict[tuple[str, str], tuple[float, float, int, float]] = {}
 
     def close(self) -> None:
         if self.store is not None:
@@ -104,11 +108,20 @@ class Persistence:
             ledger.unsynced = False
             with store.batch():
                 store.before(ledger.sync)
-        if not self.pending:
+        if not self.pending and not self.pending_events and not self.pending_ratings:
             return []
         pending, self.pending = self.pending, {}
         broken: list[tuple[HostTable, BaseException]] = []
         with store.batch():
+            # An event's record and the ratings go in the same transaction as the tables whose
+            # end changed them (TO-27, TO-28): a standby never has the one without the other.
+            events, self.pending_events = self.pending_events, {}
+            for eid, (eseq, record) in events.items():
+                store.put_event(eid, eseq, self._packer.pack(record))
+            rated, self.pending_ratings = self.pending_ratings, {}
+            if rated:
+                store.put_ratings([(game, name, *values) for (game, name), values
+                                   in rated.items()])
             self._moves = moves = list[tuple[str, int, bytes]]()
             try:
                 for ht in pending.values():
@@ -177,7 +190,55 @@ class Persistence:
                 "round": match.round, "rounds": list(match.rounds), "wins": list(match.wins),
                 "scores": match.scores,
                 "economy": [stakes.stake, stakes.key, stakes.seeking, stakes.bots_filled,
-                            list(stakes.owners)]}
+                            list(stakes.owners)], "event": access.event}
+
+    def save_event(self, event_id: str, seq: int, record: dict[str, Any]) -> None:
+        """Write an event's record at the next ``flush`` (with the tables written then)."""
+        if self.store is not None:
+            self.pending_events[event_id] = (seq, record)
+
+    def save_rating(self, game: str, username: str, mu: float, sigma: float, rounds: int
+                    ) -> None:
+        """Write a player's rating at ``game`` at the next ``flush``."""
+        if self.store is not None:
+            self.pending_ratings[(game, username)] = (mu, sigma, rounds, self.clock.wall())
+
+    def drop_event(self, event_id: str) -> None:
+        """An event forgotten (the host keeps a few: net/host/tourney.py)."""
+        self.pending_events.pop(event_id, None)
+        if self.store is not None:
+            self.store.drop_event(event_id)
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every kept event's record, oldest first (one that cannot be read is named in the
+        log and left out: the others go on)."""
+        if self.store is None:
+            return []
+        out = []
+        for eid, _, packed in self.store.events():
+            try:
+                record = msgpack.unpackb(packed, raw=False, strict_map_key=False)
+                if not isinstance(record, dict):
+                    raise ValueError("not a map")
+                out.append(record)
+            except Exception as exc:          # damaged bytes: this event only
+                log.error("event %s cannot be read (%s: %s); the others go on", eid,
+                          type(exc).__name__, exc)
+        return out
+
+    def ratings(self) -> list[tuple[str, str, float, float, int]]:
+        """(game, username, mu, sigma, rounds) of every rating kept (a damaged row is left
+        out)."""
+        if self.store is None:
+            return []
+        out = []
+        for row in self.store.ratings():
+            game, name, mu, sigma, rounds = row
+            if (isinstance(game, str) and isinstance(name, str)
+                    and isinstance(mu, float | int) and isinstance(sigma, float | int)
+                    and sigma > 0 and isinstance(rounds, int)):
+                out.append((game, name, float(mu), float(sigma), rounds))
+        return out
 
     def drop_table(self, ht: HostTable) -> None:
         """``ht`` is gone: its row and its moves."""
@@ -276,7 +337,8 @@ class Persistence:
         access = Access(meta.get("mode", "open"), creator_token, creator_name,
                         strangers=meta.get("strangers", True),
                         hints=bool(meta.get("hints", False)),
-                        invited={name: by for name, by in meta.get("invited", ())})
+                        invited={name: by for name, by in meta.get("invited", ())},
+                        event=str(meta.get("event") or ""))
         match = MatchRecord(meta.get("round", 1), list(meta.get("rounds", ())),
                             list(meta.get("wins", ())), meta.get("scores"))
         stakes = Stakes()

@@ -194,6 +194,15 @@ class Play:
         self.timers.clear(ht)
         self.views.push_summary(ht)
 
+    def halt(self, ht: HostTable, status: str) -> None:
+        """Stop ``ht`` without a result (``status``: ``cancelled``, an event's table at its
+        round's deadline): no more timers, kept, and everybody at it told."""
+        log.info("table %s is stopped: %s", ht.id, status)
+        self.tables.ended(ht, status, self.clock.now())
+        self.timers.clear(ht)
+        self.persistence.save_table(ht)
+        self.views.push_summary(ht)
+
     def schedule(self, ht: HostTable, changed: bool = False) -> None:
         """Work the table's timers out again (docs/protocol.md, "Timers"): after a change
         of the game (``changed``, from the table's last change) or of its seats."""

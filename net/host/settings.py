@@ -26,6 +26,8 @@ FILL_TIMEOUT = 30.0
 class HostSettings:
     fill_timeout: float = FILL_TIMEOUT
     rules: Rules = field(default_factory=lambda: DEFAULT_RULES)
+    #: the names that may create events (docs/rules/tournament.md, TO-1; ``*``: everybody)
+    organisers: tuple[str, ...] = ()
 
 
 class SettingsError(ValueError):
@@ -48,13 +50,18 @@ def from_map(data: dict[str, Any], fill_timeout: float | None = None,
              where: str = "settings") -> HostSettings:
     known = {f.name for f in fields(Rules)}
     economy = data.get("economy", {})
-    extra = set(data) - {"fill_timeout", "economy"}
+    extra = set(data) - {"fill_timeout", "economy", "organisers"}
     if not isinstance(economy, dict):
         raise SettingsError(f"{where}: [economy] must be a table")
     extra |= {f"economy.{k}" for k in set(economy) - known}
     if extra:
         raise SettingsError(f"{where}: unknown setting {', '.join(sorted(extra))} (known: "
-                            f"fill_timeout, economy.{', economy.'.join(sorted(known))})")
+                            f"fill_timeout, organisers, "
+                            f"economy.{', economy.'.join(sorted(known))})")
+    organisers = data.get("organisers", [])
+    if not isinstance(organisers, list) or not all(
+            isinstance(n, str) and 0 < len(n) <= 64 for n in organisers):
+        raise SettingsError(f"{where}: organisers must be a list of names (\"*\": everybody)")
     timeout = data.get("fill_timeout", FILL_TIMEOUT) if fill_timeout is None else fill_timeout
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0:
         raise SettingsError(f"{where}: fill_timeout must be a number of seconds from 0 up")
@@ -64,4 +71,4 @@ def from_map(data: dict[str, Any], fill_timeout: float | None = None,
         rules = Rules(**given)
     except (TypeError, ValueError) as exc:
         raise SettingsError(f"{where}: {exc}") from None
-    return HostSettings(float(timeout), rules)
+    return HostSettings(float(timeout), rules, tuple(organisers))

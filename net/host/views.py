@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from cardparty.core.i18n import Msg
@@ -53,8 +54,12 @@ class Views:
     """Builds and sends what a table shows; ``players`` finds a spectator by id."""
 
     def __init__(self, config: HostConfig, outbox: Outbox, clock: Clock, timers: Timers,
-                 players: Players) -> None:
+                 players: Players,
+                 rating: Callable[[str, str], float | None] = lambda game, name: None
+                 ) -> None:
         self.outbox = outbox
+        #: what a player is shown as his rating at a game (``ratings.Ratings.shown``)
+        self.rating = rating
         self.clock = clock
         self.timers = timers
         self.by_id = players.by_id
@@ -92,6 +97,7 @@ class Views:
                 r = game.result()
                 result = None if r is None else r.to_wire()
         timing, access, match, stakes = ht.timing, ht.access, ht.match, ht.stakes
+        rating = self.rating
         return {
             "id": ht.id, "title": ht.title, "game": game.game, "game_name": game.info.name,
             "mode": access.mode, "creator": access.creator_name or None,
@@ -111,13 +117,16 @@ class Views:
             "failure": ht.failure or None, "result": result, "testing": self.testing,
             "round": match.round, "rounds": match.rounds,
             # Whether an ``again`` deals another round once over (an entry table plays one).
-            "again": access.mode != "entry",
+            "again": access.mode != "entry" and not access.event,
+            # The event whose round this table plays (docs/rules/tournament.md), or null.
+            "event": access.event or None,
             "totals": {"wins": match.wins, "scores": match.scores} if match.rounds else None,
             "seats": [{"seat": i, "kind": s.kind, "name": s.name,
                        "player": None if s.player is None else s.player.id,
                        "ready": s.ready, "standin": s.standin,
                        "level": s.level if s.kind == "bot" else None,
-                       "connected": s.connected}
+                       "connected": s.connected,
+                       "rating": rating(game.game, s.name) if s.kind == "human" else None}
                       for i, s in enumerate(ht.seats)],
         }
 

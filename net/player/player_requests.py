@@ -1,7 +1,8 @@
 """The named requests a player makes of a host, on top of a session's ``request``/``send``.
 
 Owns: one method per request of docs/protocol.md (games, tables, create, sit, invite, leave,
-bots, ready, start, watch, snapshot, move, reorder, chat), with their defaults and what each
+bots, ready, start, watch, snapshot, move, reorder, chat; the events and ratings), with their
+defaults and what each
 returns. ``Session`` inherits them; they only build messages and read replies.
 
 Must not know about: sockets, threads, keys, any particular game, terminals.
@@ -127,3 +128,47 @@ class PlayerRequests:
             self.request("chat", text=text)
         else:
             self.request("chat", table=table, text=text)
+
+    # --- events and ratings (docs/protocol.md, "Events and ratings") ------------------------
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every event the host keeps, newest first (an ``events`` entry each)."""
+        listed: list[dict[str, Any]] = self.request("events")["events"]
+        return listed
+
+    def event(self, event: str) -> dict[str, Any]:
+        """The event ``event`` as it is now (its standings and results); from now on its
+        changes are pushed as ``event`` too."""
+        found: dict[str, Any] = self.request("event", event=event)["event"]
+        return found
+
+    def event_create(self, game: str, players: int, **fields: Any) -> dict[str, Any]:
+        """Create an event (an organiser only): ``fields`` as docs/protocol.md lists them
+        (``rounds``, ``format``, ``duplicate``, ``fill``, ...); returns the event."""
+        made: dict[str, Any] = self.request("event_create", game=game, players=players,
+                                            **fields)["event"]
+        return made
+
+    def event_join(self, event: str) -> dict[str, Any]:
+        """Sign up (or enter late, or come back); returns the event."""
+        joined: dict[str, Any] = self.request("event_join", event=event)["event"]
+        return joined
+
+    def event_leave(self, event: str) -> None:
+        """Withdraw from ``event`` (before its start: take the sign-up back)."""
+        self.request("event_leave", event=event)
+
+    def event_start(self, event: str) -> int:
+        """Start ``event`` (its organiser only); the number of rounds it plays."""
+        rounds: int = self.request("event_start", event=event)["rounds"]
+        return rounds
+
+    def event_deadline(self, event: str, minutes: float) -> None:
+        """The round in play ends ``minutes`` from now (0: at once); its organiser only."""
+        self.request("event_deadline", event=event, minutes=minutes)
+
+    def ratings(self, game: str | None = None, name: str | None = None,
+                offset: int = 0) -> dict[str, Any]:
+        """A game's ratings (a page from ``offset``), or, without a game, one player's at
+        every game (``name``; None: your own): the ``ratings`` reply."""
+        return self.request("ratings", game=game, name=name, offset=offset)

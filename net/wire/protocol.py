@@ -103,6 +103,12 @@ ERRORS: dict[str, str] = {
     "no_hints": "hints are given at practice tables and at friends tables whose creator "
                 "turned them on",
     "hinting": "a hint for this seat is being worked out: its answer comes first",
+    "no_event": "no such event",
+    "not_organiser": "only an organiser the host's operator named creates events, and only "
+                     "an event's organiser starts it or sets a round's deadline",
+    "not_entered": "you are not entered in that event",
+    "event_state": "the event's rules refuse it now (sign-ups closed, not started, over, or "
+                   "a seat an event gave: the message says why)",
 }
 
 
@@ -430,6 +436,10 @@ ITEMS = ("gold", "vip")
 #: 1"): ``timers``, views without the game's ``deadlines``, whose facts the host's ``timers``
 #: already carry with the seconds left (one path on the wire for each fact).
 FEATURES = frozenset({"timers"})
+#: An event's formats and what fills its rounds (docs/rules/tournament.md, TO-2, TO-6).
+EVENT_FORMATS = ("swiss", "robin")
+EVENT_FILLS = ("bots", "byes")
+EVENT_ID = Field(text(16, 1), required=True)
 #: The milliseconds a table may give a hard bot to think per move (``bot_budget_ms``).
 BOT_BUDGET_MS = (10, 5000)
 #: The seconds a table's bots may wait before they move (``bot_delay``).
@@ -491,6 +501,32 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "close": {"table": TABLE_ID},
     "strangers": {"table": TABLE_ID, "allow": Field(boolean, required=True)},
     "hint": {"table": TABLE_ID},
+    # Events (net/host/tourney.py, docs/rules/tournament.md) and ratings (net/host/ratings.py).
+    "events": {},
+    "event": {"event": EVENT_ID},
+    "event_create": {"game": Field(text(32, 1), required=True),
+                     "players": Field(integer(2, 16), required=True),
+                     "settings": Field(plain_map(32), default={}),
+                     "variants": Field(strings(16, 64), default=[]),
+                     "format": Field(one_of(*EVENT_FORMATS), default="swiss"),
+                     "rounds": Field(integer(1, 20), default=5),
+                     "duplicate": Field(boolean, default=False),
+                     "fill": Field(one_of(*EVENT_FILLS), default="bots"),
+                     "late": Field(integer(-1, 20), default=-1),
+                     "minutes": Field(number(0, 1440), default=0.0),
+                     "start_within": Field(number(0, 600), default=60.0),
+                     "idle": Field(or_default(number(0.05, 86_400, nullable=True)),
+                                   default=-1.0),
+                     "bot_delay": Field(or_default(number(*BOT_DELAY)), default=-1.0),
+                     "level": Field(bot_level, default="normal"),
+                     "title": Field(line(TITLE_MAX), default=""),
+                     "seed": Field(integer(0, 2**63 - 1, nullable=True))},
+    "event_join": {"event": EVENT_ID},
+    "event_leave": {"event": EVENT_ID},
+    "event_start": {"event": EVENT_ID},
+    "event_deadline": {"event": EVENT_ID, "minutes": Field(number(0, 1440), required=True)},
+    "ratings": {"game": Field(text(32, 1, nullable=True)), "name": Field(or_null(NAME)),
+                "offset": Field(integer(0, 1_000_000), default=0)},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

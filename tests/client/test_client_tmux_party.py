@@ -446,7 +446,9 @@ def test_a_new_players_evening_and_a_whole_game_in_the_line_mode(tmux: Tmux,  # 
     tmux.wait("Eva", "your seat at t1 is kept")
     tmux.keys("Petr", "n")
     tmux.wait("Petr", "asked for another round")
-    tmux.wait("Eva", lambda s: re.search(r"^ t1 .*Eva, Petr", s, re.M) is not None)
+    # (each after a rating now: the round of two humans rated them, TO-26)
+    tmux.wait("Eva", lambda s: re.search(r"^ t1 .*Eva \[-?[\d.]+\], Petr \[-?[\d.]+\]", s,
+                                         re.M) is not None)
     tmux.keys("Eva", "Enter")                     # on t1: back to her finished table
     tmux.wait("Eva", "Round over")
     tmux.keys("Eva", "n")

@@ -19,6 +19,7 @@ TABLES = "test_wire_tables.py"
 ECONOMY = "test_wire_economy.py"
 PLAIN = "test_wire_plain.py"
 STANDBY = "test_wire_standby.py"
+EVENTS = "test_wire_events.py"
 
 Test = tuple[str, str]
 """A test of the suite: its module's file name and its function's name."""
@@ -51,6 +52,9 @@ REWARDS: Test = (ECONOMY, "test_rewards_come_a_page_of_twenty_at_a_time_newest_f
 BUSY: Test = (PLAIN, "test_a_host_at_its_table_limit_is_busy")
 DEAL: Test = (PLAIN, "test_no_client_chooses_the_deal_at_a_host_not_run_for_tests")
 NO_ECONOMY: Test = (PLAIN, "test_a_host_with_no_economy_keeps_no_coins_and_pays_nothing")
+EVENT: Test = (EVENTS, "test_an_event_from_sign_up_to_its_standings_as_the_doc_tells_it")
+EVENT_NO: Test = (EVENTS, "test_every_refusal_of_an_event")
+EVENT_SEAT: Test = (EVENTS, "test_leaving_an_events_table_before_it_starts_is_refused")
 PEER: Test = (STANDBY,
               "test_a_standby_is_approved_by_key_says_not_host_and_its_loss_holds_a_table")
 
@@ -62,6 +66,9 @@ REQUESTS: dict[str, Test] = {
     "start": AGAIN, "again": AGAIN, "invite": FRIENDS, "remove": FRIENDS, "close": FRIENDS,
     "strangers": FRIENDS, "seek": SEEK, "unseek": SEEK, "profile": SHOP, "league": SHOP,
     "buy": SHOP, "rewards": REWARDS, "hint": HINT, "standby_ok": PEER,
+    "events": EVENT, "event": EVENT, "event_create": EVENT, "event_join": EVENT,
+    "event_start": EVENT, "ratings": EVENT, "event_leave": EVENT_NO,
+    "event_deadline": EVENT_NO,
 }
 
 #: Every message the doc says a host sends: the test that receives it (and checks it).
@@ -70,6 +77,7 @@ PUSHES: dict[str, Test] = {
     "table": ROUND, "seated": ROUND, "view": ROUND, "chat": ROUND, "invited": FRIENDS,
     "error": ERRORS, "seeking": SEEK, "profile": SHOP, "league": SHOP, "reward": AWAY,
     "rewards": REWARDS, "cancelled": CANCELLED, "hint": HINT,
+    "events": EVENT, "event": EVENT, "event_seat": EVENT, "ratings": EVENT,
 }
 
 #: Every error code of the doc: the test that provokes it on the wire.
@@ -85,6 +93,8 @@ CODES: dict[str, Test] = {
     "game_failed": BROKEN, "busy": BUSY, "testing_only": DEAL, "no_economy": NO_ECONOMY,
     "no_coins": SHOP, "economy": SHOP, "no_hints": HINT, "hinting": HINT,
     "not_host": PEER, "not_standby": PEER, "held": PEER,
+    "no_event": EVENT_NO, "not_organiser": EVENT_NO, "not_entered": EVENT_NO,
+    "event_state": EVENT_SEAT,
 }
 
 #: Codes the doc lists that no client can make a host of this project send, and why.
