@@ -32,8 +32,9 @@ from typing import Any
 #: Seconds after a takeover a client's loss of its host still counts as before it (the two
 #: are seen by different processes, each on its own clock's turn).
 GRACE = 0.2
-#: Reply error codes after which the move may or may not have been played.
-UNKNOWN = ("timeout", "closed")
+#: Reply error codes after which the move may or may not have been played (``unanswered``:
+#: the host went away before it answered).
+UNKNOWN = ("timeout", "closed", "unanswered")
 
 
 def load(path: Path) -> list[dict[str, Any]]:

@@ -144,8 +144,9 @@ def _answered(me: _Seat) -> None:
     try:
         me.inflight.result()
     except SessionError as exc:
-        if exc.code in ("illegal", "gone"):
-            # a listed move refused, or not played for a host that went away: choose again
+        if exc.code in ("illegal", "gone", "unanswered"):
+            # a listed move refused, not sent, or sent to a host that went away before it
+            # answered (the table it comes back with says whether it was played): choose again
             me.moved_on = None
         elif exc.code in ("no_table", "not_seated", "not_playing", "closed") and (
                 _result(me) is None):

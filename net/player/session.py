@@ -312,7 +312,7 @@ class Session(PlayerRequests):
             futures = [self._pending.pop(rid)[1] for rid in dropped]
         for fut in futures:
             if not fut.done():
-                fut.set_exception(SessionError("gone", Msg(LOST)))
+                fut.set_exception(SessionError("unanswered", Msg(LOST)))
 
     def _fail_pending(self, why: str) -> None:
         """Every request still unanswered fails with SessionError ``closed`` (``why``)."""

@@ -1,7 +1,8 @@
 """A move pressed while the host is gone is never carried out later without a word (a player
 pressed "draw" while his host was away; sixteen seconds later, when a host answered again,
 "Eva draws 1 card"): the session refuses it at once (``gone``), and a move left unanswered
-when the host was lost is not sent again to the host that comes back (``gone`` too): once
+when the host was lost is not sent again to the host that comes back (``unanswered``: it
+may have been played, and a bot or a checker must not take it for refused): once
 back, the host's snapshot shows the table as it is. With the host's standby followed, a
 move goes on to the standby as before (its tests are the standby's)."""
 
@@ -64,7 +65,7 @@ def test_a_move_unanswered_when_the_host_was_lost_is_not_sent_again(tmp_path: Pa
         pressed = eva.send_move(tid, 0, version)
         with pytest.raises(SessionError) as lost:
             pressed.result(10)
-        assert lost.value.code == "gone"
+        assert lost.value.code == "unanswered"
         host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
         host.start()
         wait_for(eva, lambda m: m["type"] == "connection" and m["state"] == "restored")
