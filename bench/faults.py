@@ -73,6 +73,8 @@ COMES_BACK = 2.0
 STEADY = 3.0
 #: Seconds within which a standby must be attached again once two peers are up (the chain).
 ATTACH_WITHIN = 5.0
+#: Seconds a finished table is looked for on the serving host (none may serve a moment).
+READ_FOR = 10.0
 
 
 @dataclass
@@ -91,6 +93,13 @@ class Fault:
     copies: int = 0
     steady: bool = False
     pauses: list[float] = field(default_factory=list)
+
+
+def players_link(f: Fault) -> bool:
+    """Whether ``f`` is a fault of a player's own link (a loss at his machine, a partition
+    with him on one side), rather than of the party's peers."""
+    return f.kind in ("loss", "partition") and any(
+        side.split()[0].startswith("p") for side in f.target.split("|") if side)
 
 
 def schedule(rng: random.Random, count: int, seconds: float, kinds: list[str]) -> list[Fault]:
@@ -310,19 +319,26 @@ class Party:
 
     def _read(self, tid: str) -> None:
         """The table as the host serving now keeps it (the final host may have dropped a
-        finished table by the end of a long run: kept 600 s past its end)."""
+        finished table by the end of a long run: kept 600 s past its end); tried again for
+        a few seconds while no host serves or its files cannot be read (a takeover under
+        way)."""
         from party import economy_keys, kept_tables
 
-        host = self.serving()
-        if host is None:
-            return
-        try:
-            table = kept_tables(host.data, [tid]).get(tid)
-            key = economy_keys(host.data).get(tid)
-        except Exception:
-            return
-        if table is not None:
-            self.readings[tid] = Reading(table, key, host.name)
+        end = time.monotonic() + READ_FOR
+        while True:
+            host = self.serving()
+            if host is not None:
+                try:
+                    table = kept_tables(host.data, [tid]).get(tid)
+                    key = economy_keys(host.data).get(tid)
+                except Exception:
+                    table = None
+                if table is not None:
+                    self.readings[tid] = Reading(table, key, host.name)
+                    return
+            if time.monotonic() >= end:
+                return
+            time.sleep(0.5)
 
     def histories(self) -> dict[str, list[dict[str, Any]]]:
         return {p: load(self.base / f"history-{p}.jsonl") for p in PLAYERS}
@@ -777,6 +793,15 @@ def report(party: Party, faults: list[Fault], chain: list[dict[str, Any]],
         if short:
             print(f"    all but stalls over 3 s: p50 {percentile(short, 50):.2f} s, p99 "
                   f"{percentile(short, 99):.2f} s ({len(short)} pauses)")
+        # A player's own link cut or lossy pauses his table whatever the peers do; the
+        # peers' own faults are what succession must hide.
+        own = [g for f in faults if players_link(f) for g in f.pauses]
+        peers = [g for f in faults if not players_link(f) for g in f.pauses]
+        for what, mine in (("a player's own link (loss, partition)", own),
+                           ("the peers' alone", peers)):
+            if mine:
+                print(f"    faults of {what}: p50 {percentile(mine, 50):.2f} s, p99 "
+                      f"{percentile(mine, 99):.2f} s ({len(mine)} pauses)")
     if chain:
         within = [c for c in chain if c["delay"] is not None and c["delay"] <= ATTACH_WITHIN]
         delays = [c["delay"] for c in chain if c["delay"] is not None]
