@@ -67,7 +67,7 @@ from cardparty.net.peers.peer import (
     read_go,
 )
 from cardparty.net.peers.replica import HOST, Replica, ReplicaError
-from cardparty.net.peers.witness import Witnesses
+from cardparty.net.peers.witness import LONE, Witnesses
 from cardparty.net.store import lock
 from cardparty.net.trust.fdbudget import Door
 from cardparty.net.trust.guard import Guard, open_router, peer_of
@@ -110,10 +110,11 @@ CLOSED_LOOK = 1.0
 SEEK_AFTER = 2.0
 #: Seconds an attached standby that lost its host goes on counting itself the host's standby:
 #: long enough for the players of a host that froze or died to follow here past their own
-#: liveness bound (3 s); past it, the host (if it lives) dropped this peer long ago for its
-#: silence and may serve with another standby, so this peer looks for whoever serves, as one
-#: that is not attached, and never takes a later closed connection for the host's end.
-ATTACHED_LOST = 10.0
+#: liveness bound (3 s), and for a lone follower of a table to count (``witness.LONE``);
+#: past it, the host (if it lives) dropped this peer long ago for its silence and may serve
+#: with another standby, so this peer looks for whoever serves, as one that is not
+#: attached, and never takes a later closed connection for the host's end.
+ATTACHED_LOST = LONE + 5.0
 
 
 @dataclass
