@@ -262,6 +262,7 @@ class HostParts:
         self.hints.tick()
         self.seeks.tick(now)
         self.events.tick(now)
+        self.succession.tick(now)
         if now >= self._next_sweep:
             self._next_sweep = now + self.config.sweep_every
             self.roster.sweep(now)

@@ -70,6 +70,9 @@ REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "mov
 #: Connections whose allowance is remembered (the least recently heard forgotten first: an
 #: allowance unused for ``BURST / RATE`` seconds is full again anyway).
 MAX_ALLOWANCES = 16384
+#: Seconds past its wait a turn of the loop may take before the host counts itself frozen
+#: (its standby takes a host silent for 1 s for lost).
+FROZEN = 1.0
 #: Messages read in one go before timers get their turn.
 BATCH = 256
 #: Seconds of reading in one go before timers, commits and replies get their turn: a pass
@@ -161,10 +164,17 @@ class Server:
             poller.register(fd, zmq.POLLIN)
         clock, parts = self.clock, self.parts
         woken: frozenset[int] = frozenset()
+        turned = time.monotonic()
         while not stopping.is_set():
             woken = self._watch(poller, woken, parts.wake_fds())
             wait = min(max(0.0, parts.next_due() - clock.now()), 0.1)
             events = poller.poll(math.ceil(wait * 1000))
+            now = time.monotonic()
+            if now - turned - wait > FROZEN and self.standbys is not None:
+                # This loop did not turn for longer than its standby's bound: the laptop
+                # hung, and the standby may have taken over (``Succession.froze``).
+                parts.succession.froze(now - turned - wait)
+            turned = now
             if events:
                 if durable and any(fd in durable for fd, _ in events):
                     self.gate.woken()

@@ -44,6 +44,13 @@ log = logging.getLogger("cardparty.host")
 #: (docs/protocol.md), and it lost it at most a liveness interval and the standby's bound
 #: after it was last heard; the rest is margin.
 RECENT = 40.0
+#: Seconds after this host's own loop was frozen past the standby's bound (a laptop that hung)
+#: during which a table a drop held is not served again, even once its players answered: the
+#: standby may have taken over meanwhile with other players following it, and the host it
+#: became calls this one every second (``peers.heal.EVERY``) to make it stand down. A player
+#: who answers here in that time (his client tries his host first) must not be told moves the
+#: heal will not keep.
+SETTLE = 2.5
 
 
 @dataclass
@@ -83,6 +90,10 @@ class Succession:
         #: per held table, the handles it waits for (after a drop) or any of which releases
         #: it (after a takeover)
         self.waiting: dict[str, set[str]] = {}
+        #: until when answered tables stay held after a freeze of this host (``froze``)
+        self.settle_until = 0.0
+        #: held tables every player answered, released at ``settle_until``
+        self.deferred: set[str] = set()
 
     # --- the word ----------------------------------------------------------------------------
 
@@ -114,6 +125,23 @@ class Succession:
                 self._hold(ht, who)
         log.warning("the standby was dropped (%s): %d tables wait for a player to answer",
                     why, len(self.waiting))
+
+    def froze(self, gap: float) -> None:
+        """This host's loop did not turn for ``gap`` seconds, past its standby's bound: what a
+        drop holds now is served again only after ``SETTLE`` seconds (module docstring)."""
+        if self.word.standby is None and self.mode != "dropped":
+            return                              # no standby that may have taken over
+        self.settle_until = self.clock.now() + SETTLE
+        log.warning("this host's loop was frozen for %.1f s: tables a drop of its standby "
+                    "holds wait %.1f s before they are served again", gap, SETTLE)
+
+    def tick(self, now: float) -> None:
+        """Tables every player answered after a freeze, served again once it settled."""
+        if self.deferred and now >= self.settle_until:
+            for tid in sorted(self.deferred):
+                if tid in self.waiting and not self.waiting[tid]:
+                    self._release(self.tables.held[tid])
+            self.deferred.clear()
 
     def took_over(self, sure: bool) -> None:
         """This host has just taken over as its old host's standby. ``sure``: handed over,
@@ -172,7 +200,10 @@ class Succession:
             if who is not None and player.token in who:
                 who.discard(player.token)
                 if not who:
-                    self._release(self.tables.held[tid])
+                    if self.clock.now() < self.settle_until:
+                        self.deferred.add(tid)
+                    else:
+                        self._release(self.tables.held[tid])
 
     # --- holding -----------------------------------------------------------------------------
 
@@ -199,6 +230,7 @@ class Succession:
         log.info("%s: the %d tables held are served again", why, len(self.waiting))
         for tid in list(self.waiting):
             self._release(self.tables.held[tid])
+        self.deferred.clear()
         self.mode = ""
 
     def held(self) -> Iterable[str]:

@@ -8,6 +8,7 @@ follows."""
 from __future__ import annotations
 
 from cardparty.net.host.model import Player
+from cardparty.net.host.succession import SETTLE
 from tests.net.hostkit import Kit
 
 STANDBY = {"address": "10.0.0.2", "port": 7770, "key": "k" * 40}
@@ -148,3 +149,35 @@ def test_a_held_answer_is_not_remembered_and_the_reply_before_it_is_told_once_se
              if m.get("rid") == 77]
     assert again == first, "the ok remembered before the hold, once served again"
     assert ht.game.version >= version + 1 and len([s for s, _ in ht.game.journal if s == 0]) >= 1
+
+
+def test_after_a_freeze_of_the_host_a_table_its_players_answered_waits_before_it_plays() -> None:
+    """The host's laptop hung past its standby's bound (its loop did not turn): the standby
+    may have taken over with other players following it, and a player whose client tried
+    his host first answers here. His table is served again only ``SETTLE`` seconds later,
+    time for the host the standby became to call and make this one stand down; a drop
+    without a freeze holds no longer than the answers (the test above)."""
+    kit = Kit()
+    eva, t1 = a_table(kit, "Eva")
+    succession = kit.parts.succession
+    succession.attached(STANDBY)
+    succession.froze(2.0)
+    succession.dropped("it stopped reading")
+    gen = sent(kit, eva, "standby")[-1]["gen"]
+    kit.ask(eva, "standby_ok", gen=gen)
+    assert set(kit.parts.tables.held) == {t1}, "answered within the settling: still held"
+    kit.clock.advance(SETTLE / 2)
+    kit.parts.tick(kit.clock.now())
+    assert set(kit.parts.tables.held) == {t1}
+    kit.clock.advance(SETTLE)
+    kit.parts.tick(kit.clock.now())
+    assert not kit.parts.tables.held
+    assert sent(kit, eva, "view")[-1]["snapshot"] is True
+
+
+def test_a_freeze_without_a_standby_holds_nothing_back() -> None:
+    kit = Kit()
+    eva, t1 = a_table(kit, "Eva")
+    kit.parts.succession.froze(2.0)
+    assert kit.parts.succession.settle_until == 0.0
+    assert not kit.parts.tables.held
