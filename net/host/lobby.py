@@ -40,6 +40,7 @@ from cardparty.net.host.model import (
     Stakes,
     Tables,
     TableTiming,
+    seeded_secret,
 )
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
@@ -194,6 +195,8 @@ class Lobby:
                                     req.get("strangers", True), hints=req.get("hints", False),
                                     creator_address=player.address),
                              Stakes(stake=req.get("stake", 0)))
+        if req["seed"] is not None:       # a test's chosen deal: its next rounds follow it
+            ht.match.secret = seeded_secret(req["seed"])
         player.owns.add(ht.id)
         player.settled = True
         log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, table.game,

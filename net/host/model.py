@@ -16,6 +16,8 @@ Must not know about: sockets, the protocol's codec, any particular game (the gam
 
 from __future__ import annotations
 
+import random
+import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -205,6 +207,17 @@ class Access:
         return next((by for n, by in self.invited.items() if n.casefold() == wanted), None)
 
 
+def fresh_secret() -> int:
+    """A match's secret (``MatchRecord.secret``), from the system's secure source."""
+    return secrets.randbits(62)
+
+
+def seeded_secret(seed: int) -> int:
+    """The secret of a match whose first deal a test chose (``--testing``): its next rounds
+    are as reproducible as its first."""
+    return random.Random(f"secret/{seed}").getrandbits(62)
+
+
 @dataclass
 class MatchRecord:
     """The match: the round in play, one map per finished round (``round``, ``places``,
@@ -214,6 +227,9 @@ class MatchRecord:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     wins: list[int] = field(default_factory=list)
     scores: list[int] | None = None
+    #: what the seeds of the next rounds are drawn from (``match_seed``): never told, so a
+    #: finished round's record, which tells its seed, says nothing of the next deal
+    secret: int = field(default_factory=fresh_secret)
 
 
 @dataclass
@@ -240,6 +256,20 @@ class Shown:
 
     streams: dict[str, list[Any]] = field(default_factory=dict)
     texts: dict[tuple[int, bool], bytes] = field(default_factory=dict)
+
+
+@dataclass
+class RoundLog:
+    """When the round in play started and when each of its steps (a move, a reorder) was
+    made, wall clock: what its record (``records``) says of time."""
+
+    started: float = 0.0
+    times: list[float] = field(default_factory=list)
+
+    def note(self, steps: int, wall: float) -> None:
+        """The table has made ``steps`` steps this round: the new ones were made now."""
+        if len(self.times) < steps:
+            self.times.extend([wall] * (steps - len(self.times)))
 
 
 @dataclass
@@ -276,6 +306,9 @@ class HostTable:
     stakes: Stakes = field(default_factory=Stakes)
     shown: Shown = field(default_factory=Shown)
     kept: Kept = field(default_factory=Kept)
+    round_log: RoundLog = field(default_factory=RoundLog)
+    #: the replay its people step through together after a round (``records``), if any
+    shared: Any = None
     #: the table waits while a player of it may be served elsewhere (``Tables.hold``)
     held: bool = False
 

@@ -17,7 +17,8 @@ Who calls whom (docs/architecture.md draws it)::
       hints --> timers (the hard bots' workers think its hints too)
       events --> lobby, play, ratings, persistence (an event's rounds are tables)
       play --TableEvents--> economy (started, over), match (over), ratings (over),
-                            events (over), observer (changed)
+                            records (over), events (over), observer (changed)
+      records --> views (who is at a table), the store's records
 
 Must not know about: sockets, frames, rate limits (the server owns those), when a frame may
 go (the outbox it is handed: ``gate.CommitGate`` for a host with a socket).
@@ -49,6 +50,7 @@ from cardparty.net.host.owners import Owners
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
 from cardparty.net.host.ratings import Ratings
+from cardparty.net.host.records import Records
 from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
 from cardparty.net.host.standby import Attached, Higher, PeerEvents, Standbys
@@ -122,9 +124,10 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     # An event's part is built after the lobby it opens tables through; a round's end reaches
     # it through this list (calls still go one way: play tells, the event listens).
     events_over: list[Callable[[HostTable, Result], None]] = []
+    records = Records(config, store, tables, clock, outbox, views, ledger, catalog)
     play = Play(tables, clock, timers, persistence, views, TableEvents(
         started=(economy.started, played(owners, clock)),
-        over=(record_round, economy.settle, ratings.over, told(events_over)),
+        over=(record_round, economy.settle, ratings.over, records.over, told(events_over)),
         changed=() if observer is None else (observer,)))
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
@@ -151,7 +154,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
         hints=Hints(tables, timers, outbox), succession=succession, ratings=ratings,
-        events=events, standbys=standbys)
+        events=events, records=records, standbys=standbys)
     parts.load()
     return parts
 
@@ -202,6 +205,7 @@ class HostParts:
     succession: Succession
     ratings: Ratings
     events: Events
+    records: Records
     #: the party's peers: the standby and those waiting (None: the host keeps nothing)
     standbys: Standbys | None = None
     closed: bool = False
@@ -231,6 +235,9 @@ class HostParts:
             "event_start": self.events.on_event_start,
             "event_deadline": self.events.on_event_deadline,
             "ratings": self.ratings.on_ratings, "profile": self.on_profile,
+            "records": self.records.on_records, "record": self.records.on_record,
+            "replay": self.records.on_replay, "replay_lead": self.records.on_replay_lead,
+            "replay_end": self.records.on_replay_end,
         }
         self._next_sweep = self.clock.now()
 

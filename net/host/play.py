@@ -29,7 +29,7 @@ from cardparty.core.i18n import Msg
 from cardparty.core.referee import IDLE
 from cardparty.core.table import IllegalMove, Table
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import HostTable, Player, Tables
+from cardparty.net.host.model import HostTable, Player, RoundLog, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
@@ -150,6 +150,8 @@ class Play:
         log.info("table %s starts: %s", ht.id, safe(", ".join(s.name for s in ht.seats)))
         self.tables.playing(ht)
         ht.game.names = [s.name for s in ht.seats]
+        ht.round_log = RoundLog(started=self.clock.wall())
+        ht.shared = None
         for started in self.events.started:
             started(ht)
         ht.changed_at = self.clock.now()
@@ -161,6 +163,7 @@ class Play:
         (``timed``: the referee made the change and has reset them)."""
         game = ht.game
         ht.changed_at = self.clock.now()
+        ht.round_log.note(len(game.journal) + len(game.reorders), self.clock.wall())
         try:
             result = game.result()
         except Exception as exc:
