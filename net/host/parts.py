@@ -14,7 +14,7 @@ Who calls whom (docs/architecture.md draws it)::
 
     roster --PlayerEvents--> lobby --> play --> views --> timers
       lobby, seeks, owner, invitations, match --> play, views, persistence, economy
-      hints --> timers (the hard bots' workers think its hints too)
+      hints, reviews --> timers (the hard bots' workers think hints and reviews too)
       events --> lobby, play, ratings, persistence (an event's rounds are tables)
       play --TableEvents--> economy (started, over), match (over), ratings (over),
                             records (over), events (over), observer (changed)
@@ -51,6 +51,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
 from cardparty.net.host.ratings import Ratings
 from cardparty.net.host.records import Records
+from cardparty.net.host.review import Reviews
 from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
 from cardparty.net.host.standby import Attached, Higher, PeerEvents, Standbys
@@ -154,7 +155,8 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
         hints=Hints(tables, timers, outbox), succession=succession, ratings=ratings,
-        events=events, records=records, standbys=standbys)
+        events=events, records=records, reviews=Reviews(records, timers, outbox),
+        standbys=standbys)
     parts.load()
     return parts
 
@@ -206,6 +208,7 @@ class HostParts:
     ratings: Ratings
     events: Events
     records: Records
+    reviews: Reviews
     #: the party's peers: the standby and those waiting (None: the host keeps nothing)
     standbys: Standbys | None = None
     closed: bool = False
@@ -237,7 +240,7 @@ class HostParts:
             "ratings": self.ratings.on_ratings, "profile": self.on_profile,
             "records": self.records.on_records, "record": self.records.on_record,
             "replay": self.records.on_replay, "replay_lead": self.records.on_replay_lead,
-            "replay_end": self.records.on_replay_end,
+            "replay_end": self.records.on_replay_end, "review": self.reviews.on_review,
         }
         self._next_sweep = self.clock.now()
 
@@ -267,6 +270,7 @@ class HostParts:
         ``flush`` what they changed."""
         self.play.tick(now)
         self.hints.tick()
+        self.reviews.tick()
         self.seeks.tick(now)
         self.events.tick(now)
         if now >= self._next_sweep:

@@ -542,7 +542,7 @@ REQUESTS: dict[str, dict[str, Field]] = {
                     "step": Field(integer(0, 1_000_000), default=0),
                     "seat": Field(integer(0, 15, nullable=True))},
     "replay_end": {"table": TABLE_ID},
-    "review": {"record": Field(text(24, 1), required=True)},
+    "review": {"id": Field(text(24, 1), required=True)},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

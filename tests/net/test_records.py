@@ -139,3 +139,22 @@ def test_the_next_rounds_seed_is_not_drawn_from_the_last_rounds():
     assert ht.match.round == 2
     assert ht.game.seed != next_seed(told["seed"], 2)
     assert ht.game.seed == next_seed(ht.match.secret, 2)
+
+
+def test_a_review_judges_only_the_asking_players_own_decisions():
+    k = Kit(bot_workers=0)
+    ana, eva, zoe = k.player("Ana"), k.player("Eva"), k.player("Zoe")
+    tid = two_at_pika(k, ana, eva, bot_budget_ms=20)
+    k.play_out(tid, {0: ana, 1: eva})
+    rid = k.ask(ana, "records")["records"][0]["id"]
+    record = GameRecord.from_wire(k.ask(ana, "record", id=rid)["record"])
+    got = k.ask(eva, "review", id=rid)
+    assert got["type"] == "review" and got["seat"] == 1 and got["decisions"] > 0
+    replay = Replay(record)
+    own = [i for i, s in enumerate(record.steps)
+           if s.seat == 1 and len(replay.table_at(i).legal_moves(1)) > 1]
+    assert got["decisions"] == len(own)
+    for mark in got["marks"]:
+        assert mark["step"] in own and mark["loss"] > got["margin"]
+        assert mark["played"] != mark["better"] and mark["reason"]
+    k.refused("no_record", zoe, "review", id=rid)
