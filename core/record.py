@@ -321,9 +321,9 @@ class Replay:
                                                 n=index + 1, move=str(exc.move.kind),
                                                 reason=str(exc.reason)))) from None
         except Exception as exc:
+            failed = f"{type(exc).__name__}: {exc}"
             raise RecordError(self._refused(Msg("step {n} failed: {error}", n=index + 1,
-                                                error=f"{type(exc).__name__}: {exc}"))
-                              ) from None
+                                                error=failed))) from None
 
     def table_at(self, step: int) -> Table:
         """The table after ``step`` steps (0: as dealt). Read it, never play on it."""
