@@ -1,6 +1,6 @@
 """Benchmark and checks of game records (docs/protocol.md, "Game records"; docs/operating.md,
 "Game records"): real ``cardparty host`` processes on 127.0.0.1 and network clients with
-nothing but pyzmq and msgpack (tests/wire/doc_client.py).
+nothing but pyzmq and msgpack (bench/wireclient.py).
 
 1. ``--rounds`` seeded rounds of each game (Pika 2 seats, Pikáč 4, Kakhead 3, Piquet 2),
    every seat a network client playing a random listed move (one that lays cards, 9 times
@@ -44,12 +44,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from wireclient import Client, HostProcess, StandbyProcess  # bench/wireclient.py, beside
 
-from tests.wire.doc_client import Client, HostProcess, StandbyProcess  # noqa: E402
-
-from cardparty.core.record import GameRecord, Replay, dumps, loads  # noqa: E402
-from cardparty.core.simcheck import InvariantChecker, view_cards, visible_cards  # noqa: E402
+from cardparty.core.record import GameRecord, Replay, dumps, loads
+from cardparty.core.simcheck import InvariantChecker, view_cards, visible_cards
 
 #: (game, seats, settings) of part 1.
 GAMES = [("pika", 2, {}), ("pikac", 4, {}), ("kakhead", 3, {}), ("piquet", 2, {})]
@@ -65,7 +63,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def load() -> str:
-    return "load average %.2f %.2f %.2f" % os.getloadavg()
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
 # --- playing a round through the host ---------------------------------------------------------
@@ -366,7 +364,7 @@ def part3(args: argparse.Namespace, work: Path) -> None:
         peer = word.get("standby") or ann.wait(
             lambda m: m["type"] == "standby" and m["standby"] is not None)["standby"]
         listed: list[str] = []
-        for r in range(args.kill_rounds):
+        for _ in range(args.kill_rounds):
             tid = ann.table_with_bots(random.choice(["pika", "pikac", "kakhead"]), 2)
             ann.play_out(tid)
             listed = [x["id"] for x in ann.ok("records", most=50)["records"]]

@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardparty.net.session import Session, SessionError
+    from cardparty.net.player.session import Session, SessionError
 
     if args.action == "export" and not args.id:
         return refuse("record", _("export needs the record's id (see 'cardparty record "

@@ -43,9 +43,9 @@ from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.views import Views
-from cardparty.net.protocol import ProtocolError, message
-from cardparty.net.safetext import name_folds
+from cardparty.net.names.safetext import name_folds
 from cardparty.net.store import Store
+from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 

@@ -33,7 +33,7 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.records import Records, player_key
 from cardparty.net.host.thinkers import FALLBACK, Thought
 from cardparty.net.host.timers import Timers
-from cardparty.net.protocol import ProtocolError, error, message
+from cardparty.net.wire.protocol import ProtocolError, error, message
 
 
 @dataclass(frozen=True)
