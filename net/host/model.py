@@ -193,6 +193,8 @@ class Access:
     hints: bool = False
     #: the event whose round this table plays ('' for none: net/host/tourney.py)
     event: str = ""
+    #: a friends table's creator let its players take back moves by agreement (``undo``)
+    undo: bool = False
 
     @property
     def gives_hints(self) -> bool:
@@ -200,6 +202,13 @@ class Access:
         table, and at a friends table whose creator turned hints on; never at open and entry
         tables (the hard bot must not play for a human against others there)."""
         return self.mode == "practice" or (self.mode == "friends" and self.hints)
+
+    @property
+    def takes_back(self) -> bool:
+        """Whether a seated player may ask to take back his last move (``undo``): at a
+        practice table, and at a friends table whose creator allowed it; never at open and
+        entry tables, where strangers play for the league and for stakes."""
+        return self.mode == "practice" or (self.mode == "friends" and self.undo)
 
     def inviter_of(self, name: str) -> str | None:
         """Who invited ``name`` here (None: nobody did)."""
@@ -273,6 +282,35 @@ class RoundLog:
 
 
 @dataclass
+class UndoAsked:
+    """A request to take back a move, waiting for the seated humans' agreement (``undo``):
+    who asked (his seat and name), the table's version it was asked on (any change of the
+    game drops it), how many moves it takes back, and the seats that agreed (the asker's
+    among them). Kept in memory only: a restart or a takeover drops it."""
+
+    seat: int
+    name: str
+    version: int
+    moves: int
+    agreed: set[int] = field(default_factory=set)
+
+
+def waiting(ht: HostTable, asked: UndoAsked) -> list[str]:
+    """The names of the seated humans at ``ht`` whose agreement ``asked`` still misses."""
+    return [s.name for i, s in enumerate(ht.seats)
+            if s.human is not None and i not in asked.agreed]
+
+
+def asked_wire(ht: HostTable) -> dict[str, Any] | None:
+    """A table summary's ``undo_asked``: the request waiting at ``ht``, or None."""
+    asked = ht.undo
+    if asked is None:
+        return None
+    return {"seat": asked.seat, "name": asked.name, "moves": asked.moves,
+            "version": asked.version, "waiting": waiting(ht, asked)}
+
+
+@dataclass
 class Kept:
     """The store's caches (``persistence``): the table's record and its packed bytes, packed
     again only when changed; what the store holds: the game, its version and its journal's
@@ -311,6 +349,8 @@ class HostTable:
     shared: Any = None
     #: the table waits while a player of it may be served elsewhere (``Tables.hold``)
     held: bool = False
+    #: a request to take back a move waiting for agreement (``undo``), if any
+    undo: UndoAsked | None = None
 
     def humans(self) -> list[Player]:
         """The people seated here, in seat order."""

@@ -15,9 +15,11 @@ Who calls whom (docs/architecture.md draws it)::
     roster --PlayerEvents--> lobby --> play --> views --> timers
       lobby, seeks, owner, invitations, match --> play, views, persistence, economy
       hints, reviews --> timers (the hard bots' workers think hints and reviews too)
+      undos --> play, views (a move taken back is told as every change)
       events --> lobby, play, ratings, persistence (an event's rounds are tables)
       play --TableEvents--> economy (started, over), match (over), ratings (over),
-                            records (over), events (over), observer (changed)
+                            records (over), events (over), observer (changed),
+                            undos (moved)
       records --> views (who is at a table), the store's records
 
 Must not know about: sockets, frames, rate limits (the server owns those), when a frame may
@@ -59,6 +61,7 @@ from cardparty.net.host.succession import Succession, Word
 from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.tourney import Events
+from cardparty.net.host.undo import Undos
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
 from cardparty.net.wire.protocol import check_request, message
@@ -126,10 +129,13 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     # it through this list (calls still go one way: play tells, the event listens).
     events_over: list[Callable[[HostTable, Result], None]] = []
     records = Records(config, store, tables, clock, outbox, views, ledger, catalog)
+    moved: list[Callable[[HostTable], None]] = []
     play = Play(tables, clock, timers, persistence, views, TableEvents(
         started=(economy.started, played(owners, clock)),
         over=(record_round, economy.settle, ratings.over, records.over, told(events_over)),
-        changed=() if observer is None else (observer,)))
+        changed=() if observer is None else (observer,), moved=moved))
+    undos = Undos(tables, play, views, outbox)
+    moved.append(undos.moved)
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
     events = Events(config, tables, players, clock, outbox, play, lobby, persistence, catalog,
@@ -156,7 +162,7 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
         hints=Hints(tables, timers, outbox), succession=succession, ratings=ratings,
         events=events, records=records, reviews=Reviews(records, timers, outbox),
-        standbys=standbys)
+        undos=undos, standbys=standbys)
     parts.load()
     return parts
 
@@ -209,6 +215,7 @@ class HostParts:
     events: Events
     records: Records
     reviews: Reviews
+    undos: Undos
     #: the party's peers: the standby and those waiting (None: the host keeps nothing)
     standbys: Standbys | None = None
     closed: bool = False
@@ -241,6 +248,7 @@ class HostParts:
             "records": self.records.on_records, "record": self.records.on_record,
             "replay": self.records.on_replay, "replay_lead": self.records.on_replay_lead,
             "replay_end": self.records.on_replay_end, "review": self.reviews.on_review,
+            "undo": self.undos.on_undo, "undo_answer": self.undos.on_undo_answer,
         }
         self._next_sweep = self.clock.now()
 

@@ -183,7 +183,7 @@ class Persistence:
         return {"title": ht.title, "idle": timing.idle, "bot_delay": timing.bot_delay,
                 "bots": [timing.bot_budget_ms, timing.standin_level],
                 "status": ht.status, "failure": ht.failure, "mode": access.mode,
-                "strangers": access.strangers, "hints": access.hints,
+                "strangers": access.strangers, "hints": access.hints, "undo": access.undo,
                 "creator": [access.creator_token, access.creator_name],
                 "invited": [[name, by] for name, by in access.invited.items()],
                 "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
@@ -346,6 +346,7 @@ class Persistence:
         access = Access(meta.get("mode", "open"), creator_token, creator_name,
                         strangers=meta.get("strangers", True),
                         hints=bool(meta.get("hints", False)),
+                        undo=bool(meta.get("undo", False)),
                         invited={name: by for name, by in meta.get("invited", ())},
                         event=str(meta.get("event") or ""))
         match = MatchRecord(meta.get("round", 1), list(meta.get("rounds", ())),

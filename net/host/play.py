@@ -20,7 +20,7 @@ match goes on after a round or how it is paid (``TableEvents``), the store's for
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,7 @@ class TableEvents:
     started: tuple[Callable[[HostTable], None], ...] = ()
     over: tuple[Callable[[HostTable, Result], None], ...] = ()
     changed: tuple[Observer, ...] = ()
+    moved: Sequence[Callable[[HostTable], None]] = ()
 
 
 def game_failed(exc: BaseException) -> ProtocolError:
@@ -162,6 +163,8 @@ class Play:
         """After every change of a playing table: keep it, tell everybody, reset timers
         (``timed``: the referee made the change and has reset them)."""
         game = ht.game
+        for moved in self.events.moved:
+            moved(ht)
         ht.changed_at = self.clock.now()
         ht.round_log.note(len(game.journal) + len(game.reorders), self.clock.wall())
         try:

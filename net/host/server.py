@@ -66,7 +66,8 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
                         "chat", "bye", "invite", "again", "seek", "unseek", "buy", "remove",
                         "close", "strangers", "event_create", "event_join", "event_leave",
-                        "event_start", "event_deadline", "replay_lead", "replay_end"})
+                        "event_start", "event_deadline", "replay_lead", "replay_end", "undo",
+                        "undo_answer"})
 #: Connections whose allowance is remembered (the least recently heard forgotten first: an
 #: allowance unused for ``BURST / RATE`` seconds is full again anyway).
 MAX_ALLOWANCES = 16384

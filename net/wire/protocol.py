@@ -113,6 +113,11 @@ ERRORS: dict[str, str] = {
     "no_replay": "the record cannot be replayed with the game plugins this host has",
     "not_leader": "another player leads the shared replay: take the lead first",
     "reviewing": "a review of yours is being worked out: its answer comes first",
+    "no_undo": "moves are taken back at practice tables and at friends tables whose creator "
+               "allowed it",
+    "cannot_undo": "that move cannot be taken back (the message says why)",
+    "undoing": "a request to take back a move waits for the table's answers",
+    "not_asked": "nobody asked to take back a move at that table",
 }
 
 
@@ -476,7 +481,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "mode": Field(one_of(*MODES), default="open"),
                "stake": Field(integer(0, 10**9), default=0),
                "strangers": Field(boolean, default=True),
-               "hints": Field(boolean, default=False)},
+               "hints": Field(boolean, default=False),
+               "undo": Field(boolean, default=False)},
     "seek": {"game": Field(text(32, 1), required=True),
              "players": Field(integer(2, 16), required=True),
              "stake": Field(integer(0, 10**9), default=0)},
@@ -543,6 +549,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                     "seat": Field(integer(0, 15, nullable=True))},
     "replay_end": {"table": TABLE_ID},
     "review": {"id": Field(text(24, 1), required=True)},
+    "undo": {"table": TABLE_ID},
+    "undo_answer": {"table": TABLE_ID, "agree": Field(boolean, required=True)},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

@@ -74,9 +74,10 @@ def seen_in(view: dict[str, Any], events: list[dict[str, Any]]) -> Counter[str]:
 def test_random_rounds_go_back_to_the_views_before_and_never_past_a_card_shown(
         game: str, players: int) -> None:
     """Bots play; after each move, every seat asks to take back its last move (and every
-    move after it). Where the table may go back, it shows every seat what it showed before the move; and no seat saw, in a view or
-    an event from that move on, a card it had never seen before, but the asker's own cards
-    (those of his hand before his move) by the others."""
+    move after it). Where the table may go back, it shows every seat what it showed before
+    the move; and no seat saw, in a view or an event from that move on, a card it had never
+    seen before, but the asker's own cards (those of his hand before his move) by the
+    others."""
     table = Table(game, players, seed=11, names=[f"P{i}" for i in range(players)])
     referee = Referee.any_order(table, random.Random(11), PolicyBot("easy"))
     views: list[list[dict[str, Any]]] = []       # before each move: every seat's view

@@ -61,6 +61,7 @@ RECORD: Test = (RECORDS,
 LIVE: Test = (RECORDS, "test_a_round_in_play_is_replayed_only_from_ones_own_seat")
 SHARED: Test = (RECORDS, "test_a_shared_replay_is_led_by_anyone_at_the_table")
 REVIEW: Test = (RECORDS, "test_a_review_marks_ones_own_decisions_only")
+UNDO: Test = (RECORDS, "test_a_move_is_taken_back_once_every_seated_human_agrees")
 PEER: Test = (STANDBY,
               "test_a_standby_is_approved_by_key_says_not_host_and_its_loss_holds_a_table")
 
@@ -76,7 +77,7 @@ REQUESTS: dict[str, Test] = {
     "event_start": EVENT, "ratings": EVENT, "event_leave": EVENT_NO,
     "event_deadline": EVENT_NO,
     "records": RECORD, "record": RECORD, "replay": RECORD, "replay_lead": SHARED,
-    "replay_end": SHARED, "review": REVIEW,
+    "replay_end": SHARED, "review": REVIEW, "undo": UNDO, "undo_answer": UNDO,
 }
 
 #: Every message the doc says a host sends: the test that receives it (and checks it).
@@ -87,7 +88,7 @@ PUSHES: dict[str, Test] = {
     "rewards": REWARDS, "cancelled": CANCELLED, "hint": HINT,
     "events": EVENT, "event": EVENT, "event_seat": EVENT, "ratings": EVENT,
     "records": RECORD, "record": RECORD, "replay": RECORD, "replay_shared": SHARED,
-    "replay_ended": SHARED, "review": REVIEW,
+    "replay_ended": SHARED, "review": REVIEW, "undo_dropped": UNDO,
 }
 
 #: Every error code of the doc: the test that provokes it on the wire.
@@ -106,6 +107,7 @@ CODES: dict[str, Test] = {
     "no_event": EVENT_NO, "not_organiser": EVENT_NO, "not_entered": EVENT_NO,
     "event_state": EVENT_SEAT,
     "no_record": RECORD, "not_leader": SHARED, "reviewing": REVIEW,
+    "no_undo": UNDO, "cannot_undo": UNDO, "undoing": UNDO, "not_asked": UNDO,
 }
 
 #: Codes the doc lists that no client can make a host of this project send, and why.

@@ -123,3 +123,43 @@ def test_a_review_marks_ones_own_decisions_only(clients: Any) -> None:
         assert mark["loss"] > got["margin"]
     stranger = clients("Jo")
     stranger.refused("no_record", "review", id=rid)
+
+
+#: Pika for two, seat 0 first: R1 R2 Y9 against R3 G2 G7, R5 turned.
+UNDO_DECK = {"dealer": 1, "hand_size": 3,
+             "deck": ["R1", "R2", "Y9", "R3", "G2", "G7", "R5", "B4", "B6"]}
+
+
+def test_a_move_is_taken_back_once_every_seated_human_agrees(clients: Any) -> None:
+    kay, lea = clients("Kay"), clients("Lea")
+    check_error(kay.refused("no_undo", "create", game="pika", players=2, mode="open",
+                            undo=True), about="create")
+    tid = kay.ok("create", game="pika", players=2, mode="friends", undo=True, seed=3,
+                 settings=UNDO_DECK)["table"]["id"]
+    assert kay.ok("invite", table=tid, names=["Lea"])["about"] == "invite"
+    kay.ok("sit", table=tid, seat=0)
+    lea.ok("sit", table=tid, seat=1)
+    kay.ok("ready", table=tid)
+    lea.ok("ready", table=tid)
+    first = kay.wait(lambda m: m["type"] == "view" and m["table"] == tid)
+    kay.ok("move", table=tid, version=first["version"], move={"kind": "play", "cards": ["R1"]})
+    check_error(lea.refused("cannot_undo", "undo", table=tid), about="undo")   # no move yet
+    check_error(lea.refused("not_asked", "undo_answer", table=tid, agree=True),
+                about="undo_answer")
+    asked = kay.ok("undo", table=tid)
+    assert asked["about"] == "undo" and asked["waiting"] == ["Lea"] and asked["moves"] == 1
+    told = lea.wait(lambda m: m["type"] == "table" and m["table"]["undo_asked"] is not None)
+    assert told["table"]["undo"] is True and told["table"]["undo_asked"]["name"] == "Kay"
+    check_error(lea.refused("undoing", "undo", table=tid), about="undo")
+    lea.ok("undo_answer", table=tid, agree=False)
+    for c in (kay, lea):
+        dropped = c.wait(lambda m: m["type"] == "undo_dropped")
+        assert dropped["table"] == tid and dropped["by"] == "Lea" and dropped["reason_msg"]
+    kay.ok("undo", table=tid)
+    assert lea.ok("undo_answer", table=tid, agree=True)["waiting"] == []
+    for c in (kay, lea):
+        back = c.wait(lambda m: m["type"] == "view" and m["table"] == tid
+                      and any(e["type"] == "undo" for e in m["events"]))
+        assert back["view"]["version"] == back["version"]
+        assert [e["type"] for e in back["events"]] == ["undo"] and back["events"][0]["msg"]
+    assert back["view"]["players"][0]["count"] == 3          # Kay holds R1 again

@@ -170,7 +170,7 @@ def test_a_key_sending_past_its_allowance_is_told_to_slow_down(host: HostProcess
 REMEMBERED = ("create", "sit", "leave", "bots", "invite", "ready", "start", "move", "reorder",
               "chat", "again", "remove", "close", "strangers", "seek", "unseek", "buy", "bye",
               "event_create", "event_join", "event_leave", "event_start", "event_deadline",
-              "replay_lead", "replay_end")
+              "replay_lead", "replay_end", "undo", "undo_answer")
 READ_AFRESH = ("ping", "games", "tables", "watch", "snapshot", "profile", "league", "rewards",
                "hint", "events", "event", "ratings", "records", "record", "replay", "review")
 
