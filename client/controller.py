@@ -36,7 +36,7 @@ from cardparty.client.keys_lobby import LOBBY, open_create_form
 from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
 from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
-from cardparty.client.keys_table import TABLE, go_on, show_hint
+from cardparty.client.keys_table import TABLE, go_on, show_hint, undo_notice
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
@@ -176,6 +176,8 @@ class Controller:
         #: Cards still to send one by one (``keys_table.go_on``): table, kind, cards, and
         #: the hand when the last one went.
         self.queued: dict[str, Any] | None = None
+        #: The request to take back a move last said (table, version, seat): said once.
+        self.undo_said: tuple[Any, Any, Any] | None = None
 
     def _economy(self) -> None:
         #: The player's profile at this host (None: not known yet, or no economy there).
@@ -424,6 +426,7 @@ class Controller:
         self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
         room_from_lobby(self)
         self._who_is_away()
+        undo_notice(self)
 
     def _view(self, msg: Message) -> None:
         table = msg.get("table")

@@ -92,15 +92,7 @@ def take_back(table: Table, seat: int) -> TakeBack:
             if i == at and p != seat:
                 new -= own                  # the asking player's card his move showed
             if new:
-                whom = Msg("you") if p == seat else seat_name(names, p)
-                kind = Msg(step.move.kind)
-                if step.seat == seat:
-                    raise CannotUndo(Msg("the table cannot go back past your move ({kind}): "
-                                         "it showed {whom} a card not seen before",
-                                         kind=kind, whom=whom))
-                raise CannotUndo(Msg("the table cannot go back past the move of {who} "
-                                     "({kind}): it showed {whom} a card not seen before",
-                                     who=seat_name(names, step.seat), kind=kind, whom=whom))
+                raise CannotUndo(barred(names, seat, step.seat, Msg(step.move.kind), p))
     return TakeBack(seat=seat, version=table.version, move=k, moves=len(journal) - k,
                     steps=at)
 
@@ -117,6 +109,23 @@ def table_before(table: Table, back: TakeBack) -> Table:
     before.events.append(typing.cast(Event, {"type": UNDO, "seat": back.seat,
                                              "moves": back.moves}))
     return before
+
+
+def barred(names: list[str], seat: int, mover: int, kind: Msg, saw: int) -> Msg:
+    """Why ``seat`` cannot go back past ``mover``'s move of ``kind``: it showed ``saw`` a
+    card (never which: the asking player may not know it)."""
+    if mover == seat and saw == seat:
+        return Msg("the table cannot go back past your move ({kind}): it showed you a card "
+                   "you had not seen", kind=kind)
+    if mover == seat:
+        return Msg("the table cannot go back past your move ({kind}): it showed {whom} a "
+                   "card not seen before", kind=kind, whom=seat_name(names, saw))
+    if saw == seat:
+        return Msg("the table cannot go back past the move of {who} ({kind}): it showed you "
+                   "a card you had not seen", who=seat_name(names, mover), kind=kind)
+    return Msg("the table cannot go back past the move of {who} ({kind}): it showed {whom} "
+               "a card not seen before", who=seat_name(names, mover), kind=kind,
+               whom=seat_name(names, saw))
 
 
 def _step_of_move(record: GameRecord, move: int) -> int:

@@ -41,7 +41,7 @@ def test_a_card_laid_is_taken_back_and_the_table_is_as_it_was_one_version_on() -
 def test_a_card_drawn_is_never_taken_back() -> None:
     table = deal(HANDS, starter="G5", stock=("B4", "B6"))
     table.play(0, Move("draw"))
-    with pytest.raises(CannotUndo, match="past your move .draw.: it showed you a card"):
+    with pytest.raises(CannotUndo, match="past your move .draw.: it showed you a card you had"):
         take_back(table, 0)
 
 
