@@ -31,7 +31,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any
 
-from cardparty.client import economy_link, event_link
+from cardparty.client import economy_link, event_link, records_link
 from cardparty.client.hosttext import host_text
 from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
@@ -266,6 +266,8 @@ class NetLink:
             economy_link.request(self, action, args)
         elif action in event_link.ACTIONS:
             event_link.request(self, action, args)
+        elif action in records_link.ACTIONS:
+            records_link.request(self, action, args)
         else:
             self.deliver({"type": "error", "text": _("unknown request {action}").format(
                 action=action)})
@@ -594,7 +596,8 @@ class NetLink:
 
     def _translate(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
-        if economy_link.pushed(self, msg) or event_link.pushed(self, msg):
+        if (economy_link.pushed(self, msg) or event_link.pushed(self, msg)
+                or records_link.pushed(self, msg)):
             return
         if kind == "view":
             self.deliver(view_message(msg))
