@@ -104,6 +104,8 @@ class GameRecord:
     seats: tuple[dict[str, Any], ...] = ()
     steps: tuple[Step, ...] = ()
     version: int = 0
+    #: where the version jumped: (steps made, versions skipped), a move taken back
+    skips: tuple[tuple[int, int], ...] = ()
     result: dict[str, Any] | None = None
     paid: tuple[dict[str, Any], ...] = ()
     table: str = ""
@@ -147,7 +149,8 @@ class GameRecord:
         return cls(id=id, game=table.game, players=table.players, seed=table.seed,
                    settings=dict(table.settings), variants=tuple(table.variant_ids),
                    plugins=table.plugin_versions(), seats=tuple(dict(s) for s in seats),
-                   steps=tuple(timed), version=table.version - len(timed),
+                   steps=tuple(timed), skips=tuple(table.skips),
+                   version=table.version - len(timed) - sum(by for _, by in table.skips),
                    result=None if result is None else result.to_wire(),
                    paid=tuple(dict(p) for p in paid), table=table_id, title=title, mode=mode,
                    round=round, started=started, ended=ended)
@@ -158,7 +161,8 @@ class GameRecord:
                 "game": self.game, "variants": list(self.variants),
                 "plugins": dict(self.plugins), "players": self.players, "seed": self.seed,
                 "settings": dict(self.settings), "seats": [dict(s) for s in self.seats],
-                "version": self.version, "steps": [s.to_wire() for s in self.steps],
+                "version": self.version, "skips": [[at, by] for at, by in self.skips],
+                "steps": [s.to_wire() for s in self.steps],
                 "result": self.result, "paid": [dict(p) for p in self.paid],
                 "table": self.table, "title": self.title, "mode": self.mode,
                 "round": self.round, "started": self.started, "ended": self.ended}
@@ -190,6 +194,10 @@ class GameRecord:
             result = data.get("result")
             if result is not None and not isinstance(result, dict):
                 raise ValueError("result must be a map")
+            skips = data.get("skips", [])
+            if not isinstance(skips, list) or len(skips) > MAX_STEPS or not all(
+                    isinstance(k, list) and len(k) == 2 for k in skips):
+                raise ValueError("skips must be a list of [steps, versions]")
             return cls(
                 id=str(data.get("id", "")), game=_text(data["game"]),
                 players=_int(data["players"]), seed=_int(data["seed"]),
@@ -198,7 +206,8 @@ class GameRecord:
                 plugins={_text(k): _text(v) for k, v in plugins.items()},
                 seats=tuple(dict(s) for s in seats),
                 steps=tuple(Step.from_wire(s) for s in steps),
-                version=_int(data.get("version", 0)), result=result,
+                version=_int(data.get("version", 0)),
+                skips=tuple((_int(at), _int(by)) for at, by in skips), result=result,
                 paid=tuple(dict(p) for p in data.get("paid", []) if isinstance(p, dict)),
                 table=str(data.get("table", "")), title=str(data.get("title", "")),
                 mode=str(data.get("mode", "")), round=_int(data.get("round", 1)),
@@ -299,8 +308,12 @@ class Replay:
         except TableError as exc:
             raise RecordError(self._refused(Msg("its table cannot be opened: {why}",
                                                 why=str(exc)))) from None
-        table.version = rec.version
+        table.version = rec.version + self._skipped(0)
         return table
+
+    def _skipped(self, steps: int) -> int:
+        """The versions skipped once ``steps`` steps are made (a move taken back there)."""
+        return sum(by for at, by in self.record.skips if at == steps)
 
     def _refused(self, why: Msg) -> Msg:
         differs = self.differs()
@@ -334,6 +347,7 @@ class Replay:
         while self._at < step:
             self._step(self._table, self._at)
             self._at += 1
+            self._table.version += self._skipped(self._at)
             if self._at % CHECKPOINT == 0 and self._at not in self._kept:
                 self._kept[self._at] = self._table.clone()
         return self._table

@@ -228,6 +228,10 @@ class Table:
         #: every reorder (PI-14) as (moves of the journal before it, seat, order): it changes
         #: the version and a seat's view, so a replay (``core.record``) plays it again
         self.reorders: list[tuple[int, int, tuple[str, ...]]] = []
+        #: where the version jumped: (steps made, versions skipped) -- a move taken back
+        #: (``core.undo``) leaves the table at an earlier step one version on, never back, so
+        #: a replay (``core.record``) gives each step the version it was shown with
+        self.skips: list[tuple[int, int]] = []
         self.events: list[Event] = []
         self.version = 0
         self._legal_cache: dict[int, list[Move]] = {}
@@ -414,6 +418,7 @@ class Table:
         twin.rng.setstate(self.rng.getstate())
         twin.journal = list(self.journal)
         twin.reorders = list(self.reorders)
+        twin.skips = list(self.skips)
         twin.events = list(self.events)
         twin.version = self.version
         return twin
@@ -428,6 +433,7 @@ class Table:
             "names": self.names, "version": self.version,
             "journal": [[s, m.kind, list(m.cards), m.choice] for s, m in self.journal],
             "reorders": [[at, s, list(order)] for at, s, order in self.reorders],
+            "skips": [[at, by] for at, by in self.skips],
             "rng": rng_state(self.rng),
             "events": self.events,
             "state": self.hook.cardparty_save(state=self.state),
@@ -450,6 +456,7 @@ class Table:
             table.journal = [(s, Move(k, tuple(c), ch)) for s, k, c, ch in data["journal"]]
             table.reorders = [(at, s, tuple(order))              # saves made before them
                               for at, s, order in data.get("reorders", ())]
+            table.skips = [(at, by) for at, by in data.get("skips", ())]
             table.version = data["version"]
             table.events = list(data.get("events", ()))   # saves made before events travelled
             return table

@@ -99,12 +99,15 @@ def take_back(table: Table, seat: int) -> TakeBack:
 
 def table_before(table: Table, back: TakeBack) -> Table:
     """A new table as ``table`` was before ``back``'s move, its version one more than
-    ``table``'s (a version only goes up: every client's views stay in order), its events
-    those of the moves kept and then the ``undo`` event."""
+    ``table``'s (a version only goes up: every client's views stay in order, and the jump is
+    kept in ``Table.skips`` so that a replay shows each step with the version it was shown
+    with), its events those of the moves kept and then the ``undo`` event."""
     record = GameRecord.from_table(table)
     replay = Replay(record, catalog=table.catalog, check=False)
     before = replay.table_at(back.steps).clone()
     before.names = list(table.names)
+    before.skips = [(at, by) for at, by in table.skips if at <= back.steps]
+    before.skips.append((back.steps, table.version + 1 - before.version))
     before.version = table.version + 1
     before.events.append(typing.cast(Event, {"type": UNDO, "seat": back.seat,
                                              "moves": back.moves}))

@@ -11,6 +11,7 @@ import pytest
 from cardparty.core.bots import PolicyBot
 from cardparty.core.contract import Move
 from cardparty.core.narrate import describe
+from cardparty.core.record import GameRecord, Replay, dumps, loads
 from cardparty.core.referee import Referee
 from cardparty.core.simcheck import view_cards
 from cardparty.core.table import Table
@@ -105,3 +106,27 @@ def test_random_rounds_go_back_to_the_views_before_and_never_past_a_card_shown(
                 own = Counter(views[k][seat].get("hand") or ()) if p != seat else Counter()
                 assert not seen[p] - ever[k][p] - own, (p, k)
     assert went and refused
+
+
+def test_a_round_that_went_back_replays_every_step_with_the_version_it_was_shown_with(
+) -> None:
+    """The views shown of the moves that stand are what the record of the round replays,
+    version and all (twice back, the second time to the deal)."""
+    table = deal(HANDS, starter="R5", stock=("B4", "B6"))
+    table.version = 40                           # a later round of the match
+    shown = {table.version: table.view(0)}
+    table.play(0, Move("play", ("R1",)))
+    shown[table.version] = table.view(0)
+    table.play(1, Move("play", ("R3",)))
+    table = table_before(table, take_back(table, 1))
+    shown[table.version] = table.view(0)
+    table = table_before(table, take_back(table, 0))
+    shown[table.version] = table.view(0)
+    table.play(0, Move("play", ("R2",)))
+    shown[table.version] = table.view(0)
+    twin = Table.restore(table.save())
+    assert twin.skips == table.skips
+    replay = Replay(loads(dumps(GameRecord.from_table(twin))))
+    kept = {replay.view(n, 0)["version"]: replay.view(n, 0) for n in range(replay.steps + 1)}
+    assert kept == {v: shown[v] for v in (44, 45)}      # the deal, as shown last, and R2
+    assert {**shown[40], "version": 44} == shown[44]

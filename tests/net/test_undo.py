@@ -145,3 +145,24 @@ def test_a_finished_round_is_never_taken_back() -> None:
     version = k.table(tid).game.version
     k.refused("not_playing", eva, "undo", table=tid)
     assert k.table(tid).game.version == version
+
+
+def test_the_record_of_a_round_that_went_back_replays_the_views_sent_of_its_moves() -> None:
+    k = Kit()
+    eva = k.player("Eva")
+    tid = practice(k, eva)
+    ht = k.table(tid)
+    play(k, eva, tid, "R1")
+    while len(ht.game.journal) < 2:               # the bot lays R3
+        k.tick(0.5)
+    play(k, eva, tid, "R2")
+    k.ask(eva, "undo", table=tid)                 # back to the third step, a version on
+    assert len(ht.game.journal) == 2
+    k.play_out(tid, {0: eva})
+    sent = {m["version"]: m["view"] for m in k.out.sent[eva.id]
+            if m["type"] == "view" and m["table"] == tid}
+    rid = k.ask(eva, "records")["records"][0]["id"]
+    steps = k.ask(eva, "replay", record=rid, step=0, seat=0)["steps"]
+    for n in range(steps + 1):
+        view = k.ask(eva, "replay", record=rid, step=n, seat=0)["view"]
+        assert view == sent[view["version"]], n
