@@ -300,7 +300,7 @@ def part2(args: argparse.Namespace, work: Path) -> None:
         stop = threading.Event()
         t = threading.Thread(target=pinger, args=(pinger_client, stop, base))
         t.start()
-        time.sleep(3.0)
+        time.sleep(args.baseline)
         stop.set()
         t.join()
         print(f"  another table's ping with no review: p50 {1000 * percentile(base, 50):.1f} "
@@ -457,6 +457,8 @@ def main() -> int:
                     help="every n-th round is replayed live by its players mid-round")
     ap.add_argument("--reviews", type=int, default=10, help="reviews of each kind (part 2)")
     ap.add_argument("--kill-rounds", type=int, default=5, help="rounds before the kill")
+    ap.add_argument("--baseline", type=float, default=3.0,
+                    help="seconds of another table's pings with no review (part 2)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip", nargs="*", default=[], choices=["1", "2", "3", "4"])
     args = ap.parse_args()

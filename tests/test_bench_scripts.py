@@ -416,7 +416,7 @@ def test_tourney_bench_plays_an_event_kills_its_host_and_measures_the_spread() -
 
 def test_records_bench_prints_each_target() -> None:
     out = run("records.py", "--rounds", "1", "--games", "pika", "--host-replays", "1",
-              "--reviews", "1", "--kill-rounds", "1", timeout=300)
+              "--reviews", "1", "--kill-rounds", "1", "--baseline", "0.5", timeout=300)
     assert re.search(r"pika \(2 seats\): 1 rounds, \d+ steps, \d+ views compared", out), out
     for target in (r"every replay equals what each seat was sent.* -> (PASS|FAIL)",
                    r"review p95 <= 10 s and ping p99 <= 50 ms: -> (PASS|FAIL)",
