@@ -1,7 +1,7 @@
 """``cardparty record``: a player's game records at a host (docs/playing.md, "Game records").
 
 ``cardparty record list --connect ADDR --name N`` lists his own finished rounds, newest first;
-``cardparty record export --connect ADDR --name N ID [-o FILE]`` writes one as a record file
+``cardparty record export --connect ADDR --name N ID [--output FILE]`` writes one as a record file
 (docs/protocol.md, "Record files"), which ``cardparty replay FILE`` replays offline. The host
 knows a player by his key and name, as ``join`` does: the same user's key and the same name
 see the same records.
@@ -30,7 +30,7 @@ def add_parser(sub: Any) -> None:
                    help=_("the record to export (from record list)"))
     p.add_argument("--connect", required=True, metavar="ADDR", help=_("the host's address"))
     p.add_argument("--name", required=True, help=_("your name at that host"))
-    p.add_argument("-o", "--output", default=None, metavar="FILE",
+    p.add_argument("--output", default=None, metavar="FILE",
                    help=_("where to write the record (default: ID.cardparty.json; - for "
                           "standard output)"))
     p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))

@@ -40,11 +40,11 @@ def test_a_played_round_is_listed_exported_and_replayed_offline(tmp_path: Path) 
         (row,) = json.loads(listed.stdout)
         assert row["table"] == end["table"] and row["names"][0] == "Rita"
         out = tmp_path / "round.json"
-        exported = subprocess.run([*CARDPARTY, "record", "export", row["id"], "-o", str(out),
+        exported = subprocess.run([*CARDPARTY, "record", "export", row["id"], "--output", str(out),
                                    "--connect", address, "--name", "Rita"],
                                   capture_output=True, text=True, timeout=60)
         assert exported.returncode == 0, exported.stderr
-        again = subprocess.run([*CARDPARTY, "record", "export", row["id"], "-o", str(out),
+        again = subprocess.run([*CARDPARTY, "record", "export", row["id"], "--output", str(out),
                                 "--connect", address, "--name", "Rita"],
                                capture_output=True, text=True, timeout=60)
         assert again.returncode == 1 and "never overwrites" in again.stderr
