@@ -19,10 +19,10 @@ views are built.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from typing import Any
 
 from cardparty.core.i18n import Msg
-from cardparty.core.table import Table
 from cardparty.core.undo import CannotUndo, TakeBack, table_before, take_back
 from cardparty.net.host.model import HostTable, Player, Tables, UndoAsked, waiting
 from cardparty.net.host.outbox import Outbox
@@ -33,6 +33,9 @@ from cardparty.net.wire.protocol import ProtocolError, message
 
 log = logging.getLogger("cardparty.host")
 
+#: Judgements remembered (``Undos.judged``), the oldest forgotten first.
+JUDGEMENTS = 256
+
 
 class Undos:
     def __init__(self, tables: Tables, play: Play, views: Views, outbox: Outbox) -> None:
@@ -40,6 +43,8 @@ class Undos:
         self.play = play
         self.views = views
         self.outbox = outbox
+        #: (the table, its version, the seat) -> how it goes back, or why it may not
+        self.judgements: OrderedDict[tuple[str, int, int], TakeBack | Msg] = OrderedDict()
 
     def on_undo(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
         ht, seat = self.play.playing(player, req)
@@ -50,7 +55,7 @@ class Undos:
         if ht.undo is not None:
             raise ProtocolError("undoing", Msg("{name} asked to take back a move: the table "
                                                "answers that first", name=ht.undo.name))
-        back = self.judged(ht.game, seat)
+        back = self.judged(ht, seat)
         self.play.back(ht, seat)
         asked = ht.undo = UndoAsked(seat, ht.seats[seat].name, back.version, back.moves,
                                     {seat})
@@ -79,21 +84,31 @@ class Undos:
             self.views.push_summary(ht)
             return message("ok", about="undo_answer", waiting=left)
         try:
-            back = self.judged(ht.game, asked.seat)
+            back = self.judged(ht, asked.seat)
         except ProtocolError as refused:
             self.drop(ht, refused.message)
             raise
         self.go_back(ht, back)
         return message("ok", about="undo_answer", waiting=[])
 
-    @staticmethod
-    def judged(game: Table, seat: int) -> TakeBack:
+    def judged(self, ht: HostTable, seat: int) -> TakeBack:
         """How ``game`` goes back for ``seat`` (ProtocolError ``cannot_undo`` when it may
-        not)."""
-        try:
-            return take_back(game, seat)
-        except CannotUndo as exc:
-            raise ProtocolError("cannot_undo", exc.reason) from None
+        not). Judging replays the round (milliseconds): the answer for one version and seat
+        is remembered, so asking again and again costs the host nothing more."""
+        game = ht.game
+        key = (ht.id, game.version, seat)
+        found = self.judgements.get(key)
+        if found is None:
+            try:
+                found = take_back(game, seat)
+            except CannotUndo as exc:
+                found = exc.reason
+            self.judgements[key] = found
+            while len(self.judgements) > JUDGEMENTS:
+                self.judgements.popitem(last=False)
+        if isinstance(found, Msg):
+            raise ProtocolError("cannot_undo", found)
+        return found
 
     def go_back(self, ht: HostTable, back: TakeBack) -> None:
         """Everybody agreed: the table as it was before the move, told to everybody at it

@@ -166,3 +166,28 @@ def test_the_record_of_a_round_that_went_back_replays_the_views_sent_of_its_move
     for n in range(steps + 1):
         view = k.ask(eva, "replay", record=rid, step=n, seat=0)["view"]
         assert view == sent[view["version"]], n
+
+
+def test_asking_again_on_the_same_version_is_answered_without_judging_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A guest sending undo as fast as he may costs one judgement per version and seat (a
+    judgement replays the round), not one per request."""
+    from cardparty.net.host import undo
+    judged: list[int] = []
+    real = undo.take_back
+
+    def counted(table: Any, seat: int) -> Any:
+        judged.append(seat)
+        return real(table, seat)
+
+    monkeypatch.setattr(undo, "take_back", counted)
+    k = Kit()
+    eva = k.player("Eva")
+    tid = practice(k, eva)
+    ht = k.table(tid)
+    play(k, eva, tid, "R1")
+    while len(ht.game.journal) < 2:               # the bot lays R3: nothing goes back now
+        k.tick(0.5)
+    for _ in range(5):
+        k.refused("cannot_undo", eva, "undo", table=tid)
+    assert judged == [0]
