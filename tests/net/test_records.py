@@ -5,11 +5,13 @@ asking seat; the shared replay; the next round's deal never told by a finished o
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from cardparty.core.record import GameRecord, Replay
 from cardparty.net.host.match import next_seed
 from cardparty.net.host.model import Player
+from cardparty.net.store import SCHEMA_VERSION, Store
 from tests.net.hostkit import Kit
 
 
@@ -158,3 +160,28 @@ def test_a_review_judges_only_the_asking_players_own_decisions():
         assert mark["step"] in own and mark["loss"] > got["margin"]
         assert mark["played"] != mark["better"] and mark["reason"]
     k.refused("no_record", zoe, "review", id=rid)
+
+
+def test_a_store_of_the_layout_before_records_gets_their_table_and_keeps_the_rounds(tmp_path):
+    """Layout 3 (events and ratings, no records) is brought to this one on open: the
+    records' table made, empty, and a round played then is kept in it."""
+    data = tmp_path / "d"
+    Store(str(data)).close()
+    con = sqlite3.connect(data / "host.sqlite3")
+    con.execute("DROP TABLE records")
+    con.execute("PRAGMA user_version = 3")
+    con.commit()
+    con.close()
+    store = Store(str(data))
+    assert store.warnings == []              # not taken for a damaged file of this layout
+    store.close()
+    k = Kit(data=data)
+    ana, eva = k.player("Ana"), k.player("Eva")
+    tid = two_at_pika(k, ana, eva)
+    k.play_out(tid, {0: ana, 1: eva})
+    assert len(k.ask(ana, "records")["records"]) == 1
+    k.parts.close()
+    con = sqlite3.connect(data / "host.sqlite3")
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert con.execute("SELECT count(*) FROM records").fetchone()[0] == 1
+    con.close()
