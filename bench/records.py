@@ -127,11 +127,14 @@ def play_round(seats: list[Seat], tid: str, rng: random.Random, peek_at: int | N
 
 def peek(s: Seat, tid: str, players: int) -> list[dict[str, Any]]:
     """The round in play replayed from its start to now, each step asked from the next seat
-    (the host must answer with the asker's own)."""
+    (the host must answer with the asker's own); a round that ends meanwhile (its players
+    had not read its last view yet) is answered from its record, and the peek stops."""
     c = s.client
     first = request(c, "replay", table=tid, step=0, seat=(s.seat + 1) % players)
     out = [first]
     for step in range(1, first["steps"] + 1):
+        if not out[-1]["live"]:
+            break                      # the round is over: the rest is no round in play
         out.append(request(c, "replay", table=tid, step=step, seat=(s.seat + 1) % players))
     return out
 
@@ -177,6 +180,14 @@ def check_record(record: GameRecord, seats: list[Seat], problems: list[str],
                 problems.append(f"{record.game} {record.id}: seat {s.seat} step {step} differs")
             compared += 1
         for shown in s.live:
+            if not shown["live"]:
+                # The round ended while its players had not read its last view yet: the
+                # host answers from the finished round's record (every hand is shown then),
+                # which must be this very round's.
+                if shown["record"] != record.id or shown["table"] != record.table:
+                    problems.append(f"{record.game} {record.id}: a replay of the table "
+                                    f"after its round came from {shown['record']}")
+                continue
             table = replay.table_at(shown["step"])
             if shown["seat"] != s.seat or shown["view"] != table.view(s.seat):
                 problems.append(f"{record.game} {record.id}: a live replay step "
