@@ -27,7 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardparty.client import keys_economy, keys_events, keys_lobby, keys_room, keys_table
+from cardparty.client import (
+    keys_economy,
+    keys_events,
+    keys_lobby,
+    keys_records,
+    keys_room,
+    keys_table,
+)
 from cardparty.client.dialog import BOT_LEVELS, Choice
 from cardparty.client.keymap import Action
 from cardparty.client.lobby_rows import selected_table
@@ -446,6 +453,12 @@ def quit_(c: Controller, table: Any, rest: str) -> None:
 @command("events", help=N_("the host's events: sign up, standings"), where=LOBBY_SIDE)
 def events(c: Controller, table: Any, rest: str) -> None:
     keys_events.open_events(c)
+
+
+@command("history", help=N_("your finished rounds at this host (Enter replays one)"),
+         where=LOBBY_SIDE)
+def history(c: Controller, table: Any, rest: str) -> None:
+    keys_records.open_history(c)
 
 
 @command("signup", help=N_("sign up for the event shown (or enter late, or come back)"),

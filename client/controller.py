@@ -33,13 +33,15 @@ from cardparty.client.keymap import Binding, KeyMap
 from cardparty.client.keys_economy import ECONOMY, LEAGUE, SHOP, economy_message
 from cardparty.client.keys_events import EVENT_TABLE, EVENTS, event_message
 from cardparty.client.keys_lobby import LOBBY, open_create_form
+from cardparty.client.keys_records import HISTORY, RECORDS_TABLE, REPLAY, records_message
 from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
 from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
-from cardparty.client.keys_table import TABLE, go_on, show_hint
+from cardparty.client.keys_table import TABLE, go_on, show_hint, undo_notice
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
+from cardparty.client.replay_model import History, Replayer
 from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
 from cardparty.client.words import table_plugins, variants_text, version_notice
@@ -49,7 +51,7 @@ Connect = Callable[[str, str], Link]
 
 #: Every key of the client, in the order the help and the bottom line list them.
 KEYMAP = KeyMap(SHARED, START, LOBBY, ROOM, TABLE, ECONOMY, LEAGUE, SHOP, EVENTS,
-                EVENT_TABLE)
+                EVENT_TABLE, RECORDS_TABLE, HISTORY, REPLAY)
 
 
 @dataclass
@@ -102,6 +104,7 @@ class Controller:
         self._table_state()
         self._economy()
         self._events()
+        self._records()
 
     def _callbacks(self, on_change: Callable[[], None] | None,
                    on_exit: Callable[[], None] | None) -> None:
@@ -176,6 +179,8 @@ class Controller:
         #: Cards still to send one by one (``keys_table.go_on``): table, kind, cards, and
         #: the hand when the last one went.
         self.queued: dict[str, Any] | None = None
+        #: The request to take back a move last said (table, version, seat): said once.
+        self.undo_said: tuple[Any, Any, Any] | None = None
 
     def _economy(self) -> None:
         #: The player's profile at this host (None: not known yet, or no economy there).
@@ -189,6 +194,15 @@ class Controller:
         self.recent: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
+
+    def _records(self) -> None:
+        #: The player's finished rounds (the history screen) and the round the replay viewer
+        #: shows, where its ``q`` goes back to, and whether its review waits to be asked for
+        #: (``keys_records``).
+        self.history = History()
+        self.replay = Replayer()
+        self.replay_back = "lobby"
+        self.review_wanted = False
 
     def _events(self) -> None:
         #: The host's events, newest first (``events``), and the one the screen has chosen.
@@ -424,6 +438,7 @@ class Controller:
         self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
         room_from_lobby(self)
         self._who_is_away()
+        undo_notice(self)
 
     def _view(self, msg: Message) -> None:
         table = msg.get("table")
@@ -549,4 +564,6 @@ RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "left": Controller._left, "profile": economy_message, "league": economy_message,
     "reward": economy_message, "rewards": economy_message, "hint": show_hint,
     "events": event_message, "event": event_message, "event_seat": event_message,
+    "records": records_message, "replay": records_message, "review": records_message,
+    "replay_ended": records_message,
 }

@@ -17,7 +17,8 @@ from cardparty.client.controller import KEYMAP
 from cardparty.client.keymap import Binding, KeyMap, key_words
 
 #: The screens with a table in the doc, by the name its markers give them.
-SCREENS = ("start", "lobby", "room", "table", "profile", "league", "shop", "events")
+SCREENS = ("start", "lobby", "room", "table", "profile", "league", "shop", "events",
+           "history", "replay")
 
 BLOCK = re.compile(r"(<!-- keys: (\w+) -->\n)(.*?)(<!-- /keys -->)", re.S)
 

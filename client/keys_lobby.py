@@ -13,6 +13,7 @@ from cardparty.client.dialog import Choice, CreateForm, TextField, invite_prompt
 from cardparty.client.keymap import Keys
 from cardparty.client.keys_economy import open_league, open_profile, open_shop, seek_form
 from cardparty.client.keys_events import open_events
+from cardparty.client.keys_records import open_history
 from cardparty.client.keys_room import ask_for_a_bot, enter_room, send_invite, wait_for_room
 from cardparty.client.keys_start import give_up
 from cardparty.client.lobby_rows import (
@@ -136,6 +137,12 @@ def league(c: Controller, key: str) -> None:
 def events(c: Controller, key: str) -> None:
     """the host's events (tournaments): sign up, follow the rounds, the standings"""
     open_events(c)
+
+
+@LOBBY.add("H", help=N_("your finished rounds: replay them, review your moves"))
+def history(c: Controller, key: str) -> None:
+    """your finished rounds at this host, newest first: Enter replays one, v reviews it"""
+    open_history(c)
 
 
 @LOBBY.add("$", help=N_("the shop (gold booster, VIP pass)"))

@@ -213,6 +213,8 @@ def build_layout(c: Controller, r: Renderer, ascii_only: bool, term: Terminal,
     screens = {"start": Window(drawn(r.start)), "lobby": Window(drawn(r.lobby)),
                "league": Window(drawn(r.league)), "shop": Window(drawn(r.shop)),
                "profile": Window(drawn(r.profile)), "events": Window(drawn(r.events)),
+               "history": Window(drawn(r.history)),
+               "replay": Window(drawn(r.replay), wrap_lines=True),
                "room": Window(drawn(r.room), wrap_lines=True), "table": table}
     body = HSplit([
         title,

@@ -58,7 +58,8 @@ class LineInput:
         if c.screen == "room":
             return _("waiting room {table}: ").format(table=c.room_id)
         words = {"lobby": _("lobby"), "league": _("league"), "shop": _("shop"),
-                 "profile": _("profile"), "events": _("events")}
+                 "profile": _("profile"), "events": _("events"), "history": _("history"),
+                 "replay": _("replay")}
         return words.get(c.screen, c.screen) + ": "
 
     # --- a line --------------------------------------------------------------------------------

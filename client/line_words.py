@@ -176,7 +176,7 @@ class Narrator:
             return self.room_changes()
         if c.screen == "table":
             return self.table_changes()
-        if c.screen in ("profile", "league", "shop", "events"):
+        if c.screen in ("profile", "league", "shop", "events", "history", "replay"):
             return self.economy_changes()
         return []
 
@@ -422,7 +422,7 @@ class Narrator:
     def economy_changes(self) -> list[str]:
         c = self.c
         draw = {"profile": self.r.profile, "league": self.r.league, "shop": self.r.shop,
-                "events": self.r.events}
+                "events": self.r.events, "history": self.r.history, "replay": self.r.replay}
         now = text_lines(draw[c.screen]())
         if c.screen == "shop":
             # the keys g and v are the commands buy gold and buy vip here
@@ -450,7 +450,7 @@ class Narrator:
             if tm.moves:
                 return self.your_move()
             return self.look()
-        if c.screen in ("profile", "league", "shop", "events"):
+        if c.screen in ("profile", "league", "shop", "events", "history", "replay"):
             self.shown = []
             return self.economy_changes()
         return [_("Join a cardparty host."), *self.found_hosts(force=True)]

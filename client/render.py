@@ -17,7 +17,14 @@ from typing import Any
 from cardparty.client.controller import Controller
 from cardparty.client.keys_room import room_of
 from cardparty.client.keys_table import host_gone, stood_in
-from cardparty.client.render_screens import Fragments, ScreenParts, asciified
+from cardparty.client.records_words import (
+    history_head,
+    review_lines,
+    row_text,
+    shared_line,
+    step_line,
+)
+from cardparty.client.render_screens import Fragments, ScreenParts, asciified, cells
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
 
@@ -110,6 +117,15 @@ class Renderer(ScreenParts):
                 screen=_({"league": N_("league"), "shop": N_("shop"),
                           "events": N_("events")}.get(c.screen, N_("profile"))),
                 name=c.name or "?", host=c.host or "?")
+        elif c.screen == "history":
+            text = " " + _("cardparty · {screen} · {name} at {host}").format(
+                screen=_("history"), name=c.name or "?", host=c.host or "?")
+        elif c.screen == "replay":
+            rp = c.replay
+            where = (_("record {id}").format(id=rp.record) if rp.record is not None
+                     else _("table {table}").format(table=rp.table))
+            text = " " + _("cardparty · replay · {game} · {where}").format(
+                game=self.game_name(str(rp.view.get("game") or "?")), where=where)
         elif c.screen == "room":
             t = room_of(c) or {}
             text = " " + _("{game} · table {table} · waiting room · you: {name}").format(
@@ -127,6 +143,63 @@ class Renderer(ScreenParts):
         if self.ascii:
             text = text.replace("·", "|")
         return [("class:title", text)]
+
+    # --- game records (keys_records) -------------------------------------------------------
+
+    @asciified
+    def history(self) -> Fragments:
+        """The player's rounds: one line each, the cursor's marked (``records_words``)."""
+        h = self.c.history
+        out = history_head(h)
+        width = max(40, self.width() - 4)
+        for i, row in enumerate(h.rows):
+            line = cells(row_text(row, self.game_name(str(row.get("game") or "?"))), width)
+            out.append(("class:me" if i == h.cursor else "",
+                        f" {'> ' if i == h.cursor else '  '}{line}\n"))
+        if h.more:
+            out.append(("class:dim", " " + _("older rounds: down past the last") + "\n"))
+        return out
+
+    @asciified
+    def replay(self) -> Fragments:
+        """A step of a round as the seat shown saw it: who holds what, the table, that seat's
+        hand, the step's events, the result at the end, and the review."""
+        rp = self.c.replay
+        if not rp.view:
+            return [("class:dim", " " + _("asking the host...") + "\n")]
+        names = rp.names
+        out: Fragments = [("class:heading", " " + step_line(rp) + "\n")]
+        shared = shared_line(rp)
+        if shared:
+            out.append(("class:notice", " " + shared + "\n"))
+        out.append(("", "\n"))
+        for i, p in enumerate(rp.view.get("players") or ()):
+            if not isinstance(p, dict):
+                continue
+            line = f" {names[i] if i < len(names) else '?'}: " + ngettext(
+                "{n} card", "{n} cards", int(p.get("count") or 0)).format(n=p.get("count", 0))
+            if p.get("status"):
+                line += f" ({translate(str(p['status']))})"
+            out.append(("class:me" if i == rp.seat else "", line))
+            for zone, value in (p.get("zones") or {}).items():
+                out += [("", f" · {translate(zone)}: "), *self.zone_value(value)]
+            out.append(("", "\n"))
+        for zone, value in (rp.view.get("zones") or {}).items():
+            out += [("", f" {translate(zone)}: "), *self.zone_value(value), ("", "\n")]
+        for key, value in (rp.view.get("counters") or {}).items():
+            out.append(("class:dim",
+                        f" {translate(key)}: {counter_text(value, names, key)}\n"))
+        if rp.seat is not None:
+            out += [("", " " + _("hand of {name}: ").format(
+                name=names[rp.seat] if rp.seat < len(names) else "?")),
+                *self.cards([str(x) for x in rp.view.get("hand") or ()], 40), ("", "\n")]
+        if rp.events:
+            out.append(("", "\n"))
+            out += [("class:dim", f" {e.get('text')}\n") for e in rp.events if e.get("text")]
+        result = rp.view.get("result")
+        if rp.step == rp.steps and isinstance(result, dict) and result.get("summary"):
+            out.append(("class:notice", " " + str(result.get("summary")) + "\n"))
+        return out + review_lines(rp)
 
     @asciified
     def banner(self) -> Fragments:

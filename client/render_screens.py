@@ -208,17 +208,19 @@ class ScreenParts:
         """What the end of a round offers, a key a line: each says what it does to the seat
         (back to the lobby keeps it for the next round; leaving gives it to a bot)."""
         c = self.c
+        replay = ("r", _("replay the round, every hand shown"))
         if c.table.seat is None:               # a spectator plays no next round
-            return [("m", _("the match")), ("l", _("stop watching"))]
+            return [("m", _("the match")), replay, ("l", _("stop watching"))]
+        review = ("v", _("review your moves"))
         if event_of(c) is not None:            # an event seats its next round itself
-            return [("e", _("the event's standings")),
+            return [("e", _("the event's standings")), replay, review,
                     ("l", _("back to the lobby: the event seats the next round and tells you "
                             "where"))]
         if not plays_again(c):                 # an entry table plays one round
-            return [("m", _("the match")),
+            return [("m", _("the match")), replay, review,
                     ("l", _("back to the lobby: this table plays no other round (an entry "
                             "table plays one)"))]
-        return [("n", _("play again")), ("m", _("the match")),
+        return [("n", _("play again")), ("m", _("the match")), replay, review,
                 ("l", _("back to the lobby, keeping your seat for the next round")),
                 ("x", _("leave the table: a bot takes your seat in the next round"))]
 

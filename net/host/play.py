@@ -20,7 +20,7 @@ match goes on after a round or how it is paid (``TableEvents``), the store's for
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ from cardparty.core.i18n import Msg
 from cardparty.core.referee import IDLE
 from cardparty.core.table import IllegalMove, Table
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import HostTable, Player, Tables
+from cardparty.net.host.model import HostTable, Player, RoundLog, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
@@ -51,6 +51,7 @@ class TableEvents:
     started: tuple[Callable[[HostTable], None], ...] = ()
     over: tuple[Callable[[HostTable, Result], None], ...] = ()
     changed: tuple[Observer, ...] = ()
+    moved: Sequence[Callable[[HostTable], None]] = ()
 
 
 def game_failed(exc: BaseException) -> ProtocolError:
@@ -150,6 +151,8 @@ class Play:
         log.info("table %s starts: %s", ht.id, safe(", ".join(s.name for s in ht.seats)))
         self.tables.playing(ht)
         ht.game.names = [s.name for s in ht.seats]
+        ht.round_log = RoundLog(started=self.clock.wall())
+        ht.shared = None
         for started in self.events.started:
             started(ht)
         ht.changed_at = self.clock.now()
@@ -160,7 +163,10 @@ class Play:
         """After every change of a playing table: keep it, tell everybody, reset timers
         (``timed``: the referee made the change and has reset them)."""
         game = ht.game
+        for moved in self.events.moved:
+            moved(ht)
         ht.changed_at = self.clock.now()
+        ht.round_log.note(len(game.journal) + len(game.reorders), self.clock.wall())
         try:
             result = game.result()
         except Exception as exc:
