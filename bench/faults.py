@@ -75,6 +75,10 @@ STEADY = 3.0
 ATTACH_WITHIN = 5.0
 #: Seconds a finished table is looked for on the serving host (none may serve a moment).
 READ_FOR = 10.0
+#: Times a joiner tries a table it was told does not exist, and the seconds in which a
+#: joiner that exits counts as one that could not sit.
+JOIN_TRIES = 10
+JOIN_LOOK = 3.0
 
 
 @dataclass
@@ -308,14 +312,33 @@ class Party:
                 time.sleep(1.0)          # no host answered: a moment, then again
                 continue
             started = time.time()
-            joiner = self._client(second, ["--table", tid, "--fill-bots"])
-            for proc in (creator, joiner):
-                threading.Thread(target=drain, args=(proc,), daemon=True).start()
+            threading.Thread(target=drain, args=(creator,), daemon=True).start()
+            joiner = self._join(second, tid, creator)
             limit = self.args.game_timeout + 30
             codes = (self._done(creator, limit), self._done(joiner, limit))
             self.games[tid] = {"game": game, "start": started, "end": time.time(),
                                "codes": codes}
             self._read(tid)
+
+    def _join(self, who: str, tid: str, creator: subprocess.Popen[str]
+              ) -> subprocess.Popen[str]:
+        """``who`` sits at ``tid``, as a player would try again: a table made at a host that
+        was being succeeded reaches the host serving now only with the heal, so a joiner
+        told there is no such table tries again (``JOIN_TRIES`` times, a second apart)
+        while its creator waits."""
+        for attempt in range(JOIN_TRIES):
+            joiner = self._client(who, ["--table", tid, "--fill-bots"])
+            threading.Thread(target=drain, args=(joiner,), daemon=True).start()
+            try:
+                code = joiner.wait(JOIN_LOOK)
+            except subprocess.TimeoutExpired:
+                return joiner                          # seated and playing
+            if code == 0 or attempt == JOIN_TRIES - 1 or creator.poll() is not None:
+                return joiner
+            with self.lock:
+                self.procs.discard(joiner)
+            time.sleep(1.0)
+        return joiner
 
     def _read(self, tid: str) -> None:
         """The table as the host serving now keeps it (the final host may have dropped a
