@@ -146,7 +146,7 @@ async def tick(app: Application[Any], c: Controller, every: float = 0.25) -> Non
         await asyncio.sleep(every)
         ticks += 1
         gc.collect(2 if ticks % 240 == 0 else 1 if ticks % 8 == 0 else 0)
-        if c.screen == "table" and c.table.view.get("deadlines"):
+        if c.current.ticking():
             app.invalidate()
 
 

@@ -1,18 +1,18 @@
 """The client's state machine: which screen shows, what each key does there, and what each
 message from the link changes.
 
-Screens: ``start`` (name and host address; the place for hosts found on the LAN), ``lobby``
-(tables, create, sit, spectate, bots, ready, invite; the player's profile; open play),
-``league`` and ``shop`` (``keys_economy``), ``room`` (the waiting room of a table this player
-sits at before its game starts), ``table`` (one table's view; the end of a round shows places
-and scores over it). Over any screen: a dialog (choices, a text field, the create form), the
-help, the scoreboard or the command line (``command_line``), which take the keys while open.
+The screens are registered in ``client/screens/__init__.py`` (``SCREENS``), each a class in a
+module of its own that owns its keys, its drawing, its line-mode words and the part of the
+state it changes (``client/screen.py`` says how); the controller holds one of each, shows one
+at a time (``show``) and keeps what every screen shares: who this player is and how the link
+to the host stands, what the host lists, the player's profile, and what lies over any screen
+(a dialog, the help, the command line), which take the keys while open.
 
-What each key does is declared once, in the ``keys_*`` modules (``keymap`` says how), and
-``KEYMAP`` merges them: ``key`` runs the binding that applies, headless (the tests drive the
-whole client so, without a terminal), and ``bindings`` hands the same declarations to
-prompt-toolkit. Keys arrive by prompt-toolkit's names ("enter", "s-left", "c-c", or the
-typed character).
+What each key does is declared once, in the screens' modules and ``keys_shared`` (``keymap``
+says how), and ``KEYMAP`` merges them: ``key`` runs the binding that applies, headless (the
+tests drive the whole client so, without a terminal), and ``bindings`` hands the same
+declarations to prompt-toolkit. Keys arrive by prompt-toolkit's names ("enter", "s-left",
+"c-c", or the typed character).
 
 Any key in any state is safe, and so is any message: ``key`` and ``receive`` catch
 everything and show one line instead.
@@ -23,33 +23,42 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField
+from cardparty.client.economy_words import BOUGHT, BOUGHT_ANY, reward_text
 from cardparty.client.keymap import Binding, KeyMap
-from cardparty.client.keys_economy import ECONOMY, LEAGUE, SHOP, economy_message
-from cardparty.client.keys_events import EVENT_TABLE, EVENTS, event_message
-from cardparty.client.keys_lobby import LOBBY, open_create_form
-from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
+from cardparty.client.keys_lobby import open_create_form
+from cardparty.client.keys_room import ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
-from cardparty.client.keys_table import TABLE, go_on, show_hint
+from cardparty.client.keys_start import NAME_REFUSALS, give_up
+from cardparty.client.keys_table import go_on, show_hint
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
+from cardparty.client.screen import Receiver, Screen
+from cardparty.client.screens import SCREENS
 from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
 from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.i18n import N_, _, translate
 
 Connect = Callable[[str, str], Link]
+S = TypeVar("S", bound=Screen)
+
+
+def keymap_of(screens: Sequence[type[Screen]]) -> KeyMap:
+    """Every key of the client: the shared ones, then each screen's, in the registry's order
+    (the order the help and the bottom line list them)."""
+    return KeyMap(SHARED, *(keys for screen in screens for keys in screen.keys))
+
 
 #: Every key of the client, in the order the help and the bottom line list them.
-KEYMAP = KeyMap(SHARED, START, LOBBY, ROOM, TABLE, ECONOMY, LEAGUE, SHOP, EVENTS,
-                EVENT_TABLE)
+KEYMAP = keymap_of(SCREENS)
 
 
 @dataclass
@@ -90,7 +99,8 @@ class Controller:
                  describe: Callable[[str], Callable[..., str] | None] | None = None,
                  check_address: Callable[[str], str | None] | None = None,
                  on_change: Callable[[], None] | None = None,
-                 on_exit: Callable[[], None] | None = None, keys: KeyMap = KEYMAP) -> None:
+                 on_exit: Callable[[], None] | None = None, keys: KeyMap = KEYMAP,
+                 screens: Sequence[type[Screen]] = SCREENS) -> None:
         self.link = link
         self.connect = connect
         self.check_address = check_address
@@ -101,7 +111,10 @@ class Controller:
         self._screens()
         self._table_state()
         self._economy()
-        self._events()
+        #: One of each registered screen, by name, and the one shown.
+        self.screens: dict[str, Screen] = {kind.name: kind(self) for kind in screens}
+        self.current: Screen = self.screens["start" if link is None else "lobby"]
+        self.receivers = self._receivers()
 
     def _callbacks(self, on_change: Callable[[], None] | None,
                    on_exit: Callable[[], None] | None) -> None:
@@ -120,7 +133,6 @@ class Controller:
 
     def _connection(self, link: Link | None, name: str, address: str) -> None:
         """Who this player is, at which host, and how the link to it stands."""
-        self.screen = "start" if link is None else "lobby"
         self.start = StartForm(name=name, address=address)
         self.name = name
         self.host = address
@@ -184,22 +196,41 @@ class Controller:
         self.no_economy = False
         #: What the host said of each table it cancelled (the waiting room goes with it).
         self.cancelled: dict[Any, str] = {}
-        self.league: dict[str, Any] | None = None
-        #: The host's page of this player's recent rewards (the profile screen).
-        self.recent: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
 
-    def _events(self) -> None:
-        #: The host's events, newest first (``events``), and the one the screen has chosen.
-        self.events_list: list[dict[str, Any]] = []
-        self.events_cursor = 0
-        #: Each event as the host last told it, by id (its standings and rounds).
-        self.events: dict[str, dict[str, Any]] = {}
-        #: The event last chosen or seated in (None: none yet).
-        self.event_id: str | None = None
-        #: Where the last round seated this player (``event_seat``).
-        self.event_seat: dict[str, Any] | None = None
+    # --- the screens -------------------------------------------------------------------------
+
+    @property
+    def screen(self) -> str:
+        """The name of the screen shown."""
+        return self.current.name
+
+    def show(self, name: str) -> None:
+        """Show the screen registered as ``name`` (``client/screens/__init__.py``); each
+        show, even of the screen already shown, tells it (``Screen.shown``)."""
+        screen = self.screens.get(name)
+        if screen is None:
+            raise KeyError(f"no screen {name!r} is registered")
+        self.current = screen
+        screen.shown()
+
+    def get(self, kind: type[S]) -> S:
+        """The one screen of class ``kind``, typed (a screen handing over to another)."""
+        screen = self.screens[kind.name]
+        assert isinstance(screen, kind), screen
+        return screen
+
+    def _receivers(self) -> dict[str, list[Receiver]]:
+        """What each kind of message from the link changes: the controller's own handler
+        first, then each screen's, in the registry's order."""
+        out: dict[str, list[Receiver]] = {}
+        for kind, own in RECEIVERS.items():
+            out.setdefault(kind, []).append(functools.partial(own, self))
+        for screen in self.screens.values():
+            for kind, handler in screen.receivers().items():
+                out.setdefault(kind, []).append(handler)
+        return out
 
     # --- the message line ----------------------------------------------------------------------
 
@@ -273,8 +304,8 @@ class Controller:
             elif self.scoreboard:
                 self.scoreboard = False
             elif self.help:
-                self.help = 2 if name == "?" and self.help == 1 and self.screen == "table" \
-                    else 0
+                self.help = 2 if name == "?" and self.help == 1 \
+                    and self.current.help_pages > 1 else 0
             elif name != "escape":
                 self.error = ""
             self.line.expire(self)
@@ -360,7 +391,7 @@ class Controller:
         self.link = link
         self.connection = "connecting"
         self.welcomed = False
-        self.screen = "lobby"
+        self.show("lobby")
         link.start(self.deliver)
 
     def match_summary(self) -> dict[str, Any] | None:
@@ -375,9 +406,8 @@ class Controller:
     def receive(self, msg: Message) -> None:
         """One message from the link; never raises (a bad message becomes one line)."""
         try:
-            handler = RECEIVERS.get(str(msg.get("type")))
-            if handler is not None:
-                handler(self, msg)
+            for handler in self.receivers.get(str(msg.get("type")), ()):
+                handler(msg)
             self.line.expire(self)
         except Exception as exc:  # the screen must survive anything a host sends
             self.failures.append(exc)
@@ -411,7 +441,7 @@ class Controller:
         self.connection = "connected"
         self.banner = ""
         if self.screen == "start":
-            self.screen = "lobby"
+            self.show("lobby")
 
     def _lobby(self, msg: Message) -> None:
         self.tables = list(msg.get("tables") or [])
@@ -444,8 +474,8 @@ class Controller:
                          snapshot=bool(msg.get("snapshot")))
         go_on(self)
         self.attention()
-        if self.screen in ("lobby", "start", "room"):
-            self.screen = "table"
+        if self.screen != "table":
+            self.show("table")
 
     def _error(self, msg: Message) -> None:
         self.pending_room = None
@@ -482,6 +512,21 @@ class Controller:
             self.cancelled[msg["cancelled"]] = text
         self.say(text, while_open=msg.get("table"))
 
+    def _profile(self, msg: Message) -> None:
+        self.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
+        self.no_economy = self.profile is None and bool(msg.get("no_economy"))
+        if msg.get("bought"):
+            self.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
+
+    def _reward(self, msg: Message) -> None:
+        self.rewards[msg.get("table")] = msg
+        if msg.get("missed"):
+            self.notice = _("table {table}, while you were away: {reward}").format(
+                table=msg.get("table"), reward=reward_text(msg))
+        elif self.screen != "table" or msg.get("table") != self.table_id:
+            self.notice = _("table {table}: {reward}").format(table=msg.get("table"),
+                                                              reward=reward_text(msg))
+
     def _hosts(self, msg: Message) -> None:
         self.start.hosts = [(str(label), str(address))
                             for label, address in msg.get("hosts") or ()][:12]
@@ -491,7 +536,7 @@ class Controller:
     def _left(self, msg: Message) -> None:
         if self.table_id is not None:
             self.left_tables.add(self.table_id)
-        self.screen = "lobby"
+        self.show("lobby")
         self.table_id = None
 
     def _who_is_away(self) -> None:
@@ -525,7 +570,7 @@ class Controller:
             self.table.log.extend(self.room_chat)
         self.room_id = None
         self.table_id = table
-        self.screen = "table"
+        self.show("table")
         self.help = 0
         self.scoreboard = False
         if isinstance(self.dialog, Choice | CreateForm):
@@ -546,7 +591,6 @@ RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "status": Controller._status, "welcome": Controller._welcome, "lobby": Controller._lobby,
     "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
     "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
-    "left": Controller._left, "profile": economy_message, "league": economy_message,
-    "reward": economy_message, "rewards": economy_message, "hint": show_hint,
-    "events": event_message, "event": event_message, "event_seat": event_message,
+    "left": Controller._left, "profile": Controller._profile, "reward": Controller._reward,
+    "hint": show_hint,
 }

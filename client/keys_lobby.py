@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardparty.client.dialog import Choice, CreateForm, TextField, invite_prompt
+from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField, invite_prompt
 from cardparty.client.keymap import Keys
-from cardparty.client.keys_economy import open_league, open_profile, open_shop, seek_form
-from cardparty.client.keys_events import open_events
 from cardparty.client.keys_room import ask_for_a_bot, enter_room, send_invite, wait_for_room
 from cardparty.client.keys_start import give_up
 from cardparty.client.lobby_rows import (
@@ -60,6 +58,11 @@ def open_create_form(c: Controller) -> None:
 
     stakes = tuple((c.profile or {}).get("stakes") or (100, 250, 500, 1000))
     c.dialog = CreateForm(c.games, create, stakes=stakes)
+
+
+def seek_form(c: Controller) -> None:
+    stakes = tuple((c.profile or {}).get("stakes") or (100, 250, 500, 1000))
+    c.dialog = SeekForm(c.games, lambda req: c.request("seek", **req), stakes=stakes)
 
 
 # --- the keys ----------------------------------------------------------------------------------
@@ -118,30 +121,6 @@ def seek(c: Controller, key: str) -> None:
 def unseek(c: Controller, key: str) -> None:
     """open play: stop waiting for a table"""
     c.request("unseek")
-
-
-@LOBBY.add("p", help=N_("your profile and your recent rewards"))
-def profile(c: Controller, key: str) -> None:
-    """your profile: coins, level, boosters, and your recent rewards, newest first"""
-    open_profile(c)
-
-
-@LOBBY.add("L", help=N_("the week's league"))
-def league(c: Controller, key: str) -> None:
-    """the league: this week's standings, and earlier weeks"""
-    open_league(c)
-
-
-@LOBBY.add("e", help=N_("the host's events: sign up, standings"))
-def events(c: Controller, key: str) -> None:
-    """the host's events (tournaments): sign up, follow the rounds, the standings"""
-    open_events(c)
-
-
-@LOBBY.add("$", help=N_("the shop (gold booster, VIP pass)"))
-def shop(c: Controller, key: str) -> None:
-    """the shop: the gold booster and the VIP pass, each bought after a yes"""
-    open_shop(c)
 
 
 def bot_allowed(c: Controller) -> bool:

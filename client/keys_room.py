@@ -38,7 +38,7 @@ def enter_room(c: Controller, table: Any) -> None:
         c.room_chat = Said(ROOM_CHAT)
     c.room_id = table
     c.pending_room = None
-    c.screen = "room"
+    c.show("room")
     c.left_tables.discard(table)
 
 
@@ -57,14 +57,17 @@ def room_from_lobby(c: Controller) -> None:
         if t is not None and t.get("status") == "cancelled":
             # An entry table not full in time: nothing more happens there.
             tid = c.room_id
-            c.screen, c.room_id = "lobby", None
+            c.show("lobby")
+            c.room_id = None
             c.notice = c.cancelled.get(tid) or _("table {table} was cancelled").format(
                 table=tid)
         elif t is None or t.get("status") == "closed":
-            c.screen, c.room_id = "lobby", None
+            c.show("lobby")
+            c.room_id = None
             c.notice = _("the table was closed")
         elif not sits_at(c, t):
-            c.screen, c.room_id = "lobby", None
+            c.show("lobby")
+            c.room_id = None
             c.notice = _("you no longer sit at that table")
         return
     want = c.pending_room
@@ -144,7 +147,8 @@ def invite(c: Controller, key: str) -> None:
 def leave(c: Controller, key: str) -> None:
     """leave the table: the seat is freed"""
     c.request("leave", table=c.room_id)
-    c.screen, c.room_id = "lobby", None
+    c.show("lobby")
+    c.room_id = None
 
 
 @ROOM.add("x", help=N_("your table: remove a player or a bot before the start"), when=owner)
@@ -174,7 +178,8 @@ def strangers(c: Controller, key: str) -> None:
 def keep_seat(c: Controller, key: str) -> None:
     """back to the lobby keeping the seat; Enter on the table comes back"""
     tid = c.room_id
-    c.screen, c.room_id = "lobby", None
+    c.show("lobby")
+    c.room_id = None
     c.notice = _("your seat at {table} is kept: Enter on it (or sit {table}) comes "
                  "back").format(table=tid)
 

@@ -112,7 +112,7 @@ def give_up(c: Controller, reason: str = "", name_row: bool = False) -> None:
     if link is not None:
         with contextlib.suppress(Exception):
             link.close()
-    c.screen = "start"
+    c.show("start")
     c.dialog = None
     c.help = 0
     c.command_open = False

@@ -259,7 +259,7 @@ def leave_table(c: Controller, give_up: bool = True) -> None:
     if give_up:
         c.request("leave", table=tid)
     c.left_tables.add(tid)
-    c.screen = "lobby"
+    c.show("lobby")
     c.table_id = None
     if not give_up and c.table.seat is not None:
         c.notice = _("your seat at {table} is kept: Enter on it (or sit {table}) comes "

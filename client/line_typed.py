@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardparty.client.command_line import normal, play_moves
+from cardparty.client.command_line import normal
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice, CreateForm, Row, TextField
 from cardparty.client.keys_start import give_up, join
 from cardparty.client.keys_table import host_gone
 from cardparty.client.line_words import QUERIES, Narrator, plain
+from cardparty.client.screens.lobby import LobbyNarration
+from cardparty.client.screens.room import RoomNarration
+from cardparty.client.screens.table import TableNarration, play_moves
 from cardparty.core.i18n import _, translate
 
 #: Words that close what is open without choosing.
@@ -102,16 +105,17 @@ class LineInput:
             return n.look()
         if word in ("hand", "moves", "log") and c.screen != "table":
             return [_("{command}: at a table").format(command=word)]
+        table = n.narration(TableNarration)
         if word == "hand":
-            return [n.hand()]
+            return [table.hand()]
         if word == "moves":
-            return n.moves()
+            return table.moves()
         if word == "log":
-            return n.log_lines(int(rest) if rest.isdigit() else 10)
+            return table.log_lines(int(rest) if rest.isdigit() else 10)
         if word == "tables":
-            return n.tables()
+            return n.narration(LobbyNarration).tables()
         if word == "room":
-            return n.room_now() if c.screen == "room" else [
+            return n.narration(RoomNarration).now() if c.screen == "room" else [
                 _("{command}: in a waiting room").format(command=word)]
         if word == "rules":
             return n.rules()

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cardparty.client.controller import Controller
-from cardparty.client.keys_room import room_of
+from cardparty.client.drawing import counter_text
 from cardparty.client.keys_table import host_gone, stood_in
 from cardparty.client.render_screens import Fragments, ScreenParts, asciified
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
@@ -27,33 +27,6 @@ __all__ = ["Fragments", "Renderer", "asciified", "counter_text"]
 #: The names of the host's own timers (docs/protocol.md, "Timers the host owns"): words of
 #: the catalogs, shown by the player's countdown like a game's deadline.
 TIMER_WORDS = (N_("idle"),)
-
-#: Counters whose value is a seat: shown by the player's name. The view has no type for a
-#: seat, so these are the names the installed games give such counters (docs/playing.md).
-SEAT_COUNTERS = frozenset({"dealer", "elder", "younger", "leader", "starter", "turn"})
-
-
-def counter_text(value: Any, names: list[str] | None = None, key: str = "") -> str:
-    """A counter's value in words: a list with one value per player (its length is the
-    number of players) as "Eva 9, Petr 4"; other lists as "3, 12"; maps as "name value"; a
-    seat counter (``SEAT_COUNTERS``) as the player's name."""
-    if names and key in SEAT_COUNTERS and isinstance(value, int) and not isinstance(
-            value, bool) and 0 <= value < len(names):
-        return names[value]
-    if isinstance(value, list | tuple):
-        if names and len(value) == len(names) and len(names) > 1:
-            return ", ".join(f"{n} {counter_text(v)}" for n, v in zip(names, value,
-                                                                        strict=True))
-        return ", ".join(counter_text(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{translate(k)} {counter_text(v)}" for k, v in value.items())
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if value is None:
-        return "-"
-    return translate(value) if isinstance(value, str) else str(value)
-
-
 
 class Renderer(ScreenParts):
     """Draws a ``Controller``; ``ascii_only`` for terminals without Unicode."""
@@ -99,34 +72,20 @@ class Renderer(ScreenParts):
 
     @asciified
     def title(self) -> Fragments:
-        c = self.c
-        if c.screen == "start":
-            text = " cardparty"
-        elif c.screen == "lobby":
-            text = " " + _("cardparty · lobby · {name} at {host}").format(
-                name=c.name or "?", host=c.host or "?")
-        elif c.screen in ("league", "shop", "profile", "events"):
-            text = " " + _("cardparty · {screen} · {name} at {host}").format(
-                screen=_({"league": N_("league"), "shop": N_("shop"),
-                          "events": N_("events")}.get(c.screen, N_("profile"))),
-                name=c.name or "?", host=c.host or "?")
-        elif c.screen == "room":
-            t = room_of(c) or {}
-            text = " " + _("{game} · table {table} · waiting room · you: {name}").format(
-                game=self.game_name(str(t.get("game", "?"))), table=c.room_id,
-                name=c.name or "?")
-        else:
-            v = c.table.view
-            game = self.game_name(str(v.get("game", "?")))
-            me = c.name or _("seat {n}").format(n=c.table.seat)
-            who = _("spectating") if c.table.seat is None else _("you: {name}").format(name=me)
-            text = " " + _("{game} · table {table} · {who}").format(game=game,
-                                                                   table=c.table_id, who=who)
-            if c.table.moves and not c.table.over and not host_gone(c):
-                text += " · " + _("YOUR MOVE")
+        text = " " + self.c.current.title(self)
         if self.ascii:
             text = text.replace("·", "|")
         return [("class:title", text)]
+
+    @asciified
+    def body(self) -> Fragments:
+        """The screen shown, as it draws itself."""
+        return self.c.current.draw(self)
+
+    @asciified
+    def screen(self, name: str) -> Fragments:
+        """The screen registered as ``name``, as it draws itself (shown or not)."""
+        return self.c.screens[name].draw(self)
 
     @asciified
     def banner(self) -> Fragments:

@@ -14,14 +14,7 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.utils import get_cwidth
 
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
-from cardparty.client.keys_economy import (
-    coins_text,
-    left_text,
-    profile_line,
-    reward_row,
-    reward_text,
-)
-from cardparty.client.keys_events import chosen_event, event_of, points, standing_line
+from cardparty.client.economy_words import profile_line, reward_text
 from cardparty.client.keys_room import room_of
 from cardparty.client.keys_table import plays_again
 from cardparty.client.lobby_rows import invites_me
@@ -147,6 +140,12 @@ class ScreenParts:
     ascii: bool
     width: Callable[[], int]
     height: Callable[[], int]
+
+    def asciify(self, out: Fragments) -> Fragments:
+        """``out`` spelled in ASCII in ``--ascii`` mode (as ``asciified`` does)."""
+        if not self.ascii:
+            return out
+        return [(f[0], to_ascii(f[1]), *f[2:]) for f in out]
 
     def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
         """``text`` on as many lines of the screen's width as it needs, broken between
@@ -544,191 +543,3 @@ class ScreenParts:
         return [("class:heading", " " + _("Chat")), ("class:dim", " " + _("(t to talk)") + "\n"),
                 *[("class:chat", f"{line}\n")
                   for line in self.newest_lines(self.c.room_chat, max(1, left))]]
-
-    # --- the economy's screens ----------------------------------------------------------------
-
-    def _economy_head(self, title: str, none_here: str) -> Fragments:
-        """The profile line and ``title`` atop the profile or the shop, and while the
-        profile is unknown the line that says why (``none_here`` at a host with no coins):
-        then nothing more is shown."""
-        c = self.c
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n\n"),
-                          ("class:heading", f" {title}\n")]
-        if not c.profile:
-            out.append(("class:dim", " " + (none_here if c.no_economy
-                                            else _("asking the host...")) + "\n"))
-        return out
-
-    @asciified
-    def profile(self) -> Fragments:
-        """The player's profile in full and his recent rewards, newest first (as many as the
-        screen has lines for)."""
-        p = self.c.profile
-        out = self._economy_head(_("Profile"), _("this host keeps no coins: no profile here"))
-        if not p:
-            return out
-        xp, nxt = p.get("xp", 0), p.get("next_xp")
-        out.append(("", " " + _("{n} coins").format(n=coins_text(p.get("coins"))) + " · "
-                    + _("level {level}: {xp} XP, the next level at {next}").format(
-                        level=p.get("level", 0), xp=xp, next=nxt if nxt is not None else "?")
-                    + "\n"))
-        out.append(("", " " + _("league {week}: {n} pts").format(
-            week=p.get("week", "?"), n=p.get("league", 0)) + "\n"))
-        rated = p.get("ratings")
-        if isinstance(rated, dict) and rated:
-            out.append(("", " " + _("ratings: {list}").format(list=", ".join(
-                f"{self.game_name(str(g))} {r:g}" for g, r in sorted(rated.items())
-                if isinstance(r, int | float))) + "\n"))
-        for left, name in ((p.get("gold_left"), _("gold booster")),
-                           (p.get("vip_left"), _("VIP pass"))):
-            if left:
-                out.append(("class:notice", " " + _("{name}: {time} left").format(
-                    name=name, time=left_text(left)) + "\n"))
-        out.append(("class:heading", "\n " + _("Recent rewards") + "\n"))
-        recent = self.c.recent or {}
-        rows = [r for r in recent.get("rewards") or () if isinstance(r, dict)]
-        if not recent:
-            out.append(("class:dim", " " + _("asking the host...") + "\n"))
-        elif not rows:
-            out.append(("class:dim", " " + _("no reward yet: friends, open and entry tables "
-                                             "pay") + "\n"))
-        room = max(2, self.height() - 10)         # lines left under the profile
-        width = max(20, self.width() - 3)
-        shown = 0
-        for r in rows:
-            lines = textwrap.wrap(reward_row(r), width)
-            if len(lines) > room:
-                break
-            room -= len(lines)
-            shown += 1
-            out += [("", f" {'  ' if i else ''}{line}\n") for i, line in enumerate(lines)]
-        more = int(recent.get("total") or 0) - shown
-        if rows and more > 0:
-            out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more", more).format(
-                n=more) + "\n"))
-        return out
-
-    @asciified
-    def league(self) -> Fragments:
-        """A week's standings: rank, name, points; the player's own line marked."""
-        c = self.c
-        lg = c.league or {}
-        if not lg.get("week"):
-            title = _("League")
-        elif lg.get("week") == lg.get("current"):
-            title = _("League {week} (this week)").format(week=lg["week"])
-        else:
-            title = _("League {week}").format(week=lg["week"])
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n\n"),
-                          ("class:heading", f" {title}\n")]
-        if c.no_economy:
-            out.append(("class:dim", " " + _("this host keeps no coins: no league here") + "\n"))
-            return out
-        if not lg:
-            out.append(("class:dim", " " + _("asking the host...") + "\n"))
-        rows = list(lg.get("standings") or [])
-        if lg and not rows:
-            out.append(("class:dim", " " + _("nobody has points this week yet: open tables "
-                                             "count") + "\n"))
-        me = c.name.casefold()
-        you = _("(you)")
-        for row in rows[:30]:
-            mine = str(row.get("name", "")).casefold() == me
-            pts = _("{n} pts").format(n=f"{row.get('points', 0):>6}")
-            out.append(("class:me" if mine else "", f" {row.get('rank', '?'):>3}. "
-                        f"{str(row.get('name', '?'))[:24]:<24} {pts}"
-                        f"{'  ' + you if mine else ''}\n"))
-        mine_row = lg.get("me")
-        if mine_row and all(r.get("name") != mine_row.get("name") for r in rows[:30]):
-            pts = _("{n} pts").format(n=mine_row.get("points"))
-            out.append(("class:me", f" {mine_row.get('rank')}. {mine_row.get('name')} "
-                                    f"{pts} {you}\n"))
-        return out
-
-    @asciified
-    def shop(self) -> Fragments:
-        """The shop: the two boosters, their prices and what they do, and what is active."""
-        p = self.c.profile
-        out = self._economy_head(_("Shop"), _("this host keeps no coins: nothing to buy here"))
-        if not p:
-            return out
-        prices = p.get("prices") or {}
-        boosts = p.get("boosts") or {}
-        items = [("g", _("Gold booster"), prices.get("gold"),
-                  _("coins x2 for {n} minutes").format(n=f"{boosts.get('gold_minutes', 60):g}"),
-                  p.get("gold_left")),
-                 ("v", _("VIP pass"), prices.get("vip"),
-                  _("coins and XP x1.5 for {n} days").format(n=f"{boosts.get('vip_days', 7):g}"),
-                  p.get("vip_left"))]
-        for key, name, price, what, left in items:
-            out.append(("class:key", f" {key} "))
-            coins = _("{n} coins").format(n=f"{coins_text(price):>7}")
-            out.append(("", f" {name:<14} {coins}   {what}"))
-            if left:
-                out.append(("class:notice", "   " + _("active: {time} left").format(
-                    time=left_text(left))))
-            out.append(("", "\n"))
-        text = textwrap.wrap(_("Boosters never multiply a pot, nor practice; buying again while "
-                               "active adds the time."), max(20, self.width() - 2))
-        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)))
-        return out
-
-    @asciified
-    def events(self) -> Fragments:
-        """The host's events (the chosen one marked) and the chosen one's standings: rank,
-        name, points, Buchholz, first places and each round's points; the player's own line
-        marked, a withdrawn entrant's dim."""
-        c = self.c
-        out: Fragments = [("class:heading", " " + _("Events") + "\n")]
-        if not c.events_list:
-            out.append(("class:dim", " " + _("no event at this host yet (an organiser the "
-                                             "host's operator names creates them)") + "\n"))
-            return out
-        chosen = chosen_event(c)
-        for e in c.events_list[:6]:
-            mark = "class:me" if e.get("id") == chosen else ""
-            out.append((mark, " " + ("> " if e.get("id") == chosen else "  ") + _(
-                "{title} · {game} at tables of {seats} · {format}{duplicate} · round {round} "
-                "of {rounds} · {status} · {n} entrants").format(
-                title=e.get("title") or e.get("id"), game=self.game_name(str(e.get("game"))),
-                seats=e.get("seats"), format=_(str(e.get("format") or "swiss")),
-                duplicate=", " + _("duplicate") if e.get("duplicate") else "",
-                round=e.get("round"), rounds=e.get("rounds"), status=_(str(e.get("status"))),
-                n=e.get("entrants")) + "\n"))
-        event = c.events.get(chosen) if chosen else None
-        if event is None:
-            out.append(("class:dim", "\n " + _("asking the host...") + "\n"))
-            return out
-        rounds = int(event.get("round") or 0)
-        out.append(("class:heading", "\n " + _("Standings") + "\n"))
-        lines = [s for s in event.get("standings") or () if isinstance(s, dict)]
-        if not lines:
-            out.append(("class:dim", " " + _("nobody has signed up yet") + "\n"))
-        width = max(20, self.width() - 2)
-        head = f"{'#':>3}  {_('name'):<18} {_('points'):>7} {_('Buchholz'):>8} {_('firsts'):>6}"
-        head += "".join(f" {'r' + str(i + 1):>5}" for i in range(rounds))
-        out.append(("class:dim", " " + head[:width] + "\n"))
-        room = max(3, self.height() - 14 - min(6, len(c.events_list)))
-        me = c.name.casefold()
-        for s in lines[:room]:
-            style = ("class:me" if str(s.get("name", "")).casefold() == me
-                     else "class:dim" if s.get("status") == "withdrawn" else "")
-            per = "".join(f" {points(p) if p is not None else '-':>5}"
-                          for p in list(s.get("rounds") or ())[:rounds])
-            text = (f"{s.get('rank', '?'):>3}. {cells(str(s.get('name', '?')), 18)} "
-                    f"{points(s.get('points')):>7} {points(s.get('buchholz')):>8} "
-                    f"{s.get('firsts', 0):>6}{per}")
-            if s.get("status") == "withdrawn":
-                text += " " + _("(withdrawn)")
-            out.append((style, " " + text[:width] + "\n"))
-        if len(lines) > room:
-            out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more",
-                                                    len(lines) - room).format(
-                n=len(lines) - room) + "\n"))
-        seat = c.event_seat
-        if seat is not None and seat.get("event") == event.get("id"):
-            out.append(("class:notice", "\n " + _(
-                "round {round}: your table {table}, seat {seat}").format(
-                round=seat.get("round"), table=seat.get("table"),
-                seat=int(seat.get("seat") or 0) + 1) + "\n"))
-        return out

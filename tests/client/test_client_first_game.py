@@ -228,7 +228,7 @@ def test_too_small_breaks_between_words_at_40_by_12(kit: HostKit) -> None:
 
 def test_the_lobby_keeps_its_status_column_at_60_columns() -> None:
     c = Controller(None, name="Eva")
-    c.screen = "lobby"
+    c.show("lobby")
     seats = [{"kind": "human", "name": n, "ready": False} for n in ("Eva", "Petr")]
     c.receive({"type": "lobby", "games": wire_games(), "tables": [
         {"id": "t1", "game": "pika", "seats": ["Eva", "Petr", None], "mode": "open",

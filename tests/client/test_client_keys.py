@@ -26,6 +26,7 @@ from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import KEYMAP, Controller
 from cardparty.client.keymap import TYPED, Binding, KeyMap, Keys, canonical
 from cardparty.client.render import Renderer
+from cardparty.client.screens.league import LeagueScreen
 from cardparty.client.theme import glyphs
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
@@ -52,7 +53,8 @@ def keys_written(label: str) -> set[str]:
 
 
 def lobby(c: Controller) -> None:
-    c.screen, c.welcomed = "lobby", True
+    c.show("lobby")
+    c.welcomed = True
     c.games = [g.to_wire() for g in load_catalog().games.values()]
 
 
@@ -63,7 +65,8 @@ def waiting_for_the_host(c: Controller) -> None:
 
 
 def room(c: Controller) -> None:
-    c.screen, c.room_id = "room", "t1"
+    c.show("room")
+    c.room_id = "t1"
 
 
 VIEW: dict[str, Any] = {"game": "pika", "seat": 0, "players": [{"name": "Eva"}],
@@ -71,7 +74,8 @@ VIEW: dict[str, Any] = {"game": "pika", "seat": 0, "players": [{"name": "Eva"}],
 
 
 def playing(c: Controller) -> None:
-    c.screen, c.table_id = "table", "t1"
+    c.show("table")
+    c.table_id = "t1"
     c.table.apply(dict(VIEW))
 
 
@@ -81,21 +85,21 @@ def round_over(c: Controller) -> None:
 
 
 def league_asked(c: Controller) -> None:
-    c.screen = "league"
+    c.show("league")
 
 
 def league_shown(c: Controller) -> None:
-    c.screen = "league"
-    c.league = {"week": "2026-W49", "current": "2026-W49", "weeks": ["2026-W49", "2026-W48"],
-                "standings": []}
+    c.show("league")
+    c.get(LeagueScreen).league = {"week": "2026-W49", "current": "2026-W49",
+                                  "weeks": ["2026-W49", "2026-W48"], "standings": []}
 
 
 def shop(c: Controller) -> None:
-    c.screen = "shop"
+    c.show("shop")
 
 
 def profile(c: Controller) -> None:
-    c.screen = "profile"
+    c.show("profile")
 
 
 #: Every state in which some binding's screen or filter says something else.
@@ -209,7 +213,7 @@ def test_the_league_and_the_shop_show_their_own_keys(screen: str, own: str,
                                                       not_there: str) -> None:
     """The help of the league and of the shop listed the table's keys."""
     c = Controller(None, name="Eva")
-    c.screen = screen
+    c.show(screen)
     c.profile = {"name": "Eva", "coins": 1000}           # a host that keeps coins
     c.key("?")
     text = "".join(f[1] for f in Renderer(c, glyphs(False)).help())
