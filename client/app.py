@@ -1,6 +1,7 @@
 """The full-screen prompt-toolkit application: the layout (``layout``), the key bindings
-(``bindings``, from the keys the ``keys_*`` modules declare), the bell and the title, and the
-bridge that brings the link's messages (from any thread) onto the screen's event loop.
+(``bindings``, from the keys the screens declare, ``client/screens/``), the bell and the
+title, and the bridge that brings the link's messages (from any thread) onto the screen's
+event loop.
 
 The screen is drawn from the controller's state by ``render``. An 80x24 terminal is enough:
 the event log takes whatever height is left. Redraws happen on every message and key, and

@@ -25,23 +25,22 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.economy_words import BOUGHT, BOUGHT_ANY, reward_text
 from cardparty.client.keymap import Binding, KeyMap
-from cardparty.client.keys_lobby import open_create_form
-from cardparty.client.keys_room import ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.keys_start import NAME_REFUSALS, give_up
 from cardparty.client.keys_table import go_on, show_hint
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
+from cardparty.client.names import NAME_REFUSALS
 from cardparty.client.screen import Receiver, Screen
 from cardparty.client.screens import SCREENS
+from cardparty.client.screens.room import RoomScreen
+from cardparty.client.screens.start import give_up
 from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
 from cardparty.client.words import table_plugins, variants_text, version_notice
@@ -59,36 +58,6 @@ def keymap_of(screens: Sequence[type[Screen]]) -> KeyMap:
 
 #: Every key of the client, in the order the help and the bottom line list them.
 KEYMAP = keymap_of(SCREENS)
-
-
-@dataclass
-class StartForm:
-    """The start screen: name, address, and the hosts found on the LAN (rows 2 and on)."""
-
-    name: str = ""
-    #: Empty: a prefilled address would take an Enter meant for a host listed below.
-    address: str = ""
-    row: int = 0
-    hosts: list[tuple[str, str]] = field(default_factory=list)   # (label, address)
-    #: What the LAN search says when it found nothing (searching, unavailable...).
-    search: str = ""
-
-    @property
-    def text(self) -> str:
-        return self.name if self.row == 0 else self.address
-
-    @text.setter
-    def text(self, value: str) -> None:
-        if self.row == 0:
-            self.name = value
-        elif self.row == 1:
-            self.address = value
-
-    @property
-    def rows(self) -> int:
-        return 2 + len(self.hosts)
-
-    limit = 64
 
 
 class Controller:
@@ -133,7 +102,6 @@ class Controller:
 
     def _connection(self, link: Link | None, name: str, address: str) -> None:
         """Who this player is, at which host, and how the link to it stands."""
-        self.start = StartForm(name=name, address=address)
         self.name = name
         self.host = address
         self.connection = "connecting" if link is not None else ""
@@ -150,7 +118,6 @@ class Controller:
         """The lobby, the waiting room and what lies over any screen."""
         self.tables: list[dict[str, Any]] = []
         self.games: list[dict[str, Any]] = []
-        self.lobby_cursor = 0
         self.lobby_chat = Said(100)
         self.dialog: Choice | TextField | CreateForm | None = None
         #: 0: no help; 1: the keys; 2: the game's rules in short.
@@ -159,17 +126,9 @@ class Controller:
         self.scoreboard = False
         #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
         self.command_open = False
-        #: "c" was pressed before the host listed its games: the form opens when they come.
-        self.create_waiting = False
-        #: The waiting room's table (``keys_room``), the table a seat was asked for, the
-        #: table ids listed when it was, and the room's chat.
-        self.room_id: Any = None
-        self.pending_room: Any = None
-        self.known_tables: set[Any] = set()
         #: Every table id a lobby listing has shown (a notice about a table not listed yet
         #: holds; one about a table listed and gone leaves).
         self.listed_once: set[Any] = set()
-        self.room_chat = Said(ROOM_CHAT)
         #: Ring the terminal bell (and set the window title) when it becomes this player's
         #: turn or a call is due: off unless asked for (``--bell``, key B).
         self.bell = False
@@ -448,11 +407,6 @@ class Controller:
         self.listed_once.update(t.get("id") for t in self.tables)
         if msg.get("games"):
             self.games = list(msg["games"])
-            if self.create_waiting and self.screen == "lobby" and self.dialog is None:
-                open_create_form(self)
-            self.create_waiting = False
-        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
-        room_from_lobby(self)
         self._who_is_away()
 
     def _view(self, msg: Message) -> None:
@@ -467,7 +421,7 @@ class Controller:
                                 ).format(table=table)
             return
         if table != self.table_id or self.screen != "table":
-            if self.screen == "room" and table != self.room_id:
+            if self.screen == "room" and table != self.get(RoomScreen).table:
                 return                          # another table of ours: the room stays
             self._open_table(table, view)
         self.table.apply(view, list(msg.get("events") or []), table,
@@ -478,7 +432,6 @@ class Controller:
             self.show("table")
 
     def _error(self, msg: Message) -> None:
-        self.pending_room = None
         text = " ".join(translate(msg.get("text") or N_("error")).split())[:300]
         self.error = pretty_text(text, self.table.hand)
 
@@ -489,9 +442,7 @@ class Controller:
             self.lobby_chat.append(line)
         elif self.screen == "table" and table == self.table_id:
             self.table.log.append(line)
-        elif self.screen == "room" and table == self.room_id:
-            self.room_chat.append(line)
-        else:                                    # a table of ours not on screen: say which
+        elif not self.current.chat(table, line):  # a table of ours not on screen: say which
             self.lobby_chat.append(f"[{table}] {line}")
 
     def _invite(self, msg: Message) -> None:
@@ -527,12 +478,6 @@ class Controller:
             self.notice = _("table {table}: {reward}").format(table=msg.get("table"),
                                                               reward=reward_text(msg))
 
-    def _hosts(self, msg: Message) -> None:
-        self.start.hosts = [(str(label), str(address))
-                            for label, address in msg.get("hosts") or ()][:12]
-        self.start.search = str(msg.get("text") or "")
-        self.start.row = min(self.start.row, self.start.rows - 1)
-
     def _left(self, msg: Message) -> None:
         if self.table_id is not None:
             self.left_tables.add(self.table_id)
@@ -566,9 +511,8 @@ class Controller:
         if house:                                 # said once, first: no room may have shown it
             self.table.log.append(_("House rules at this table: {variants}.").format(
                 variants=house))
-        if table == self.room_id:                 # the waiting room's talk goes on here
-            self.table.log.extend(self.room_chat)
-        self.room_id = None
+        # The waiting room's talk goes on here.
+        self.table.log.extend(self.get(RoomScreen).handed_over(table))
         self.table_id = table
         self.show("table")
         self.help = 0
@@ -590,7 +534,7 @@ def still_invited(c: Controller, table: Any) -> bool:
 RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "status": Controller._status, "welcome": Controller._welcome, "lobby": Controller._lobby,
     "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
-    "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
+    "invite": Controller._invite, "notice": Controller._notice,
     "left": Controller._left, "profile": Controller._profile, "reward": Controller._reward,
     "hint": show_hint,
 }

@@ -73,8 +73,6 @@ class Narrator:
         self.error = ""
         self.notice = ""
         self.lobby_total = c.lobby_chat.total
-        self.room_chat: Any = None
-        self.room_total = 0
         self.dialog: Any = None
         #: The first welcome was said ("connected"); the next ones are a return.
         self.joined = c.welcomed
@@ -130,17 +128,12 @@ class Narrator:
         return to_ascii(line) if self.ascii else line
 
     def said_since(self) -> list[str]:
-        """The lines of the lobby's and the room's chat said since the last call."""
+        """The lines of the lobby's chat said since the last call."""
         c = self.c
         out: list[str] = []
         if c.lobby_chat.total != self.lobby_total:
             out += c.lobby_chat.since(self.lobby_total)
             self.lobby_total = c.lobby_chat.total
-        if c.room_chat is not self.room_chat:
-            self.room_chat, self.room_total = c.room_chat, c.room_chat.total
-        elif c.room_chat.total != self.room_total:
-            out += c.room_chat.since(self.room_total)
-            self.room_total = c.room_chat.total
         return out
 
     def overlays(self) -> list[str]:

@@ -8,24 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardparty.core.i18n import _
-
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
-
-
-def selected_table(c: Controller) -> dict[str, Any] | None:
-    if 0 <= c.lobby_cursor < len(c.tables):
-        return c.tables[c.lobby_cursor]
-    return None
-
-
-def chosen(c: Controller) -> dict[str, Any] | None:
-    """The table chosen; with none, the line that says how to make one."""
-    t = selected_table(c)
-    if t is None:
-        c.error = _("no table chosen: press c to create one")
-    return t
 
 
 def sits_at(c: Controller, t: dict[str, Any]) -> bool:

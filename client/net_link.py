@@ -33,8 +33,8 @@ from typing import Any
 
 from cardparty.client import economy_link, event_link
 from cardparty.client.hosttext import host_text
-from cardparty.client.keys_start import name_problem
 from cardparty.client.link import Deliver, Message
+from cardparty.client.names import name_problem
 from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire, shown

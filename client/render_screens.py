@@ -15,7 +15,6 @@ from prompt_toolkit.utils import get_cwidth
 
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.economy_words import profile_line, reward_text
-from cardparty.client.keys_room import room_of
 from cardparty.client.keys_table import plays_again
 from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
@@ -26,6 +25,10 @@ from cardparty.core.narrate import with_names
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
+    from cardparty.client.screens.lobby import LobbyScreen
+    from cardparty.client.screens.room import RoomScreen
+    from cardparty.client.screens.start import StartForm
+    from cardparty.client.table_model import Said
 
 Fragments = list[tuple[Any, ...]]
 
@@ -361,8 +364,7 @@ class ScreenParts:
     # --- the other screens ----------------------------------------------------------------------
 
     @asciified
-    def start(self) -> Fragments:
-        f = self.c.start
+    def start(self, f: StartForm) -> Fragments:
         out: Fragments = [("class:heading", _("Join a cardparty host")), ("", "\n\n")]
         labels = (_("Your name"), _("Host address"))
         width = max(14, *(len(x) for x in labels))
@@ -401,7 +403,7 @@ class ScreenParts:
         return out
 
     @asciified
-    def lobby(self) -> Fragments:
+    def lobby(self, lobby: LobbyScreen) -> Fragments:
         c = self.c
         if c.link is not None and not c.welcomed and not c.tables:
             # Nothing is known of a host that never answered: no coins, no tables, no keys
@@ -417,7 +419,7 @@ class ScreenParts:
         if not c.tables:
             out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
         for i, t in enumerate(c.tables):
-            style = "class:dialog.cursor" if i == c.lobby_cursor else ""
+            style = "class:dialog.cursor" if i == lobby.cursor else ""
             status = None
             if invites_me(c, t):                  # a friends table waiting for this player
                 status = _("invited")
@@ -446,16 +448,16 @@ class ScreenParts:
         return out
 
     @asciified
-    def room(self) -> Fragments:
+    def room(self, room: RoomScreen) -> Fragments:
         """The waiting room: the table's lobby row, its seats one per line with who is ready,
         its settings and variants, and its chat."""
-        t = room_of(self.c)
+        t = room.row()
         if t is None:
             return [("class:dim", " " + _("waiting for the host to list the table..."))]
         summary = t.get("summary") or {}
         seats, waiting = self.room_seats(summary.get("seats") or ())
         top = [*self.room_row(t), *seats, *self.room_rules(t, summary), *self.room_start(waiting)]
-        return [*top, *self.room_chat(self.lines_in(top))]
+        return [*top, *self.room_chat(room.said, self.lines_in(top))]
 
     def lines_in(self, fragments: Fragments) -> int:
         """How many screen lines ``fragments`` take at the screen's width."""
@@ -471,6 +473,15 @@ class ScreenParts:
                 f"{cells(self.game_name(str(t.get('game', '?'))), 9)} "
                 f"{cells(seats, seats_width(self.width()), self.g.more[:1])} "
                 f"{cells(mode_text(t), 12)} {cells(status or status_text(t), 12)}")
+
+    def row_words(self, t: dict[str, Any]) -> str:
+        """A table of the lobby in one sentence (the line mode): its id, game, seats, mode
+        and status."""
+        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or ())
+        status = _("invited") if invites_me(self.c, t) else status_text(t)
+        return _("{table}: {game}, {seats}; {mode}; {status}").format(
+            table=t.get("id"), game=self.game_name(str(t.get("game", "?"))), seats=seats,
+            mode=mode_text(t), status=status)
 
     def room_row(self, t: dict[str, Any]) -> Fragments:
         """The table as the lobby lists it, under the lobby's heading."""
@@ -537,9 +548,9 @@ class ScreenParts:
             "({n} to go).", "The game starts when every seat is taken and every player "
             "is ready ({n} to go).", waiting).format(n=waiting)), ("", "\n\n")]
 
-    def room_chat(self, used: int = 0) -> Fragments:
+    def room_chat(self, said: Said, used: int = 0) -> Fragments:
         """The room's chat: the newest lines that fit below ``used`` rows of the room."""
         left = self.height() - used - 3 - (1 if self.c.banner else 0)
         return [("class:heading", " " + _("Chat")), ("class:dim", " " + _("(t to talk)") + "\n"),
                 *[("class:chat", f"{line}\n")
-                  for line in self.newest_lines(self.c.room_chat, max(1, left))]]
+                  for line in self.newest_lines(said, max(1, left))]]

@@ -8,7 +8,7 @@ A screen owns, in its module:
   another screen (the key in the lobby that opens it);
 - the **part of the client's state it changes**: its instance's attributes (the lobby's
   cursor, the waiting room's table and chat, the table's model). The controller keeps only
-  what every screen shares: the connection, what the host lists (``Listing``), the
+  what every screen shares: the connection, what the host lists, the
   player's profile, and what lies over any screen (a dialog, the help, the command line);
 - what each **message** from the link changes on it (``receivers``);
 - how the **full screen** draws it (``title``, ``draw``, or for a screen of regions such as

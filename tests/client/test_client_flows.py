@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from cardparty.client.controller import Controller
-from cardparty.client.lobby_rows import selected_table
 from cardparty.client.render import Renderer
+from cardparty.client.screens.lobby import selected_table
 from cardparty.client.theme import ASCII, UNICODE
 from cardparty.core.table import open_table
 from tests.client.clientkit import Client, HostKit, RecordingLink, pika_at, seated
@@ -23,7 +23,7 @@ def draw_all(c: Controller, ascii_only: bool = False) -> str:
     r = Renderer(c, ASCII if ascii_only else UNICODE, ascii_only)
     parts = [r.title(), r.banner(), r.status(), r.dialog(), r.help()]
     if c.screen == "start":
-        parts.append(r.start())
+        parts.append(r.screen("start"))
     elif c.screen == "lobby":
         parts.append(r.screen("lobby"))
     else:

@@ -27,6 +27,8 @@ from cardparty.client.controller import KEYMAP, Controller
 from cardparty.client.keymap import TYPED, Binding, KeyMap, Keys, canonical
 from cardparty.client.render import Renderer
 from cardparty.client.screens.league import LeagueScreen
+from cardparty.client.screens.room import RoomScreen
+from cardparty.client.screens.start import StartScreen
 from cardparty.client.theme import glyphs
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
@@ -66,7 +68,7 @@ def waiting_for_the_host(c: Controller) -> None:
 
 def room(c: Controller) -> None:
     c.show("room")
-    c.room_id = "t1"
+    c.get(RoomScreen).table = "t1"
 
 
 VIEW: dict[str, Any] = {"game": "pika", "seat": 0, "players": [{"name": "Eva"}],
@@ -268,8 +270,8 @@ def test_typing_on_the_start_screen_then_ctrl_c_from_the_command_line(kit: HostK
     quits while the command line is open (the line editor has every other key then)."""
     c = Controller(None, describe=describer, connect=lambda who, where: net_link(where, who))
     typed_through_the_terminal(c, [
-        ("Eva?", lambda: c.start.name == "Eva?"),
-        ("\x7f\t" + kit.address, lambda: c.start.address == kit.address),
+        ("Eva?", lambda: c.get(StartScreen).form.name == "Eva?"),
+        ("\x7f\t" + kit.address, lambda: c.get(StartScreen).form.address == kit.address),
         ("\r", lambda: c.screen == "lobby" and c.welcomed),
         (":", lambda: c.command_open),
         ("B", lambda: True)])                 # typed into the line, not the bell's key

@@ -14,7 +14,7 @@ from tests.client.clientkit import player
 
 
 def lobby_text(c: Controller) -> str:
-    return "".join(f[1] for f in Renderer(c, glyphs(False)).lobby())
+    return "".join(f[1] for f in Renderer(c, glyphs(False)).screen("lobby"))
 
 
 def test_t_and_the_command_line_in_the_lobby_talk_to_the_whole_lobby(host: Host) -> None:
@@ -94,7 +94,7 @@ def test_the_lobby_shows_as_many_newest_lines_as_the_screen_has_rows() -> None:
     c.tables = [{"id": "t1", "game": "pika", "seats": ["Eva", None], "mode": "open",
                  "status": "open"}]
     c.lobby_chat.extend(f"<Petr> line {n}" for n in range(30))
-    lines = "".join(f[1] for f in Renderer(c, glyphs(False)).lobby()).split("\n")[:-1]
+    lines = "".join(f[1] for f in Renderer(c, glyphs(False)).screen("lobby")).split("\n")[:-1]
     assert len(lines) == 24 - 2                       # the title and the bottom line around it
     assert lines[-1] == " <Petr> line 29" and "line 20" in "\n".join(lines)
     assert "line 10" not in "\n".join(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from cardparty.client.controller import Controller
 from cardparty.client.render import Renderer
 from cardparty.client.screens.league import LeagueScreen
+from cardparty.client.screens.lobby import LobbyScreen
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import glyphs
 from cardparty.net.host import Host
@@ -110,7 +111,7 @@ def test_a_cancelled_entry_tables_waiting_room_goes_saying_why() -> None:
         form.cursor = len(form.rows) - 1               # type: ignore[union-attr]
         eva.key("enter")
         pump.until(lambda: any(t.get("status") == "open" for t in eva.tables))
-        eva.lobby_cursor = 0
+        eva.get(LobbyScreen).cursor = 0
         eva.key("enter")                               # her seat's waiting room
         assert eva.screen == "room"
         pump.until(lambda: eva.screen == "lobby", timeout=15)

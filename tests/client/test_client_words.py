@@ -18,6 +18,7 @@ from cardparty.client.economy_words import coins_text, reward_text
 from cardparty.client.net_link import lobby_row
 from cardparty.client.render import Renderer
 from cardparty.client.render_screens import settings_text
+from cardparty.client.screens.room import RoomScreen
 from cardparty.client.theme import glyphs
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import _, ngettext, set_language
@@ -136,7 +137,7 @@ def test_the_waiting_rooms_lines_break_between_words(speaking: None, lang: str) 
     c = Controller(None, name="Ana")
     c.games = games()
     c.show("room")
-    c.room_id = "t1"
+    c.get(RoomScreen).table = "t1"
     c.tables = [{"id": "t1", "game": "pika", "mode": "open", "status": "open",
                  "seats": ["Eva", "Ana", None],
                  "summary": {"seats": [{"kind": "human", "name": "Eva"},
@@ -144,7 +145,7 @@ def test_the_waiting_rooms_lines_break_between_words(speaking: None, lang: str) 
                              "settings": {"hand_size": 4, "call_window": 3.0, "dealer": -1},
                              "variants": [], "bot_budget_ms": 150,
                              "standin_level": "normal"}}]
-    lines = text(Renderer(c, glyphs(False), width=lambda: 80).room()).split("\n")
+    lines = text(Renderer(c, glyphs(False), width=lambda: 80).screen("room")).split("\n")
     assert all(sum(get_cwidth(ch) for ch in line) < 80 for line in lines), lines
     words = " ".join(" ".join(lines).split())
     said = [_("hard bots think {ms} ms a move; idle stand-in: {level}").format(
