@@ -32,18 +32,16 @@ from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.economy_words import BOUGHT, BOUGHT_ANY, reward_text
 from cardparty.client.keymap import Binding, KeyMap
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.keys_table import go_on, show_hint
 from cardparty.client.link import Link, Message
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.message_line import MessageLine
 from cardparty.client.names import NAME_REFUSALS
 from cardparty.client.screen import Receiver, Screen
 from cardparty.client.screens import SCREENS
-from cardparty.client.screens.room import RoomScreen
 from cardparty.client.screens.start import give_up
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
-from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.i18n import N_, _, translate
 
 Connect = Callable[[str, str], Link]
@@ -78,7 +76,6 @@ class Controller:
         self._callbacks(on_change, on_exit)
         self._connection(link, name, address)
         self._screens()
-        self._table_state()
         self._economy()
         #: One of each registered screen, by name, and the one shown.
         self.screens: dict[str, Screen] = {kind.name: kind(self) for kind in screens}
@@ -122,8 +119,6 @@ class Controller:
         self.dialog: Choice | TextField | CreateForm | None = None
         #: 0: no help; 1: the keys; 2: the game's rules in short.
         self.help = 0
-        #: The match's scoreboard is open over the table (key m; the next key closes it).
-        self.scoreboard = False
         #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
         self.command_open = False
         #: Every table id a lobby listing has shown (a notice about a table not listed yet
@@ -132,21 +127,9 @@ class Controller:
         #: Ring the terminal bell (and set the window title) when it becomes this player's
         #: turn or a call is due: off unless asked for (``--bell``, key B).
         self.bell = False
-        #: The last thing the bell was rung for (table, kind): each rings once.
-        self.rung: tuple[Any, str] | None = None
         #: French cards in four colours (♠ black, ♥ red, ♦ blue, ♣ green) rather than two
         #: (``--four-colour``, the command ``colours``).
         self.four_colour = False
-
-    def _table_state(self) -> None:
-        """The table on screen, and the tables this player walked away from."""
-        self.table = TableModel()
-        self.table_id: Any = None
-        #: Tables this player walked away from: their views no longer take the screen.
-        self.left_tables: set[Any] = set()
-        #: Cards still to send one by one (``keys_table.go_on``): table, kind, cards, and
-        #: the hand when the last one went.
-        self.queued: dict[str, Any] | None = None
 
     def _economy(self) -> None:
         #: The player's profile at this host (None: not known yet, or no economy there).
@@ -159,6 +142,17 @@ class Controller:
         self.rewards: dict[Any, dict[str, Any]] = {}
 
     # --- the screens -------------------------------------------------------------------------
+
+    @property
+    def table(self) -> TableModel:
+        """The table on the table screen (``TableScreen.model``): what every part that draws
+        or says the table reads."""
+        return self.get(TableScreen).model
+
+    @property
+    def table_id(self) -> Any:
+        """The id of the table on the table screen (None: none)."""
+        return self.get(TableScreen).table
 
     @property
     def screen(self) -> str:
@@ -222,7 +216,7 @@ class Controller:
     def covered(self) -> bool:
         """Something over the screen takes the keys: a dialog, the help, the scoreboard or
         the command line."""
-        return (self.dialog is not None or bool(self.help) or self.scoreboard
+        return (self.dialog is not None or bool(self.help) or self.current.covered()
                 or self.command_open)
 
     def key(self, name: str) -> None:
@@ -260,8 +254,8 @@ class Controller:
             if self.dialog is not None:
                 if self.dialog.key(name):
                     self.dialog = None
-            elif self.scoreboard:
-                self.scoreboard = False
+            elif self.current.covered():
+                self.current.overlay_key(name)
             elif self.help:
                 self.help = 2 if name == "?" and self.help == 1 \
                     and self.current.help_pages > 1 else 0
@@ -299,30 +293,18 @@ class Controller:
             self.error = _("not connected to a host")
             return
         if action in ("sit", "spectate"):
-            self.left_tables.discard(args.get("table"))
+            self.came_back(args.get("table"))
         self.link.request(action, **args)
+
+    def came_back(self, table: Any) -> None:
+        """This player takes ``table`` up again (sits, watches, its room opens): its views
+        take the screen again."""
+        self.get(TableScreen).left.discard(table)
 
     def chat(self, table: Any, text: str) -> None:
         """Say ``text`` at ``table`` (None: to everyone in the lobby)."""
         if self.link is not None:
             self.link.chat(table, text)
-
-    def attention(self) -> None:
-        """After a view: ring once when it has just become this player's turn, or a call
-        (a listed move of kind ``call``) has just become due; the title says it while it
-        lasts (an empty reason puts the title back)."""
-        tm = self.table
-        if tm.over or not tm.moves:
-            why = ""
-        elif any(m["kind"] == "call" for m in tm.moves):
-            why = "call"
-        else:
-            why = "move"
-        now = (self.table_id, why) if why else None
-        if now != self.rung:
-            self.rung = now
-            if self.bell:
-                self.on_attention(why)
 
     def toggle_bell(self) -> None:
         self.bell = not self.bell
@@ -407,29 +389,6 @@ class Controller:
         self.listed_once.update(t.get("id") for t in self.tables)
         if msg.get("games"):
             self.games = list(msg["games"])
-        self._who_is_away()
-
-    def _view(self, msg: Message) -> None:
-        table = msg.get("table")
-        view = msg.get("view") or {}
-        if table in self.left_tables:
-            return
-        if self.screen == "table" and table != self.table_id:
-            # Another table of ours moved on (a seat kept there): say so, stay here.
-            if (view.get("moves") or []) and view.get("result") is None:
-                self.notice = _("table {table} waits for your move (q, then Enter on it)"
-                                ).format(table=table)
-            return
-        if table != self.table_id or self.screen != "table":
-            if self.screen == "room" and table != self.get(RoomScreen).table:
-                return                          # another table of ours: the room stays
-            self._open_table(table, view)
-        self.table.apply(view, list(msg.get("events") or []), table,
-                         snapshot=bool(msg.get("snapshot")))
-        go_on(self)
-        self.attention()
-        if self.screen != "table":
-            self.show("table")
 
     def _error(self, msg: Message) -> None:
         text = " ".join(translate(msg.get("text") or N_("error")).split())[:300]
@@ -440,8 +399,6 @@ class Controller:
         line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
         if table is None:                        # said to the whole lobby
             self.lobby_chat.append(line)
-        elif self.screen == "table" and table == self.table_id:
-            self.table.log.append(line)
         elif not self.current.chat(table, line):  # a table of ours not on screen: say which
             self.lobby_chat.append(f"[{table}] {line}")
 
@@ -478,47 +435,6 @@ class Controller:
             self.notice = _("table {table}: {reward}").format(table=msg.get("table"),
                                                               reward=reward_text(msg))
 
-    def _left(self, msg: Message) -> None:
-        if self.table_id is not None:
-            self.left_tables.add(self.table_id)
-        self.show("lobby")
-        self.table_id = None
-
-    def _who_is_away(self) -> None:
-        """The table on screen learns from its lobby row who dropped or came back (the
-        others' screens say so at once, not at the next move)."""
-        if self.screen != "table":
-            return
-        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
-        seats = ((row or {}).get("summary") or {}).get("seats")
-        if isinstance(seats, list):
-            self.table.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
-                                 and s.get("kind") == "human" and s.get("connected") is False})
-
-    def _open_table(self, table: Any, view: dict[str, Any]) -> None:
-        row = next((t for t in self.tables if t.get("id") == table), {})
-        # Another version of the game here than at the host: the host's words, not ours
-        other = version_notice(table_plugins(row.get("summary"), view, self.games))
-        describe = None
-        if self.describe_for is not None and other is None:
-            describe = self.describe_for(str(view.get("game", "")))
-        self.table = TableModel(table=table, describe=describe)
-        if other:
-            self.table.log.append(other)
-        house = variants_text(view.get("variants") or (),
-                              next((g for g in self.games if g.get("id") == view.get("game")),
-                                   {}))
-        if house:                                 # said once, first: no room may have shown it
-            self.table.log.append(_("House rules at this table: {variants}.").format(
-                variants=house))
-        # The waiting room's talk goes on here.
-        self.table.log.extend(self.get(RoomScreen).handed_over(table))
-        self.table_id = table
-        self.show("table")
-        self.help = 0
-        self.scoreboard = False
-        if isinstance(self.dialog, Choice | CreateForm):
-            self.dialog = None
 
 
 def still_invited(c: Controller, table: Any) -> bool:
@@ -533,8 +449,7 @@ def still_invited(c: Controller, table: Any) -> bool:
 #: What each message from the link changes (``link`` lists them).
 RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
     "status": Controller._status, "welcome": Controller._welcome, "lobby": Controller._lobby,
-    "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
+    "error": Controller._error, "chat": Controller._chat,
     "invite": Controller._invite, "notice": Controller._notice,
-    "left": Controller._left, "profile": Controller._profile, "reward": Controller._reward,
-    "hint": show_hint,
+    "profile": Controller._profile, "reward": Controller._reward,
 }

@@ -29,6 +29,7 @@ from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.drawing import plain, text_lines
 from cardparty.client.render import Renderer
 from cardparty.client.screen import Narration
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.theme import glyphs, label_of, to_ascii
 from cardparty.core.i18n import N_, _
 
@@ -144,9 +145,10 @@ class Narrator:
         if c.help:
             out += self.rules() if c.help == 2 else self.help()
             c.help = 0
-        if c.scoreboard:
+        table = c.get(TableScreen)
+        if table.scoreboard:
             out += text_lines(self.r.scoreboard())[:-1]    # "any key closes" is not so here
-            c.scoreboard = False
+            table.scoreboard = False
         if c.dialog is not self.dialog:
             self.dialog = c.dialog
             out += self.dialog_opened()

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.utils import get_cwidth
 
+from cardparty.client.at_table import plays_again
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.economy_words import profile_line, reward_text
-from cardparty.client.keys_table import plays_again
 from cardparty.client.lobby_rows import invites_me
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import Glyphs, pretty_text, to_ascii

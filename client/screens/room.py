@@ -68,7 +68,7 @@ class RoomScreen(Screen):
         self.table = table
         self.asked = None
         self.c.show(self.name)
-        self.c.left_tables.discard(table)
+        self.c.came_back(table)
 
     def wait_for(self, table: Any) -> None:
         """A seat was asked for at ``table``: the room opens once the lobby shows it."""

@@ -1,4 +1,10 @@
-"""The table.
+"""The table: the hand (cursor, selection, order), Tab through the listed moves, Enter and
+the number keys into moves, the call, chat, the match, leaving, and the end of a round; what
+turns a key's outcome into a move sent (cards that go one per move follow one by one); and
+what each view of the host changes.
+
+It owns the table shown and its model (``TableModel``), the tables this player walked away
+from, the cards still queued, the scoreboard over it, and what the bell last rang for.
 
 Must not know about: game rules, terminals, the wire.
 """
@@ -8,14 +14,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from cardparty.client import keys_table
+from cardparty.client.at_table import (
+    host_gone,
+    plays_again,
+    round_over,
+    seated,
+    seated_over,
+    seated_playing,
+    spectating,
+    stood_in,
+)
 from cardparty.client.command_line import as_key, command, normal
-from cardparty.client.dialog import Choice
+from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.drawing import Fragments, counter_text, plain, text_lines
-from cardparty.client.keys_table import TABLE, host_gone, stood_in
-from cardparty.client.screen import Box, Narration, Screen
-from cardparty.client.table_model import wire_move
+from cardparty.client.keymap import Keys
+from cardparty.client.link import Message
+from cardparty.client.screen import Box, Narration, Receiver, Screen
+from cardparty.client.screens.room import RoomScreen
+from cardparty.client.table_model import Outcome, TableModel, listed_as, wire_move
 from cardparty.client.theme import card_name, label_of
+from cardparty.client.words import table_plugins, variants_text, version_notice
+from cardparty.core.cards import pretty
 from cardparty.core.i18n import N_, _, ngettext, translate
 
 if TYPE_CHECKING:
@@ -23,11 +42,133 @@ if TYPE_CHECKING:
     from cardparty.client.line_words import Narrator
     from cardparty.client.render import Renderer
 
+TABLE = Keys("table")
+
 
 class TableScreen(Screen):
+    """See the module docstring."""
+
     name = "table"
     keys = (TABLE,)
     help_pages = 2
+
+    def __init__(self, c: Controller) -> None:
+        super().__init__(c)
+        #: The table shown (its id; None: none) and its state as the views told it.
+        self.table: Any = None
+        self.model = TableModel()
+        #: Tables this player walked away from: their views no longer take the screen.
+        self.left: set[Any] = set()
+        #: Cards still to send one by one (``go_on``): table, kind, cards, and the hand when
+        #: the last one went.
+        self.queued: dict[str, Any] | None = None
+        #: The match's scoreboard is open over the table (key m; the next key closes it).
+        self.scoreboard = False
+        #: The last thing the bell was rung for (table, kind): each rings once.
+        self.rung: tuple[Any, str] | None = None
+
+    def receivers(self) -> Mapping[str, Receiver]:
+        return {"view": self._view, "left": self._left, "lobby": self._who_is_away,
+                "hint": self._hint}
+
+    def _hint(self, msg: Message) -> None:
+        show_hint(self.c, msg)
+
+    def covered(self) -> bool:
+        return self.scoreboard
+
+    def overlay_key(self, key: str) -> None:
+        self.scoreboard = False
+
+    def chat(self, table: Any, line: str) -> bool:
+        if self.c.current is not self or table != self.table:
+            return False
+        self.model.log.append(line)
+        return True
+
+    def _view(self, msg: Message) -> None:
+        c = self.c
+        table = msg.get("table")
+        view = msg.get("view") or {}
+        if table in self.left:
+            return
+        if c.current is self and table != self.table:
+            # Another table of ours moved on (a seat kept there): say so, stay here.
+            if (view.get("moves") or []) and view.get("result") is None:
+                c.notice = _("table {table} waits for your move (q, then Enter on it)"
+                                ).format(table=table)
+            return
+        if table != self.table or c.current is not self:
+            if c.screen == "room" and table != c.get(RoomScreen).table:
+                return                          # another table of ours: the room stays
+            self._open_table(table, view)
+        self.model.apply(view, list(msg.get("events") or []), table,
+                         snapshot=bool(msg.get("snapshot")))
+        go_on(c)
+        self.attention()
+        if c.current is not self:
+            c.show(self.name)
+
+    def _left(self, msg: Message) -> None:
+        if self.table is not None:
+            self.left.add(self.table)
+        self.c.show("lobby")
+        self.table = None
+
+    def attention(self) -> None:
+        """After a view: ring once when it has just become this player's turn, or a call
+        (a listed move of kind ``call``) has just become due; the title says it while it
+        lasts (an empty reason puts the title back)."""
+        tm = self.model
+        if tm.over or not tm.moves:
+            why = ""
+        elif any(m["kind"] == "call" for m in tm.moves):
+            why = "call"
+        else:
+            why = "move"
+        now = (self.table, why) if why else None
+        if now != self.rung:
+            self.rung = now
+            if self.c.bell:
+                self.c.on_attention(why)
+
+    def _who_is_away(self, msg: Message) -> None:
+        """The table on screen learns from its lobby row who dropped or came back (the
+        others' screens say so at once, not at the next move)."""
+        c = self.c
+        if c.current is not self:
+            return
+        row = next((t for t in c.tables if t.get("id") == self.table), None)
+        seats = ((row or {}).get("summary") or {}).get("seats")
+        if isinstance(seats, list):
+            self.model.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
+                                 and s.get("kind") == "human" and s.get("connected") is False})
+
+    def _open_table(self, table: Any, view: dict[str, Any]) -> None:
+        c = self.c
+        row = next((t for t in c.tables if t.get("id") == table), {})
+        # Another version of the game here than at the host: the host's words, not ours
+        other = version_notice(table_plugins(row.get("summary"), view, c.games))
+        describe = None
+        if c.describe_for is not None and other is None:
+            describe = c.describe_for(str(view.get("game", "")))
+        self.model = TableModel(table=table, describe=describe)
+        if other:
+            self.model.log.append(other)
+        house = variants_text(view.get("variants") or (),
+                              next((g for g in c.games if g.get("id") == view.get("game")),
+                                   {}))
+        if house:                                 # said once, first: no room may have shown it
+            self.model.log.append(_("House rules at this table: {variants}.").format(
+                variants=house))
+        # The waiting room's talk goes on here.
+        self.model.log.extend(c.get(RoomScreen).handed_over(table))
+        self.table = table
+        c.show(self.name)
+        c.help = 0
+        self.scoreboard = False
+        if isinstance(c.dialog, Choice | CreateForm):
+            c.dialog = None
 
     def title(self, r: Renderer) -> str:
         c = self.c
@@ -48,8 +189,8 @@ class TableScreen(Screen):
 
     def boxes(self, r: Renderer) -> list[Box]:
         c = self.c
-        return [Box(r.over, lambda: c.table.over and not c.scoreboard, 60, 76),
-                Box(r.scoreboard, lambda: c.scoreboard, 40, 76)]
+        return [Box(r.over, lambda: c.table.over and not self.scoreboard, 60, 76),
+                Box(r.scoreboard, lambda: self.scoreboard, 40, 76)]
 
     def ticking(self) -> bool:
         return bool(self.c.table.view.get("deadlines"))
@@ -71,13 +212,13 @@ class TableScreen(Screen):
         return self.c.table_id
 
     def leave(self, table: Any) -> None:
-        keys_table.leave_table(self.c)
+        leave_table(self.c)
 
     def to_lobby(self) -> None:
         if self.c.table.over:
-            keys_table.back_to_lobby(self.c, "l")
+            back_to_lobby(self.c, "l")
         else:
-            keys_table.leave_table(self.c, give_up=False)
+            leave_table(self.c, give_up=False)
 
     def narration(self, n: Narrator) -> Narration:
         return TableNarration(self, n)
@@ -88,6 +229,275 @@ class TableScreen(Screen):
         if tm.moves and not tm.over and not host_gone(c):
             return _("your move: ")
         return _("table {table}: ").format(table=c.table_id)
+
+
+# --- the keys ---------------------------------------------------------------------------------
+
+@TABLE.add("left", "right", help=N_("move along your hand"), when=seated)
+def along_the_hand(c: Controller, key: str) -> None:
+    """move the cursor along your hand"""
+    c.table.move_cursor(-1 if key == "left" else 1)
+
+
+@TABLE.add("space", help=N_("select a card (selection order = play order)"), when=seated)
+def select(c: Controller, key: str) -> None:
+    """select or unselect the card under the cursor; the order you select is the order you
+    play"""
+    c.table.toggle()
+
+
+TABLE.mouse(N_("click"), N_("select a card with the mouse"), "select or unselect a card")
+
+
+@TABLE.add("tab", "s-tab", help=N_("step through your legal moves; Enter plays it"),
+           footer=N_("Tab: your moves"), when=seated_playing)
+def step_through_moves(c: Controller, key: str) -> None:
+    """step through your legal moves one by one: the line above the moves shows it
+    (`Enter: play R7  (move 2 of 6)`) and its cards are selected; Enter plays exactly that
+    move"""
+    found = c.table.suggest(1 if key == "tab" else -1)
+    c.notice = "" if found else _("no move for you now")
+
+
+@TABLE.add("enter", help=N_("play the selection, or the card at the cursor"),
+           footer=N_("Enter: play"), when=seated_playing)
+def play(c: Controller, key: str) -> None:
+    """play the selected cards (none selected: the card under the cursor)"""
+    outcome(c, c.table.enter())
+
+
+@TABLE.add(*"123456789", help=N_("moves without cards (draw, take, ...): bottom line"),
+           when=seated)
+def numbered_move(c: Controller, key: str) -> None:
+    """the moves that do not start from your hand, grouped by kind and numbered on the bottom
+    line (draw a card, take the pile, stand, ready, deal N cards, take from the talon, a
+    face-up card...)"""
+    outcome(c, c.table.action(int(key)))
+
+
+@TABLE.add("p", help=N_("call (Pika!); with a card chosen: play it and call"), when=seated)
+def call(c: Controller, key: str) -> None:
+    """the call (Pika's «Pika!»): plays the listed `call` move; with a card chosen whose play
+    may carry the call, plays it with the call"""
+    outcome(c, c.table.call())
+
+
+@TABLE.add("<", ">", ",", ".", "s-left", "s-right", help=N_("move the card at the cursor"),
+           when=seated)
+def move_card(c: Controller, key: str) -> None:
+    """move the card under the cursor in your hand (PI-14: the order is yours and the host
+    keeps it)"""
+    reorder(c, c.table.shift(-1 if key in ("<", ",", "s-left") else 1))
+
+
+@TABLE.add("o", help=N_("sort your hand by suit or colour"), when=seated)
+def sort(c: Controller, key: str) -> None:
+    """sort your hand by suit or colour, then rank"""
+    reorder(c, c.table.sort_hand())
+
+
+@TABLE.add("h", help=N_("hint: the hard bot's move from your seat, and why"),
+           when=seated_playing)
+def ask_hint(c: Controller, key: str) -> None:
+    """ask the host what the hard bot would play from your seat (it sees only what you
+    see): its move is chosen for you, as Tab chooses one, and the bottom line says why;
+    Enter plays it. Only at practice tables and friends tables whose creator turned hints
+    on (the lobby's Mode column says *friends+hint*)"""
+    if c.table_id is not None:
+        c.request("hint", table=c.table_id)
+
+
+def show_hint(c: Controller, msg: dict[str, Any]) -> None:
+    """The host's hint for the view on screen: its move chosen, its label and reason said
+    while that view stays (a hint for another table or an older view is dropped)."""
+    if c.screen != "table" or msg.get("table") != c.table_id:
+        return
+    index = next((i for i, m in enumerate(c.table.moves) if m.get("id") == msg.get("move")),
+                 None)
+    if index is None:
+        return
+    label = c.table.choose_listed(index)
+    reason = str(msg.get("reason") or "")
+    text = (_("hint: {move} — {reason}").format(move=label, reason=reason) if reason
+            else _("hint: {move}").format(move=label))
+    view = c.table.view
+    c.say(text, holds=lambda c: c.table.view is view)
+
+
+@TABLE.add("escape", help=N_("clear the selection; close a dialog"))
+def clear(c: Controller, key: str) -> None:
+    """clear the selection and the message line; close a dialog"""
+    c.table.clear()
+    c.error = ""
+    c.notice = ""
+
+
+@TABLE.add("t", help=N_("chat"), footer=N_("t: chat"), footer_when=spectating)
+def talk(c: Controller, key: str) -> None:
+    """chat with the table"""
+    tid = c.table_id
+    c.dialog = TextField(_("say: "), lambda text: c.chat(tid, text) if text else None)
+
+
+@TABLE.add("m", help=N_("the match: places and scores per round, and the totals"),
+           footer=N_("m: the match"), footer_when=spectating)
+def match(c: Controller, key: str) -> None:
+    """the match at this table: each round's places and scores, and the totals (any key
+    closes it)"""
+    c.get(TableScreen).scoreboard = True
+
+
+@TABLE.add("q", help=N_("leave the table (a dialog asks how)"), footer=N_("q: leave"))
+def ask_how_to_leave(c: Controller, key: str) -> None:
+    """leave the table; a dialog asks how: *back to the lobby, keeping my seat* (the game
+    waits for you, or after the host's idle timeout a bot plays for you until you return;
+    Enter on the table in the lobby takes you back to it) or *leave: a bot plays my seat to
+    the end* (before the game starts: the seat is freed)"""
+    if c.table.seat is None:
+        options: list[tuple[str, Any]] = [(_("stop watching"), "leave"), (_("stay"), None)]
+    else:
+        options = [(_("back to the lobby, keeping my seat"), "lobby"),
+                   (_("leave: a bot plays my seat to the end"), "leave"),
+                   (_("stay"), None)]
+    c.dialog = Choice(_("Leave this table?"), options, lambda how: leave_as(c, how))
+
+
+@TABLE.add("enter", help=N_("take your seat back from the bot that plays it"), when=stood_in)
+def take_seat_back(c: Controller, key: str) -> None:
+    """when a bot plays for you (your turn timed out while you were here): take your seat
+    back; your next moves are yours again"""
+    c.request("back", table=c.table_id)
+    c.notice = _("your seat is yours again")
+
+
+@TABLE.add("n", "enter", help=N_("round over: play again"), when=plays_again)
+def again(c: Controller, key: str) -> None:
+    """when the round is over: play again at the same table (not at an entry table, which
+    plays one round)"""
+    tid = c.table_id
+    c.request("again", table=tid)
+    c.say(_("asked for another round"), holds=lambda c: asking_again(c, tid))
+
+
+def asking_again(c: Controller, table: Any) -> bool:
+    """The request for another round at ``table`` still waits: its last round is on the
+    screen, over (the notice goes once the next is dealt, or the player left)."""
+    return (c.screen == "table" and c.table_id == table and c.table is not None
+            and c.table.over)
+
+
+@TABLE.add("l", "q", "escape", help=N_("round over: back to the lobby, keeping your seat"),
+           when=round_over)
+def back_to_lobby(c: Controller, key: str) -> None:
+    """when the round is over: back to the lobby; your seat stays yours (the next round
+    waits for you: Enter on the table in the lobby comes back). A spectator stops watching"""
+    if c.table.seat is None:
+        leave_table(c)
+        return
+    leave_table(c, give_up=False)
+
+
+@TABLE.add("x", help=N_("round over: leave the table (a bot takes your seat)"),
+           when=seated_over)
+def leave_for_good(c: Controller, key: str) -> None:
+    """when the round is over: leave the table for good; a bot takes your seat in the next
+    round, and you may only watch it"""
+    leave_table(c)
+
+
+# --- from a key to a move sent -----------------------------------------------------------------
+
+def leave_as(c: Controller, how: str | None) -> None:
+    if how == "leave":
+        leave_table(c)
+    elif how == "lobby":
+        leave_table(c, give_up=False)
+
+
+def leave_table(c: Controller, give_up: bool = True) -> None:
+    """To the lobby. ``give_up``: tell the host (the seat goes to a bot, or is freed
+    before the game starts); otherwise the seat stays ours and Enter on the table in the
+    lobby brings the game back."""
+    tid = c.table_id
+    if give_up:
+        c.request("leave", table=tid)
+    screen = c.get(TableScreen)
+    screen.left.add(tid)
+    c.show("lobby")
+    screen.table = None
+    if not give_up and c.table.seat is not None:
+        c.notice = _("your seat at {table} is kept: Enter on it (or sit {table}) comes "
+                     "back").format(table=tid)
+
+
+def reorder(c: Controller, order: list[str] | None) -> None:
+    if order is not None and c.link is not None:
+        c.link.reorder(c.table_id, order)
+
+
+def outcome(c: Controller, out: Outcome) -> None:
+    if out.move is not None:
+        if out.rest:
+            # The game takes one card per move: the others follow, one per new view,
+            # and stay selected meanwhile (``go_on``).
+            c.get(TableScreen).queued = {"table": c.table_id, "kind": out.move["kind"],
+                        "cards": list(out.rest), "hand": list(c.table.hand)}
+        send_move(c, out.move, keep=bool(out.rest))
+    elif out.options:
+        c.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
+                                      for m in out.options],
+                          lambda m: send_move(c, wire_move(m)))
+    elif out.message:
+        c.notice = out.message
+
+
+def go_on(c: Controller) -> None:
+    """A new view came: send the next queued card once the last one took effect (the
+    hand changed) and the game lists it; say so and stop when it does not."""
+    q = c.get(TableScreen).queued
+    if q is None:
+        return
+    tm = c.table
+    if q["table"] != c.table_id or tm.over:
+        c.get(TableScreen).queued = None
+        return
+    tm.select_cards(q["cards"])
+    if tm.hand == q["hand"] or not tm.moves:
+        return                                  # not yet: the last card is on its way
+    card = q["cards"][0]
+    listed = listed_as(tm.moves, q["kind"], [card])
+    if len(listed) != 1:
+        c.get(TableScreen).queued = None
+        tm.clear()
+        c.notice = _("stopped before {card}: the game does not offer it now").format(
+            card=pretty(card))
+        return
+    rest = q["cards"][1:]
+    c.get(TableScreen).queued = {**q, "cards": rest, "hand": list(tm.hand)} if rest else None
+    send_move(c, wire_move(listed[0]), keep=bool(rest))
+
+
+def send_move(c: Controller, move: dict[str, Any], keep: bool = False) -> None:
+    """Send ``move``; ``keep``: cards queued after it stay queued and selected. While the
+    host is gone nothing is sent, and the line says so: a move kept for a host that answers
+    later would be carried out long after, on a table the player no longer looks at."""
+    if c.link is None:
+        c.error = _("not connected to a host")
+        return
+    if host_gone(c):
+        c.get(TableScreen).queued = None
+        c.error = _("the host is gone: your move was not sent; make it again once the host "
+                    "is back")
+        return
+    c.table.clear()
+    screen = c.get(TableScreen)
+    if not keep:
+        screen.queued = None
+    elif screen.queued is not None:
+        c.table.select_cards(screen.queued["cards"])
+    c.notice = ""
+    c.error = ""
+    c.link.send_move(c.table_id, move)
 
 
 # --- what the command line takes here ----------------------------------------------------------
@@ -121,26 +531,26 @@ def find_moves(c: Controller, line: str) -> list[dict[str, Any]]:
 def play_moves(c: Controller, line: str, moves: list[dict[str, Any]]) -> None:
     """The listed moves a line named: the one sent, or a choice among several."""
     if len(moves) == 1:
-        keys_table.send_move(c, wire_move(moves[0]))
+        send_move(c, wire_move(moves[0]))
         return
     c.dialog = Choice(_("Which {move}?").format(move=line), [(label_of(m), m) for m in moves],
-                      lambda m: keys_table.send_move(c, wire_move(m)))
+                      lambda m: send_move(c, wire_move(m)))
 
 
 @command("again", help=N_("another round, when the round is over"),
          where=("table",))
-def again(c: Controller, table: Any, rest: str) -> None:
-    if c.screen == "table" and keys_table.plays_again(c):
-        keys_table.again(c, "n")
+def again_command(c: Controller, table: Any, rest: str) -> None:
+    if c.screen == "table" and plays_again(c):
+        again(c, "n")
     else:
         c.request("again", table=table)
 
 
 @command("back", help=N_("take your seat back from the bot that plays it (your turn timed out)"),
          where=("table",))
-def back(c: Controller, table: Any, rest: str) -> None:
+def back_command(c: Controller, table: Any, rest: str) -> None:
     if c.screen == "table" and table is not None:
-        keys_table.take_seat_back(c, "enter")
+        take_seat_back(c, "enter")
     else:
         c.error = _("{command}: at a table where a bot plays for you").format(command="back")
 
@@ -148,7 +558,7 @@ def back(c: Controller, table: Any, rest: str) -> None:
 @command("put ", help=N_("put a card of your hand at a place: put 7h 1 (the first), the order "
                          "is yours"),
          where=("table",))
-def put(c: Controller, table: Any, rest: str) -> None:
+def put_command(c: Controller, table: Any, rest: str) -> None:
     words = rest.split()
     hand = c.table.hand if c.screen == "table" else []
     found = [i for i, code in enumerate(hand)
@@ -161,29 +571,29 @@ def put(c: Controller, table: Any, rest: str) -> None:
     order = list(hand)
     card = order.pop(found[0])
     order.insert(max(0, min(len(order), int(words[1]) - 1)), card)
-    keys_table.reorder(c, order)
+    reorder(c, order)
 
 
 @command("match", help=N_("the match at this table: places and scores per round, and the totals"),
          where=("table",))
-def match(c: Controller, table: Any, rest: str) -> None:
+def match_command(c: Controller, table: Any, rest: str) -> None:
     if c.screen == "table":
-        keys_table.match(c, "m")
+        match(c, "m")
     else:
         c.error = _("the match's scoreboard shows at a table")
 
 
 command("call", help=N_("the call (Pika!)"),
-        where=("table",))(as_key(keys_table.call, "p"))
+        where=("table",))(as_key(call, "p"))
 
 
 command("hint", help=N_("what the hard bot would play from your seat, and why (practice tables "
                         "and tables with hints)"),
-        where=("table",))(as_key(keys_table.ask_hint, "h"))
+        where=("table",))(as_key(ask_hint, "h"))
 
 
 command("sort", help=N_("sort your hand"),
-        where=("table",))(as_key(keys_table.sort, "o"))
+        where=("table",))(as_key(sort, "o"))
 
 
 #: At most this many moves are read out at each turn; more are counted (``moves`` reads all).

@@ -14,6 +14,7 @@ from cardparty.client.dialog import CreateForm, SeekForm
 from cardparty.client.render import Renderer
 from cardparty.client.screens.league import LeagueScreen
 from cardparty.client.screens.profile import ProfileScreen
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.theme import UNICODE
 from cardparty.net.host import Host
 from tests.client.clientkit import choose_by_keys, form_pick, keeping_coins, player
@@ -156,7 +157,7 @@ def test_a_reward_missed_while_away_is_told_as_such_wherever_the_player_is() -> 
 
     c = Controller(None, name="Eva")
     c.show("table")
-    c.table_id = "t3"
+    c.get(TableScreen).table = "t3"
     c.receive({"type": "reward", "table": "t3", "round": 1, "mode": "open", "seat": 0,
                   "place": 1, "coins": 100, "xp": 50, "league": 10, "stake": 0, "pot": 0,
                   "halved": False, "level_up": False, "missed": True,

@@ -9,9 +9,9 @@ import re
 import time
 from pathlib import Path
 
+from cardparty.client.at_table import stood_in
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import CreateForm
-from cardparty.client.keys_table import stood_in
 from cardparty.client.render import Renderer
 from cardparty.client.render_screens import mode_text, status_text
 from cardparty.client.screens.lobby import LobbyScreen

@@ -29,6 +29,7 @@ from cardparty.client.render import Renderer
 from cardparty.client.screens.league import LeagueScreen
 from cardparty.client.screens.room import RoomScreen
 from cardparty.client.screens.start import StartScreen
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.theme import glyphs
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
@@ -77,7 +78,7 @@ VIEW: dict[str, Any] = {"game": "pika", "seat": 0, "players": [{"name": "Eva"}],
 
 def playing(c: Controller) -> None:
     c.show("table")
-    c.table_id = "t1"
+    c.get(TableScreen).table = "t1"
     c.table.apply(dict(VIEW))
 
 

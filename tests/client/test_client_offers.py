@@ -10,6 +10,7 @@ from cardparty.client.controller import Controller
 from cardparty.client.render import Renderer
 from cardparty.client.screens.league import LeagueScreen
 from cardparty.client.screens.lobby import LobbyScreen
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import glyphs
 from cardparty.net.host import Host
@@ -84,8 +85,8 @@ def test_the_owners_and_bot_keys_are_offered_to_who_may_use_them(host: Host) -> 
 def test_a_spectator_is_offered_no_moves_and_no_next_round() -> None:
     c = Controller(None, name="Eva")
     c.show("table")
-    c.table_id = "t1"
-    c.table = TableModel(table="t1")
+    c.get(TableScreen).table = "t1"
+    c.get(TableScreen).model = TableModel(table="t1")
     c.table.apply({"seat": None, "players": [{"name": "Bot 1"}, {"name": "Bot 2"}],
                    "moves": [], "result": {"places": [1, 2]}, "phase": "over"})
     footer = shown(c, "status")
