@@ -59,8 +59,11 @@ from cardparty.net.host.tourney import Events
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
 from cardparty.net.wire.protocol import check_request, message
+from cardparty.net.wire.requests import Request
 
-Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
+#: A request's handler: it takes its own request's type (``net/wire/requests.py``), which the
+#: table of handlers, by type name, cannot say for each.
+Handler = Callable[[Player, Any], dict[str, Any] | None]
 StrPath = str | os.PathLike[str]
 
 
@@ -278,7 +281,7 @@ class HostParts:
             self.play.fail(ht, exc)
         self.outbox.seal()
 
-    def check_held(self, req: dict[str, Any]) -> None:
+    def check_held(self, req: Request) -> None:
         """ProtocolError ``held`` for a request about a held table (``succession``): asked
         before a request is answered from the memory of replies too, since a reply about a
         held table tells of what may never be."""
@@ -321,8 +324,9 @@ class HostParts:
         if token is not None:
             fields["token"] = token
         counted = address if self.config.guests.counted(address) else None
-        player = self.roster.hello(route, check_request(message("hello", **fields)), user,
-                                   counted)
+        req = check_request(message("hello", **fields))
+        assert req["type"] == "hello"
+        player = self.roster.hello(route, req, user, counted)
         self.flush()
         return player
 

@@ -35,6 +35,7 @@ from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
 from cardparty.net.names.safetext import safe
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import MoveRequest, ReorderRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -70,7 +71,8 @@ class Play:
 
     # --- requests ----------------------------------------------------------------------------
 
-    def playing(self, player: Player, req: dict[str, Any]) -> tuple[HostTable, int]:
+    def playing(self, player: Player, req: MoveRequest | ReorderRequest
+                ) -> tuple[HostTable, int]:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player)
         if ht.status != "playing":
@@ -78,7 +80,7 @@ class Play:
                                                    status=Msg(ht.status)))
         return ht, seat
 
-    def on_move(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_move(self, player: Player, req: MoveRequest) -> dict[str, Any]:
         ht, seat = self.playing(player, req)
         game = ht.game
         self.back(ht, seat)
@@ -116,7 +118,7 @@ class Play:
         except ValueError as exc:
             raise ProtocolError("bad_field", Msg("move: {problem}", problem=str(exc))) from None
 
-    def on_reorder(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_reorder(self, player: Player, req: ReorderRequest) -> dict[str, Any]:
         ht, seat = self.playing(player, req)
         self.back(ht, seat)
         try:
