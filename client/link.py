@@ -55,8 +55,11 @@ class Link(Protocol):
     def close(self) -> None:
         """Stop and release everything; safe to call twice."""
 
-    def send_move(self, table: Any, move: dict[str, Any]) -> None:
-        """Play ``move`` (``kind``, ``cards`` in play order, ``choice``) at ``table``."""
+    def send_move(self, table: Any, move: dict[str, Any],
+                  listed: tuple[int, int] | None = None) -> None:
+        """Play ``move`` (``kind``, ``cards`` in play order, ``choice``) at ``table``;
+        ``listed``: its id in the view that listed it and that view's version (the host
+        takes that very move), or None (the host judges the move as it is)."""
 
     def reorder(self, table: Any, order: list[str]) -> None:
         """Our hand in this new order (a permutation of it)."""

@@ -35,7 +35,6 @@ from cardparty.client import economy_link, event_link
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver, Message
 from cardparty.client.names import name_problem
-from cardparty.client.table_model import same_move
 from cardparty.client.tokens import TokenStore
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
@@ -187,35 +186,26 @@ class NetLink:
         with contextlib.suppress(Exception):
             self.session.close()
 
-    def send_move(self, table: Any, move: dict[str, Any], tries: int = 6) -> None:
-        """Send a move on the newest view: its id there and the view's version (a move the
-        view does not list goes as it is, for the host to say why not). If another seat or a
-        timer moved first (``stale``) and the very same move is still listed in the view that
-        overtook it, the player still means it -- a «Pika!» pressed while a bot draws and
-        plays -- so it is sent again on that view, a few times at most; otherwise it is
-        dropped without a word, as the new view shows why."""
-        listed = self._listed(table, move)
+    def send_move(self, table: Any, move: dict[str, Any],
+                  listed: tuple[int, int] | None = None) -> None:
+        """Send a move by its id in the view that listed it, with that view's version
+        (``listed``; None: the move as it is, for the host to judge). If another seat or a
+        timer moved first (``stale``), the player still means it -- a «Pika!» pressed while a
+        bot draws and plays -- so it goes again once as it is (kind, cards, choice), on the
+        newest view the link holds: the host plays it if its rules still allow it, and a
+        refusal then is dropped without a word, as the new view shows why."""
         fut = (self.session.send_move(table, move) if listed is None
                else self.session.send_move(table, *listed))
 
         def done(f: Future[dict[str, Any]]) -> None:
             exc = f.exception()
-            if isinstance(exc, SessionError) and exc.code == "stale":
-                if tries > 1 and self._listed(table, move) is not None:
-                    self.send_move(table, move, tries - 1)
+            if isinstance(exc, SessionError) and exc.code == "stale" and listed is not None:
+                again = self.session.send_move(table, move)
+                again.add_done_callback(lambda g: self._future(
+                    g, quiet={"stale", "illegal", "not_playing"}, lobby=False))
                 return
             self._future(f, quiet={"stale"}, lobby=False)
         fut.add_done_callback(done)
-
-    def _listed(self, table: Any, move: dict[str, Any]) -> tuple[int, int] | None:
-        """``move``'s id in the newest view of ``table`` and that view's version (None: that
-        view does not list it)."""
-        newest = self.session.views.get(table) or {}
-        version = newest.get("version")
-        for m in (newest.get("view") or {}).get("moves") or ():
-            if isinstance(m, dict) and isinstance(m.get("id"), int) and same_move(m, move):
-                return int(m["id"]), int(version) if isinstance(version, int) else 0
-        return None
 
     def reorder(self, table: Any, order: list[str]) -> None:
         self._send("reorder", table=table, order=list(order))

@@ -53,8 +53,8 @@ class Said(deque[str]):
 
 @dataclass
 class Outcome:
-    """What a key asks for: send ``move``, or choose among ``options`` under ``title``, or
-    just say ``message``."""
+    """What a key asks for: send ``move`` (the listed move itself, with its id), or choose
+    among ``options`` under ``title``, or just say ``message``."""
 
     move: MoveDict | None = None
     options: list[MoveDict] = field(default_factory=list)
@@ -65,11 +65,29 @@ class Outcome:
     rest: list[str] = field(default_factory=list)
 
 
+def labelled(move: MoveDict) -> MoveDict:
+    """A listed move with its label in the player's language (``label``) and as the host
+    wrote it (``english``), a copy."""
+    english = str(move.get("english", move.get("label") or ""))
+    return {**move, "english": english, "label": shown(english, move.get("msg"))}
+
+
 def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
-    """The move to send: kind, cards (in play order), choice; the id and label stay home."""
+    """The move to send: kind, cards (in play order), choice; the id and label stay home
+    (the id goes beside it, ``listed_at``)."""
     return {"kind": move["kind"],
             "cards": list(move.get("cards") or () if cards is None else cards),
             "choice": move.get("choice")}
+
+
+def listed_at(move: MoveDict, view: dict[str, Any]) -> tuple[int, int] | None:
+    """Where ``move`` was listed: its id in ``view``'s moves and that view's version (None: a
+    move the view does not list as such, sent as kind, cards and choice for the host to
+    judge)."""
+    move_id, version = move.get("id"), view.get("version")
+    if isinstance(move_id, int) and isinstance(version, int):
+        return move_id, version
+    return None
 
 
 MoveKey = tuple[str, tuple[str, ...], Any]
@@ -212,10 +230,10 @@ class TableModel:
         old_hand = self.hand
         if self.view and view.get("version") != self.view.get("version"):
             self.returned.clear()             # the table moved on: "back" has been read
-        for m in view.get("moves") or ():     # labels in the player's language, once per view
-            if isinstance(m, dict):
-                label = m.setdefault("english", str(m.get("label") or ""))
-                m["label"] = shown(label, m.get("msg"))
+        # Labels in the player's language, once per view, on this model's own copy of the
+        # moves: the view is the link's too (another thread may read it).
+        view = {**view, "moves": [labelled(m) for m in view.get("moves") or ()
+                                  if isinstance(m, dict)]}
         self.view = view
         self.table = table if table is not None else self.table
         self.received = time.monotonic()
@@ -342,7 +360,8 @@ class TableModel:
         out: dict[MoveKey, MoveDict] = {}
         for m in self.moves:
             if sorted(m.get("cards") or ()) == same:
-                mine = {**m, "cards": list(cards)}          # sent in the player's order
+                # Sent in the player's order: no longer the listed move, so without its id.
+                mine = {**{k: v for k, v in m.items() if k != "id"}, "cards": list(cards)}
                 out.setdefault(move_key(mine), mine)
         if out:
             return list(out.values())
@@ -363,7 +382,7 @@ class TableModel:
         # card played with an empty hand): untouched since, Enter plays it.
         if hint is not None and self.selection == self._indexes_of(list(hint.get("cards")
                                                                         or ())):
-            return Outcome(move=wire_move(hint))
+            return Outcome(move=hint)
         cards = self.chosen_cards()
         if not cards:
             groups = self.action_groups()
@@ -391,7 +410,7 @@ class TableModel:
         singles = {move_key(m)[1] for m in self.moves if m["kind"] == kind}
         if not all((c,) in singles for c in cards):
             return None
-        return Outcome(move=wire_move(first[0]), rest=list(cards[1:]))
+        return Outcome(move=first[0], rest=list(cards[1:]))
 
     def select_cards(self, cards: list[str]) -> None:
         """Select ``cards`` (in this order) in the hand, as far as it holds them."""
@@ -421,7 +440,7 @@ class TableModel:
 
     def _one_or_choose(self, moves: list[MoveDict], title: str) -> Outcome:
         if len(moves) == 1:
-            return Outcome(move=wire_move(moves[0]))
+            return Outcome(move=moves[0])
         return Outcome(options=moves, title=title)
 
 

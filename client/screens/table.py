@@ -31,7 +31,7 @@ from cardparty.client.keymap import Keys
 from cardparty.client.link import Message
 from cardparty.client.screen import Box, Narration, Receiver, Screen
 from cardparty.client.screens.room import RoomScreen
-from cardparty.client.table_model import Outcome, TableModel, listed_as, wire_move
+from cardparty.client.table_model import Outcome, TableModel, listed_as, listed_at, wire_move
 from cardparty.client.theme import card_name, label_of
 from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.cards import pretty
@@ -446,7 +446,7 @@ def outcome(c: Controller, out: Outcome) -> None:
     elif out.options:
         c.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
                                       for m in out.options],
-                          lambda m: send_move(c, wire_move(m)))
+                          lambda m: send_move(c, m))
     elif out.message:
         c.notice = out.message
 
@@ -474,10 +474,12 @@ def go_on(c: Controller) -> None:
         return
     rest = q["cards"][1:]
     c.get(TableScreen).queued = {**q, "cards": rest, "hand": list(tm.hand)} if rest else None
-    send_move(c, wire_move(listed[0]), keep=bool(rest))
+    send_move(c, listed[0], keep=bool(rest))
 
 
 def send_move(c: Controller, move: dict[str, Any], keep: bool = False) -> None:
+    """Send ``move`` (as listed: its id and the view's version go with it, so the host takes
+    the very move listed)."""
     """Send ``move``; ``keep``: cards queued after it stay queued and selected. While the
     host is gone nothing is sent, and the line says so: a move kept for a host that answers
     later would be carried out long after, on a table the player no longer looks at."""
@@ -497,7 +499,7 @@ def send_move(c: Controller, move: dict[str, Any], keep: bool = False) -> None:
         c.table.select_cards(screen.queued["cards"])
     c.notice = ""
     c.error = ""
-    c.link.send_move(c.table_id, move)
+    c.link.send_move(c.table_id, wire_move(move), listed_at(move, c.table.view))
 
 
 # --- what the command line takes here ----------------------------------------------------------
@@ -531,10 +533,10 @@ def find_moves(c: Controller, line: str) -> list[dict[str, Any]]:
 def play_moves(c: Controller, line: str, moves: list[dict[str, Any]]) -> None:
     """The listed moves a line named: the one sent, or a choice among several."""
     if len(moves) == 1:
-        send_move(c, wire_move(moves[0]))
+        send_move(c, moves[0])
         return
     c.dialog = Choice(_("Which {move}?").format(move=line), [(label_of(m), m) for m in moves],
-                      lambda m: send_move(c, wire_move(m)))
+                      lambda m: send_move(c, m))
 
 
 @command("again", help=N_("another round, when the round is over"),
