@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.client.words import in_words
-from cardparty.core.cards import pretty_all
+from cardparty.core.cards import pretty_all, sort_key
 from cardparty.core.i18n import _, shown, translate
 
 MoveDict = dict[str, Any]
@@ -66,10 +66,9 @@ class Outcome:
 
 
 def labelled(move: MoveDict) -> MoveDict:
-    """A listed move with its label in the player's language (``label``) and as the host
-    wrote it (``english``), a copy."""
-    english = str(move.get("english", move.get("label") or ""))
-    return {**move, "english": english, "label": shown(english, move.get("msg"))}
+    """A listed move with its label in the player's language, a copy (the view's own move
+    keeps the host's words)."""
+    return {**move, "label": shown(str(move.get("label") or ""), move.get("msg"))}
 
 
 def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
@@ -298,7 +297,7 @@ class TableModel:
 
     def sort_hand(self) -> list[str] | None:
         """Group the hand by suit or colour, then rank (an order only: no rule involved)."""
-        order = sorted(self.hand, key=_sort_key)
+        order = sorted(self.hand, key=sort_key)
         if order == self.hand:
             return None
         self.hand = order
@@ -426,13 +425,13 @@ class TableModel:
         return self._one_or_choose(moves, _("Choose: {kind}").format(kind=translate(kind)))
 
     def call(self) -> Outcome:
-        """The call key (Pika's «Pika!»): a listed move of kind ``call``; with cards chosen,
-        the listed plays of those cards whose label carries the call."""
+        """The call key: a listed move of kind ``call``; with cards chosen, the listed plays
+        of those cards that the game says make the call too (``calls``: Pika's «Pika!»)."""
         calls = [m for m in self.moves if m["kind"] == "call" and not m.get("cards")]
         if calls:
             return self._one_or_choose(calls, _("Call"))
         cards = self.chosen_cards()
-        with_call = [m for m in self.candidates(cards) if "call" in str(m.get("english", ""))]
+        with_call = [m for m in self.candidates(cards) if m.get("calls") is True]
         if with_call:
             return self._one_or_choose(with_call,
                                        _("Play {cards} and call").format(cards=pretty_all(cards)))
@@ -452,17 +451,3 @@ def new_lines(told: list[str], repeated: list[str]) -> list[str]:
         if told[-k:] == repeated[:k]:
             return repeated[k:]
     return repeated
-
-
-_FRENCH_RANKS = "23456789TJQKA"
-_SUIT_ORDER = "SHCD"
-
-
-def _sort_key(code: str) -> tuple[int, str, int, str]:
-    """French cards by suit then rank; other codes (Pika) by colour then symbol."""
-    if len(code) == 2 and code[0] in _FRENCH_RANKS and code[1] in _SUIT_ORDER:
-        return (0, str(_SUIT_ORDER.index(code[1])), _FRENCH_RANKS.index(code[0]), code)
-    if code[:1] in "RYGB" and len(code) > 1:
-        rest = code[1:]
-        return (1, code[0], int(rest) if rest.isdigit() else 20 + len(rest), code)
-    return (2, code, 0, code)

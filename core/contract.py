@@ -104,6 +104,10 @@ class Move:
     cards: tuple[str, ...] = ()
     choice: str | None = None
     label: str = field(default="", compare=False)
+    #: The move also makes the game's call (Pika's play that leaves one card and calls
+    #: «Pika!» with it): what a client's call key offers with cards chosen, beside the
+    #: moves of kind ``call``. Said by the game, so no client reads it from a label.
+    calls: bool = field(default=False, compare=False)
 
     def to_wire(self) -> dict[str, Any]:
         """The msgpack-ready form used in views, saves and the protocol.
@@ -116,6 +120,8 @@ class Move:
             return hit[1]
         out: dict[str, Any] = {"kind": self.kind, "cards": list(self.cards),
                                "choice": self.choice, "label": self.label}
+        if self.calls:
+            out["calls"] = True
         if isinstance(self.label, Msg):     # the id, so each client says it in its language
             out["msg"] = self.label.to_wire()
         if len(_wires) >= _MAX_WIRES:

@@ -50,7 +50,7 @@ def test_a_view_applied_is_left_as_the_link_holds_it() -> None:
     assert view["moves"] == [move] and move == {
         "id": 0, "kind": "draw", "cards": [], "choice": None, "label": "draw",
         "msg": {"id": "draw"}}
-    assert tm.moves[0]["english"] == "draw" and tm.moves[0] is not move
+    assert tm.moves[0]["label"] == "draw" and tm.moves[0] is not move
 
 
 def test_a_listed_move_keeps_its_id_and_one_in_the_players_order_has_none() -> None:
@@ -60,3 +60,15 @@ def test_a_listed_move_keeps_its_id_and_one_in_the_players_order_has_none() -> N
     assert listed_at(tm.moves[0], tm.view) == (0, 5)
     (mine,) = tm.candidates(["TC", "TS"])
     assert mine["cards"] == ["TC", "TS"] and listed_at(mine, tm.view) is None
+
+
+def test_the_call_key_with_a_card_offers_the_plays_the_game_says_call() -> None:
+    """Which plays make the call is the game's word (``calls``), not its label's: a play
+    labelled "call" that the game does not mark is not offered, one marked is."""
+    tm = TableModel()
+    tm.apply({"hand": ["R7"], "moves": [
+        {"id": 0, "kind": "play", "cards": ["R7"], "choice": None, "label": "play R7 (call me)"},
+        {"id": 1, "kind": "play", "cards": ["R7"], "choice": "pika", "label": "play R7 +",
+         "calls": True}]})
+    out = tm.call()
+    assert out.move is not None and out.move["id"] == 1
