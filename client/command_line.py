@@ -143,7 +143,7 @@ def bot(c: Controller, table: Any, rest: str) -> None:
     if level not in BOT_LEVELS:
         c.error = f"bot {rest}: the levels are easy, normal and hard"
         return
-    c.request("add_bot", table=table, level=level)
+    c.request("bots", table=table, level=level)
 
 
 @command("leave", help=N_("leave the table (a bot plays your seat once the game runs)"),

@@ -292,7 +292,7 @@ class Controller:
         if self.link is None:
             self.error = _("not connected to a host")
             return
-        if action in ("sit", "spectate"):
+        if action in ("sit", "watch"):
             self.came_back(args.get("table"))
         self.link.request(action, **args)
 
@@ -355,7 +355,7 @@ class Controller:
             self.error = _("could not show a message from the host: {error}").format(
                 error=f"{type(exc).__name__}: {exc}")
 
-    def _status(self, msg: Message) -> None:
+    def _connection_state(self, msg: Message) -> None:
         if self.link is None:              # a link given up on still talking: not ours now
             return
         self.connection = str(msg.get("state", ""))
@@ -384,7 +384,7 @@ class Controller:
         if self.screen == "start":
             self.show("lobby")
 
-    def _lobby(self, msg: Message) -> None:
+    def _tables(self, msg: Message) -> None:
         self.tables = list(msg.get("tables") or [])
         self.listed_once.update(t.get("id") for t in self.tables)
         if msg.get("games"):
@@ -402,7 +402,7 @@ class Controller:
         elif not self.current.chat(table, line):  # a table of ours not on screen: say which
             self.lobby_chat.append(f"[{table}] {line}")
 
-    def _invite(self, msg: Message) -> None:
+    def _invited(self, msg: Message) -> None:
         # One line, never a dialog: a dialog popping up would take the keys the player is
         # typing (an Enter meant for his own game would sit him down elsewhere).
         # The table by the id the lobby lists it under (its title is not in the lobby).
@@ -448,8 +448,8 @@ def still_invited(c: Controller, table: Any) -> bool:
 
 #: What each message from the link changes (``link`` lists them).
 RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
-    "status": Controller._status, "welcome": Controller._welcome, "lobby": Controller._lobby,
-    "error": Controller._error, "chat": Controller._chat,
-    "invite": Controller._invite, "notice": Controller._notice,
+    "connection": Controller._connection_state, "welcome": Controller._welcome,
+    "tables": Controller._tables, "error": Controller._error, "chat": Controller._chat,
+    "invited": Controller._invited, "notice": Controller._notice,
     "profile": Controller._profile, "reward": Controller._reward,
 }

@@ -11,10 +11,10 @@ adapter knows the wire.
 
 Messages into the client are plain dicts with a ``type``:
 
-- ``{"type": "status", "state": "connecting"|"connected"|"disconnected"|"reconnecting",
+- ``{"type": "connection", "state": "connecting"|"connected"|"disconnected"|"reconnecting",
   "text": str}``: the connection to the host.
 - ``{"type": "welcome", "name": str, "host": str}``: the host accepted us under ``name``.
-- ``{"type": "lobby", "tables": [table...], "games": [game info...]}``: every table (``id``,
+- ``{"type": "tables", "tables": [table...], "games": [game info...]}``: every table (``id``,
   ``game``, ``players``, ``seats`` (names, None where free, "bot ..." for bots), ``mode``
   (``friends``, ``open``, or what else the link calls it), ``status``, ``ready``, and where
   known ``creator`` and ``invited``, the usernames invited) and every game the host offers
@@ -25,7 +25,7 @@ Messages into the client are plain dicts with a ``type``:
 - ``{"type": "hosts", "hosts": [[label, address]...], "text": str}``: hosts found on the LAN
   (from ``lan_hosts``, for the start screen).
 - ``{"type": "chat", "from": str, "text": str, "table": id}`` (``table`` None: said to the
-  whole lobby); ``{"type": "invite", "from": str,
+  whole lobby); ``{"type": "invited", "from": str,
   "table": id, "title": str, "game": str}``: we are invited to sit at a table;
   ``{"type": "notice", "text": str, "table": id}``: one line that is not an error (an
   invitation went out); with ``table``, it holds while that table takes seats;
@@ -69,7 +69,7 @@ class Link(Protocol):
 
     def request(self, action: str, **args: Any) -> None:
         """A lobby request: ``create`` (game, players, settings, variants, mode), ``sit``
-        (table, seat), ``spectate`` (table), ``add_bot`` (table, level), ``ready`` (table),
+        (table, seat), ``watch`` (table), ``bots`` (table, level), ``ready`` (table),
         ``invite`` (table, names), ``leave`` (table), ``again`` (table), ``hint`` (table);
         the table owner's
         ``remove`` (table, seat), ``close`` (table), ``strangers`` (table, allow)."""

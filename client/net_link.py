@@ -173,7 +173,7 @@ class NetLink:
 
     def start(self, deliver: Deliver) -> None:
         self.deliver = deliver
-        deliver({"type": "status", "state": "connecting",
+        deliver({"type": "connection", "state": "connecting",
                  "text": _("connecting to {address}...").format(address=self.address)})
         self.thread = threading.Thread(target=self._run, name="cardparty-client-link",
                                        daemon=True)
@@ -224,9 +224,9 @@ class NetLink:
             self._create(args)
         elif action == "sit":
             self._sit(table, args.get("seat"))
-        elif action == "spectate":
+        elif action == "watch":
             self._send("watch", table=table)
-        elif action == "add_bot":
+        elif action == "bots":
             self._send("bots", table=table, count=1, level=args.get("level", "basic"))
         elif action == "ready":
             self._send("ready", table=table, ready=True)
@@ -433,7 +433,7 @@ class NetLink:
             text = name_problem(self.name) or _(
                 "the host does not take the name {name}: choose another").format(
                 name=repr(self.name[:40]))
-        self.deliver({"type": "status", "state": "refused", "code": code, "text": text})
+        self.deliver({"type": "connection", "state": "refused", "code": code, "text": text})
 
     def _run(self) -> None:
         while not self.closed.is_set():
@@ -446,7 +446,7 @@ class NetLink:
                 if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
                     self._refused(exc)
                     return
-                self.deliver({"type": "status", "state": "reconnecting",
+                self.deliver({"type": "connection", "state": "reconnecting",
                               "text": _("no cardparty host answers at {address}: still "
                                         "trying").format(address=self.address)})
         else:
@@ -472,7 +472,7 @@ class NetLink:
             wrong = diagnose(self.session.address, expected)
             if wrong is not None:
                 self.key_refusal = wrong
-                self.deliver({"type": "status", "state": "refused", "code": wrong.code,
+                self.deliver({"type": "connection", "state": "refused", "code": wrong.code,
                               "text": wrong.message})
             return
         known = self.session.known_hosts or KnownHosts()
@@ -486,13 +486,13 @@ class NetLink:
             self.session.connect(timeout=3.0)
         except SessionError as exc:
             if exc.code in REFUSALS:
-                self.deliver({"type": "status", "state": "refused", "code": exc.code,
+                self.deliver({"type": "connection", "state": "refused", "code": exc.code,
                               "text": exc.message})
             return
         self.key_refusal = None
         self._keep_token()
         self._poll_tables(wait=True)
-        self.deliver({"type": "status", "state": "connected",
+        self.deliver({"type": "connection", "state": "connected",
                       "text": _("reconnected to the host")})
 
     def _welcomed(self, welcome: dict[str, Any]) -> None:
@@ -507,7 +507,7 @@ class NetLink:
         self._poll_tables(wait=True)
         testing = (_("this host runs for tests: a player may have chosen a deal")
                    if welcome.get("testing") else "")
-        self.deliver({"type": "status", "state": "connected", "text": testing})
+        self.deliver({"type": "connection", "state": "connected", "text": testing})
         economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
@@ -547,7 +547,7 @@ class NetLink:
     def _lobby(self, summaries: list[dict[str, Any]]) -> None:
         rows = [lobby_row(s) for s in summaries if isinstance(s, dict)]
         self.tables = {r["id"]: r for r in rows}
-        self.deliver({"type": "lobby", "tables": rows, "games": self.games})
+        self.deliver({"type": "tables", "tables": rows, "games": self.games})
 
     def _pushed(self, msg: dict[str, Any]) -> None:
         """A message the host pushed (on the session's thread): translate and pass on. A
@@ -568,13 +568,13 @@ class NetLink:
         elif kind == "table":
             row = lobby_row(msg.get("table") or {})
             self.tables[row["id"]] = row
-            self.deliver({"type": "lobby", "tables": list(self.tables.values()),
+            self.deliver({"type": "tables", "tables": list(self.tables.values()),
                           "games": self.games})
         elif kind == "chat":
             self.deliver({"type": "chat", "from": host_text(msg.get("name", "?"), name=True),
                           "text": host_text(msg.get("text", "")), "table": msg.get("table")})
         elif kind == "invited":
-            self.deliver({"type": "invite",
+            self.deliver({"type": "invited",
                           "from": host_text(msg.get("from") or "someone", name=True),
                           "table": msg.get("table"),
                           "title": host_text(msg.get("title") or "", 64),
@@ -586,29 +586,29 @@ class NetLink:
                     from_wire(msg.get("msg")) or str(msg.get("message") or "error"), 300)})
         elif kind == "connection":
             if msg.get("state") == "lost":
-                self.deliver({"type": "status", "state": "reconnecting",
+                self.deliver({"type": "connection", "state": "reconnecting",
                               "text": _("the host at {address} is gone: reconnecting...")
                               .format(address=self.address)})
             elif msg.get("state") == "moved":
-                self.deliver({"type": "status", "state": "connected",
+                self.deliver({"type": "connection", "state": "connected",
                               "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
             elif msg.get("state") == "older":
                 # A host that took over showed one of our tables older than we saw it: the
                 # session kept what we saw (docs/protocol.md, "What a client does").
-                self.deliver({"type": "status", "state": "connected", "text": _(
+                self.deliver({"type": "connection", "state": "connected", "text": _(
                     "the new host's copy of table {table} is older than what you saw (move "
                     "{version}, not {seen}): your view of it is kept").format(
                     table=host_text(str(msg.get("table", "")), 40),
                     version=host_text(str(msg.get("version")), 12),
                     seen=host_text(str(msg.get("seen")), 12))})
             elif msg.get("state") == "replaced":
-                self.deliver({"type": "status", "state": "disconnected",
+                self.deliver({"type": "connection", "state": "disconnected",
                               "text": _("you joined this host from another window, which "
                                         "has your seats now")})
             else:
                 self._keep_token()                 # a host that forgot us gave a new one
-                self.deliver({"type": "status", "state": "connected",
+                self.deliver({"type": "connection", "state": "connected",
                               "text": _("reconnected to the host")})
         elif kind == "closed":
-            self.deliver({"type": "status", "state": "disconnected",
+            self.deliver({"type": "connection", "state": "disconnected",
                           "text": _("the connection is closed")})

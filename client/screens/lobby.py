@@ -54,9 +54,9 @@ class LobbyScreen(Screen):
         self.create_waiting = False
 
     def receivers(self) -> Mapping[str, Receiver]:
-        return {"lobby": self._lobby}
+        return {"tables": self._tables}
 
-    def _lobby(self, msg: Message) -> None:
+    def _tables(self, msg: Message) -> None:
         c = self.c
         if msg.get("games"):
             if self.create_waiting and c.current is self and c.dialog is None:
@@ -170,7 +170,7 @@ def sit(c: Controller, key: str) -> None:
 @LOBBY.add("s", help=N_("spectate the table"), footer=N_("s: watch"))
 def watch(c: Controller, key: str) -> None:
     """watch the table as a spectator (you see no hand)"""
-    request_chosen(c, "spectate")
+    request_chosen(c, "watch")
 
 
 @LOBBY.add("o", help=N_("open play: seek a table (bots fill it after the wait)"))
@@ -262,7 +262,7 @@ def on_row(c: Controller, rest: str, action: Action, key: str) -> None:
     that table, as after the key."""
     ids = [str(t.get("id")) for t in c.tables]
     if rest and rest not in ids:              # not listed yet (or on a later page): asked
-        c.request("sit" if key == "enter" else "spectate", table=rest)
+        c.request("sit" if key == "enter" else "watch", table=rest)
         if key == "enter":
             wait_for_room(c, rest)
         return

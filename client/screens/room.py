@@ -88,12 +88,12 @@ class RoomScreen(Screen):
         return said
 
     def receivers(self) -> Mapping[str, Receiver]:
-        return {"lobby": self._lobby, "error": self._error}
+        return {"tables": self._tables, "error": self._error}
 
     def _error(self, msg: Message) -> None:
         self.asked = None
 
-    def _lobby(self, msg: Message) -> None:
+    def _tables(self, msg: Message) -> None:
         """After a lobby listing: open the room a seat was asked for, once it is ours; leave
         a room whose table is gone or that no longer seats this player."""
         c = self.c
@@ -186,7 +186,7 @@ def send_invite(c: Controller, table: Any, text: str) -> None:
 def ask_for_a_bot(c: Controller, table: Any) -> None:
     """The level dialog, then a bot of that level at ``table`` (the lobby's and the room's
     ``b``)."""
-    c.dialog = bot_dialog(table, lambda t, level: c.request("add_bot", table=t, level=level))
+    c.dialog = bot_dialog(table, lambda t, level: c.request("bots", table=t, level=level))
 
 
 

@@ -68,7 +68,7 @@ class TableScreen(Screen):
         self.rung: tuple[Any, str] | None = None
 
     def receivers(self) -> Mapping[str, Receiver]:
-        return {"view": self._view, "left": self._left, "lobby": self._who_is_away,
+        return {"view": self._view, "left": self._left, "tables": self._who_is_away,
                 "hint": self._hint}
 
     def _hint(self, msg: Message) -> None:

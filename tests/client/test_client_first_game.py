@@ -175,7 +175,7 @@ def test_an_entry_tables_end_offers_no_next_round_and_its_mode_says_entry() -> N
            "stake": 100, "seeking": True, "status": "over",
            "summary": {"mode": "entry", "again": False, "status": "over", "seats": [
                {"kind": "human", "name": "Eva"}, {"kind": "human", "name": "Petr"}]}}
-    c.receive({"type": "lobby", "tables": [row], "games": wire_games()})
+    c.receive({"type": "tables", "tables": [row], "games": wire_games()})
     c.receive({"type": "view", "table": "t2", "view": {
         "game": "pika", "seat": 0, "players": [{"name": "Eva"}, {"name": "Petr"}],
         "moves": [], "result": {"places": [1, 2]}, "phase": "over"}})
@@ -232,7 +232,7 @@ def test_the_lobby_keeps_its_status_column_at_60_columns() -> None:
     c = Controller(None, name="Eva")
     c.show("lobby")
     seats = [{"kind": "human", "name": n, "ready": False} for n in ("Eva", "Petr")]
-    c.receive({"type": "lobby", "games": wire_games(), "tables": [
+    c.receive({"type": "tables", "games": wire_games(), "tables": [
         {"id": "t1", "game": "pika", "seats": ["Eva", "Petr", None], "mode": "open",
          "status": "open", "summary": {"seats": [*seats, {"kind": "empty"}]}},
         {"id": "t2", "game": "kakhead", "seats": ["Ana", "Bot 2", "Bot 3"], "mode": "open",

@@ -49,12 +49,12 @@ def test_a_player_in_a_game_is_not_interrupted_and_a_table_line_names_its_table(
     pj.until(lambda: bool(jana.tables))
     tid = jana.tables[0]["id"]
     jana.link.request("sit", table=tid)                           # type: ignore[union-attr]
-    jana.link.request("add_bot", table=tid)                       # type: ignore[union-attr]
+    jana.link.request("bots", table=tid)                       # type: ignore[union-attr]
     jana.link.request("ready", table=tid)                         # type: ignore[union-attr]
     pj.until(lambda: jana.screen == "table")
     eva.command("say hello all")
     pe.until(lambda: "<Eva> hello all" in eva.lobby_chat)
-    eva.link.request("spectate", table=tid)                       # type: ignore[union-attr]
+    eva.link.request("watch", table=tid)                       # type: ignore[union-attr]
     pe.until(lambda: eva.screen == "table")
     jana.command("chat gg")                                       # at her table
     pe.until(lambda: "<Jana> gg" in list(eva.table.log))

@@ -86,7 +86,7 @@ def test_given_up_on_a_dead_address_the_start_screen_says_one_thing() -> None:
     c.key("escape")
     assert c.screen == "start" and "gave up" in c.error and c.banner == ""
     # The link given up on may still be finishing a try: what it says is not shown.
-    c.receive({"type": "status", "state": "reconnecting", "text": "still trying"})
+    c.receive({"type": "connection", "state": "reconnecting", "text": "still trying"})
     assert c.screen == "start" and c.banner == "" and "gave up" in c.error
 
 
