@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 from cardparty.client.dialog import BOT_LEVELS
 from cardparty.client.keymap import Action
-from cardparty.client.theme import label_of
 from cardparty.core.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -82,13 +81,6 @@ def normal(text: str) -> str:
     between words ("Play 10♥" and "play th" are the same)."""
     text = " ".join(text.translate(_SUITS).lower().split())
     return re.sub(r"\b10([shdc])\b", r"t\1", text)
-
-
-def move_words(move: dict[str, Any]) -> list[str]:
-    """The ways to type ``move``: its label as shown, and its kind with its cards."""
-    label = label_of(move)
-    plain = " ".join([str(move["kind"]), *[str(c) for c in move.get("cards") or ()]])
-    return list(dict.fromkeys([label, plain]))
 
 
 def candidates(c: Controller) -> list[str]:

@@ -32,8 +32,8 @@ from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.economy_words import BOUGHT, BOUGHT_ANY, reward_text
 from cardparty.client.keymap import Binding, KeyMap
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.link import Link, Message
-from cardparty.client.lobby_rows import sits_at
+from cardparty.client.link import Link, LobbyRow, Message
+from cardparty.client.lobby_rows import sits_at, summary_of
 from cardparty.client.message_line import MessageLine
 from cardparty.client.names import NAME_REFUSALS
 from cardparty.client.screen import Receiver, Screen
@@ -113,7 +113,7 @@ class Controller:
 
     def _screens(self) -> None:
         """The lobby, the waiting room and what lies over any screen."""
-        self.tables: list[dict[str, Any]] = []
+        self.tables: list[LobbyRow] = []
         self.games: list[dict[str, Any]] = []
         self.lobby_chat = Said(100)
         self.dialog: Choice | TextField | CreateForm | None = None
@@ -338,9 +338,7 @@ class Controller:
     def match_summary(self) -> dict[str, Any] | None:
         """The host's newest summary of the table on screen (its match: ``round``,
         ``rounds``, ``totals``), or None before the host listed it."""
-        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
-        summary = (row or {}).get("summary")
-        return summary if isinstance(summary, dict) else None
+        return summary_of(self, self.table_id) or None
 
     # --- the link's messages ---------------------------------------------------------------
 

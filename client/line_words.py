@@ -197,7 +197,8 @@ class Narrator:
             out = [d.title]
             for i, (label, value) in enumerate(d.options, 1):
                 cards = value.get("cards") if isinstance(value, dict) else None
-                shown = label_of({"label": label, "cards": cards}, self.ascii)
+                shown = label_of({"kind": "", "label": label, "cards": list(cards or ())},
+                                 self.ascii)
                 out.append(f"{i}. {shown}")
             out.append(_("Type the number of your choice; cancel: none."))
             return out

@@ -39,9 +39,32 @@ Must not know about: game rules, terminals, the wire format.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
+
+from cardparty.core.contract import MoveMap
 
 Message = dict[str, Any]
+
+
+class LobbyRow(TypedDict):
+    """A table as the lobby lists it, from the host's summary (``net_link.lobby_row``): the
+    seats in words (None where free), the mode as the lobby says it (``invited``: an open
+    table closed to strangers), and the summary itself, its free text made fit to draw."""
+
+    id: str
+    game: str
+    players: int
+    seats: list[str | None]
+    mode: str
+    stake: int
+    seeking: bool
+    hints: bool
+    fill_in: float | None
+    status: str
+    title: str
+    creator: str | None
+    invited: list[str]
+    summary: dict[str, Any]
 Deliver = Callable[[Message], None]
 
 
@@ -55,7 +78,7 @@ class Link(Protocol):
     def close(self) -> None:
         """Stop and release everything; safe to call twice."""
 
-    def send_move(self, table: Any, move: dict[str, Any],
+    def send_move(self, table: Any, move: MoveMap,
                   listed: tuple[int, int] | None = None) -> None:
         """Play ``move`` (``kind``, ``cards`` in play order, ``choice``) at ``table``;
         ``listed``: its id in the view that listed it and that view's version (the host

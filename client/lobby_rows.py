@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
+    from cardparty.client.link import LobbyRow
 
 
-def sits_at(c: Controller, t: dict[str, Any]) -> bool:
+def sits_at(c: Controller, t: LobbyRow) -> bool:
     """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
     me = c.name.casefold()
     seats = (t.get("summary") or {}).get("seats") or ()
@@ -20,7 +21,7 @@ def sits_at(c: Controller, t: dict[str, Any]) -> bool:
                             and str(s.get("name", "")).casefold() == me for s in seats)
 
 
-def invites_me(c: Controller, t: dict[str, Any]) -> bool:
+def invites_me(c: Controller, t: LobbyRow) -> bool:
     """Lobby row ``t`` is a table taking seats that invited this player, who has no seat
     there yet: the lobby marks it."""
     me = c.name.casefold()
@@ -28,11 +29,22 @@ def invites_me(c: Controller, t: dict[str, Any]) -> bool:
             and any(str(n).casefold() == me for n in t.get("invited") or ()))
 
 
-def invite_target(c: Controller, t: dict[str, Any]) -> dict[str, Any]:
+def row_of(c: Controller, table: Any) -> LobbyRow | None:
+    """The lobby's row of ``table`` (its id; None: not listed)."""
+    return next((t for t in c.tables if t.get("id") == table), None)
+
+
+def summary_of(c: Controller, table: Any) -> dict[str, Any]:
+    """The host's newest summary of ``table`` ({} before the lobby lists it)."""
+    row = row_of(c, table)
+    return row["summary"] if row is not None else {}
+
+
+def invite_target(c: Controller, t: LobbyRow) -> LobbyRow:
     """Where ``i`` invites to: the chosen table if it is a friends table this player sits
     at or created, else such a table that still takes seats, else the chosen one (the
     host then says why not)."""
-    def mine(x: dict[str, Any]) -> bool:
+    def mine(x: LobbyRow) -> bool:
         return sits_at(c, x) or bool(x.get("creator")) and x.get("creator") == c.name
 
     if t.get("mode") == "friends" and mine(t):
@@ -42,13 +54,13 @@ def invite_target(c: Controller, t: dict[str, Any]) -> dict[str, Any]:
     return ours[0] if ours else t
 
 
-def created(c: Controller, t: dict[str, Any] | None) -> bool:
+def created(c: Controller, t: LobbyRow | None) -> bool:
     """This player created lobby row ``t`` (the host's ``creator``, by name)."""
-    creator = (t or {}).get("creator")
+    creator = t["creator"] if t is not None else None
     return bool(creator) and bool(c.name) and str(creator).casefold() == c.name.casefold()
 
 
-def may_add_bot(c: Controller, t: dict[str, Any] | None) -> bool:
+def may_add_bot(c: Controller, t: LobbyRow | None) -> bool:
     """Whether the host would seat a bot this player asks for at ``t`` (docs/protocol.md,
     MO-3 to MO-6): a table taking seats with a seat free; an entry table takes none; at a
     friends or practice table only its creator may; at an open one any player seated there

@@ -33,9 +33,10 @@ from typing import Any
 
 from cardparty.client import economy_link, event_link
 from cardparty.client.hosttext import host_text
-from cardparty.client.link import Deliver, Message
+from cardparty.client.link import Deliver, LobbyRow, Message
 from cardparty.client.names import name_problem
 from cardparty.client.tokens import TokenStore
+from cardparty.core.contract import MoveMap
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.player.session import REFUSALS, Session, SessionError
@@ -91,19 +92,19 @@ def shown_summary(summary: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
+def lobby_row(summary: dict[str, Any]) -> LobbyRow:
     summary = shown_summary(summary)
     seats = [seat_label(s) for s in summary.get("seats") or ()]
     invited = summary.get("invited")
-    return {"id": summary.get("id"), "game": summary.get("game"),
-            "players": summary.get("players"), "seats": seats,
+    return {"id": str(summary.get("id", "")), "game": str(summary.get("game", "")),
+            "players": int(summary.get("players") or 0), "seats": seats,
             # an open table its creator closed to strangers shows as "invited" (docs/protocol.md)
             "mode": "invited" if summary.get("mode") == "open" and summary.get(
                 "strangers") is False else str(summary.get("mode") or "-"),
             "stake": int(summary.get("stake") or 0), "seeking": bool(summary.get("seeking")),
             "hints": summary.get("hints") is True,
             "fill_in": summary.get("fill_in"),
-            "status": summary.get("status"), "title": summary.get("title", ""),
+            "status": str(summary.get("status", "")), "title": summary.get("title", ""),
             "creator": summary.get("creator"),
             "invited": [str(n) for n in invited] if isinstance(invited, list) else [],
             "summary": summary}
@@ -163,7 +164,7 @@ class NetLink:
         #: The host shows another key than the one this session holds it to (found while it
         #: did not answer): said on the screen until the player trusts it again.
         self.key_refusal: HostKeyError | None = None
-        self.tables: dict[str, dict[str, Any]] = {}
+        self.tables: dict[str, LobbyRow] = {}
         self.games: list[dict[str, Any]] = []
         self.closed = threading.Event()
         self.thread: threading.Thread | None = None
@@ -186,7 +187,7 @@ class NetLink:
         with contextlib.suppress(Exception):
             self.session.close()
 
-    def send_move(self, table: Any, move: dict[str, Any],
+    def send_move(self, table: Any, move: MoveMap,
                   listed: tuple[int, int] | None = None) -> None:
         """Send a move by its id in the view that listed it, with that view's version
         (``listed``; None: the move as it is, for the host to judge). If another seat or a
@@ -341,7 +342,7 @@ class NetLink:
                 snap.add_done_callback(functools.partial(back, refused=exc))
             elif isinstance(exc, SessionError):
                 self.deliver({"type": "error", "text": exc.message})
-            elif (self.tables.get(table) or {}).get("stake"):
+            elif (row := self.tables.get(table)) is not None and row["stake"]:
                 economy_link.fetch_profile(self)      # the stake was taken: coins changed
             self._poll_tables()
 

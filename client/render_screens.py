@@ -25,6 +25,7 @@ from cardparty.core.narrate import with_names
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
+    from cardparty.client.link import LobbyRow
     from cardparty.client.screens.lobby import LobbyScreen
     from cardparty.client.screens.room import RoomScreen
     from cardparty.client.screens.start import StartForm
@@ -47,7 +48,7 @@ def cells(text: str, width: int, more: str = "…") -> str:
     return text + " " * max(0, width - sum(get_cwidth(ch) for ch in text))
 
 
-def mode_text(t: dict[str, Any]) -> str:
+def mode_text(t: LobbyRow) -> str:
     """A lobby row's mode, with the stake of an entry table; a friends table whose creator
     turned hints on says so (a practice table always gives them)."""
     mode = translate(str(t.get("mode") or ""))
@@ -60,7 +61,7 @@ def mode_text(t: dict[str, Any]) -> str:
     return mode[:12]
 
 
-def status_text(t: dict[str, Any]) -> str:
+def status_text(t: LobbyRow) -> str:
     """A lobby row's status, with the seconds before bots (or a cancel) at a table waiting
     for players ("open 28s"): in the status column, where they fit beside any stake."""
     status = translate(str(t.get("status", "")))
@@ -465,7 +466,7 @@ class ScreenParts:
         return sum(max(1, -(-sum(get_cwidth(ch) for ch in line) // width))
                    for line in "".join(f[1] for f in fragments).split("\n")[:-1])
 
-    def table_row(self, t: dict[str, Any], status: str | None = None) -> str:
+    def table_row(self, t: LobbyRow, status: str | None = None) -> str:
         """A table's line in the lobby's columns (``table_heading``), each as wide on the
         screen as its heading whatever the names hold."""
         seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
@@ -474,7 +475,7 @@ class ScreenParts:
                 f"{cells(seats, seats_width(self.width()), self.g.more[:1])} "
                 f"{cells(mode_text(t), 12)} {cells(status or status_text(t), 12)}")
 
-    def row_words(self, t: dict[str, Any]) -> str:
+    def row_words(self, t: LobbyRow) -> str:
         """A table of the lobby in one sentence (the line mode): its id, game, seats, mode
         and status."""
         seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or ())
@@ -483,7 +484,7 @@ class ScreenParts:
             table=t.get("id"), game=self.game_name(str(t.get("game", "?"))), seats=seats,
             mode=mode_text(t), status=status)
 
-    def room_row(self, t: dict[str, Any]) -> Fragments:
+    def room_row(self, t: LobbyRow) -> Fragments:
         """The table as the lobby lists it, under the lobby's heading."""
         return [("class:heading", table_heading(seats_width(self.width()))), ("", "\n"),
                 ("class:dialog.cursor", self.table_row(t) + "\n"), ("", "\n")]
@@ -515,7 +516,7 @@ class ScreenParts:
             out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
         return out, waiting
 
-    def room_rules(self, t: dict[str, Any], summary: dict[str, Any]) -> Fragments:
+    def room_rules(self, t: LobbyRow, summary: dict[str, Any]) -> Fragments:
         """The table's settings and variants in its game's words, and its bots' settings,
         each broken between words at the screen's width."""
         game: dict[str, Any] = next((g for g in self.c.games if g.get("id") == t.get("game")),

@@ -18,13 +18,15 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cardparty.client.words import in_words
 from cardparty.core.cards import pretty_all, sort_key
+from cardparty.core.contract import MoveMap
 from cardparty.core.i18n import _, shown, translate
 
-MoveDict = dict[str, Any]
+#: A move as a view lists it, or as the client sends it.
+MoveDict = MoveMap
 LOG_LINES = 300
 
 
@@ -231,7 +233,7 @@ class TableModel:
             self.returned.clear()             # the table moved on: "back" has been read
         # Labels in the player's language, once per view, on this model's own copy of the
         # moves: the view is the link's too (another thread may read it).
-        view = {**view, "moves": [labelled(m) for m in view.get("moves") or ()
+        view = {**view, "moves": [labelled(cast(MoveDict, m)) for m in view.get("moves") or ()
                                   if isinstance(m, dict)]}
         self.view = view
         self.table = table if table is not None else self.table
@@ -360,7 +362,8 @@ class TableModel:
         for m in self.moves:
             if sorted(m.get("cards") or ()) == same:
                 # Sent in the player's order: no longer the listed move, so without its id.
-                mine = {**{k: v for k, v in m.items() if k != "id"}, "cards": list(cards)}
+                mine: MoveDict = {**m, "cards": list(cards)}
+                mine.pop("id", None)
                 out.setdefault(move_key(mine), mine)
         if out:
             return list(out.values())

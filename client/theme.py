@@ -20,6 +20,7 @@ from typing import Any
 from prompt_toolkit.styles import Style
 
 from cardparty.core.cards import JOKER, RANKS, SUITS, colour, is_french, pretty
+from cardparty.core.contract import MoveMap
 from cardparty.core.i18n import translate
 
 STYLE = Style.from_dict({
@@ -133,6 +134,6 @@ def card_name(code: str, ascii_only: bool = False) -> str:
     return translate(shown) if code == JOKER else shown
 
 
-def label_of(move: dict[str, Any], ascii_only: bool = False) -> str:
+def label_of(move: MoveMap, ascii_only: bool = False) -> str:
     return pretty_text(str(move.get("label") or move.get("kind", "?")), move.get("cards"),
                        ascii_only)

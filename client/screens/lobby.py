@@ -18,7 +18,7 @@ from cardparty.client.command_line import as_key, command
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField, invite_prompt
 from cardparty.client.drawing import Fragments, text_lines
 from cardparty.client.keymap import Action, Keys
-from cardparty.client.link import Message
+from cardparty.client.link import LobbyRow, Message
 from cardparty.client.lobby_rows import invite_target, may_add_bot, sits_at
 from cardparty.client.screen import Narration, Receiver, Screen
 from cardparty.client.screens.room import (
@@ -72,13 +72,14 @@ class LobbyScreen(Screen):
         return r.lobby(self)
 
     def table_meant(self) -> Any:
-        return (selected_table(self.c) or {}).get("id")
+        t = selected_table(self.c)
+        return t["id"] if t is not None else None
 
     def narration(self, n: Narrator) -> Narration:
         return LobbyNarration(self, n)
 
 
-def selected_table(c: Controller) -> dict[str, Any] | None:
+def selected_table(c: Controller) -> LobbyRow | None:
     """The table on the row chosen (None: no table listed)."""
     cursor = c.get(LobbyScreen).cursor
     if 0 <= cursor < len(c.tables):
@@ -86,7 +87,7 @@ def selected_table(c: Controller) -> dict[str, Any] | None:
     return None
 
 
-def chosen(c: Controller) -> dict[str, Any] | None:
+def chosen(c: Controller) -> LobbyRow | None:
     """The table chosen; with none, the line that says how to make one."""
     t = selected_table(c)
     if t is None:
@@ -344,7 +345,7 @@ class LobbyNarration(Narration):
     def where(self) -> list[str]:
         return self.opened()
 
-    def row_words(self, t: dict[str, Any]) -> str:
+    def row_words(self, t: LobbyRow) -> str:
         """A table of the lobby in one sentence: its id, game, seats, mode and status."""
         return self.n.r.row_words(t)
 
@@ -357,7 +358,7 @@ class LobbyNarration(Narration):
         out = [ngettext("{n} table:", "{n} tables:", len(c.tables)).format(n=len(c.tables))]
         return out + [self.row_words(t) for t in c.tables]
 
-    def steady(self, t: dict[str, Any]) -> str:
+    def steady(self, t: LobbyRow) -> str:
         """A row's words without its countdown (``open 28s``): a table is said again when
         it changes, not every second."""
         return re.sub(r"\s\d+s\b", "", self.row_words(t))

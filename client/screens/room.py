@@ -21,8 +21,8 @@ from cardparty.client.command_line import command
 from cardparty.client.dialog import Choice, TextField, bot_dialog, invite_prompt
 from cardparty.client.drawing import Fragments, plain, text_lines
 from cardparty.client.keymap import Keys
-from cardparty.client.link import Message
-from cardparty.client.lobby_rows import created, may_add_bot, sits_at
+from cardparty.client.link import LobbyRow, Message
+from cardparty.client.lobby_rows import created, may_add_bot, sits_at, summary_of
 from cardparty.client.render_screens import settings_text
 from cardparty.client.screen import Narration, Receiver, Screen
 from cardparty.client.table_model import Said
@@ -57,7 +57,7 @@ class RoomScreen(Screen):
         #: The room's chat (the table's log takes it in when the game starts).
         self.said = Said(ROOM_CHAT)
 
-    def row(self) -> dict[str, Any] | None:
+    def row(self) -> LobbyRow | None:
         """The room's table as the lobby lists it (None if the lobby lost it)."""
         return next((t for t in self.c.tables if t.get("id") == self.table), None)
 
@@ -128,9 +128,9 @@ class RoomScreen(Screen):
         return True
 
     def title(self, r: Renderer) -> str:
-        t = self.row() or {}
+        t = self.row()
         return _("{game} · table {table} · waiting room · you: {name}").format(
-            game=r.game_name(str(t.get("game", "?"))), table=self.table,
+            game=r.game_name(t["game"] if t is not None else "?"), table=self.table,
             name=self.c.name or "?")
 
     def draw(self, r: Renderer) -> Fragments:
@@ -155,7 +155,7 @@ class RoomScreen(Screen):
 
 
 
-def room_of(c: Controller) -> dict[str, Any] | None:
+def room_of(c: Controller) -> LobbyRow | None:
     """The waiting room's table as the lobby lists it (None if the lobby lost it)."""
     return c.get(RoomScreen).row()
 
@@ -194,7 +194,8 @@ def ask_for_a_bot(c: Controller, table: Any) -> None:
 
 def taking_seats(c: Controller) -> bool:
     """The room's table still takes seats (a cancelled one does not: nothing to ready)."""
-    return (room_of(c) or {}).get("status") == "open"
+    t = room_of(c)
+    return t is not None and t["status"] == "open"
 
 
 def bot_allowed(c: Controller) -> bool:
@@ -277,10 +278,9 @@ def keep_seat(c: Controller, key: str) -> None:
 
 def others_seated(c: Controller, tid: Any) -> list[tuple[int, str]]:
     """The taken seats of ``tid`` but this player's: (seat index, "2. Bob")."""
-    t = next((t for t in c.tables if t.get("id") == tid), None) or {}
     me = c.name.casefold()
     return [(i, f"{i + 1}. {s.get('name')}")
-            for i, s in enumerate((t.get("summary") or {}).get("seats") or ())
+            for i, s in enumerate(summary_of(c, tid).get("seats") or ())
             if s.get("kind") == "bot" or (s.get("kind") == "human"
                                           and str(s.get("name")).casefold() != me)]
 
@@ -311,8 +311,7 @@ def set_strangers(c: Controller, tid: Any, allow: bool | None = None) -> None:
     """Let strangers (neither invited nor the creator) sit at ``tid`` or not; None: the
     other way than now."""
     if allow is None:
-        t = next((t for t in c.tables if t.get("id") == tid), None) or {}
-        allow = (t.get("summary") or {}).get("strangers") is False
+        allow = summary_of(c, tid).get("strangers") is False
     c.request("strangers", table=tid, allow=allow)
 
 

@@ -29,9 +29,17 @@ from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.drawing import Fragments, counter_text, plain, text_lines
 from cardparty.client.keymap import Keys
 from cardparty.client.link import Message
+from cardparty.client.lobby_rows import summary_of
 from cardparty.client.screen import Box, Narration, Receiver, Screen
 from cardparty.client.screens.room import RoomScreen
-from cardparty.client.table_model import Outcome, TableModel, listed_as, listed_at, wire_move
+from cardparty.client.table_model import (
+    MoveDict,
+    Outcome,
+    TableModel,
+    listed_as,
+    listed_at,
+    wire_move,
+)
 from cardparty.client.theme import card_name, label_of
 from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.cards import pretty
@@ -138,17 +146,15 @@ class TableScreen(Screen):
         c = self.c
         if c.current is not self:
             return
-        row = next((t for t in c.tables if t.get("id") == self.table), None)
-        seats = ((row or {}).get("summary") or {}).get("seats")
+        seats = summary_of(c, self.table).get("seats")
         if isinstance(seats, list):
             self.model.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
                                  and s.get("kind") == "human" and s.get("connected") is False})
 
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
         c = self.c
-        row = next((t for t in c.tables if t.get("id") == table), {})
         # Another version of the game here than at the host: the host's words, not ours
-        other = version_notice(table_plugins(row.get("summary"), view, c.games))
+        other = version_notice(table_plugins(summary_of(c, table) or None, view, c.games))
         describe = None
         if c.describe_for is not None and other is None:
             describe = c.describe_for(str(view.get("game", "")))
@@ -477,7 +483,7 @@ def go_on(c: Controller) -> None:
     send_move(c, listed[0], keep=bool(rest))
 
 
-def send_move(c: Controller, move: dict[str, Any], keep: bool = False) -> None:
+def send_move(c: Controller, move: MoveDict, keep: bool = False) -> None:
     """Send ``move`` (as listed: its id and the view's version go with it, so the host takes
     the very move listed)."""
     """Send ``move``; ``keep``: cards queued after it stay queued and selected. While the
@@ -504,14 +510,14 @@ def send_move(c: Controller, move: dict[str, Any], keep: bool = False) -> None:
 
 # --- what the command line takes here ----------------------------------------------------------
 
-def move_words(move: dict[str, Any]) -> list[str]:
+def move_words(move: MoveDict) -> list[str]:
     """The ways to type ``move``: its label as shown, and its kind with its cards."""
     label = label_of(move)
     plain = " ".join([str(move["kind"]), *[str(c) for c in move.get("cards") or ()]])
     return list(dict.fromkeys([label, plain]))
 
 
-def find_moves(c: Controller, line: str) -> list[dict[str, Any]]:
+def find_moves(c: Controller, line: str) -> list[MoveDict]:
     """The listed moves ``line`` names: by label or kind-and-cards exactly; else the same
     kind with the same cards in any order; else the only label that starts so."""
     moves = c.table.moves
@@ -530,7 +536,7 @@ def find_moves(c: Controller, line: str) -> list[dict[str, Any]]:
     return starts if len(starts) == 1 else []
 
 
-def play_moves(c: Controller, line: str, moves: list[dict[str, Any]]) -> None:
+def play_moves(c: Controller, line: str, moves: list[MoveDict]) -> None:
     """The listed moves a line named: the one sent, or a choice among several."""
     if len(moves) == 1:
         send_move(c, moves[0])

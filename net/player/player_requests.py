@@ -13,7 +13,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Any
 
-from cardparty.core.contract import Move
+from cardparty.core.contract import Move, MoveMap
 
 
 class PlayerRequests:
@@ -100,7 +100,7 @@ class PlayerRequests:
         """A fresh full view message of ``table`` (also pushed to the inbox)."""
         return self.request("snapshot", table=table)
 
-    def send_move(self, table: str, move: int | dict[str, Any] | Move,
+    def send_move(self, table: str, move: int | MoveMap | Move,
                   version: int | None = None) -> Future[dict[str, Any]]:
         """Send a move without waiting: ``move`` is an id from the view's ``moves`` list (then
         ``version`` is required: the view's version), a move map, or a Move. The future holds
@@ -112,7 +112,7 @@ class PlayerRequests:
             version = None if view is None else view["version"]
         return self.send("move", table=table, move=move, version=version)
 
-    def move(self, table: str, move: int | dict[str, Any] | Move,
+    def move(self, table: str, move: int | MoveMap | Move,
              version: int | None = None) -> dict[str, Any]:
         """``send_move`` and wait for the reply."""
         return self.wait(self.send_move(table, move, version), "move")
