@@ -177,24 +177,3 @@ def help_(c: Controller, table: Any, rest: str) -> None:
 def quit_(c: Controller, table: Any, rest: str) -> None:
     c.exit()
 
-
-@command("events", help=N_("the host's events: sign up, standings"), where=LOBBY_SIDE)
-def events(c: Controller, table: Any, rest: str) -> None:
-    keys_events.open_events(c)
-
-
-@command("signup", help=N_("sign up for the event shown (or enter late, or come back)"),
-         where=("events",))
-def signup(c: Controller, table: Any, rest: str) -> None:
-    keys_events.join(c, "enter")
-
-
-@command("withdraw", help=N_("withdraw from the event shown"), where=("events",))
-def withdraw(c: Controller, table: Any, rest: str) -> None:
-    keys_events.withdraw(c, "w")
-
-
-@command("export", help=N_("write the standings of the event shown as CSV and as a web page"),
-         where=("events",))
-def export(c: Controller, table: Any, rest: str) -> None:
-    keys_events.export(c, "x")

@@ -192,8 +192,10 @@ class ScreenParts:
         if result.get("summary"):
             summary = with_names(self.summary_text(result, names), names)
             out.append(("class:dim", f"\n {summary}\n"))
-        standing = standing_line(self.c, event_of(self.c))
-        if standing is not None:
+        for screen in self.c.screens.values():
+            standing = screen.over_words()
+            if standing is None:
+                continue
             wrapped = textwrap.fill(standing, 56, initial_indent=" ", subsequent_indent=" ")
             out.append(("class:notice", f"\n{wrapped}\n"))
         reward = self.c.rewards.get(self.c.table_id)
@@ -213,10 +215,10 @@ class ScreenParts:
         c = self.c
         if c.table.seat is None:               # a spectator plays no next round
             return [("m", _("the match")), ("l", _("stop watching"))]
-        if event_of(c) is not None:            # an event seats its next round itself
-            return [("e", _("the event's standings")),
-                    ("l", _("back to the lobby: the event seats the next round and tells you "
-                            "where"))]
+        for screen in c.screens.values():       # an event seats its next round itself
+            keys = screen.over_keys()
+            if keys is not None:
+                return keys
         if not plays_again(c):                 # an entry table plays one round
             return [("m", _("the match")),
                     ("l", _("back to the lobby: this table plays no other round (an entry "

@@ -162,6 +162,17 @@ class Screen:
         """The boxes it draws over itself, each while it applies."""
         return []
 
+    def over_words(self) -> str | None:
+        """A line it adds to the box at the end of a round at the table (an event's
+        standing), or None."""
+        return None
+
+    def over_keys(self) -> list[tuple[str, str]] | None:
+        """The keys the end of a round offers instead of the table's own (an event seats
+        its next round itself), or None; the first screen in the registry's order that
+        says some is heard."""
+        return None
+
     def ticking(self) -> bool:
         """A countdown runs on it: the full screen redraws four times a second."""
         return False

@@ -12,7 +12,7 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 from cardparty.client.screen import Screen
-from cardparty.client.screens import league, lobby, profile, room, shop, start, table
+from cardparty.client.screens import events, league, lobby, profile, room, shop, start, table
 
 SCREENS: tuple[type[Screen], ...] = (
     start.StartScreen,
@@ -21,5 +21,6 @@ SCREENS: tuple[type[Screen], ...] = (
     table.TableScreen,
     profile.ProfileScreen,
     league.LeagueScreen,
+    events.EventsScreen,
     shop.ShopScreen,
 )

@@ -66,6 +66,11 @@ class ProfileScreen(Screen):
                     + "\n"))
         out.append(("", " " + _("league {week}: {n} pts").format(
             week=p.get("week", "?"), n=p.get("league", 0)) + "\n"))
+        rated = p.get("ratings")
+        if isinstance(rated, dict) and rated:
+            out.append(("", " " + _("ratings: {list}").format(list=", ".join(
+                f"{r.game_name(str(g))} {v:g}" for g, v in sorted(rated.items())
+                if isinstance(v, int | float))) + "\n"))
         for left, name in ((p.get("gold_left"), _("gold booster")),
                            (p.get("vip_left"), _("VIP pass"))):
             if left:

@@ -742,7 +742,7 @@ class TableNarration(Narration):
         lines = text_lines(self.n.r.over())
         keys = self.n.r.over_keys()
         body = lines[:len(lines) - len(keys)]
-        words = {"n": "again", "m": "match", "l": "lobby", "x": "leave"}
+        words = {"n": "again", "m": "match", "l": "lobby", "x": "leave", "e": "events"}
         said = [_("{command}: {what}").format(command=words.get(k, k), what=what)
                 for k, what in keys]
         return [*body, _("Type one of these:"), *said]

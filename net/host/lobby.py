@@ -212,6 +212,20 @@ class Lobby:
                  table.players, ht.access.mode)
         return self.views.summary_message(ht)
 
+    def open_table(self, table: Table, title: str, timing: TableTiming, access: Access,
+                   stakes: Stakes | None = None) -> HostTable:
+        """A new table of the lobby, its seats empty, playing ``table`` (``create``, and an
+        event's rounds: net/host/tourney.py), kept at the next flush."""
+        seq = next(self._seq)
+        ht = HostTable(id=f"t{seq}", seq=seq, title=title or f"{table.info.name} #{seq}",
+                       game=table, seats=[HostSeat() for _ in range(table.players)],
+                       timing=timing, changed_at=self.clock.now(), access=access,
+                       stakes=stakes or Stakes())
+        self.economy.opened(ht)
+        self.tables.add(ht)
+        self.persistence.save_table(ht)
+        return ht
+
     def may_create(self, player: Player, req: CreateRequest) -> Any:
         """Whether ``player`` may open the table ``req`` asks for (ProtocolError if not):
         his open tables, the host's table limit, the game and its variants, a chosen deal,
@@ -460,7 +474,7 @@ class Lobby:
         """A line at a table (``lobby_chat`` takes those with no table first)."""
         table = req["table"]
         if table is None:
-            raise ProtocolError("no_table", Msg("a line for the lobby goes to the lobby"))
+            raise ProtocolError("no_table", Msg("there is no table {table}", table="null"))
         ht = self.tables.find(table)
         seat = ht.present(player, N_("sit or watch to talk at this table"))
         self.play.back(ht, seat)

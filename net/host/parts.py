@@ -59,7 +59,7 @@ from cardparty.net.host.tourney import Events
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
 from cardparty.net.wire.protocol import check_request, message
-from cardparty.net.wire.requests import Request
+from cardparty.net.wire.requests import ProfileRequest, Request
 
 #: A request's handler: it takes its own request's type (``net/wire/requests.py``), which the
 #: table of handlers, by type name, cannot say for each.
@@ -289,7 +289,7 @@ class HostParts:
         if isinstance(tid, str) and tid in self.tables.held:
             self.tables.find(tid)
 
-    def on_profile(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_profile(self, player: Player, req: ProfileRequest) -> dict[str, Any]:
         """The economy's profile, with the player's ratings at every game (TO-26)."""
         reply = self.economy.on_profile(player, req)
         profile = reply.get("profile")

@@ -281,10 +281,93 @@ class HintRequest(TypedDict):
     table: str
 
 
+class EventsRequest(TypedDict):
+    """``events`` (docs/protocol.md)."""
+
+    type: Literal["events"]
+    rid: int | str | None
+
+
+class EventRequest(TypedDict):
+    """``event`` (docs/protocol.md)."""
+
+    type: Literal["event"]
+    rid: int | str | None
+    event: str
+
+
+class EventCreateRequest(TypedDict):
+    """``event_create`` (docs/protocol.md)."""
+
+    type: Literal["event_create"]
+    rid: int | str | None
+    game: str
+    players: int
+    settings: dict[str, object]
+    variants: list[str]
+    format: Literal["swiss", "robin"]
+    rounds: int
+    duplicate: bool
+    fill: Literal["bots", "byes"]
+    late: int
+    minutes: float
+    start_within: float
+    idle: float | None
+    bot_delay: float
+    level: str
+    title: str
+    seed: int | None
+
+
+class EventJoinRequest(TypedDict):
+    """``event_join`` (docs/protocol.md)."""
+
+    type: Literal["event_join"]
+    rid: int | str | None
+    event: str
+
+
+class EventLeaveRequest(TypedDict):
+    """``event_leave`` (docs/protocol.md)."""
+
+    type: Literal["event_leave"]
+    rid: int | str | None
+    event: str
+
+
+class EventStartRequest(TypedDict):
+    """``event_start`` (docs/protocol.md)."""
+
+    type: Literal["event_start"]
+    rid: int | str | None
+    event: str
+
+
+class EventDeadlineRequest(TypedDict):
+    """``event_deadline`` (docs/protocol.md)."""
+
+    type: Literal["event_deadline"]
+    rid: int | str | None
+    event: str
+    minutes: float
+
+
+class RatingsRequest(TypedDict):
+    """``ratings`` (docs/protocol.md)."""
+
+    type: Literal["ratings"]
+    rid: int | str | None
+    game: str | None
+    name: str | None
+    offset: int
+
+
 #: Any checked request (``type`` tells which).
 Request = (HelloRequest | PingRequest | StandbyOkRequest | StandbyHelloRequest | ByeRequest |
     GamesRequest | TablesRequest | CreateRequest | SeekRequest | UnseekRequest | ProfileRequest
     | LeagueRequest | RewardsRequest | BuyRequest | SitRequest | LeaveRequest | BotsRequest |
     ReadyRequest | StartRequest | WatchRequest | SnapshotRequest | MoveRequest | ReorderRequest
     | ChatRequest | InviteRequest | AgainRequest | RemoveRequest | CloseRequest |
-    StrangersRequest | HintRequest)
+    StrangersRequest | HintRequest | EventsRequest | EventRequest | EventCreateRequest |
+    EventJoinRequest | EventLeaveRequest | EventStartRequest | EventDeadlineRequest |
+    RatingsRequest)

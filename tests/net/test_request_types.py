@@ -47,6 +47,9 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "buy": {"item": "gold"}, "move": {"move": 3, "rid": 1},
     "reorder": {"order": ["R1"]}, "chat": {"text": "hi"}, "invite": {"names": ["Petr"]},
     "remove": {"seat": 1}, "strangers": {"allow": False},
+    "event": {"event": "e1"}, "event_join": {"event": "e1"}, "event_leave": {"event": "e1"},
+    "event_start": {"event": "e1"}, "event_deadline": {"event": "e1", "minutes": 5},
+    "event_create": {"game": "pika", "players": 2},
 }
 
 
