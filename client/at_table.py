@@ -39,7 +39,8 @@ def spectating(c: Controller) -> bool:
 def plays_again(c: Controller) -> bool:
     """The round is over, this player has a seat, and the table plays another round (an
     entry table plays one: its summary's ``again`` is false, docs/protocol.md)."""
-    return seated_over(c) and (c.match_summary() or {}).get("again") is not False
+    summary = c.match_summary()
+    return seated_over(c) and (summary is None or summary.get("again") is not False)
 
 
 def stood_in(c: Controller) -> bool:

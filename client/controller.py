@@ -43,6 +43,7 @@ from cardparty.client.screens.table import TableScreen
 from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
 from cardparty.core.i18n import N_, _, translate
+from cardparty.net.wire.replies import GameWire, TableSummary
 
 Connect = Callable[[str, str], Link]
 S = TypeVar("S", bound=Screen)
@@ -114,7 +115,7 @@ class Controller:
     def _screens(self) -> None:
         """The lobby, the waiting room and what lies over any screen."""
         self.tables: list[LobbyRow] = []
-        self.games: list[dict[str, Any]] = []
+        self.games: list[GameWire] = []
         self.lobby_chat = Said(100)
         self.dialog: Choice | TextField | CreateForm | None = None
         #: 0: no help; 1: the keys; 2: the game's rules in short.
@@ -335,10 +336,10 @@ class Controller:
         self.show("lobby")
         link.start(self.deliver)
 
-    def match_summary(self) -> dict[str, Any] | None:
+    def match_summary(self) -> TableSummary | None:
         """The host's newest summary of the table on screen (its match: ``round``,
         ``rounds``, ``totals``), or None before the host listed it."""
-        return summary_of(self, self.table_id) or None
+        return summary_of(self, self.table_id)
 
     # --- the link's messages ---------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypedDict
 
 from cardparty.core.contract import MoveMap
+from cardparty.net.wire.replies import TableSummary
 
 Message = dict[str, Any]
 
@@ -64,7 +65,7 @@ class LobbyRow(TypedDict):
     title: str
     creator: str | None
     invited: list[str]
-    summary: dict[str, Any]
+    summary: TableSummary
 Deliver = Callable[[Message], None]
 
 

@@ -11,12 +11,24 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
     from cardparty.client.link import LobbyRow
+    from cardparty.net.wire.replies import GameWire, SeatSummary, TableSummary
+
+
+def seats_of(t: LobbyRow) -> list[SeatSummary]:
+    """The seats of a lobby row's summary (none while a row has no summary)."""
+    summary = t.get("summary")
+    return list(summary.get("seats") or ()) if summary is not None else []
+
+
+def game_of(c: Controller, game: Any) -> GameWire | None:
+    """What the host says of ``game`` (its id), or None when it lists no such game."""
+    return next((g for g in c.games if g.get("id") == game), None)
 
 
 def sits_at(c: Controller, t: LobbyRow) -> bool:
     """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
     me = c.name.casefold()
-    seats = (t.get("summary") or {}).get("seats") or ()
+    seats = seats_of(t)
     return bool(me) and any(isinstance(s, dict) and s.get("kind") == "human"
                             and str(s.get("name", "")).casefold() == me for s in seats)
 
@@ -34,10 +46,10 @@ def row_of(c: Controller, table: Any) -> LobbyRow | None:
     return next((t for t in c.tables if t.get("id") == table), None)
 
 
-def summary_of(c: Controller, table: Any) -> dict[str, Any]:
-    """The host's newest summary of ``table`` ({} before the lobby lists it)."""
+def summary_of(c: Controller, table: Any) -> TableSummary | None:
+    """The host's newest summary of ``table`` (None before the lobby lists it)."""
     row = row_of(c, table)
-    return row["summary"] if row is not None else {}
+    return row["summary"] if row is not None else None
 
 
 def invite_target(c: Controller, t: LobbyRow) -> LobbyRow:
@@ -67,7 +79,8 @@ def may_add_bot(c: Controller, t: LobbyRow | None) -> bool:
     (or its creator)."""
     if t is None or t.get("status") != "open" or None not in (t.get("seats") or ()):
         return False
-    mode = (t.get("summary") or {}).get("mode") or t.get("mode")
+    summary = t.get("summary")
+    mode = (summary.get("mode") if summary is not None else None) or t.get("mode")
     if mode == "entry":
         return False
     if mode in ("friends", "practice"):

@@ -29,7 +29,7 @@ import contextlib
 import functools
 import threading
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, cast
 
 from cardparty.client import economy_link, event_link
 from cardparty.client.hosttext import host_text
@@ -42,6 +42,7 @@ from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.player.session import REFUSALS, Session, SessionError
 from cardparty.net.trust.hostkey import diagnose
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
+from cardparty.net.wire.replies import GameWire, SeatSummary, TableSummary
 
 LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
@@ -49,7 +50,7 @@ LOBBY_POLL = 2.0
 AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint", "snapshot"})
 
 
-def seat_label(seat: dict[str, Any]) -> str | None:
+def seat_label(seat: SeatSummary) -> str | None:
     """One seat of a table summary as the lobby shows it."""
     kind = seat.get("kind")
     if kind == "empty":
@@ -75,24 +76,32 @@ OWNER_NOTICES = {"remove": N_("seat {seat} of table {table} is free"),
                  "no strangers": N_("strangers may not sit at table {table}")}
 
 
-def shown_summary(summary: dict[str, Any]) -> dict[str, Any]:
+def shown_summary(summary: TableSummary) -> TableSummary:
     """A host's table summary with its free text as it may be drawn (``host_text``): the
     title, the creator's and the seats' names, the names invited."""
-    out = dict(summary)
+    out = summary.copy()
     if "title" in out:
         out["title"] = host_text(out["title"], 64)
-    if out.get("creator") is not None:
-        out["creator"] = host_text(out["creator"], name=True)
+    creator = out.get("creator")
+    if creator is not None:
+        out["creator"] = host_text(creator, name=True)
     if isinstance(out.get("invited"), list):
         out["invited"] = [host_text(n, name=True) for n in out["invited"]]
     if isinstance(out.get("seats"), list):
-        out["seats"] = [{**s, "name": host_text(s["name"], name=True)}
-                        if isinstance(s, dict) and s.get("name") is not None else s
-                        for s in out["seats"]]
+        out["seats"] = [named_seat(s) for s in out["seats"]]
     return out
 
 
-def lobby_row(summary: dict[str, Any]) -> LobbyRow:
+def named_seat(seat: SeatSummary) -> SeatSummary:
+    """A seat of a summary with its name as it may be drawn."""
+    if not isinstance(seat, dict) or seat.get("name") is None:
+        return seat
+    out = seat.copy()
+    out["name"] = host_text(seat["name"], name=True)
+    return out
+
+
+def lobby_row(summary: TableSummary) -> LobbyRow:
     summary = shown_summary(summary)
     seats = [seat_label(s) for s in summary.get("seats") or ()]
     invited = summary.get("invited")
@@ -165,7 +174,7 @@ class NetLink:
         #: did not answer): said on the screen until the player trusts it again.
         self.key_refusal: HostKeyError | None = None
         self.tables: dict[str, LobbyRow] = {}
-        self.games: list[dict[str, Any]] = []
+        self.games: list[GameWire] = []
         self.closed = threading.Event()
         self.thread: threading.Thread | None = None
         self.my_tables: dict[str, dict[str, Any]] = {}
@@ -545,7 +554,7 @@ class NetLink:
             with contextlib.suppress(Exception):
                 fut.result(5.0)
 
-    def _lobby(self, summaries: list[dict[str, Any]]) -> None:
+    def _lobby(self, summaries: list[TableSummary]) -> None:
         rows = [lobby_row(s) for s in summaries if isinstance(s, dict)]
         self.tables = {r["id"]: r for r in rows}
         self.deliver({"type": "tables", "tables": rows, "games": self.games})
@@ -567,7 +576,7 @@ class NetLink:
         if kind == "view":
             self.deliver(view_message(msg))
         elif kind == "table":
-            row = lobby_row(msg.get("table") or {})
+            row = lobby_row(cast(TableSummary, msg.get("table") or {}))
             self.tables[row["id"]] = row
             self.deliver({"type": "tables", "tables": list(self.tables.values()),
                           "games": self.games})

@@ -16,7 +16,7 @@ from prompt_toolkit.utils import get_cwidth
 from cardparty.client.at_table import plays_again
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.economy_words import profile_line, reward_text
-from cardparty.client.lobby_rows import invites_me
+from cardparty.client.lobby_rows import game_of, invites_me, seats_of
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import Glyphs, pretty_text, to_ascii
 from cardparty.client.words import summary_words, variants_text
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cardparty.client.screens.room import RoomScreen
     from cardparty.client.screens.start import StartForm
     from cardparty.client.table_model import Said
+    from cardparty.net.wire.replies import GameWire, TableSummary
 
 Fragments = list[tuple[Any, ...]]
 
@@ -66,7 +67,7 @@ def status_text(t: LobbyRow) -> str:
     for players ("open 28s"): in the status column, where they fit beside any stake."""
     status = translate(str(t.get("status", "")))
     fill = t.get("fill_in")
-    seats = (t.get("summary") or {}).get("seats") or ()
+    seats = seats_of(t)
     if t.get("status") == "open" and seats and all(
             isinstance(s, dict) and s.get("kind") != "empty" for s in seats):
         # Every seat taken: nobody else may sit, the game waits for its players' ready.
@@ -102,15 +103,16 @@ def table_heading(seats_cells: int = SEATS_MOST) -> str:
             f"{cells(mode, 12)} {cells(status, 12)}").rstrip()
 
 
-def settings_text(values: dict[str, Any], game: dict[str, Any]) -> str:
+def settings_text(values: dict[str, object], game: GameWire | None) -> str:
     """A table's settings as the waiting room lists them: each by the name its game gives it,
     in the player's language; yes and no for a switch."""
-    declared = game.get("settings") or {}
+    declared = (game.get("settings") if game is not None else None) or {}
     out = []
     for name, value in values.items():
         if name == "deck":
             continue
-        label = (declared.get(name) or {}).get("label") or name.replace("_", " ")
+        setting = declared.get(name)
+        label = (setting.get("label") if setting is not None else None) or name.replace("_", " ")
         shown = (_("yes") if value else _("no")) if isinstance(value, bool) else value
         if name == "dealer" and value == -1:   # the games' word for a dealer drawn by lot
             shown = _("drawn at random")
@@ -238,7 +240,7 @@ class ScreenParts:
         tm = self.c.table
         summary = self.c.match_summary()
         match = match_of(summary, tm.names, tm.view)
-        now = (summary or {}).get("round") or 1
+        now = (summary.get("round") if summary is not None else None) or 1
         out: Fragments = [("class:heading", _("The match at table {table}, round {n}").format(
             table=self.c.table_id, n=now)), ("", "\n\n")]
         if not match.rounds:
@@ -355,8 +357,7 @@ class ScreenParts:
         summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
         text = " ".join(translate(summary or N_("The host sent no summary of this game."))
                         .split())
-        house = variants_text(c.table.view.get("variants") or (),
-                              next((g for g in c.games if g.get("id") == game), {}))
+        house = variants_text(c.table.view.get("variants") or (), game_of(c, game))
         if house:
             text += " " + _("House rules at this table: {variants}.").format(variants=house)
         text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
@@ -457,8 +458,8 @@ class ScreenParts:
         t = room.row()
         if t is None:
             return [("class:dim", " " + _("waiting for the host to list the table..."))]
-        summary = t.get("summary") or {}
-        seats, waiting = self.room_seats(summary.get("seats") or ())
+        summary = t["summary"]
+        seats, waiting = self.room_seats(seats_of(t))
         top = [*self.room_row(t), *seats, *self.room_rules(t, summary), *self.room_start(waiting)]
         return [*top, *self.room_chat(room.said, self.lines_in(top))]
 
@@ -518,11 +519,10 @@ class ScreenParts:
             out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
         return out, waiting
 
-    def room_rules(self, t: LobbyRow, summary: dict[str, Any]) -> Fragments:
+    def room_rules(self, t: LobbyRow, summary: TableSummary) -> Fragments:
         """The table's settings and variants in its game's words, and its bots' settings,
         each broken between words at the screen's width."""
-        game: dict[str, Any] = next((g for g in self.c.games if g.get("id") == t.get("game")),
-                                    {})
+        game = game_of(self.c, t.get("game"))
         out: Fragments = [("", "\n"),
                           *self.labelled(_("Settings:"), settings_text(
                               summary.get("settings") or {}, game) or _("the game's defaults")),

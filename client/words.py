@@ -24,6 +24,7 @@ from cardparty.core import hookspecs
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import Msg, _, from_wire, shown, translate
 from cardparty.core.narrate import generic, with_names
+from cardparty.net.wire.replies import GameWire, TableSummary
 
 Describe = Callable[[dict[str, Any], list[str]], str]
 
@@ -114,15 +115,17 @@ def version_notice(plugins: Any) -> str | None:
         versions="; ".join(differ))
 
 
-def table_plugins(summary: Any, view: dict[str, Any], games: list[dict[str, Any]]
+def table_plugins(summary: TableSummary | None, view: dict[str, Any], games: list[GameWire]
                   ) -> dict[str, Any]:
     """The versions the host says a table runs: its summary's ``plugins``, else the host's
     games list for the view's game and variants."""
-    found = summary.get("plugins") if isinstance(summary, dict) else None
+    found = summary.get("plugins") if summary is not None else None
     if isinstance(found, dict):
-        return found
-    game = next((g for g in games if g.get("id") == view.get("game")), {})
+        return dict(found)
+    game = next((g for g in games if g.get("id") == view.get("game")), None)
     out: dict[str, Any] = {}
+    if game is None:
+        return out
     if game.get("plugin"):
         out[str(game["id"])] = game["plugin"]
     wanted = view.get("variants") or ()
@@ -132,8 +135,9 @@ def table_plugins(summary: Any, view: dict[str, Any], games: list[dict[str, Any]
     return out
 
 
-def variants_text(variants: Any, game: dict[str, Any]) -> str:
+def variants_text(variants: Any, game: GameWire | None) -> str:
     """A table's variants by their names, in the player's language (``game``: the host's
-    description of its game, with its ``variants``)."""
-    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
+    description of its game, with its ``variants``; None: not listed)."""
+    listed = (game.get("variants") if game is not None else None) or ()
+    names = {v.get("id"): v.get("name") for v in listed if isinstance(v, dict)}
     return ", ".join(translate(str(names.get(v) or v)) for v in variants)

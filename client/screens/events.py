@@ -193,7 +193,8 @@ def open_events(c: Controller) -> None:
 
 def event_of(c: Controller) -> str | None:
     """The event whose round the table on screen plays (None: none)."""
-    event = summary_of(c, c.table_id).get("event")
+    summary = summary_of(c, c.table_id)
+    event = summary.get("event") if summary is not None else None
     return str(event) if event else None
 
 

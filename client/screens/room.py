@@ -22,7 +22,14 @@ from cardparty.client.dialog import Choice, TextField, bot_dialog, invite_prompt
 from cardparty.client.drawing import Fragments, plain, text_lines
 from cardparty.client.keymap import Keys
 from cardparty.client.link import LobbyRow, Message
-from cardparty.client.lobby_rows import created, may_add_bot, sits_at, summary_of
+from cardparty.client.lobby_rows import (
+    created,
+    game_of,
+    may_add_bot,
+    seats_of,
+    sits_at,
+    summary_of,
+)
 from cardparty.client.render_screens import settings_text
 from cardparty.client.screen import Narration, Receiver, Screen
 from cardparty.client.table_model import Said
@@ -280,7 +287,8 @@ def others_seated(c: Controller, tid: Any) -> list[tuple[int, str]]:
     """The taken seats of ``tid`` but this player's: (seat index, "2. Bob")."""
     me = c.name.casefold()
     return [(i, f"{i + 1}. {s.get('name')}")
-            for i, s in enumerate(summary_of(c, tid).get("seats") or ())
+            for i, s in enumerate((summary_of(c, tid) or {"id": tid, "game": ""}).get("seats")
+                                  or ())
             if s.get("kind") == "bot" or (s.get("kind") == "human"
                                           and str(s.get("name")).casefold() != me)]
 
@@ -311,7 +319,8 @@ def set_strangers(c: Controller, tid: Any, allow: bool | None = None) -> None:
     """Let strangers (neither invited nor the creator) sit at ``tid`` or not; None: the
     other way than now."""
     if allow is None:
-        allow = summary_of(c, tid).get("strangers") is False
+        summary = summary_of(c, tid)
+        allow = summary is not None and summary.get("strangers") is False
     c.request("strangers", table=tid, allow=allow)
 
 
@@ -387,10 +396,10 @@ class RoomNarration(Narration):
         t = c.get(RoomScreen).row()
         if t is None:
             return [_("waiting for the host to list the table...")]
-        summary = t.get("summary") or {}
-        seats, waiting = self.n.r.room_seats(summary.get("seats") or ())
+        summary = t["summary"]
+        seats, waiting = self.n.r.room_seats(seats_of(t))
         lines = [self.n.r.row_words(t), *text_lines(seats)[1:]]
-        game = next((g for g in c.games if g.get("id") == t.get("game")), {})
+        game = game_of(c, t.get("game"))
         lines.append(_("Settings:") + " " + (settings_text(summary.get("settings") or {}, game)
                                             or _("the game's defaults")))
         variants = variants_text(summary.get("variants") or (), game)

@@ -29,7 +29,7 @@ from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.drawing import Fragments, counter_text, plain, text_lines
 from cardparty.client.keymap import Keys
 from cardparty.client.link import Message
-from cardparty.client.lobby_rows import summary_of
+from cardparty.client.lobby_rows import game_of, summary_of
 from cardparty.client.screen import Box, Narration, Receiver, Screen
 from cardparty.client.screens.room import RoomScreen
 from cardparty.client.table_model import (
@@ -146,7 +146,8 @@ class TableScreen(Screen):
         c = self.c
         if c.current is not self:
             return
-        seats = summary_of(c, self.table).get("seats")
+        summary = summary_of(c, self.table)
+        seats = summary.get("seats") if summary is not None else None
         if isinstance(seats, list):
             self.model.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
                                  and s.get("kind") == "human" and s.get("connected") is False})
@@ -154,16 +155,14 @@ class TableScreen(Screen):
     def _open_table(self, table: Any, view: dict[str, Any]) -> None:
         c = self.c
         # Another version of the game here than at the host: the host's words, not ours
-        other = version_notice(table_plugins(summary_of(c, table) or None, view, c.games))
+        other = version_notice(table_plugins(summary_of(c, table), view, c.games))
         describe = None
         if c.describe_for is not None and other is None:
             describe = c.describe_for(str(view.get("game", "")))
         self.model = TableModel(table=table, describe=describe)
         if other:
             self.model.log.append(other)
-        house = variants_text(view.get("variants") or (),
-                              next((g for g in c.games if g.get("id") == view.get("game")),
-                                   {}))
+        house = variants_text(view.get("variants") or (), game_of(c, view.get("game")))
         if house:                                 # said once, first: no room may have shown it
             self.model.log.append(_("House rules at this table: {variants}.").format(
                 variants=house))

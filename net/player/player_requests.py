@@ -14,6 +14,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from cardparty.core.contract import Move, MoveMap
+from cardparty.net.wire.replies import GameWire, TableSummary
 
 
 class PlayerRequests:
@@ -34,15 +35,15 @@ class PlayerRequests:
              ) -> dict[str, Any]:
         raise NotImplementedError
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> list[GameWire]:
         """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
-        games: list[dict[str, Any]] = self.request("games")["games"]
+        games: list[GameWire] = self.request("games")["games"]
         return games
 
-    def tables(self, most: int = 1000) -> list[dict[str, Any]]:
+    def tables(self, most: int = 1000) -> list[TableSummary]:
         """The host's tables (at most ``most``), each a table summary (docs/protocol.md,
         "table"): the host sends them a page at a time; this asks for every page."""
-        out: list[dict[str, Any]] = []
+        out: list[TableSummary] = []
         offset: int | None = 0
         while offset is not None and len(out) < most:
             page = self.request("tables", offset=offset)
@@ -54,13 +55,13 @@ class PlayerRequests:
     def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
                variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,
                bot_delay: float = -1.0, title: str = "", seed: int | None = None,
-               mode: str = "open") -> dict[str, Any]:
+               mode: str = "open") -> TableSummary:
         """Open a table; returns its summary (``id`` is what others join by). ``idle``: the
         idle-turn timeout in seconds (None: never; -1: the host's default); ``bot_delay``:
         seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
         seed (a replayable game; None: a fresh one); ``mode``: ``open`` (anyone sits) or
         ``friends`` (only the creator and the players he invites)."""
-        summary: dict[str, Any] = self.request(
+        summary: TableSummary = self.request(
             "create", game=game, players=players, settings=settings or {},
             variants=list(variants), idle=idle, bot_delay=bot_delay, title=title, seed=seed,
             mode=mode)["table"]

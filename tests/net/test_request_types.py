@@ -20,6 +20,10 @@ def conforms(value: Any, shape: Any) -> bool:
     origin = get_origin(shape)
     if shape is Any or shape is object:
         return True
+    if typing.is_typeddict(shape):
+        hints = get_type_hints(shape)
+        return isinstance(value, dict) and all(
+            k in hints and conforms(v, hints[k]) for k, v in value.items())
     if shape is type(None):
         return value is None
     if origin in (typing.Union, types.UnionType):
@@ -33,8 +37,8 @@ def conforms(value: Any, shape: Any) -> bool:
         key, item = get_args(shape)
         return isinstance(value, dict) and all(
             conforms(k, key) and conforms(v, item) for k, v in value.items())
-    if shape is float:
-        return isinstance(value, float)
+    if shape is float:             # an int is a float to a type checker (PEP 484)
+        return isinstance(value, int | float) and not isinstance(value, bool)
     if shape is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, shape)
