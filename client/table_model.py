@@ -22,7 +22,7 @@ from typing import Any, cast
 
 from cardparty.client.words import in_words
 from cardparty.core.cards import pretty_all, sort_key
-from cardparty.core.contract import MoveMap
+from cardparty.core.contract import MoveMap, WireEvent
 from cardparty.core.i18n import _, shown, translate
 
 #: A move as a view lists it, or as the client sends it.
@@ -126,7 +126,7 @@ class TableModel:
     selection: list[int] = field(default_factory=list)
     suggestion: int | None = None
     log: Said = field(default_factory=lambda: Said(LOG_LINES))
-    describe: Callable[[dict[str, Any], list[str]], str] | None = None
+    describe: Callable[[WireEvent, list[str]], str] | None = None
     #: The game's events as told in the log (without the chat between them): what a
     #: snapshot's repeated events are matched against.
     told: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -223,7 +223,7 @@ class TableModel:
 
     # --- a new view arrives -------------------------------------------------------------
 
-    def apply(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+    def apply(self, view: dict[str, Any], events: list[WireEvent] | None = None,
               table: Any = None, snapshot: bool = False) -> None:
         """Take a view (and the events since the last one) as the new truth. A
         ``snapshot`` (after a reconnect, or the host's restart) repeats the table's last
@@ -253,7 +253,7 @@ class TableModel:
         self.told.extend(lines)
         self._presence_seen()
 
-    def narrate(self, event: dict[str, Any]) -> str:
+    def narrate(self, event: WireEvent) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
         codes written as players read them."""
         return in_words(event, self.names, self.describe)

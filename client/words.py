@@ -21,12 +21,13 @@ import pluggy
 from cardparty.client.hosttext import host_text
 from cardparty.client.theme import pretty_text
 from cardparty.core import hookspecs
+from cardparty.core.contract import WireEvent
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import Msg, _, from_wire, shown, translate
 from cardparty.core.narrate import generic, with_names
 from cardparty.net.wire.replies import GameWire, TableSummary
 
-Describe = Callable[[dict[str, Any], list[str]], str]
+Describe = Callable[[WireEvent, list[str]], str]
 
 
 @functools.cache
@@ -43,13 +44,13 @@ def describer(game: str) -> Describe | None:
     pm.register(plugin, name=game)
     hook = pm.hook.cardparty_describe
 
-    def describe(event: dict[str, Any], names: list[str]) -> str:
+    def describe(event: WireEvent, names: list[str]) -> str:
         return hook(event=event, names=names) or ""
 
     return describe
 
 
-def in_words(event: dict[str, Any], names: list[str], describe: Describe | None = None,
+def in_words(event: WireEvent, names: list[str], describe: Describe | None = None,
              ascii_only: bool = False) -> str:
     """``event`` as the player reads it: the host's sentence, else ``describe``'s (the
     game's), else the generic one; in his language, seats as ``names``, the card codes the
@@ -58,7 +59,7 @@ def in_words(event: dict[str, Any], names: list[str], describe: Describe | None 
                        ascii_only)
 
 
-def _said(event: dict[str, Any], names: list[str], describe: Describe | None) -> str:
+def _said(event: WireEvent, names: list[str], describe: Describe | None) -> str:
     text = event.get("text")
     if isinstance(text, str) and text:
         return host_text(shown(text, event.get("msg")), lines=True)   # a host's words

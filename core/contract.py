@@ -49,6 +49,15 @@ class Event(TypedDict, total=False):
     places: list[int]
 
 
+class WireEvent(Event, total=False):
+    """An event as a view's ``events`` carry it: the game's data (another seat's private
+    cards only a ``count``), with ``text``, the event in words, and ``msg``, the same words
+    as a message (each client says them in its language)."""
+
+    text: str
+    msg: dict[str, Any]
+
+
 class PlayerRow(TypedDict, total=False):
     """One seat's entry in a view's ``players``: what everybody may know about that seat.
 
