@@ -410,8 +410,8 @@ class NetLink:
             if f.exception() is not None:
                 return                               # said by _send's own callback
             got = f.result()
-            newest = self.session.views.get(table) or {}
-            if got.get("version") != newest.get("version") or not isinstance(
+            newest = self.session.views.get(table)
+            if newest is None or got.get("version") != newest["version"] or not isinstance(
                     got.get("move"), int):
                 return
             self.deliver({"type": "hint", "table": table, "move": got["move"],

@@ -14,14 +14,14 @@ from concurrent.futures import Future
 from typing import Any
 
 from cardparty.core.contract import Move, MoveMap
-from cardparty.net.wire.replies import GameWire, TableSummary
+from cardparty.net.wire.replies import GameWire, TableSummary, ViewMessage
 
 
 class PlayerRequests:
     """The requests of docs/protocol.md as methods. Needs ``send``, ``request``, ``views``
     and ``request_timeout`` from the class it is mixed into (``Session``)."""
 
-    views: dict[str, dict[str, Any]]
+    views: dict[str, ViewMessage]
     request_timeout: float
 
     def send(self, type_: str, **fields: Any) -> Future[dict[str, Any]]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Required, TypedDict
 
+from cardparty.core.contract import View, WireEvent
+
 
 class SeatSummary(TypedDict, total=False):
     """One seat of a table summary: who sits there (``kind``: empty, human, bot), ready,
@@ -99,3 +101,39 @@ class GameWire(TypedDict, total=False):
     settings: dict[str, SettingInfo]
     plugin: str
     variants: list[VariantWire]
+
+
+class Timer(TypedDict, total=False):
+    """A timer the host runs at a table (a game's deadline, or ``idle``): its name, the seat
+    it waits for, its length and the seconds left when the view was sent."""
+
+    name: str
+    seat: int | None
+    seconds: float
+    remaining: float
+
+
+class Presence(TypedDict, total=False):
+    """Who is away at a seat, as data: connected, and whether a bot stands in."""
+
+    connected: bool
+    standin: bool
+
+
+class ViewMessage(TypedDict, total=False):
+    """The ``view`` push (and the reply to ``watch`` and ``snapshot``): one seat's (None: a
+    spectator's) view of a table at one version, the events since the previous one, the
+    host's timers and who is away."""
+
+    type: Required[str]
+    v: int
+    rid: int | str | None
+    table: Required[str]
+    seat: int | None
+    version: Required[int]
+    prev: int | None
+    snapshot: bool
+    view: Required[View]
+    events: list[WireEvent]
+    timers: list[Timer]
+    players: list[Presence]

@@ -1,6 +1,6 @@
-"""The shapes of a table summary and of a game (``net/wire/replies.py``) hold what a real host
-sends: every key of a summary (a fresh table, one with a bot, one finished) and of every game
-it lists is declared, of the type declared."""
+"""The shapes of a table summary, a game and a view message (``net/wire/replies.py``) hold what
+a real host sends: every key of a summary (a fresh table, one with a bot), of a playing
+table's view and of every game it lists is declared, of the type declared."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any, get_type_hints
 
 import pytest
 
+from cardparty.core.contract import View
 from cardparty.net.host import Host
 from cardparty.net.player.session import Session
 from cardparty.net.wire import replies
@@ -43,6 +44,16 @@ def test_a_hosts_summaries_and_games_are_as_declared(host: Host) -> None:
             held_to(summary, replies.TableSummary)
             for seat in summary["seats"]:
                 held_to(seat, replies.SeatSummary)
+        eva.ready(table["id"])
+        snap = eva.snapshot(table["id"])
+        held_to({k: v for k, v in snap.items() if k != "view"}, replies.ViewMessage)
+        # A view may carry keys its game adds (docs/protocol.md): those declared are typed.
+        view = snap["view"]
+        declared = get_type_hints(View)
+        assert set(declared) - {"deadlines"} <= set(view)
+        for key in set(view) & set(declared):
+            assert conforms(view[key], declared[key]), (key, view[key])
+        assert view["moves"] or view["turn"] != snap["seat"]
         for game in eva.games():
             held_to(game, replies.GameWire)
             for setting in game["settings"].values():
