@@ -11,7 +11,7 @@ Must not know about: game rules, the wire.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cardparty.client.at_table import host_gone, stood_in
@@ -144,7 +144,9 @@ class Renderer(ScreenParts):
                 groups.append([("class:warn", "  " + _("place {n}").format(n=p["place"]))])
             if me:
                 groups.append([("class:dim", "  " + _("(you)"))])
-            marked = (v.get("marked") or {}) if me else {}
+            # ``marked``: a key the game adds to its view (docs/protocol.md).
+            hints: Mapping[str, Any] = v
+            marked = (hints.get("marked") or {}) if me else {}
             for zname, zval in (p.get("zones") or {}).items():
                 # The game counts the own cards it names among the hand's ("shown: 3") and
                 # marks which they are: written out, as the opponent sees them.

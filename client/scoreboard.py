@@ -34,7 +34,7 @@ def _name(seat: Any, fallback: str) -> str:
 
 
 def match_of(summary: Mapping[str, Any] | None, names: list[str],
-             view: dict[str, Any] | None = None) -> Match:
+             view: Mapping[str, Any] | None = None) -> Match:
     """The match at a table from its ``summary`` (``names``: the view's, for seats the
     summary does not name); a finished ``view`` adds its round when the summary is older."""
     summary = summary or {}

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from cardparty.client.words import in_words
 from cardparty.core.cards import pretty_all, sort_key
-from cardparty.core.contract import MoveMap, WireEvent
+from cardparty.core.contract import MoveMap, View, WireEvent
 from cardparty.core.i18n import _, shown, translate
 
 #: A move as a view lists it, or as the client sends it.
@@ -81,7 +81,7 @@ def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
             "choice": move.get("choice")}
 
 
-def listed_at(move: MoveDict, view: dict[str, Any]) -> tuple[int, int] | None:
+def listed_at(move: MoveDict, view: View) -> tuple[int, int] | None:
     """Where ``move`` was listed: its id in ``view``'s moves and that view's version (None: a
     move the view does not list as such, sent as kind, cards and choice for the host to
     judge)."""
@@ -119,7 +119,8 @@ class TableModel:
     game is installed here, else the generic sentence)."""
 
     table: Any = None
-    view: dict[str, Any] = field(default_factory=dict)
+    #: The newest view (none yet: an empty one).
+    view: View = field(default_factory=lambda: cast(View, {}))
     received: float = 0.0
     hand: list[str] = field(default_factory=list)
     cursor: int = 0
@@ -149,7 +150,9 @@ class TableModel:
         return [str(p.get("name", f"seat {i}")) for i, p in enumerate(self.players)]
 
     @property
-    def players(self) -> list[dict[str, Any]]:
+    def players(self) -> list[Mapping[str, Any]]:
+        """Each seat's row of the view (the game's, and the link's ``connected`` and
+        ``standin``)."""
         return list(self.view.get("players") or [])
 
     @property
@@ -223,7 +226,7 @@ class TableModel:
 
     # --- a new view arrives -------------------------------------------------------------
 
-    def apply(self, view: dict[str, Any], events: list[WireEvent] | None = None,
+    def apply(self, view: View, events: list[WireEvent] | None = None,
               table: Any = None, snapshot: bool = False) -> None:
         """Take a view (and the events since the last one) as the new truth. A
         ``snapshot`` (after a reconnect, or the host's restart) repeats the table's last
@@ -233,7 +236,7 @@ class TableModel:
             self.returned.clear()             # the table moved on: "back" has been read
         # Labels in the player's language, once per view, on this model's own copy of the
         # moves: the view is the link's too (another thread may read it).
-        view = {**view, "moves": [labelled(cast(MoveDict, m)) for m in view.get("moves") or ()
+        view = {**view, "moves": [labelled(m) for m in view.get("moves") or ()
                                   if isinstance(m, dict)]}
         self.view = view
         self.table = table if table is not None else self.table

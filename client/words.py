@@ -21,7 +21,7 @@ import pluggy
 from cardparty.client.hosttext import host_text
 from cardparty.client.theme import pretty_text
 from cardparty.core import hookspecs
-from cardparty.core.contract import WireEvent
+from cardparty.core.contract import View, WireEvent
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import Msg, _, from_wire, shown, translate
 from cardparty.core.narrate import generic, with_names
@@ -116,7 +116,7 @@ def version_notice(plugins: Any) -> str | None:
         versions="; ".join(differ))
 
 
-def table_plugins(summary: TableSummary | None, view: dict[str, Any], games: list[GameWire]
+def table_plugins(summary: TableSummary | None, view: View, games: list[GameWire]
                   ) -> dict[str, Any]:
     """The versions the host says a table runs: its summary's ``plugins``, else the host's
     games list for the view's game and variants."""

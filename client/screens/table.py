@@ -12,7 +12,7 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardparty.client.at_table import (
     host_gone,
@@ -43,6 +43,7 @@ from cardparty.client.table_model import (
 from cardparty.client.theme import card_name, label_of
 from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.cards import pretty
+from cardparty.core.contract import View
 from cardparty.core.i18n import N_, _, ngettext, translate
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ class TableScreen(Screen):
     def _view(self, msg: Message) -> None:
         c = self.c
         table = msg.get("table")
-        view = msg.get("view") or {}
+        view = cast(View, msg.get("view") or {})       # the link's view message
         if table in self.left:
             return
         if c.current is self and table != self.table:
@@ -152,7 +153,7 @@ class TableScreen(Screen):
             self.model.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
                                  and s.get("kind") == "human" and s.get("connected") is False})
 
-    def _open_table(self, table: Any, view: dict[str, Any]) -> None:
+    def _open_table(self, table: Any, view: View) -> None:
         c = self.c
         # Another version of the game here than at the host: the host's words, not ours
         other = version_notice(table_plugins(summary_of(c, table), view, c.games))
