@@ -26,7 +26,7 @@ ARGPARSE_WORDS = (N_("usage: "), N_("options"), N_("positional arguments"),
 
 #: Subcommand modules in the order ``cardparty --help`` lists them.
 COMMANDS = ("play", "join", "host", "hosts", "bot_client", "games", "simulate", "watch",
-            "league", "check", "new_game")
+            "league", "record", "replay", "check", "new_game")
 
 
 class OneLineParser(argparse.ArgumentParser):

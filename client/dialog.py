@@ -164,7 +164,11 @@ class CreateForm:
                     help=N_("the bot that plays for a player who lets his turn time out")),
                 Row("hints", N_("Hints (friends tables)"), False, "bool",
                     help=N_("players may ask what the hard bot would play (h); practice "
-                            "tables always give hints, open and entry tables never"))]
+                            "tables always give hints, open and entry tables never")),
+                Row("undo", N_("Take back moves (friends tables)"), False, "bool",
+                    help=N_("a player may take back his last move (u) once everybody at the "
+                            "table agrees; practice tables always allow it, open and entry "
+                            "tables never"))]
         for name, s in sorted((g.get("settings") or {}).items()):
             if s.get("kind") not in ("int", "float", "bool", "choice"):
                 continue
@@ -253,6 +257,8 @@ class CreateForm:
                 out["standin_level"] = row.value
             elif row.key == "hints" and row.value:
                 out["hints"] = True
+            elif row.key == "undo" and row.value:
+                out["undo"] = True
             elif row.key.startswith("setting:"):
                 name = row.key.split(":", 1)[1]
                 if row.value != declared[name].get("default"):
@@ -263,6 +269,7 @@ class CreateForm:
             out.pop("stake", None)
         if out.get("mode") != "friends":       # practice gives hints, open and entry never
             out.pop("hints", None)
+            out.pop("undo", None)                # and takes moves back; the others never
         return out
 
 

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from cardparty.client.controller import Controller
 
 #: The screens after the start screen (the start screen types these characters instead).
-PLAYING = ("lobby", "room", "table", "profile", "league", "shop", "events")
+PLAYING = ("lobby", "room", "table", "profile", "league", "shop", "events", "history",
+           "replay")
 
 SHARED = Keys(*PLAYING, clears_error=False)
 

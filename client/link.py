@@ -94,6 +94,7 @@ class Link(Protocol):
     def request(self, action: str, **args: Any) -> None:
         """A lobby request: ``create`` (game, players, settings, variants, mode), ``sit``
         (table, seat), ``watch`` (table), ``bots`` (table, level), ``ready`` (table),
-        ``invite`` (table, names), ``leave`` (table), ``again`` (table), ``hint`` (table);
+        ``invite`` (table, names), ``leave`` (table), ``again`` (table), ``hint`` (table),
+        ``undo`` (table: take back our last move), ``undo_answer`` (table, agree);
         the table owner's
         ``remove`` (table, seat), ``close`` (table), ``strangers`` (table, allow)."""

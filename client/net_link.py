@@ -31,7 +31,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any, cast
 
-from cardparty.client import economy_link, event_link
+from cardparty.client import economy_link, event_link, records_link
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver, LobbyRow, Message
 from cardparty.client.names import name_problem
@@ -47,7 +47,8 @@ from cardparty.net.wire.replies import GameWire, SeatSummary, TableSummary
 LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
 #: for every table after each of them cost a move ten times over at the host.
-AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint", "snapshot"})
+AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint", "snapshot", "undo",
+                          "undo_answer"})
 
 
 def seat_label(seat: SeatSummary) -> str | None:
@@ -253,6 +254,10 @@ class NetLink:
             self._owner(action, table, args)
         elif action == "hint":
             self._hint(table)
+        elif action == "undo":
+            self._undo(table)
+        elif action == "undo_answer":
+            self._send("undo_answer", table=table, agree=bool(args.get("agree")))
         elif action == "back":
             # Any request at the table ends a stand-in (docs/protocol.md, "Timers the host
             # owns"): a snapshot is the one that changes nothing else.
@@ -261,6 +266,8 @@ class NetLink:
             economy_link.request(self, action, args)
         elif action in event_link.ACTIONS:
             event_link.request(self, action, args)
+        elif action in records_link.ACTIONS:
+            records_link.request(self, action, args)
         else:
             self.deliver({"type": "error", "text": _("unknown request {action}").format(
                 action=action)})
@@ -372,7 +379,7 @@ class NetLink:
                     bot_delay=float(args.get("bot_delay", -1.0)),
                     bot_budget_ms=int(args.get("bot_budget_ms", -1)),
                     standin_level=str(args.get("standin_level") or "normal"),
-                    hints=bool(args.get("hints")))["table"]
+                    hints=bool(args.get("hints")), undo=bool(args.get("undo")))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 try:
@@ -418,6 +425,24 @@ class NetLink:
                           "label": host_text(str(got.get("label") or ""), 80),
                           "reason": host_text(shown(got.get("reason"), got.get("reason_msg")),
                                               200)})
+        fut.add_done_callback(done)
+
+    def _undo(self, table: Any) -> None:
+        """Ask to take back our last move (protocol ``undo``): while the others are still to
+        agree, a notice says whom the table waits for; once it went back, the view with the
+        ``undo`` event says so."""
+        fut = self._send("undo", table=table)
+        if fut is None:
+            return
+
+        def done(f: Future[dict[str, Any]]) -> None:
+            if f.exception() is not None:
+                return                               # said by _send's own callback
+            waiting = [host_text(str(n), name=True) for n in f.result().get("waiting") or ()]
+            if waiting:
+                self.deliver({"type": "notice", "text": _(
+                    "you asked to take back your move: waiting for {names} to agree").format(
+                    names=", ".join(waiting[:16]))})
         fut.add_done_callback(done)
 
     def _again(self, table: Any) -> None:
@@ -571,7 +596,8 @@ class NetLink:
 
     def _translate(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
-        if economy_link.pushed(self, msg) or event_link.pushed(self, msg):
+        if (economy_link.pushed(self, msg) or event_link.pushed(self, msg)
+                or records_link.pushed(self, msg)):
             return
         if kind == "view":
             self.deliver(view_message(msg))
@@ -580,6 +606,11 @@ class NetLink:
             self.tables[row["id"]] = row
             self.deliver({"type": "tables", "tables": list(self.tables.values()),
                           "games": self.games})
+        elif kind == "undo_dropped":
+            self.deliver({"type": "notice", "text": _(
+                "{name}'s request to take back a move is dropped: {reason}").format(
+                name=host_text(str(msg.get("name") or "?"), name=True),
+                reason=host_text(shown(msg.get("reason"), msg.get("reason_msg")), 200))})
         elif kind == "chat":
             self.deliver({"type": "chat", "from": host_text(msg.get("name", "?"), name=True),
                           "text": host_text(msg.get("text", "")), "table": msg.get("table")})

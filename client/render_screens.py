@@ -213,19 +213,24 @@ class ScreenParts:
 
     def over_keys(self) -> list[tuple[str, str]]:
         """What the end of a round offers, a key a line: each says what it does to the seat
-        (back to the lobby keeps it for the next round; leaving gives it to a bot)."""
+        (back to the lobby keeps it for the next round; leaving gives it to a bot). The
+        replay (``r``) and, for a seat, the review (``v``) come before leaving, whoever
+        offers the rest (an event's screen its own)."""
         c = self.c
+        replay = ("r", _("replay the round, every hand shown"))
         if c.table.seat is None:               # a spectator plays no next round
-            return [("m", _("the match")), ("l", _("stop watching"))]
+            return [("m", _("the match")), replay, ("l", _("stop watching"))]
+        records = [replay, ("v", _("review your moves"))]
         for screen in c.screens.values():       # an event seats its next round itself
             keys = screen.over_keys()
             if keys is not None:
-                return keys
+                at = next((i for i, (key, _what) in enumerate(keys) if key == "l"), len(keys))
+                return [*keys[:at], *records, *keys[at:]]
         if not plays_again(c):                 # an entry table plays one round
-            return [("m", _("the match")),
+            return [("m", _("the match")), *records,
                     ("l", _("back to the lobby: this table plays no other round (an entry "
                             "table plays one)"))]
-        return [("n", _("play again")), ("m", _("the match")),
+        return [("n", _("play again")), ("m", _("the match")), *records,
                 ("l", _("back to the lobby, keeping your seat for the next round")),
                 ("x", _("leave the table: a bot takes your seat in the next round"))]
 

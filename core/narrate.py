@@ -123,6 +123,10 @@ def common(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
         return Msg("the pile is shuffled into a new stock")
     if kind == "reverse":
         return Msg("the direction turns")
+    if kind == "undo" and isinstance(event.get("moves"), int):
+        return plural_msg("{who} takes back {n} move, as everybody at the table agreed",
+                          "{who} takes back {n} moves, as everybody at the table agreed",
+                          int(event["moves"]), who=seat_name(names, event.get("seat")))
     places = event.get("places")
     if kind == "over" and isinstance(places, list):
         order = sorted(range(len(places)), key=lambda s: places[s])

@@ -226,6 +226,13 @@ class Table:
         self.pm, self.hook = rules_manager(catalog, game, self.variant_ids,
                                            (catalog.plugins[game], *variant_plugins))
         self.journal: list[tuple[int, Move]] = []
+        #: every reorder (PI-14) as (moves of the journal before it, seat, order): it changes
+        #: the version and a seat's view, so a replay (``core.record``) plays it again
+        self.reorders: list[tuple[int, int, tuple[str, ...]]] = []
+        #: where the version jumped: (steps made, versions skipped) -- a move taken back
+        #: (``core.undo``) leaves the table at an earlier step one version on, never back, so
+        #: a replay (``core.record``) gives each step the version it was shown with
+        self.skips: list[tuple[int, int]] = []
         self.events: list[Event] = []
         self.version = 0
         self._legal_cache: dict[int, list[Move]] = {}
@@ -383,6 +390,7 @@ class Table:
         reason = self.hook.cardparty_reorder(state=self.state, seat=seat, order=list(order))
         if reason is not None:
             raise IllegalMove(Move("reorder", tuple(order)), reason, seat)
+        self.reorders.append((len(self.journal), seat, tuple(order)))
         self._forget()
         self.version += 1
 
@@ -410,6 +418,8 @@ class Table:
                      self.names, catalog=self.catalog, _state=state)
         twin.rng.setstate(self.rng.getstate())
         twin.journal = list(self.journal)
+        twin.reorders = list(self.reorders)
+        twin.skips = list(self.skips)
         twin.events = list(self.events)
         twin.version = self.version
         return twin
@@ -423,6 +433,8 @@ class Table:
             "settings": self.settings, "variants": list(self.variant_ids), "seed": self.seed,
             "names": self.names, "version": self.version,
             "journal": [[s, m.kind, list(m.cards), m.choice] for s, m in self.journal],
+            "reorders": [[at, s, list(order)] for at, s, order in self.reorders],
+            "skips": [[at, by] for at, by in self.skips],
             "rng": rng_state(self.rng),
             "events": self.events,
             "state": self.hook.cardparty_save(state=self.state),
@@ -443,6 +455,9 @@ class Table:
                         data["seed"], data["names"], catalog=catalog, _state=state)
             table.rng = rng_from_state(data["rng"])
             table.journal = [(s, Move(k, tuple(c), ch)) for s, k, c, ch in data["journal"]]
+            table.reorders = [(at, s, tuple(order))              # saves made before them
+                              for at, s, order in data.get("reorders", ())]
+            table.skips = [(at, by) for at, by in data.get("skips", ())]
             table.version = data["version"]
             table.events = list(data.get("events", ()))   # saves made before events travelled
             return table

@@ -60,9 +60,10 @@ SLOW_COMMIT = 0.002
 #: holds other tables is not the host's, and is never written.
 APPLICATION_ID = 0x43507479
 #: ``PRAGMA user_version``: the layout of the rows below. A store of a newer layout is refused;
-#: one of layout 1 (``aside`` without a key, no ``peers``) is brought to this one on open, and
-#: one of layout 2 (no ``events`` nor ``ratings``) gets them, empty.
-SCHEMA_VERSION = 3
+#: one of layout 1 (``aside`` without a key, no ``peers``) is brought to this one on open, one
+#: of layout 2 (no ``events`` nor ``ratings``) gets them, empty, and one of layout 3 (no
+#: ``records``) gets it, empty.
+SCHEMA_VERSION = 4
 
 
 #: The name a journal gives the store's file (the ledger's is ``economy``).
@@ -120,6 +121,17 @@ HOST_SCHEMA = Schema("host", (
         Column("game", "TEXT"), Column("username", "TEXT", player=True),
         Column("mu", "REAL"), Column("sigma", "REAL"), Column("rounds", "INTEGER"),
         Column("at", "REAL", default="0", merge="max")), key=("game", "username")),
+    # Finished rounds (core/record.py), kept by the retention (docs/operating.md, "Game
+    # records"): written once when the round ends, dropped oldest first. ``players`` holds
+    # the name keys of its human seats between newlines ("\nana\npetr\n"), so a player's own
+    # are found without reading the records; ``data`` is the record's map, msgpack then zlib.
+    # Merged row by row at a heal: a record only the other side wrote is carried in (a new
+    # id if this side used its id), and one of a table the heal left out goes with it.
+    Table("records", (
+        Column("id", "TEXT", mint="r"), Column("ended", "REAL"),
+        Column("table_id", "TEXT", scope=True), Column("game", "TEXT"),
+        Column("players", "TEXT"), Column("data", "BLOB")), key=("id",),
+        indexes=(("records_ended", "ended", ""),)),
     # The file's own counters (commits, whether a host runs on it, its epoch): not a copy's.
     Table("info", (Column("key", "TEXT"), Column("value", "INTEGER")), key=("key",),
           merge="local"),
@@ -181,6 +193,8 @@ class Store:
         #: what each transaction changed, as row images (``replicate``)
         self.capture = Capture(HOST_SCHEMA)
         self._journal: Journal | None = None
+        #: the records' reading connection (``_reader``), made when first asked
+        self._read: sqlite3.Connection | None = None
         self._closing = threading.Event()
         self._checkpoints = threading.Thread(target=self._checkpoint, daemon=True,
                                              name="cardparty-store-checkpoint")
@@ -444,6 +458,21 @@ class Store:
         """(game, username, mu, sigma, rounds) of every rating, as the file has them."""
         return list(self.db.execute("SELECT game, username, mu, sigma, rounds FROM ratings"))
 
+    def put_record(self, record_id: str, ended: float, table_id: str, game: str,
+                   players: list[str], data: bytes) -> None:
+        """A finished round's record (``data``: packed and compressed by the caller);
+        ``players``: the name keys of its human seats."""
+        self._do("INSERT OR REPLACE INTO records (id, ended, table_id, game, players, data) "
+                 "VALUES (?, ?, ?, ?, ?, ?)",
+                 (record_id, ended, table_id, game, "\n" + "\n".join(players) + "\n", data))
+
+    def prune_records(self, keep: int, before: float) -> None:
+        """The retention: records that ended before ``before`` go, then all but the newest
+        ``keep``."""
+        self._do("DELETE FROM records WHERE ended < ?", (before,))
+        self._do("DELETE FROM records WHERE id IN (SELECT id FROM records ORDER BY ended "
+                 "DESC, id DESC LIMIT -1 OFFSET ?)", (max(0, keep),))
+
     def put_epoch(self, epoch: int) -> None:
         """This host's generation (a standby that takes over serves as the next one)."""
         self._do("INSERT OR REPLACE INTO info (key, value) VALUES ('epoch', ?)", (epoch,))
@@ -503,6 +532,48 @@ class Store:
         """The table's tail from ``version`` on is dropped (it could not be replayed)."""
         self._do("DELETE FROM moves WHERE table_id = ? AND version >= ?", (table_id, version))
 
+    # --- records (read at any time, through a connection of their own) ----------------------
+
+    def _reader(self) -> sqlite3.Connection:
+        """A connection that reads what is committed (WAL: never waits for the writer, never
+        sees a transaction under way), for the records a player asks for while the host
+        runs."""
+        if self._read is None:
+            self._read = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
+                                         isolation_level=None, check_same_thread=False)
+        return self._read
+
+    def records_of(self, name_key: str, before: float | None, most: int
+                   ) -> list[tuple[str, float, str, str, bytes]]:
+        """(id, ended, table id, game, data) of the newest ``most`` records one of whose
+        human seats was ``name_key``, that ended before ``before`` (None: any), newest
+        first."""
+        where = "instr(players, ?) > 0" + ("" if before is None else " AND ended < ?")
+        args: tuple[Any, ...] = (f"\n{name_key}\n",) + (() if before is None else (before,))
+        return list(self._reader().execute(
+            f"SELECT id, ended, table_id, game, data FROM records WHERE {where} "
+            "ORDER BY ended DESC, id DESC LIMIT ?", (*args, most)))
+
+    def record(self, record_id: str) -> tuple[str, bytes] | None:
+        """(players, data) of one record, or None."""
+        row = self._reader().execute("SELECT players, data FROM records WHERE id = ?",
+                                     (record_id,)).fetchone()
+        return None if row is None else (str(row[0]), bytes(row[1]))
+
+    def record_numbers(self) -> int:
+        """The highest number of a record id ``r<n>`` kept (0: none)."""
+        top = 0
+        for (rid,) in self.db.execute("SELECT id FROM records"):
+            if isinstance(rid, str) and rid[1:].isdigit():
+                top = max(top, int(rid[1:]))
+        return top
+
+    def records_size(self) -> tuple[int, int]:
+        """(records kept, bytes of their data)."""
+        n, size = self.db.execute("SELECT count(*), COALESCE(sum(length(data)), 0) "
+                                  "FROM records").fetchone()
+        return int(n), int(size)
+
     def players(self) -> list[tuple[str, str, str]]:
         """(token, id, name) of every remembered player."""
         return list(self.db.execute("SELECT token, id, name FROM players"))
@@ -554,6 +625,9 @@ class Store:
             self._writer.join(10.0)
         self._closing.set()
         self._checkpoints.join(5.0)
+        if self._read is not None:
+            self._read.close()
+            self._read = None
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("UPDATE info SET value = 0 WHERE key = 'running'")
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -6,9 +6,11 @@ stdout, each a frame: four bytes of length (big-endian) and one msgpack map.
 
 - job: ``{"id": N, "save": Table.save() bytes, "seat": S, "seed": "digits" (any whole
   number: msgpack's stop at 64 bits), "budget": {Budget's fields}}``, and ``"what": "hint"``
-  for a player's hint rather than a bot's move;
+  for a player's hint rather than a bot's move, ``"what": "review"`` with ``"played"`` (the
+  index of the move the player made) for one decision of a review;
 - answer: ``{"id": N, "index": I}`` (an index into that table's ``legal_moves(S)``; a hint's
-  also ``"reason"``: a ``Msg`` wire map or None) or ``{"id": N, "error": "words"}``.
+  also ``"reason"``: a ``Msg`` wire map or None; a review's also ``"loss"``, a number) or
+  ``{"id": N, "error": "words"}``.
 
 The worker is a pure function of its jobs (``core.search.decide``, ``core.hint.hint_index``:
 both decide from the seat's own view): it keeps nothing between

@@ -412,3 +412,14 @@ def test_tourney_bench_plays_an_event_kills_its_host_and_measures_the_spread() -
     for target in ("rounds seated within 2 s", "killed 1 times with a standby",
                    "duplicate deals narrow the spread"):
         assert re.search(rf"{re.escape(target)}.*(PASS|FAIL)", out), out
+
+
+def test_records_bench_prints_each_target() -> None:
+    out = run("records.py", "--rounds", "1", "--games", "pika", "--host-replays", "1",
+              "--reviews", "1", "--kill-rounds", "1", "--baseline", "0.5", timeout=300)
+    assert re.search(r"pika \(2 seats\): 1 rounds, \d+ steps, \d+ views compared", out), out
+    for target in (r"every replay equals what each seat was sent.* -> (PASS|FAIL)",
+                   r"review p95 <= 10 s and ping p99 <= 50 ms: -> (PASS|FAIL)",
+                   r"records listed before the kill, \d+ on the standby .* -> (PASS|FAIL)",
+                   r"the store grows by at most 200 MB: -> (PASS|FAIL)"):
+        assert re.search(target, out), f"{target} not in:\n{out}"

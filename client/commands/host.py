@@ -42,6 +42,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--bot-workers", type=int, default=None, metavar="N",
                    help=_("processes hard bots think in, off the host's loop (default: one "
                           "fewer than the cores, at least one; 0: on the loop, to compare)"))
+    p.add_argument("--records-kept", type=int, default=20_000, metavar="N",
+                   help=_("game records kept at most; past it the oldest go first (default "
+                          "20000; docs/operating.md)"))
+    p.add_argument("--records-days", type=float, default=90.0, metavar="DAYS",
+                   help=_("days a game record is kept (default 90)"))
     p.add_argument("--config", default=None, metavar="FILE",
                    help=_("the modes' and the economy's settings, a TOML file (docs/economy.md)"))
     p.add_argument("--no-economy", action="store_true",
@@ -198,6 +203,8 @@ def arguments_problem(args: argparse.Namespace) -> str | None:
             port=args.port)
     if args.heartbeat <= 0:
         return "--heartbeat must be positive"
+    if args.records_kept < 0 or args.records_days <= 0:
+        return "--records-kept must be 0 or more and --records-days positive"
     if (args.standby_key or args.standby_for) and args.data is None:
         return ("a standby keeps a copy of the host's data and a host keeps its data for its "
                 "standby: --standby-key and --standby-for need --data DIR")
@@ -263,6 +270,7 @@ def start(args: argparse.Namespace, keys: Any, settings: Any, takeover: Any = No
                     idle=args.idle or None, bot_delay=args.bot_delay, settings=settings,
                     curve=not args.no_curve, testing=args.testing,
                     bot_workers=args.bot_workers, peers=tuple(args.standby_key),
+                    records_kept=args.records_kept, records_days=args.records_days,
                     takeover=takeover, catalog=catalog, guests=guests_of(args),
                     organisers=tuple(args.organiser))
     except (StoreError, LedgerFileError) as exc:   # damaged, foreign, newer, or in use

@@ -12,7 +12,17 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 from cardparty.client.screen import Screen
-from cardparty.client.screens import events, league, lobby, profile, room, shop, start, table
+from cardparty.client.screens import (
+    events,
+    league,
+    lobby,
+    profile,
+    replay,
+    room,
+    shop,
+    start,
+    table,
+)
 
 SCREENS: tuple[type[Screen], ...] = (
     start.StartScreen,
@@ -23,4 +33,5 @@ SCREENS: tuple[type[Screen], ...] = (
     league.LeagueScreen,
     events.EventsScreen,
     shop.ShopScreen,
+    replay.ReplayScreen,
 )

@@ -45,6 +45,7 @@ from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.cards import pretty
 from cardparty.core.contract import View
 from cardparty.core.i18n import N_, _, ngettext, translate
+from cardparty.net.wire.replies import UndoAsked
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -75,10 +76,16 @@ class TableScreen(Screen):
         self.scoreboard = False
         #: The last thing the bell was rung for (table, kind): each rings once.
         self.rung: tuple[Any, str] | None = None
+        #: The request to take back a move last said (table, version, seat): said once.
+        self.undo_said: tuple[Any, Any, Any] | None = None
 
     def receivers(self) -> Mapping[str, Receiver]:
-        return {"view": self._view, "left": self._left, "tables": self._who_is_away,
+        return {"view": self._view, "left": self._left, "tables": self._tables,
                 "hint": self._hint}
+
+    def _tables(self, msg: Message) -> None:
+        self._who_is_away(msg)
+        undo_notice(self.c)
 
     def _hint(self, msg: Message) -> None:
         show_hint(self.c, msg)
@@ -328,6 +335,73 @@ def show_hint(c: Controller, msg: dict[str, Any]) -> None:
             else _("hint: {move}").format(move=label))
     view = c.table.view
     c.say(text, holds=lambda c: c.table.view is view)
+
+
+@TABLE.add("u", help=N_("take back your last move (practice tables, and friends tables that "
+                        "allow it): the others at the table agree first"),
+           when=seated_playing)
+def ask_undo(c: Controller, key: str) -> None:
+    """ask to take back your last move, and any move made after it: at a practice table at
+    once, at a friends table whose creator allowed it once every other player there agrees
+    (y or n on their screens). Never past a move that showed anybody a card he had not seen
+    (a draw, another player's card laid): the host says so in one line"""
+    if c.table_id is not None:
+        c.request("undo", table=c.table_id)
+
+
+def undo_asked_of_me(c: Controller) -> UndoAsked | None:
+    """The request to take back a move waiting at the table on screen for this player's
+    answer (the summary's ``undo_asked``), or None."""
+    if c.screen != "table" or not seated_playing(c):
+        return None
+    summary = c.match_summary()
+    if summary is None:
+        return None
+    asked, seats = summary.get("undo_asked"), summary.get("seats") or []
+    seat = c.table.seat
+    if asked is None or seat is None or not 0 <= seat < len(seats) \
+            or asked.get("seat") == seat:
+        return None
+    mine = seats[seat].get("name")
+    return asked if mine in (asked.get("waiting") or ()) else None
+
+
+def undo_notice(c: Controller) -> None:
+    """A new summary came: a request to take back a move that waits for this player's answer
+    is said once, and the line holds while it waits."""
+    asked = undo_asked_of_me(c)
+    if asked is None:
+        return
+    screen = c.get(TableScreen)
+    said = (c.table_id, asked.get("version"), asked.get("seat"))
+    if screen.undo_said == said:
+        return
+    screen.undo_said = said
+    moves = int(asked.get("moves") or 1)
+    c.say(ngettext("{name} asks to take back {n} move: y agrees, n says no",
+                   "{name} asks to take back {n} moves: y agrees, n says no", moves).format(
+                       name=asked.get("name") or "?", n=moves),
+          holds=answering_undo)
+
+
+def answering_undo(c: Controller) -> bool:
+    """Another player's request to take back a move waits for this player's answer."""
+    return undo_asked_of_me(c) is not None
+
+
+@TABLE.add("y", help=N_("agree that a player takes back his move"), when=answering_undo)
+def agree_to_undo(c: Controller, key: str) -> None:
+    """when another player asks to take back his move: agree (the table goes back once
+    everybody agreed)"""
+    c.request("undo_answer", table=c.table_id, agree=True)
+    c.notice = ""
+
+
+@TABLE.add("n", help=N_("say no: the move stands"), when=answering_undo)
+def refuse_undo(c: Controller, key: str) -> None:
+    """when another player asks to take back his move: say no; his move stands"""
+    c.request("undo_answer", table=c.table_id, agree=False)
+    c.notice = ""
 
 
 @TABLE.add("escape", help=N_("clear the selection; close a dialog"))

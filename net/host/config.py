@@ -41,6 +41,10 @@ class HostConfig:
     max_names: int = 200_000
     #: clients may choose a deal's seed and deck, and every player is told so
     testing: bool = False
+    #: game records kept at most, and for how many days (docs/operating.md, "Game
+    #: records"): past either, the oldest go first
+    records_kept: int = 20_000
+    records_days: float = 90.0
     #: the most processes hard bots think in (None: the machine's; 0: on the loop)
     bot_workers: int | None = None
     #: the host speaks CURVE (False: benchmarks only, no client connects to it)

@@ -92,7 +92,8 @@ class Hints:
 
     def tick(self) -> None:
         """Answer the questions whose worker answered (or whose table moved on)."""
-        answered, self.timers.answered = self.timers.answered, []
+        answered = self.timers.answered
+        self.timers.answered = [o for o in answered if not isinstance(o, HintFor)]
         for owner in answered:
             if isinstance(owner, HintFor) and owner in self.waiting:
                 self._asked(owner)

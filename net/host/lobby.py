@@ -39,6 +39,7 @@ from cardparty.net.host.model import (
     Stakes,
     Tables,
     TableTiming,
+    seeded_secret,
 )
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.persistence import Persistence
@@ -204,8 +205,11 @@ class Lobby:
                                          canonical_level(req["standin_level"])),
                              Access(req["mode"], player.token, player.name, quota,
                                     req.get("strangers", True), hints=req.get("hints", False),
-                                    creator_address=player.address),
+                                    creator_address=player.address,
+                                    undo=req.get("undo", False)),
                              Stakes(stake=req.get("stake", 0)))
+        if req["seed"] is not None:       # a test's chosen deal: its next rounds follow it
+            ht.match.secret = seeded_secret(req["seed"])
         player.owns.add(ht.id)
         player.settled = True
         log.info("%s opened table %s: %s for %d (%s)", safe(player.name), ht.id, table.game,
@@ -276,6 +280,10 @@ class Lobby:
             raise ProtocolError("no_hints", Msg("hints are for practice and friends tables: "
                                                 "at an open or entry table nobody is told the "
                                                 "hard bot's move"))
+        if req.get("undo") and req["mode"] in ("open", "entry"):
+            raise ProtocolError("no_undo", Msg("moves are taken back at practice and friends "
+                                               "tables: at an open or entry table every move "
+                                               "stands"))
         return quota
 
     def new_game(self, req: CreateRequest) -> Table:

@@ -6,7 +6,8 @@ scores), the ``again`` request (a seated human's ``again`` is his readiness for 
 round; bots are always ready; when every human seat is ready the next round starts), and
 dealing the next round on the SAME table id: same seats and bots, the dealer named by the
 finished game's ``Result.next_dealer`` (PK "loser deals next", KH-4) when the game has a
-``dealer`` setting, a seed drawn from the first round's (a match replays from its seed), the
+``dealer`` setting, a seed drawn from the match's secret (never told: a round's record tells
+its own seed), the
 version going on from the last round's so that every client's Clone stream stays ordered.
 
 Must not know about: sockets, how moves are played (``Play.start`` starts the round), the
@@ -33,9 +34,11 @@ from cardparty.net.wire.requests import AgainRequest
 log = logging.getLogger("cardparty.host")
 
 
-def next_seed(seed: int, round_: int) -> int:
-    """The seed of round ``round_`` of a match that began with ``seed``."""
-    return random.Random(f"{seed}/{round_}").getrandbits(63)
+def next_seed(secret: int, round_: int) -> int:
+    """The seed of round ``round_`` of a match whose secret is ``secret``
+    (``MatchRecord.secret``): drawn from what no player is told, since a finished round's
+    record tells its own seed (a seed drawn from the last round's would tell the next deal)."""
+    return random.Random(f"{secret}/{round_}").getrandbits(63)
 
 
 def record_round(ht: HostTable, result: Result) -> None:
@@ -106,7 +109,7 @@ class Match:
         match.round += 1
         try:
             game = Table(old.game, old.players, settings, old.variant_ids,
-                         seed=next_seed(old.seed, match.round), names=list(old.names),
+                         seed=next_seed(match.secret, match.round), names=list(old.names),
                          catalog=self.catalog)
         except Exception as exc:         # a plugin failing to deal stops this table only
             self.play.fail(ht, exc)

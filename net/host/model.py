@@ -16,6 +16,8 @@ Must not know about: sockets, the protocol's codec, any particular game (the gam
 
 from __future__ import annotations
 
+import random
+import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -191,6 +193,8 @@ class Access:
     hints: bool = False
     #: the event whose round this table plays ('' for none: net/host/tourney.py)
     event: str = ""
+    #: a friends table's creator let its players take back moves by agreement (``undo``)
+    undo: bool = False
 
     @property
     def gives_hints(self) -> bool:
@@ -199,10 +203,28 @@ class Access:
         tables (the hard bot must not play for a human against others there)."""
         return self.mode == "practice" or (self.mode == "friends" and self.hints)
 
+    @property
+    def takes_back(self) -> bool:
+        """Whether a seated player may ask to take back his last move (``undo``): at a
+        practice table, and at a friends table whose creator allowed it; never at open and
+        entry tables, where strangers play for the league and for stakes."""
+        return self.mode == "practice" or (self.mode == "friends" and self.undo)
+
     def inviter_of(self, name: str) -> str | None:
         """Who invited ``name`` here (None: nobody did)."""
         wanted = name.casefold()
         return next((by for n, by in self.invited.items() if n.casefold() == wanted), None)
+
+
+def fresh_secret() -> int:
+    """A match's secret (``MatchRecord.secret``), from the system's secure source."""
+    return secrets.randbits(62)
+
+
+def seeded_secret(seed: int) -> int:
+    """The secret of a match whose first deal a test chose (``--testing``): its next rounds
+    are as reproducible as its first."""
+    return random.Random(f"secret/{seed}").getrandbits(62)
 
 
 @dataclass
@@ -214,6 +236,9 @@ class MatchRecord:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     wins: list[int] = field(default_factory=list)
     scores: list[int] | None = None
+    #: what the seeds of the next rounds are drawn from (``match_seed``): never told, so a
+    #: finished round's record, which tells its seed, says nothing of the next deal
+    secret: int = field(default_factory=fresh_secret)
 
 
 @dataclass
@@ -240,6 +265,49 @@ class Shown:
 
     streams: dict[str, list[Any]] = field(default_factory=dict)
     texts: dict[tuple[int, bool], bytes] = field(default_factory=dict)
+
+
+@dataclass
+class RoundLog:
+    """When the round in play started and when each of its steps (a move, a reorder) was
+    made, wall clock: what its record (``records``) says of time."""
+
+    started: float = 0.0
+    times: list[float] = field(default_factory=list)
+
+    def note(self, steps: int, wall: float) -> None:
+        """The table has made ``steps`` steps this round: the new ones were made now."""
+        if len(self.times) < steps:
+            self.times.extend([wall] * (steps - len(self.times)))
+
+
+@dataclass
+class UndoAsked:
+    """A request to take back a move, waiting for the seated humans' agreement (``undo``):
+    who asked (his seat and name), the table's version it was asked on (any change of the
+    game drops it), how many moves it takes back, and the seats that agreed (the asker's
+    among them). Kept in memory only: a restart or a takeover drops it."""
+
+    seat: int
+    name: str
+    version: int
+    moves: int
+    agreed: set[int] = field(default_factory=set)
+
+
+def waiting(ht: HostTable, asked: UndoAsked) -> list[str]:
+    """The names of the seated humans at ``ht`` whose agreement ``asked`` still misses."""
+    return [s.name for i, s in enumerate(ht.seats)
+            if s.human is not None and i not in asked.agreed]
+
+
+def asked_wire(ht: HostTable) -> dict[str, Any] | None:
+    """A table summary's ``undo_asked``: the request waiting at ``ht``, or None."""
+    asked = ht.undo
+    if asked is None:
+        return None
+    return {"seat": asked.seat, "name": asked.name, "moves": asked.moves,
+            "version": asked.version, "waiting": waiting(ht, asked)}
 
 
 @dataclass
@@ -276,8 +344,13 @@ class HostTable:
     stakes: Stakes = field(default_factory=Stakes)
     shown: Shown = field(default_factory=Shown)
     kept: Kept = field(default_factory=Kept)
+    round_log: RoundLog = field(default_factory=RoundLog)
+    #: the replay its people step through together after a round (``records``), if any
+    shared: Any = None
     #: the table waits while a player of it may be served elsewhere (``Tables.hold``)
     held: bool = False
+    #: a request to take back a move waiting for agreement (``undo``), if any
+    undo: UndoAsked | None = None
 
     def humans(self) -> list[Player]:
         """The people seated here, in seat order."""

@@ -14,10 +14,13 @@ Who calls whom (docs/architecture.md draws it)::
 
     roster --PlayerEvents--> lobby --> play --> views --> timers
       lobby, seeks, owner, invitations, match --> play, views, persistence, economy
-      hints --> timers (the hard bots' workers think its hints too)
+      hints, reviews --> timers (the hard bots' workers think hints and reviews too)
+      undos --> play, views (a move taken back is told as every change)
       events --> lobby, play, ratings, persistence (an event's rounds are tables)
       play --TableEvents--> economy (started, over), match (over), ratings (over),
-                            events (over), observer (changed)
+                            records (over), events (over), observer (changed),
+                            undos (moved)
+      records --> views (who is at a table), the store's records
 
 Must not know about: sockets, frames, rate limits (the server owns those), when a frame may
 go (the outbox it is handed: ``gate.CommitGate`` for a host with a socket).
@@ -49,6 +52,8 @@ from cardparty.net.host.owners import Owners
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Observer, Play, TableEvents
 from cardparty.net.host.ratings import Ratings
+from cardparty.net.host.records import Records
+from cardparty.net.host.review import Reviews
 from cardparty.net.host.roster import PlayerEvents, Roster
 from cardparty.net.host.seek import Seeks
 from cardparty.net.host.standby import Attached, Higher, PeerEvents, Standbys
@@ -56,6 +61,7 @@ from cardparty.net.host.succession import Succession, Word
 from cardparty.net.host.thinkers import Thinkers
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.tourney import Events
+from cardparty.net.host.undo import Undos
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
 from cardparty.net.wire.protocol import check_request, message
@@ -125,10 +131,14 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
     # An event's part is built after the lobby it opens tables through; a round's end reaches
     # it through this list (calls still go one way: play tells, the event listens).
     events_over: list[Callable[[HostTable, Result], None]] = []
+    records = Records(config, store, tables, clock, outbox, views, ledger, catalog)
+    moved: list[Callable[[HostTable], None]] = []
     play = Play(tables, clock, timers, persistence, views, TableEvents(
         started=(economy.started, played(owners, clock)),
-        over=(record_round, economy.settle, ratings.over, told(events_over)),
-        changed=() if observer is None else (observer,)))
+        over=(record_round, economy.settle, ratings.over, records.over, told(events_over)),
+        changed=() if observer is None else (observer,), moved=moved))
+    undos = Undos(tables, play, views, outbox)
+    moved.append(undos.moved)
     lobby = Lobby(config, tables, clock, outbox, players, views, play, persistence, economy,
                   catalog)
     events = Events(config, tables, players, clock, outbox, play, lobby, persistence, catalog,
@@ -154,7 +164,8 @@ def build_host(config: HostConfig, *, store: Store | None, ledger: Ledger | None
         match=Match(tables, views, play, persistence, catalog),
         seeks=Seeks(tables, clock, lobby, views, persistence, economy),
         hints=Hints(tables, timers, outbox), succession=succession, ratings=ratings,
-        events=events, standbys=standbys)
+        events=events, records=records, reviews=Reviews(records, timers, outbox),
+        undos=undos, standbys=standbys)
     parts.load()
     return parts
 
@@ -205,6 +216,9 @@ class HostParts:
     succession: Succession
     ratings: Ratings
     events: Events
+    records: Records
+    reviews: Reviews
+    undos: Undos
     #: the party's peers: the standby and those waiting (None: the host keeps nothing)
     standbys: Standbys | None = None
     closed: bool = False
@@ -234,6 +248,10 @@ class HostParts:
             "event_start": self.events.on_event_start,
             "event_deadline": self.events.on_event_deadline,
             "ratings": self.ratings.on_ratings, "profile": self.on_profile,
+            "records": self.records.on_records, "record": self.records.on_record,
+            "replay": self.records.on_replay, "replay_lead": self.records.on_replay_lead,
+            "replay_end": self.records.on_replay_end, "review": self.reviews.on_review,
+            "undo": self.undos.on_undo, "undo_answer": self.undos.on_undo_answer,
         }
         self._next_sweep = self.clock.now()
 
@@ -263,6 +281,7 @@ class HostParts:
         ``flush`` what they changed."""
         self.play.tick(now)
         self.hints.tick()
+        self.reviews.tick()
         self.seeks.tick(now)
         self.events.tick(now)
         self.succession.tick(now)

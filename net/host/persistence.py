@@ -43,6 +43,7 @@ from cardparty.net.host.model import (
     MatchRecord,
     Player,
     Players,
+    RoundLog,
     Stakes,
     TableTiming,
 )
@@ -167,7 +168,10 @@ class Persistence:
         save = game.save()
         # The record rarely changes during a game (the tail's test above compares it); the
         # row also says when the table last changed, packed with it here only.
-        kept.meta_packed = (meta, self._packer.pack({**meta, "changed": changed}))
+        log_ = ht.round_log
+        kept.meta_packed = (meta, self._packer.pack({**meta, "changed": changed,
+                                                     "started": log_.started,
+                                                     "times": log_.times}))
         self.store.put_table(ht.id, ht.seq, kept.meta_packed[1], save)
         self.store.drop_moves(ht.id)
         kept.game, kept.version, kept.journal = game, game.version, len(game.journal)
@@ -179,7 +183,7 @@ class Persistence:
         return {"title": ht.title, "idle": timing.idle, "bot_delay": timing.bot_delay,
                 "bots": [timing.bot_budget_ms, timing.standin_level],
                 "status": ht.status, "failure": ht.failure, "mode": access.mode,
-                "strangers": access.strangers, "hints": access.hints,
+                "strangers": access.strangers, "hints": access.hints, "undo": access.undo,
                 "creator": [access.creator_token, access.creator_name],
                 "invited": [[name, by] for name, by in access.invited.items()],
                 "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
@@ -188,7 +192,7 @@ class Persistence:
                           for s in ht.seats],
                 "spectators": [by_id[pid].token for pid in ht.spectators if pid in by_id],
                 "round": match.round, "rounds": list(match.rounds), "wins": list(match.wins),
-                "scores": match.scores,
+                "scores": match.scores, "secret": match.secret,
                 "economy": [stakes.stake, stakes.key, stakes.seeking, stakes.bots_filled,
                             list(stakes.owners)], "event": access.event}
 
@@ -256,10 +260,12 @@ class Persistence:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def _replay(self, tid: str, table: Table) -> float | None:
+    def _replay(self, tid: str, table: Table, times: list[float] | None = None
+                ) -> float | None:
         """The moves played since the table's row was written, played again (the game is
         deterministic from its saved state and generator); the wall time of the table's
-        last change the last of them carries (None: none does)."""
+        last change the last of them carries (None: none does), which is also each move's
+        time added to ``times``."""
         assert self.store is not None
         changed = None
         moves, whole = self.store.moves(tid)     # up to the first that cannot be read
@@ -280,6 +286,8 @@ class Persistence:
                 cut = version
                 break
             changed = at[0] if at and isinstance(at[0], float | int) else changed
+            if times is not None and changed is not None:
+                times.append(float(changed))
         else:
             if whole:
                 return changed
@@ -320,7 +328,8 @@ class Persistence:
         by_token = self.directory.by_token
         meta = msgpack.unpackb(packed, raw=False, strict_map_key=False)
         game = Table.restore(save, self.catalog)
-        changed = self._replay(tid, game) or meta.get("changed")
+        times = [float(t) for t in meta.get("times", ()) if isinstance(t, float | int)]
+        changed = self._replay(tid, game, times) or meta.get("changed")
         staged: list[Player] = []
         seats = []
         for s in meta["seats"]:
@@ -337,10 +346,13 @@ class Persistence:
         access = Access(meta.get("mode", "open"), creator_token, creator_name,
                         strangers=meta.get("strangers", True),
                         hints=bool(meta.get("hints", False)),
+                        undo=bool(meta.get("undo", False)),
                         invited={name: by for name, by in meta.get("invited", ())},
                         event=str(meta.get("event") or ""))
         match = MatchRecord(meta.get("round", 1), list(meta.get("rounds", ())),
                             list(meta.get("wins", ())), meta.get("scores"))
+        if isinstance(meta.get("secret"), int):    # a row written before: a fresh one
+            match.secret = meta["secret"]
         stakes = Stakes()
         if "economy" in meta:
             stakes.stake, stakes.key, stakes.seeking, stakes.bots_filled, owners = (
@@ -349,6 +361,9 @@ class Persistence:
         ht = HostTable(id=tid, seq=tseq, title=meta["title"], game=game, seats=seats,
                        timing=timing, status=meta["status"], changed_at=now,
                        failure=meta["failure"], access=access, match=match, stakes=stakes)
+        started = meta.get("started", 0.0)
+        ht.round_log = RoundLog(float(started) if isinstance(started, float | int) else 0.0,
+                                times)
         for token in meta.get("spectators", ()):
             if token in by_token:
                 ht.spectators.add(by_token[token].id)

@@ -20,7 +20,7 @@ match goes on after a round or how it is paid (``TableEvents``), the store's for
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,13 +29,18 @@ from cardparty.core.i18n import Msg
 from cardparty.core.referee import IDLE
 from cardparty.core.table import IllegalMove, Table
 from cardparty.net.host.clock import Clock
-from cardparty.net.host.model import HostTable, Player, Tables
+from cardparty.net.host.model import HostTable, Player, RoundLog, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
 from cardparty.net.names.safetext import safe
 from cardparty.net.wire.protocol import ProtocolError, message
-from cardparty.net.wire.requests import MoveRequest, ReorderRequest
+from cardparty.net.wire.requests import (
+    MoveRequest,
+    ReorderRequest,
+    UndoAnswerRequest,
+    UndoRequest,
+)
 
 log = logging.getLogger("cardparty.host")
 
@@ -52,6 +57,7 @@ class TableEvents:
     started: tuple[Callable[[HostTable], None], ...] = ()
     over: tuple[Callable[[HostTable, Result], None], ...] = ()
     changed: tuple[Observer, ...] = ()
+    moved: Sequence[Callable[[HostTable], None]] = ()
 
 
 def game_failed(exc: BaseException) -> ProtocolError:
@@ -71,7 +77,8 @@ class Play:
 
     # --- requests ----------------------------------------------------------------------------
 
-    def playing(self, player: Player, req: MoveRequest | ReorderRequest
+    def playing(self, player: Player,
+                req: MoveRequest | ReorderRequest | UndoRequest | UndoAnswerRequest
                 ) -> tuple[HostTable, int]:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player)
@@ -152,6 +159,8 @@ class Play:
         log.info("table %s starts: %s", ht.id, safe(", ".join(s.name for s in ht.seats)))
         self.tables.playing(ht)
         ht.game.names = [s.name for s in ht.seats]
+        ht.round_log = RoundLog(started=self.clock.wall())
+        ht.shared = None
         for started in self.events.started:
             started(ht)
         ht.changed_at = self.clock.now()
@@ -162,7 +171,10 @@ class Play:
         """After every change of a playing table: keep it, tell everybody, reset timers
         (``timed``: the referee made the change and has reset them)."""
         game = ht.game
+        for moved in self.events.moved:
+            moved(ht)
         ht.changed_at = self.clock.now()
+        ht.round_log.note(len(game.journal) + len(game.reorders), self.clock.wall())
         try:
             result = game.result()
         except Exception as exc:

@@ -71,7 +71,8 @@ class Seeks:
                 "type": "create", "rid": None, "game": game, "players": players,
                 "settings": {}, "variants": [], "idle": -1.0, "bot_delay": -1.0, "title": "",
                 "seed": None, "mode": mode, "stake": stake, "bot_budget_ms": -1,
-                "standin_level": "normal", "strangers": True, "hints": False})
+                "standin_level": "normal", "strangers": True, "hints": False,
+                "undo": False})
             found = self.tables.find(reply["table"]["id"])
             found.stakes.seeking = True
             self.tables.fill_by(found, self.clock.now() + self.economy.settings.fill_timeout)

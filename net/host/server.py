@@ -60,14 +60,15 @@ log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI
 
 #: Requests answered from memory when their rid repeats: every request that changes
 #: something. The others (``ping``, ``games``, ``tables``, ``watch``, ``snapshot``,
-#: ``profile``, ``league``, ``rewards``, ``events``, ``event``, ``ratings``; ``hello`` is the
-#: roster's) only read, so a repeat is
+#: ``profile``, ``league``, ``rewards``, ``events``, ``event``, ``ratings``, ``records``,
+#: ``record``, ``replay``, ``review``; ``hello`` is the roster's) only read, so a repeat is
 #: carried out again and answered afresh; their rid is not kept, but one a remembered request
 #: holds is refused to them as to any other type (docs/protocol.md, "Request ids").
 REMEMBERED = frozenset({"create", "sit", "leave", "bots", "ready", "start", "move", "reorder",
                         "chat", "bye", "invite", "again", "seek", "unseek", "buy", "remove",
                         "close", "strangers", "event_create", "event_join", "event_leave",
-                        "event_start", "event_deadline"})
+                        "event_start", "event_deadline", "replay_lead", "replay_end", "undo",
+                        "undo_answer"})
 #: Connections whose allowance is remembered (the least recently heard forgotten first: an
 #: allowance unused for ``BURST / RATE`` seconds is full again anyway).
 MAX_ALLOWANCES = 16384

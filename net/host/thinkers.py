@@ -63,8 +63,9 @@ def default_workers() -> int:
     return max(1, min(MOST, (os.cpu_count() or 2) - 1))
 
 
-#: What a worker thinks: a bot's move, or a player's hint (``core.hint``).
-MOVE, HINT = "move", "hint"
+#: What a worker thinks: a bot's move, a player's hint (``core.hint``), or one decision of a
+#: player's review (``core.review``).
+MOVE, HINT, REVIEW = "move", "hint", "review"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,8 @@ class Thought:
 
     index: int
     reason: dict[str, Any] | None = None
+    #: a review's estimated loss of the move played (``core.review``)
+    loss: float | None = None
 
 
 @dataclass(eq=False)
@@ -95,6 +98,7 @@ class _Ask:
     seed: int
     budget: Budget
     what: str = MOVE
+    played: int = -1
 
 
 class _Worker:
@@ -176,6 +180,9 @@ class Thinkers:
         self.workers: list[_Worker] = []
         #: owner -> what it asked, waiting for a free worker (oldest first; one per owner)
         self.queue: OrderedDict[Hashable, _Ask] = OrderedDict()
+        #: the same for reviews' decisions, given a worker only when no bot or hint waits:
+        #: a review of forty decisions never holds up a bot's move at a table in play
+        self.later: OrderedDict[Hashable, _Ask] = OrderedDict()
         #: owner -> its job in a worker
         self.running: dict[Hashable, _Job] = {}
         #: owner -> (version, seat, thought): an answer not yet taken
@@ -202,6 +209,13 @@ class Thinkers:
         ``owner`` must not be a bot's: each owner has one question at a time."""
         return self._ask(owner, _Ask(table, table.version, seat, seed, budget, HINT))
 
+    def ask_review(self, owner: Hashable, table: Table, seat: int, seed: int,
+                   budget: Budget, played: int) -> Thought | None:
+        """One decision of a player's review (``core.review.judge_index``): the search's move,
+        the reason and the loss of move ``played``; asked after every bot and hint waiting."""
+        return self._ask(owner, _Ask(table, table.version, seat, seed, budget, REVIEW,
+                                     played))
+
     def _ask(self, owner: Hashable, ask: _Ask) -> Thought | None:
         got = self.answers.pop(owner, None)
         if got is not None and got[:2] == (ask.version, ask.seat):
@@ -210,13 +224,14 @@ class Thinkers:
             return Thought(FALLBACK)
         if owner in self.running:
             return None              # when it comes back (stale or not), the owner asks again
-        self.queue[owner] = ask
+        (self.later if ask.what == REVIEW else self.queue)[owner] = ask
         self._dispatch()
         return None
 
     def forget(self, owner: Hashable) -> None:
         """The owner's table stopped: nothing it asked is wanted any more."""
         self.queue.pop(owner, None)
+        self.later.pop(owner, None)
         self.answers.pop(owner, None)
 
     # --- the loop's side ---------------------------------------------------------------------
@@ -238,10 +253,13 @@ class Thinkers:
                 self.running.pop(job.owner, None)
                 index = frame.get("index")
                 reason = frame.get("reason")
+                loss = frame.get("loss")
                 if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
                     self.failures = 0
                     self._answer(job, Thought(index, reason if isinstance(reason, dict)
-                                              else None))
+                                              else None,
+                                              float(loss) if isinstance(loss, int | float)
+                                              and not isinstance(loss, bool) else None))
                 else:
                     log.warning("a hard bot's search failed (%s): a normal move instead",
                                 frame.get("error"))
@@ -264,6 +282,7 @@ class Thinkers:
         for w in workers:
             w.stop()
         self.queue.clear()
+        self.later.clear()
         self.running.clear()
         self.answers.clear()
 
@@ -303,16 +322,17 @@ class Thinkers:
         return w
 
     def _dispatch(self) -> None:
-        while self.queue:
+        while self.queue or self.later:
             if self.broken:
-                for owner in self.queue:
+                for owner in (*self.queue, *self.later):
                     self.ready.append(owner)       # asked again, they get FALLBACK
                 self.queue.clear()
+                self.later.clear()
                 return
             w = self._idle()
             if w is None:
                 return
-            owner, ask = self.queue.popitem(last=False)
+            owner, ask = (self.queue or self.later).popitem(last=False)
             if ask.table.version != ask.version:
                 self.ready.append(owner)            # stale before it left: ask again
                 continue
@@ -322,6 +342,7 @@ class Thinkers:
                 # The seed is any whole number (msgpack's are 64 bits): sent in digits.
                 frame = pack_frame({"id": job.id, "save": ask.table.save(), "seat": ask.seat,
                                     "seed": str(ask.seed), "what": ask.what,
+                                    "played": ask.played,
                                     "budget": dataclasses.asdict(ask.budget)})
                 if len(frame) > MAX_FRAME:
                     raise ValueError(f"a save of {len(frame)} bytes")

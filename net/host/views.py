@@ -28,7 +28,7 @@ from cardparty.core.narrate import describe
 from cardparty.core.table import redact_event
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.config import HostConfig
-from cardparty.net.host.model import HostTable, Player, Players
+from cardparty.net.host.model import HostTable, Player, Players, asked_wire
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.timers import Timers
 from cardparty.net.wire.protocol import PROTOCOL, array_of, map_frame, message, pack, pairs_of
@@ -82,6 +82,15 @@ class Views:
         if any, is a snapshot."""
         ht.shown.streams.pop(player.id, None)
 
+    def went_back(self, ht: HostTable, kept: int) -> None:
+        """``ht``'s game went back (a move taken back, ``undo``) to a table whose first
+        ``kept`` events are those everybody was told already: each recipient's next view
+        brings the events from there (the ``undo`` event), and the words told of the events
+        after them are forgotten."""
+        ht.shown.texts.clear()
+        for stream in ht.shown.streams.values():
+            stream[1] = min(stream[1], kept)
+
     def restart(self, ht: HostTable) -> None:
         """A new round at ``ht``: everybody gets it as a snapshot, its events told afresh."""
         ht.shown.streams.clear()
@@ -106,6 +115,9 @@ class Views:
             # the owner's ``strangers`` said (it is kept, and counts if the mode allows).
             "strangers": access.strangers and access.mode in ("open", "entry"),
             "hints": access.gives_hints,
+            # Whether a seated player may ask to take back his last move, and the request
+            # waiting for the seated humans' answers (``undo``).
+            "undo": access.takes_back, "undo_asked": asked_wire(ht),
             "stake": stakes.stake, "seeking": stakes.seeking, "bots_filled": stakes.bots_filled,
             "fill_in": self.fill_in(ht),
             "players": game.players, "settings": game.settings,

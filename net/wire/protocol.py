@@ -112,6 +112,15 @@ ERRORS: dict[str, str] = {
     "not_entered": "you are not entered in that event",
     "event_state": "the event's rules refuse it now (sign-ups closed, not started, over, or "
                    "a seat an event gave: the message says why)",
+    "no_record": "no such record of a round you played or are at the table of",
+    "no_replay": "the record cannot be replayed with the game plugins this host has",
+    "not_leader": "another player leads the shared replay: take the lead first",
+    "reviewing": "a review of yours is being worked out: its answer comes first",
+    "no_undo": "moves are taken back at practice tables and at friends tables whose creator "
+               "allowed it",
+    "cannot_undo": "that move cannot be taken back (the message says why)",
+    "undoing": "a request to take back a move waits for the table's answers",
+    "not_asked": "nobody asked to take back a move at that table",
 }
 
 
@@ -523,7 +532,8 @@ REQUESTS: dict[str, dict[str, Field]] = {
                "mode": Field(one_of(*MODES), default="open"),
                "stake": Field(integer(0, 10**9), default=0),
                "strangers": Field(boolean, default=True),
-               "hints": Field(boolean, default=False)},
+               "hints": Field(boolean, default=False),
+               "undo": Field(boolean, default=False)},
     "seek": {"game": Field(text(32, 1), required=True),
              "players": Field(integer(2, 16), required=True),
              "stake": Field(integer(0, 10**9), default=0)},
@@ -578,6 +588,20 @@ REQUESTS: dict[str, dict[str, Field]] = {
     "event_deadline": {"event": EVENT_ID, "minutes": Field(number(0, 1440), required=True)},
     "ratings": {"game": Field(text(32, 1, nullable=True)), "name": Field(or_null(NAME)),
                 "offset": Field(integer(0, 1_000_000), default=0)},
+    "records": {"before": Field(number(0, 1e12, nullable=True)),
+                "most": Field(integer(1, 50), default=20)},
+    "record": {"id": Field(text(24, 1), required=True)},
+    "replay": {"record": Field(text(24, 1, nullable=True)),
+               "table": Field(text(16, 1, nullable=True)),
+               "step": Field(integer(0, 1_000_000), default=0),
+               "seat": Field(integer(0, 15, nullable=True))},
+    "replay_lead": {"table": TABLE_ID, "record": Field(text(24, 1, nullable=True)),
+                    "step": Field(integer(0, 1_000_000), default=0),
+                    "seat": Field(integer(0, 15, nullable=True))},
+    "replay_end": {"table": TABLE_ID},
+    "review": {"id": Field(text(24, 1), required=True)},
+    "undo": {"table": TABLE_ID},
+    "undo_answer": {"table": TABLE_ID, "agree": Field(boolean, required=True)},
 }
 
 #: Requests whose ``rid`` is required (a move must be answerable exactly once).

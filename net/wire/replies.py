@@ -28,6 +28,18 @@ class SeatSummary(TypedDict, total=False):
     rating: float | None
 
 
+class UndoAsked(TypedDict, total=False):
+    """A table summary's ``undo_asked``: a request to take back a move waiting for the
+    seated humans' agreement (who asked, how many moves, the version it was asked on, whose
+    answer it still waits for)."""
+
+    seat: int
+    name: str
+    moves: int
+    version: int
+    waiting: list[str]
+
+
 class TableSummary(TypedDict, total=False):
     """A table as the host describes it in the lobby (the ``table`` push, the ``tables``
     reply, the reply to ``create``)."""
@@ -41,6 +53,8 @@ class TableSummary(TypedDict, total=False):
     invited: list[str]
     strangers: bool
     hints: bool
+    undo: bool
+    undo_asked: UndoAsked | None
     stake: int
     seeking: bool
     bots_filled: bool

@@ -91,6 +91,7 @@ class CreateRequest(TypedDict):
     stake: int
     strangers: bool
     hints: bool
+    undo: bool
 
 
 class SeekRequest(TypedDict):
@@ -362,6 +363,78 @@ class RatingsRequest(TypedDict):
     offset: int
 
 
+class RecordsRequest(TypedDict):
+    """``records`` (docs/protocol.md)."""
+
+    type: Literal["records"]
+    rid: int | str | None
+    before: float | None
+    most: int
+
+
+class RecordRequest(TypedDict):
+    """``record`` (docs/protocol.md)."""
+
+    type: Literal["record"]
+    rid: int | str | None
+    id: str
+
+
+class ReplayRequest(TypedDict):
+    """``replay`` (docs/protocol.md)."""
+
+    type: Literal["replay"]
+    rid: int | str | None
+    record: str | None
+    table: str | None
+    step: int
+    seat: int | None
+
+
+class ReplayLeadRequest(TypedDict):
+    """``replay_lead`` (docs/protocol.md)."""
+
+    type: Literal["replay_lead"]
+    rid: int | str | None
+    table: str
+    record: str | None
+    step: int
+    seat: int | None
+
+
+class ReplayEndRequest(TypedDict):
+    """``replay_end`` (docs/protocol.md)."""
+
+    type: Literal["replay_end"]
+    rid: int | str | None
+    table: str
+
+
+class ReviewRequest(TypedDict):
+    """``review`` (docs/protocol.md)."""
+
+    type: Literal["review"]
+    rid: int | str | None
+    id: str
+
+
+class UndoRequest(TypedDict):
+    """``undo`` (docs/protocol.md)."""
+
+    type: Literal["undo"]
+    rid: int | str | None
+    table: str
+
+
+class UndoAnswerRequest(TypedDict):
+    """``undo_answer`` (docs/protocol.md)."""
+
+    type: Literal["undo_answer"]
+    rid: int | str | None
+    table: str
+    agree: bool
+
+
 #: Any checked request (``type`` tells which).
 Request = (HelloRequest | PingRequest | StandbyOkRequest | StandbyHelloRequest | ByeRequest |
     GamesRequest | TablesRequest | CreateRequest | SeekRequest | UnseekRequest | ProfileRequest
@@ -370,4 +443,5 @@ Request = (HelloRequest | PingRequest | StandbyOkRequest | StandbyHelloRequest |
     | ChatRequest | InviteRequest | AgainRequest | RemoveRequest | CloseRequest |
     StrangersRequest | HintRequest | EventsRequest | EventRequest | EventCreateRequest |
     EventJoinRequest | EventLeaveRequest | EventStartRequest | EventDeadlineRequest |
-    RatingsRequest)
+    RatingsRequest | RecordsRequest | RecordRequest | ReplayRequest | ReplayLeadRequest |
+    ReplayEndRequest | ReviewRequest | UndoRequest | UndoAnswerRequest)

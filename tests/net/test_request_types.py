@@ -54,6 +54,7 @@ REQUIRED: dict[str, dict[str, Any]] = {
     "event": {"event": "e1"}, "event_join": {"event": "e1"}, "event_leave": {"event": "e1"},
     "event_start": {"event": "e1"}, "event_deadline": {"event": "e1", "minutes": 5},
     "event_create": {"game": "pika", "players": 2},
+    "record": {"id": "r1"}, "review": {"id": "r1"}, "undo_answer": {"agree": True},
 }
 
 

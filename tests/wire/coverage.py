@@ -20,6 +20,7 @@ ECONOMY = "test_wire_economy.py"
 PLAIN = "test_wire_plain.py"
 STANDBY = "test_wire_standby.py"
 EVENTS = "test_wire_events.py"
+RECORDS = "test_wire_records.py"
 
 Test = tuple[str, str]
 """A test of the suite: its module's file name and its function's name."""
@@ -55,6 +56,12 @@ NO_ECONOMY: Test = (PLAIN, "test_a_host_with_no_economy_keeps_no_coins_and_pays_
 EVENT: Test = (EVENTS, "test_an_event_from_sign_up_to_its_standings_as_the_doc_tells_it")
 EVENT_NO: Test = (EVENTS, "test_every_refusal_of_an_event")
 EVENT_SEAT: Test = (EVENTS, "test_leaving_an_events_table_before_it_starts_is_refused")
+RECORD: Test = (RECORDS,
+                "test_records_are_listed_fetched_and_replayed_from_any_seat_as_sent")
+LIVE: Test = (RECORDS, "test_a_round_in_play_is_replayed_only_from_ones_own_seat")
+SHARED: Test = (RECORDS, "test_a_shared_replay_is_led_by_anyone_at_the_table")
+REVIEW: Test = (RECORDS, "test_a_review_marks_ones_own_decisions_only")
+UNDO: Test = (RECORDS, "test_a_move_is_taken_back_once_every_seated_human_agrees")
 PEER: Test = (STANDBY,
               "test_a_standby_is_approved_by_key_says_not_host_and_its_loss_holds_a_table")
 
@@ -69,6 +76,8 @@ REQUESTS: dict[str, Test] = {
     "events": EVENT, "event": EVENT, "event_create": EVENT, "event_join": EVENT,
     "event_start": EVENT, "ratings": EVENT, "event_leave": EVENT_NO,
     "event_deadline": EVENT_NO,
+    "records": RECORD, "record": RECORD, "replay": RECORD, "replay_lead": SHARED,
+    "replay_end": SHARED, "review": REVIEW, "undo": UNDO, "undo_answer": UNDO,
 }
 
 #: Every message the doc says a host sends: the test that receives it (and checks it).
@@ -78,6 +87,8 @@ PUSHES: dict[str, Test] = {
     "error": ERRORS, "seeking": SEEK, "profile": SHOP, "league": SHOP, "reward": AWAY,
     "rewards": REWARDS, "cancelled": CANCELLED, "hint": HINT,
     "events": EVENT, "event": EVENT, "event_seat": EVENT, "ratings": EVENT,
+    "records": RECORD, "record": RECORD, "replay": RECORD, "replay_shared": SHARED,
+    "replay_ended": SHARED, "review": REVIEW, "undo_dropped": UNDO,
 }
 
 #: Every error code of the doc: the test that provokes it on the wire.
@@ -95,11 +106,16 @@ CODES: dict[str, Test] = {
     "not_host": PEER, "not_standby": PEER, "held": PEER,
     "no_event": EVENT_NO, "not_organiser": EVENT_NO, "not_entered": EVENT_NO,
     "event_state": EVENT_SEAT,
+    "no_record": RECORD, "not_leader": SHARED, "reviewing": REVIEW,
+    "no_undo": UNDO, "cannot_undo": UNDO, "undoing": UNDO, "not_asked": UNDO,
 }
 
 #: Codes the doc lists that no client can make a host of this project send, and why.
 NOT_PROVOKED: dict[str, str] = {
     "internal": "a bug in the host: one a client could provoke is a bug to fix, never a test",
+    "no_replay": "a record the host's own plugins cannot replay: a host keeps only records "
+                 "its plugins made, so only a plugin changed under a running host's records "
+                 "(tests/net/test_records.py meets it through the host's parts)",
     "not_ready": "reserved: this host never sends it (the doc says so); a table starts by "
                  "itself once every seat is ready, and start counts everybody ready",
 }

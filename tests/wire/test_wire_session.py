@@ -169,9 +169,10 @@ def test_a_key_sending_past_its_allowance_is_told_to_slow_down(host: HostProcess
 
 REMEMBERED = ("create", "sit", "leave", "bots", "invite", "ready", "start", "move", "reorder",
               "chat", "again", "remove", "close", "strangers", "seek", "unseek", "buy", "bye",
-              "event_create", "event_join", "event_leave", "event_start", "event_deadline")
+              "event_create", "event_join", "event_leave", "event_start", "event_deadline",
+              "replay_lead", "replay_end", "undo", "undo_answer")
 READ_AFRESH = ("ping", "games", "tables", "watch", "snapshot", "profile", "league", "rewards",
-               "hint", "events", "event", "ratings")
+               "hint", "events", "event", "ratings", "records", "record", "replay", "review")
 
 
 def test_a_change_is_answered_from_memory_and_a_read_afresh(host: HostProcess) -> None:
@@ -189,7 +190,8 @@ def test_a_change_is_answered_from_memory_and_a_read_afresh(host: HostProcess) -
         assert c.request("bots", rid=9, table=tid) == refused  # a refusal is remembered
         for kind in READ_AFRESH:
             fields = ({"table": tid} if kind in ("watch", "snapshot", "hint")
-                      else {"event": "e1"} if kind == "event" else {})
+                      else {"event": "e1"} if kind == "event"
+                      else {"id": "r1"} if kind in ("record", "review") else {})
             error = c.refused("bad_field", kind, rid=7, **fields)
             assert "create" in error["message"]
         c.refused("bad_field", "ready", rid=7, table=tid)      # a change too

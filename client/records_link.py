@@ -1,0 +1,136 @@
+"""Game records on the link to a real host: the player's list of his rounds (``records``),
+a round's steps from any seat (``replay``), the shared replay at a table (``replay_lead``,
+``replay_end`` and the host's ``replay_shared`` and ``replay_ended`` pushes) and the review
+(``review``), as the client's messages (docs/protocol.md, "Game records").
+
+The client's messages it delivers: ``records`` (a page of the player's records, newest first,
+and whether older ones remain), ``replay`` (one step of a round as one seat saw it: the view,
+that step's events in words; ``shared`` with its leader's name when the table's shared replay
+moved), ``replay_ended`` (the leader ended it), ``review`` (the marked decisions, each with
+its loss and its reason in the player's language) and one-line ``error``s. Functions of a
+``NetLink`` (its session and deliver), kept apart so that the link stays about tables.
+
+Must not know about: game rules, terminals, the screens.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import Any, Protocol
+
+from cardparty.client.hosttext import host_text
+from cardparty.client.link import Deliver
+from cardparty.core.i18n import shown
+from cardparty.net.player.session import Session, SessionError
+
+ACTIONS = ("records", "replay", "replay_lead", "replay_end", "review")
+
+
+class RecordsLink(Protocol):
+    """What these functions use of the link (``NetLink``)."""
+
+    session: Session
+    deliver: Deliver
+
+
+def request(link: RecordsLink, action: str, args: dict[str, Any]) -> None:
+    """Send one of ``ACTIONS`` with the fields ``args`` names; the reply becomes the client's
+    message (a refusal, one line of ``error``)."""
+    if action == "records":
+        fields: dict[str, Any] = {"before": args.get("before"), "most": 20}
+    elif action == "review":
+        fields = {"id": str(args["id"])}
+    elif action == "replay_end":
+        fields = {"table": args["table"]}
+    else:
+        fields = {"step": max(0, int(args.get("step") or 0)), "seat": args.get("seat")}
+        if args.get("record") is not None:
+            fields["record"] = str(args["record"])
+        if action == "replay_lead" or args.get("record") is None:
+            fields["table"] = args.get("table")
+        if action == "replay_lead":
+            fields["record"] = args.get("record")
+    try:
+        fut = link.session.send(action, **fields)
+    except SessionError as exc:
+        link.deliver({"type": "error", "text": exc.message})
+        return
+
+    def done(f: Future[dict[str, Any]]) -> None:
+        exc = f.exception()
+        if isinstance(exc, SessionError):
+            link.deliver({"type": "error", "text": exc.message})
+            return
+        if exc is not None:
+            link.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
+            return
+        reply = f.result()
+        if action == "records":
+            link.deliver({"type": "records", "records": [entry(r) for r in
+                                                         reply.get("records") or ()],
+                          "more": bool(reply.get("more")), "before": args.get("before")})
+        elif action == "replay":
+            link.deliver(step_message(reply))
+        elif action == "review":
+            link.deliver(review_message(reply))
+
+    fut.add_done_callback(done)
+
+
+def entry(r: Any) -> dict[str, Any]:
+    """A listed record with its host's words as they may be drawn (``host_text``)."""
+    if not isinstance(r, dict):
+        return {}
+    out = dict(r)
+    out["names"] = [host_text(str(n), name=True) for n in r.get("names") or ()]
+    out["title"] = host_text(str(r.get("title") or ""), 64)
+    return out
+
+
+def step_message(msg: dict[str, Any], shared: bool = False) -> dict[str, Any]:
+    """A host's ``replay`` (or ``replay_shared``) as the client's ``replay`` message: the
+    view's names and each event's words as they may be drawn."""
+    view = dict(msg.get("view") or {})
+    if isinstance(view.get("players"), list):
+        view["players"] = [{**p, "name": host_text(str(p.get("name") or ""), name=True)}
+                           if isinstance(p, dict) else p for p in view["players"]]
+    events = [{**e, "text": host_text(shown(e.get("text"), e.get("msg")), 300)}
+              for e in msg.get("events") or () if isinstance(e, dict)]
+    out = {"type": "replay", "record": msg.get("record"), "table": msg.get("table"),
+           "step": int(msg.get("step") or 0), "steps": int(msg.get("steps") or 0),
+           "seat": msg.get("seat"), "live": bool(msg.get("live")), "mover": msg.get("mover"),
+           "at": msg.get("at"), "view": view, "events": events, "shared": shared}
+    if shared:
+        out["leader"] = msg.get("leader")
+        out["leader_name"] = host_text(str(msg.get("leader_name") or "?"), name=True)
+    return out
+
+
+def review_message(msg: dict[str, Any]) -> dict[str, Any]:
+    """A host's ``review`` as the client's: each mark's labels and reason as they may be
+    drawn, the reason in the player's language."""
+    marks = []
+    for m in msg.get("marks") or ():
+        if not isinstance(m, dict):
+            continue
+        marks.append({"step": int(m.get("step") or 0), "loss": float(m.get("loss") or 0.0),
+                      "played": host_text(str(m.get("played") or ""), 80),
+                      "better": host_text(str(m.get("better") or ""), 80),
+                      "reason": host_text(shown(m.get("reason"), m.get("reason_msg")), 300)})
+    return {"type": "review", "record": msg.get("record"), "seat": msg.get("seat"),
+            "decisions": int(msg.get("decisions") or 0),
+            "margin": float(msg.get("margin") or 0.0), "marks": marks}
+
+
+def pushed(link: RecordsLink, msg: dict[str, Any]) -> bool:
+    """A pushed ``replay_shared`` or ``replay_ended``: delivered; True when it was one."""
+    kind = msg.get("type")
+    if kind == "replay_shared":
+        link.deliver(step_message(msg, shared=True))
+        return True
+    if kind == "replay_ended":
+        link.deliver({"type": "replay_ended", "table": msg.get("table"),
+                      "record": msg.get("record"),
+                      "by": host_text(str(msg.get("by") or "?"), name=True)})
+        return True
+    return False
