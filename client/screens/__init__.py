@@ -14,6 +14,7 @@ from __future__ import annotations
 from cardparty.client.screen import Screen
 from cardparty.client.screens import (
     events,
+    history,
     league,
     lobby,
     profile,
@@ -34,4 +35,5 @@ SCREENS: tuple[type[Screen], ...] = (
     events.EventsScreen,
     shop.ShopScreen,
     replay.ReplayScreen,
+    history.HistoryScreen,
 )

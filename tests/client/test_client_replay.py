@@ -9,7 +9,8 @@ from __future__ import annotations
 from cardparty.client.controller import Controller
 from cardparty.client.line_words import text_lines
 from cardparty.client.render import Renderer
-from cardparty.client.replay_model import Replayer
+from cardparty.client.replay_model import History, Replayer
+from cardparty.client.screens.history import HistoryScreen
 from cardparty.client.screens.replay import ReplayScreen
 from cardparty.client.theme import UNICODE
 from tests.client.clientkit import HostKit, pika_at, player
@@ -23,6 +24,11 @@ def body(c: Controller) -> str:
 def replayer(c: Controller) -> Replayer:
     """The round the replay viewer shows (the screen's own state)."""
     return c.get(ReplayScreen).replay
+
+
+def history_of(c: Controller) -> History:
+    """The rounds the history screen lists (the screen's own state)."""
+    return c.get(HistoryScreen).history
 
 
 def test_a_round_is_replayed_from_its_end_and_from_the_history_and_reviewed(
@@ -52,7 +58,7 @@ def test_a_round_is_replayed_from_its_end_and_from_the_history_and_reviewed(
         assert c.screen == "table" and c.table.over
         c.key("l")
         c.key("H")
-        history = c.history  # the history screen comes next
+        history = history_of(c)
         c.pump.until(lambda: bool(history.rows))
         assert c.screen == "history" and history.rows[0]["id"] == rp.record
         assert "Eva*" in body(c)
