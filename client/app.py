@@ -1,6 +1,7 @@
 """The full-screen prompt-toolkit application: the layout (``layout``), the key bindings
-(``bindings``, from the keys the ``keys_*`` modules declare), the bell and the title, and the
-bridge that brings the link's messages (from any thread) onto the screen's event loop.
+(``bindings``, from the keys the screens declare, ``client/screens/``), the bell and the
+title, and the bridge that brings the link's messages (from any thread) onto the screen's
+event loop.
 
 The screen is drawn from the controller's state by ``render``. An 80x24 terminal is enough:
 the event log takes whatever height is left. Redraws happen on every message and key, and
@@ -146,7 +147,7 @@ async def tick(app: Application[Any], c: Controller, every: float = 0.25) -> Non
         await asyncio.sleep(every)
         ticks += 1
         gc.collect(2 if ticks % 240 == 0 else 1 if ticks % 8 == 0 else 0)
-        if c.screen == "table" and c.table.view.get("deadlines"):
+        if c.current.ticking():
             app.invalidate()
 
 

@@ -1,18 +1,18 @@
 """The client's state machine: which screen shows, what each key does there, and what each
 message from the link changes.
 
-Screens: ``start`` (name and host address; the place for hosts found on the LAN), ``lobby``
-(tables, create, sit, spectate, bots, ready, invite; the player's profile; open play),
-``league`` and ``shop`` (``keys_economy``), ``room`` (the waiting room of a table this player
-sits at before its game starts), ``table`` (one table's view; the end of a round shows places
-and scores over it). Over any screen: a dialog (choices, a text field, the create form), the
-help, the scoreboard or the command line (``command_line``), which take the keys while open.
+The screens are registered in ``client/screens/__init__.py`` (``SCREENS``), each a class in a
+module of its own that owns its keys, its drawing, its line-mode words and the part of the
+state it changes (``client/screen.py`` says how); the controller holds one of each, shows one
+at a time (``show``) and keeps what every screen shares: who this player is and how the link
+to the host stands, what the host lists, the player's profile, and what lies over any screen
+(a dialog, the help, the command line), which take the keys while open.
 
-What each key does is declared once, in the ``keys_*`` modules (``keymap`` says how), and
-``KEYMAP`` merges them: ``key`` runs the binding that applies, headless (the tests drive the
-whole client so, without a terminal), and ``bindings`` hands the same declarations to
-prompt-toolkit. Keys arrive by prompt-toolkit's names ("enter", "s-left", "c-c", or the
-typed character).
+What each key does is declared once, in the screens' modules and ``keys_shared`` (``keymap``
+says how), and ``KEYMAP`` merges them: ``key`` runs the binding that applies, headless (the
+tests drive the whole client so, without a terminal), and ``bindings`` hands the same
+declarations to prompt-toolkit. Keys arrive by prompt-toolkit's names ("enter", "s-left",
+"c-c", or the typed character).
 
 Any key in any state is safe, and so is any message: ``key`` and ``receive`` catch
 everything and show one line instead.
@@ -23,65 +23,40 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField
+from cardparty.client.economy_words import BOUGHT, BOUGHT_ANY, reward_text
 from cardparty.client.keymap import Binding, KeyMap
-from cardparty.client.keys_economy import ECONOMY, LEAGUE, SHOP, economy_message
-from cardparty.client.keys_events import EVENT_TABLE, EVENTS, event_message
-from cardparty.client.keys_lobby import LOBBY, open_create_form
-from cardparty.client.keys_records import HISTORY, RECORDS_TABLE, REPLAY, records_message
-from cardparty.client.keys_room import ROOM, ROOM_CHAT, room_from_lobby
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.keys_start import NAME_REFUSALS, START, give_up
-from cardparty.client.keys_table import TABLE, go_on, show_hint, undo_notice
-from cardparty.client.link import Link, Message
-from cardparty.client.lobby_rows import sits_at
+from cardparty.client.link import Link, LobbyRow, Message
+from cardparty.client.lobby_rows import sits_at, summary_of
 from cardparty.client.message_line import MessageLine
-from cardparty.client.replay_model import History, Replayer
+from cardparty.client.names import NAME_REFUSALS
+from cardparty.client.screen import Receiver, Screen
+from cardparty.client.screens import SCREENS
+from cardparty.client.screens.start import give_up
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
-from cardparty.client.words import table_plugins, variants_text, version_notice
 from cardparty.core.i18n import N_, _, translate
+from cardparty.net.wire.replies import GameWire, TableSummary
 
 Connect = Callable[[str, str], Link]
+S = TypeVar("S", bound=Screen)
+
+
+def keymap_of(screens: Sequence[type[Screen]]) -> KeyMap:
+    """Every key of the client: the shared ones, then each screen's, in the registry's order
+    (the order the help and the bottom line list them)."""
+    return KeyMap(SHARED, *(keys for screen in screens for keys in screen.keys))
+
 
 #: Every key of the client, in the order the help and the bottom line list them.
-KEYMAP = KeyMap(SHARED, START, LOBBY, ROOM, TABLE, ECONOMY, LEAGUE, SHOP, EVENTS,
-                EVENT_TABLE, RECORDS_TABLE, HISTORY, REPLAY)
-
-
-@dataclass
-class StartForm:
-    """The start screen: name, address, and the hosts found on the LAN (rows 2 and on)."""
-
-    name: str = ""
-    #: Empty: a prefilled address would take an Enter meant for a host listed below.
-    address: str = ""
-    row: int = 0
-    hosts: list[tuple[str, str]] = field(default_factory=list)   # (label, address)
-    #: What the LAN search says when it found nothing (searching, unavailable...).
-    search: str = ""
-
-    @property
-    def text(self) -> str:
-        return self.name if self.row == 0 else self.address
-
-    @text.setter
-    def text(self, value: str) -> None:
-        if self.row == 0:
-            self.name = value
-        elif self.row == 1:
-            self.address = value
-
-    @property
-    def rows(self) -> int:
-        return 2 + len(self.hosts)
-
-    limit = 64
+KEYMAP = keymap_of(SCREENS)
 
 
 class Controller:
@@ -92,7 +67,8 @@ class Controller:
                  describe: Callable[[str], Callable[..., str] | None] | None = None,
                  check_address: Callable[[str], str | None] | None = None,
                  on_change: Callable[[], None] | None = None,
-                 on_exit: Callable[[], None] | None = None, keys: KeyMap = KEYMAP) -> None:
+                 on_exit: Callable[[], None] | None = None, keys: KeyMap = KEYMAP,
+                 screens: Sequence[type[Screen]] = SCREENS) -> None:
         self.link = link
         self.connect = connect
         self.check_address = check_address
@@ -101,10 +77,11 @@ class Controller:
         self._callbacks(on_change, on_exit)
         self._connection(link, name, address)
         self._screens()
-        self._table_state()
         self._economy()
-        self._events()
-        self._records()
+        #: One of each registered screen, by name, and the one shown.
+        self.screens: dict[str, Screen] = {kind.name: kind(self) for kind in screens}
+        self.current: Screen = self.screens["start" if link is None else "lobby"]
+        self.receivers = self._receivers()
 
     def _callbacks(self, on_change: Callable[[], None] | None,
                    on_exit: Callable[[], None] | None) -> None:
@@ -123,8 +100,6 @@ class Controller:
 
     def _connection(self, link: Link | None, name: str, address: str) -> None:
         """Who this player is, at which host, and how the link to it stands."""
-        self.screen = "start" if link is None else "lobby"
-        self.start = StartForm(name=name, address=address)
         self.name = name
         self.host = address
         self.connection = "connecting" if link is not None else ""
@@ -139,48 +114,23 @@ class Controller:
 
     def _screens(self) -> None:
         """The lobby, the waiting room and what lies over any screen."""
-        self.tables: list[dict[str, Any]] = []
-        self.games: list[dict[str, Any]] = []
-        self.lobby_cursor = 0
+        self.tables: list[LobbyRow] = []
+        self.games: list[GameWire] = []
         self.lobby_chat = Said(100)
         self.dialog: Choice | TextField | CreateForm | None = None
         #: 0: no help; 1: the keys; 2: the game's rules in short.
         self.help = 0
-        #: The match's scoreboard is open over the table (key m; the next key closes it).
-        self.scoreboard = False
         #: The command line (``:`` or ``/``) is open at the bottom; ``on_command`` focuses it.
         self.command_open = False
-        #: "c" was pressed before the host listed its games: the form opens when they come.
-        self.create_waiting = False
-        #: The waiting room's table (``keys_room``), the table a seat was asked for, the
-        #: table ids listed when it was, and the room's chat.
-        self.room_id: Any = None
-        self.pending_room: Any = None
-        self.known_tables: set[Any] = set()
         #: Every table id a lobby listing has shown (a notice about a table not listed yet
         #: holds; one about a table listed and gone leaves).
         self.listed_once: set[Any] = set()
-        self.room_chat = Said(ROOM_CHAT)
         #: Ring the terminal bell (and set the window title) when it becomes this player's
         #: turn or a call is due: off unless asked for (``--bell``, key B).
         self.bell = False
-        #: The last thing the bell was rung for (table, kind): each rings once.
-        self.rung: tuple[Any, str] | None = None
         #: French cards in four colours (♠ black, ♥ red, ♦ blue, ♣ green) rather than two
         #: (``--four-colour``, the command ``colours``).
         self.four_colour = False
-
-    def _table_state(self) -> None:
-        """The table on screen, and the tables this player walked away from."""
-        self.table = TableModel()
-        self.table_id: Any = None
-        #: Tables this player walked away from: their views no longer take the screen.
-        self.left_tables: set[Any] = set()
-        #: Cards still to send one by one (``keys_table.go_on``): table, kind, cards, and
-        #: the hand when the last one went.
-        self.queued: dict[str, Any] | None = None
-        #: The request to take back a move last said (table, version, seat): said once.
-        self.undo_said: tuple[Any, Any, Any] | None = None
 
     def _economy(self) -> None:
         #: The player's profile at this host (None: not known yet, or no economy there).
@@ -189,31 +139,52 @@ class Controller:
         self.no_economy = False
         #: What the host said of each table it cancelled (the waiting room goes with it).
         self.cancelled: dict[Any, str] = {}
-        self.league: dict[str, Any] | None = None
-        #: The host's page of this player's recent rewards (the profile screen).
-        self.recent: dict[str, Any] | None = None
         #: The reward of the last finished round, by table.
         self.rewards: dict[Any, dict[str, Any]] = {}
 
-    def _records(self) -> None:
-        #: The player's finished rounds (the history screen) and the round the replay viewer
-        #: shows, where its ``q`` goes back to, and whether its review waits to be asked for
-        #: (``keys_records``).
-        self.history = History()
-        self.replay = Replayer()
-        self.replay_back = "lobby"
-        self.review_wanted = False
+    # --- the screens -------------------------------------------------------------------------
 
-    def _events(self) -> None:
-        #: The host's events, newest first (``events``), and the one the screen has chosen.
-        self.events_list: list[dict[str, Any]] = []
-        self.events_cursor = 0
-        #: Each event as the host last told it, by id (its standings and rounds).
-        self.events: dict[str, dict[str, Any]] = {}
-        #: The event last chosen or seated in (None: none yet).
-        self.event_id: str | None = None
-        #: Where the last round seated this player (``event_seat``).
-        self.event_seat: dict[str, Any] | None = None
+    @property
+    def table(self) -> TableModel:
+        """The table on the table screen (``TableScreen.model``): what every part that draws
+        or says the table reads."""
+        return self.get(TableScreen).model
+
+    @property
+    def table_id(self) -> Any:
+        """The id of the table on the table screen (None: none)."""
+        return self.get(TableScreen).table
+
+    @property
+    def screen(self) -> str:
+        """The name of the screen shown."""
+        return self.current.name
+
+    def show(self, name: str) -> None:
+        """Show the screen registered as ``name`` (``client/screens/__init__.py``); each
+        show, even of the screen already shown, tells it (``Screen.shown``)."""
+        screen = self.screens.get(name)
+        if screen is None:
+            raise KeyError(f"no screen {name!r} is registered")
+        self.current = screen
+        screen.shown()
+
+    def get(self, kind: type[S]) -> S:
+        """The one screen of class ``kind``, typed (a screen handing over to another)."""
+        screen = self.screens[kind.name]
+        assert isinstance(screen, kind), screen
+        return screen
+
+    def _receivers(self) -> dict[str, list[Receiver]]:
+        """What each kind of message from the link changes: the controller's own handler
+        first, then each screen's, in the registry's order."""
+        out: dict[str, list[Receiver]] = {}
+        for kind, own in RECEIVERS.items():
+            out.setdefault(kind, []).append(functools.partial(own, self))
+        for screen in self.screens.values():
+            for kind, handler in screen.receivers().items():
+                out.setdefault(kind, []).append(handler)
+        return out
 
     # --- the message line ----------------------------------------------------------------------
 
@@ -246,7 +217,7 @@ class Controller:
     def covered(self) -> bool:
         """Something over the screen takes the keys: a dialog, the help, the scoreboard or
         the command line."""
-        return (self.dialog is not None or bool(self.help) or self.scoreboard
+        return (self.dialog is not None or bool(self.help) or self.current.covered()
                 or self.command_open)
 
     def key(self, name: str) -> None:
@@ -284,11 +255,11 @@ class Controller:
             if self.dialog is not None:
                 if self.dialog.key(name):
                     self.dialog = None
-            elif self.scoreboard:
-                self.scoreboard = False
+            elif self.current.covered():
+                self.current.overlay_key(name)
             elif self.help:
-                self.help = 2 if name == "?" and self.help == 1 and self.screen == "table" \
-                    else 0
+                self.help = 2 if name == "?" and self.help == 1 \
+                    and self.current.help_pages > 1 else 0
             elif name != "escape":
                 self.error = ""
             self.line.expire(self)
@@ -322,31 +293,19 @@ class Controller:
         if self.link is None:
             self.error = _("not connected to a host")
             return
-        if action in ("sit", "spectate"):
-            self.left_tables.discard(args.get("table"))
+        if action in ("sit", "watch"):
+            self.came_back(args.get("table"))
         self.link.request(action, **args)
+
+    def came_back(self, table: Any) -> None:
+        """This player takes ``table`` up again (sits, watches, its room opens): its views
+        take the screen again."""
+        self.get(TableScreen).left.discard(table)
 
     def chat(self, table: Any, text: str) -> None:
         """Say ``text`` at ``table`` (None: to everyone in the lobby)."""
         if self.link is not None:
             self.link.chat(table, text)
-
-    def attention(self) -> None:
-        """After a view: ring once when it has just become this player's turn, or a call
-        (a listed move of kind ``call``) has just become due; the title says it while it
-        lasts (an empty reason puts the title back)."""
-        tm = self.table
-        if tm.over or not tm.moves:
-            why = ""
-        elif any(m["kind"] == "call" for m in tm.moves):
-            why = "call"
-        else:
-            why = "move"
-        now = (self.table_id, why) if why else None
-        if now != self.rung:
-            self.rung = now
-            if self.bell:
-                self.on_attention(why)
 
     def toggle_bell(self) -> None:
         self.bell = not self.bell
@@ -374,31 +333,28 @@ class Controller:
         self.link = link
         self.connection = "connecting"
         self.welcomed = False
-        self.screen = "lobby"
+        self.show("lobby")
         link.start(self.deliver)
 
-    def match_summary(self) -> dict[str, Any] | None:
+    def match_summary(self) -> TableSummary | None:
         """The host's newest summary of the table on screen (its match: ``round``,
         ``rounds``, ``totals``), or None before the host listed it."""
-        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
-        summary = (row or {}).get("summary")
-        return summary if isinstance(summary, dict) else None
+        return summary_of(self, self.table_id)
 
     # --- the link's messages ---------------------------------------------------------------
 
     def receive(self, msg: Message) -> None:
         """One message from the link; never raises (a bad message becomes one line)."""
         try:
-            handler = RECEIVERS.get(str(msg.get("type")))
-            if handler is not None:
-                handler(self, msg)
+            for handler in self.receivers.get(str(msg.get("type")), ()):
+                handler(msg)
             self.line.expire(self)
         except Exception as exc:  # the screen must survive anything a host sends
             self.failures.append(exc)
             self.error = _("could not show a message from the host: {error}").format(
                 error=f"{type(exc).__name__}: {exc}")
 
-    def _status(self, msg: Message) -> None:
+    def _connection_state(self, msg: Message) -> None:
         if self.link is None:              # a link given up on still talking: not ours now
             return
         self.connection = str(msg.get("state", ""))
@@ -425,45 +381,15 @@ class Controller:
         self.connection = "connected"
         self.banner = ""
         if self.screen == "start":
-            self.screen = "lobby"
+            self.show("lobby")
 
-    def _lobby(self, msg: Message) -> None:
+    def _tables(self, msg: Message) -> None:
         self.tables = list(msg.get("tables") or [])
         self.listed_once.update(t.get("id") for t in self.tables)
         if msg.get("games"):
             self.games = list(msg["games"])
-            if self.create_waiting and self.screen == "lobby" and self.dialog is None:
-                open_create_form(self)
-            self.create_waiting = False
-        self.lobby_cursor = max(0, min(self.lobby_cursor, len(self.tables) - 1))
-        room_from_lobby(self)
-        self._who_is_away()
-        undo_notice(self)
-
-    def _view(self, msg: Message) -> None:
-        table = msg.get("table")
-        view = msg.get("view") or {}
-        if table in self.left_tables:
-            return
-        if self.screen == "table" and table != self.table_id:
-            # Another table of ours moved on (a seat kept there): say so, stay here.
-            if (view.get("moves") or []) and view.get("result") is None:
-                self.notice = _("table {table} waits for your move (q, then Enter on it)"
-                                ).format(table=table)
-            return
-        if table != self.table_id or self.screen != "table":
-            if self.screen == "room" and table != self.room_id:
-                return                          # another table of ours: the room stays
-            self._open_table(table, view)
-        self.table.apply(view, list(msg.get("events") or []), table,
-                         snapshot=bool(msg.get("snapshot")))
-        go_on(self)
-        self.attention()
-        if self.screen in ("lobby", "start", "room"):
-            self.screen = "table"
 
     def _error(self, msg: Message) -> None:
-        self.pending_room = None
         text = " ".join(translate(msg.get("text") or N_("error")).split())[:300]
         self.error = pretty_text(text, self.table.hand)
 
@@ -472,14 +398,10 @@ class Controller:
         line = f"<{msg.get('from', '?')}> {msg.get('text', '')}"
         if table is None:                        # said to the whole lobby
             self.lobby_chat.append(line)
-        elif self.screen == "table" and table == self.table_id:
-            self.table.log.append(line)
-        elif self.screen == "room" and table == self.room_id:
-            self.room_chat.append(line)
-        else:                                    # a table of ours not on screen: say which
+        elif not self.current.chat(table, line):  # a table of ours not on screen: say which
             self.lobby_chat.append(f"[{table}] {line}")
 
-    def _invite(self, msg: Message) -> None:
+    def _invited(self, msg: Message) -> None:
         # One line, never a dialog: a dialog popping up would take the keys the player is
         # typing (an Enter meant for his own game would sit him down elsewhere).
         # The table by the id the lobby lists it under (its title is not in the lobby).
@@ -497,54 +419,21 @@ class Controller:
             self.cancelled[msg["cancelled"]] = text
         self.say(text, while_open=msg.get("table"))
 
-    def _hosts(self, msg: Message) -> None:
-        self.start.hosts = [(str(label), str(address))
-                            for label, address in msg.get("hosts") or ()][:12]
-        self.start.search = str(msg.get("text") or "")
-        self.start.row = min(self.start.row, self.start.rows - 1)
+    def _profile(self, msg: Message) -> None:
+        self.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
+        self.no_economy = self.profile is None and bool(msg.get("no_economy"))
+        if msg.get("bought"):
+            self.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
 
-    def _left(self, msg: Message) -> None:
-        if self.table_id is not None:
-            self.left_tables.add(self.table_id)
-        self.screen = "lobby"
-        self.table_id = None
+    def _reward(self, msg: Message) -> None:
+        self.rewards[msg.get("table")] = msg
+        if msg.get("missed"):
+            self.notice = _("table {table}, while you were away: {reward}").format(
+                table=msg.get("table"), reward=reward_text(msg))
+        elif self.screen != "table" or msg.get("table") != self.table_id:
+            self.notice = _("table {table}: {reward}").format(table=msg.get("table"),
+                                                              reward=reward_text(msg))
 
-    def _who_is_away(self) -> None:
-        """The table on screen learns from its lobby row who dropped or came back (the
-        others' screens say so at once, not at the next move)."""
-        if self.screen != "table":
-            return
-        row = next((t for t in self.tables if t.get("id") == self.table_id), None)
-        seats = ((row or {}).get("summary") or {}).get("seats")
-        if isinstance(seats, list):
-            self.table.saw_away({i for i, s in enumerate(seats) if isinstance(s, dict)
-                                 and s.get("kind") == "human" and s.get("connected") is False})
-
-    def _open_table(self, table: Any, view: dict[str, Any]) -> None:
-        row = next((t for t in self.tables if t.get("id") == table), {})
-        # Another version of the game here than at the host: the host's words, not ours
-        other = version_notice(table_plugins(row.get("summary"), view, self.games))
-        describe = None
-        if self.describe_for is not None and other is None:
-            describe = self.describe_for(str(view.get("game", "")))
-        self.table = TableModel(table=table, describe=describe)
-        if other:
-            self.table.log.append(other)
-        house = variants_text(view.get("variants") or (),
-                              next((g for g in self.games if g.get("id") == view.get("game")),
-                                   {}))
-        if house:                                 # said once, first: no room may have shown it
-            self.table.log.append(_("House rules at this table: {variants}.").format(
-                variants=house))
-        if table == self.room_id:                 # the waiting room's talk goes on here
-            self.table.log.extend(self.room_chat)
-        self.room_id = None
-        self.table_id = table
-        self.screen = "table"
-        self.help = 0
-        self.scoreboard = False
-        if isinstance(self.dialog, Choice | CreateForm):
-            self.dialog = None
 
 
 def still_invited(c: Controller, table: Any) -> bool:
@@ -558,12 +447,8 @@ def still_invited(c: Controller, table: Any) -> bool:
 
 #: What each message from the link changes (``link`` lists them).
 RECEIVERS: dict[str, Callable[[Controller, Message], None]] = {
-    "status": Controller._status, "welcome": Controller._welcome, "lobby": Controller._lobby,
-    "view": Controller._view, "error": Controller._error, "chat": Controller._chat,
-    "invite": Controller._invite, "notice": Controller._notice, "hosts": Controller._hosts,
-    "left": Controller._left, "profile": economy_message, "league": economy_message,
-    "reward": economy_message, "rewards": economy_message, "hint": show_hint,
-    "events": event_message, "event": event_message, "event_seat": event_message,
-    "records": records_message, "replay": records_message, "review": records_message,
-    "replay_ended": records_message,
+    "connection": Controller._connection_state, "welcome": Controller._welcome,
+    "tables": Controller._tables, "error": Controller._error, "chat": Controller._chat,
+    "invited": Controller._invited, "notice": Controller._notice,
+    "profile": Controller._profile, "reward": Controller._reward,
 }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardparty.core.i18n import N_, Msg, _
+from cardparty.net.wire.replies import GameWire
 
 
 @dataclass
@@ -127,7 +128,7 @@ class CreateForm:
 
     ``games`` are the host's game descriptions (``GameInfo.to_wire()`` plus ``variants``)."""
 
-    games: list[dict[str, Any]]
+    games: list[GameWire]
     on_create: Callable[[dict[str, Any]], None]
     #: The first is the default: ``open``, as a host takes a table whose creator names none.
     modes: tuple[str, ...] = ("open", "friends", "practice", "entry")
@@ -141,7 +142,7 @@ class CreateForm:
         self._build()
 
     @property
-    def game(self) -> dict[str, Any]:
+    def game(self) -> GameWire:
         return self.games[self.game_index]
 
     def _build(self) -> None:

@@ -1,5 +1,5 @@
-"""The key tables of ``docs/playing.md``, written from the keys the ``keys_*`` modules
-declare: each screen's table between the lines ``<!-- keys: SCREEN -->`` and
+"""The key tables of ``docs/playing.md``, written from the keys the screens declare
+(``client/screens/``): each screen's table between the lines ``<!-- keys: SCREEN -->`` and
 ``<!-- /keys -->``, a row per binding (its keys, and its action's docstring). The doc's other
 words are its own. ``python -m cardparty.client.keydoc docs/playing.md`` writes the tables
 again after a key changed; ``tests/client/test_client_keys.py`` checks that they agree.
@@ -15,10 +15,11 @@ from pathlib import Path
 
 from cardparty.client.controller import KEYMAP
 from cardparty.client.keymap import Binding, KeyMap, key_words
+from cardparty.client.screens import SCREENS as REGISTERED
 
-#: The screens with a table in the doc, by the name its markers give them.
-SCREENS = ("start", "lobby", "room", "table", "profile", "league", "shop", "events",
-           "history", "replay")
+#: The screens with a table in the doc, by the name its markers give them: every one
+#: registered.
+SCREENS = tuple(screen.name for screen in REGISTERED)
 
 BLOCK = re.compile(r"(<!-- keys: (\w+) -->\n)(.*?)(<!-- /keys -->)", re.S)
 

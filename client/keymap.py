@@ -134,16 +134,26 @@ class Binding:
     @property
     def reach(self) -> int:
         """On how many screens it works: the help lists a screen's own keys first, then those
-        it shares with others."""
-        return len(self.screens)
+        it shares with others (a key of every screen but a few last)."""
+        return 1 << 16 if isinstance(self.screens, AllBut) else len(self.screens)
+
+
+class AllBut(frozenset[str]):
+    """Every screen but these: the keys every screen shares (``keys_shared``), so a screen
+    registered later has them too without naming it there."""
+
+    def __contains__(self, screen: object) -> bool:
+        return not super().__contains__(screen)
 
 
 class Keys:
     """The bindings of one screen, or of several, in the order the help lists them; ``add``
     declares one, as prompt-toolkit's ``KeyBindings.add`` does."""
 
-    def __init__(self, *screens: str, clears_error: bool = True) -> None:
-        self.screens = frozenset(screens)
+    def __init__(self, *screens: str, clears_error: bool = True,
+                 but: tuple[str, ...] | None = None) -> None:
+        """``screens``: where the keys work; ``but``: instead, every screen but these."""
+        self.screens: frozenset[str] = frozenset(screens) if but is None else AllBut(but)
         self.clears_error = clears_error
         self.bindings: list[Binding] = []
 

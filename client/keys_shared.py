@@ -14,11 +14,9 @@ from cardparty.core.i18n import N_
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
 
-#: The screens after the start screen (the start screen types these characters instead).
-PLAYING = ("lobby", "room", "table", "profile", "league", "shop", "events", "history",
-           "replay")
-
-SHARED = Keys(*PLAYING, clears_error=False)
+#: Every screen but the start screen (which types these characters instead), the screens
+#: registered later too.
+SHARED = Keys(but=("start",), clears_error=False)
 
 
 @SHARED.add("?", help=N_("this help; at a table, ? again: the game's rules in short"),

@@ -15,9 +15,9 @@ from typing import Any
 from cardparty.client.app import build_app, run_async
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.controller import Controller
-from cardparty.client.keys_start import name_problem
 from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
+from cardparty.client.names import name_problem
 from cardparty.client.tokens import TokenStore
 from cardparty.client.words import describer
 from cardparty.core.discovery import Catalog, load_catalog

@@ -12,7 +12,7 @@ Must not know about: game rules, the wire, what a key does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -35,6 +35,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 
 from cardparty.client.controller import Controller
 from cardparty.client.render import Renderer
+from cardparty.client.screen import Box, Screen
 
 #: The fewest lines of the event log a table screen shows, and the narrowest terminal it is
 #: drawn in; below that the screen says it is too small instead of dropping lines.
@@ -69,15 +70,17 @@ class Terminal:
 
 
 class Regions:
-    """The table's regions drawn once per frame, and the lines each takes at the screen's
-    width (the windows are exactly that high, so nothing is cut off)."""
+    """A screen's regions (the table's), drawn once per frame, and the lines each takes at
+    the screen's width (the windows are exactly that high, so nothing is cut off). The
+    screen's chrome (the banner and the status line) is one too, which the regions' screen
+    shares (``chrome``)."""
 
-    def __init__(self, r: Renderer, frame: Callable[[], int],
-                 columns: Callable[[], int]) -> None:
-        self.draw = {"top": r.table_top_ruled, "hand": r.hand_ruled, "actions": r.actions}
-        self.lines_of = {"status": r.status, "banner": r.banner}
+    def __init__(self, draw: Mapping[str, Callable[[], Any]], frame: Callable[[], int],
+                 columns: Callable[[], int], chrome: Regions | None = None) -> None:
+        self.draw = dict(draw)
         self.frame = frame
         self.columns = columns
+        self.shared = chrome
         self.memo: dict[str, tuple[int, Any, int]] = {}
 
     def get(self, name: str) -> Any:
@@ -85,12 +88,12 @@ class Regions:
         memo = self.memo.get(name)
         if memo is None or memo[0] != frame:
             try:
-                fragments = (self.lines_of.get(name) or self.draw[name])()
+                fragments = self.draw[name]()
             except Exception as exc:         # a drawing bug shows as a line (see ``drawn``)
                 fragments = [("class:error", f" (could not draw: {type(exc).__name__}: "
                                              f"{exc})")]
             lines = count_lines(fragments, self.columns())
-            memo = (frame, fragments, min(MAX_MESSAGE_LINES, lines) if name in self.lines_of
+            memo = (frame, fragments, min(MAX_MESSAGE_LINES, lines) if self.shared is None
                     else lines)
             self.memo[name] = memo
         return memo[1]
@@ -100,11 +103,12 @@ class Regions:
         return self.memo[name][2]
 
     def chrome(self, banner: str) -> int:
-        """The lines around the table: the title, the banner, the status line(s)."""
-        return 1 + (self.lines("banner") if banner else 0) + self.lines("status")
+        """The lines around the regions: the title, the banner, the status line(s)."""
+        shared = self.shared or self
+        return 1 + (shared.lines("banner") if banner else 0) + shared.lines("status")
 
     def needed(self, banner: str) -> tuple[int, int]:
-        """The smallest terminal (columns, rows) this table shows completely in."""
+        """The smallest terminal (columns, rows) the regions show completely in."""
         rows = self.chrome(banner) + MIN_LOG + sum(self.lines(n) for n in self.draw)
         return MIN_COLUMNS, rows
 
@@ -144,14 +148,15 @@ def boxed(body: Window, ascii_only: bool, style: str = "") -> HSplit:
                   style=style)
 
 
-def table_screen(c: Controller, r: Renderer, regions: Regions, term: Terminal
-                 ) -> AnyContainer:
-    """The table's regions, or, in a terminal too small for them, what it needs."""
+def regions_screen(c: Controller, screen: Screen, r: Renderer, regions: Regions,
+                   term: Terminal) -> AnyContainer:
+    """A screen of regions (the table's: ``Screen.regions``), or, in a terminal too small for
+    them, what it needs."""
     def log_text() -> Any:
         # The lines left between the regions (the window's own height is known only after
         # the frame is drawn, and a log longer than its window would lose its newest lines).
         rows = term.size().rows - regions.chrome(c.banner)
-        return r.log(rows - sum(regions.lines(n) for n in regions.draw))
+        return r.asciify(screen.log(r, rows - sum(regions.lines(n) for n in regions.draw)))
 
     def region(name: str) -> Window:
         return Window(drawn(lambda: regions.get(name)), wrap_lines=True,
@@ -175,6 +180,17 @@ def table_screen(c: Controller, r: Renderer, regions: Regions, term: Terminal
     return DynamicContainer(lambda: body if fits() else too_small)
 
 
+def screen_body(c: Controller, screen: Screen, r: Renderer, term: Terminal, chrome: Regions
+                ) -> AnyContainer:
+    """What ``screen`` draws: one window of its text, or its regions."""
+    parts = screen.regions(r)
+    if parts is None:
+        return Window(drawn(lambda: r.screen(screen.name)), wrap_lines=screen.wrap)
+    draw = {name: (lambda part=part: r.asciify(part())) for name, part in parts.items()}
+    regions = Regions(draw, term.frame, lambda: term.size().columns, chrome)
+    return regions_screen(c, screen, r, regions, term)
+
+
 def overlays(c: Controller, r: Renderer, ascii_only: bool, term: Terminal) -> list[Float]:
     """The boxes over the screen, each while it is open, and the completions menu."""
     def box(draw: Callable[[], Any], width: Any, when: Callable[[], bool],
@@ -183,14 +199,15 @@ def overlays(c: Controller, r: Renderer, ascii_only: bool, term: Terminal) -> li
         return Float(ConditionalContainer(boxed(window, ascii_only, style),
                                           filter=Condition(when)))
 
-    def at_table() -> bool:
-        return c.screen == "table" and not c.help and c.dialog is None
+    def bare() -> bool:
+        return not c.help and c.dialog is None
+
+    def screen_box(screen: Screen, b: Box) -> Float:
+        return box(lambda: r.asciify(b.draw()), lambda: term.content_width(b.least, b.most),
+                   lambda: c.current is screen and bare() and b.when())
 
     return [
-        box(r.over, lambda: term.content_width(60, 76),
-            lambda: at_table() and c.table.over and not c.scoreboard),
-        box(r.scoreboard, lambda: term.content_width(40, 76),
-            lambda: at_table() and c.scoreboard),
+        *(screen_box(screen, b) for screen in c.screens.values() for b in screen.boxes(r)),
         box(r.help, lambda: term.box_width(76), lambda: bool(c.help)),
         box(r.dialog, lambda: Dimension(max=term.box_width(70)),
             lambda: c.dialog is not None and not c.help, style="class:dialog"),
@@ -205,25 +222,21 @@ def build_layout(c: Controller, r: Renderer, ascii_only: bool, term: Terminal,
     """The whole screen, and the title's window (it holds the focus while the command line
     is closed: focusable, so that the line editor's keys are off, as they apply only while a
     buffer has the focus)."""
-    regions = Regions(r, term.frame, lambda: term.size().columns)
+    chrome = Regions({"status": r.status, "banner": r.banner}, term.frame,
+                     lambda: term.size().columns)
     title_control = drawn(r.title)
     title_control.focusable = to_filter(True)
     title = Window(title_control, height=1, style="class:title")
-    table = table_screen(c, r, regions, term)
-    screens = {"start": Window(drawn(r.start)), "lobby": Window(drawn(r.lobby)),
-               "league": Window(drawn(r.league)), "shop": Window(drawn(r.shop)),
-               "profile": Window(drawn(r.profile)), "events": Window(drawn(r.events)),
-               "history": Window(drawn(r.history)),
-               "replay": Window(drawn(r.replay), wrap_lines=True),
-               "room": Window(drawn(r.room), wrap_lines=True), "table": table}
+    screens = {name: screen_body(c, screen, r, term, chrome)
+               for name, screen in c.screens.items()}
     body = HSplit([
         title,
-        ConditionalContainer(Window(drawn(lambda: regions.get("banner")), style="class:banner",
-                                    height=lambda: Dimension.exact(regions.lines("banner"))),
+        ConditionalContainer(Window(drawn(lambda: chrome.get("banner")), style="class:banner",
+                                    height=lambda: Dimension.exact(chrome.lines("banner"))),
                              filter=Condition(lambda: bool(c.banner))),
-        DynamicContainer(lambda: screens.get(c.screen, table)),
-        ConditionalContainer(Window(drawn(lambda: regions.get("status")), wrap_lines=True,
-                                    height=lambda: Dimension.exact(regions.lines("status"))),
+        DynamicContainer(lambda: screens[c.screen]),
+        ConditionalContainer(Window(drawn(lambda: chrome.get("status")), wrap_lines=True,
+                                    height=lambda: Dimension.exact(chrome.lines("status"))),
                              filter=~prompt_open),
         prompt,
     ])

@@ -44,8 +44,8 @@ class LineCompleter(Completer):
     def options(self) -> list[str]:
         d = self.c.dialog
         if isinstance(d, Choice):
-            return [label_of({"label": label, "cards": value.get("cards")
-                              if isinstance(value, dict) else None})
+            return [label_of({"kind": "", "label": label, "cards": list(
+                value.get("cards") or () if isinstance(value, dict) else ())})
                     for label, value in d.options]
         c = self.c
         if c.dialog is not None or c.screen == "start":

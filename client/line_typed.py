@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardparty.client.command_line import normal, play_moves
+from cardparty.client.command_line import normal
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice, CreateForm, Row, TextField
-from cardparty.client.keys_start import give_up, join
-from cardparty.client.keys_table import host_gone
 from cardparty.client.line_words import QUERIES, Narrator, plain
+from cardparty.client.screens.lobby import LobbyNarration
+from cardparty.client.screens.room import RoomNarration
+from cardparty.client.screens.start import StartScreen, give_up, join
+from cardparty.client.screens.table import TableNarration, play_moves
 from cardparty.core.i18n import _, translate
 
 #: Words that close what is open without choosing.
@@ -45,22 +47,7 @@ class LineInput:
             return _("choose 1 to {n}: ").format(n=len(d.options))
         if isinstance(d, TextField):
             return plain(d.prompt) + " "
-        if c.screen == "start":
-            if c.start.row == 0:
-                return (_("your name ({name}): ").format(name=c.start.name) if c.start.name
-                        else _("your name: "))
-            return _("host address, or a host's number: ")
-        if c.screen == "table":
-            tm = c.table
-            if tm.moves and not tm.over and not host_gone(c):
-                return _("your move: ")
-            return _("table {table}: ").format(table=c.table_id)
-        if c.screen == "room":
-            return _("waiting room {table}: ").format(table=c.room_id)
-        words = {"lobby": _("lobby"), "league": _("league"), "shop": _("shop"),
-                 "profile": _("profile"), "events": _("events"), "history": _("history"),
-                 "replay": _("replay")}
-        return words.get(c.screen, c.screen) + ": "
+        return c.current.prompt()
 
     # --- a line --------------------------------------------------------------------------------
 
@@ -103,16 +90,17 @@ class LineInput:
             return n.look()
         if word in ("hand", "moves", "log") and c.screen != "table":
             return [_("{command}: at a table").format(command=word)]
+        table = n.narration(TableNarration)
         if word == "hand":
-            return [n.hand()]
+            return [table.hand()]
         if word == "moves":
-            return n.moves()
+            return table.moves()
         if word == "log":
-            return n.log_lines(int(rest) if rest.isdigit() else 10)
+            return table.log_lines(int(rest) if rest.isdigit() else 10)
         if word == "tables":
-            return n.tables()
+            return n.narration(LobbyNarration).tables()
         if word == "room":
-            return n.room_now() if c.screen == "room" else [
+            return n.narration(RoomNarration).now() if c.screen == "room" else [
                 _("{command}: in a waiting room").format(command=word)]
         if word == "rules":
             return n.rules()
@@ -132,7 +120,7 @@ class LineInput:
         """The name (an empty line keeps the one offered), then the address or the number of
         a host found."""
         c = self.c
-        f = c.start
+        f = c.get(StartScreen).form
         if f.row == 0:
             if text:
                 f.name = text

@@ -11,10 +11,10 @@ adapter knows the wire.
 
 Messages into the client are plain dicts with a ``type``:
 
-- ``{"type": "status", "state": "connecting"|"connected"|"disconnected"|"reconnecting",
+- ``{"type": "connection", "state": "connecting"|"connected"|"disconnected"|"reconnecting",
   "text": str}``: the connection to the host.
 - ``{"type": "welcome", "name": str, "host": str}``: the host accepted us under ``name``.
-- ``{"type": "lobby", "tables": [table...], "games": [game info...]}``: every table (``id``,
+- ``{"type": "tables", "tables": [table...], "games": [game info...]}``: every table (``id``,
   ``game``, ``players``, ``seats`` (names, None where free, "bot ..." for bots), ``mode``
   (``friends``, ``open``, or what else the link calls it), ``status``, ``ready``, and where
   known ``creator`` and ``invited``, the usernames invited) and every game the host offers
@@ -25,7 +25,7 @@ Messages into the client are plain dicts with a ``type``:
 - ``{"type": "hosts", "hosts": [[label, address]...], "text": str}``: hosts found on the LAN
   (from ``lan_hosts``, for the start screen).
 - ``{"type": "chat", "from": str, "text": str, "table": id}`` (``table`` None: said to the
-  whole lobby); ``{"type": "invite", "from": str,
+  whole lobby); ``{"type": "invited", "from": str,
   "table": id, "title": str, "game": str}``: we are invited to sit at a table;
   ``{"type": "notice", "text": str, "table": id}``: one line that is not an error (an
   invitation went out); with ``table``, it holds while that table takes seats;
@@ -39,9 +39,33 @@ Must not know about: game rules, terminals, the wire format.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
+
+from cardparty.core.contract import MoveMap
+from cardparty.net.wire.replies import TableSummary
 
 Message = dict[str, Any]
+
+
+class LobbyRow(TypedDict):
+    """A table as the lobby lists it, from the host's summary (``net_link.lobby_row``): the
+    seats in words (None where free), the mode as the lobby says it (``invited``: an open
+    table closed to strangers), and the summary itself, its free text made fit to draw."""
+
+    id: str
+    game: str
+    players: int
+    seats: list[str | None]
+    mode: str
+    stake: int
+    seeking: bool
+    hints: bool
+    fill_in: float | None
+    status: str
+    title: str
+    creator: str | None
+    invited: list[str]
+    summary: TableSummary
 Deliver = Callable[[Message], None]
 
 
@@ -55,8 +79,11 @@ class Link(Protocol):
     def close(self) -> None:
         """Stop and release everything; safe to call twice."""
 
-    def send_move(self, table: Any, move: dict[str, Any]) -> None:
-        """Play ``move`` (``kind``, ``cards`` in play order, ``choice``) at ``table``."""
+    def send_move(self, table: Any, move: MoveMap,
+                  listed: tuple[int, int] | None = None) -> None:
+        """Play ``move`` (``kind``, ``cards`` in play order, ``choice``) at ``table``;
+        ``listed``: its id in the view that listed it and that view's version (the host
+        takes that very move), or None (the host judges the move as it is)."""
 
     def reorder(self, table: Any, order: list[str]) -> None:
         """Our hand in this new order (a permutation of it)."""
@@ -66,7 +93,7 @@ class Link(Protocol):
 
     def request(self, action: str, **args: Any) -> None:
         """A lobby request: ``create`` (game, players, settings, variants, mode), ``sit``
-        (table, seat), ``spectate`` (table), ``add_bot`` (table, level), ``ready`` (table),
+        (table, seat), ``watch`` (table), ``bots`` (table, level), ``ready`` (table),
         ``invite`` (table, names), ``leave`` (table), ``again`` (table), ``hint`` (table),
         ``undo`` (table: take back our last move), ``undo_answer`` (table, agree);
         the table owner's

@@ -8,35 +8,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardparty.core.i18n import _
-
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
+    from cardparty.client.link import LobbyRow
+    from cardparty.net.wire.replies import GameWire, SeatSummary, TableSummary
 
 
-def selected_table(c: Controller) -> dict[str, Any] | None:
-    if 0 <= c.lobby_cursor < len(c.tables):
-        return c.tables[c.lobby_cursor]
-    return None
+def seats_of(t: LobbyRow) -> list[SeatSummary]:
+    """The seats of a lobby row's summary (none while a row has no summary)."""
+    summary = t.get("summary")
+    return list(summary.get("seats") or ()) if summary is not None else []
 
 
-def chosen(c: Controller) -> dict[str, Any] | None:
-    """The table chosen; with none, the line that says how to make one."""
-    t = selected_table(c)
-    if t is None:
-        c.error = _("no table chosen: press c to create one")
-    return t
+def game_of(c: Controller, game: Any) -> GameWire | None:
+    """What the host says of ``game`` (its id), or None when it lists no such game."""
+    return next((g for g in c.games if g.get("id") == game), None)
 
 
-def sits_at(c: Controller, t: dict[str, Any]) -> bool:
+def sits_at(c: Controller, t: LobbyRow) -> bool:
     """This player (by name, as the lobby knows him) has a seat at lobby row ``t``."""
     me = c.name.casefold()
-    seats = (t.get("summary") or {}).get("seats") or ()
+    seats = seats_of(t)
     return bool(me) and any(isinstance(s, dict) and s.get("kind") == "human"
                             and str(s.get("name", "")).casefold() == me for s in seats)
 
 
-def invites_me(c: Controller, t: dict[str, Any]) -> bool:
+def invites_me(c: Controller, t: LobbyRow) -> bool:
     """Lobby row ``t`` is a table taking seats that invited this player, who has no seat
     there yet: the lobby marks it."""
     me = c.name.casefold()
@@ -44,11 +41,22 @@ def invites_me(c: Controller, t: dict[str, Any]) -> bool:
             and any(str(n).casefold() == me for n in t.get("invited") or ()))
 
 
-def invite_target(c: Controller, t: dict[str, Any]) -> dict[str, Any]:
+def row_of(c: Controller, table: Any) -> LobbyRow | None:
+    """The lobby's row of ``table`` (its id; None: not listed)."""
+    return next((t for t in c.tables if t.get("id") == table), None)
+
+
+def summary_of(c: Controller, table: Any) -> TableSummary | None:
+    """The host's newest summary of ``table`` (None before the lobby lists it)."""
+    row = row_of(c, table)
+    return row["summary"] if row is not None else None
+
+
+def invite_target(c: Controller, t: LobbyRow) -> LobbyRow:
     """Where ``i`` invites to: the chosen table if it is a friends table this player sits
     at or created, else such a table that still takes seats, else the chosen one (the
     host then says why not)."""
-    def mine(x: dict[str, Any]) -> bool:
+    def mine(x: LobbyRow) -> bool:
         return sits_at(c, x) or bool(x.get("creator")) and x.get("creator") == c.name
 
     if t.get("mode") == "friends" and mine(t):
@@ -58,20 +66,21 @@ def invite_target(c: Controller, t: dict[str, Any]) -> dict[str, Any]:
     return ours[0] if ours else t
 
 
-def created(c: Controller, t: dict[str, Any] | None) -> bool:
+def created(c: Controller, t: LobbyRow | None) -> bool:
     """This player created lobby row ``t`` (the host's ``creator``, by name)."""
-    creator = (t or {}).get("creator")
+    creator = t["creator"] if t is not None else None
     return bool(creator) and bool(c.name) and str(creator).casefold() == c.name.casefold()
 
 
-def may_add_bot(c: Controller, t: dict[str, Any] | None) -> bool:
+def may_add_bot(c: Controller, t: LobbyRow | None) -> bool:
     """Whether the host would seat a bot this player asks for at ``t`` (docs/protocol.md,
     MO-3 to MO-6): a table taking seats with a seat free; an entry table takes none; at a
     friends or practice table only its creator may; at an open one any player seated there
     (or its creator)."""
     if t is None or t.get("status") != "open" or None not in (t.get("seats") or ()):
         return False
-    mode = (t.get("summary") or {}).get("mode") or t.get("mode")
+    summary = t.get("summary")
+    mode = (summary.get("mode") if summary is not None else None) or t.get("mode")
     if mode == "entry":
         return False
     if mode in ("friends", "practice"):

@@ -29,19 +29,20 @@ import contextlib
 import functools
 import threading
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, cast
 
 from cardparty.client import economy_link, event_link, records_link
 from cardparty.client.hosttext import host_text
-from cardparty.client.keys_start import name_problem
-from cardparty.client.link import Deliver, Message
-from cardparty.client.table_model import same_move
+from cardparty.client.link import Deliver, LobbyRow, Message
+from cardparty.client.names import name_problem
 from cardparty.client.tokens import TokenStore
+from cardparty.core.contract import MoveMap
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.player.session import REFUSALS, Session, SessionError
 from cardparty.net.trust.hostkey import diagnose
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
+from cardparty.net.wire.replies import GameWire, SeatSummary, TableSummary
 
 LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
@@ -50,7 +51,7 @@ AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint", "snapshot", "undo",
                           "undo_answer"})
 
 
-def seat_label(seat: dict[str, Any]) -> str | None:
+def seat_label(seat: SeatSummary) -> str | None:
     """One seat of a table summary as the lobby shows it."""
     kind = seat.get("kind")
     if kind == "empty":
@@ -76,36 +77,44 @@ OWNER_NOTICES = {"remove": N_("seat {seat} of table {table} is free"),
                  "no strangers": N_("strangers may not sit at table {table}")}
 
 
-def shown_summary(summary: dict[str, Any]) -> dict[str, Any]:
+def shown_summary(summary: TableSummary) -> TableSummary:
     """A host's table summary with its free text as it may be drawn (``host_text``): the
     title, the creator's and the seats' names, the names invited."""
-    out = dict(summary)
+    out = summary.copy()
     if "title" in out:
         out["title"] = host_text(out["title"], 64)
-    if out.get("creator") is not None:
-        out["creator"] = host_text(out["creator"], name=True)
+    creator = out.get("creator")
+    if creator is not None:
+        out["creator"] = host_text(creator, name=True)
     if isinstance(out.get("invited"), list):
         out["invited"] = [host_text(n, name=True) for n in out["invited"]]
     if isinstance(out.get("seats"), list):
-        out["seats"] = [{**s, "name": host_text(s["name"], name=True)}
-                        if isinstance(s, dict) and s.get("name") is not None else s
-                        for s in out["seats"]]
+        out["seats"] = [named_seat(s) for s in out["seats"]]
     return out
 
 
-def lobby_row(summary: dict[str, Any]) -> dict[str, Any]:
+def named_seat(seat: SeatSummary) -> SeatSummary:
+    """A seat of a summary with its name as it may be drawn."""
+    if not isinstance(seat, dict) or seat.get("name") is None:
+        return seat
+    out = seat.copy()
+    out["name"] = host_text(seat["name"], name=True)
+    return out
+
+
+def lobby_row(summary: TableSummary) -> LobbyRow:
     summary = shown_summary(summary)
     seats = [seat_label(s) for s in summary.get("seats") or ()]
     invited = summary.get("invited")
-    return {"id": summary.get("id"), "game": summary.get("game"),
-            "players": summary.get("players"), "seats": seats,
+    return {"id": str(summary.get("id", "")), "game": str(summary.get("game", "")),
+            "players": int(summary.get("players") or 0), "seats": seats,
             # an open table its creator closed to strangers shows as "invited" (docs/protocol.md)
             "mode": "invited" if summary.get("mode") == "open" and summary.get(
                 "strangers") is False else str(summary.get("mode") or "-"),
             "stake": int(summary.get("stake") or 0), "seeking": bool(summary.get("seeking")),
             "hints": summary.get("hints") is True,
             "fill_in": summary.get("fill_in"),
-            "status": summary.get("status"), "title": summary.get("title", ""),
+            "status": str(summary.get("status", "")), "title": summary.get("title", ""),
             "creator": summary.get("creator"),
             "invited": [str(n) for n in invited] if isinstance(invited, list) else [],
             "summary": summary}
@@ -165,8 +174,8 @@ class NetLink:
         #: The host shows another key than the one this session holds it to (found while it
         #: did not answer): said on the screen until the player trusts it again.
         self.key_refusal: HostKeyError | None = None
-        self.tables: dict[str, dict[str, Any]] = {}
-        self.games: list[dict[str, Any]] = []
+        self.tables: dict[str, LobbyRow] = {}
+        self.games: list[GameWire] = []
         self.closed = threading.Event()
         self.thread: threading.Thread | None = None
         self.my_tables: dict[str, dict[str, Any]] = {}
@@ -175,7 +184,7 @@ class NetLink:
 
     def start(self, deliver: Deliver) -> None:
         self.deliver = deliver
-        deliver({"type": "status", "state": "connecting",
+        deliver({"type": "connection", "state": "connecting",
                  "text": _("connecting to {address}...").format(address=self.address)})
         self.thread = threading.Thread(target=self._run, name="cardparty-client-link",
                                        daemon=True)
@@ -188,35 +197,26 @@ class NetLink:
         with contextlib.suppress(Exception):
             self.session.close()
 
-    def send_move(self, table: Any, move: dict[str, Any], tries: int = 6) -> None:
-        """Send a move on the newest view: its id there and the view's version (a move the
-        view does not list goes as it is, for the host to say why not). If another seat or a
-        timer moved first (``stale``) and the very same move is still listed in the view that
-        overtook it, the player still means it -- a «Pika!» pressed while a bot draws and
-        plays -- so it is sent again on that view, a few times at most; otherwise it is
-        dropped without a word, as the new view shows why."""
-        listed = self._listed(table, move)
+    def send_move(self, table: Any, move: MoveMap,
+                  listed: tuple[int, int] | None = None) -> None:
+        """Send a move by its id in the view that listed it, with that view's version
+        (``listed``; None: the move as it is, for the host to judge). If another seat or a
+        timer moved first (``stale``), the player still means it -- a «Pika!» pressed while a
+        bot draws and plays -- so it goes again once as it is (kind, cards, choice), on the
+        newest view the link holds: the host plays it if its rules still allow it, and a
+        refusal then is dropped without a word, as the new view shows why."""
         fut = (self.session.send_move(table, move) if listed is None
                else self.session.send_move(table, *listed))
 
         def done(f: Future[dict[str, Any]]) -> None:
             exc = f.exception()
-            if isinstance(exc, SessionError) and exc.code == "stale":
-                if tries > 1 and self._listed(table, move) is not None:
-                    self.send_move(table, move, tries - 1)
+            if isinstance(exc, SessionError) and exc.code == "stale" and listed is not None:
+                again = self.session.send_move(table, move)
+                again.add_done_callback(lambda g: self._future(
+                    g, quiet={"stale", "illegal", "not_playing"}, lobby=False))
                 return
             self._future(f, quiet={"stale"}, lobby=False)
         fut.add_done_callback(done)
-
-    def _listed(self, table: Any, move: dict[str, Any]) -> tuple[int, int] | None:
-        """``move``'s id in the newest view of ``table`` and that view's version (None: that
-        view does not list it)."""
-        newest = self.session.views.get(table) or {}
-        version = newest.get("version")
-        for m in (newest.get("view") or {}).get("moves") or ():
-            if isinstance(m, dict) and isinstance(m.get("id"), int) and same_move(m, move):
-                return int(m["id"]), int(version) if isinstance(version, int) else 0
-        return None
 
     def reorder(self, table: Any, order: list[str]) -> None:
         self._send("reorder", table=table, order=list(order))
@@ -235,9 +235,9 @@ class NetLink:
             self._create(args)
         elif action == "sit":
             self._sit(table, args.get("seat"))
-        elif action == "spectate":
+        elif action == "watch":
             self._send("watch", table=table)
-        elif action == "add_bot":
+        elif action == "bots":
             self._send("bots", table=table, count=1, level=args.get("level", "basic"))
         elif action == "ready":
             self._send("ready", table=table, ready=True)
@@ -358,7 +358,7 @@ class NetLink:
                 snap.add_done_callback(functools.partial(back, refused=exc))
             elif isinstance(exc, SessionError):
                 self.deliver({"type": "error", "text": exc.message})
-            elif (self.tables.get(table) or {}).get("stake"):
+            elif (row := self.tables.get(table)) is not None and row["stake"]:
                 economy_link.fetch_profile(self)      # the stake was taken: coins changed
             self._poll_tables()
 
@@ -417,8 +417,8 @@ class NetLink:
             if f.exception() is not None:
                 return                               # said by _send's own callback
             got = f.result()
-            newest = self.session.views.get(table) or {}
-            if got.get("version") != newest.get("version") or not isinstance(
+            newest = self.session.views.get(table)
+            if newest is None or got.get("version") != newest["version"] or not isinstance(
                     got.get("move"), int):
                 return
             self.deliver({"type": "hint", "table": table, "move": got["move"],
@@ -468,7 +468,7 @@ class NetLink:
             text = name_problem(self.name) or _(
                 "the host does not take the name {name}: choose another").format(
                 name=repr(self.name[:40]))
-        self.deliver({"type": "status", "state": "refused", "code": code, "text": text})
+        self.deliver({"type": "connection", "state": "refused", "code": code, "text": text})
 
     def _run(self) -> None:
         while not self.closed.is_set():
@@ -481,7 +481,7 @@ class NetLink:
                 if exc.code in REFUSALS:         # a host that must not be trusted, a name taken
                     self._refused(exc)
                     return
-                self.deliver({"type": "status", "state": "reconnecting",
+                self.deliver({"type": "connection", "state": "reconnecting",
                               "text": _("no cardparty host answers at {address}: still "
                                         "trying").format(address=self.address)})
         else:
@@ -507,7 +507,7 @@ class NetLink:
             wrong = diagnose(self.session.address, expected)
             if wrong is not None:
                 self.key_refusal = wrong
-                self.deliver({"type": "status", "state": "refused", "code": wrong.code,
+                self.deliver({"type": "connection", "state": "refused", "code": wrong.code,
                               "text": wrong.message})
             return
         known = self.session.known_hosts or KnownHosts()
@@ -521,13 +521,13 @@ class NetLink:
             self.session.connect(timeout=3.0)
         except SessionError as exc:
             if exc.code in REFUSALS:
-                self.deliver({"type": "status", "state": "refused", "code": exc.code,
+                self.deliver({"type": "connection", "state": "refused", "code": exc.code,
                               "text": exc.message})
             return
         self.key_refusal = None
         self._keep_token()
         self._poll_tables(wait=True)
-        self.deliver({"type": "status", "state": "connected",
+        self.deliver({"type": "connection", "state": "connected",
                       "text": _("reconnected to the host")})
 
     def _welcomed(self, welcome: dict[str, Any]) -> None:
@@ -542,7 +542,7 @@ class NetLink:
         self._poll_tables(wait=True)
         testing = (_("this host runs for tests: a player may have chosen a deal")
                    if welcome.get("testing") else "")
-        self.deliver({"type": "status", "state": "connected", "text": testing})
+        self.deliver({"type": "connection", "state": "connected", "text": testing})
         economy_link.fetch_profile(self)
         if self.autoplay:
             self._create(self.autoplay, bots=self.autoplay.get("bots", "basic"))
@@ -579,10 +579,10 @@ class NetLink:
             with contextlib.suppress(Exception):
                 fut.result(5.0)
 
-    def _lobby(self, summaries: list[dict[str, Any]]) -> None:
+    def _lobby(self, summaries: list[TableSummary]) -> None:
         rows = [lobby_row(s) for s in summaries if isinstance(s, dict)]
         self.tables = {r["id"]: r for r in rows}
-        self.deliver({"type": "lobby", "tables": rows, "games": self.games})
+        self.deliver({"type": "tables", "tables": rows, "games": self.games})
 
     def _pushed(self, msg: dict[str, Any]) -> None:
         """A message the host pushed (on the session's thread): translate and pass on. A
@@ -602,9 +602,9 @@ class NetLink:
         if kind == "view":
             self.deliver(view_message(msg))
         elif kind == "table":
-            row = lobby_row(msg.get("table") or {})
+            row = lobby_row(cast(TableSummary, msg.get("table") or {}))
             self.tables[row["id"]] = row
-            self.deliver({"type": "lobby", "tables": list(self.tables.values()),
+            self.deliver({"type": "tables", "tables": list(self.tables.values()),
                           "games": self.games})
         elif kind == "undo_dropped":
             self.deliver({"type": "notice", "text": _(
@@ -615,7 +615,7 @@ class NetLink:
             self.deliver({"type": "chat", "from": host_text(msg.get("name", "?"), name=True),
                           "text": host_text(msg.get("text", "")), "table": msg.get("table")})
         elif kind == "invited":
-            self.deliver({"type": "invite",
+            self.deliver({"type": "invited",
                           "from": host_text(msg.get("from") or "someone", name=True),
                           "table": msg.get("table"),
                           "title": host_text(msg.get("title") or "", 64),
@@ -627,29 +627,29 @@ class NetLink:
                     from_wire(msg.get("msg")) or str(msg.get("message") or "error"), 300)})
         elif kind == "connection":
             if msg.get("state") == "lost":
-                self.deliver({"type": "status", "state": "reconnecting",
+                self.deliver({"type": "connection", "state": "reconnecting",
                               "text": _("the host at {address} is gone: reconnecting...")
                               .format(address=self.address)})
             elif msg.get("state") == "moved":
-                self.deliver({"type": "status", "state": "connected",
+                self.deliver({"type": "connection", "state": "connected",
                               "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
             elif msg.get("state") == "older":
                 # A host that took over showed one of our tables older than we saw it: the
                 # session kept what we saw (docs/protocol.md, "What a client does").
-                self.deliver({"type": "status", "state": "connected", "text": _(
+                self.deliver({"type": "connection", "state": "connected", "text": _(
                     "the new host's copy of table {table} is older than what you saw (move "
                     "{version}, not {seen}): your view of it is kept").format(
                     table=host_text(str(msg.get("table", "")), 40),
                     version=host_text(str(msg.get("version")), 12),
                     seen=host_text(str(msg.get("seen")), 12))})
             elif msg.get("state") == "replaced":
-                self.deliver({"type": "status", "state": "disconnected",
+                self.deliver({"type": "connection", "state": "disconnected",
                               "text": _("you joined this host from another window, which "
                                         "has your seats now")})
             else:
                 self._keep_token()                 # a host that forgot us gave a new one
-                self.deliver({"type": "status", "state": "connected",
+                self.deliver({"type": "connection", "state": "connected",
                               "text": _("reconnected to the host")})
         elif kind == "closed":
-            self.deliver({"type": "status", "state": "disconnected",
+            self.deliver({"type": "connection", "state": "disconnected",
                           "text": _("the connection is closed")})

@@ -11,20 +11,13 @@ Must not know about: game rules, the wire.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from cardparty.client.at_table import host_gone, stood_in
 from cardparty.client.controller import Controller
-from cardparty.client.keys_room import room_of
-from cardparty.client.keys_table import host_gone, stood_in
-from cardparty.client.records_words import (
-    history_head,
-    review_lines,
-    row_text,
-    shared_line,
-    step_line,
-)
-from cardparty.client.render_screens import Fragments, ScreenParts, asciified, cells
+from cardparty.client.drawing import counter_text
+from cardparty.client.render_screens import Fragments, ScreenParts, asciified
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
 
@@ -34,33 +27,6 @@ __all__ = ["Fragments", "Renderer", "asciified", "counter_text"]
 #: The names of the host's own timers (docs/protocol.md, "Timers the host owns"): words of
 #: the catalogs, shown by the player's countdown like a game's deadline.
 TIMER_WORDS = (N_("idle"),)
-
-#: Counters whose value is a seat: shown by the player's name. The view has no type for a
-#: seat, so these are the names the installed games give such counters (docs/playing.md).
-SEAT_COUNTERS = frozenset({"dealer", "elder", "younger", "leader", "starter", "turn"})
-
-
-def counter_text(value: Any, names: list[str] | None = None, key: str = "") -> str:
-    """A counter's value in words: a list with one value per player (its length is the
-    number of players) as "Eva 9, Petr 4"; other lists as "3, 12"; maps as "name value"; a
-    seat counter (``SEAT_COUNTERS``) as the player's name."""
-    if names and key in SEAT_COUNTERS and isinstance(value, int) and not isinstance(
-            value, bool) and 0 <= value < len(names):
-        return names[value]
-    if isinstance(value, list | tuple):
-        if names and len(value) == len(names) and len(names) > 1:
-            return ", ".join(f"{n} {counter_text(v)}" for n, v in zip(names, value,
-                                                                        strict=True))
-        return ", ".join(counter_text(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{translate(k)} {counter_text(v)}" for k, v in value.items())
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if value is None:
-        return "-"
-    return translate(value) if isinstance(value, str) else str(value)
-
-
 
 class Renderer(ScreenParts):
     """Draws a ``Controller``; ``ascii_only`` for terminals without Unicode."""
@@ -106,100 +72,20 @@ class Renderer(ScreenParts):
 
     @asciified
     def title(self) -> Fragments:
-        c = self.c
-        if c.screen == "start":
-            text = " cardparty"
-        elif c.screen == "lobby":
-            text = " " + _("cardparty · lobby · {name} at {host}").format(
-                name=c.name or "?", host=c.host or "?")
-        elif c.screen in ("league", "shop", "profile", "events"):
-            text = " " + _("cardparty · {screen} · {name} at {host}").format(
-                screen=_({"league": N_("league"), "shop": N_("shop"),
-                          "events": N_("events")}.get(c.screen, N_("profile"))),
-                name=c.name or "?", host=c.host or "?")
-        elif c.screen == "history":
-            text = " " + _("cardparty · {screen} · {name} at {host}").format(
-                screen=_("history"), name=c.name or "?", host=c.host or "?")
-        elif c.screen == "replay":
-            rp = c.replay
-            where = (_("record {id}").format(id=rp.record) if rp.record is not None
-                     else _("table {table}").format(table=rp.table))
-            text = " " + _("cardparty · replay · {game} · {where}").format(
-                game=self.game_name(str(rp.view.get("game") or "?")), where=where)
-        elif c.screen == "room":
-            t = room_of(c) or {}
-            text = " " + _("{game} · table {table} · waiting room · you: {name}").format(
-                game=self.game_name(str(t.get("game", "?"))), table=c.room_id,
-                name=c.name or "?")
-        else:
-            v = c.table.view
-            game = self.game_name(str(v.get("game", "?")))
-            me = c.name or _("seat {n}").format(n=c.table.seat)
-            who = _("spectating") if c.table.seat is None else _("you: {name}").format(name=me)
-            text = " " + _("{game} · table {table} · {who}").format(game=game,
-                                                                   table=c.table_id, who=who)
-            if c.table.moves and not c.table.over and not host_gone(c):
-                text += " · " + _("YOUR MOVE")
+        text = " " + self.c.current.title(self)
         if self.ascii:
             text = text.replace("·", "|")
         return [("class:title", text)]
 
-    # --- game records (keys_records) -------------------------------------------------------
+    @asciified
+    def body(self) -> Fragments:
+        """The screen shown, as it draws itself."""
+        return self.c.current.draw(self)
 
     @asciified
-    def history(self) -> Fragments:
-        """The player's rounds: one line each, the cursor's marked (``records_words``)."""
-        h = self.c.history
-        out = history_head(h)
-        width = max(40, self.width() - 4)
-        for i, row in enumerate(h.rows):
-            line = cells(row_text(row, self.game_name(str(row.get("game") or "?"))), width)
-            out.append(("class:me" if i == h.cursor else "",
-                        f" {'> ' if i == h.cursor else '  '}{line}\n"))
-        if h.more:
-            out.append(("class:dim", " " + _("older rounds: down past the last") + "\n"))
-        return out
-
-    @asciified
-    def replay(self) -> Fragments:
-        """A step of a round as the seat shown saw it: who holds what, the table, that seat's
-        hand, the step's events, the result at the end, and the review."""
-        rp = self.c.replay
-        if not rp.view:
-            return [("class:dim", " " + _("asking the host...") + "\n")]
-        names = rp.names
-        out: Fragments = [("class:heading", " " + step_line(rp) + "\n")]
-        shared = shared_line(rp)
-        if shared:
-            out.append(("class:notice", " " + shared + "\n"))
-        out.append(("", "\n"))
-        for i, p in enumerate(rp.view.get("players") or ()):
-            if not isinstance(p, dict):
-                continue
-            line = f" {names[i] if i < len(names) else '?'}: " + ngettext(
-                "{n} card", "{n} cards", int(p.get("count") or 0)).format(n=p.get("count", 0))
-            if p.get("status"):
-                line += f" ({translate(str(p['status']))})"
-            out.append(("class:me" if i == rp.seat else "", line))
-            for zone, value in (p.get("zones") or {}).items():
-                out += [("", f" · {translate(zone)}: "), *self.zone_value(value)]
-            out.append(("", "\n"))
-        for zone, value in (rp.view.get("zones") or {}).items():
-            out += [("", f" {translate(zone)}: "), *self.zone_value(value), ("", "\n")]
-        for key, value in (rp.view.get("counters") or {}).items():
-            out.append(("class:dim",
-                        f" {translate(key)}: {counter_text(value, names, key)}\n"))
-        if rp.seat is not None:
-            out += [("", " " + _("hand of {name}: ").format(
-                name=names[rp.seat] if rp.seat < len(names) else "?")),
-                *self.cards([str(x) for x in rp.view.get("hand") or ()], 40), ("", "\n")]
-        if rp.events:
-            out.append(("", "\n"))
-            out += [("class:dim", f" {e.get('text')}\n") for e in rp.events if e.get("text")]
-        result = rp.view.get("result")
-        if rp.step == rp.steps and isinstance(result, dict) and result.get("summary"):
-            out.append(("class:notice", " " + str(result.get("summary")) + "\n"))
-        return out + review_lines(rp)
+    def screen(self, name: str) -> Fragments:
+        """The screen registered as ``name``, as it draws itself (shown or not)."""
+        return self.c.screens[name].draw(self)
 
     @asciified
     def banner(self) -> Fragments:
@@ -258,7 +144,9 @@ class Renderer(ScreenParts):
                 groups.append([("class:warn", "  " + _("place {n}").format(n=p["place"]))])
             if me:
                 groups.append([("class:dim", "  " + _("(you)"))])
-            marked = (v.get("marked") or {}) if me else {}
+            # ``marked``: a key the game adds to its view (docs/protocol.md).
+            hints: Mapping[str, Any] = v
+            marked = (hints.get("marked") or {}) if me else {}
             for zname, zval in (p.get("zones") or {}).items():
                 # The game counts the own cards it names among the hand's ("shown: 3") and
                 # marks which they are: written out, as the opponent sees them.

@@ -13,18 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.utils import get_cwidth
 
+from cardparty.client.at_table import plays_again
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
-from cardparty.client.keys_economy import (
-    coins_text,
-    left_text,
-    profile_line,
-    reward_row,
-    reward_text,
-)
-from cardparty.client.keys_events import chosen_event, event_of, points, standing_line
-from cardparty.client.keys_room import room_of
-from cardparty.client.keys_table import plays_again
-from cardparty.client.lobby_rows import invites_me
+from cardparty.client.economy_words import profile_line, reward_text
+from cardparty.client.lobby_rows import game_of, invites_me, seats_of
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import Glyphs, pretty_text, to_ascii
 from cardparty.client.words import summary_words, variants_text
@@ -33,6 +25,12 @@ from cardparty.core.narrate import with_names
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
+    from cardparty.client.link import LobbyRow
+    from cardparty.client.screens.lobby import LobbyScreen
+    from cardparty.client.screens.room import RoomScreen
+    from cardparty.client.screens.start import StartForm
+    from cardparty.client.table_model import Said
+    from cardparty.net.wire.replies import GameWire, TableSummary
 
 Fragments = list[tuple[Any, ...]]
 
@@ -51,7 +49,7 @@ def cells(text: str, width: int, more: str = "…") -> str:
     return text + " " * max(0, width - sum(get_cwidth(ch) for ch in text))
 
 
-def mode_text(t: dict[str, Any]) -> str:
+def mode_text(t: LobbyRow) -> str:
     """A lobby row's mode, with the stake of an entry table; a friends table whose creator
     turned hints on says so (a practice table always gives them)."""
     mode = translate(str(t.get("mode") or ""))
@@ -64,12 +62,12 @@ def mode_text(t: dict[str, Any]) -> str:
     return mode[:12]
 
 
-def status_text(t: dict[str, Any]) -> str:
+def status_text(t: LobbyRow) -> str:
     """A lobby row's status, with the seconds before bots (or a cancel) at a table waiting
     for players ("open 28s"): in the status column, where they fit beside any stake."""
     status = translate(str(t.get("status", "")))
     fill = t.get("fill_in")
-    seats = (t.get("summary") or {}).get("seats") or ()
+    seats = seats_of(t)
     if t.get("status") == "open" and seats and all(
             isinstance(s, dict) and s.get("kind") != "empty" for s in seats):
         # Every seat taken: nobody else may sit, the game waits for its players' ready.
@@ -105,15 +103,16 @@ def table_heading(seats_cells: int = SEATS_MOST) -> str:
             f"{cells(mode, 12)} {cells(status, 12)}").rstrip()
 
 
-def settings_text(values: dict[str, Any], game: dict[str, Any]) -> str:
+def settings_text(values: dict[str, object], game: GameWire | None) -> str:
     """A table's settings as the waiting room lists them: each by the name its game gives it,
     in the player's language; yes and no for a switch."""
-    declared = game.get("settings") or {}
+    declared = (game.get("settings") if game is not None else None) or {}
     out = []
     for name, value in values.items():
         if name == "deck":
             continue
-        label = (declared.get(name) or {}).get("label") or name.replace("_", " ")
+        setting = declared.get(name)
+        label = (setting.get("label") if setting is not None else None) or name.replace("_", " ")
         shown = (_("yes") if value else _("no")) if isinstance(value, bool) else value
         if name == "dealer" and value == -1:   # the games' word for a dealer drawn by lot
             shown = _("drawn at random")
@@ -147,6 +146,12 @@ class ScreenParts:
     ascii: bool
     width: Callable[[], int]
     height: Callable[[], int]
+
+    def asciify(self, out: Fragments) -> Fragments:
+        """``out`` spelled in ASCII in ``--ascii`` mode (as ``asciified`` does)."""
+        if not self.ascii:
+            return out
+        return [(f[0], to_ascii(f[1]), *f[2:]) for f in out]
 
     def wrapped(self, style: str, text: str, first: str = " ") -> Fragments:
         """``text`` on as many lines of the screen's width as it needs, broken between
@@ -189,8 +194,10 @@ class ScreenParts:
         if result.get("summary"):
             summary = with_names(self.summary_text(result, names), names)
             out.append(("class:dim", f"\n {summary}\n"))
-        standing = standing_line(self.c, event_of(self.c))
-        if standing is not None:
+        for screen in self.c.screens.values():
+            standing = screen.over_words()
+            if standing is None:
+                continue
             wrapped = textwrap.fill(standing, 56, initial_indent=" ", subsequent_indent=" ")
             out.append(("class:notice", f"\n{wrapped}\n"))
         reward = self.c.rewards.get(self.c.table_id)
@@ -206,21 +213,24 @@ class ScreenParts:
 
     def over_keys(self) -> list[tuple[str, str]]:
         """What the end of a round offers, a key a line: each says what it does to the seat
-        (back to the lobby keeps it for the next round; leaving gives it to a bot)."""
+        (back to the lobby keeps it for the next round; leaving gives it to a bot). The
+        replay (``r``) and, for a seat, the review (``v``) come before leaving, whoever
+        offers the rest (an event's screen its own)."""
         c = self.c
         replay = ("r", _("replay the round, every hand shown"))
         if c.table.seat is None:               # a spectator plays no next round
             return [("m", _("the match")), replay, ("l", _("stop watching"))]
-        review = ("v", _("review your moves"))
-        if event_of(c) is not None:            # an event seats its next round itself
-            return [("e", _("the event's standings")), replay, review,
-                    ("l", _("back to the lobby: the event seats the next round and tells you "
-                            "where"))]
+        records = [replay, ("v", _("review your moves"))]
+        for screen in c.screens.values():       # an event seats its next round itself
+            keys = screen.over_keys()
+            if keys is not None:
+                at = next((i for i, (key, _what) in enumerate(keys) if key == "l"), len(keys))
+                return [*keys[:at], *records, *keys[at:]]
         if not plays_again(c):                 # an entry table plays one round
-            return [("m", _("the match")), replay, review,
+            return [("m", _("the match")), *records,
                     ("l", _("back to the lobby: this table plays no other round (an entry "
                             "table plays one)"))]
-        return [("n", _("play again")), ("m", _("the match")), replay, review,
+        return [("n", _("play again")), ("m", _("the match")), *records,
                 ("l", _("back to the lobby, keeping your seat for the next round")),
                 ("x", _("leave the table: a bot takes your seat in the next round"))]
 
@@ -235,7 +245,7 @@ class ScreenParts:
         tm = self.c.table
         summary = self.c.match_summary()
         match = match_of(summary, tm.names, tm.view)
-        now = (summary or {}).get("round") or 1
+        now = (summary.get("round") if summary is not None else None) or 1
         out: Fragments = [("class:heading", _("The match at table {table}, round {n}").format(
             table=self.c.table_id, n=now)), ("", "\n\n")]
         if not match.rounds:
@@ -352,8 +362,7 @@ class ScreenParts:
         summary = next((g.get("summary") for g in c.games if g.get("id") == game), "")
         text = " ".join(translate(summary or N_("The host sent no summary of this game."))
                         .split())
-        house = variants_text(c.table.view.get("variants") or (),
-                              next((g for g in c.games if g.get("id") == game), {}))
+        house = variants_text(c.table.view.get("variants") or (), game_of(c, game))
         if house:
             text += " " + _("House rules at this table: {variants}.").format(variants=house)
         text = textwrap.fill(text, width=min(74, max(20, self.width() - 6)))
@@ -364,8 +373,7 @@ class ScreenParts:
     # --- the other screens ----------------------------------------------------------------------
 
     @asciified
-    def start(self) -> Fragments:
-        f = self.c.start
+    def start(self, f: StartForm) -> Fragments:
         out: Fragments = [("class:heading", _("Join a cardparty host")), ("", "\n\n")]
         labels = (_("Your name"), _("Host address"))
         width = max(14, *(len(x) for x in labels))
@@ -404,7 +412,7 @@ class ScreenParts:
         return out
 
     @asciified
-    def lobby(self) -> Fragments:
+    def lobby(self, lobby: LobbyScreen) -> Fragments:
         c = self.c
         if c.link is not None and not c.welcomed and not c.tables:
             # Nothing is known of a host that never answered: no coins, no tables, no keys
@@ -420,7 +428,7 @@ class ScreenParts:
         if not c.tables:
             out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
         for i, t in enumerate(c.tables):
-            style = "class:dialog.cursor" if i == c.lobby_cursor else ""
+            style = "class:dialog.cursor" if i == lobby.cursor else ""
             status = None
             if invites_me(c, t):                  # a friends table waiting for this player
                 status = _("invited")
@@ -449,16 +457,16 @@ class ScreenParts:
         return out
 
     @asciified
-    def room(self) -> Fragments:
+    def room(self, room: RoomScreen) -> Fragments:
         """The waiting room: the table's lobby row, its seats one per line with who is ready,
         its settings and variants, and its chat."""
-        t = room_of(self.c)
+        t = room.row()
         if t is None:
             return [("class:dim", " " + _("waiting for the host to list the table..."))]
-        summary = t.get("summary") or {}
-        seats, waiting = self.room_seats(summary.get("seats") or ())
+        summary = t["summary"]
+        seats, waiting = self.room_seats(seats_of(t))
         top = [*self.room_row(t), *seats, *self.room_rules(t, summary), *self.room_start(waiting)]
-        return [*top, *self.room_chat(self.lines_in(top))]
+        return [*top, *self.room_chat(room.said, self.lines_in(top))]
 
     def lines_in(self, fragments: Fragments) -> int:
         """How many screen lines ``fragments`` take at the screen's width."""
@@ -466,7 +474,7 @@ class ScreenParts:
         return sum(max(1, -(-sum(get_cwidth(ch) for ch in line) // width))
                    for line in "".join(f[1] for f in fragments).split("\n")[:-1])
 
-    def table_row(self, t: dict[str, Any], status: str | None = None) -> str:
+    def table_row(self, t: LobbyRow, status: str | None = None) -> str:
         """A table's line in the lobby's columns (``table_heading``), each as wide on the
         screen as its heading whatever the names hold."""
         seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or [])
@@ -475,7 +483,16 @@ class ScreenParts:
                 f"{cells(seats, seats_width(self.width()), self.g.more[:1])} "
                 f"{cells(mode_text(t), 12)} {cells(status or status_text(t), 12)}")
 
-    def room_row(self, t: dict[str, Any]) -> Fragments:
+    def row_words(self, t: LobbyRow) -> str:
+        """A table of the lobby in one sentence (the line mode): its id, game, seats, mode
+        and status."""
+        seats = ", ".join(str(s) if s else _("(free)") for s in t.get("seats") or ())
+        status = _("invited") if invites_me(self.c, t) else status_text(t)
+        return _("{table}: {game}, {seats}; {mode}; {status}").format(
+            table=t.get("id"), game=self.game_name(str(t.get("game", "?"))), seats=seats,
+            mode=mode_text(t), status=status)
+
+    def room_row(self, t: LobbyRow) -> Fragments:
         """The table as the lobby lists it, under the lobby's heading."""
         return [("class:heading", table_heading(seats_width(self.width()))), ("", "\n"),
                 ("class:dialog.cursor", self.table_row(t) + "\n"), ("", "\n")]
@@ -507,11 +524,10 @@ class ScreenParts:
             out.append(("class:notice" if ready else "class:warn", f"{state}\n"))
         return out, waiting
 
-    def room_rules(self, t: dict[str, Any], summary: dict[str, Any]) -> Fragments:
+    def room_rules(self, t: LobbyRow, summary: TableSummary) -> Fragments:
         """The table's settings and variants in its game's words, and its bots' settings,
         each broken between words at the screen's width."""
-        game: dict[str, Any] = next((g for g in self.c.games if g.get("id") == t.get("game")),
-                                    {})
+        game = game_of(self.c, t.get("game"))
         out: Fragments = [("", "\n"),
                           *self.labelled(_("Settings:"), settings_text(
                               summary.get("settings") or {}, game) or _("the game's defaults")),
@@ -540,197 +556,9 @@ class ScreenParts:
             "({n} to go).", "The game starts when every seat is taken and every player "
             "is ready ({n} to go).", waiting).format(n=waiting)), ("", "\n\n")]
 
-    def room_chat(self, used: int = 0) -> Fragments:
+    def room_chat(self, said: Said, used: int = 0) -> Fragments:
         """The room's chat: the newest lines that fit below ``used`` rows of the room."""
         left = self.height() - used - 3 - (1 if self.c.banner else 0)
         return [("class:heading", " " + _("Chat")), ("class:dim", " " + _("(t to talk)") + "\n"),
                 *[("class:chat", f"{line}\n")
-                  for line in self.newest_lines(self.c.room_chat, max(1, left))]]
-
-    # --- the economy's screens ----------------------------------------------------------------
-
-    def _economy_head(self, title: str, none_here: str) -> Fragments:
-        """The profile line and ``title`` atop the profile or the shop, and while the
-        profile is unknown the line that says why (``none_here`` at a host with no coins):
-        then nothing more is shown."""
-        c = self.c
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n\n"),
-                          ("class:heading", f" {title}\n")]
-        if not c.profile:
-            out.append(("class:dim", " " + (none_here if c.no_economy
-                                            else _("asking the host...")) + "\n"))
-        return out
-
-    @asciified
-    def profile(self) -> Fragments:
-        """The player's profile in full and his recent rewards, newest first (as many as the
-        screen has lines for)."""
-        p = self.c.profile
-        out = self._economy_head(_("Profile"), _("this host keeps no coins: no profile here"))
-        if not p:
-            return out
-        xp, nxt = p.get("xp", 0), p.get("next_xp")
-        out.append(("", " " + _("{n} coins").format(n=coins_text(p.get("coins"))) + " · "
-                    + _("level {level}: {xp} XP, the next level at {next}").format(
-                        level=p.get("level", 0), xp=xp, next=nxt if nxt is not None else "?")
-                    + "\n"))
-        out.append(("", " " + _("league {week}: {n} pts").format(
-            week=p.get("week", "?"), n=p.get("league", 0)) + "\n"))
-        rated = p.get("ratings")
-        if isinstance(rated, dict) and rated:
-            out.append(("", " " + _("ratings: {list}").format(list=", ".join(
-                f"{self.game_name(str(g))} {r:g}" for g, r in sorted(rated.items())
-                if isinstance(r, int | float))) + "\n"))
-        for left, name in ((p.get("gold_left"), _("gold booster")),
-                           (p.get("vip_left"), _("VIP pass"))):
-            if left:
-                out.append(("class:notice", " " + _("{name}: {time} left").format(
-                    name=name, time=left_text(left)) + "\n"))
-        out.append(("class:heading", "\n " + _("Recent rewards") + "\n"))
-        recent = self.c.recent or {}
-        rows = [r for r in recent.get("rewards") or () if isinstance(r, dict)]
-        if not recent:
-            out.append(("class:dim", " " + _("asking the host...") + "\n"))
-        elif not rows:
-            out.append(("class:dim", " " + _("no reward yet: friends, open and entry tables "
-                                             "pay") + "\n"))
-        room = max(2, self.height() - 10)         # lines left under the profile
-        width = max(20, self.width() - 3)
-        shown = 0
-        for r in rows:
-            lines = textwrap.wrap(reward_row(r), width)
-            if len(lines) > room:
-                break
-            room -= len(lines)
-            shown += 1
-            out += [("", f" {'  ' if i else ''}{line}\n") for i, line in enumerate(lines)]
-        more = int(recent.get("total") or 0) - shown
-        if rows and more > 0:
-            out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more", more).format(
-                n=more) + "\n"))
-        return out
-
-    @asciified
-    def league(self) -> Fragments:
-        """A week's standings: rank, name, points; the player's own line marked."""
-        c = self.c
-        lg = c.league or {}
-        if not lg.get("week"):
-            title = _("League")
-        elif lg.get("week") == lg.get("current"):
-            title = _("League {week} (this week)").format(week=lg["week"])
-        else:
-            title = _("League {week}").format(week=lg["week"])
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n\n"),
-                          ("class:heading", f" {title}\n")]
-        if c.no_economy:
-            out.append(("class:dim", " " + _("this host keeps no coins: no league here") + "\n"))
-            return out
-        if not lg:
-            out.append(("class:dim", " " + _("asking the host...") + "\n"))
-        rows = list(lg.get("standings") or [])
-        if lg and not rows:
-            out.append(("class:dim", " " + _("nobody has points this week yet: open tables "
-                                             "count") + "\n"))
-        me = c.name.casefold()
-        you = _("(you)")
-        for row in rows[:30]:
-            mine = str(row.get("name", "")).casefold() == me
-            pts = _("{n} pts").format(n=f"{row.get('points', 0):>6}")
-            out.append(("class:me" if mine else "", f" {row.get('rank', '?'):>3}. "
-                        f"{str(row.get('name', '?'))[:24]:<24} {pts}"
-                        f"{'  ' + you if mine else ''}\n"))
-        mine_row = lg.get("me")
-        if mine_row and all(r.get("name") != mine_row.get("name") for r in rows[:30]):
-            pts = _("{n} pts").format(n=mine_row.get("points"))
-            out.append(("class:me", f" {mine_row.get('rank')}. {mine_row.get('name')} "
-                                    f"{pts} {you}\n"))
-        return out
-
-    @asciified
-    def shop(self) -> Fragments:
-        """The shop: the two boosters, their prices and what they do, and what is active."""
-        p = self.c.profile
-        out = self._economy_head(_("Shop"), _("this host keeps no coins: nothing to buy here"))
-        if not p:
-            return out
-        prices = p.get("prices") or {}
-        boosts = p.get("boosts") or {}
-        items = [("g", _("Gold booster"), prices.get("gold"),
-                  _("coins x2 for {n} minutes").format(n=f"{boosts.get('gold_minutes', 60):g}"),
-                  p.get("gold_left")),
-                 ("v", _("VIP pass"), prices.get("vip"),
-                  _("coins and XP x1.5 for {n} days").format(n=f"{boosts.get('vip_days', 7):g}"),
-                  p.get("vip_left"))]
-        for key, name, price, what, left in items:
-            out.append(("class:key", f" {key} "))
-            coins = _("{n} coins").format(n=f"{coins_text(price):>7}")
-            out.append(("", f" {name:<14} {coins}   {what}"))
-            if left:
-                out.append(("class:notice", "   " + _("active: {time} left").format(
-                    time=left_text(left))))
-            out.append(("", "\n"))
-        text = textwrap.wrap(_("Boosters never multiply a pot, nor practice; buying again while "
-                               "active adds the time."), max(20, self.width() - 2))
-        out.append(("class:dim", "\n" + "".join(f" {line}\n" for line in text)))
-        return out
-
-    @asciified
-    def events(self) -> Fragments:
-        """The host's events (the chosen one marked) and the chosen one's standings: rank,
-        name, points, Buchholz, first places and each round's points; the player's own line
-        marked, a withdrawn entrant's dim."""
-        c = self.c
-        out: Fragments = [("class:heading", " " + _("Events") + "\n")]
-        if not c.events_list:
-            out.append(("class:dim", " " + _("no event at this host yet (an organiser the "
-                                             "host's operator names creates them)") + "\n"))
-            return out
-        chosen = chosen_event(c)
-        for e in c.events_list[:6]:
-            mark = "class:me" if e.get("id") == chosen else ""
-            out.append((mark, " " + ("> " if e.get("id") == chosen else "  ") + _(
-                "{title} · {game} at tables of {seats} · {format}{duplicate} · round {round} "
-                "of {rounds} · {status} · {n} entrants").format(
-                title=e.get("title") or e.get("id"), game=self.game_name(str(e.get("game"))),
-                seats=e.get("seats"), format=_(str(e.get("format") or "swiss")),
-                duplicate=", " + _("duplicate") if e.get("duplicate") else "",
-                round=e.get("round"), rounds=e.get("rounds"), status=_(str(e.get("status"))),
-                n=e.get("entrants")) + "\n"))
-        event = c.events.get(chosen) if chosen else None
-        if event is None:
-            out.append(("class:dim", "\n " + _("asking the host...") + "\n"))
-            return out
-        rounds = int(event.get("round") or 0)
-        out.append(("class:heading", "\n " + _("Standings") + "\n"))
-        lines = [s for s in event.get("standings") or () if isinstance(s, dict)]
-        if not lines:
-            out.append(("class:dim", " " + _("nobody has signed up yet") + "\n"))
-        width = max(20, self.width() - 2)
-        head = f"{'#':>3}  {_('name'):<18} {_('points'):>7} {_('Buchholz'):>8} {_('firsts'):>6}"
-        head += "".join(f" {'r' + str(i + 1):>5}" for i in range(rounds))
-        out.append(("class:dim", " " + head[:width] + "\n"))
-        room = max(3, self.height() - 14 - min(6, len(c.events_list)))
-        me = c.name.casefold()
-        for s in lines[:room]:
-            style = ("class:me" if str(s.get("name", "")).casefold() == me
-                     else "class:dim" if s.get("status") == "withdrawn" else "")
-            per = "".join(f" {points(p) if p is not None else '-':>5}"
-                          for p in list(s.get("rounds") or ())[:rounds])
-            text = (f"{s.get('rank', '?'):>3}. {cells(str(s.get('name', '?')), 18)} "
-                    f"{points(s.get('points')):>7} {points(s.get('buchholz')):>8} "
-                    f"{s.get('firsts', 0):>6}{per}")
-            if s.get("status") == "withdrawn":
-                text += " " + _("(withdrawn)")
-            out.append((style, " " + text[:width] + "\n"))
-        if len(lines) > room:
-            out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more",
-                                                    len(lines) - room).format(
-                n=len(lines) - room) + "\n"))
-        seat = c.event_seat
-        if seat is not None and seat.get("event") == event.get("id"):
-            out.append(("class:notice", "\n " + _(
-                "round {round}: your table {table}, seat {seat}").format(
-                round=seat.get("round"), table=seat.get("table"),
-                seat=int(seat.get("seat") or 0) + 1) + "\n"))
-        return out
+                  for line in self.newest_lines(said, max(1, left))]]

@@ -10,6 +10,7 @@ Must not know about: game rules, terminals, the wire.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,8 +33,8 @@ def _name(seat: Any, fallback: str) -> str:
     return str(name) if name else fallback
 
 
-def match_of(summary: dict[str, Any] | None, names: list[str],
-             view: dict[str, Any] | None = None) -> Match:
+def match_of(summary: Mapping[str, Any] | None, names: list[str],
+             view: Mapping[str, Any] | None = None) -> Match:
     """The match at a table from its ``summary`` (``names``: the view's, for seats the
     summary does not name); a finished ``view`` adds its round when the summary is older."""
     summary = summary or {}

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cardparty.client.words import in_words
-from cardparty.core.cards import pretty_all
+from cardparty.core.cards import pretty_all, sort_key
+from cardparty.core.contract import MoveMap, View, WireEvent
 from cardparty.core.i18n import _, shown, translate
 
-MoveDict = dict[str, Any]
+#: A move as a view lists it, or as the client sends it.
+MoveDict = MoveMap
 LOG_LINES = 300
 
 
@@ -53,8 +55,8 @@ class Said(deque[str]):
 
 @dataclass
 class Outcome:
-    """What a key asks for: send ``move``, or choose among ``options`` under ``title``, or
-    just say ``message``."""
+    """What a key asks for: send ``move`` (the listed move itself, with its id), or choose
+    among ``options`` under ``title``, or just say ``message``."""
 
     move: MoveDict | None = None
     options: list[MoveDict] = field(default_factory=list)
@@ -65,11 +67,28 @@ class Outcome:
     rest: list[str] = field(default_factory=list)
 
 
+def labelled(move: MoveDict) -> MoveDict:
+    """A listed move with its label in the player's language, a copy (the view's own move
+    keeps the host's words)."""
+    return {**move, "label": shown(str(move.get("label") or ""), move.get("msg"))}
+
+
 def wire_move(move: MoveDict, cards: list[str] | None = None) -> MoveDict:
-    """The move to send: kind, cards (in play order), choice; the id and label stay home."""
+    """The move to send: kind, cards (in play order), choice; the id and label stay home
+    (the id goes beside it, ``listed_at``)."""
     return {"kind": move["kind"],
             "cards": list(move.get("cards") or () if cards is None else cards),
             "choice": move.get("choice")}
+
+
+def listed_at(move: MoveDict, view: View) -> tuple[int, int] | None:
+    """Where ``move`` was listed: its id in ``view``'s moves and that view's version (None: a
+    move the view does not list as such, sent as kind, cards and choice for the host to
+    judge)."""
+    move_id, version = move.get("id"), view.get("version")
+    if isinstance(move_id, int) and isinstance(version, int):
+        return move_id, version
+    return None
 
 
 MoveKey = tuple[str, tuple[str, ...], Any]
@@ -100,14 +119,15 @@ class TableModel:
     game is installed here, else the generic sentence)."""
 
     table: Any = None
-    view: dict[str, Any] = field(default_factory=dict)
+    #: The newest view (none yet: an empty one).
+    view: View = field(default_factory=lambda: cast(View, {}))
     received: float = 0.0
     hand: list[str] = field(default_factory=list)
     cursor: int = 0
     selection: list[int] = field(default_factory=list)
     suggestion: int | None = None
     log: Said = field(default_factory=lambda: Said(LOG_LINES))
-    describe: Callable[[dict[str, Any], list[str]], str] | None = None
+    describe: Callable[[WireEvent, list[str]], str] | None = None
     #: The game's events as told in the log (without the chat between them): what a
     #: snapshot's repeated events are matched against.
     told: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -130,7 +150,9 @@ class TableModel:
         return [str(p.get("name", f"seat {i}")) for i, p in enumerate(self.players)]
 
     @property
-    def players(self) -> list[dict[str, Any]]:
+    def players(self) -> list[Mapping[str, Any]]:
+        """Each seat's row of the view (the game's, and the link's ``connected`` and
+        ``standin``)."""
         return list(self.view.get("players") or [])
 
     @property
@@ -204,7 +226,7 @@ class TableModel:
 
     # --- a new view arrives -------------------------------------------------------------
 
-    def apply(self, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+    def apply(self, view: View, events: list[WireEvent] | None = None,
               table: Any = None, snapshot: bool = False) -> None:
         """Take a view (and the events since the last one) as the new truth. A
         ``snapshot`` (after a reconnect, or the host's restart) repeats the table's last
@@ -212,10 +234,10 @@ class TableModel:
         old_hand = self.hand
         if self.view and view.get("version") != self.view.get("version"):
             self.returned.clear()             # the table moved on: "back" has been read
-        for m in view.get("moves") or ():     # labels in the player's language, once per view
-            if isinstance(m, dict):
-                label = m.setdefault("english", str(m.get("label") or ""))
-                m["label"] = shown(label, m.get("msg"))
+        # Labels in the player's language, once per view, on this model's own copy of the
+        # moves: the view is the link's too (another thread may read it).
+        view = {**view, "moves": [labelled(m) for m in view.get("moves") or ()
+                                  if isinstance(m, dict)]}
         self.view = view
         self.table = table if table is not None else self.table
         self.received = time.monotonic()
@@ -234,7 +256,7 @@ class TableModel:
         self.told.extend(lines)
         self._presence_seen()
 
-    def narrate(self, event: dict[str, Any]) -> str:
+    def narrate(self, event: WireEvent) -> str:
         """The event in words (the host's, the game's, or the generic sentence), its card
         codes written as players read them."""
         return in_words(event, self.names, self.describe)
@@ -280,7 +302,7 @@ class TableModel:
 
     def sort_hand(self) -> list[str] | None:
         """Group the hand by suit or colour, then rank (an order only: no rule involved)."""
-        order = sorted(self.hand, key=_sort_key)
+        order = sorted(self.hand, key=sort_key)
         if order == self.hand:
             return None
         self.hand = order
@@ -342,7 +364,9 @@ class TableModel:
         out: dict[MoveKey, MoveDict] = {}
         for m in self.moves:
             if sorted(m.get("cards") or ()) == same:
-                mine = {**m, "cards": list(cards)}          # sent in the player's order
+                # Sent in the player's order: no longer the listed move, so without its id.
+                mine: MoveDict = {**m, "cards": list(cards)}
+                mine.pop("id", None)
                 out.setdefault(move_key(mine), mine)
         if out:
             return list(out.values())
@@ -363,7 +387,7 @@ class TableModel:
         # card played with an empty hand): untouched since, Enter plays it.
         if hint is not None and self.selection == self._indexes_of(list(hint.get("cards")
                                                                         or ())):
-            return Outcome(move=wire_move(hint))
+            return Outcome(move=hint)
         cards = self.chosen_cards()
         if not cards:
             groups = self.action_groups()
@@ -391,7 +415,7 @@ class TableModel:
         singles = {move_key(m)[1] for m in self.moves if m["kind"] == kind}
         if not all((c,) in singles for c in cards):
             return None
-        return Outcome(move=wire_move(first[0]), rest=list(cards[1:]))
+        return Outcome(move=first[0], rest=list(cards[1:]))
 
     def select_cards(self, cards: list[str]) -> None:
         """Select ``cards`` (in this order) in the hand, as far as it holds them."""
@@ -407,13 +431,13 @@ class TableModel:
         return self._one_or_choose(moves, _("Choose: {kind}").format(kind=translate(kind)))
 
     def call(self) -> Outcome:
-        """The call key (Pika's «Pika!»): a listed move of kind ``call``; with cards chosen,
-        the listed plays of those cards whose label carries the call."""
+        """The call key: a listed move of kind ``call``; with cards chosen, the listed plays
+        of those cards that the game says make the call too (``calls``: Pika's «Pika!»)."""
         calls = [m for m in self.moves if m["kind"] == "call" and not m.get("cards")]
         if calls:
             return self._one_or_choose(calls, _("Call"))
         cards = self.chosen_cards()
-        with_call = [m for m in self.candidates(cards) if "call" in str(m.get("english", ""))]
+        with_call = [m for m in self.candidates(cards) if m.get("calls") is True]
         if with_call:
             return self._one_or_choose(with_call,
                                        _("Play {cards} and call").format(cards=pretty_all(cards)))
@@ -421,7 +445,7 @@ class TableModel:
 
     def _one_or_choose(self, moves: list[MoveDict], title: str) -> Outcome:
         if len(moves) == 1:
-            return Outcome(move=wire_move(moves[0]))
+            return Outcome(move=moves[0])
         return Outcome(options=moves, title=title)
 
 
@@ -433,17 +457,3 @@ def new_lines(told: list[str], repeated: list[str]) -> list[str]:
         if told[-k:] == repeated[:k]:
             return repeated[k:]
     return repeated
-
-
-_FRENCH_RANKS = "23456789TJQKA"
-_SUIT_ORDER = "SHCD"
-
-
-def _sort_key(code: str) -> tuple[int, str, int, str]:
-    """French cards by suit then rank; other codes (Pika) by colour then symbol."""
-    if len(code) == 2 and code[0] in _FRENCH_RANKS and code[1] in _SUIT_ORDER:
-        return (0, str(_SUIT_ORDER.index(code[1])), _FRENCH_RANKS.index(code[0]), code)
-    if code[:1] in "RYGB" and len(code) > 1:
-        rest = code[1:]
-        return (1, code[0], int(rest) if rest.isdigit() else 20 + len(rest), code)
-    return (2, code, 0, code)

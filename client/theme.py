@@ -19,7 +19,8 @@ from typing import Any
 
 from prompt_toolkit.styles import Style
 
-from cardparty.core.cards import RANKS, SUITS, pretty
+from cardparty.core.cards import JOKER, RANKS, SUITS, colour, is_french, pretty
+from cardparty.core.contract import MoveMap
 from cardparty.core.i18n import translate
 
 STYLE = Style.from_dict({
@@ -104,16 +105,16 @@ FOUR_COLOURS = {"S": "card.plain", "H": "card.red", "D": "card.blue", "C": "card
 def card_class(code: str, four_colour: bool = False) -> str:
     """The colour class of a card code: a French card by suit (red and black, or the four
     colours), a Pika card by colour."""
-    if len(code) == 2 and code[0] in RANKS and code[1] in SUITS:
-        if four_colour:
-            return FOUR_COLOURS[code[1]]
-        return "card.red" if code[1] in "HD" else "card.plain"
-    if code == "X" or code.startswith("W"):
+    printed = colour(code)
+    if is_french(code):
+        return FOUR_COLOURS[code[1]] if four_colour else (
+            "card.red" if printed == "red" else "card.plain")
+    if printed == "black":
         return "card.black"
-    return _PIKA.get(code[:1], "card.plain")
+    return _PIKA.get(printed, "card.plain")
 
 
-_FRENCH = re.compile(r"\b([2-9TJQKA][SHDC]|X)\b")
+_FRENCH = re.compile(rf"\b([{RANKS}][{SUITS}]|{JOKER})\b")
 
 
 def pretty_text(text: str, cards: Any, ascii_only: bool = False) -> str:
@@ -130,9 +131,9 @@ def pretty_text(text: str, cards: Any, ascii_only: bool = False) -> str:
 def card_name(code: str, ascii_only: bool = False) -> str:
     """A card as a player reads it, in his language (the Joker's name is a word)."""
     shown = pretty(code, ascii_only)
-    return translate(shown) if code == "X" else shown
+    return translate(shown) if code == JOKER else shown
 
 
-def label_of(move: dict[str, Any], ascii_only: bool = False) -> str:
+def label_of(move: MoveMap, ascii_only: bool = False) -> str:
     return pretty_text(str(move.get("label") or move.get("kind", "?")), move.get("cards"),
                        ascii_only)

@@ -21,11 +21,13 @@ import pluggy
 from cardparty.client.hosttext import host_text
 from cardparty.client.theme import pretty_text
 from cardparty.core import hookspecs
+from cardparty.core.contract import View, WireEvent
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import Msg, _, from_wire, shown, translate
 from cardparty.core.narrate import generic, with_names
+from cardparty.net.wire.replies import GameWire, TableSummary
 
-Describe = Callable[[dict[str, Any], list[str]], str]
+Describe = Callable[[WireEvent, list[str]], str]
 
 
 @functools.cache
@@ -42,13 +44,13 @@ def describer(game: str) -> Describe | None:
     pm.register(plugin, name=game)
     hook = pm.hook.cardparty_describe
 
-    def describe(event: dict[str, Any], names: list[str]) -> str:
+    def describe(event: WireEvent, names: list[str]) -> str:
         return hook(event=event, names=names) or ""
 
     return describe
 
 
-def in_words(event: dict[str, Any], names: list[str], describe: Describe | None = None,
+def in_words(event: WireEvent, names: list[str], describe: Describe | None = None,
              ascii_only: bool = False) -> str:
     """``event`` as the player reads it: the host's sentence, else ``describe``'s (the
     game's), else the generic one; in his language, seats as ``names``, the card codes the
@@ -57,7 +59,7 @@ def in_words(event: dict[str, Any], names: list[str], describe: Describe | None 
                        ascii_only)
 
 
-def _said(event: dict[str, Any], names: list[str], describe: Describe | None) -> str:
+def _said(event: WireEvent, names: list[str], describe: Describe | None) -> str:
     text = event.get("text")
     if isinstance(text, str) and text:
         return host_text(shown(text, event.get("msg")), lines=True)   # a host's words
@@ -114,15 +116,17 @@ def version_notice(plugins: Any) -> str | None:
         versions="; ".join(differ))
 
 
-def table_plugins(summary: Any, view: dict[str, Any], games: list[dict[str, Any]]
+def table_plugins(summary: TableSummary | None, view: View, games: list[GameWire]
                   ) -> dict[str, Any]:
     """The versions the host says a table runs: its summary's ``plugins``, else the host's
     games list for the view's game and variants."""
-    found = summary.get("plugins") if isinstance(summary, dict) else None
+    found = summary.get("plugins") if summary is not None else None
     if isinstance(found, dict):
-        return found
-    game = next((g for g in games if g.get("id") == view.get("game")), {})
+        return dict(found)
+    game = next((g for g in games if g.get("id") == view.get("game")), None)
     out: dict[str, Any] = {}
+    if game is None:
+        return out
     if game.get("plugin"):
         out[str(game["id"])] = game["plugin"]
     wanted = view.get("variants") or ()
@@ -132,8 +136,9 @@ def table_plugins(summary: Any, view: dict[str, Any], games: list[dict[str, Any]
     return out
 
 
-def variants_text(variants: Any, game: dict[str, Any]) -> str:
+def variants_text(variants: Any, game: GameWire | None) -> str:
     """A table's variants by their names, in the player's language (``game``: the host's
-    description of its game, with its ``variants``)."""
-    names = {v.get("id"): v.get("name") for v in game.get("variants") or () if isinstance(v, dict)}
+    description of its game, with its ``variants``; None: not listed)."""
+    listed = (game.get("variants") if game is not None else None) or ()
+    names = {v.get("id"): v.get("name") for v in listed if isinstance(v, dict)}
     return ", ".join(translate(str(names.get(v) or v)) for v in variants)

@@ -19,6 +19,8 @@ SUITS = "SHDC"
 RANKS = "23456789TJQKA"
 JOKER = "X"
 PIKA_COLOURS = "RYGB"
+#: The suits' order in a sorted hand: black and red alternate, so neighbours differ.
+SORT_SUITS = "SHCD"
 PIKA_SYMBOLS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "V", "+2")
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -107,6 +109,33 @@ def pretty(code: str, ascii_only: bool = False) -> str:
         r = RANK_NAME.get(code[0], code[0])
         return r + (code[1].lower() if ascii_only else SUIT_SYMBOL[code[1]])
     return code
+
+
+def is_french(code: str) -> bool:
+    """A French card other than the joker ("TH", not "X", not "R7")."""
+    return len(code) == 2 and code[0] in RANKS and code[1] in SUITS
+
+
+def sort_key(code: str) -> tuple[int, str, int, str]:
+    """The order a hand is sorted in: French cards by suit then rank, Pika cards by colour
+    then symbol, anything else (the joker, the black cards) after them."""
+    if is_french(code):
+        return (0, str(SORT_SUITS.index(code[1])), RANKS.index(code[0]), code)
+    if code[:1] in PIKA_COLOURS and len(code) > 1:
+        rest = code[1:]
+        return (1, code[0], int(rest) if rest.isdigit() else 20 + len(rest), code)
+    return (2, code, 0, code)
+
+
+def colour(code: str) -> str:
+    """What colour a card is printed in: "red" or "black" for a French card (by its suit),
+    "black" for the joker and Pika's black cards, a Pika card's colour letter (R, Y, G, B)
+    for the others; "" for a code of no deck here."""
+    if is_french(code):
+        return "red" if code[1] in "HD" else "black"
+    if code == JOKER or code.startswith("W"):
+        return "black"
+    return code[0] if code[:1] in PIKA_COLOURS else ""
 
 
 def pretty_all(codes: Sequence[str], ascii_only: bool = False) -> str:

@@ -49,6 +49,15 @@ class Event(TypedDict, total=False):
     places: list[int]
 
 
+class WireEvent(Event, total=False):
+    """An event as a view's ``events`` carry it: the game's data (another seat's private
+    cards only a ``count``), with ``text``, the event in words, and ``msg``, the same words
+    as a message (each client says them in its language)."""
+
+    text: str
+    msg: dict[str, Any]
+
+
 class PlayerRow(TypedDict, total=False):
     """One seat's entry in a view's ``players``: what everybody may know about that seat.
 
@@ -62,6 +71,21 @@ class PlayerRow(TypedDict, total=False):
     place: Required[int | None]
     zones: Required[dict[str, list[str] | int]]
     name: str
+
+
+class MoveMap(TypedDict, total=False):
+    """A move as a map: as a view lists it (``Move.to_wire`` with its ``id`` in the list,
+    valid for that view's version), as a client sends it (``kind``, ``cards`` in play order,
+    ``choice``) and as ``Move.from_wire`` reads it. ``msg``: the label as a message (each
+    client says it in its language); ``calls``: the move also makes the game's call."""
+
+    kind: Required[str]
+    cards: list[str]
+    choice: str | None
+    label: str
+    msg: dict[str, Any]
+    calls: bool
+    id: int
 
 
 class View(TypedDict, total=False):
@@ -86,7 +110,7 @@ class View(TypedDict, total=False):
     variants: NotRequired[list[str]]
     version: NotRequired[int]
     seat: NotRequired[int | None]
-    moves: NotRequired[list[dict[str, Any]]]
+    moves: NotRequired[list[MoveMap]]
     deadlines: NotRequired[list[dict[str, Any]]]
     result: NotRequired[dict[str, Any] | None]
 
@@ -104,8 +128,12 @@ class Move:
     cards: tuple[str, ...] = ()
     choice: str | None = None
     label: str = field(default="", compare=False)
+    #: The move also makes the game's call (Pika's play that leaves one card and calls
+    #: «Pika!» with it): what a client's call key offers with cards chosen, beside the
+    #: moves of kind ``call``. Said by the game, so no client reads it from a label.
+    calls: bool = field(default=False, compare=False)
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> MoveMap:
         """The msgpack-ready form used in views, saves and the protocol.
 
         Games keep their common moves as constants (Pika's ``PLAY_MOVES``), listed again at
@@ -114,8 +142,10 @@ class Move:
         hit = _wires.get(id(self))
         if hit is not None and hit[0] is self:
             return hit[1]
-        out: dict[str, Any] = {"kind": self.kind, "cards": list(self.cards),
-                               "choice": self.choice, "label": self.label}
+        out: MoveMap = {"kind": self.kind, "cards": list(self.cards), "choice": self.choice,
+                        "label": self.label}
+        if self.calls:
+            out["calls"] = True
         if isinstance(self.label, Msg):     # the id, so each client says it in its language
             out["msg"] = self.label.to_wire()
         if len(_wires) >= _MAX_WIRES:
@@ -151,7 +181,7 @@ class Move:
 
 
 #: The wire form of move objects seen lately, by id (``Move.to_wire``).
-_wires: dict[int, tuple[Move, dict[str, Any]]] = {}
+_wires: dict[int, tuple[Move, MoveMap]] = {}
 _MAX_WIRES = 4096
 
 

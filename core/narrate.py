@@ -11,7 +11,7 @@ Must not know about: sockets, terminals.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from cardparty.core.cards import pretty_all
@@ -96,7 +96,7 @@ def _seat_names(value: Any, names: Sequence[str]) -> Any:
     return ", ".join(names[int(p)] for p in parts)
 
 
-def generic(event: dict[str, Any], names: Sequence[str], ascii_only: bool = False) -> str:
+def generic(event: Mapping[str, Any], names: Sequence[str], ascii_only: bool = False) -> str:
     """A plain sentence for any event: who, what kind, which cards or how many. The kind is
     the game's own word (a known one is translated where the sentence is shown)."""
     who = seat_name(names, event.get("seat"))
@@ -116,7 +116,7 @@ def generic(event: dict[str, Any], names: Sequence[str], ascii_only: bool = Fals
     return said
 
 
-def common(event: dict[str, Any], names: Sequence[str]) -> str | None:
+def common(event: Mapping[str, Any], names: Sequence[str]) -> str | None:
     """Words for the events several games share, when the game has none of its own."""
     kind = event.get("type")
     if kind == "reshuffle":
@@ -143,7 +143,7 @@ class Describer(Protocol):
     def cardparty_describe(self) -> Callable[..., str | None]: ...
 
 
-def describe(event: dict[str, Any], names: Sequence[str], hook: Describer | None = None,
+def describe(event: Mapping[str, Any], names: Sequence[str], hook: Describer | None = None,
              ascii_only: bool = False) -> str:
     """``event`` in words, by the game's own hook when it has one, else ``common`` words, else
     the ``generic`` sentence."""

@@ -31,6 +31,7 @@ from cardparty.core.contract import (
     Event,
     GameInfo,
     Move,
+    MoveMap,
     Result,
     Setting,
     VariantInfo,
@@ -326,7 +327,7 @@ class Table:
         # by the random games' checker): the game is not asked for the three of four seats
         # that wait after every move.
         moves = self.legal_moves(seat) if seat is not None and seat in self.to_move() else []
-        view["moves"] = [{"id": i, **self._move_wire(m)} for i, m in enumerate(moves)]
+        view["moves"] = [{**self._move_wire(m), "id": i} for i, m in enumerate(moves)]
         # The deadlines and the result are the same for every seat: asked of the game once
         # per version (a host builds one view per seat after every move).
         shared = self._view_shared
@@ -339,7 +340,7 @@ class Table:
         view["result"] = shared[1]
         return view
 
-    def _move_wire(self, move: Move) -> dict[str, Any]:
+    def _move_wire(self, move: Move) -> MoveMap:
         """A listed move as a view carries it: its label naming players where the game's
         label names seats (``narrate.named_label``: "give R5 to Eva", not "to seat 1")."""
         wire = move.to_wire()

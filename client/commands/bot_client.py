@@ -25,6 +25,7 @@ from typing import IO, Any
 from cardparty.client.commands.refusal import refuse
 from cardparty.core.bots import ACCEPTED_LEVELS, canonical_level
 from cardparty.core.i18n import _
+from cardparty.net.wire.replies import ViewMessage
 
 
 def setting(text: str) -> tuple[str, Any]:
@@ -134,10 +135,10 @@ class History:
         elif kind == "error":
             self.write("error", code=msg.get("code"), about=msg.get("about"), **self.where())
 
-    def move(self, latest: dict[str, Any], pick: int, fut: Future[dict[str, Any]]) -> None:
+    def move(self, latest: ViewMessage, pick: int, fut: Future[dict[str, Any]]) -> None:
         """A move sent (``netbot.play_table``'s ``on_move``), and its answer when it comes."""
         table, on = latest.get("table"), latest.get("version")
-        listed = latest["view"]["moves"][pick]
+        listed = (latest["view"].get("moves") or [])[pick]
         self.write("move", table=table, on=on, id=pick,
                    move={"kind": listed.get("kind"), "cards": listed.get("cards"),
                          "choice": listed.get("choice")}, **self.where())

@@ -66,7 +66,7 @@ def bot_delay(text: str) -> float:
 
 def default_name() -> str:
     """The login name, if a host takes it as a player's name; else "You"."""
-    from cardparty.client.keys_start import name_problem
+    from cardparty.client.names import name_problem
 
     try:
         login = getpass.getuser()

@@ -17,6 +17,7 @@ from cardparty.client.commands.refusal import refuse
 from cardparty.client.theme import to_ascii
 from cardparty.client.words import in_words, summary_words
 from cardparty.core.bots import PolicyBot
+from cardparty.core.contract import WireEvent
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import Msg, _, plural_msg, translate
 from cardparty.core.narrate import describe
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     def say(text: str) -> None:
         print(to_ascii(text) if args.ascii else text, flush=bool(args.delay))
 
-    def game_words(event: dict[str, Any], names: list[str]) -> str:
+    def game_words(event: WireEvent, names: list[str]) -> str:
         return describe(event, names, table.hook, args.ascii)
 
     say(translate(plural_msg("{game}, {n} player, seed {seed}", "{game}, {n} players, seed {seed}",
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         if referee.fire(0.0) is None:
             break
         for event in table.events_for(None, shown):
-            say(in_words(cast(dict[str, Any], event), table.names, game_words, args.ascii))
+            # An event of this process's table: a view's event without the host's words.
+            say(in_words(cast(WireEvent, event), table.names, game_words, args.ascii))
         shown = len(table.events)
         if args.delay:
             time.sleep(args.delay)

@@ -36,6 +36,7 @@ from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.settings import HostSettings
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import BuyRequest, LeagueRequest, ProfileRequest, RewardsRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -140,7 +141,7 @@ class Economy:
                 "boosts": {"gold_minutes": rules.booster_minutes, "vip_days": rules.vip_days},
                 "stakes": list(rules.stakes)}
 
-    def on_profile(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_profile(self, player: Player, req: ProfileRequest) -> dict[str, Any]:
         ledger = self._ledger()
         if req["name"] is None or req["name"] == username(player):
             return message("profile", profile=self.profile_map(self.enter(player)))
@@ -149,7 +150,7 @@ class Economy:
         except EconomyError as exc:
             raise refused(exc) from None
 
-    def on_league(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_league(self, player: Player, req: LeagueRequest) -> dict[str, Any]:
         ledger = self._ledger()
         me = username(player)
         this = ledger.week()
@@ -165,7 +166,7 @@ class Economy:
         return message("league", week=week, current=this, weeks=weeks, standings=listed,
                        me=mine, players=len(rows))
 
-    def on_buy(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_buy(self, player: Player, req: BuyRequest) -> dict[str, Any]:
         """MO-8: the gold booster or the VIP pass, paid in coins."""
         ledger = self._ledger()
         self.enter(player)
@@ -332,7 +333,7 @@ class Economy:
         for paid in missed:
             self.outbox.send(player, self.reward(paid, profile, missed=True))
 
-    def on_rewards(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_rewards(self, player: Player, req: RewardsRequest) -> dict[str, Any]:
         """A page of the player's own rewards, newest first (``REWARDS_PAGE`` at most)."""
         ledger = self._ledger()
         offset = req["offset"]

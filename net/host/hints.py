@@ -32,6 +32,7 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.thinkers import FALLBACK, Thought
 from cardparty.net.host.timers import Timers, budget_of
 from cardparty.net.wire.protocol import ProtocolError, error, message
+from cardparty.net.wire.requests import HintRequest
 
 
 def seed_of(ht: HostTable, seat: int) -> int:
@@ -62,7 +63,7 @@ class Hints:
         self.outbox = outbox
         self.waiting: dict[HintFor, _Waiting] = {}
 
-    def on_hint(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
+    def on_hint(self, player: Player, req: HintRequest) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player)
         if not ht.access.gives_hints:

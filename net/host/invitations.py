@@ -23,6 +23,7 @@ from cardparty.net.host.owners import Owners
 from cardparty.net.names.safetext import safe
 from cardparty.net.trust.allowance import for_addresses
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import InviteRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -39,7 +40,7 @@ class Invitations:
         self.per_address = lobby.config.guests.invitations
         self.by_address = for_addresses(self.per_address)
 
-    def on_invite(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_invite(self, player: Player, req: InviteRequest) -> dict[str, Any]:
         """MO-4: a player seated at a friends table (or its creator) invites others by
         username. The names are kept with the table; every connected player of that name is
         told now, and again on his next hello while the invitation is pending."""

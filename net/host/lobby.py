@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from cardparty.core.bots import canonical_level
@@ -48,6 +47,19 @@ from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.names.safetext import safe
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import (
+    BotsRequest,
+    ChatRequest,
+    CreateRequest,
+    GamesRequest,
+    LeaveRequest,
+    ReadyRequest,
+    SitRequest,
+    SnapshotRequest,
+    StartRequest,
+    TablesRequest,
+    WatchRequest,
+)
 
 log = logging.getLogger("cardparty.host")
 
@@ -162,7 +174,7 @@ class Lobby:
 
     # --- listing and creating ----------------------------------------------------------------
 
-    def on_games(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_games(self, player: Player, req: GamesRequest) -> dict[str, Any]:
         if self._games is None:
             # ``plugin``: which package and version of each game and variant this host runs
             versions = self.catalog.versions
@@ -172,7 +184,7 @@ class Lobby:
                            for info in sorted(self.catalog.games.values(), key=lambda g: g.id)]
         return message("games", games=self._games)
 
-    def on_tables(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_tables(self, player: Player, req: TablesRequest) -> dict[str, Any]:
         """One page of summaries (``TABLES_PAGE`` at most, from ``offset``): a reply stays
         small however many tables there are; ``next`` is the offset of the next page."""
         offset = req["offset"]
@@ -182,7 +194,7 @@ class Lobby:
         return message("tables", tables=[self.views.summary(ht) for ht in page],
                        total=len(tables), next=end if end < len(tables) else None)
 
-    def on_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_create(self, player: Player, req: CreateRequest) -> dict[str, Any]:
         quota = self.may_create(player, req)
         table = self.new_game(req)
         idle = self.config.idle if req["idle"] == -1.0 else req["idle"]
@@ -218,7 +230,7 @@ class Lobby:
         self.persistence.save_table(ht)
         return ht
 
-    def may_create(self, player: Player, req: dict[str, Any]) -> Any:
+    def may_create(self, player: Player, req: CreateRequest) -> Any:
         """Whether ``player`` may open the table ``req`` asks for (ProtocolError if not):
         his open tables, the host's table limit, the game and its variants, a chosen deal,
         the mode and its stake. What his limits are counted against (``quota_key``)."""
@@ -274,7 +286,7 @@ class Lobby:
                                                "stands"))
         return quota
 
-    def new_game(self, req: dict[str, Any]) -> Table:
+    def new_game(self, req: CreateRequest) -> Table:
         """The game a ``create`` asks for, set up (ProtocolError when it cannot be)."""
         players = req["players"]
         try:
@@ -291,7 +303,7 @@ class Lobby:
 
     # --- seats -------------------------------------------------------------------------------
 
-    def on_sit(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_sit(self, player: Player, req: SitRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is not None:
             raise ProtocolError("seated", Msg("you already sit at seat {seat}",
@@ -345,7 +357,7 @@ class Lobby:
                                                   who=ht.seats[seat].name))
         return seat
 
-    def on_leave(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_leave(self, player: Player, req: LeaveRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         seat = ht.present(player, N_("you are neither seated nor watching here"))
         if seat is None:
@@ -377,7 +389,7 @@ class Lobby:
         self.changed(ht)
         return message("ok", about="leave")
 
-    def on_bots(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_bots(self, player: Player, req: BotsRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         access = ht.access
         if access.mode == "friends":
@@ -399,7 +411,7 @@ class Lobby:
         self.changed(ht)
         return message("ok", about="bots")
 
-    def on_ready(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_ready(self, player: Player, req: ReadyRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player)
         self.taking_seats(ht)
@@ -407,7 +419,7 @@ class Lobby:
         self.changed(ht)
         return message("ok", about="ready")
 
-    def on_start(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_start(self, player: Player, req: StartRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         ht.seated(player, N_("only a seated player may start the game"))
         self.taking_seats(ht)
@@ -423,7 +435,7 @@ class Lobby:
 
     # --- watching and talking ----------------------------------------------------------------
 
-    def on_watch(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
+    def on_watch(self, player: Player, req: WatchRequest) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is None and player.id not in ht.spectators:
             self.may_watch(player)
@@ -457,7 +469,7 @@ class Lobby:
                         "your address watches {n} tables, as many as one machine may: stop "
                         "watching one first", n=most))
 
-    def on_snapshot(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
+    def on_snapshot(self, player: Player, req: SnapshotRequest) -> dict[str, Any] | None:
         ht = self.tables.find(req["table"])
         if ht.status == "open":            # an open table's summary is for anyone
             return self.views.summary_message(ht)
@@ -466,8 +478,12 @@ class Lobby:
         self.play.show(ht, player, seat, rid=req["rid"])
         return None
 
-    def on_chat(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
-        ht = self.tables.find(req["table"])
+    def on_chat(self, player: Player, req: ChatRequest) -> dict[str, Any]:
+        """A line at a table (``lobby_chat`` takes those with no table first)."""
+        table = req["table"]
+        if table is None:
+            raise ProtocolError("no_table", Msg("there is no table {table}", table="null"))
+        ht = self.tables.find(table)
         seat = ht.present(player, N_("sit or watch to talk at this table"))
         self.play.back(ht, seat)
         self.outbox.send_all(self.views.recipients(ht), message(
@@ -556,5 +572,3 @@ class Lobby:
             else:
                 self.tables.expire_later(ht)
 
-
-Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]

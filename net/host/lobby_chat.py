@@ -26,6 +26,7 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.names.safetext import LOBBY_CHAT_MAX
 from cardparty.net.trust.allowance import Allowances, for_addresses
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import ChatRequest
 
 #: Lines one key may say to the lobby at once, then one every ``EVERY`` seconds.
 BURST = 5
@@ -33,7 +34,7 @@ EVERY = 2.0
 #: Keys whose allowance is remembered at most (the least recently heard go first).
 MAX_SPEAKERS = 4096
 
-Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
+Handler = Callable[[Player, ChatRequest], dict[str, Any] | None]
 
 
 class LobbyChat:
@@ -52,7 +53,7 @@ class LobbyChat:
         self.per_address = per_address
         self.by_address = for_addresses(per_address)
 
-    def on_chat(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
+    def on_chat(self, player: Player, req: ChatRequest) -> dict[str, Any] | None:
         if req["table"] is not None:
             return self.table_chat(player, req)
         text = req["text"]

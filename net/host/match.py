@@ -29,6 +29,7 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import AgainRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -70,7 +71,7 @@ class Match:
         self.play = play
         self.persistence = persistence
 
-    def on_again(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_again(self, player: Player, req: AgainRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player, N_("only a seated player may ask for another round"))
         if ht.status == "broken":

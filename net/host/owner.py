@@ -21,6 +21,7 @@ from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostSeat, HostTable, Player
 from cardparty.net.names.safetext import safe
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import CloseRequest, RemoveRequest, StrangersRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -38,7 +39,8 @@ class Owner:
         self.outbox = lobby.outbox
         self.views = lobby.views
 
-    def _owned(self, player: Player, req: dict[str, Any], what: str) -> HostTable:
+    def _owned(self, player: Player, req: RemoveRequest | CloseRequest | StrangersRequest,
+               what: str) -> HostTable:
         ht = self.tables.find(req["table"])
         if player.token != ht.access.creator_token:
             raise ProtocolError("not_creator", Msg(NOT_YOURS[what],
@@ -49,7 +51,7 @@ class Owner:
                                                    "event seats it"))
         return ht
 
-    def on_remove(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_remove(self, player: Player, req: RemoveRequest) -> dict[str, Any]:
         """The owner frees a seat (a player or a bot) before the start; the player removed
         is told with the table's summary, and every human's readiness is reset."""
         ht = self._owned(player, req, "remove")
@@ -69,7 +71,7 @@ class Owner:
         self.lobby.changed(ht)
         return message("ok", about="remove")
 
-    def on_close(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_close(self, player: Player, req: CloseRequest) -> dict[str, Any]:
         """The owner closes his table before the start: it goes, and its people get its
         summary with ``status: "closed"`` (the last they hear of it)."""
         ht = self._owned(player, req, "close")
@@ -83,7 +85,7 @@ class Owner:
         log.info("%s closed table %s", safe(player.name), ht.id)
         return message("table", table=summary)
 
-    def on_strangers(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_strangers(self, player: Player, req: StrangersRequest) -> dict[str, Any]:
         """Whether strangers may sit (the owner and those invited always may); those
         already seated stay."""
         ht = self._owned(player, req, "strangers")

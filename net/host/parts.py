@@ -65,8 +65,11 @@ from cardparty.net.host.undo import Undos
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
 from cardparty.net.wire.protocol import check_request, message
+from cardparty.net.wire.requests import ProfileRequest, Request
 
-Handler = Callable[[Player, dict[str, Any]], dict[str, Any] | None]
+#: A request's handler: it takes its own request's type (``net/wire/requests.py``), which the
+#: table of handlers, by type name, cannot say for each.
+Handler = Callable[[Player, Any], dict[str, Any] | None]
 StrPath = str | os.PathLike[str]
 
 
@@ -297,7 +300,7 @@ class HostParts:
             self.play.fail(ht, exc)
         self.outbox.seal()
 
-    def check_held(self, req: dict[str, Any]) -> None:
+    def check_held(self, req: Request) -> None:
         """ProtocolError ``held`` for a request about a held table (``succession``): asked
         before a request is answered from the memory of replies too, since a reply about a
         held table tells of what may never be."""
@@ -305,7 +308,7 @@ class HostParts:
         if isinstance(tid, str) and tid in self.tables.held:
             self.tables.find(tid)
 
-    def on_profile(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_profile(self, player: Player, req: ProfileRequest) -> dict[str, Any]:
         """The economy's profile, with the player's ratings at every game (TO-26)."""
         reply = self.economy.on_profile(player, req)
         profile = reply.get("profile")
@@ -340,8 +343,9 @@ class HostParts:
         if token is not None:
             fields["token"] = token
         counted = address if self.config.guests.counted(address) else None
-        player = self.roster.hello(route, check_request(message("hello", **fields)), user,
-                                   counted)
+        req = check_request(message("hello", **fields))
+        assert req["type"] == "hello"
+        player = self.roster.hello(route, req, user, counted)
         self.flush()
         return player
 

@@ -35,6 +35,12 @@ from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
 from cardparty.net.names.safetext import safe
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import (
+    MoveRequest,
+    ReorderRequest,
+    UndoAnswerRequest,
+    UndoRequest,
+)
 
 log = logging.getLogger("cardparty.host")
 
@@ -71,7 +77,9 @@ class Play:
 
     # --- requests ----------------------------------------------------------------------------
 
-    def playing(self, player: Player, req: dict[str, Any]) -> tuple[HostTable, int]:
+    def playing(self, player: Player,
+                req: MoveRequest | ReorderRequest | UndoRequest | UndoAnswerRequest
+                ) -> tuple[HostTable, int]:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player)
         if ht.status != "playing":
@@ -79,7 +87,7 @@ class Play:
                                                    status=Msg(ht.status)))
         return ht, seat
 
-    def on_move(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_move(self, player: Player, req: MoveRequest) -> dict[str, Any]:
         ht, seat = self.playing(player, req)
         game = ht.game
         self.back(ht, seat)
@@ -117,7 +125,7 @@ class Play:
         except ValueError as exc:
             raise ProtocolError("bad_field", Msg("move: {problem}", problem=str(exc))) from None
 
-    def on_reorder(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_reorder(self, player: Player, req: ReorderRequest) -> dict[str, Any]:
         ht, seat = self.playing(player, req)
         self.back(ht, seat)
         try:

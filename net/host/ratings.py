@@ -23,6 +23,7 @@ from cardparty.core.tourney.ratings import Rating, rate
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import RatingsRequest
 
 #: Lines one ``ratings`` reply holds at most (a page; ``offset`` asks for the next).
 RATINGS_PAGE = 50
@@ -88,7 +89,7 @@ class Ratings:
             self._order[game] = order
         return order
 
-    def on_ratings(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_ratings(self, player: Player, req: RatingsRequest) -> dict[str, Any]:
         """A game's ratings, best first, a page of ``RATINGS_PAGE`` from ``offset`` (with
         ``me``, the asker's line); or, without a game, one player's (``name``; the asker's
         own when null) at every game he was rated at."""

@@ -46,6 +46,13 @@ from cardparty.net.host.views import Views
 from cardparty.net.names.safetext import name_folds
 from cardparty.net.store import Store
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import (
+    RecordRequest,
+    RecordsRequest,
+    ReplayEndRequest,
+    ReplayLeadRequest,
+    ReplayRequest,
+)
 
 log = logging.getLogger("cardparty.host")
 
@@ -209,7 +216,7 @@ class Records:
                                                  record=repr(rid)))
         return record
 
-    def on_records(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_records(self, player: Player, req: RecordsRequest) -> dict[str, Any]:
         key = player_key(player.name)
         most = req["most"]
         rows = self.shelf.of(key, req["before"], most + 1)
@@ -230,7 +237,7 @@ class Records:
                         "plugins": rec.plugins})
         return message("records", records=out, more=len(rows) > most)
 
-    def on_record(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_record(self, player: Player, req: RecordRequest) -> dict[str, Any]:
         return message("record", record=self.find(player, req["id"]).to_wire())
 
     # --- replaying ---------------------------------------------------------------------------
@@ -260,20 +267,19 @@ class Records:
         replay = self.replay_of(("live", ht.id, game.version, id(game)), record)
         return replay, own
 
-    def on_replay(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_replay(self, player: Player, req: ReplayRequest) -> dict[str, Any]:
         rid, tid = req["record"], req["table"]
         if (rid is None) == (tid is None):
             raise ProtocolError("bad_field", Msg("replay: give a record or a table"))
         seat = req["seat"]
-        if rid is None:
+        if tid is not None:                   # then rid is None: the table's round
             ht = self.tables.find(tid)
             if ht.status == "playing":
                 replay, seat = self.live(player, ht, seat)
                 return self.shown(replay, None, ht.id, req["step"], seat, live=True)
             rid = self.last.get(ht.id)
-            if rid is None:
-                raise ProtocolError("no_record", Msg("no round of this table has a record "
-                                                     "here"))
+        if rid is None:
+            raise ProtocolError("no_record", Msg("no round of this table has a record here"))
         record = self.find(player, rid)
         replay = self.replay_of(rid, record)
         return self.shown(replay, rid, record.table, req["step"], seat)
@@ -312,7 +318,7 @@ class Records:
 
     # --- the shared replay -------------------------------------------------------------------
 
-    def on_replay_lead(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_replay_lead(self, player: Player, req: ReplayLeadRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is None and player.id not in ht.spectators:
             raise ProtocolError("not_seated", Msg("sit or watch first"))
@@ -354,7 +360,7 @@ class Records:
         except Exception:
             return None
 
-    def on_replay_end(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_replay_end(self, player: Player, req: ReplayEndRequest) -> dict[str, Any]:
         ht = self.tables.find(req["table"])
         shared = ht.shared
         if not isinstance(shared, Shared):

@@ -34,6 +34,7 @@ from cardparty.net.host.records import Records, player_key
 from cardparty.net.host.thinkers import FALLBACK, Thought
 from cardparty.net.host.timers import Timers
 from cardparty.net.wire.protocol import ProtocolError, error, message
+from cardparty.net.wire.requests import ReviewRequest
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ class Reviews:
         #: player id -> his review under way
         self.waiting: dict[str, _Review] = {}
 
-    def on_review(self, player: Player, req: dict[str, Any]) -> dict[str, Any] | None:
+    def on_review(self, player: Player, req: ReviewRequest) -> dict[str, Any] | None:
         if player.id in self.waiting:
             raise ProtocolError("reviewing", Msg("your last review is being worked out"))
         record = self.records.find(player, req["id"])

@@ -53,6 +53,7 @@ from cardparty.net.names.safetext import safe
 from cardparty.net.store import identity
 from cardparty.net.trust.allowance import for_addresses
 from cardparty.net.wire.protocol import FEATURES, PROTOCOL, ProtocolError, message
+from cardparty.net.wire.requests import ByeRequest, HelloRequest, PingRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -131,7 +132,7 @@ class Roster:
 
     # --- who is this -------------------------------------------------------------------------
 
-    def identify(self, route: bytes, req: dict[str, Any], user: bytes | None,
+    def identify(self, route: bytes, req: HelloRequest, user: bytes | None,
                  address: str | None = None) -> tuple[str, Player | None]:
         """The handle of the player a hello on ``route`` (authenticated as ``user``, from the
         counted ``address``) is, and the player when the host knows him; the name must be
@@ -185,7 +186,7 @@ class Roster:
 
     # --- hello and bye -----------------------------------------------------------------------
 
-    def hello(self, route: bytes, req: dict[str, Any], user: bytes | None = None,
+    def hello(self, route: bytes, req: HelloRequest, user: bytes | None = None,
               address: str | None = None) -> Player:
         """A hello on ``route`` from ``user`` (``address``: where it comes from, when the
         host counts it): the player welcomed (ProtocolError when refused)."""
@@ -254,7 +255,7 @@ class Roster:
         self.superseded.pop(route, None)
         player.last_seen = self.clock.now()
 
-    def on_bye(self, player: Player, req: dict[str, Any]) -> None:
+    def on_bye(self, player: Player, req: ByeRequest) -> None:
         reply = message("ok", about="bye", rid=req["rid"])
         route = player.route
         if route is not None:
@@ -263,7 +264,7 @@ class Roster:
         player.route = None
         self.set_connected(player, False)
 
-    def on_ping(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_ping(self, player: Player, req: PingRequest) -> dict[str, Any]:
         pong = message("pong", at=req.get("at"), time=self.clock.wall())
         if self.word.status is not None:
             pong["standby"] = self.word.status()     # the lobby shows it, and its lag

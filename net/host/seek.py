@@ -16,7 +16,7 @@ Must not know about: sockets, how a seat is taken or a table opened (``Lobby``),
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from cardparty.core.economy import rewards as rw
 from cardparty.core.i18n import Msg
@@ -27,6 +27,7 @@ from cardparty.net.host.model import HostSeat, HostTable, Player, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.views import Views
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import SeekRequest, UnseekRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -50,7 +51,7 @@ class Seeks:
                 return ht
         return None
 
-    def on_seek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_seek(self, player: Player, req: SeekRequest) -> dict[str, Any]:
         waiting = self.waiting_for(player)
         if waiting is not None:
             raise ProtocolError("seated", Msg("you already wait for {game} for {n} at {table}: "
@@ -58,7 +59,7 @@ class Seeks:
                                               game=str(waiting.game.info.name),
                                               n=len(waiting.seats), table=waiting.id))
         game, players, stake = req["game"], req["players"], req["stake"]
-        mode = rw.ENTRY if stake else rw.OPEN
+        mode: Literal["entry", "open"] = "entry" if stake else "open"   # rw.ENTRY, rw.OPEN
         self.economy.check_create(mode, stake, player)
         found = next((ht for ht in sorted(self.tables.all.values(), key=lambda t: t.seq)
                       if ht.stakes.seeking and ht.status == "open" and ht.game.game == game
@@ -67,14 +68,17 @@ class Seeks:
         fresh = found is None
         if found is None:
             reply = self.lobby.on_create(player, {
-                "game": game, "players": players, "settings": {}, "variants": [],
-                "idle": -1.0, "bot_delay": -1.0, "title": "", "seed": None, "mode": mode,
-                "stake": stake, "bot_budget_ms": -1, "standin_level": "normal"})
+                "type": "create", "rid": None, "game": game, "players": players,
+                "settings": {}, "variants": [], "idle": -1.0, "bot_delay": -1.0, "title": "",
+                "seed": None, "mode": mode, "stake": stake, "bot_budget_ms": -1,
+                "standin_level": "normal", "strangers": True, "hints": False,
+                "undo": False})
             found = self.tables.find(reply["table"]["id"])
             found.stakes.seeking = True
             self.tables.fill_by(found, self.clock.now() + self.economy.settings.fill_timeout)
         try:
-            seated = self.lobby.on_sit(player, {"table": found.id, "seat": None})
+            seated = self.lobby.on_sit(player, {"type": "sit", "rid": None, "table": found.id,
+                                                "seat": None})
         except ProtocolError:
             if fresh:
                 self.lobby.drop(found)
@@ -84,11 +88,11 @@ class Seeks:
         return message("seeking", table=found.id, seat=seated["seat"], game=game,
                        players=players, stake=stake, fill_in=self.views.fill_in(found))
 
-    def on_unseek(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_unseek(self, player: Player, req: UnseekRequest) -> dict[str, Any]:
         ht = self.waiting_for(player)
         if ht is None:
             raise ProtocolError("not_seated", Msg("you are not waiting for a game"))
-        self.lobby.on_leave(player, {"table": ht.id})
+        self.lobby.on_leave(player, {"type": "leave", "rid": None, "table": ht.id})
         if not any(s.kind == "human" for s in ht.seats):
             self.lobby.drop(ht)
         return message("ok", about="unseek", table=ht.id)

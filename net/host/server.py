@@ -53,6 +53,7 @@ from cardparty.net.wire.protocol import (
     error,
     rid_of,
 )
+from cardparty.net.wire.requests import Request
 
 log = logging.getLogger("cardparty.host")
 log.addHandler(logging.NullHandler())   # silent in-process (under a terminal UI) unless asked
@@ -440,7 +441,7 @@ class Server:
             return
         if player is not None:
             self.roster.heard(player, now)
-        req: dict[str, Any] | None = None
+        req: Request | None = None
         raw: dict[str, Any] | None = None
         try:
             if len(frames) != 2:
@@ -458,7 +459,7 @@ class Server:
             self.answer(route, player, req, reply)
 
     def handle(self, route: bytes, user: bytes | None, player: Player | None,
-               req: dict[str, Any], raw: dict[str, Any], address: str | None = None
+               req: Request, raw: dict[str, Any], address: str | None = None
                ) -> dict[str, Any] | None:
         """A checked request: its handler's reply (None: nothing more to answer). A hello
         needs no player; anything else does, and a repeated request id is answered from the
@@ -469,7 +470,7 @@ class Server:
             self.allowances.charge(quota_key(route, user), cost - 1)
             if address is not None:
                 self.by_address.charge(address, cost - 1)
-        if kind == "hello":
+        if req["type"] == "hello":
             self.bind(route, self.roster.hello(route, req, user, address))
             return None
         if kind == "standby_hello":          # a key that is not one of the party's peers
@@ -495,7 +496,7 @@ class Server:
                 return None
         return self.handlers[kind](player, req)
 
-    def answer(self, route: bytes, player: Player | None, req: dict[str, Any] | None,
+    def answer(self, route: bytes, player: Player | None, req: Request | None,
                reply: dict[str, Any]) -> None:
         """Send ``reply`` to ``req`` (None: it could not be read) on ``route``, with the
         request's id, and remember it when a repeat must get the same answer."""

@@ -36,6 +36,7 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.wire.protocol import message
+from cardparty.net.wire.requests import StandbyOkRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -178,7 +179,7 @@ class Succession:
 
     # --- players' answers --------------------------------------------------------------------
 
-    def on_standby_ok(self, player: Player, req: dict[str, Any]) -> None:
+    def on_standby_ok(self, player: Player, req: StandbyOkRequest) -> None:
         """A player knows the word numbered ``gen`` (no reply: it is an answer itself)."""
         gen = min(int(req["gen"]), self.word.gen)
         if gen > self.answered.get(player.token, -1):

@@ -62,6 +62,15 @@ from cardparty.net.host.play import Play
 from cardparty.net.host.ratings import Ratings
 from cardparty.net.names.safetext import safe
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import (
+    EventCreateRequest,
+    EventDeadlineRequest,
+    EventJoinRequest,
+    EventLeaveRequest,
+    EventRequest,
+    EventsRequest,
+    EventStartRequest,
+)
 
 log = logging.getLogger("cardparty.host")
 
@@ -149,11 +158,11 @@ class Events:
             raise ProtocolError("not_organiser", Msg(
                 "only {name}, who organises this event, may do that", name=ev.organiser_name))
 
-    def on_events(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_events(self, player: Player, req: EventsRequest) -> dict[str, Any]:
         return message("events", events=[self.brief(ev) for ev in
                                          reversed(self.events.values())])
 
-    def on_event(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_event(self, player: Player, req: EventRequest) -> dict[str, Any]:
         ev = self.find(req["event"])
         followers = self.followers.setdefault(ev.id, set())
         if ev.entrant(player.token) is None and len(followers) < MAX_FOLLOWERS:
@@ -162,7 +171,7 @@ class Events:
 
     # --- creating, entering, withdrawing -----------------------------------------------------
 
-    def on_event_create(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_event_create(self, player: Player, req: EventCreateRequest) -> dict[str, Any]:
         self.organiser(player)
         game, seats = req["game"], req["players"]
         if not self.config.testing and (req["seed"] is not None or "deck" in req["settings"]
@@ -222,7 +231,7 @@ class Events:
         self.followers.pop(gone.id, None)
         self.persistence.drop_event(gone.id)
 
-    def on_event_join(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_event_join(self, player: Player, req: EventJoinRequest) -> dict[str, Any]:
         ev = self.find(req["event"])
         try:
             entrant = ev.join(player.token, player.name,
@@ -235,7 +244,7 @@ class Events:
         self.changed(ev)
         return message("event", event=self.wire(ev))
 
-    def on_event_leave(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_event_leave(self, player: Player, req: EventLeaveRequest) -> dict[str, Any]:
         ev = self.find(req["event"])
         try:
             ev.withdraw(player.token)
@@ -258,7 +267,7 @@ class Events:
 
     # --- the organiser's ---------------------------------------------------------------------
 
-    def on_event_start(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_event_start(self, player: Player, req: EventStartRequest) -> dict[str, Any]:
         ev = self.find(req["event"])
         self.owned(ev, player)
         try:
@@ -270,7 +279,7 @@ class Events:
         self.next_round(ev)
         return message("ok", about="event_start", event=ev.id, rounds=ev.total_rounds)
 
-    def on_event_deadline(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_event_deadline(self, player: Player, req: EventDeadlineRequest) -> dict[str, Any]:
         """TO-16: the organiser sets the round's deadline, minutes from now (0: now)."""
         ev = self.find(req["event"])
         self.owned(ev, player)

@@ -30,6 +30,7 @@ from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.names.safetext import safe
 from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.requests import UndoAnswerRequest, UndoRequest
 
 log = logging.getLogger("cardparty.host")
 
@@ -46,7 +47,7 @@ class Undos:
         #: (the table, its version, the seat) -> how it goes back, or why it may not
         self.judgements: OrderedDict[tuple[str, int, int], TakeBack | Msg] = OrderedDict()
 
-    def on_undo(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_undo(self, player: Player, req: UndoRequest) -> dict[str, Any]:
         ht, seat = self.play.playing(player, req)
         if not ht.access.takes_back:
             raise ProtocolError("no_undo", Msg("this table takes no move back: practice "
@@ -69,7 +70,7 @@ class Undos:
         return message("ok", about="undo", moves=back.moves, waiting=left,
                        version=ht.game.version)
 
-    def on_undo_answer(self, player: Player, req: dict[str, Any]) -> dict[str, Any]:
+    def on_undo_answer(self, player: Player, req: UndoAnswerRequest) -> dict[str, Any]:
         ht, seat = self.play.playing(player, req)
         asked = ht.undo
         if asked is None:

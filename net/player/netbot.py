@@ -16,28 +16,30 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from cardparty.core.bots import canonical_level
-from cardparty.core.contract import Move
+from cardparty.core.contract import Move, View
 from cardparty.core.discovery import load_catalog
 from cardparty.core.table import rules_manager
 from cardparty.net.player.session import Session, SessionError
+from cardparty.net.wire.replies import ViewMessage
 
 
 class BotGone(Exception):
     """The table cannot be played to its end: it vanished, broke, or time ran out."""
 
 
-def choose(view: dict[str, Any], rng: random.Random, level: str = "normal") -> int:
+def choose(view: View, rng: random.Random, level: str = "normal") -> int:
     """The id of the move to play in ``view``: the game's bot policy at ``level`` if the game
     is installed here, else (and at ``easy``) random among the listed moves."""
-    listed = view["moves"]
+    listed = view.get("moves") or []
     catalog = load_catalog()
     game = view.get("game")
     canonical = canonical_level(level)
     if canonical != "easy" and isinstance(game, str) and game in catalog.games:
-        moves = [Move(m["kind"], tuple(m["cards"]), m["choice"], m["label"]) for m in listed]
+        moves = [Move(m["kind"], tuple(m.get("cards") or ()), m.get("choice"), m.get("label", ""))
+                 for m in listed]
         try:
             pm, _ = rules_manager(catalog, game, (), (catalog.plugins[game],))
             # Hard plays as normal over the network: the search needs the host's state.
@@ -58,7 +60,7 @@ class _Seat:
     (None: it may move again on the same version, after a refusal), its move in flight, and
     whether it asked for a first view."""
 
-    latest: dict[str, Any] | None
+    latest: ViewMessage | None
     moved_on: int | None = None
     inflight: Future[dict[str, Any]] | None = None
     asked: bool = False
@@ -68,7 +70,7 @@ def play_table(session: Session, table: str, *, level: str = "normal",
                rng: random.Random | None = None, timeout: float | None = None,
                on_message: Any = None,
                delay: float | Callable[[], float] = 0.0,
-               on_move: Callable[[dict[str, Any], int, Future[dict[str, Any]]], None] | None
+               on_move: Callable[[ViewMessage, int, Future[dict[str, Any]]], None] | None
                = None) -> dict[str, Any]:
     """Play our seat at ``table`` until the game is over; return the result map (``places``,
     ``scores``, ...). The session must be connected and seated (or resumed). BotGone if the
@@ -114,8 +116,7 @@ def play_table(session: Session, table: str, *, level: str = "normal",
 def _result(me: _Seat) -> dict[str, Any] | None:
     """The game's result once the newest view has one."""
     if me.latest is not None and me.latest["view"].get("result"):
-        result: dict[str, Any] = me.latest["view"]["result"]
-        return result
+        return me.latest["view"].get("result")
     return None
 
 
@@ -126,7 +127,7 @@ def _pushed(me: _Seat, table: str, msg: dict[str, Any]) -> None:
     if kind == "view" and msg.get("table") == table:
         latest = me.latest
         if latest is None or msg["version"] >= latest["version"] or msg.get("snapshot"):
-            me.latest = msg
+            me.latest = cast(ViewMessage, msg)          # a view of this table
     elif kind == "table" and msg["table"]["id"] == table:
         if msg["table"]["status"] == "broken":
             raise BotGone(f"table {table} broke: {msg['table'].get('failure')}")

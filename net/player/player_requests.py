@@ -13,14 +13,15 @@ from __future__ import annotations
 from concurrent.futures import Future
 from typing import Any
 
-from cardparty.core.contract import Move
+from cardparty.core.contract import Move, MoveMap
+from cardparty.net.wire.replies import GameWire, TableSummary, ViewMessage
 
 
 class PlayerRequests:
     """The requests of docs/protocol.md as methods. Needs ``send``, ``request``, ``views``
     and ``request_timeout`` from the class it is mixed into (``Session``)."""
 
-    views: dict[str, dict[str, Any]]
+    views: dict[str, ViewMessage]
     request_timeout: float
 
     def send(self, type_: str, **fields: Any) -> Future[dict[str, Any]]:
@@ -34,15 +35,15 @@ class PlayerRequests:
              ) -> dict[str, Any]:
         raise NotImplementedError
 
-    def games(self) -> list[dict[str, Any]]:
+    def games(self) -> list[GameWire]:
         """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
-        games: list[dict[str, Any]] = self.request("games")["games"]
+        games: list[GameWire] = self.request("games")["games"]
         return games
 
-    def tables(self, most: int = 1000) -> list[dict[str, Any]]:
+    def tables(self, most: int = 1000) -> list[TableSummary]:
         """The host's tables (at most ``most``), each a table summary (docs/protocol.md,
         "table"): the host sends them a page at a time; this asks for every page."""
-        out: list[dict[str, Any]] = []
+        out: list[TableSummary] = []
         offset: int | None = 0
         while offset is not None and len(out) < most:
             page = self.request("tables", offset=offset)
@@ -54,13 +55,13 @@ class PlayerRequests:
     def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
                variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,
                bot_delay: float = -1.0, title: str = "", seed: int | None = None,
-               mode: str = "open") -> dict[str, Any]:
+               mode: str = "open") -> TableSummary:
         """Open a table; returns its summary (``id`` is what others join by). ``idle``: the
         idle-turn timeout in seconds (None: never; -1: the host's default); ``bot_delay``:
         seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
         seed (a replayable game; None: a fresh one); ``mode``: ``open`` (anyone sits) or
         ``friends`` (only the creator and the players he invites)."""
-        summary: dict[str, Any] = self.request(
+        summary: TableSummary = self.request(
             "create", game=game, players=players, settings=settings or {},
             variants=list(variants), idle=idle, bot_delay=bot_delay, title=title, seed=seed,
             mode=mode)["table"]
@@ -100,7 +101,7 @@ class PlayerRequests:
         """A fresh full view message of ``table`` (also pushed to the inbox)."""
         return self.request("snapshot", table=table)
 
-    def send_move(self, table: str, move: int | dict[str, Any] | Move,
+    def send_move(self, table: str, move: int | MoveMap | Move,
                   version: int | None = None) -> Future[dict[str, Any]]:
         """Send a move without waiting: ``move`` is an id from the view's ``moves`` list (then
         ``version`` is required: the view's version), a move map, or a Move. The future holds
@@ -112,7 +113,7 @@ class PlayerRequests:
             version = None if view is None else view["version"]
         return self.send("move", table=table, move=move, version=version)
 
-    def move(self, table: str, move: int | dict[str, Any] | Move,
+    def move(self, table: str, move: int | MoveMap | Move,
              version: int | None = None) -> dict[str, Any]:
         """``send_move`` and wait for the reply."""
         return self.wait(self.send_move(table, move, version), "move")

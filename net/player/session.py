@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import zmq
 from zmq.utils.monitor import recv_monitor_message
@@ -62,6 +62,7 @@ from cardparty.net.wire.protocol import (
     encode,
     message,
 )
+from cardparty.net.wire.replies import ViewMessage
 
 log = logging.getLogger("cardparty.session")
 log.addHandler(logging.NullHandler())
@@ -202,7 +203,7 @@ class Session(PlayerRequests):
         #: Pushed messages when no ``on_message`` is given.
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         #: The last view message per table id (what the client should show now).
-        self.views: dict[str, dict[str, Any]] = {}
+        self.views: dict[str, ViewMessage] = {}
         #: The welcome message of the current connection (host name, player, heartbeat).
         self.welcome: dict[str, Any] | None = None
         self.connected = False
@@ -804,7 +805,7 @@ class Session(PlayerRequests):
             return False
         if last is None or msg.get("version", 0) >= last.get("version", 0) or msg.get(
                 "snapshot"):
-            self.views[table] = msg
+            self.views[table] = cast(ViewMessage, msg)     # a view, by its type
         return True
 
     def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket[Any]) -> None:

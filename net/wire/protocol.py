@@ -24,7 +24,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgpack
 
@@ -33,6 +33,9 @@ from cardparty.core.economy.rewards import read_week
 from cardparty.core.i18n import Msg
 from cardparty.net.names.safetext import CHAT_MAX, TITLE_MAX, line_problem, name_problem, shown_name
 from cardparty.net.wire.address import DEFAULT_PORT as DEFAULT_PORT  # the port hosts default to
+
+if TYPE_CHECKING:
+    from cardparty.net.wire.requests import Request
 
 #: The protocol version: every message carries it as ``v``. A host refuses any other.
 PROTOCOL = 1
@@ -246,14 +249,45 @@ def _binary_key(data: dict[str, Any]) -> bool:
 @dataclass(frozen=True, slots=True)
 class Field:
     """One field of a request: a check (value -> normalised value or ValueError) and whether
-    the field must be present."""
+    the field must be present. The check says the Python type of what it returns
+    (``typed``): ``net/wire/requests.py``'s TypedDicts are written from these declarations
+    (``python -m cardparty.net.wire.typegen``), and a test holds the two together."""
 
     check: Callable[[Any], Any]
     required: bool = False
     default: Any = None
 
+    @property
+    def type(self) -> str:
+        """The field's type in a checked request: its check's, or None where it may be
+        absent and has no default."""
+        shape = wire_type(self.check)
+        if not self.required and self.default is None and "None" not in shape.split(" | "):
+            shape += " | None"
+        return shape
+
+
+Check = Callable[[Any], Any]
+
+
+def typed(shape: str) -> Callable[[Check], Check]:
+    """Say that a check returns values of the Python type ``shape`` (a type expression as
+    ``requests.py`` writes it)."""
+    def mark(check: Check) -> Check:
+        check.wire_type = shape             # type: ignore[attr-defined]
+        return check
+    return mark
+
+
+def wire_type(check: Check) -> str:
+    """The Python type of what ``check`` returns (``typed``)."""
+    shape = getattr(check, "wire_type", None)
+    assert isinstance(shape, str), f"{check!r} says no type (typed)"
+    return shape
+
 
 def text(max_len: int, min_len: int = 0, nullable: bool = False) -> Callable[[Any], Any]:
+    @typed("str | None" if nullable else "str")
     def check(value: Any) -> str | None:
         if value is None and nullable:
             return None
@@ -264,6 +298,7 @@ def text(max_len: int, min_len: int = 0, nullable: bool = False) -> Callable[[An
 
 
 def integer(lo: int, hi: int, nullable: bool = False) -> Callable[[Any], Any]:
+    @typed("int | None" if nullable else "int")
     def check(value: Any) -> int | None:
         if value is None and nullable:
             return None
@@ -274,6 +309,7 @@ def integer(lo: int, hi: int, nullable: bool = False) -> Callable[[Any], Any]:
 
 
 def number(lo: float, hi: float, nullable: bool = False) -> Callable[[Any], Any]:
+    @typed("float | None" if nullable else "float")
     def check(value: Any) -> float | None:
         if value is None and nullable:
             return None
@@ -284,6 +320,7 @@ def number(lo: float, hi: float, nullable: bool = False) -> Callable[[Any], Any]
     return check
 
 
+@typed("bool")
 def boolean(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError("must be true or false")
@@ -291,6 +328,7 @@ def boolean(value: Any) -> bool:
 
 
 def strings(max_items: int, max_len: int) -> Callable[[Any], Any]:
+    @typed("list[str]")
     def check(value: Any) -> list[str]:
         if not isinstance(value, list) or len(value) > max_items or not all(
                 isinstance(s, str) and 0 < len(s) <= max_len for s in value):
@@ -300,6 +338,7 @@ def strings(max_items: int, max_len: int) -> Callable[[Any], Any]:
 
 
 def one_of(*choices: str) -> Callable[[Any], Any]:
+    @typed("Literal[" + ", ".join(repr(c).replace("'", '"') for c in choices) + "]")
     def check(value: Any) -> str:
         if not isinstance(value, str) or value not in choices:
             raise ValueError(f"must be one of {', '.join(repr(c) for c in choices)}")
@@ -307,6 +346,7 @@ def one_of(*choices: str) -> Callable[[Any], Any]:
     return check
 
 
+@typed("str")
 def username(value: Any) -> str:
     """A username: safetext.name_problem says what a name may hold; the host keeps it as
     ``shown_name`` has it (NFC)."""
@@ -320,6 +360,7 @@ def username(value: Any) -> str:
 
 def line(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:
     """One line of text shown to others (a title, a chat line): safetext.line_problem."""
+    @typed("str")
     def check(value: Any) -> str:
         if not isinstance(value, str):
             raise ValueError("must be a string")
@@ -332,6 +373,7 @@ def line(max_len: int, min_len: int = 0) -> Callable[[Any], Any]:
 
 def names(max_items: int) -> Callable[[Any], Any]:
     """A list of 1 to ``max_items`` usernames (each as ``hello`` allows a name)."""
+    @typed("list[str]")
     def check(value: Any) -> list[str]:
         if not isinstance(value, list) or not 0 < len(value) <= max_items:
             raise ValueError(f"must be a list of 1 to {max_items} names")
@@ -345,6 +387,7 @@ def names(max_items: int) -> Callable[[Any], Any]:
 
 
 def plain_map(max_items: int) -> Callable[[Any], Any]:
+    @typed("dict[str, object]")
     def check(value: Any) -> dict[str, Any]:
         if not isinstance(value, dict) or len(value) > max_items:
             raise ValueError(f"must be a map of at most {max_items} entries")
@@ -352,6 +395,7 @@ def plain_map(max_items: int) -> Callable[[Any], Any]:
     return check
 
 
+@typed("int | str")
 def request_id(value: Any) -> int | str:
     if isinstance(value, bool) or not (
             (isinstance(value, int) and 0 <= value < 2**63)
@@ -360,6 +404,7 @@ def request_id(value: Any) -> int | str:
     return value
 
 
+@typed("int | dict[str, object]")
 def move_field(value: Any) -> int | dict[str, Any]:
     """A move: its id in the view's ``moves`` list, or a full move map (Move.from_wire)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 100_000:
@@ -369,12 +414,14 @@ def move_field(value: Any) -> int | dict[str, Any]:
     raise ValueError("must be a move id (a whole number) or a move map")
 
 
+@typed("bytes | str")
 def bytes_or_text(value: Any) -> Any:
     if not isinstance(value, bytes | str) or len(value) > 128:
         raise ValueError("must be a short string or byte string")
     return value
 
 
+@typed("str")
 def bot_level(value: Any) -> str:
     """A bot's level, as ``core.bots`` names it (``easy``, ``normal``, ``hard``): the old names
     it accepts become those where they enter, so the host keeps and shows only the three."""
@@ -385,6 +432,7 @@ def bot_level(value: Any) -> str:
                          f"{', '.join(map(repr, OLD_NAMES))})") from None
 
 
+@typed("dict[str, int] | None")
 def follow_field(value: Any) -> dict[str, int] | None:
     """``follow``: the epoch of the host a client lost and follows to its standby."""
     if value is None:
@@ -397,6 +445,7 @@ def follow_field(value: Any) -> dict[str, int] | None:
 
 def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``check``, or -1: "the host's default"."""
+    @typed(" | ".join(dict.fromkeys([*wire_type(check).split(" | "), "float"])))
     def either(value: Any) -> Any:
         if value == -1 and not isinstance(value, bool):
             return -1.0
@@ -407,11 +456,13 @@ def or_default(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
 def or_null(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``check``, or null: "the default this field's doc names" (your own profile, this
     week)."""
+    @typed(" | ".join(dict.fromkeys([*wire_type(check).split(" | "), "None"])))
     def either(value: Any) -> Any:
         return None if value is None else check(value)
     return either
 
 
+@typed("str")
 def iso_week(value: Any) -> str:
     """A league week (MO-10) as ``core.economy.rewards.read_week`` reads one: a real ISO week
     (``2026-W48``; ``2026-w48`` is the same), normalised; ValueError saying how to write one."""
@@ -557,9 +608,10 @@ REQUESTS: dict[str, dict[str, Field]] = {
 RID_REQUIRED = frozenset({"move"})
 
 
-def check_request(data: dict[str, Any]) -> dict[str, Any]:
+def check_request(data: dict[str, Any]) -> Request:
     """A decoded client message checked against REQUESTS: a new map holding ``type``,
-    ``rid`` (or None) and every declared field (defaults filled in). ProtocolError if not.
+    ``rid`` (or None) and every declared field (defaults filled in), of its request's type
+    (``requests.py``). ProtocolError if not.
 
     Unknown extra fields are ignored (a newer client may send more; additive changes only).
     """
@@ -586,7 +638,7 @@ def check_request(data: dict[str, Any]) -> dict[str, Any]:
             out[name] = field_.check(data[name])
         except ValueError as exc:
             raise bad_field(kind, name, exc) from None
-    return out
+    return cast("Request", out)
 
 
 def bad_field(kind: str, name: str, exc: ValueError | None) -> ProtocolError:

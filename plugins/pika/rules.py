@@ -174,7 +174,7 @@ def _build_play_moves(card: str, call: bool) -> tuple[Move, ...]:
         if call:
             choice = f"{colour} pika" if colour else "pika"
             moves.append(Move("play", (card,), choice,
-                              Msg("{play} and call Pika!", play=label)))
+                              Msg("{play} and call Pika!", play=label), calls=True))
     return tuple(moves)
 
 

@@ -122,10 +122,10 @@ class RecordingLink(NetLink):
         self.sent: list[dict[str, Any]] = []
         LINKS.append(self)
 
-    def send_move(self, table: Any, move: dict[str, Any], tries: int = 6) -> None:
-        if tries == 6:
-            self.sent.append(move)
-        super().send_move(table, move, tries)
+    def send_move(self, table: Any, move: dict[str, Any],
+                  listed: tuple[int, int] | None = None) -> None:
+        self.sent.append(move)
+        super().send_move(table, move, listed)
 
 
 class Pump:

@@ -40,7 +40,7 @@ def test_the_bell_is_off_by_default() -> None:
 def test_the_bell_rings_once_per_turn_and_once_for_a_call() -> None:
     c = Controller(None, name="Eva")
     heard = rung(c)
-    c.screen = "lobby"
+    c.show("lobby")
     c.key("B")
     assert c.bell and "bell on" in c.notice
     view(c, [])

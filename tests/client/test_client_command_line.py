@@ -76,7 +76,7 @@ def test_commands_reach_what_the_keys_reach() -> None:
     c.command("again")
     assert link.said == [("t1", "hello there")]
     assert link.requests == [("ready", {"table": "t1"}),
-                             ("add_bot", {"table": "t1", "level": "random"}),
+                             ("bots", {"table": "t1", "level": "random"}),
                              ("again", {"table": "t1"})]
     c.command("help")
     assert c.help == 1

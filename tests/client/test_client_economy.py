@@ -12,6 +12,9 @@ import pytest
 
 from cardparty.client.dialog import CreateForm, SeekForm
 from cardparty.client.render import Renderer
+from cardparty.client.screens.league import LeagueScreen
+from cardparty.client.screens.profile import ProfileScreen
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.theme import UNICODE
 from cardparty.net.host import Host
 from tests.client.clientkit import choose_by_keys, form_pick, keeping_coins, player
@@ -32,7 +35,7 @@ def test_mo5_seek_plays_with_bots_and_the_reward_league_and_shop_show(
     eva, pump = player(economy_host.address, "Eva")
     pump.until(lambda: eva.connection == "connected" and eva.games and eva.profile)
     r = Renderer(eva, UNICODE)
-    lobby = text(r.lobby())
+    lobby = text(r.screen("lobby"))
     assert "Eva · 1,000 coins · level 0 (0/100 XP) · league 0 pts" in lobby
     eva.key("o")
     form = eva.dialog
@@ -56,29 +59,29 @@ def test_mo5_seek_plays_with_bots_and_the_reward_league_and_shop_show(
     eva.key("l")
     pump.until(lambda: eva.screen == "lobby")
     coins = eva.profile["coins"]
-    assert f"{coins:,} coins" in text(r.lobby())
+    assert f"{coins:,} coins" in text(r.screen("lobby"))
     eva.key("L")
-    pump.until(lambda: eva.screen == "league" and eva.league is not None)
-    league = text(r.league())
+    pump.until(lambda: eva.screen == "league" and eva.get(LeagueScreen).league is not None)
+    league = text(r.screen("league"))
     assert "(this week)" in league and "Eva" in league and f"{reward['league']} pts" in league
     eva.key("q")
     eva.key("$")
     assert eva.screen == "shop"
     pump.pump(0.3)
-    assert "Gold booster" in text(r.shop()) and "200 coins" in text(r.shop())
+    assert "Gold booster" in text(r.screen("shop")) and "200 coins" in text(r.screen("shop"))
     eva.key("g")
     eva.key("enter")                                       # "buy"
     pump.until(lambda: eva.profile["coins"] == coins - 200)
     assert "gold booster bought" in eva.notice
-    assert "active: 60 min left" in text(r.shop())
+    assert "active: 60 min left" in text(r.screen("shop"))
     eva.key("v")
     eva.key("enter")
     pump.until(lambda: "not enough coins: the VIP pass costs 1000" in eva.error)
     assert f"you have {coins - 200}" in eva.error
     eva.key("q")
     eva.key("p")                                           # the profile and its rewards
-    pump.until(lambda: eva.screen == "profile" and eva.recent is not None)
-    shown = " ".join(text(r.profile()).split())          # its lines wrap where they must
+    pump.until(lambda: eva.screen == "profile" and eva.get(ProfileScreen).recent is not None)
+    shown = " ".join(text(r.screen("profile")).split())          # its lines wrap where they must
     assert f"{coins - 200:,} coins" in shown and "gold booster: 60 min left" in shown
     assert (f"table {reward['table']}, round 1 (open): place {reward['place']} · "
             f"{reward['coins']} coins, {reward['xp']} XP") in shown
@@ -106,8 +109,8 @@ def test_the_create_form_offers_every_mode_and_the_stake_and_the_lobby_shows_the
     eva.key("enter")
     pump.until(lambda: any(t.get("stake") == 250 for t in eva.tables)
                and eva.profile["coins"] == 750)
-    eva.screen = "lobby"
-    lobby = text(Renderer(eva, UNICODE).lobby())
+    eva.show("lobby")
+    lobby = text(Renderer(eva, UNICODE).screen("lobby"))
     assert "entry 250" in lobby
     assert eva.failures == []
 
@@ -136,10 +139,10 @@ def test_the_command_line_reaches_the_league_the_shop_and_open_play(
     eva.command("buy vip")
     pump.until(lambda: eva.profile["coins"] == 0 and eva.profile["vip_left"] > 0)
     eva.command("league")
-    pump.until(lambda: eva.screen == "league" and eva.league is not None)
+    pump.until(lambda: eva.screen == "league" and eva.get(LeagueScreen).league is not None)
     eva.command("shop")
     assert eva.screen == "shop"
-    assert "active: 7.0 days left" in text(Renderer(eva, UNICODE).shop())
+    assert "active: 7.0 days left" in text(Renderer(eva, UNICODE).screen("shop"))
     eva.key("q")
     eva.command("seek")
     assert isinstance(eva.dialog, SeekForm)
@@ -153,7 +156,8 @@ def test_a_reward_missed_while_away_is_told_as_such_wherever_the_player_is() -> 
     from cardparty.client.controller import Controller
 
     c = Controller(None, name="Eva")
-    c.screen, c.table_id = "table", "t3"
+    c.show("table")
+    c.get(TableScreen).table = "t3"
     c.receive({"type": "reward", "table": "t3", "round": 1, "mode": "open", "seat": 0,
                   "place": 1, "coins": 100, "xp": 50, "league": 10, "stake": 0, "pot": 0,
                   "halved": False, "level_up": False, "missed": True,

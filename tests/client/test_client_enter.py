@@ -22,7 +22,8 @@ class Recorder:
     def chat(self, table: Any, text: str) -> None: ...
     def request(self, action: str, **args: Any) -> None: ...
 
-    def send_move(self, table: Any, move: dict[str, Any]) -> None:
+    def send_move(self, table: Any, move: dict[str, Any],
+                  listed: tuple[int, int] | None = None) -> None:
         self.moves.append(move)
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from cardparty.client.render import Renderer
+from cardparty.client.screens.events import EventsScreen
+from cardparty.client.screens.room import RoomScreen
 from cardparty.client.theme import UNICODE
 from cardparty.net.host import Host
 from cardparty.net.player.session import Session, SessionError
@@ -49,19 +51,21 @@ def test_to15_a_player_signs_up_is_seated_plays_and_reads_the_standings(
         pump.until(lambda: eva.connection == "connected" and eva.games)
         r = Renderer(eva, UNICODE)
         eva.key("e")
-        pump.until(lambda: eva.screen == "events" and eid in eva.events)
-        shown = text(r.events())
+        pump.until(lambda: eva.screen == "events" and eid in eva.get(EventsScreen).events)
+        shown = text(r.screen("events"))
         assert "Friday" in shown and "nobody has signed up yet" in shown
         eva.key("enter")                                      # signs up
-        pump.until(lambda: any(s["name"] == "Eva" for s in eva.events[eid]["standings"]))
-        assert "Eva" in text(r.events())
+        events = eva.get(EventsScreen).events
+        pump.until(lambda: any(s["name"] == "Eva" for s in events[eid]["standings"]))
+        assert "Eva" in text(r.screen("events"))
         bob.event_join(eid)
         org.event_start(eid)
         pump.until(lambda: eva.screen == "room")             # the round's waiting room
-        seat = eva.event_seat
-        assert seat is not None and seat["round"] == 1 and seat["table"] == eva.room_id
+        seat = eva.get(EventsScreen).seat
+        room = eva.get(RoomScreen).table
+        assert seat is not None and seat["round"] == 1 and seat["table"] == room
         eva.key("r")
-        bob.ready(eva.room_id)
+        bob.ready(eva.get(RoomScreen).table)
         pump.until(lambda: eva.screen == "table")
         rng = random.Random(3)
         while not eva.table.over:
@@ -72,13 +76,13 @@ def test_to15_a_player_signs_up_is_seated_plays_and_reads_the_standings(
                 with contextlib.suppress(SessionError):     # stale: the next view says
                     bob.move(eva.table_id, 0, v["version"])
             assert eva.failures == []
-        pump.until(lambda: eva.events[eid]["status"] == "over")
+        pump.until(lambda: eva.get(EventsScreen).events[eid]["status"] == "over")
         over = " ".join(text(r.over()).split())
         assert "Friday after round 1 of 1: you are" in over and "(e: the standings)" in over
         assert "the event's standings" in over
         eva.key("e")
         pump.until(lambda: eva.screen == "events")
-        standings = text(r.events())
+        standings = text(r.screen("events"))
         assert "Standings" in standings and "r1" in standings
         monkeypatch.chdir(tmp_path)
         eva.key("x")

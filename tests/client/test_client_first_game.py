@@ -9,11 +9,13 @@ import re
 import time
 from pathlib import Path
 
+from cardparty.client.at_table import stood_in
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import CreateForm
-from cardparty.client.keys_table import stood_in
 from cardparty.client.render import Renderer
 from cardparty.client.render_screens import mode_text, status_text
+from cardparty.client.screens.lobby import LobbyScreen
+from cardparty.client.screens.start import StartScreen
 from cardparty.client.theme import glyphs
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
@@ -113,7 +115,7 @@ def test_back_to_the_lobby_at_the_end_of_a_round_keeps_the_seat_for_the_next(
     row = next(t for t in eva.tables if t["id"] == table)
     assert row["summary"]["seats"][0]["kind"] == "human", row["summary"]["seats"]
     assert row["summary"]["seats"][0]["player"] is not None
-    eva.lobby_cursor = [t["id"] for t in eva.tables].index(table)
+    eva.get(LobbyScreen).cursor = [t["id"] for t in eva.tables].index(table)
     eva.key("enter")                                  # back to her finished table
     pe.until(lambda: eva.screen == "table" and eva.table_id == table and eva.table.over)
     eva.key("n")                                      # the next round: hers to play
@@ -155,11 +157,11 @@ def test_a_lobby_whose_host_never_answered_states_nothing_about_it() -> None:
 
     c = Controller(None, name="Eva", connect=lambda who, where: net_link(where, who))
     pump = Pump(c)
-    c.start.address = f"127.0.0.1:{free_port()}"
+    c.get(StartScreen).form.address = f"127.0.0.1:{free_port()}"
     c.key("enter")
     c.key("enter")
     pump.until(lambda: "no cardparty host answers" in c.banner, timeout=20)
-    lobby = text_of(Renderer(c, glyphs(False)).lobby())
+    lobby = text_of(Renderer(c, glyphs(False)).screen("lobby"))
     assert "practice only" not in lobby and "no tables yet" not in lobby, lobby
     assert "waiting for the host at" in lobby
     c.exit()
@@ -173,7 +175,7 @@ def test_an_entry_tables_end_offers_no_next_round_and_its_mode_says_entry() -> N
            "stake": 100, "seeking": True, "status": "over",
            "summary": {"mode": "entry", "again": False, "status": "over", "seats": [
                {"kind": "human", "name": "Eva"}, {"kind": "human", "name": "Petr"}]}}
-    c.receive({"type": "lobby", "tables": [row], "games": wire_games()})
+    c.receive({"type": "tables", "tables": [row], "games": wire_games()})
     c.receive({"type": "view", "table": "t2", "view": {
         "game": "pika", "seat": 0, "players": [{"name": "Eva"}, {"name": "Petr"}],
         "moves": [], "result": {"places": [1, 2]}, "phase": "over"}})
@@ -228,9 +230,9 @@ def test_too_small_breaks_between_words_at_40_by_12(kit: HostKit) -> None:
 
 def test_the_lobby_keeps_its_status_column_at_60_columns() -> None:
     c = Controller(None, name="Eva")
-    c.screen = "lobby"
+    c.show("lobby")
     seats = [{"kind": "human", "name": n, "ready": False} for n in ("Eva", "Petr")]
-    c.receive({"type": "lobby", "games": wire_games(), "tables": [
+    c.receive({"type": "tables", "games": wire_games(), "tables": [
         {"id": "t1", "game": "pika", "seats": ["Eva", "Petr", None], "mode": "open",
          "status": "open", "summary": {"seats": [*seats, {"kind": "empty"}]}},
         {"id": "t2", "game": "kakhead", "seats": ["Ana", "Bot 2", "Bot 3"], "mode": "open",

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from cardparty.client.controller import Controller
-from cardparty.client.lobby_rows import selected_table
 from cardparty.client.render import Renderer
+from cardparty.client.screens.lobby import selected_table
 from cardparty.client.theme import ASCII, UNICODE
 from cardparty.core.table import open_table
 from tests.client.clientkit import Client, HostKit, RecordingLink, pika_at, seated
@@ -23,9 +23,9 @@ def draw_all(c: Controller, ascii_only: bool = False) -> str:
     r = Renderer(c, ASCII if ascii_only else UNICODE, ascii_only)
     parts = [r.title(), r.banner(), r.status(), r.dialog(), r.help()]
     if c.screen == "start":
-        parts.append(r.start())
+        parts.append(r.screen("start"))
     elif c.screen == "lobby":
-        parts.append(r.lobby())
+        parts.append(r.screen("lobby"))
     else:
         parts += [r.players(), r.zones(), r.log(20), r.hand(), r.actions()]
         if c.table.over:
@@ -191,7 +191,7 @@ def test_a_click_on_a_card_selects_it_and_a_second_click_unselects_it(opening: C
 
 def test_a_seats_line_wraps_between_items_never_inside_a_zone() -> None:
     c = Controller(None)
-    c.screen = "table"
+    c.show("table")
     c.table.apply({"seat": 0, "turn": 0, "hand": [], "moves": [], "players": [
         {"name": "Eva", "count": 12, "status": "to exchange",
          "zones": {"shown": 0, "discards": ["7H", "8H", "9H"], "tricks": 0,

@@ -130,7 +130,7 @@ def test_a_careless_hosts_chat_stays_one_line_and_names_read_as_they_are(
     careless.push(message("invited", table="t1", title="party\u2028<Eva> I resign",
                           **{"from": "Petr\nEva"}))
     pump.until(lambda: len(eva.lobby_chat) == 2 and "invites" in eva.notice)
-    shown = screen_text(Renderer(eva, glyphs(False)).lobby())
+    shown = screen_text(Renderer(eva, glyphs(False)).screen("lobby"))
     lines = shown.split("\n")
     assert not any(line.strip().startswith("<Eva>") for line in lines), shown
     assert " <Petr> gg\\x0a<Eva> I resign" in lines

@@ -16,7 +16,7 @@ from tests.client.clientkit import form_pick, player
 
 def lobby_text(c: Controller, ascii_only: bool = False) -> list[str]:
     r = Renderer(c, ASCII if ascii_only else UNICODE, ascii_only)
-    return "".join(f[1] for f in r.lobby() + r.status()).splitlines()
+    return "".join(f[1] for f in r.screen("lobby") + r.status()).splitlines()
 
 
 def test_mo4_eva_invites_bob_by_the_key_and_bob_sees_it_and_sits(host: Host) -> None:

@@ -26,6 +26,10 @@ from cardparty.client.app import build_app, run_async
 from cardparty.client.controller import KEYMAP, Controller
 from cardparty.client.keymap import TYPED, Binding, KeyMap, Keys, canonical
 from cardparty.client.render import Renderer
+from cardparty.client.screens.league import LeagueScreen
+from cardparty.client.screens.room import RoomScreen
+from cardparty.client.screens.start import StartScreen
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.theme import glyphs
 from cardparty.client.words import describer
 from cardparty.core.discovery import load_catalog
@@ -52,7 +56,8 @@ def keys_written(label: str) -> set[str]:
 
 
 def lobby(c: Controller) -> None:
-    c.screen, c.welcomed = "lobby", True
+    c.show("lobby")
+    c.welcomed = True
     c.games = [g.to_wire() for g in load_catalog().games.values()]
 
 
@@ -63,7 +68,8 @@ def waiting_for_the_host(c: Controller) -> None:
 
 
 def room(c: Controller) -> None:
-    c.screen, c.room_id = "room", "t1"
+    c.show("room")
+    c.get(RoomScreen).table = "t1"
 
 
 VIEW: dict[str, Any] = {"game": "pika", "seat": 0, "players": [{"name": "Eva"}],
@@ -71,7 +77,8 @@ VIEW: dict[str, Any] = {"game": "pika", "seat": 0, "players": [{"name": "Eva"}],
 
 
 def playing(c: Controller) -> None:
-    c.screen, c.table_id = "table", "t1"
+    c.show("table")
+    c.get(TableScreen).table = "t1"
     c.table.apply(dict(VIEW))
 
 
@@ -81,21 +88,21 @@ def round_over(c: Controller) -> None:
 
 
 def league_asked(c: Controller) -> None:
-    c.screen = "league"
+    c.show("league")
 
 
 def league_shown(c: Controller) -> None:
-    c.screen = "league"
-    c.league = {"week": "2026-W49", "current": "2026-W49", "weeks": ["2026-W49", "2026-W48"],
-                "standings": []}
+    c.show("league")
+    c.get(LeagueScreen).league = {"week": "2026-W49", "current": "2026-W49",
+                                  "weeks": ["2026-W49", "2026-W48"], "standings": []}
 
 
 def shop(c: Controller) -> None:
-    c.screen = "shop"
+    c.show("shop")
 
 
 def profile(c: Controller) -> None:
-    c.screen = "profile"
+    c.show("profile")
 
 
 #: Every state in which some binding's screen or filter says something else.
@@ -209,7 +216,7 @@ def test_the_league_and_the_shop_show_their_own_keys(screen: str, own: str,
                                                       not_there: str) -> None:
     """The help of the league and of the shop listed the table's keys."""
     c = Controller(None, name="Eva")
-    c.screen = screen
+    c.show(screen)
     c.profile = {"name": "Eva", "coins": 1000}           # a host that keeps coins
     c.key("?")
     text = "".join(f[1] for f in Renderer(c, glyphs(False)).help())
@@ -264,8 +271,8 @@ def test_typing_on_the_start_screen_then_ctrl_c_from_the_command_line(kit: HostK
     quits while the command line is open (the line editor has every other key then)."""
     c = Controller(None, describe=describer, connect=lambda who, where: net_link(where, who))
     typed_through_the_terminal(c, [
-        ("Eva?", lambda: c.start.name == "Eva?"),
-        ("\x7f\t" + kit.address, lambda: c.start.address == kit.address),
+        ("Eva?", lambda: c.get(StartScreen).form.name == "Eva?"),
+        ("\x7f\t" + kit.address, lambda: c.get(StartScreen).form.address == kit.address),
         ("\r", lambda: c.screen == "lobby" and c.welcomed),
         (":", lambda: c.command_open),
         ("B", lambda: True)])                 # typed into the line, not the bell's key

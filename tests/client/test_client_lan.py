@@ -27,13 +27,14 @@ SEARCH = """
 import json, time
 from cardparty.client.controller import Controller
 from cardparty.client.lan_hosts import LanHosts
+from cardparty.client.screens.start import StartScreen
 c = Controller(None)
 finder = LanHosts(c.receive).start()
 end = time.monotonic() + 8
-while not c.start.hosts and time.monotonic() < end:
+while not c.get(StartScreen).form.hosts and time.monotonic() < end:
     time.sleep(0.1)
 finder.stop()
-print(json.dumps(c.start.hosts))
+print(json.dumps(c.get(StartScreen).form.hosts))
 """
 
 

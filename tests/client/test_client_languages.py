@@ -18,6 +18,7 @@ from cardparty.client.cli import COMMANDS
 from cardparty.client.cli import main as cli_main
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import CreateForm
+from cardparty.client.screens.league import LeagueScreen
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import LOCALE_DIR, _, set_language
 from cardparty.net.host import Host
@@ -224,7 +225,7 @@ def around_the_table(host: Host) -> dict[str, tuple[str, str]]:
     shots(eva, "quit?", out)
     eva.key("escape")
     eva.key("L")
-    pump.until(lambda: eva.league is not None)
+    pump.until(lambda: eva.get(LeagueScreen).league is not None)
     shots(eva, "league", out)
     eva.key("q")
     eva.key("$")
@@ -307,7 +308,8 @@ def test_a_round_paid_the_league_and_a_booster_bought_in_each_language(speaking:
         eva.key("l")
         pump.until(lambda: eva.screen == "lobby")
         eva.key("L")
-        pump.until(lambda: eva.screen == "league" and bool((eva.league or {}).get("standings")))
+        pump.until(lambda: eva.screen == "league"
+                   and bool((eva.get(LeagueScreen).league or {}).get("standings")))
         screens["league with points"] = snapshot(eva, 80, 24)
         eva.key("q")
         eva.key("$")

@@ -21,6 +21,7 @@ from cardparty.client.command_line import COMMANDS
 from cardparty.client.controller import Controller
 from cardparty.client.line_typed import LineInput
 from cardparty.client.line_words import QUERIES, Narrator
+from cardparty.client.screens.room import RoomNarration
 from cardparty.client.words import describer
 from cardparty.core.i18n import set_language
 from cardparty.net.host import Host
@@ -187,14 +188,14 @@ def test_the_lobby_the_create_form_the_room_and_a_bot_by_lines(host: Host) -> No
         settle()
         assert any(line.startswith("1. Eva") for line in p.said), p.said
         p.type("bot")
-        pump.until(lambda: "Bot 2" in " ".join(p.n.room_now()), timeout=10)
+        pump.until(lambda: "Bot 2" in " ".join(p.n.narration(RoomNarration).now()), timeout=10)
         p.type("remove")                           # the owner's choice, by number
         assert p.input.prompt() == "choose 1 to 1: "
         p.type("1")
-        pump.until(lambda: "Bot 2" not in " ".join(p.n.room_now()), timeout=10)
+        pump.until(lambda: "Bot 2" not in " ".join(p.n.narration(RoomNarration).now()), timeout=10)
         p.type("bot easy")
         p.type("bot hard")
-        pump.until(lambda: "Bot 3" in " ".join(p.n.room_now()), timeout=10)
+        pump.until(lambda: "Bot 3" in " ".join(p.n.narration(RoomNarration).now()), timeout=10)
         p.type("ready")
         pump.until(lambda: c.screen == "table", timeout=20)
         settle()

@@ -14,7 +14,7 @@ from tests.client.clientkit import player
 
 
 def lobby_text(c: Controller) -> str:
-    return "".join(f[1] for f in Renderer(c, glyphs(False)).lobby())
+    return "".join(f[1] for f in Renderer(c, glyphs(False)).screen("lobby"))
 
 
 def test_t_and_the_command_line_in_the_lobby_talk_to_the_whole_lobby(host: Host) -> None:
@@ -49,12 +49,12 @@ def test_a_player_in_a_game_is_not_interrupted_and_a_table_line_names_its_table(
     pj.until(lambda: bool(jana.tables))
     tid = jana.tables[0]["id"]
     jana.link.request("sit", table=tid)                           # type: ignore[union-attr]
-    jana.link.request("add_bot", table=tid)                       # type: ignore[union-attr]
+    jana.link.request("bots", table=tid)                       # type: ignore[union-attr]
     jana.link.request("ready", table=tid)                         # type: ignore[union-attr]
     pj.until(lambda: jana.screen == "table")
     eva.command("say hello all")
     pe.until(lambda: "<Eva> hello all" in eva.lobby_chat)
-    eva.link.request("spectate", table=tid)                       # type: ignore[union-attr]
+    eva.link.request("watch", table=tid)                       # type: ignore[union-attr]
     pe.until(lambda: eva.screen == "table")
     jana.command("chat gg")                                       # at her table
     pe.until(lambda: "<Jana> gg" in list(eva.table.log))
@@ -66,7 +66,7 @@ def test_a_player_in_a_game_is_not_interrupted_and_a_table_line_names_its_table(
 
 def test_a_line_of_another_table_seen_from_the_lobby_names_its_table() -> None:
     c = Controller(None, name="Eva")
-    c.screen = "lobby"
+    c.show("lobby")
     c.receive({"type": "chat", "from": "Jana", "text": "are you coming?", "table": "t4"})
     c.receive({"type": "chat", "from": "Petr", "text": "hi all", "table": None})
     assert list(c.lobby_chat) == ["[t4] <Jana> are you coming?", "<Petr> hi all"]
@@ -77,7 +77,7 @@ def test_the_lobby_names_its_chat_key_on_one_line_of_80_columns() -> None:
     """The lobby's bottom line wrapped onto a second line at 80 columns (``L: leagu`` /
     ``e · $: shop``); it names ``t`` now, and o, L and $ have the lobby's third line."""
     c = Controller(None, name="Eva")
-    c.screen = "lobby"
+    c.show("lobby")
     bar = "".join(f[1] for f in Renderer(c, glyphs(False)).status())
     assert "t: chat" in bar and ": command" in bar and len(bar) <= 80, bar
     assert "L: league" in lobby_text(c) and "$: shop" in lobby_text(c)
@@ -90,11 +90,11 @@ def test_the_lobby_shows_as_many_newest_lines_as_the_screen_has_rows() -> None:
     from cardparty.client.theme import glyphs
 
     c = Controller(None, name="Eva")
-    c.screen = "lobby"
+    c.show("lobby")
     c.tables = [{"id": "t1", "game": "pika", "seats": ["Eva", None], "mode": "open",
                  "status": "open"}]
     c.lobby_chat.extend(f"<Petr> line {n}" for n in range(30))
-    lines = "".join(f[1] for f in Renderer(c, glyphs(False)).lobby()).split("\n")[:-1]
+    lines = "".join(f[1] for f in Renderer(c, glyphs(False)).screen("lobby")).split("\n")[:-1]
     assert len(lines) == 24 - 2                       # the title and the bottom line around it
     assert lines[-1] == " <Petr> line 29" and "line 20" in "\n".join(lines)
     assert "line 10" not in "\n".join(lines)

@@ -10,7 +10,7 @@ import re
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import Choice
 from cardparty.client.render import Renderer
-from cardparty.client.table_model import TableModel
+from cardparty.client.table_model import TableModel, listed_at, wire_move
 from cardparty.client.theme import UNICODE
 from tests.client.clientkit import Client, HostKit, pika_at, seated
 
@@ -140,7 +140,9 @@ def test_multi_card_plays_keep_the_chosen_order_when_the_listing_has_another() -
     tm.toggle(1)
     tm.toggle(0)
     out = tm.enter()
-    assert out.move == {"kind": "play", "cards": ["7S", "7H"], "choice": None}
+    assert out.move is not None
+    assert wire_move(out.move) == {"kind": "play", "cards": ["7S", "7H"], "choice": None}
+    assert listed_at(out.move, tm.view) is None, "not the listed order: no id goes with it"
 
 
 def test_a_choice_without_cards_offers_the_listed_values_in_a_dialog() -> None:

@@ -29,7 +29,7 @@ def test_seat_numbers_become_names(said: str, read: str) -> None:
 
 def test_the_round_over_screen_names_the_winner() -> None:
     c = Controller(None, name="Eva")
-    c.screen = "table"
+    c.show("table")
     c.table.apply({"game": "pika", "seat": 0, "players": [{"name": "Eva"}, {"name": "Petr"}],
                    "result": {"places": [1, 2], "summary": "seat 0 won (out of cards)"}},
                   [{"type": "over", "seat": None, "text": "seat 0 won (out of cards)"}])
@@ -56,7 +56,7 @@ def test_a_summary_in_words_of_the_wire_names_the_players_too() -> None:
                   summary=Msg("seat {seats} lost ({how}) and deals next", seats=0,
                               how=Msg("last holding cards")))
     c = Controller(None, name="Eva")
-    c.screen = "table"
+    c.show("table")
     c.table.apply({"game": "pikac", "seat": 0, "players": [{"name": "Eva"}, {"name": "Petr"}],
                    "result": lost.to_wire()}, [])
     text = " ".join("".join(f[1] for f in Renderer(c, glyphs(False)).over()).split())

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from cardparty.client.controller import Controller
 from cardparty.client.render import Renderer
+from cardparty.client.screens.league import LeagueScreen
+from cardparty.client.screens.lobby import LobbyScreen
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.table_model import TableModel
 from cardparty.client.theme import glyphs
 from cardparty.net.host import Host
@@ -16,7 +19,10 @@ from tests.client.test_client_owner import open_room, petr_sits, seats_of
 
 
 def shown(c: Controller, part: str) -> str:
-    return "".join(f[1] for f in getattr(Renderer(c, glyphs(False)), part)())
+    """A part the renderer draws (the status line, the end of a round), or a screen by its
+    registered name, drawn whether it shows or not."""
+    r = Renderer(c, glyphs(False))
+    return "".join(f[1] for f in (r.screen(part) if part in c.screens else getattr(r, part)()))
 
 
 def footer(c: Controller) -> str:
@@ -78,8 +84,9 @@ def test_the_owners_and_bot_keys_are_offered_to_who_may_use_them(host: Host) -> 
 
 def test_a_spectator_is_offered_no_moves_and_no_next_round() -> None:
     c = Controller(None, name="Eva")
-    c.screen, c.table_id = "table", "t1"
-    c.table = TableModel(table="t1")
+    c.show("table")
+    c.get(TableScreen).table = "t1"
+    c.get(TableScreen).model = TableModel(table="t1")
     c.table.apply({"seat": None, "players": [{"name": "Bot 1"}, {"name": "Bot 2"}],
                    "moves": [], "result": {"places": [1, 2]}, "phase": "over"})
     footer = shown(c, "status")
@@ -105,7 +112,7 @@ def test_a_cancelled_entry_tables_waiting_room_goes_saying_why() -> None:
         form.cursor = len(form.rows) - 1               # type: ignore[union-attr]
         eva.key("enter")
         pump.until(lambda: any(t.get("status") == "open" for t in eva.tables))
-        eva.lobby_cursor = 0
+        eva.get(LobbyScreen).cursor = 0
         eva.key("enter")                               # her seat's waiting room
         assert eva.screen == "room"
         pump.until(lambda: eva.screen == "lobby", timeout=15)
@@ -122,20 +129,20 @@ def test_the_leagues_weeks_are_offered_once_there_is_another_week() -> None:
         eva, pump = player(host.address, "Eva")
         pump.until(lambda: eva.connection == "connected" and bool(eva.profile))
         eva.key("L")
-        pump.until(lambda: bool(eva.league and eva.league.get("week")))
-        this = eva.league["week"]                      # type: ignore[index]
+        pump.until(lambda: bool((eva.get(LeagueScreen).league or {}).get("week")))
+        this = eva.get(LeagueScreen).league["week"]                      # type: ignore[index]
         assert "weeks" not in footer(eva) and "week" not in helped(eva)
         eva.key("left")
-        assert eva.league["week"] == this and eva.error == ""  # type: ignore[index]
+        assert eva.get(LeagueScreen).league["week"] == this and eva.error == ""  # type: ignore[index]
         # A host with standings of an older week lists it too.
-        eva.receive({**eva.league, "type": "league", "weeks": [this, "2026-W01"]})
+        eva.receive({**eva.get(LeagueScreen).league, "type": "league", "weeks": [this, "2026-W01"]})
         assert "left right: weeks" in footer(eva) and "an older / a newer week" in helped(eva)
         assert "left" not in shown(eva, "league") and "q:" not in shown(eva, "league")
         eva.key("left")
-        pump.until(lambda: eva.league.get("week") == "2026-W01")  # type: ignore[union-attr]
+        pump.until(lambda: eva.get(LeagueScreen).league.get("week") == "2026-W01")  # type: ignore[union-attr]
         assert "League 2026-W01" in shown(eva, "league")
-        eva.receive({**eva.league, "type": "league", "weeks": [this, "2026-W01"]})
+        eva.receive({**eva.get(LeagueScreen).league, "type": "league", "weeks": [this, "2026-W01"]})
         eva.key("right")
-        pump.until(lambda: eva.league.get("week") == this)  # type: ignore[union-attr]
+        pump.until(lambda: eva.get(LeagueScreen).league.get("week") == this)  # type: ignore[union-attr]
         assert "(this week)" in shown(eva, "league") and eva.failures == []
         eva.exit()

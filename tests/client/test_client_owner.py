@@ -9,13 +9,15 @@ from __future__ import annotations
 from cardparty.client.command_line import candidates
 from cardparty.client.controller import Controller
 from cardparty.client.render import Renderer
+from cardparty.client.screens.lobby import LobbyScreen
+from cardparty.client.screens.room import RoomScreen
 from cardparty.client.theme import glyphs
 from cardparty.net.host import Host
 from tests.client.clientkit import Pump, form_pick, player
 
 
 def room_text(c: Controller) -> str:
-    return "".join(f[1] for f in Renderer(c, glyphs(False)).room())
+    return "".join(f[1] for f in Renderer(c, glyphs(False)).screen("room"))
 
 
 def seats_of(c: Controller, tid: object) -> list[str]:
@@ -36,14 +38,14 @@ def open_room(players: int, host: Host) -> tuple[Controller, Pump, Controller, P
     form.cursor = len(form.rows) - 1                            # type: ignore[union-attr]
     eva.key("enter")
     pe.until(lambda: eva.screen == "room")
-    return eva, pe, petr, pp, eva.room_id
+    return eva, pe, petr, pp, eva.get(RoomScreen).table
 
 
 def petr_sits(petr: Controller, pp: Pump, tid: object) -> None:
     pp.until(lambda: any(t.get("id") == tid for t in petr.tables))
-    petr.lobby_cursor = [t.get("id") for t in petr.tables].index(tid)
+    petr.get(LobbyScreen).cursor = [t.get("id") for t in petr.tables].index(tid)
     petr.key("enter")
-    pp.until(lambda: petr.screen == "room" and petr.room_id == tid)
+    pp.until(lambda: petr.screen == "room" and petr.get(RoomScreen).table == tid)
 
 
 def test_the_owner_removes_a_player_with_x_and_a_bot_by_command(host: Host) -> None:
@@ -107,7 +109,7 @@ def test_the_owner_lets_strangers_sit_or_not(host: Host) -> None:
     pp.until(lambda: any(t.get("id") == tid and t.get("mode") == "invited"
                          for t in petr.tables))
     pe.until(lambda: "strangers may not sit" in eva.notice)
-    petr.lobby_cursor = [t.get("id") for t in petr.tables].index(tid)
+    petr.get(LobbyScreen).cursor = [t.get("id") for t in petr.tables].index(tid)
     petr.key("enter")
     pp.until(lambda: "only the players invited" in petr.error)
     eva.command("strangers maybe")
@@ -139,9 +141,9 @@ def test_sit_on_the_command_line_does_what_enter_on_the_table_does(host: Host) -
     other = open_room_of(petr, pp)                      # Petr's own table, chosen in his lobby
     petr.key("q")                                       # back to the lobby, keeping the seat
     pp.until(lambda: len(petr.tables) == 2)
-    petr.lobby_cursor = [t.get("id") for t in petr.tables].index(other)
+    petr.get(LobbyScreen).cursor = [t.get("id") for t in petr.tables].index(other)
     petr.command(f"sit {tid}")
-    pp.until(lambda: petr.screen == "room" and petr.room_id == tid)
+    pp.until(lambda: petr.screen == "room" and petr.get(RoomScreen).table == tid)
     petr.command("ready")
     pe.until(lambda: any(s.get("name") == "Petr" and s.get("ready")
                          for s in next(t for t in eva.tables if t.get("id") == tid)
@@ -161,4 +163,4 @@ def open_room_of(c: Controller, pump: Pump) -> object:
     form.cursor = len(form.rows) - 1                            # type: ignore[union-attr]
     c.key("enter")
     pump.until(lambda: c.screen == "room")
-    return c.room_id
+    return c.get(RoomScreen).table

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cardparty.client.controller import Controller
 from cardparty.client.render import Renderer, counter_text
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.theme import glyphs
 from tests.client.clientkit import Client, HostKit, seated
 
@@ -62,7 +63,7 @@ def test_several_cards_selected_for_the_exchange_are_discarded_one_by_one(kit: H
     assert c.error == "" and c.failures == []
     assert all(card not in c.table.hand for card in hand[:3])   # all three went
     assert len(c.table.hand) == len(hand) - 3
-    assert c.queued is None
+    assert c.get(TableScreen).queued is None
     c.close()
 
 

@@ -121,7 +121,7 @@ def test_back_lasts_until_the_next_move_and_goes_when_he_drops_again() -> None:
                         {**players[1], "connected": petr_here}]}})
 
     def summary(petr_here: bool) -> None:
-        c.receive({"type": "lobby", "tables": [{"id": "t1", "seats": ["Eva", "Petr"],
+        c.receive({"type": "tables", "tables": [{"id": "t1", "seats": ["Eva", "Petr"],
                                                 "summary": {"seats": [
                                                     {"kind": "human", "name": "Eva",
                                                      "connected": True},

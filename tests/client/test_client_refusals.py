@@ -10,6 +10,7 @@ from __future__ import annotations
 from cardparty.client.controller import Controller
 from cardparty.client.net_link import NetLink
 from cardparty.client.render import Renderer
+from cardparty.client.screens.start import StartScreen
 from cardparty.client.theme import glyphs
 from cardparty.client.words import describer
 from cardparty.net.host import Host
@@ -62,7 +63,7 @@ def test_a_name_another_key_owns_is_refused_back_on_the_start_screen(host: Host)
     try:
         c, pump = player(host.address, "Eva")
         back_at_the_start(c, pump, "Eva")
-        assert c.start.row == 0                    # the cursor on the name to change
+        assert c.get(StartScreen).form.row == 0        # the cursor on the name to change
         assert "SessionError" not in c.error and "hello" not in c.error
     finally:
         owner.close()
@@ -85,7 +86,7 @@ def test_given_up_on_a_dead_address_the_start_screen_says_one_thing() -> None:
     c.key("escape")
     assert c.screen == "start" and "gave up" in c.error and c.banner == ""
     # The link given up on may still be finishing a try: what it says is not shown.
-    c.receive({"type": "status", "state": "reconnecting", "text": "still trying"})
+    c.receive({"type": "connection", "state": "reconnecting", "text": "still trying"})
     assert c.screen == "start" and c.banner == "" and "gave up" in c.error
 
 
@@ -120,10 +121,11 @@ def test_a_blank_name_is_said_on_the_start_screen_before_anything_connects() -> 
         raise AssertionError(f"{who!r} connected to {where}")
 
     c = Controller(None, name="", address="", describe=describer, connect=connect)
-    c.start.name, c.start.address, c.start.row = "   ", f"127.0.0.1:{free_port()}", 1
+    form = c.get(StartScreen).form
+    form.name, form.address, form.row = "   ", f"127.0.0.1:{free_port()}", 1
     c.key("enter")
     assert c.screen == "start" and c.link is None and c.banner == ""
-    assert c.error == "type your name first" and c.start.row == 0
+    assert c.error == "type your name first" and c.get(StartScreen).form.row == 0
     read_whole(c, c.error, 40)
 
 

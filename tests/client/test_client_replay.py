@@ -9,14 +9,26 @@ from __future__ import annotations
 from cardparty.client.controller import Controller
 from cardparty.client.line_words import text_lines
 from cardparty.client.render import Renderer
+from cardparty.client.replay_model import History, Replayer
+from cardparty.client.screens.history import HistoryScreen
+from cardparty.client.screens.replay import ReplayScreen
 from cardparty.client.theme import UNICODE
 from tests.client.clientkit import HostKit, pika_at, player
 from tests.client.test_client_flows import play_by_keys
 
 
 def body(c: Controller) -> str:
-    r = Renderer(c, UNICODE)
-    return "\n".join(text_lines(r.replay() if c.screen == "replay" else r.history()))
+    return "\n".join(text_lines(c.current.draw(Renderer(c, UNICODE))))
+
+
+def replayer(c: Controller) -> Replayer:
+    """The round the replay viewer shows (the screen's own state)."""
+    return c.get(ReplayScreen).replay
+
+
+def history_of(c: Controller) -> History:
+    """The rounds the history screen lists (the screen's own state)."""
+    return c.get(HistoryScreen).history
 
 
 def test_a_round_is_replayed_from_its_end_and_from_the_history_and_reviewed(
@@ -27,7 +39,7 @@ def test_a_round_is_replayed_from_its_end_and_from_the_history_and_reviewed(
         play_by_keys(c)
         assert "r replay the round" in " ".join(text_lines(Renderer(c, UNICODE).over()))
         c.key("r")
-        rp = c.replay
+        rp = replayer(c)
         c.pump.until(lambda: bool(rp.view) and rp.record is not None)
         assert c.screen == "replay" and rp.step == 0 and rp.seat == 0 and rp.steps > 3
         assert rp.view["hand"] == sent[0]["hand"]          # as Eva was dealt it
@@ -46,12 +58,12 @@ def test_a_round_is_replayed_from_its_end_and_from_the_history_and_reviewed(
         assert c.screen == "table" and c.table.over
         c.key("l")
         c.key("H")
-        history = c.history
+        history = history_of(c)
         c.pump.until(lambda: bool(history.rows))
         assert c.screen == "history" and history.rows[0]["id"] == rp.record
         assert "Eva*" in body(c)
         c.key("v")                                         # the replay, its review asked for
-        rp = c.replay
+        rp = replayer(c)
         c.pump.until(lambda: rp.review == "done", timeout=60.0)
         assert rp.decisions > 0 and "review:" in body(c)
         # A mark is said at its step: the move made from there, its loss and why.
@@ -71,16 +83,16 @@ def test_a_shared_replay_is_followed_at_the_table_and_taken_over_by_a_step(
     bob, pb = player(kit.address, "Bob")
     try:
         pb.until(lambda: bob.connection == "connected")
-        bob.link.request("spectate", table=eva.table_id)  # type: ignore[union-attr]
+        bob.link.request("watch", table=eva.table_id)  # type: ignore[union-attr]
         pb.until(lambda: bob.screen == "table")
         play_by_keys(eva)
         pb.until(lambda: bob.table.over)
         eva.key("r")
-        mine = eva.replay
+        mine = replayer(eva)
         eva.pump.until(lambda: bool(mine.view))
         eva.key("L")
-        pb.until(lambda: bob.screen == "replay" and bob.replay.following)
-        theirs = bob.replay              # the viewer opened by the push
+        pb.until(lambda: bob.screen == "replay" and replayer(bob).following)
+        theirs = replayer(bob)              # the viewer opened by the push
         assert theirs.step == 0
         assert "Eva leads" in bob.notice and theirs.leader == "Eva"
         eva.key("right")

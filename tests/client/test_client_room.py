@@ -8,13 +8,15 @@ from __future__ import annotations
 from cardparty.client.controller import Controller
 from cardparty.client.lobby_rows import sits_at
 from cardparty.client.render import Renderer
+from cardparty.client.screens.lobby import LobbyScreen
+from cardparty.client.screens.room import RoomScreen
 from cardparty.client.theme import glyphs
 from cardparty.net.host import Host
 from tests.client.clientkit import form_pick, player
 
 
 def text(c: Controller) -> str:
-    return "".join(f[1] for f in Renderer(c, glyphs(False)).room())
+    return "".join(f[1] for f in Renderer(c, glyphs(False)).screen("room"))
 
 
 def create(c: Controller, game: str, players: int) -> None:
@@ -33,20 +35,20 @@ def test_sitting_opens_the_waiting_room_where_players_talk_and_get_ready(host: H
     pp.until(lambda: petr.connection == "connected")
     create(eva, "Pika", 3)
     pe.until(lambda: eva.screen == "room")                      # at once, no key pressed
-    room = eva.room_id
+    room = eva.get(RoomScreen).table
     shown = text(eva)
     assert "Seats" in shown and "Eva" in shown and "(you)" in shown and "not ready" in shown
     assert "Settings:" in shown and "Variants: none" in shown
     pp.until(lambda: any(t.get("id") == room for t in petr.tables))
-    petr.lobby_cursor = [t.get("id") for t in petr.tables].index(room)
+    petr.get(LobbyScreen).cursor = [t.get("id") for t in petr.tables].index(room)
     petr.key("enter")
-    pp.until(lambda: petr.screen == "room" and petr.room_id == room)
+    pp.until(lambda: petr.screen == "room" and petr.get(RoomScreen).table == room)
     pe.until(lambda: "Petr" in text(eva))
     petr.key("t")
     for k in "hi Eva":
         petr.key(k)
     petr.key("enter")
-    pe.until(lambda: "<Petr> hi Eva" in eva.room_chat)
+    pe.until(lambda: "<Petr> hi Eva" in eva.get(RoomScreen).said)
     assert "<Petr> hi Eva" in text(eva)
     eva.key("b")
     eva.key("enter")
@@ -67,12 +69,12 @@ def test_back_to_the_lobby_and_enter_returns_to_the_room(host: Host) -> None:
     pe.until(lambda: eva.connection == "connected" and bool(eva.games))
     create(eva, "Pika", 2)
     pe.until(lambda: eva.screen == "room")
-    room = eva.room_id
+    room = eva.get(RoomScreen).table
     eva.key("q")
     assert eva.screen == "lobby" and "kept" in eva.notice
-    eva.lobby_cursor = [t.get("id") for t in eva.tables].index(room)
+    eva.get(LobbyScreen).cursor = [t.get("id") for t in eva.tables].index(room)
     eva.key("enter")
-    assert eva.screen == "room" and eva.room_id == room
+    assert eva.screen == "room" and eva.get(RoomScreen).table == room
     eva.key("l")                                                 # leave: the seat is freed
     assert eva.screen == "lobby"
     pe.until(lambda: not any(sits_at(eva, t) for t in eva.tables))
@@ -94,7 +96,7 @@ def test_the_bot_dialog_and_the_command_line_seat_bots_of_each_level(host: Host)
     form.cursor = len(form.rows) - 1                            # type: ignore[union-attr]
     eva.key("enter")
     pe.until(lambda: eva.screen == "room")
-    room = eva.room_id
+    room = eva.get(RoomScreen).table
     eva.key("b")
     assert eva.dialog is not None and [v for _, v in eva.dialog.options] == [  # type: ignore
         "normal", "easy", "hard"]

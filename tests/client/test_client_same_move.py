@@ -5,7 +5,7 @@ the listed moves all ask it."""
 
 from __future__ import annotations
 
-from cardparty.client.table_model import TableModel, listed_as, same_move
+from cardparty.client.table_model import TableModel, listed_as, listed_at, same_move
 
 PLAY_W_RED = {"id": 3, "kind": "play", "cards": ["W"], "choice": "R", "label": "play W naming red"}
 
@@ -37,3 +37,38 @@ def test_cards_in_another_order_are_offered_once_per_move_in_the_players_order()
         {"id": 0, "kind": "play", "cards": ["TS", "TC"], "choice": None},
         {"id": 1, "kind": "play", "cards": ["TS", "TC"], "choice": None}]})
     assert [m["cards"] for m in tm.candidates(["TC", "TS"])] == [["TC", "TS"]]
+
+
+def test_a_view_applied_is_left_as_the_link_holds_it() -> None:
+    """The model labels its own copy of the moves: the link's view (another thread's) keeps
+    the host's words."""
+    move = {"id": 0, "kind": "draw", "cards": [], "choice": None, "label": "draw",
+            "msg": {"id": "draw"}}
+    view = {"version": 3, "hand": [], "moves": [move]}
+    tm = TableModel()
+    tm.apply(view)
+    assert view["moves"] == [move] and move == {
+        "id": 0, "kind": "draw", "cards": [], "choice": None, "label": "draw",
+        "msg": {"id": "draw"}}
+    assert tm.moves[0]["label"] == "draw" and tm.moves[0] is not move
+
+
+def test_a_listed_move_keeps_its_id_and_one_in_the_players_order_has_none() -> None:
+    tm = TableModel()
+    tm.apply({"version": 5, "hand": ["TS", "TC"], "moves": [
+        {"id": 0, "kind": "play", "cards": ["TS", "TC"], "choice": None}]})
+    assert listed_at(tm.moves[0], tm.view) == (0, 5)
+    (mine,) = tm.candidates(["TC", "TS"])
+    assert mine["cards"] == ["TC", "TS"] and listed_at(mine, tm.view) is None
+
+
+def test_the_call_key_with_a_card_offers_the_plays_the_game_says_call() -> None:
+    """Which plays make the call is the game's word (``calls``), not its label's: a play
+    labelled "call" that the game does not mark is not offered, one marked is."""
+    tm = TableModel()
+    tm.apply({"hand": ["R7"], "moves": [
+        {"id": 0, "kind": "play", "cards": ["R7"], "choice": None, "label": "play R7 (call me)"},
+        {"id": 1, "kind": "play", "cards": ["R7"], "choice": "pika", "label": "play R7 +",
+         "calls": True}]})
+    out = tm.call()
+    assert out.move is not None and out.move["id"] == 1

@@ -9,6 +9,7 @@ import re
 
 from cardparty.client.render import Renderer
 from cardparty.client.scoreboard import grid, match_of
+from cardparty.client.screens.table import TableScreen
 from cardparty.client.theme import UNICODE
 from tests.client.clientkit import Client, HostKit, pika_at, seated
 from tests.client.test_client_flows import play_by_keys, text_of
@@ -70,16 +71,16 @@ def test_two_rounds_show_on_the_scoreboard_with_names_and_totals(kit: HostKit) -
     screen = snapshot(c, 80, 24)
     assert "The match after 2 rounds" in screen and "too small" not in screen, screen
     c.key("m")
-    assert c.scoreboard
+    assert c.get(TableScreen).scoreboard
     screen = snapshot(c, 80, 24)
     assert "The match at table" in screen and "round 2" in screen, screen
     for seat, name in enumerate(names):
         assert row_of(screen, name) == expected_row(seat, results), screen
     assert len(screen.splitlines()) == 24
     c.key("x")                                  # any key closes it, and does nothing else
-    assert not c.scoreboard and c.table.over
+    assert not c.get(TableScreen).scoreboard and c.table.over
     c.command("match")                          # the command line reaches it too
-    assert c.scoreboard and c.error == ""
+    assert c.get(TableScreen).scoreboard and c.error == ""
     c.close()
 
 
@@ -89,7 +90,7 @@ def test_the_scoreboard_before_any_round_is_over_says_so(opening: Client) -> Non
     screen = snapshot(c, 80, 24)
     assert "No round is over yet" in screen and "Hand" in screen, screen
     c.key("escape")
-    assert not c.scoreboard and c.screen == "table"
+    assert not c.get(TableScreen).scoreboard and c.screen == "table"
 
 
 SUMMARY = {"round": 2, "version": 40, "seats": [{"name": "Eva"}, {"name": "Petr"}],

@@ -95,7 +95,7 @@ def test_the_lobby_and_its_create_form_fit_80x24_with_no_word_cut() -> None:
     from cardparty.client.dialog import CreateForm
 
     c = Controller(None, name="Eva")
-    c.screen = "lobby"
+    c.show("lobby")
     c.games = [g.to_wire() for g in load_catalog().games.values()]
     text = snapshot(c, 80, 24)
     assert text.splitlines()[-1].startswith(" ? help") and "q: quit" in text, text

@@ -9,6 +9,7 @@ import socket
 from cardparty.client.controller import Controller
 from cardparty.client.net_link import NetLink
 from cardparty.client.render import Renderer
+from cardparty.client.screens.start import StartScreen
 from cardparty.client.theme import glyphs
 from tests.client.clientkit import net_link
 
@@ -21,14 +22,14 @@ def test_no_address_is_prefilled_and_enter_after_the_name_goes_to_the_hosts_foun
         raise AssertionError("nothing may connect before the player chooses a host")
 
     c = Controller(None, connect=connect)
-    assert c.start.address == ""
+    assert c.get(StartScreen).form.address == ""
     c.receive({"type": "hosts", "hosts": [["Eva's laptop", "192.168.1.20:7770"]]})
     for k in "Petr":
         c.key(k)
     c.key("enter")
     assert joined == [] and c.screen == "start"
-    assert c.start.row == 2                                  # on the host listed
-    text = "".join(f[1] for f in Renderer(c, glyphs(False)).start())
+    assert c.get(StartScreen).form.row == 2                                  # on the host listed
+    text = "".join(f[1] for f in Renderer(c, glyphs(False)).screen("start"))
     assert "choose a host found below" in text
 
 
@@ -37,7 +38,7 @@ def test_enter_after_the_name_without_hosts_goes_to_the_address() -> None:
     for k in "Petr":
         c.key(k)
     c.key("enter")
-    assert c.screen == "start" and c.start.row == 1 and c.link is None
+    assert c.screen == "start" and c.get(StartScreen).form.row == 1 and c.link is None
 
 
 def test_a_host_that_never_answers_can_be_given_up_with_escape() -> None:
@@ -56,7 +57,8 @@ def test_a_host_that_never_answers_can_be_given_up_with_escape() -> None:
     assert "Esc" in c.banner
     c.key("escape")
     assert c.screen == "start" and c.link is None and link.closed.is_set()
-    assert c.start.name == "Petr" and c.start.address == f"127.0.0.1:{port}"
+    form = c.get(StartScreen).form
+    assert form.name == "Petr" and form.address == f"127.0.0.1:{port}"
     assert "gave up" in c.error and c.banner == ""
 
 
@@ -65,7 +67,7 @@ def test_the_start_screen_shows_the_warning_of_lookalike_hosts_under_the_list() 
     warning = "warning: Party at 10.0.0.1:7770 (abcd-...) and Party at 10.0.0.9:7770"
     c.receive({"type": "hosts", "hosts": [["Party", "10.0.0.1:7770"],
                                           ["Party", "10.0.0.9:7770"]], "text": warning})
-    text = "".join(f[1] for f in Renderer(c, glyphs(False)).start())
+    text = "".join(f[1] for f in Renderer(c, glyphs(False)).screen("start"))
     assert warning in text and text.index("10.0.0.9:7770") < text.index(warning)
     c.receive({"type": "hosts", "hosts": [["Party", "10.0.0.1:7770"]], "text": ""})
-    assert "warning" not in "".join(f[1] for f in Renderer(c, glyphs(False)).start())
+    assert "warning" not in "".join(f[1] for f in Renderer(c, glyphs(False)).screen("start"))

@@ -14,10 +14,11 @@ from prompt_toolkit.utils import get_cwidth
 
 from cardparty.client.controller import Controller
 from cardparty.client.dialog import CreateForm, SeekForm
-from cardparty.client.keys_economy import coins_text, reward_text
+from cardparty.client.economy_words import coins_text, reward_text
 from cardparty.client.net_link import lobby_row
 from cardparty.client.render import Renderer
 from cardparty.client.render_screens import settings_text
+from cardparty.client.screens.room import RoomScreen
 from cardparty.client.theme import glyphs
 from cardparty.core.discovery import load_catalog
 from cardparty.core.i18n import _, ngettext, set_language
@@ -62,7 +63,7 @@ def test_the_create_forms_help_names_the_modes_as_its_row_shows_them(
         speaking: None, lang: str) -> None:
     set_language(lang)
     c = Controller(None, name="Eva")
-    c.screen = "lobby"
+    c.show("lobby")
     c.games = games()
     form = CreateForm(c.games, lambda req: None)
     form.cursor = next(i for i, r in enumerate(form.rows) if r.key == "mode")
@@ -135,7 +136,8 @@ def test_the_waiting_rooms_lines_break_between_words(speaking: None, lang: str) 
     set_language(lang)
     c = Controller(None, name="Ana")
     c.games = games()
-    c.screen, c.room_id = "room", "t1"
+    c.show("room")
+    c.get(RoomScreen).table = "t1"
     c.tables = [{"id": "t1", "game": "pika", "mode": "open", "status": "open",
                  "seats": ["Eva", "Ana", None],
                  "summary": {"seats": [{"kind": "human", "name": "Eva"},
@@ -143,7 +145,7 @@ def test_the_waiting_rooms_lines_break_between_words(speaking: None, lang: str) 
                              "settings": {"hand_size": 4, "call_window": 3.0, "dealer": -1},
                              "variants": [], "bot_budget_ms": 150,
                              "standin_level": "normal"}}]
-    lines = text(Renderer(c, glyphs(False), width=lambda: 80).room()).split("\n")
+    lines = text(Renderer(c, glyphs(False), width=lambda: 80).screen("room")).split("\n")
     assert all(sum(get_cwidth(ch) for ch in line) < 80 for line in lines), lines
     words = " ".join(" ".join(lines).split())
     said = [_("hard bots think {ms} ms a move; idle stand-in: {level}").format(

@@ -64,3 +64,13 @@ def test_next_seat_skips_players_who_are_out_in_either_direction() -> None:
     assert next_seat(1, 1, playing) == 2          # from a seat that is out
     assert next_seat(2, 1, [False, False, True, False]) == 2
     assert seats_in_order(2, -1, 4) == [2, 1, 0, 3]
+
+
+def test_a_sorted_hand_goes_by_suit_then_rank_and_pika_cards_by_colour_then_symbol() -> None:
+    """The card codes' order and colours are core's (the client sorts and colours with them)."""
+    from cardparty.core.cards import colour, sort_key
+    assert sorted(["KD", "2S", "TH", "X", "3C", "AS"], key=sort_key) == [
+        "2S", "AS", "TH", "3C", "KD", "X"]
+    assert sorted(["W", "Y+2", "R7", "RS", "R0"], key=sort_key) == ["R0", "R7", "RS", "Y+2", "W"]
+    assert [colour(c) for c in ("TH", "KD", "2S", "3C", "X", "W+4", "G5", "??")] == [
+        "red", "red", "black", "black", "black", "black", "G", ""]
