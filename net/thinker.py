@@ -80,6 +80,7 @@ def answer(job: dict[str, Any]) -> dict[str, Any]:
     """The answer to one job (an error in words rather than an exception: the host plays a
     normal bot's move instead and goes on)."""
     from cardparty.core.hint import hint_index
+    from cardparty.core.review import judge_index
     from cardparty.core.search import Budget, decide
 
     try:
@@ -87,6 +88,10 @@ def answer(job: dict[str, Any]) -> dict[str, Any]:
         if job.get("what") == "hint":
             index, reason = hint_index(job["save"], job["seat"], int(job["seed"]), budget)
             return {"id": job["id"], "index": index, "reason": reason}
+        if job.get("what") == "review":
+            index, loss, reason = judge_index(job["save"], job["seat"], int(job["played"]),
+                                              int(job["seed"]), budget)
+            return {"id": job["id"], "index": index, "reason": reason, "loss": loss}
         index = decide(job["save"], job["seat"], int(job["seed"]), budget)
         return {"id": job["id"], "index": index}
     except Exception as exc:

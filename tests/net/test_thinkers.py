@@ -6,12 +6,14 @@ process behind. Real worker processes, real tables."""
 from __future__ import annotations
 
 import os
+import random
 import select
 import signal
 from collections.abc import Hashable, Iterator
 
 import pytest
 
+from cardparty.core.review import judge_index
 from cardparty.core.search import Budget, decide
 from cardparty.core.table import Table
 from cardparty.net.host.thinkers import FALLBACK, Thinkers
@@ -100,3 +102,24 @@ def test_one_worker_serves_the_tables_in_the_order_they_asked(thinkers: Thinkers
         done += returned(thinkers)
     assert done == ["t0", "t1", "t2"]
     assert len(thinkers.workers) == 1
+
+
+def test_a_review_decision_is_judged_in_the_worker_as_on_the_loop_loss_and_reason_too(
+        thinkers: Thinkers) -> None:
+    """The worker answered a review's decision with the bot's move alone: every loss came
+    back as none, and a review judged in the workers never marked a move."""
+    table, seat = fresh_table(5)
+    rng = random.Random(5)
+    while True:                                   # the first decision with a move lost on
+        moves = table.legal_moves(seat)
+        found = [(p, judge_index(table.save(), seat, p, 7, FIXED)) for p in range(len(moves))]
+        worst = max(found, key=lambda f: f[1][1])
+        if worst[1][1] > 0:
+            break
+        table.play(seat, rng.choice(moves))
+        (seat,) = table.to_move()
+    played, (best, loss, reason) = worst
+    assert thinkers.ask_review("r1", table, seat, 7, FIXED, played) is None   # thinking
+    assert returned(thinkers) == ["r1"]
+    got = thinkers.ask_review("r1", table, seat, 7, FIXED, played)
+    assert got is not None and (got.index, got.loss, got.reason) == (best, loss, reason)
