@@ -195,17 +195,19 @@ class Memo:
 
 
 def peer_socket(ctx: zmq.Context[Any], keys: KeyPair, server_key: bytes,
-                address: HostAddress) -> zmq.Socket[Any]:
+                address: HostAddress, immediate: bool = True) -> zmq.Socket[Any]:
     """A DEALER from one peer to another (``address``, proving ``server_key``), over CURVE
     with this side's ``keys``: frames as large as a peer sends, nothing queued while the
-    connection is down, and reconnecting quickly."""
+    connection is down (``immediate``; a question sent at once to a peer not connected yet
+    needs it off, and it must be set before the connection is made), and reconnecting
+    quickly."""
     sock: zmq.Socket[Any] = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.setsockopt(zmq.MAXMSGSIZE, MAX_PEER_FRAME)
     sock.setsockopt(zmq.RCVHWM, 0)
     sock.setsockopt(zmq.RECONNECT_IVL, 50)
     sock.setsockopt(zmq.RECONNECT_IVL_MAX, 1000)
-    sock.setsockopt(zmq.IMMEDIATE, 1)            # nothing queued for a peer not connected
+    sock.setsockopt(zmq.IMMEDIATE, 1 if immediate else 0)
     sock.curve_secretkey = keys.secret
     sock.curve_publickey = keys.public
     sock.curve_serverkey = server_key
@@ -618,6 +620,14 @@ class Standby:
             # that host is this machine (restarted before its standby took over), serve.
             found = self._named(msg)
             if found is not None and found[1] == self.keys.public:
+                # Unless another peer serves already: the one that said so may not have heard
+                # of a takeover since this machine stopped (a waiting peer, not the standby).
+                elsewhere = self._serving_elsewhere()
+                if elsewhere is not None:
+                    log.warning("the peer at %s stands by this machine, but the peer at %s "
+                                "serves: joining it", self.host.shown, elsewhere[0].shown)
+                    self._retarget(*elsewhere, now)
+                    return
                 log.warning("the peer at %s stands by this machine: it serves again from its "
                             "files", self.host.shown)
                 self._serve_self = True
@@ -680,8 +690,7 @@ class Standby:
             for where, key in self.candidates():
                 if where == self.host:
                     continue
-                sock = peer_socket(self.ctx, self.keys, key, where)
-                sock.setsockopt(zmq.IMMEDIATE, 0)
+                sock = peer_socket(self.ctx, self.keys, key, where, immediate=False)
                 with contextlib.suppress(zmq.ZMQError):
                     sock.send(encode(hello(self.serves, self.epoch, self.session + 1)),
                               zmq.NOBLOCK)

@@ -7,6 +7,7 @@ address) the attached standby takes over at once with everything it acknowledged
 
 from __future__ import annotations
 
+import contextlib
 import random
 import sqlite3
 import threading
@@ -476,3 +477,68 @@ def test_the_standby_lets_players_in_by_the_limits_of_the_host_it_becomes(tmp_pa
     with Host("tcp://127.0.0.1:0", guests=guests, bot_workers=0) as host:
         assert host._guard is not None and host._guard.cap is not None
         assert host._guard.cap.door == Door.of(guests)
+
+
+class StalePeer:
+    """A waiting peer that has not heard of a takeover since this machine stopped: it answers
+    every hello that it stands by ``names`` (this machine's own address and key)."""
+
+    def __init__(self, names: HostAddress, key: bytes) -> None:
+        self.keys = KeyPair.generate()
+        self.ctx: zmq.Context[Any] = zmq.Context()
+        self.guard = Guard(self.ctx, self.keys, "test")
+        self.router, address = open_router(self.ctx, "tcp://127.0.0.1:0", self.guard)
+        self.where = HostAddress("127.0.0.1", int(address.rsplit(":", 1)[1]))
+        self.names, self.key = names, key
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from cardparty.net.wire.protocol import error
+        while not self.stopping.is_set():
+            if not self.router.poll(10):
+                continue
+            route = self.router.recv()
+            while self.router.getsockopt(zmq.RCVMORE):
+                self.router.recv()
+            reply = error("not_host", "this is a standby", None)
+            reply["host"], reply["key"] = self.names.shown, self.key.decode()
+            with contextlib.suppress(zmq.ZMQError):
+                self.router.send_multipart([route, encode(reply)], zmq.NOBLOCK)
+
+    def close(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
+        self.router.close(0)
+        self.guard.close()
+        self.ctx.destroy(linger=0)
+
+
+def test_a_host_restarted_serves_from_its_files_only_when_no_other_peer_serves(
+        tmp_path: Path) -> None:
+    """A killed host started again asks a peer, which says it stands by this very machine (a
+    waiting peer that never heard that the standby took over meanwhile): before it serves
+    from its own files, it asks the party's other peers, and joins the one that serves (two
+    hosts, the second of an older epoch with older rows, was what serving at once made)."""
+    keys = KeyPair.generate()
+    serves = HostAddress("127.0.0.1", 7998)
+    serving = LinkHost(tmp_path / "serving", keys.fingerprint)
+    serving.thread.start()
+    stale = StalePeer(serves, keys.public)
+    restarted = Standby(stale.where, stale.keys.public, tmp_path / "restarted", keys, serves,
+                        "tcp://127.0.0.1:0", lost=0.5,
+                        others=[(serving.where, serving.keys.public)])
+    out: dict[str, Any] = {}
+    runner = threading.Thread(target=lambda: out.setdefault("end", restarted.run()),
+                              daemon=True)
+    runner.start()
+    try:
+        until(lambda: serving.attached_now() or "end" in out, timeout=15.0)
+        assert "end" not in out, f"served from its own files: {out.get('end')}"
+        assert restarted.host == serving.where
+    finally:
+        restarted.stop()
+        runner.join(5)
+        stale.close()
+        serving.close()
