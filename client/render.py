@@ -16,8 +16,8 @@ from typing import Any
 
 from cardparty.client.at_table import host_gone, stood_in
 from cardparty.client.controller import Controller
-from cardparty.client.drawing import counter_text
-from cardparty.client.render_screens import Fragments, ScreenParts, asciified
+from cardparty.client.drawing import Fragments, counter_text
+from cardparty.client.render_screens import ScreenParts, asciified
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
 

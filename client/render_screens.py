@@ -1,6 +1,6 @@
 """The screens and overlays other than the table's regions: the end of a round, the
 dialogs and the create form, the help, the start screen and the lobby; and what every drawing
-shares (``Fragments``, ``asciified``). A mixin of ``render.Renderer``.
+shares (``asciified``). A mixin of ``render.Renderer``.
 
 Must not know about: game rules, the wire.
 """
@@ -15,6 +15,7 @@ from prompt_toolkit.utils import get_cwidth
 
 from cardparty.client.at_table import plays_again
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
+from cardparty.client.drawing import Fragments, cells
 from cardparty.client.economy_words import profile_line, reward_text
 from cardparty.client.lobby_rows import game_of, invites_me, seats_of
 from cardparty.client.scoreboard import grid, match_of
@@ -31,23 +32,6 @@ if TYPE_CHECKING:
     from cardparty.client.screens.start import StartForm
     from cardparty.client.table_model import Said
     from cardparty.net.wire.replies import GameWire, TableSummary
-
-Fragments = list[tuple[Any, ...]]
-
-def cells(text: str, width: int, more: str = "…") -> str:
-    """``text`` in exactly ``width`` columns of the terminal: cut (ending in ``more``) or
-    padded by what each character takes on screen, so an emoji (two columns) in a name does
-    not shift the columns after it."""
-    if sum(get_cwidth(ch) for ch in text) > width:
-        out, used = "", get_cwidth(more)
-        for ch in text:
-            if used + get_cwidth(ch) > width:
-                break
-            out += ch
-            used += get_cwidth(ch)
-        text = out + more
-    return text + " " * max(0, width - sum(get_cwidth(ch) for ch in text))
-
 
 def mode_text(t: LobbyRow) -> str:
     """A lobby row's mode, with the stake of an entry table; a friends table whose creator
