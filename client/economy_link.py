@@ -13,6 +13,7 @@ Must not know about: game rules, terminals, the screens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Protocol
 
@@ -33,6 +34,32 @@ class EconomyLink(Protocol):
     def refresh_lobby(self) -> None: ...
 
 
+def send(session: Session, deliver: Deliver, action: str, fields: dict[str, Any],
+         answered: Callable[[dict[str, Any]], None],
+         refused: Callable[[SessionError], bool] | None = None) -> None:
+    """Send ``action`` with ``fields`` on ``session``; its reply goes to ``answered`` (on the
+    session's thread), a refusal or a failure becomes the client's one error line
+    (``deliver``) unless ``refused`` takes it (True: it said what it had to)."""
+    try:
+        fut = session.send(action, **fields)
+    except SessionError as exc:
+        deliver({"type": "error", "text": exc.message})
+        return
+
+    def done(f: Future[dict[str, Any]]) -> None:
+        exc = f.exception()
+        if isinstance(exc, SessionError):
+            if refused is None or not refused(exc):
+                deliver({"type": "error", "text": exc.message})
+            return
+        if exc is not None:
+            deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
+            return
+        answered(f.result())
+
+    fut.add_done_callback(done)
+
+
 def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
     """Send one of ``ACTIONS``; the reply becomes the client's message."""
     fields: dict[str, Any] = {}
@@ -43,25 +70,14 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
         fields = {"week": str(args["week"])}
     elif action == "buy":
         fields = {"item": str(args["item"])}
-    try:
-        fut = link.session.send(action, **fields)
-    except SessionError as exc:
-        link.deliver({"type": "error", "text": exc.message})
-        return
+    def refused(exc: SessionError) -> bool:
+        if exc.code == "no_economy" and action in ("profile", "league", "rewards"):
+            # The league and shop screens say so themselves: no line of error.
+            link.deliver({"type": "profile", "profile": None, "no_economy": True})
+            return True
+        return False
 
-    def done(f: Future[dict[str, Any]]) -> None:
-        exc = f.exception()
-        if isinstance(exc, SessionError):
-            if exc.code == "no_economy" and action in ("profile", "league", "rewards"):
-                # The league and shop screens say so themselves: no line of error.
-                link.deliver({"type": "profile", "profile": None, "no_economy": True})
-                return
-            link.deliver({"type": "error", "text": exc.message})
-            return
-        if exc is not None:
-            link.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
-            return
-        reply = f.result()
+    def answered(reply: dict[str, Any]) -> None:
         if action == "seek":
             wait = reply.get("fill_in")
             stake = int(reply.get("stake") or 0)
@@ -89,7 +105,8 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
                           "bought": reply.get("bought")})
         link.refresh_lobby()
 
-    fut.add_done_callback(done)
+
+    send(link.session, link.deliver, action, fields, answered, refused)
 
 
 def named(row: Any) -> Any:

@@ -13,13 +13,11 @@ Must not know about: game rules, terminals, the screens.
 
 from __future__ import annotations
 
-from concurrent.futures import Future
 from typing import Any
 
-from cardparty.client.economy_link import EconomyLink
+from cardparty.client.economy_link import EconomyLink, send
 from cardparty.client.hosttext import host_text
 from cardparty.core.i18n import _
-from cardparty.net.player.session import SessionError
 
 ACTIONS = ("events", "event", "event_join", "event_leave", "event_start")
 
@@ -27,21 +25,7 @@ ACTIONS = ("events", "event", "event_join", "event_leave", "event_start")
 def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
     """Send one of ``ACTIONS``; the reply becomes the client's message."""
     fields: dict[str, Any] = {} if action == "events" else {"event": str(args["event"])}
-    try:
-        fut = link.session.send(action, **fields)
-    except SessionError as exc:
-        link.deliver({"type": "error", "text": exc.message})
-        return
-
-    def done(f: Future[dict[str, Any]]) -> None:
-        exc = f.exception()
-        if isinstance(exc, SessionError):
-            link.deliver({"type": "error", "text": exc.message})
-            return
-        if exc is not None:
-            link.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
-            return
-        reply = f.result()
+    def answered(reply: dict[str, Any]) -> None:
         if reply.get("type") == "events":
             link.deliver({"type": "events", "events": [drawable(e) for e in
                                                        reply.get("events") or ()]})
@@ -55,7 +39,8 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
             link.deliver({"type": "notice", "text": _("{event} starts: {n} rounds").format(
                 event=args["event"], n=reply.get("rounds"))})
 
-    fut.add_done_callback(done)
+
+    send(link.session, link.deliver, action, fields, answered)
 
 
 def drawable(event: Any) -> Any:

@@ -15,13 +15,13 @@ Must not know about: game rules, terminals, the screens.
 
 from __future__ import annotations
 
-from concurrent.futures import Future
 from typing import Any, Protocol
 
+from cardparty.client.economy_link import send
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import shown
-from cardparty.net.player.session import Session, SessionError
+from cardparty.net.player.session import Session
 
 ACTIONS = ("records", "replay", "replay_lead", "replay_end", "review")
 
@@ -50,21 +50,7 @@ def request(link: RecordsLink, action: str, args: dict[str, Any]) -> None:
             fields["table"] = args.get("table")
         if action == "replay_lead":
             fields["record"] = args.get("record")
-    try:
-        fut = link.session.send(action, **fields)
-    except SessionError as exc:
-        link.deliver({"type": "error", "text": exc.message})
-        return
-
-    def done(f: Future[dict[str, Any]]) -> None:
-        exc = f.exception()
-        if isinstance(exc, SessionError):
-            link.deliver({"type": "error", "text": exc.message})
-            return
-        if exc is not None:
-            link.deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
-            return
-        reply = f.result()
+    def answered(reply: dict[str, Any]) -> None:
         if action == "records":
             link.deliver({"type": "records", "records": [entry(r) for r in
                                                          reply.get("records") or ()],
@@ -74,7 +60,8 @@ def request(link: RecordsLink, action: str, args: dict[str, Any]) -> None:
         elif action == "review":
             link.deliver(review_message(reply))
 
-    fut.add_done_callback(done)
+
+    send(link.session, link.deliver, action, fields, answered)
 
 
 def entry(r: Any) -> dict[str, Any]:
