@@ -191,7 +191,13 @@ class Standbys:
         #: what goes to the peers at once (the server writes it)
         self.outgoing: list[tuple[bytes, bytes]] = []
         self._last_sent = 0.0
+        #: replies remembered since the gate last sealed (what they tell of not yet handed to
+        #: the store), then sealed: each with the record that holds what it tells of, which
+        #: the store's writer may fill later; it goes with that record, never before it (a
+        #: reply at the standby without its record is an ``ok`` its successor tells about a
+        #: move it never had)
         self._replies: list[list[Any]] = []
+        self._sealed: deque[tuple[int, list[Any]]] = deque()
         #: the newest record something told without waiting for the standby may tell of
         self._told = 0
         #: routes the server could not send to (dropped at the next turn)
@@ -415,6 +421,7 @@ class Standbys:
         if cur.state == "wanted":
             self._start(cur, now)
             return
+        self._seal()
         self.pump()
         if self.current is not cur:
             return
@@ -479,7 +486,6 @@ class Standbys:
                                            join.seq, None))
             log.info("the standby goes on from its copy at record %d (%d records behind)",
                      join.seq, stream.filled - join.seq)
-            self._replies = []
             self.pump()
             return
         snap = stream.snapshot(CHUNK)
@@ -487,6 +493,7 @@ class Standbys:
         join.sent = snap.seq
         join.acked = 0
         self._replies = []
+        self._sealed.clear()
         ok = self._send(join.route, welcome(join.session, self.epoch, self.name, snap.stream,
                                             snap.seq, list(snap.files)))
         count = 0
@@ -500,7 +507,8 @@ class Standbys:
                  snap.seq)
 
     def pump(self) -> None:
-        """The records the standby lacks sent (with the replies they hold)."""
+        """The records the standby lacks sent, each message with the sealed replies whose
+        record it carries or follows."""
         cur = self.current
         if cur is None or cur.state in ("wanted", "waiting"):
             return
@@ -508,19 +516,35 @@ class Standbys:
         if batch is None:
             self.drop("it fell behind the records this host keeps")
             return
-        if not batch and not self._replies:
+        sealed = self._sealed
+        if not batch and not (sealed and sealed[0][0] <= cur.sent):
             return
-        replies, self._replies = self._replies, []
         for part in _split(batch):
-            if not self._send(cur.route, records(self.stream.id, part, replies)):
+            if not self._send(cur.route, records(self.stream.id, part,
+                                                 self._due(part[-1][0]))):
                 return
-            replies = []
             cur.sent = part[-1][0]
             cur.batches.append((cur.sent, self.clock.now()))
-        if replies:
-            self._send(cur.route, records(self.stream.id, [], replies))
+        if sealed and sealed[0][0] <= cur.sent:
+            self._send(cur.route, records(self.stream.id, [], self._due(cur.sent)))
         while cur.batches and (cur.batches[0][0] <= cur.acked or len(cur.batches) > 4096):
             cur.batches.popleft()
+
+    def _seal(self) -> None:
+        """The replies remembered since the last seal tied to the newest record reserved: the
+        host's writes of what they answered were handed to the store by now."""
+        if self._replies:
+            seq = self.stream.seq
+            self._sealed.extend((seq, reply) for reply in self._replies)
+            self._replies = []
+
+    def _due(self, upto: int) -> list[list[Any]]:
+        """The sealed replies whose record is ``upto`` or older, taken."""
+        sealed = self._sealed
+        out: list[list[Any]] = []
+        while sealed and sealed[0][0] <= upto:
+            out.append(sealed.popleft()[1])
+        return out
 
     def _send(self, route: bytes, msg: dict[str, Any]) -> bool:
         if route in self._failed:
@@ -561,6 +585,7 @@ class Standbys:
         log.warning("the standby at %s is dropped: %s", cur.serves.shown, why)
         self.current = None
         self._replies = []
+        self._sealed.clear()
         self._failed.discard(cur.route)
         if cur.state == "attached":
             self.last_dropped = cur.key
@@ -623,7 +648,10 @@ class Standbys:
 
     def ticket(self) -> int:
         """The newest record, once the records collected are sent (0 while no standby is
-        past its snapshot: what is told then does not wait for one)."""
+        past its snapshot: what is told then does not wait for one). The gate asks as it
+        seals, after the host's writes were handed to the store: the replies remembered
+        since are sealed with it."""
+        self._seal()
         self.pump()
         cur = self.current
         if cur is None or cur.state not in ("catching", "attached"):

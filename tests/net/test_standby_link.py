@@ -542,3 +542,38 @@ def test_a_host_restarted_serves_from_its_files_only_when_no_other_peer_serves(
         runner.join(5)
         stale.close()
         serving.close()
+
+
+def test_a_remembered_reply_goes_to_the_standby_only_with_the_record_of_what_it_tells(
+        tmp_path: Path) -> None:
+    """The store's writer fills a flush's record after the loop sealed what it sent: a reply
+    remembered in that flush must not reach the standby before the record does (a host killed
+    between the two left its successor answering ``ok`` about a move it never had)."""
+    from cardparty.net.host.standby import Join
+    from cardparty.net.peers.peer import RECORDS
+    from cardparty.net.wire.protocol import decode
+
+    keys = KeyPair.generate()
+    store = Store(tmp_path / "host")
+    standbys = Standbys(store, None, [keys.fingerprint], None, 3, "test", SystemClock(),
+                        PeerEvents())
+    try:
+        standbys.stream.start()
+        cur = Join(keys.public, keys.fingerprint, b"r", 1, HostAddress("127.0.0.1", 7999),
+                   standbys.stream.id, 0, standbys.clock.now(), standbys.clock.now(),
+                   state="attached")
+        standbys.current = cur
+        seq = standbys.stream.reserve("host")     # the flush's writes, not yet committed
+        standbys.remembered("eva", 1, "move", b"ok-39", "t1")
+        standbys.ticket()                         # the gate seals
+        standbys.tick()
+        sent = [decode(f) for _, f in standbys.take()]
+        assert not [m for m in sent if m["type"] == RECORDS and m["replies"]], sent
+        standbys.stream.fill(seq, [])             # the writer committed it
+        standbys.pump()
+        sent = [decode(f) for _, f in standbys.take() if decode(f)["type"] == RECORDS]
+        assert len(sent) == 1
+        assert [r[0] for r in sent[0]["records"]] == [seq]
+        assert sent[0]["replies"] == [["eva", 1, "move", b"ok-39", "t1"]]
+    finally:
+        store.close()
