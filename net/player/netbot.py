@@ -128,6 +128,10 @@ def _pushed(me: _Seat, table: str, msg: dict[str, Any]) -> None:
         latest = me.latest
         if latest is None or msg["version"] >= latest["version"] or msg.get("snapshot"):
             me.latest = cast(ViewMessage, msg)          # a view of this table
+        if msg.get("snapshot"):
+            # The host's whole picture: whatever was answered before, a seat to move in it
+            # moves (a host that took over may hold the table before a move it never had).
+            me.moved_on = None
     elif kind == "table" and msg["table"]["id"] == table:
         if msg["table"]["status"] == "broken":
             raise BotGone(f"table {table} broke: {msg['table'].get('failure')}")
