@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from cardparty.net.host.model import Player
-from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode
+from cardparty.net.wire.protocol import HOST_LIMITS, Outgoing, decode, encode
 
 
 class Outbox:
@@ -38,12 +38,12 @@ class Outbox:
             return False
         return self.deliver(player, frame)
 
-    def send(self, player: Player, msg: dict[str, Any]) -> bool:
+    def send(self, player: Player, msg: Outgoing) -> bool:
         if player.route is None:
             return False
         return self.deliver(player, encode(msg))
 
-    def send_all(self, players: Iterable[Player], msg: dict[str, Any]) -> None:
+    def send_all(self, players: Iterable[Player], msg: Outgoing) -> None:
         """One message to many players, encoded once."""
         frame: bytes | None = None
         for p in players:

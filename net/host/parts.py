@@ -64,12 +64,12 @@ from cardparty.net.host.tourney import Events
 from cardparty.net.host.undo import Undos
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
-from cardparty.net.wire.protocol import check_request, message
+from cardparty.net.wire.protocol import Outgoing, check_request, message
 from cardparty.net.wire.requests import ProfileRequest, Request
 
 #: A request's handler: it takes its own request's type (``net/wire/requests.py``), which the
 #: table of handlers, by type name, cannot say for each.
-Handler = Callable[[Player, Any], dict[str, Any] | None]
+Handler = Callable[[Player, Any], Outgoing | None]
 StrPath = str | os.PathLike[str]
 
 
@@ -349,7 +349,7 @@ class HostParts:
         self.flush()
         return player
 
-    def request(self, player: Player, kind: str, **fields: Any) -> dict[str, Any] | None:
+    def request(self, player: Player, kind: str, **fields: Any) -> Outgoing | None:
         """``kind`` from ``player`` with ``fields``, checked by the protocol's schema: the
         reply (None when the handler sent it itself), its writes flushed as the server's
         would be. ProtocolError as the server would answer it."""

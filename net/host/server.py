@@ -46,6 +46,7 @@ from cardparty.net.trust.allowance import Allowances, for_addresses
 from cardparty.net.trust.fdbudget import ConnectionCap, Peer, peer_of_descriptor
 from cardparty.net.trust.guard import peer_of
 from cardparty.net.wire.protocol import (
+    Outgoing,
     ProtocolError,
     check_request,
     decode,
@@ -460,7 +461,7 @@ class Server:
 
     def handle(self, route: bytes, user: bytes | None, player: Player | None,
                req: Request, raw: dict[str, Any], address: str | None = None
-               ) -> dict[str, Any] | None:
+               ) -> Outgoing | None:
         """A checked request: its handler's reply (None: nothing more to answer). A hello
         needs no player; anything else does, and a repeated request id is answered from the
         player's memory, never done twice. ``address``: the sender's, when it is counted."""
@@ -497,12 +498,12 @@ class Server:
         return self.handlers[kind](player, req)
 
     def answer(self, route: bytes, player: Player | None, req: Request | None,
-               reply: dict[str, Any]) -> None:
+               reply: Outgoing) -> None:
         """Send ``reply`` to ``req`` (None: it could not be read) on ``route``, with the
         request's id, and remember it when a repeat must get the same answer."""
         rid = None if req is None else req.get("rid")
         if rid is not None and reply.get("rid") is None:
-            reply["rid"] = rid
+            reply = {**reply, "rid": rid}
         frame = encode(reply)
         if player is not None and rid is not None and req is not None and (
                 req["type"] in REMEMBERED) and reply.get("code") != "held":

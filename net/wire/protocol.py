@@ -22,7 +22,7 @@ terminals.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -139,7 +139,13 @@ class ProtocolError(ValueError):
 _packers = threading.local()
 
 
-def encode(message: dict[str, Any]) -> bytes:
+#: A message as a part hands it over to be sent: its own TypedDict (``requests.py``,
+#: ``replies.py``) or ``message``'s map. The codec, the outboxes and a handler's reply take
+#: any; only the one who builds a message knows its fields.
+Outgoing = Mapping[str, object]
+
+
+def encode(message: Outgoing) -> bytes:
     """One message as one frame. Adds ``v`` when missing.
 
     Each thread keeps one Packer: ``msgpack.packb`` builds a new one per call, which was a
