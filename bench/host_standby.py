@@ -73,9 +73,11 @@ def standby_cost(args: argparse.Namespace, standby: bool
         lat = load.latencies
         load.close()
     finally:
-        for proc in (peer, host):            # the standby first: no hand-over
+        # Both killed, the standby first: what was measured is in, and a host stopped with
+        # Ctrl-C would first wait for its (killed) standby to take the party over.
+        for proc in (peer, host):
             if proc is not None:
-                stop(proc, signal.SIGKILL if proc is peer else signal.SIGTERM)
+                stop(proc, signal.SIGKILL)
         shutil.rmtree(data, ignore_errors=True)
         shutil.rmtree(sdata, ignore_errors=True)
     return rate, percentile(lat, 50), percentile(lat, 99), *cpu
