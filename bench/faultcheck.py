@@ -333,19 +333,27 @@ def check(histories: dict[str, list[dict[str, Any]]], final: Path | None,
 
 def view_times(histories: dict[str, list[dict[str, Any]]]) -> dict[str, list[tuple[float, bool]]]:
     """Per client and table (``player/table``): the times of its views, and whether each
-    showed the game over."""
+    showed the game over; a client's ``end`` of a table counts as a view of it over (a bot
+    may take the last view from its session's copy and never record it as pushed: what
+    comes after its end, a snapshot after a reconnect, is no pause in a game)."""
     out: dict[str, list[tuple[float, bool]]] = defaultdict(list)
     for player, records in histories.items():
         for r in records:
-            if r.get("kind") == "view":
+            kind = r.get("kind")
+            if kind == "view":
                 out[f"{player}/{r.get('table')}"].append((r["t"], bool(r.get("over"))))
+            elif kind == "end" and isinstance(r.get("table"), str):
+                out[f"{player}/{r['table']}"].append((r["t"], True))
+    for times in out.values():
+        times.sort()
     return out
 
 
 def pause(times: list[tuple[float, bool]], start: float, end: float) -> float | None:
     """The longest gap between two views a client saw across [start, end] (the gap that
-    spans ``start`` and every one after it, up to ``end`` or the game's end); None when the
-    game was not in play at ``start``."""
+    spans ``start`` and every one after it, up to ``end`` or the game's end; a gap that goes
+    on past ``end`` counts up to ``end``: the rest is the next fault's); None when the game
+    was not in play at ``start``."""
     before = [t for t, _ in times if t <= start]
     if not before or any(over and t <= start for t, over in times):
         return None
@@ -356,7 +364,7 @@ def pause(times: list[tuple[float, bool]], start: float, end: float) -> float | 
             continue
         if last > end:
             break
-        longest = max(longest, t - last)
+        longest = max(longest, min(t, end) - last)
         last = t
         if over:
             return longest

@@ -423,3 +423,27 @@ def test_records_bench_prints_each_target() -> None:
                    r"records listed before the kill, \d+ on the standby .* -> (PASS|FAIL)",
                    r"the store grows by at most 200 MB: -> (PASS|FAIL)"):
         assert re.search(target, out), f"{target} not in:\n{out}"
+
+
+def test_a_players_pause_ends_with_his_game_and_the_next_fault_takes_the_rest() -> None:
+    """The fault bench's pause: a table a client ended (its ``end``, the last view perhaps
+    never recorded as pushed) is no longer paused, whatever comes after (a snapshot after a
+    reconnect); a gap that goes on past the fault's window counts up to the window's end."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import faultcheck
+    finally:
+        sys.path.remove(str(BENCH))
+    history = {"p0": [
+        {"t": 10.0, "kind": "view", "table": "t1", "over": False},
+        {"t": 11.0, "kind": "view", "table": "t1", "over": False},
+        {"t": 11.5, "kind": "end", "table": "t1", "places": [1, 2]},
+        {"t": 19.0, "kind": "view", "table": "t1", "over": True},      # a snapshot later
+        {"t": 10.5, "kind": "view", "table": "t2", "over": False},
+        {"t": 14.0, "kind": "view", "table": "t2", "over": False},
+    ]}
+    views = faultcheck.view_times(history)
+    assert faultcheck.pause(views["p0/t1"], 10.2, 22.0) == pytest.approx(1.0)
+    assert faultcheck.pause(views["p0/t1"], 12.0, 22.0) is None          # over by then
+    assert faultcheck.pause(views["p0/t2"], 12.0, 13.0) == pytest.approx(2.5)
+    assert faultcheck.pause(views["p0/t2"], 12.0, 16.0) == pytest.approx(3.5)
