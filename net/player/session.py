@@ -499,7 +499,12 @@ class Session(PlayerRequests):
                                 *(due - now for due in self._held.values())))
         if w.hello_due is not None:
             return max(0.0, w.hello_due - now)
-        return max(0.0, w.hello_sent + self._patience() - now)
+        due = w.hello_sent + self._patience()
+        if self._follows(now) and not self._at_successor:
+            # Back at the lost host while its successor said it does not serve yet: the
+            # successor is asked again when due, not after a whole patience.
+            due = min(due, self._successor_due)
+        return max(0.0, due - now)
 
     def _read(self, w: _Wire) -> None:
         """Every message waiting on the socket, handled."""
