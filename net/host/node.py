@@ -56,6 +56,10 @@ log = logging.getLogger("cardparty.host")
 
 #: Seconds a host that yields waits for the other to take its files.
 HEAL_WAIT = 30.0
+#: Seconds a host that took over without being sure takes no standby while it calls its old
+#: host (a laptop that stalled answers within a few; one cut off for longer may never: a
+#: standby is taken then anyway).
+HEAL_HOLD = 10.0
 
 
 @dataclass(frozen=True)
@@ -180,6 +184,8 @@ class Host:
                                  lambda copies, memo: self.call(
                                      lambda: self._healed(copies, memo)))
             self.caller.start()
+            if self.parts.standbys is not None:
+                self.parts.standbys.hold_copies(HEAL_HOLD)
         self._ctx: zmq.Context[Any] = (zmq.Context(io_threads=IO_THREADS) if takeover is None
                                        else takeover.ctx)
         self._guard: Guard | None = None if takeover is None else takeover.guard
@@ -446,6 +452,8 @@ class Host:
 
     def _sure(self, why: str) -> None:
         self.parts.succession.sure(why)
+        if self.parts.standbys is not None:
+            self.parts.standbys.release_copies()
         if self.store is not None:
             drop_forkpoint(self.store.path.parent)
 

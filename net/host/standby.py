@@ -211,6 +211,8 @@ class Standbys:
         #: the key of the attached standby last dropped (it may have taken over, until it
         #: says hello again as a peer of this epoch)
         self.last_dropped: bytes | None = None
+        #: until when (this clock) no standby is taken, its peers wait (``hold_copies``)
+        self.copies_held_until = 0.0
         #: since when no peer is here (None: one is), and whether the console was told
         self._alone_since: float | None = clock.now()
         self._said_alone = False
@@ -297,7 +299,8 @@ class Standbys:
             self._again(current, join, now)
             return
         old = self.waiting.pop(user, None)
-        if current is None:
+        held = now < self.copies_held_until
+        if current is None and not held:
             self.current = join
             log.info("a peer (%s) joins as this host's standby, to serve at %s",
                      fingerprint(user), h.serves.shown)
@@ -307,8 +310,9 @@ class Standbys:
         while len(self.waiting) > MAX_WAITING:
             self.waiting.popitem(last=False)
         if old is None:
-            log.info("a peer (%s) waits, to serve at %s (the standby is %s)",
-                     fingerprint(user), h.serves.shown, current.serves.shown)
+            log.info("a peer (%s) waits, to serve at %s (%s)", fingerprint(user),
+                     h.serves.shown, "no copy is made before the old host is heard of"
+                     if current is None else f"the standby is {current.serves.shown}")
         self._send(route, wait(join.session, self._word()))
 
     def _learn(self, fp: str, user: bytes, h: Hello) -> None:
@@ -412,7 +416,8 @@ class Standbys:
         cur = self.current
         self._alone(now, cur is None and not self.waiting)
         if cur is None:
-            self._promote(now)
+            if now >= self.copies_held_until:
+                self._promote(now)
             self._beat_waiting(now)
             return
         if cur.route in self._failed:
@@ -623,6 +628,17 @@ class Standbys:
     def attached(self) -> Join | None:
         cur = self.current
         return cur if cur is not None and cur.state == "attached" else None
+
+    def hold_copies(self, seconds: float) -> None:
+        """No standby taken for ``seconds``, or until ``release_copies``: a host that took
+        over without being sure may yet have its old host's rows handed over and start again
+        from the files they make, and a copy sent before that is lost: a second copy for one
+        fault. Peers wait meanwhile; the one that waited longest is taken after."""
+        self.copies_held_until = self.clock.now() + seconds
+
+    def release_copies(self) -> None:
+        """The old host is gone for good: a standby is taken at the next turn."""
+        self.copies_held_until = 0.0
 
     def _word(self) -> dict[str, Any] | None:
         cur = self.attached

@@ -577,3 +577,35 @@ def test_a_remembered_reply_goes_to_the_standby_only_with_the_record_of_what_it_
         assert sent[0]["replies"] == [["eva", 1, "move", b"ok-39", "t1"]]
     finally:
         store.close()
+
+
+def test_a_host_that_may_yet_heal_takes_no_standby_until_the_old_host_is_heard_of(
+        tmp_path: Path) -> None:
+    """A host that took over without being sure holds its copies: a peer that says hello is
+    told to wait (no snapshot: a heal would start the host again from other files, and a
+    second copy would follow for one fault); once the old host is gone for good, or the hold
+    ran out, the peer that waited is taken."""
+    from cardparty.net.host.clock import ManualClock
+    from cardparty.net.peers.peer import WAIT, WELCOME, hello
+    from cardparty.net.wire.protocol import decode
+
+    keys = KeyPair.generate()
+    store = Store(tmp_path / "host")
+    clock = ManualClock()
+    standbys = Standbys(store, None, [keys.fingerprint], None, 3, "test", clock, PeerEvents())
+    try:
+        standbys.hold_copies(10.0)
+        standbys.frame(b"r", keys.public,
+                       encode(hello(HostAddress("127.0.0.1", 7999), 3, 1)))
+        standbys.tick()
+        sent = [decode(f)["type"] for _, f in standbys.take()]
+        assert WAIT in sent and WELCOME not in sent and standbys.current is None
+        clock.advance(1.0)
+        standbys.frame(b"r", keys.public,
+                       encode(hello(HostAddress("127.0.0.1", 7999), 3, 1)))   # beats
+        standbys.release_copies()               # nothing listens at the old host
+        standbys.tick()
+        sent = [decode(f)["type"] for _, f in standbys.take()]
+        assert WELCOME in sent and standbys.current is not None
+    finally:
+        store.close()
