@@ -326,9 +326,16 @@ class Server:
         self.ended()                       # never a frame to a route whose connection ended
         standbys = self.standbys
         if standbys is not None and standbys.outgoing:
+            sock = self.sock
+            assert sock is not None
             for route, frame in standbys.take():
-                if not self.send_now(route, frame):
+                try:
+                    _send(sock, route, _MORE)
+                    _send(sock, frame, _LAST)
+                except zmq.Again:               # its queue is full: it stopped reading
                     standbys.cannot_send(route)
+                except zmq.ZMQError:            # EHOSTUNREACH: its connection is gone
+                    standbys.unreachable(route)
         frames = self.gate.released()
         i = 0
         while i < len(frames):

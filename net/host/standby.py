@@ -202,6 +202,8 @@ class Standbys:
         self._told = 0
         #: routes the server could not send to (dropped at the next turn)
         self._failed: set[bytes] = set()
+        #: routes whose connection is gone (``unreachable``), while a peer still holds them
+        self._gone: set[bytes] = set()
         self._refused: set[bytes] = set()
         self._judged: dict[bytes, str | None] = {}
         #: what an attached standby dropped had acknowledged, until the gate asks
@@ -414,6 +416,11 @@ class Standbys:
                 del self.waiting[key]
                 log.info("the waiting peer %s is gone", fingerprint(key))
         cur = self.current
+        if self._gone:
+            held = {j.route for j in self.waiting.values()}
+            if cur is not None:
+                held.add(cur.route)
+            self._gone &= held
         self._alone(now, cur is None and not self.waiting)
         if cur is None:
             if now >= self.copies_held_until:
@@ -470,7 +477,8 @@ class Standbys:
         """No standby: the peer that waited longest (and was heard lately) is the next."""
         while self.waiting:
             key, join = self.waiting.popitem(last=False)
-            if now - join.heard <= WAIT_SILENCE and join.route not in self._failed:
+            if (now - join.heard <= WAIT_SILENCE and join.route not in self._failed
+                    and join.route not in self._gone):
                 join.state, join.since = "wanted", now
                 self.current = join
                 log.info("the waiting peer %s is this host's standby now", fingerprint(key))
@@ -552,7 +560,7 @@ class Standbys:
         return out
 
     def _send(self, route: bytes, msg: dict[str, Any]) -> bool:
-        if route in self._failed:
+        if route in self._failed or route in self._gone:
             return False
         self.outgoing.append((route, encode(msg)))
         self._last_sent = self.clock.now()
@@ -567,6 +575,15 @@ class Standbys:
         """The server could not write to ``route`` (its queue is full: it stopped reading):
         that peer is dropped at the next turn (never in the middle of a seal)."""
         self._failed.add(route)
+
+    def unreachable(self, route: bytes) -> None:
+        """The connection of ``route`` is gone (a reset, a restart): nothing more is sent
+        there, and nobody is dropped for it. A peer that lives says hello again on a new
+        connection within moments and goes on from its copy; a standby that does not is
+        dropped by the silence of its acknowledgements, as any other. (Dropping it at once,
+        and the waiting peer taken in its place, whose connection a reset of every connection
+        closed too, cost two drops for one fault.)"""
+        self._gone.add(route)
 
     def remembered(self, token: str, rid: Any, kind: str, frame: bytes, table: str = ""
                    ) -> None:

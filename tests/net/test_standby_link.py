@@ -609,3 +609,44 @@ def test_a_host_that_may_yet_heal_takes_no_standby_until_the_old_host_is_heard_o
         assert WELCOME in sent and standbys.current is not None
     finally:
         store.close()
+
+
+def test_a_standby_whose_connection_is_gone_is_not_dropped_and_goes_on_when_it_says_hello(
+        tmp_path: Path) -> None:
+    """A reset of every connection of the host: sending to the standby finds its route gone.
+    It is not dropped for that (nor is the waiting peer taken in its place, whose connection
+    went with the rest): it says hello again on a new connection and goes on from its copy;
+    one whose queue is full (it stopped reading) is dropped as before."""
+    from cardparty.net.host.clock import ManualClock
+    from cardparty.net.host.standby import Join
+    from cardparty.net.peers.peer import hello
+
+    keys, other = KeyPair.generate(), KeyPair.generate()
+    store = Store(tmp_path / "host")
+    clock = ManualClock()
+    dropped: list[str] = []
+    standbys = Standbys(store, None, [keys.fingerprint, other.fingerprint], None, 3, "test",
+                        clock, PeerEvents(dropped=(lambda why, acked: dropped.append(why),)))
+    try:
+        standbys.stream.start()
+        serves = HostAddress("127.0.0.1", 7999)
+        standbys.current = Join(keys.public, keys.fingerprint, b"old", 1, serves,
+                                standbys.stream.id, 0, clock.now(), clock.now(),
+                                state="attached")
+        standbys.frame(b"waits", other.public, encode(hello(serves, 3, 7)))
+        standbys.unreachable(b"old")
+        standbys.unreachable(b"waits")
+        standbys.tick()
+        assert standbys.current is not None and standbys.current.route == b"old"
+        assert not dropped
+        clock.advance(0.1)
+        standbys.frame(b"new", keys.public,
+                       encode(hello(serves, 3, 2, standbys.stream.id, 0)))
+        standbys.tick()
+        assert standbys.attached is not None and standbys.attached.route == b"new"
+        assert not dropped
+        standbys.cannot_send(b"new")          # its queue full: it stopped reading
+        standbys.tick()
+        assert dropped == ["it stopped reading"]
+    finally:
+        store.close()
