@@ -510,10 +510,19 @@ def run_chain(party: Party, count: int, rng: random.Random, patience: float
                                                            float("inf"))), patience)
         at = lines_between(party, "attached", t, float("inf"))
         delay = None if not (attached and two) else max(0.0, at[0] - max(two, t))
+        # A stall the party rode out (no takeover, no drop: its players did not follow in
+        # time) leaves the standby attached all along: no new "attached" line is said.
+        stayed = delay is None and bool(two) and not any(
+            lines_between(party, k, t, float("inf"))
+            for k in ("dropped", "taking_over", "handed", "yielded"))
+        if stayed:
+            delay = 0.0
         out.append({"n": n + 1, "kind": kind, "target": host.name, "delay": delay})
-        print(f"  chain {n + 1}: {kind} of the serving host {host.name}: a standby attached "
-              + (f"not within {patience:.0f} s" if delay is None else
-                 f"{delay:.2f} s after two peers were up"), flush=True)
+        print(f"  chain {n + 1}: {kind} of the serving host {host.name}: "
+              + ("the standby stayed attached (no takeover, no drop)" if stayed else
+                 "a standby attached " + (f"not within {patience:.0f} s" if delay is None else
+                                          f"{delay:.2f} s after two peers were up")),
+              flush=True)
         if n + 1 < count:
             time.sleep(3.0)
     return out
