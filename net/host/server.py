@@ -42,6 +42,7 @@ from cardparty.net.host.gate import CommitGate
 from cardparty.net.host.model import BURST, RATE, Player, quota_key
 from cardparty.net.host.parts import HostParts
 from cardparty.net.host.standby import Standbys
+from cardparty.net.host.succession import SETTLE
 from cardparty.net.trust.allowance import Allowances, for_addresses
 from cardparty.net.trust.fdbudget import ConnectionCap, Peer, peer_of_descriptor
 from cardparty.net.trust.guard import peer_of
@@ -177,6 +178,9 @@ class Server:
                 # This loop did not turn for longer than its standby's bound: the laptop
                 # hung, and the standby may have taken over (``Succession.froze``).
                 parts.succession.froze(now - turned - wait)
+                # Nor does it copy its rows to a waiting peer meanwhile: its standby may be
+                # the party's host now, and this host yields as soon as it calls.
+                self.standbys.hold_copies(SETTLE)
             turned = now
             if events:
                 if durable and any(fd in durable for fd, _ in events):
