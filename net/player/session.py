@@ -752,6 +752,12 @@ class Session(PlayerRequests):
                 self._deliver(message("connection", state="lost"))
             with contextlib.suppress(zmq.Again):
                 self._hello(sock)
+            w = self._wire
+            if w is not None and sock is w.sock:
+                # The welcome is awaited from now: without this the loop took the hello for
+                # long unanswered and said hello again on a fresh connection, and the host,
+                # taking the two in either order, answered the live one ``replaced``.
+                w.hello_sent, w.hello_due = time.monotonic(), None
             return
         if kind == "error" and msg.get("code") == "replaced":
             # The same player connected from elsewhere: that connection has the seat now.

@@ -31,3 +31,29 @@ def test_after_not_host_the_session_wakes_to_ask_the_successor_again() -> None:
         assert session._wait(w, now) > 1.0
     finally:
         sock.close(0)
+
+
+def test_a_hello_said_again_for_hello_first_is_awaited_on_the_same_connection() -> None:
+    """A host that restarted (a heal) answers a request ``hello_first``: the session says
+    hello on the same connection and waits for its welcome there. It used to open a fresh
+    connection at once and say hello again: two hellos of one player on two connections,
+    and a host that took the older last answered the live one ``replaced``, which ended
+    the session and left its seat empty for good."""
+    from cardparty.net.wire.protocol import encode, error
+
+    ctx = zmq.Context.instance()
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    try:
+        session = Session("127.0.0.1:7999", "Eva", keys=KeyPair.generate())
+        now = time.monotonic()
+        w = _Wire(sock, now - 60, 0.05)          # its last hello a minute ago
+        w.hello_due = None
+        session._wire = w
+        session.connected = True
+        session._incoming(encode(error("hello_first", "say hello first")), sock)
+        assert not session.connected
+        session._keep_up(w, time.monotonic())
+        assert w.sock is sock, "a second connection was opened"
+    finally:
+        sock.close(0)
