@@ -414,11 +414,9 @@ class Store:
 
     # --- writing -----------------------------------------------------------------------------
 
-    def put_table(self, table_id: str, seq: int, meta: dict[str, Any] | bytes,
-                  save: bytes) -> None:
-        """Write a table's row; ``meta`` as a map or already packed."""
-        if not isinstance(meta, bytes):
-            meta = msgpack.packb(meta, use_bin_type=True)
+    def put_table(self, table_id: str, seq: int, meta: bytes, save: bytes) -> None:
+        """Write a table's row; ``meta`` packed (net/host/persistence.py's record: the store
+        never reads it)."""
         self._do("INSERT OR REPLACE INTO tables (id, seq, meta, save) VALUES (?, ?, ?, ?)",
                  (table_id, seq, meta, save))
 

@@ -47,7 +47,7 @@ from cardparty.net.trust.fdbudget import Door
 from cardparty.net.trust.guard import Guard, open_router
 from cardparty.net.trust.keys import KeyPair, host_keys
 from cardparty.net.wire.address import HostAddress
-from cardparty.net.wire.protocol import encode, message
+from cardparty.net.wire.protocol import PeerAddress, encode, message
 
 if TYPE_CHECKING:
     import sqlite3
@@ -401,8 +401,8 @@ class Host:
         self.gate.drain()
         # The peers first (the standby above all): told now where the party goes, they never
         # take this host's place when its port closes in a moment.
-        go = {"address": higher.serves.host, "port": higher.serves.port,
-              "key": higher.key.decode()}
+        go: PeerAddress = {"address": higher.serves.host, "port": higher.serves.port,
+                           "key": higher.key.decode()}
         standbys.release(go, "the two hosts met again", standby=True)
         server.send()
         route = higher.route

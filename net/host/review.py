@@ -33,7 +33,7 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.records import Records, player_key
 from cardparty.net.host.thinkers import FALLBACK, Thought
 from cardparty.net.host.timers import Timers
-from cardparty.net.wire.protocol import ProtocolError, error, message
+from cardparty.net.wire.protocol import ErrorReply, ProtocolError, error, message
 from cardparty.net.wire.requests import ReviewRequest
 
 
@@ -77,7 +77,7 @@ class Reviews:
         #: player id -> his review under way
         self.waiting: dict[str, _Review] = {}
 
-    def on_review(self, player: Player, req: ReviewRequest) -> dict[str, Any] | None:
+    def on_review(self, player: Player, req: ReviewRequest) -> dict[str, Any] | ErrorReply | None:
         if player.id in self.waiting:
             raise ProtocolError("reviewing", Msg("your last review is being worked out"))
         record = self.records.find(player, req["id"])
@@ -141,7 +141,7 @@ class Reviews:
             for d in review.decisions:
                 self.timers.thinkers.forget(ReviewFor(player.id, review.record.id, d.step))
 
-    def answer(self, review: _Review) -> dict[str, Any]:
+    def answer(self, review: _Review) -> dict[str, Any] | ErrorReply:
         """The ``review`` message: how many decisions were judged, and the marked ones."""
         marks = []
         failed = 0

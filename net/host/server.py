@@ -47,7 +47,9 @@ from cardparty.net.trust.allowance import Allowances, for_addresses
 from cardparty.net.trust.fdbudget import ConnectionCap, Peer, peer_of_descriptor
 from cardparty.net.trust.guard import peer_of
 from cardparty.net.wire.protocol import (
+    ErrorReply,
     Outgoing,
+    PeerAddress,
     ProtocolError,
     check_request,
     decode,
@@ -246,7 +248,7 @@ class Server:
         for player in players:
             if player.route is not None:
                 self.send_now(player.route, frame)
-        go = {k: moved[k] for k in ("address", "port", "key")}
+        go: PeerAddress = {"address": moved["address"], "port": moved["port"], "key": moved["key"]}
         standbys.release(go, "the host handed the party over")
         self.send()
         log.warning("the party is handed over to the standby at %s (epoch %d)",
@@ -547,7 +549,7 @@ class Server:
         return None if peer is None else (int(fd), peer)
 
     @staticmethod
-    def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> dict[str, Any]:
+    def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> ErrorReply:
         """The error reply, with the rid, type and table of the message when it has them."""
         if raw is None:
             return error(code, text)

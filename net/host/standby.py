@@ -38,28 +38,34 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from cardparty.core.economy.ledger import Ledger
 from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
+from cardparty.net.peers.messages import (
+    Remembered,
+    StandbyAckMessage,
+    StandbyHelloMessage,
+    ToPeer,
+)
 from cardparty.net.peers.peer import (
     ACK,
-    ATTACHED,
     BEAT,
-    BEAT_MSG,
     BOUND,
     HELLO,
-    SNAPSHOT_END,
-    TAKEOVER,
     WAIT_SILENCE,
     Hello,
     PeerError,
+    beat,
     dropped,
     piece,
     read_ack,
     read_hello,
     records,
+    snapshot_end,
+    standby_attached,
+    takeover,
     wait,
     welcome,
 )
@@ -67,7 +73,15 @@ from cardparty.net.peers.replica import CHUNK, Record, Stream, weight
 from cardparty.net.store import Store
 from cardparty.net.trust.keys import fingerprint, plain_fingerprint
 from cardparty.net.wire.address import HostAddress
-from cardparty.net.wire.protocol import ProtocolError, decode, encode, error, message
+from cardparty.net.wire.protocol import (
+    ErrorReply,
+    PeerAddress,
+    ProtocolError,
+    StandbyStatus,
+    decode,
+    encode,
+    error,
+)
 
 log = logging.getLogger("cardparty.host")
 
@@ -92,7 +106,7 @@ class Attached:
     serves: HostAddress
     key: bytes
 
-    def wire(self) -> dict[str, Any]:
+    def wire(self) -> PeerAddress:
         return {"address": self.serves.host, "port": self.serves.port,
                 "key": self.key.decode()}
 
@@ -196,8 +210,8 @@ class Standbys:
         #: the store's writer may fill later; it goes with that record, never before it (a
         #: reply at the standby without its record is an ``ok`` its successor tells about a
         #: move it never had)
-        self._replies: list[list[Any]] = []
-        self._sealed: deque[tuple[int, list[Any]]] = deque()
+        self._replies: list[Remembered] = []
+        self._sealed: deque[tuple[int, Remembered]] = deque()
         #: the newest record something told without waiting for the standby may tell of
         self._told = 0
         #: routes the server could not send to (dropped at the next turn)
@@ -244,7 +258,7 @@ class Standbys:
         self._judged[user] = fp
         return fp
 
-    def refusal(self, user: bytes | None) -> dict[str, Any]:
+    def refusal(self, user: bytes | None) -> ErrorReply:
         """The reply to a ``standby_hello`` from a key that is not one of the party's peers,
         logged once per key with the one thing the operator may do."""
         if user is not None and user not in self._refused and len(self._refused) < MAX_REFUSED:
@@ -257,7 +271,7 @@ class Standbys:
             about=HELLO)
 
     @staticmethod
-    def no_party(user: bytes | None) -> dict[str, Any]:
+    def no_party(user: bytes | None) -> ErrorReply:
         """The reply to a ``standby_hello`` at a host that keeps nothing (no ``--data``)."""
         return error("not_standby", Msg("this host keeps nothing (no --data): it takes no "
                                         "standby"), about=HELLO)
@@ -271,10 +285,11 @@ class Standbys:
             msg = decode(body)
             kind = msg["type"]
             if kind == HELLO:
-                self._hello(route, user, read_hello(msg), now)
+                self._hello(route, user, read_hello(cast("StandbyHelloMessage", msg)), now)
             elif kind == ACK:
-                seq, session = read_ack(msg)
-                self._ack(route, user, seq, session, msg, now)
+                said = cast("StandbyAckMessage", msg)
+                seq, session = read_ack(said)
+                self._ack(route, user, seq, session, said, now)
         except (ProtocolError, PeerError) as exc:
             self._send(route, error("bad_field", str(exc)))
 
@@ -355,8 +370,7 @@ class Standbys:
             self._send(current.route, welcome(current.session, self.epoch, self.name,
                                               self.stream.id, join.seq, None))
             if current.state == "attached":
-                self._send(current.route, message(ATTACHED, session=current.session,
-                                                  seq=current.acked))
+                self._send(current.route, standby_attached(current.session, current.acked))
             self.pump()
             return
         if current.state == "attached":
@@ -365,7 +379,7 @@ class Standbys:
         log.info("the standby said hello again without a copy this host can go on from: a "
                  "snapshot")
 
-    def _ack(self, route: bytes, user: bytes, seq: int, session: int, msg: dict[str, Any],
+    def _ack(self, route: bytes, user: bytes, seq: int, session: int, msg: StandbyAckMessage,
              now: float) -> None:
         if msg.get("healed") is True:
             # A host of a higher epoch has the rows this host handed it (a heal).
@@ -394,7 +408,7 @@ class Standbys:
             self._told = stream.seq
         if cur.state == "catching" and cur.acked >= self._told:
             cur.state = "attached"
-            self._send(cur.route, message(ATTACHED, session=cur.session, seq=cur.acked))
+            self._send(cur.route, standby_attached(cur.session, cur.acked))
             log.info("the standby at %s is attached: nothing is told before it has it",
                      cur.serves.shown)
             attached = Attached(cur.serves, cur.key)
@@ -445,7 +459,7 @@ class Standbys:
             self.drop("it did not catch up in time")
             return
         if now - self._last_sent >= self.beat:
-            self._send(cur.route, message(BEAT_MSG, stream=self.stream.id, seq=self.stream.seq))
+            self._send(cur.route, beat(self.stream.id, self.stream.seq))
             cur.beaten = now
         self._beat_waiting(now)
 
@@ -455,8 +469,7 @@ class Standbys:
         for other in self.waiting.values():
             if now - other.beaten >= 3 * self.beat:
                 other.beaten = now
-                self._send(other.route, message(BEAT_MSG, stream=self.stream.id,
-                                                seq=self.stream.seq))
+                self._send(other.route, beat(self.stream.id, self.stream.seq))
 
     def _alone(self, now: float, alone: bool) -> None:
         """A party's host with no peer for ``ALONE_SAY`` seconds says, once, in one line, what
@@ -515,7 +528,7 @@ class Standbys:
                 ok = self._send(join.route, piece(join.session, file, table, rows))
             count += len(rows)
         if ok:
-            self._send(join.route, message(SNAPSHOT_END, session=join.session, seq=snap.seq))
+            self._send(join.route, snapshot_end(join.session, snap.seq))
         log.info("a snapshot of %d rows as of record %d is sent to the standby", count,
                  snap.seq)
 
@@ -551,15 +564,15 @@ class Standbys:
             self._sealed.extend((seq, reply) for reply in self._replies)
             self._replies = []
 
-    def _due(self, upto: int) -> list[list[Any]]:
+    def _due(self, upto: int) -> list[Remembered]:
         """The sealed replies whose record is ``upto`` or older, taken."""
         sealed = self._sealed
-        out: list[list[Any]] = []
+        out: list[Remembered] = []
         while sealed and sealed[0][0] <= upto:
             out.append(sealed.popleft()[1])
         return out
 
-    def _send(self, route: bytes, msg: dict[str, Any]) -> bool:
+    def _send(self, route: bytes, msg: ToPeer) -> bool:
         if route in self._failed or route in self._gone:
             return False
         self.outgoing.append((route, encode(msg)))
@@ -592,7 +605,7 @@ class Standbys:
         if self.current is not None:
             self._replies.append([token, rid, kind, frame, table])
 
-    def drop(self, why: str, go: dict[str, Any] | None = None) -> None:
+    def drop(self, why: str, go: PeerAddress | None = None) -> None:
         """The standby is given up (and told so, with where the party goes, ``go``, when it
         goes anywhere): the host goes on alone or with the next peer waiting."""
         cur = self.current
@@ -601,7 +614,7 @@ class Standbys:
         self._dropped(cur, why, tell=True, go=go)
 
     def _dropped(self, cur: Join, why: str, tell: bool,
-                 go: dict[str, Any] | None = None) -> None:
+                 go: PeerAddress | None = None) -> None:
         if tell and cur.route not in self._failed:
             self._send(cur.route, dropped(cur.session, why, go))
         log.warning("the standby at %s is dropped: %s", cur.serves.shown, why)
@@ -616,7 +629,7 @@ class Standbys:
             for listener in self.events.dropped:
                 listener(why, cur.acked)
 
-    def release(self, go: dict[str, Any] | None, why: str, standby: bool = False) -> None:
+    def release(self, go: PeerAddress | None, why: str, standby: bool = False) -> None:
         """Every peer waiting (and, with ``standby``, the standby too: a stand-down) told the
         party goes elsewhere (``go``): none of them takes this host's place when it closes."""
         where = "nowhere" if go is None else f"{go['address']}:{go['port']}"
@@ -638,8 +651,7 @@ class Standbys:
         if cur is None or cur.state != "attached":
             return False
         self.pump()
-        return self._send(cur.route, message(TAKEOVER, session=cur.session, epoch=epoch,
-                                             seq=self.stream.seq))
+        return self._send(cur.route, takeover(cur.session, epoch, self.stream.seq))
 
     @property
     def attached(self) -> Join | None:
@@ -657,11 +669,11 @@ class Standbys:
         """The old host is gone for good: a standby is taken at the next turn."""
         self.copies_held_until = 0.0
 
-    def _word(self) -> dict[str, Any] | None:
+    def _word(self) -> PeerAddress | None:
         cur = self.attached
         return None if cur is None else Attached(cur.serves, cur.key).wire()
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> StandbyStatus:
         """What the lobby and the console show: whether a standby is attached, where, how far
         behind it is (records not yet acknowledged, and since when the oldest of them was sent,
         in milliseconds), and how many peers wait."""

@@ -28,14 +28,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
-from cardparty.net.wire.protocol import message
+from cardparty.net.wire.protocol import (
+    PROTOCOL,
+    PeerAddress,
+    StandbyPush,
+    StandbyStatus,
+    SuccessionWord,
+)
 from cardparty.net.wire.requests import StandbyOkRequest
 
 log = logging.getLogger("cardparty.host")
@@ -60,12 +65,12 @@ class Word:
 
     epoch: int = 1
     #: the standby attached (``{address, port, key}``), or None
-    standby: dict[str, Any] | None = None
+    standby: PeerAddress | None = None
     gen: int = 0
     #: how the standby is doing, for ``pong`` (None: this host takes no standby)
-    status: Callable[[], dict[str, Any]] | None = None
+    status: Callable[[], StandbyStatus] | None = None
 
-    def welcome(self) -> dict[str, Any]:
+    def welcome(self) -> SuccessionWord:
         """The fields a ``welcome`` carries."""
         return {"epoch": self.epoch, "standby": self.standby, "standby_gen": self.gen}
 
@@ -98,7 +103,7 @@ class Succession:
 
     # --- the word ----------------------------------------------------------------------------
 
-    def attached(self, standby: dict[str, Any]) -> None:
+    def attached(self, standby: PeerAddress) -> None:
         """A standby is attached: the players are told. (Another peer attached says nothing
         of the one dropped: tables a drop held stay held until their players answer.)"""
         self.word.standby = standby
@@ -167,11 +172,11 @@ class Succession:
     def _tell(self, why: str | None) -> None:
         word = self.word
         word.gen += 1
-        fields: dict[str, Any] = {"epoch": word.epoch, "standby": word.standby,
-                                  "gen": word.gen}
+        push: StandbyPush = {"type": "standby", "v": PROTOCOL, "epoch": word.epoch,
+                             "standby": word.standby, "gen": word.gen}
         if why is not None:
-            fields["why"] = why
-        self.outbox.send_all(self.connected(), message("standby", **fields))
+            push["why"] = why
+        self.outbox.send_all(self.connected(), push)
 
     def connected(self) -> list[Player]:
         return [p for p in self.players.by_token.values()

@@ -109,19 +109,18 @@ class Caller(threading.Thread):
                 continue
             try:
                 msg = read_from_host(sock.recv())
-                kind = msg["type"]
-                if kind == WELCOME and msg.get("heal"):
+                if msg["type"] == WELCOME and msg.get("heal"):
                     log.warning("the old host at %s (epoch %s) answers: it hands its rows over",
                                 self.old.shown, msg.get("epoch"))
                     if copies is not None:
                         copies.abandon()
                     copies = Copies(msg.get("files"), None)
                     memo = Memo()
-                elif kind == RECORDS and copies is not None:
+                elif msg["type"] == RECORDS and copies is not None:
                     memo.add(msg["replies"])       # its memory of replies, for requests again
-                elif kind == PIECE and copies is not None:
+                elif msg["type"] == PIECE and copies is not None:
                     copies.piece(msg["file"], msg["table"], msg["rows"])
-                elif kind == SNAPSHOT_END and copies is not None:
+                elif msg["type"] == SNAPSHOT_END and copies is not None:
                     done, copies = copies.finish(), None
                     self.on_healed(done, memo)
                     if self.stopped.wait(10.0):

@@ -408,7 +408,11 @@ def _rename(host: sqlite3.Connection, eco: sqlite3.Connection | None, key: bytes
 
 
 def _renamed_in(record: dict[str, Any], before: str, after: str, old: str, new: str) -> bool:
-    """A table's record with one player's handle and name changed; whether anything was."""
+    """A table's record with one player's handle and name changed; whether anything was.
+
+    ``record`` is a table's meta as net/host/persistence.py writes it, unpacked from a row
+    of a copy: persistence's own map (no shape of it is declared), of which only the
+    players' handles and names are read here."""
     changed = False
     for seat in record.get("seats", ()):
         if seat.get("token") == before:

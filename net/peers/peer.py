@@ -1,13 +1,14 @@
 """The messages between the peers of a party: a host, its standby and the peers that wait
 (docs/protocol.md, "A standby peer and takeovers").
 
-Owns: the message types peers send each other, their fields and how each is checked on arrival
-(``read_hello``, ``read_ack``, ``read_from_host``), the timing both sides keep (``BEAT``,
-``BOUND``, ``LOST``), the bounds of a frame from a host to a peer (``PEER_LIMITS``: snapshots
-and records are larger than anything a player is sent), and where a peer says it will serve
-players (``serves``). A peer connects to its host's ROUTER like a player, over CURVE with a key
-pair of its own; the host lets only the keys of its party speak these messages
-(net/host/standby.py).
+Owns: the message types peers send each other, how each is built (its shape is
+net/peers/messages.py's) and checked on arrival (``read_hello``, ``read_ack``,
+``read_from_host``, which gives the shape of the type it checked), the timing both sides keep
+(``BEAT``, ``BOUND``, ``LOST``), the bounds of a frame from a host to a peer (``PEER_LIMITS``:
+snapshots and records are larger than anything a player is sent), and where a peer says it
+will serve players (``serves``). A peer connects to its host's ROUTER like a player, over
+CURVE with a key pair of its own; the host lets only the keys of its party speak these
+messages (net/host/standby.py).
 
 Sessions: every ``standby_hello`` a peer sends carries a new ``session`` number, and every
 message the host sends about that join carries it back. A peer reads the host's word about a
@@ -22,17 +23,28 @@ Must not know about: sockets, tables, players, SQLite (records are net/peers/rep
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, cast
 
-from cardparty.net.peers.replica import (
-    Record,
-    ReplicaError,
-    read_records,
-    wire_records,
+from cardparty.net.peers.messages import (
+    BeatPush,
+    FromHost,
+    RecordsPush,
+    Remembered,
+    SnapshotEndPush,
+    SnapshotPush,
+    StandbyAckMessage,
+    StandbyAttachedPush,
+    StandbyDroppedPush,
+    StandbyHelloMessage,
+    StandbyWaitPush,
+    StandbyWelcomePush,
+    TakeoverPush,
+    Value,
 )
+from cardparty.net.peers.replica import Record, ReplicaError, read_records
 from cardparty.net.trust.keys import public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
-from cardparty.net.wire.protocol import ProtocolError, decode, message
+from cardparty.net.wire.protocol import PROTOCOL, PeerAddress, ProtocolError, decode
 
 #: Seconds between two messages at the least, each way, while nothing else is said: the host
 #: sends ``beat``, a peer ``standby_ack``.
@@ -56,11 +68,18 @@ PEER_LIMITS: dict[str, int] = {
 
 #: What a peer sends (besides acknowledging the records it is sent, nothing it says changes
 #: the host).
-HELLO, ACK = "standby_hello", "standby_ack"
+HELLO: Final = "standby_hello"
+ACK: Final = "standby_ack"
 #: What a host sends a peer.
-WELCOME, PIECE, SNAPSHOT_END, ATTACHED, RECORDS, BEAT_MSG, TAKEOVER, DROPPED, WAIT = (
-    "standby_welcome", "snapshot", "snapshot_end", "standby_attached", "records", "beat",
-    "takeover", "standby_dropped", "standby_wait")
+WELCOME: Final = "standby_welcome"
+PIECE: Final = "snapshot"
+SNAPSHOT_END: Final = "snapshot_end"
+ATTACHED: Final = "standby_attached"
+RECORDS: Final = "records"
+BEAT_MSG: Final = "beat"
+TAKEOVER: Final = "takeover"
+DROPPED: Final = "standby_dropped"
+WAIT: Final = "standby_wait"
 FROM_HOST = frozenset({WELCOME, PIECE, SNAPSHOT_END, ATTACHED, RECORDS, BEAT_MSG, TAKEOVER,
                        DROPPED, WAIT, "error"})
 #: The host's word about one join: read only for the peer's current session.
@@ -87,13 +106,14 @@ def _address(raw: Any, field: str) -> HostAddress:
 # --- a peer's messages --------------------------------------------------------------------------
 
 def hello(serves: HostAddress, epoch: int, session: int, stream: str = "", seq: int = -1,
-          reach: str = "") -> dict[str, Any]:
+          reach: str = "") -> StandbyHelloMessage:
     """A peer's hello: where it will serve players after a takeover, the newest epoch of the
     party it has known (0: none), this join's session, the stream its copy follows and the
     last record it holds (-1: no copy), and the address it reached this host at (so that the
     host knows where its party finds it)."""
-    return message(HELLO, serves=serves.shown, epoch=epoch, session=session, stream=stream,
-                   seq=seq, reach=reach, client="cardparty standby")
+    return {"type": HELLO, "v": PROTOCOL, "serves": serves.shown, "epoch": epoch,
+            "session": session, "stream": stream, "seq": seq, "reach": reach,
+            "client": "cardparty standby"}
 
 
 class Hello:
@@ -107,8 +127,9 @@ class Hello:
         self.stream, self.seq, self.reach = stream, seq, reach
 
 
-def read_hello(raw: dict[str, Any]) -> Hello:
-    """A ``standby_hello`` checked; PeerError otherwise."""
+def read_hello(raw: StandbyHelloMessage) -> Hello:
+    """A ``standby_hello`` (as decoded: its fields not yet checked) checked; PeerError
+    otherwise."""
     serves = _address(raw.get("serves"), "standby_hello: serves")
     epoch, session, seq = raw.get("epoch", 0), raw.get("session", 0), raw.get("seq", -1)
     stream, reach = raw.get("stream", ""), raw.get("reach", "")
@@ -124,11 +145,12 @@ def read_hello(raw: dict[str, Any]) -> Hello:
     return Hello(serves, epoch, session, stream, seq, where)
 
 
-def ack(seq: int, session: int, took: bool = False, healed: bool = False) -> dict[str, Any]:
+def ack(seq: int, session: int, took: bool = False, healed: bool = False
+        ) -> StandbyAckMessage:
     """The highest record the peer has committed (also its heartbeat; -1: none); ``took``: it
     takes over now, as the host's ``takeover`` said (the host closes its socket only after
     this); ``healed``: a host of a higher epoch has the files a lower one handed it (a heal)."""
-    msg = message(ACK, seq=seq, session=session)
+    msg: StandbyAckMessage = {"type": ACK, "v": PROTOCOL, "seq": seq, "session": session}
     if took:
         msg["took"] = True
     if healed:
@@ -136,8 +158,8 @@ def ack(seq: int, session: int, took: bool = False, healed: bool = False) -> dic
     return msg
 
 
-def read_ack(raw: dict[str, Any]) -> tuple[int, int]:
-    """(seq, session) of a ``standby_ack``."""
+def read_ack(raw: StandbyAckMessage) -> tuple[int, int]:
+    """(seq, session) of a ``standby_ack`` (as decoded), checked; PeerError otherwise."""
     seq, session = raw.get("seq"), raw.get("session", 0)
     if not (_whole(seq) or seq == -1):
         raise PeerError("standby_ack: seq must be a whole number")
@@ -150,47 +172,72 @@ def read_ack(raw: dict[str, Any]) -> tuple[int, int]:
 # --- the host's messages ------------------------------------------------------------------------
 
 def welcome(session: int, epoch: int, name: str, stream: str, seq: int,
-            files: list[str] | None, heal: bool = False) -> dict[str, Any]:
+            files: list[str] | None, heal: bool = False) -> StandbyWelcomePush:
     """The host took this peer as its standby. ``files``: a snapshot of these files after
     record ``seq`` of ``stream`` follows, then the records after it; None: no snapshot, the
     records after the peer's own ``seq`` follow (it goes on from its copy). ``heal``: a host
     of a lower epoch hands its rows to one of a higher epoch, which called it
     (docs/protocol.md, "No split brain")."""
-    msg = message(WELCOME, session=session, epoch=epoch, host=name, stream=stream, seq=seq,
-                  files=files)
+    msg: StandbyWelcomePush = {"type": WELCOME, "v": PROTOCOL, "session": session,
+                               "epoch": epoch, "host": name, "stream": stream, "seq": seq,
+                               "files": files}
     if heal:
         msg["heal"] = True
     return msg
 
 
-def piece(session: int, file: str, table: str, rows: list[list[Any]]) -> dict[str, Any]:
-    return message(PIECE, session=session, file=file, table=table, rows=rows)
+def piece(session: int, file: str, table: str, rows: list[list[Value]]) -> SnapshotPush:
+    """One piece of a snapshot: rows of ``table`` of ``file``."""
+    return {"type": PIECE, "v": PROTOCOL, "session": session, "file": file, "table": table,
+            "rows": rows}
 
 
-def records(stream: str, batch: list[Record], replies: list[list[Any]] | None = None
-            ) -> dict[str, Any]:
-    """A batch of records of ``stream`` (net/peers/replica.py's wire form) and, beside them, the
-    replies the host remembers by request id that they hold (so a request sent again after a
-    takeover is answered, never carried out twice)."""
-    return message(RECORDS, stream=stream, records=wire_records(batch), replies=replies or [])
+def snapshot_end(session: int, seq: int) -> SnapshotEndPush:
+    """Every piece of the snapshot as of record ``seq`` was sent."""
+    return {"type": SNAPSHOT_END, "v": PROTOCOL, "session": session, "seq": seq}
 
 
-def wait(session: int, standby: dict[str, Any] | None) -> dict[str, Any]:
+def records(stream: str, batch: list[Record], replies: list[Remembered] | None = None
+            ) -> RecordsPush:
+    """A batch of records of ``stream`` and, beside them, the replies the host remembers by
+    request id that they hold (so a request sent again after a takeover is answered, never
+    carried out twice). A record and its changes are tuples: msgpack packs them as the arrays
+    net/peers/replica.py's ``read_records`` reads, as it packs lists."""
+    return {"type": RECORDS, "v": PROTOCOL, "stream": stream, "records": batch,
+            "replies": replies or []}
+
+
+def beat(stream: str, seq: int) -> BeatPush:
+    """The host is there: the newest record of its stream."""
+    return {"type": BEAT_MSG, "v": PROTOCOL, "stream": stream, "seq": seq}
+
+
+def standby_attached(session: int, seq: int) -> StandbyAttachedPush:
+    """The standby has everything anybody was told, up to record ``seq``."""
+    return {"type": ATTACHED, "v": PROTOCOL, "session": session, "seq": seq}
+
+
+def takeover(session: int, epoch: int, seq: int) -> TakeoverPush:
+    """A hand-over: the standby serves now as ``epoch``, from record ``seq``."""
+    return {"type": TAKEOVER, "v": PROTOCOL, "session": session, "epoch": epoch, "seq": seq}
+
+
+def wait(session: int, standby: PeerAddress | None) -> StandbyWaitPush:
     """This peer waits: another is the host's standby (``standby``: where it serves once it
     takes over, and its key; None: none yet). A peer that loses the host looks for it there."""
-    return message(WAIT, session=session, standby=standby)
+    return {"type": WAIT, "v": PROTOCOL, "session": session, "standby": standby}
 
 
-def dropped(session: int, why: str, go: dict[str, Any] | None = None) -> dict[str, Any]:
+def dropped(session: int, why: str, go: PeerAddress | None = None) -> StandbyDroppedPush:
     """The host gave this join up (``why``); ``go``: the party is served there now (a hand-over,
     a stand-down): join it."""
-    msg = message(DROPPED, session=session, why=why)
+    msg: StandbyDroppedPush = {"type": DROPPED, "v": PROTOCOL, "session": session, "why": why}
     if go is not None:
         msg["go"] = go
     return msg
 
 
-def read_go(raw: Any) -> tuple[HostAddress, bytes] | None:
+def read_go(raw: object) -> tuple[HostAddress, bytes] | None:
     """Where a ``go`` or a ``standby`` field points (address, key), or None."""
     if not isinstance(raw, dict):
         return None
@@ -201,10 +248,10 @@ def read_go(raw: Any) -> tuple[HostAddress, bytes] | None:
         return None
 
 
-def read_from_host(frame: bytes) -> dict[str, Any]:
+def read_from_host(frame: bytes) -> FromHost:
     """A frame from the host, decoded with the peer's bounds and checked for what its type
-    must carry (records as ``Record``s, each change checked against the declared schema);
-    PeerError otherwise."""
+    must carry (records as ``Record``s, each change checked against the declared schema), as
+    the shape of its type; PeerError otherwise."""
     try:
         msg = decode(frame, PEER_LIMITS)
     except ProtocolError as exc:
@@ -235,4 +282,4 @@ def read_from_host(frame: bytes) -> dict[str, Any]:
             raise PeerError("records: replies must be a list")
     elif kind == TAKEOVER and (not _whole(msg.get("epoch")) or not _whole(msg.get("seq"))):
         raise PeerError("takeover: epoch and seq are required")
-    return msg
+    return cast("FromHost", msg)

@@ -46,6 +46,7 @@ from zmq.utils.monitor import recv_monitor_message
 
 from cardparty.core.i18n import Msg
 from cardparty.net.peers.merge import keep_forkpoint
+from cardparty.net.peers.messages import FromHost, RecordsPush
 from cardparty.net.peers.peer import (
     ATTACHED,
     BEAT,
@@ -74,7 +75,7 @@ from cardparty.net.trust.guard import Guard, open_router, peer_of
 from cardparty.net.trust.guests import Guests
 from cardparty.net.trust.keys import KeyPair, public_key
 from cardparty.net.wire.address import AddressError, HostAddress, read_address
-from cardparty.net.wire.protocol import ProtocolError, decode, encode, error
+from cardparty.net.wire.protocol import NotHostReply, ProtocolError, decode, encode, error
 
 log = logging.getLogger("cardparty.standby")
 log.addHandler(logging.NullHandler())
@@ -488,7 +489,7 @@ class Standby:
     def _from_host(self, now: float) -> Takeover | None:
         """What the host sent, in order: its records read in one turn applied together (one
         transaction a file, one acknowledgement: a peer behind catches up in few)."""
-        batch: list[dict[str, Any]] = []
+        batch: list[RecordsPush] = []
         while True:
             try:
                 frame = self.dealer.recv(zmq.NOBLOCK)
@@ -500,13 +501,14 @@ class Standby:
                 self._found(now)
             try:
                 msg = read_from_host(frame)
-                kind = msg["type"]
-                if kind == RECORDS and len(batch) < RECORDS_PER_TURN:
+                if msg["type"] == RECORDS and len(batch) < RECORDS_PER_TURN:
                     batch.append(msg)
                     continue
                 self._records(batch, now)
-                batch = [msg] if kind == RECORDS else []
-                done = None if batch else self._host_said(msg, now)
+                if msg["type"] == RECORDS:
+                    batch, done = [msg], None
+                else:
+                    batch, done = [], self._host_said(msg, now)
             except (PeerError, ReplicaError) as exc:
                 with contextlib.suppress(ReplicaError):
                     self._records(batch, now)     # what came before it was good
@@ -530,7 +532,7 @@ class Standby:
         self.memo.clear()
         self._say_hello(now)
 
-    def _records(self, messages: list[dict[str, Any]], now: float) -> None:
+    def _records(self, messages: list[RecordsPush], now: float) -> None:
         """Records messages of the host, in order: applied, and acknowledged once (those of
         another stream than the copy's are the old news of a host that restarted: left)."""
         replica = self.replica
@@ -542,18 +544,18 @@ class Standby:
             self.memo.add(m["replies"])
         self._ack(now)
 
-    def _host_said(self, msg: dict[str, Any], now: float) -> Takeover | None:
+    def _host_said(self, msg: FromHost, now: float) -> Takeover | None:
         kind = msg["type"]
         if (kind in SESSION_BOUND and msg.get("session") != self.session
-                and not (kind == DROPPED and msg.get("go"))):
+                and not (msg["type"] == DROPPED and msg.get("go"))):
             # About an earlier hello of this peer: old news. (Not a hand-over's or a stand-down's
             # word of where the party went: the host says it once, as it leaves.)
             log.debug("the host's %s of an earlier session is left", kind)
             return None
         replica = self.replica
-        if kind == BEAT_MSG:
+        if msg["type"] == BEAT_MSG:
             pass
-        elif kind == WELCOME:
+        elif msg["type"] == WELCOME:
             self._hello_due = None
             self.epoch = max(self.epoch, int(msg["epoch"]))
             self.host_name = str(msg.get("host", ""))
@@ -568,27 +570,27 @@ class Standby:
                 self._syncing = True
                 self.memo.clear()
                 replica.begin(str(msg["stream"]), int(msg["seq"]), files)
-        elif kind == PIECE:
+        elif msg["type"] == PIECE:
             replica.piece(msg["file"], msg["table"], msg["rows"])
-        elif kind == SNAPSHOT_END:
+        elif msg["type"] == SNAPSHOT_END:
             replica.end()
             self._syncing = False
             self.copies += 1
             assert replica.seq is not None
             log.info("a copy of the host at %s as of record %d", self.host.shown, replica.seq)
             self._ack(now)
-        elif kind == ATTACHED:
+        elif msg["type"] == ATTACHED:
             self.attached = replica.seq is not None
             self.waiting = False
             log.info("attached to the host at %s (epoch %d): nothing is told before this "
                      "standby has it", self.host.shown, self.epoch)
-        elif kind == WAIT:
+        elif msg["type"] == WAIT:
             self._hello_due = None
             self.waiting, self.attached = True, False
             self.successor = read_go(msg.get("standby"))
             log.info("waits as a peer of the host at %s (its standby: %s)", self.host.shown,
                      self.successor[0].shown if self.successor else "none yet")
-        elif kind == TAKEOVER:
+        elif msg["type"] == TAKEOVER:
             if replica.seq is not None and self.attached and replica.seq >= int(msg["seq"]):
                 self.epoch = int(msg["epoch"]) - 1
                 with contextlib.suppress(zmq.Again):
@@ -597,7 +599,7 @@ class Standby:
                 return self._take_over(handed=True, frames=[])
             log.error("the host handed over at record %s but this copy is at %s",
                       msg["seq"], replica.seq)
-        elif kind == DROPPED:
+        elif msg["type"] == DROPPED:
             self.drops += 1
             self.attached = self.waiting = False
             go = read_go(msg.get("go"))
@@ -609,11 +611,11 @@ class Standby:
                 log.warning("the host dropped this standby (%s): joining it again",
                             msg.get("why", ""))
                 self._hello_due = now
-        elif kind == "error":
+        elif msg["type"] == "error":
             self._refused(msg, now)
         return None
 
-    def _refused(self, msg: dict[str, Any], now: float) -> None:
+    def _refused(self, msg: NotHostReply, now: float) -> None:
         code = msg.get("code")
         if code == "not_host":
             # A peer that is not the host, naming the host it stands by: go there; and if
@@ -648,7 +650,7 @@ class Standby:
         self._hello_due = now + REFUSED_AGAIN
 
     @staticmethod
-    def _named(msg: dict[str, Any]) -> tuple[HostAddress, bytes] | None:
+    def _named(msg: NotHostReply) -> tuple[HostAddress, bytes] | None:
         try:
             return read_address(str(msg["host"])), public_key(str(msg["key"]))
         except (KeyError, AddressError, ValueError):
@@ -796,9 +798,9 @@ class Standby:
                     "there", host=where) if self.lost_at is None else
                 Msg("this is the standby of the host at {host}; it takes over once the "
                     "players of that host follow it here", host=where))
-        reply = error("not_host", text, rid if isinstance(rid, int | str) else None)
-        reply["host"] = where
-        reply["key"] = self.host_key.decode()
+        reply: NotHostReply = {**error("not_host", text, rid if isinstance(rid, int | str)
+                                        else None), "host": where,
+                               "key": self.host_key.decode()}
         with contextlib.suppress(zmq.ZMQError):
             self.router.send_multipart([route, encode(reply)], zmq.NOBLOCK)
 

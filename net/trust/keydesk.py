@@ -23,8 +23,8 @@ of new connections the desk stops listening for a moment (the kernel holds the r
 source address over its rate of answers is not read until it has one due (TCP holds it back):
 neither a full desk nor a flood keeps a core busy.
 
-Owns: the desk (``KeyDesk``, ``DeskLimits``), the client's question (``fetch_key``), and which
-port the desk uses (``desk_endpoint``).
+Owns: the desk (``KeyDesk``, ``DeskLimits``), its answer (``KeyReply``), the client's question
+(``fetch_key``), and which port the desk uses (``desk_endpoint``).
 
 Must not know about: players, tables, terminals.
 """
@@ -40,19 +40,28 @@ import struct
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
 import zmq
 
 from cardparty.net.trust.allowance import Allowances
 from cardparty.net.trust.keys import KeyPair, public_key
 from cardparty.net.wire.address import ipv6_endpoint
-from cardparty.net.wire.protocol import HOST_LIMITS, ProtocolError, decode, encode, message
+from cardparty.net.wire.protocol import HOST_LIMITS, PROTOCOL, ProtocolError, decode, encode
 
 log = logging.getLogger("cardparty.host")
 
 #: What a client sends; anything else gets no answer.
 QUESTION = b"cardparty key?"
+
+
+class KeyReply(TypedDict):
+    """The desk's answer (``key``): the host's public key (Z85) and its name."""
+
+    type: Literal["key"]
+    v: int
+    key: str
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +191,9 @@ class KeyDesk:
     def __init__(self, endpoint: str, keys: KeyPair, name: str,
                  limits: DeskLimits | None = None) -> None:
         self.limits = limits or LIMITS
-        self.answer = zmtp_frame(encode(message("key", key=keys.public.decode(), name=name)))
+        said: KeyReply = {"type": "key", "v": PROTOCOL, "key": keys.public.decode(),
+                          "name": name}
+        self.answer = zmtp_frame(encode(said))
         #: the same to a REQ socket, behind the empty delimiter frame it expects
         self.req_answer = zmtp_frame(b"", more=True) + self.answer
         family, host, port = _split(endpoint)
@@ -498,7 +509,11 @@ def fetch_key(address: str, timeout: float = 3.0,
         sock.send(QUESTION)
         if not sock.poll(int(timeout * 1000)):
             raise ConnectionError(f"no cardparty host told its key at {address}")
-        reply: dict[str, Any] = decode(sock.recv(), HOST_LIMITS)
+        decoded = decode(sock.recv(), HOST_LIMITS)
+        if decoded["type"] != "key":
+            raise ProtocolError("unknown_type", f"a {decoded['type']!r} message, not its key")
+        # Its fields are still a stranger's words: each is checked as it is read.
+        reply = cast("KeyReply", decoded)
         key = public_key(reply.get("key", ""))
         name = reply.get("name", "")
         return key, name if isinstance(name, str) else ""

@@ -2,8 +2,11 @@
 
 Owns: PROTOCOL (the version every message carries), the size and decode limits, the table of
 message types a client may send with each field's type and bounds (``REQUESTS``), the error
-codes (``ERRORS``), and ``encode``/``decode``/``check_request``. docs/protocol.md documents
-every message and field; this module is its executable form and the two must agree.
+codes (``ERRORS``) and the ``error`` reply's shape (``ErrorReply``, ``NotHostReply``), the
+shapes of the host's word to its players about its succession (``PeerAddress``,
+``SuccessionWord``, ``StandbyPush``, ``StandbyStatus``: a player's side reads them, and it
+may not import the peers'), and ``encode``/``decode``/``check_request``. docs/protocol.md
+documents every message and field; this module is its executable form and the two must agree.
 
 Every message on the wire is ONE ZeroMQ frame holding ONE msgpack map with at least
 ``type`` (a short string) and ``v`` (the protocol version). Untrusted input is bounded twice:
@@ -24,7 +27,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict, cast
 
 import msgpack
 
@@ -176,7 +179,7 @@ def map_frame(pairs: int, *parts: bytes) -> bytes:
     return head + b"".join(parts)
 
 
-def pairs_of(fields: dict[str, Any]) -> bytes:
+def pairs_of(fields: Outgoing) -> bytes:
     """The packed entries of ``fields`` (at most 15) without the map's header: a part for
     ``map_frame``."""
     assert len(fields) < 16
@@ -191,7 +194,11 @@ def array_of(items: list[bytes]) -> bytes:
 
 
 def message(type_: str, **fields: Any) -> dict[str, Any]:
-    """A message map: ``{"type": type_, "v": PROTOCOL, **fields}``."""
+    """A message map: ``{"type": type_, "v": PROTOCOL, **fields}``.
+
+    The one generic builder (its map is any message's): a message whose shape is declared
+    is built as its own TypedDict instead (``ErrorReply``, ``replies.py``, the peers'
+    ``messages.py``), so mypy sees its fields."""
     return {"type": type_, "v": PROTOCOL, **fields}
 
 
@@ -202,7 +209,9 @@ def _refuse_ext(code: int, data: bytes) -> Any:
 def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]:
     """The map in ``frame``, checked for size, shape, ``type`` and ``v``; ProtocolError if not.
 
-    ``limits`` defaults to CLIENT_LIMITS (the host decoding a client's frame).
+    ``limits`` defaults to CLIENT_LIMITS (the host decoding a client's frame). The map is
+    any map until its reader has checked its type (and gets it as that type's TypedDict,
+    ``check_request``, ``peers.peer.read_from_host``): only its ``type`` and ``v`` are known.
     """
     limits = CLIENT_LIMITS if limits is None else limits
     most = limits["max_buffer_size"]
@@ -236,16 +245,17 @@ def decode(frame: bytes, limits: dict[str, int] | None = None) -> dict[str, Any]
     return data
 
 
-def _binary_key(data: dict[str, Any]) -> bool:
-    """Whether any map in ``data``, however deep, has a key that is not a string."""
-    stack: list[Any] = [data]
+def _binary_key(data: object) -> bool:
+    """Whether any map in ``data`` (a decoded value), however deep, has a key that is not a
+    string."""
+    stack: list[object] = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
             if not all(type(k) is str for k in item):
                 return True
             stack.extend(v for v in item.values() if isinstance(v, dict | list))
-        else:
+        elif isinstance(item, list):
             stack.extend(v for v in item if isinstance(v, dict | list))
     return False
 
@@ -394,7 +404,7 @@ def names(max_items: int) -> Callable[[Any], Any]:
 
 def plain_map(max_items: int) -> Callable[[Any], Any]:
     @typed("dict[str, object]")
-    def check(value: Any) -> dict[str, Any]:
+    def check(value: Any) -> dict[str, object]:
         if not isinstance(value, dict) or len(value) > max_items:
             raise ValueError(f"must be a map of at most {max_items} entries")
         return value
@@ -411,7 +421,7 @@ def request_id(value: Any) -> int | str:
 
 
 @typed("int | dict[str, object]")
-def move_field(value: Any) -> int | dict[str, Any]:
+def move_field(value: Any) -> int | dict[str, object]:
     """A move: its id in the view's ``moves`` list, or a full move map (Move.from_wire)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 100_000:
         return value
@@ -615,9 +625,9 @@ RID_REQUIRED = frozenset({"move"})
 
 
 def check_request(data: dict[str, Any]) -> Request:
-    """A decoded client message checked against REQUESTS: a new map holding ``type``,
-    ``rid`` (or None) and every declared field (defaults filled in), of its request's type
-    (``requests.py``). ProtocolError if not.
+    """A decoded client message (``decode``'s map: its type not yet known) checked against
+    REQUESTS: a new map holding ``type``, ``rid`` (or None) and every declared field
+    (defaults filled in), of its request's type (``requests.py``). ProtocolError if not.
 
     Unknown extra fields are ignored (a newer client may send more; additive changes only).
     """
@@ -626,6 +636,8 @@ def check_request(data: dict[str, Any]) -> Request:
     if spec is None:
         raise ProtocolError("unknown_type", f"no message type {kind!r} "
                                             f"(requests: {', '.join(sorted(REQUESTS))})")
+    # Filled from the declaration of ``kind``: which TypedDict it is is known only at run
+    # time, from ``kind`` (the one cast below).
     out: dict[str, Any] = {"type": kind, "rid": None}
     if "rid" in data:
         try:
@@ -661,13 +673,82 @@ def bad_field(kind: str, name: str, exc: ValueError | None) -> ProtocolError:
                                           problem=said if isinstance(said, Msg) else str(exc)))
 
 
-def error(code: str, text_: str, rid: Any = None, about: str | None = None,
-          table: str | None = None) -> dict[str, Any]:
+class ErrorReply(TypedDict):
+    """The ``error`` reply (docs/protocol.md, "Error codes"): a code from ERRORS, one line of
+    words (``msg``: the same as a message, each client says it in its language), the request
+    id and type it answers (None: a frame that is no request), and the table it was about."""
+
+    type: Literal["error"]
+    v: int
+    code: str
+    message: str
+    rid: int | str | None
+    about: str | None
+    msg: NotRequired[dict[str, object]]
+    table: NotRequired[str]
+
+
+class NotHostReply(ErrorReply, total=False):
+    """An ``error`` as a peer that does not serve says it (``not_host``): the host it stands
+    by, its address (``host``) and key (``key``)."""
+
+    host: str
+    key: str
+
+
+def error(code: str, text_: str, rid: int | str | None = None, about: str | None = None,
+          table: str | None = None) -> ErrorReply:
     """The ``error`` reply: a code from ERRORS and one line of words."""
-    out = message("error", code=code, message=text_, rid=rid, about=about)
+    out: ErrorReply = {"type": "error", "v": PROTOCOL, "code": code, "message": text_,
+                       "rid": rid, "about": about}
     if isinstance(text_, Msg):              # the rules' words as an id: see docs/protocol.md
         out["msg"] = text_.to_wire()
     if table is not None:
         out["table"] = table
     return out
+
+
+# --- the host's word to its players about its succession ------------------------------------
+
+class PeerAddress(TypedDict):
+    """Where a peer of the party serves players, and its public key (Z85): the standby a
+    host names (``welcome``, the ``standby`` push, ``standby_wait``), where the party goes
+    (``standby_dropped``'s ``go``)."""
+
+    address: str
+    port: int
+    key: str
+
+
+class SuccessionWord(TypedDict):
+    """What every ``welcome`` tells of the host's succession: its epoch, the standby attached
+    (None: none) and the number of this word (it grows with each change)."""
+
+    epoch: int
+    standby: PeerAddress | None
+    standby_gen: int
+
+
+class StandbyPush(TypedDict):
+    """The ``standby`` push: the host's new word about its standby (attached, or dropped,
+    then with ``why``), numbered ``gen``."""
+
+    type: Literal["standby"]
+    v: int
+    epoch: int
+    standby: PeerAddress | None
+    gen: int
+    why: NotRequired[str]
+
+
+class StandbyStatus(TypedDict):
+    """How the host's standby is doing (``pong``'s ``standby``, the host's console): its
+    state (``none`` without one), where it serves, records not yet acknowledged and since
+    when the oldest of them was sent, and how many peers wait."""
+
+    state: str
+    serves: str | None
+    behind: int | None
+    lag_ms: float
+    waiting: int
 

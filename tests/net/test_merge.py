@@ -25,11 +25,13 @@ ZED_WIN, ZED_LOSE = b"W" * 40, b"L" * 40
 ADA = b"A" * 40
 
 
-def meta(key: str, *seated: tuple[bytes, str]) -> dict[str, object]:
-    return {"title": "x", "seats": [{"kind": "human", "token": identity(k, n), "name": n}
-                                   for k, n in seated],
-            "creator": [identity(*seated[0]), seated[0][1]] if seated else ["", ""],
-            "spectators": [], "economy": [0, key, False, False, [n for _, n in seated]]}
+def meta(key: str, *seated: tuple[bytes, str]) -> bytes:
+    """A table's record as the host packs it, with ``seated`` at it."""
+    record = {"title": "x", "seats": [{"kind": "human", "token": identity(k, n), "name": n}
+                                      for k, n in seated],
+              "creator": [identity(*seated[0]), seated[0][1]] if seated else ["", ""],
+              "spectators": [], "economy": [0, key, False, False, [n for _, n in seated]]}
+    return bytes(msgpack.packb(record, use_bin_type=True))
 
 
 def images(directory: Path) -> dict[str, bytes]:

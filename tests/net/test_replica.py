@@ -66,7 +66,8 @@ def store_write(rng: random.Random, store: Store, n: int) -> None:
     what = rng.randrange(8)
     tid = rng.choice(TABLES)
     if what <= 1:
-        store.put_table(tid, n, {"n": n, "x": rng.random()}, rng.randbytes(rng.randrange(300)))
+        store.put_table(tid, n, msgpack.packb({"n": n, "x": rng.random()}),
+                        rng.randbytes(rng.randrange(300)))
     elif what <= 3:
         store.add_moves([(rng.choice(TABLES), n * 10 + i, rng.randbytes(8))
                          for i in range(rng.randrange(1, 4))])
@@ -174,7 +175,7 @@ def test_the_replica_equals_the_host_after_a_random_workload(
 
 def test_a_copy_opens_as_a_host_store_that_was_closed_cleanly(tmp_path: Path) -> None:
     store = Store(tmp_path / "host")
-    store.put_table("t1", 1, {"a": 1}, b"save")
+    store.put_table("t1", 1, msgpack.packb({"a": 1}), b"save")
     replica = Replica(tmp_path / "standby")
     send_snapshot(Stream(store, None).snapshot(7), replica)
     replica.close()

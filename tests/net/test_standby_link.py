@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 import zmq
 
@@ -372,7 +373,7 @@ def seat(store: Store, key: bytes, name: str, table: str = "t1") -> None:
     meta = {"status": "playing", "title": "x", "seats": [
         {"kind": "human", "token": identity(key, name), "name": name},
         {"kind": "bot", "token": None, "name": "Bot 2"}]}
-    store.put_table(table, int(table[1:]), meta, b"save")
+    store.put_table(table, int(table[1:]), msgpack.packb(meta, use_bin_type=True), b"save")
 
 
 def follow(ctx: zmq.Context[Any], keys: KeyPair, standby_key: bytes, port: int, name: str,
