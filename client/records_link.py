@@ -15,13 +15,28 @@ Must not know about: game rules, terminals, the screens.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from cardparty.client.economy_link import send
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver
+from cardparty.client.replay_model import (
+    MarkShown,
+    RecordsShown,
+    ReplayEndedShown,
+    ReplayShown,
+    ReviewShown,
+)
+from cardparty.core.contract import View, WireEvent
 from cardparty.core.i18n import shown
 from cardparty.net.player.session import Session
+from cardparty.net.wire.record_replies import (
+    RecordEntry,
+    RecordsReply,
+    ReplayEndedPush,
+    ReplayReply,
+    ReplaySharedPush,
+)
 
 ACTIONS = ("records", "replay", "replay_lead", "replay_end", "review")
 
@@ -34,14 +49,20 @@ class RecordsLink(Protocol):
 
 
 def request(link: RecordsLink, action: str, args: dict[str, Any]) -> None:
-    """Send one of ``ACTIONS`` with the fields ``args`` names; the reply becomes the client's
-    message (a refusal, one line of ``error``)."""
+    """Send one of ``ACTIONS`` with the fields ``args`` names (the keywords the client's
+    request was given, as ``NetLink.request`` passes them on: any the screen put there);
+    the reply becomes the client's message (a refusal, one line of ``error``). Each reply is
+    of its request's type: the one cast here reads it as such."""
     if action == "records":
-        fields: dict[str, Any] = {"before": args.get("before"), "most": 20}
+        before = args.get("before")
+        send(link.session, link.deliver, action, {"before": before, "most": 20},
+             lambda reply: link.deliver({**records_message(cast(RecordsReply, reply),
+                                                           before)}))
     elif action == "review":
-        fields = {"id": str(args["id"])}
+        send(link.session, link.deliver, action, {"id": str(args["id"])},
+             lambda reply: link.deliver({**review_message(reply)}))
     elif action == "replay_end":
-        fields = {"table": args["table"]}
+        send(link.session, link.deliver, action, {"table": args["table"]}, ignored)
     else:
         fields = {"step": max(0, int(args.get("step") or 0)), "seat": args.get("seat")}
         if args.get("record") is not None:
@@ -50,53 +71,56 @@ def request(link: RecordsLink, action: str, args: dict[str, Any]) -> None:
             fields["table"] = args.get("table")
         if action == "replay_lead":
             fields["record"] = args.get("record")
-    def answered(reply: dict[str, Any]) -> None:
-        if action == "records":
-            link.deliver({"type": "records", "records": [entry(r) for r in
-                                                         reply.get("records") or ()],
-                          "more": bool(reply.get("more")), "before": args.get("before")})
-        elif action == "replay":
-            link.deliver(step_message(reply))
-        elif action == "review":
-            link.deliver(review_message(reply))
+        answered = ((lambda reply: link.deliver({**step_message(cast(ReplayReply, reply))}))
+                    if action == "replay" else ignored)          # replay_lead: its push shows
+        send(link.session, link.deliver, action, fields, answered)
 
 
-    send(link.session, link.deliver, action, fields, answered)
+def ignored(reply: object) -> None:
+    """A reply that says nothing the client shows (``ok``): the host's pushes tell it."""
 
 
-def entry(r: Any) -> dict[str, Any]:
+def records_message(reply: RecordsReply, before: float | None) -> RecordsShown:
+    """A host's ``records`` as the client's: each listed record's words as they may be
+    drawn, and the ``before`` it answers."""
+    return {"type": "records", "records": [entry(r) for r in reply.get("records") or ()
+                                           if isinstance(r, dict)],
+            "more": bool(reply.get("more")), "before": before}
+
+
+def entry(r: RecordEntry) -> RecordEntry:
     """A listed record with its host's words as they may be drawn (``host_text``)."""
-    if not isinstance(r, dict):
-        return {}
-    out = dict(r)
-    out["names"] = [host_text(str(n), name=True) for n in r.get("names") or ()]
-    out["title"] = host_text(str(r.get("title") or ""), 64)
-    return out
+    return {**r, "names": [host_text(str(n), name=True) for n in r.get("names") or ()],
+            "title": host_text(str(r.get("title") or ""), 64)}
 
 
-def step_message(msg: dict[str, Any], shared: bool = False) -> dict[str, Any]:
+def step_message(msg: ReplayReply | ReplaySharedPush) -> ReplayShown:
     """A host's ``replay`` (or ``replay_shared``) as the client's ``replay`` message: the
     view's names and each event's words as they may be drawn."""
-    view = dict(msg.get("view") or {})
+    view: View = {**msg["view"]}
     if isinstance(view.get("players"), list):
         view["players"] = [{**p, "name": host_text(str(p.get("name") or ""), name=True)}
                            if isinstance(p, dict) else p for p in view["players"]]
-    events = [{**e, "text": host_text(shown(e.get("text"), e.get("msg")), 300)}
-              for e in msg.get("events") or () if isinstance(e, dict)]
-    out = {"type": "replay", "record": msg.get("record"), "table": msg.get("table"),
-           "step": int(msg.get("step") or 0), "steps": int(msg.get("steps") or 0),
-           "seat": msg.get("seat"), "live": bool(msg.get("live")), "mover": msg.get("mover"),
-           "at": msg.get("at"), "view": view, "events": events, "shared": shared}
-    if shared:
+    events: list[WireEvent] = [
+        {**e, "text": host_text(shown(e.get("text"), e.get("msg")), 300)}
+        for e in msg.get("events") or () if isinstance(e, dict)]
+    out: ReplayShown = {
+        "type": "replay", "record": msg.get("record"), "table": msg.get("table"),
+        "step": int(msg.get("step") or 0), "steps": int(msg.get("steps") or 0),
+        "seat": msg.get("seat"), "live": bool(msg.get("live")), "mover": msg.get("mover"),
+        "at": msg.get("at"), "view": view, "events": events,
+        "shared": msg["type"] == "replay_shared"}
+    if msg["type"] == "replay_shared":
         out["leader"] = msg.get("leader")
         out["leader_name"] = host_text(str(msg.get("leader_name") or "?"), name=True)
     return out
 
 
-def review_message(msg: dict[str, Any]) -> dict[str, Any]:
+def review_message(msg: dict[str, Any]) -> ReviewShown:
     """A host's ``review`` as the client's: each mark's labels and reason as they may be
-    drawn, the reason in the player's language."""
-    marks = []
+    drawn, the reason in the player's language. (``msg`` is the reply to ``review``, whose
+    shape the review's part of the wire declares.)"""
+    marks: list[MarkShown] = []
     for m in msg.get("marks") or ():
         if not isinstance(m, dict):
             continue
@@ -110,14 +134,18 @@ def review_message(msg: dict[str, Any]) -> dict[str, Any]:
 
 
 def pushed(link: RecordsLink, msg: dict[str, Any]) -> bool:
-    """A pushed ``replay_shared`` or ``replay_ended``: delivered; True when it was one."""
+    """A pushed ``replay_shared`` or ``replay_ended``: delivered; True when it was one.
+    (``msg``: any message the host pushed, its type not known yet; read as its type's
+    shape once it is known.)"""
     kind = msg.get("type")
     if kind == "replay_shared":
-        link.deliver(step_message(msg, shared=True))
+        link.deliver({**step_message(cast(ReplaySharedPush, msg))})
         return True
     if kind == "replay_ended":
-        link.deliver({"type": "replay_ended", "table": msg.get("table"),
-                      "record": msg.get("record"),
-                      "by": host_text(str(msg.get("by") or "?"), name=True)})
+        ended = cast(ReplayEndedPush, msg)
+        told: ReplayEndedShown = {"type": "replay_ended", "table": ended.get("table"),
+                                  "record": ended.get("record"),
+                                  "by": host_text(str(ended.get("by") or "?"), name=True)}
+        link.deliver({**told})
         return True
     return False

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardparty.client.command_line import LOBBY_SIDE, command
 from cardparty.client.drawing import Fragments, cells
+from cardparty.client.event_link import EventSeatShown, EventShown, EventsShown
 from cardparty.client.keymap import Keys
 from cardparty.client.link import Message
 from cardparty.client.lobby_rows import summary_of
@@ -28,6 +29,7 @@ from cardparty.client.screen import Receiver, Screen, back_keys
 from cardparty.client.screens.room import RoomScreen
 from cardparty.core.i18n import N_, _, ngettext
 from cardparty.core.tourney.export import to_csv, to_html
+from cardparty.net.wire.event_replies import EventBrief, EventWire
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -50,14 +52,14 @@ class EventsScreen(Screen):
     def __init__(self, c: Controller) -> None:
         super().__init__(c)
         #: The host's events, newest first (``events``), and the row chosen.
-        self.listed: list[dict[str, Any]] = []
+        self.listed: list[EventBrief] = []
         self.cursor = 0
         #: Each event as the host last told it, by id (its standings and rounds).
-        self.events: dict[str, dict[str, Any]] = {}
+        self.events: dict[str, EventWire] = {}
         #: The event last chosen or seated in (None: none yet).
         self.chosen_id: str | None = None
         #: Where the last round seated this player (``event_seat``).
-        self.seat: dict[str, Any] | None = None
+        self.seat: EventSeatShown | None = None
 
     # --- what the host tells ---------------------------------------------------------------
 
@@ -65,31 +67,32 @@ class EventsScreen(Screen):
         return {"events": self._events, "event": self._event, "event_seat": self._seat}
 
     def _events(self, msg: Message) -> None:
-        self.listed = [e for e in msg.get("events") or () if isinstance(e, dict)]
+        listed = cast(EventsShown, msg)           # an ``events`` message, by its receiver
+        self.listed = [e for e in listed.get("events") or () if isinstance(e, dict)]
         chosen = self.chosen()
         if chosen is not None and chosen not in self.events:
             self.c.request("event", event=chosen)
 
     def _event(self, msg: Message) -> None:
-        event = msg.get("event")
+        event = cast(EventShown, msg).get("event")   # an ``event`` message, by its receiver
         if isinstance(event, dict) and event.get("id"):
             self.events[str(event["id"])] = event
             if self.chosen_id is None:
                 self.chosen_id = str(event["id"])
             for i, e in enumerate(self.listed):      # the list's line follows the event
                 if e.get("id") == event["id"]:
-                    self.listed[i] = {**e, **{k: event[k] for k in e if k in event}}
+                    self.listed[i] = event           # an event whole says its line too
 
     def _seat(self, msg: Message) -> None:
         c = self.c
-        self.chosen_id = str(msg.get("event"))
-        self.seat = msg
+        seat = self.seat = cast(EventSeatShown, msg)   # an ``event_seat``, by its receiver
+        self.chosen_id = str(seat.get("event"))
         c.notice = _("{event}, round {round}: table {table}, seat {seat}").format(
-            event=msg.get("title") or msg.get("event"), round=msg.get("round"),
-            table=msg.get("table"), seat=int(msg.get("seat") or 0) + 1)
+            event=seat.get("title") or seat.get("event"), round=seat.get("round"),
+            table=seat.get("table"), seat=int(seat.get("seat") or 0) + 1)
         if c.screen in (self.name, "lobby"):
             c.show("lobby")
-            c.get(RoomScreen).wait_for(msg.get("table"))  # its room opens once it is listed
+            c.get(RoomScreen).wait_for(seat.get("table"))  # its room opens once it is listed
 
     # --- what it shows ---------------------------------------------------------------------
 
@@ -107,7 +110,7 @@ class EventsScreen(Screen):
         if chosen is not None:
             self.c.request("event", event=chosen)
 
-    def shown_event(self) -> dict[str, Any] | None:
+    def shown_event(self) -> EventWire | None:
         """The event the screen shows: the chosen one, as the host last told it."""
         chosen = self.chosen()
         return None if chosen is None else self.events.get(chosen)
@@ -328,8 +331,8 @@ def export(c: Controller, key: str) -> None:
         return
     stem = f"cardparty-{event.get('id')}"
     try:
-        Path(f"{stem}.csv").write_text(to_csv(event), encoding="utf-8")
-        Path(f"{stem}.html").write_text(to_html(event), encoding="utf-8")
+        Path(f"{stem}.csv").write_text(to_csv(dict(event)), encoding="utf-8")
+        Path(f"{stem}.html").write_text(to_html(dict(event)), encoding="utf-8")
     except OSError as exc:
         c.error = _("cannot write the standings: {error}").format(error=exc.strerror or exc)
         return

@@ -22,6 +22,7 @@ from cardparty.client.replay_model import History
 from cardparty.client.screen import Receiver, Screen, back_keys
 from cardparty.client.screens.replay import open_replay
 from cardparty.core.i18n import N_, _
+from cardparty.net.wire.record_replies import RecordEntry
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -69,7 +70,7 @@ class HistoryScreen(Screen):
         return out
 
 
-def row_text(row: dict[str, Any], game: str) -> str:
+def row_text(row: RecordEntry, game: str) -> str:
     """A listed round in words: "02 Dec 12:41 · Pika · table t3, round 2 · Eva*, Bot 2 ·
     place 1"."""
     ended = row.get("ended")

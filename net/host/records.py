@@ -27,11 +27,11 @@ import logging
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 import msgpack
 
-from cardparty.core.contract import Result
+from cardparty.core.contract import Result, WireEvent
 from cardparty.core.discovery import Catalog
 from cardparty.core.economy.ledger import Ledger
 from cardparty.core.i18n import Msg
@@ -45,7 +45,20 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.views import Views
 from cardparty.net.names.safetext import name_folds
 from cardparty.net.store import Store
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
+from cardparty.net.wire.record_replies import (
+    Answer,
+    RecordEntry,
+    RecordReply,
+    RecordsReply,
+    RecordWire,
+    ReplayEndedPush,
+    ReplayEndReply,
+    ReplayLeadReply,
+    ReplayReply,
+    ReplaySharedPush,
+    ReplayStep,
+)
 from cardparty.net.wire.requests import (
     RecordRequest,
     RecordsRequest,
@@ -62,6 +75,12 @@ REPLAYS = 16
 #: Records a ``records`` reply lists at most.
 PAGE = 20
 SECONDS_A_DAY = 86_400.0
+#: What a replay kept ready is known by: its record's id, or a round in play as
+#: ("live", table id, the table's version, the game's identity).
+ReplayKey = str | tuple[str, str, int, int]
+#: What a ``replay`` reply says before its step: the protocol's version (the server adds
+#: the request's ``rid``). Spread, never changed.
+ANSWER: Answer = {"v": PROTOCOL}
 
 
 def player_key(name: str) -> str:
@@ -150,7 +169,7 @@ class Records:
         self.catalog = catalog
         #: the record of each table's last finished round, by table id
         self.last: dict[str, str] = {}
-        self._replays: OrderedDict[Any, Replay] = OrderedDict()
+        self._replays: OrderedDict[ReplayKey, Replay] = OrderedDict()
         self.prune()
 
     # --- keeping -----------------------------------------------------------------------------
@@ -165,14 +184,14 @@ class Records:
         """A round ended (``TableEvents.over``, after it was paid): its record is kept, in
         the same transaction as the table's row that says it is over."""
         game = ht.game
-        paid: list[dict[str, Any]] = []
-        if self.ledger is not None and ht.stakes.key:
-            kept = self.ledger.paid_in(f"{ht.stakes.key}/r{ht.match.round}")
-            for seat, s in enumerate(ht.seats):
-                p = kept.get(s.name) if s.kind == "human" else None
-                if p is not None:
-                    paid.append({"seat": seat, "name": s.name, "coins": p.coins, "xp": p.xp,
-                                 "league": p.league, "stake": p.stake, "pot": p.pot})
+        # What was paid and who sat, as ``GameRecord.from_table`` takes them (core's plain
+        # maps); the record's wire says them as ``RecordPaid`` and ``RecordSeat``.
+        kept = (self.ledger.paid_in(f"{ht.stakes.key}/r{ht.match.round}")
+                if self.ledger is not None and ht.stakes.key else {})
+        paid = [{"seat": seat, "name": s.name, "coins": p.coins, "xp": p.xp,
+                 "league": p.league, "stake": p.stake, "pot": p.pot}
+                for seat, s in enumerate(ht.seats)
+                if s.kind == "human" and (p := kept.get(s.name)) is not None]
         seats = [{"name": s.name, "kind": s.kind, "level": s.level if s.kind == "bot" else None,
                   "standin": s.standin} for s in ht.seats]
         rid = self.shelf.next_id()
@@ -216,11 +235,11 @@ class Records:
                                                  record=repr(rid)))
         return record
 
-    def on_records(self, player: Player, req: RecordsRequest) -> dict[str, Any]:
+    def on_records(self, player: Player, req: RecordsRequest) -> RecordsReply:
         key = player_key(player.name)
         most = req["most"]
         rows = self.shelf.of(key, req["before"], most + 1)
-        out = []
+        out: list[RecordEntry] = []
         for rid, ended, table_id, game, data in rows[:most]:
             try:
                 rec = unpack_record(rid, data)
@@ -235,14 +254,17 @@ class Records:
                         "names": rec.names, "seat": seat, "steps": len(rec.steps),
                         "places": result.get("places"), "scores": result.get("scores"),
                         "plugins": rec.plugins})
-        return message("records", records=out, more=len(rows) > most)
+        return {"type": "records", "v": PROTOCOL, "records": out, "more": len(rows) > most}
 
-    def on_record(self, player: Player, req: RecordRequest) -> dict[str, Any]:
-        return message("record", record=self.find(player, req["id"]).to_wire())
+    def on_record(self, player: Player, req: RecordRequest) -> RecordReply:
+        # ``GameRecord.to_wire`` gives core's plain map (core knows no wire shape): the
+        # record file's fields, which RecordWire declares.
+        record = cast(RecordWire, self.find(player, req["id"]).to_wire())
+        return {"type": "record", "v": PROTOCOL, "record": record}
 
     # --- replaying ---------------------------------------------------------------------------
 
-    def replay_of(self, key: Any, record: GameRecord) -> Replay:
+    def replay_of(self, key: ReplayKey, record: GameRecord) -> Replay:
         found = self._replays.get(key)
         if found is None:
             try:
@@ -267,7 +289,7 @@ class Records:
         replay = self.replay_of(("live", ht.id, game.version, id(game)), record)
         return replay, own
 
-    def on_replay(self, player: Player, req: ReplayRequest) -> dict[str, Any]:
+    def on_replay(self, player: Player, req: ReplayRequest) -> ReplayReply:
         rid, tid = req["record"], req["table"]
         if (rid is None) == (tid is None):
             raise ProtocolError("bad_field", Msg("replay: give a record or a table"))
@@ -276,19 +298,20 @@ class Records:
             ht = self.tables.find(tid)
             if ht.status == "playing":
                 replay, seat = self.live(player, ht, seat)
-                return self.shown(replay, None, ht.id, req["step"], seat, live=True)
+                return {"type": "replay", **ANSWER,
+                        **self.shown(replay, None, ht.id, req["step"], seat, live=True)}
             rid = self.last.get(ht.id)
         if rid is None:
             raise ProtocolError("no_record", Msg("no round of this table has a record here"))
         record = self.find(player, rid)
         replay = self.replay_of(rid, record)
-        return self.shown(replay, rid, record.table, req["step"], seat)
+        return {"type": "replay", **ANSWER,
+                **self.shown(replay, rid, record.table, req["step"], seat)}
 
     def shown(self, replay: Replay, rid: str | None, table_id: str, step: int,
-              seat: int | None, live: bool = False, kind: str = "replay",
-              **more: Any) -> dict[str, Any]:
-        """The ``replay`` message: the view of ``seat`` after ``step`` steps, with the events
-        of that step as the seat saw them."""
+              seat: int | None, live: bool = False) -> ReplayStep:
+        """The fields of a ``replay`` (or ``replay_shared``) message: the view of ``seat``
+        after ``step`` steps, with the events of that step as the seat saw them."""
         if seat is not None and not 0 <= seat < replay.record.players:
             raise ProtocolError("no_seat", Msg("there is no seat {seat}", seat=seat))
         step = max(0, min(step, replay.steps))
@@ -296,29 +319,29 @@ class Records:
             before = len(replay.table_at(step - 1).events) if step else 0
             table = replay.table_at(step)
             view = table.view(seat)
-            events = []
+            events: list[WireEvent] = []
             for e in table.events[before:]:
-                seen = dict(redact_event(e, seat))
+                redacted = redact_event(e, seat)
                 try:
-                    text = describe(seen, table.names, table.hook)
+                    text = describe(redacted, table.names, table.hook)
                 except Exception:
-                    text = describe(seen, table.names)
-                seen["text"] = str(text)
+                    text = describe(redacted, table.names)
+                said: WireEvent = {"type": redacted["type"], "text": str(text)}
                 if isinstance(text, Msg):
-                    seen["msg"] = text.to_wire()
-                events.append(seen)
+                    said["msg"] = text.to_wire()
+                events.append({**redacted, **said})     # the game's keys, then its words
         except RecordError as exc:
             raise ProtocolError("no_replay", exc.args[0]) from None
         rec = replay.record
         mover = rec.steps[step - 1].seat if step else None
         at = rec.steps[step - 1].at if step else 0.0
-        return message(kind, record=rid, table=table_id, step=step, steps=replay.steps,
-                       seat=seat, live=live, mover=mover, at=at, view=view, events=events,
-                       **more)
+        return {"record": rid, "table": table_id, "step": step, "steps": replay.steps,
+                "seat": seat, "live": live, "mover": mover, "at": at, "view": view,
+                "events": events}
 
     # --- the shared replay -------------------------------------------------------------------
 
-    def on_replay_lead(self, player: Player, req: ReplayLeadRequest) -> dict[str, Any]:
+    def on_replay_lead(self, player: Player, req: ReplayLeadRequest) -> ReplayLeadReply:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is None and player.id not in ht.spectators:
             raise ProtocolError("not_seated", Msg("sit or watch first"))
@@ -335,7 +358,7 @@ class Records:
             raise ProtocolError("no_record", Msg("that record is of another table"))
         ht.shared = Shared(rid, player.id, player.name, req["step"], req["seat"])
         self.push_shared(ht)
-        return message("ok", about="replay_lead", record=rid)
+        return {"type": "ok", "v": PROTOCOL, "about": "replay_lead", "record": rid}
 
     def push_shared(self, ht: HostTable) -> None:
         shared = ht.shared
@@ -345,9 +368,10 @@ class Records:
         if record is None:
             return
         replay = self.replay_of(shared.record, record)
-        frame = self.shown(replay, shared.record, ht.id, shared.step, shared.seat,
-                           kind="replay_shared", leader=shared.leader,
-                           leader_name=shared.leader_name)
+        frame: ReplaySharedPush = {
+            "type": "replay_shared", "v": PROTOCOL,
+            **self.shown(replay, shared.record, ht.id, shared.step, shared.seat),
+            "leader": shared.leader, "leader_name": shared.leader_name}
         shared.step = frame["step"]
         self.outbox.send_all(self.views.recipients(ht), frame)
 
@@ -360,7 +384,7 @@ class Records:
         except Exception:
             return None
 
-    def on_replay_end(self, player: Player, req: ReplayEndRequest) -> dict[str, Any]:
+    def on_replay_end(self, player: Player, req: ReplayEndRequest) -> ReplayEndReply:
         ht = self.tables.find(req["table"])
         shared = ht.shared
         if not isinstance(shared, Shared):
@@ -369,6 +393,7 @@ class Records:
             raise ProtocolError("not_leader", Msg("{name} leads the replay: take the lead "
                                                   "first", name=shared.leader_name))
         ht.shared = None
-        self.outbox.send_all(self.views.recipients(ht), message(
-            "replay_ended", table=ht.id, record=shared.record, by=player.name))
-        return message("ok", about="replay_end")
+        ended: ReplayEndedPush = {"type": "replay_ended", "v": PROTOCOL, "table": ht.id,
+                                  "record": shared.record, "by": player.name}
+        self.outbox.send_all(self.views.recipients(ht), ended)
+        return {"type": "ok", "v": PROTOCOL, "about": "replay_end"}

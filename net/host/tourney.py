@@ -27,9 +27,9 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Iterable
-from typing import Any
 
 from cardparty.core.bots import canonical_level
+from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog
 from cardparty.core.i18n import Msg
 from cardparty.core.rng import fresh_seed
@@ -61,7 +61,20 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.ratings import Ratings
 from cardparty.net.names.safetext import safe
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.event_replies import (
+    EventBrief,
+    EventDeadlineReply,
+    EventLeaveReply,
+    EventPush,
+    EventReply,
+    EventSeatPush,
+    EventsReply,
+    EventStartReply,
+    EventWire,
+    RoundResults,
+    StandingLine,
+)
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
 from cardparty.net.wire.requests import (
     EventCreateRequest,
     EventDeadlineRequest,
@@ -158,20 +171,20 @@ class Events:
             raise ProtocolError("not_organiser", Msg(
                 "only {name}, who organises this event, may do that", name=ev.organiser_name))
 
-    def on_events(self, player: Player, req: EventsRequest) -> dict[str, Any]:
-        return message("events", events=[self.brief(ev) for ev in
-                                         reversed(self.events.values())])
+    def on_events(self, player: Player, req: EventsRequest) -> EventsReply:
+        return {"type": "events", "v": PROTOCOL,
+                "events": [self.brief(ev) for ev in reversed(self.events.values())]}
 
-    def on_event(self, player: Player, req: EventRequest) -> dict[str, Any]:
+    def on_event(self, player: Player, req: EventRequest) -> EventReply:
         ev = self.find(req["event"])
         followers = self.followers.setdefault(ev.id, set())
         if ev.entrant(player.token) is None and len(followers) < MAX_FOLLOWERS:
             followers.add(player.id)
-        return message("event", event=self.wire(ev))
+        return self.answer(ev)
 
     # --- creating, entering, withdrawing -----------------------------------------------------
 
-    def on_event_create(self, player: Player, req: EventCreateRequest) -> dict[str, Any]:
+    def on_event_create(self, player: Player, req: EventCreateRequest) -> EventReply:
         self.organiser(player)
         game, seats = req["game"], req["players"]
         if not self.config.testing and (req["seed"] is not None or "deck" in req["settings"]
@@ -216,7 +229,7 @@ class Events:
         self.save(ev)
         log.info("%s created event %s: %s at tables of %d, %s", safe(player.name), ev.id,
                  game, seats, settings.format)
-        return message("event", event=self.wire(ev))
+        return self.answer(ev)
 
     def make_room(self) -> None:
         """At ``MAX_EVENTS``, the oldest event that is over is forgotten (else ``busy``)."""
@@ -231,7 +244,7 @@ class Events:
         self.followers.pop(gone.id, None)
         self.persistence.drop_event(gone.id)
 
-    def on_event_join(self, player: Player, req: EventJoinRequest) -> dict[str, Any]:
+    def on_event_join(self, player: Player, req: EventJoinRequest) -> EventReply:
         ev = self.find(req["event"])
         try:
             entrant = ev.join(player.token, player.name,
@@ -242,9 +255,9 @@ class Events:
         log.info("%s entered event %s (from round %d)", safe(player.name), ev.id,
                  entrant.since)
         self.changed(ev)
-        return message("event", event=self.wire(ev))
+        return self.answer(ev)
 
-    def on_event_leave(self, player: Player, req: EventLeaveRequest) -> dict[str, Any]:
+    def on_event_leave(self, player: Player, req: EventLeaveRequest) -> EventLeaveReply:
         ev = self.find(req["event"])
         try:
             ev.withdraw(player.token)
@@ -263,11 +276,11 @@ class Events:
                 self.lobby.changed(ht)
         log.info("%s withdrew from event %s", safe(player.name), ev.id)
         self.changed(ev)
-        return message("ok", about="event_leave", event=ev.id)
+        return {"type": "ok", "v": PROTOCOL, "about": "event_leave", "event": ev.id}
 
     # --- the organiser's ---------------------------------------------------------------------
 
-    def on_event_start(self, player: Player, req: EventStartRequest) -> dict[str, Any]:
+    def on_event_start(self, player: Player, req: EventStartRequest) -> EventStartReply:
         ev = self.find(req["event"])
         self.owned(ev, player)
         try:
@@ -277,9 +290,11 @@ class Events:
         log.info("event %s starts: %d entrants, %d rounds", ev.id, len(ev.entrants),
                  ev.total_rounds)
         self.next_round(ev)
-        return message("ok", about="event_start", event=ev.id, rounds=ev.total_rounds)
+        return {"type": "ok", "v": PROTOCOL, "about": "event_start", "event": ev.id,
+                "rounds": ev.total_rounds}
 
-    def on_event_deadline(self, player: Player, req: EventDeadlineRequest) -> dict[str, Any]:
+    def on_event_deadline(self, player: Player, req: EventDeadlineRequest
+                          ) -> EventDeadlineReply:
         """TO-16: the organiser sets the round's deadline, minutes from now (0: now)."""
         ev = self.find(req["event"])
         self.owned(ev, player)
@@ -290,7 +305,8 @@ class Events:
         self.changed(ev)
         if req["minutes"] == 0:
             self.tick(self.clock.now())
-        return message("ok", about="event_deadline", event=ev.id, round=rnd.number)
+        return {"type": "ok", "v": PROTOCOL, "about": "event_deadline", "event": ev.id,
+                "round": rnd.number}
 
     # --- the rounds --------------------------------------------------------------------------
 
@@ -338,10 +354,10 @@ class Events:
         seated: list[tuple[Player, int]] = []
         for s, token in enumerate(t.seats):
             player = None if token is None else self.players.by_token.get(token)
+            entrant = None if token is None else ev.entrant(token)
             if token is None:
                 ht.seats[s] = HostSeat("bot", None, f"Bot {s + 1}", True, level=s_.bot_level)
-            elif player is None or ev.entrant(token) is None or (
-                    ev.entrant(token).status != "in"):           # type: ignore[union-attr]
+            elif player is None or entrant is None or entrant.status != "in":
                 name = t.names[s] or "?"
                 ht.seats[s] = HostSeat("bot", None, f"{name} (bot)", True, level=s_.bot_level)
             else:
@@ -355,10 +371,11 @@ class Events:
             self.outbox.send(player, self.seat_message(ev, rnd, ht, s))
 
     @staticmethod
-    def seat_message(ev: Event, rnd: EventRound, ht: HostTable, seat: int) -> dict[str, Any]:
+    def seat_message(ev: Event, rnd: EventRound, ht: HostTable, seat: int) -> EventSeatPush:
         """``event_seat``: where an entrant sits in round ``rnd`` (TO-15)."""
-        return message("event_seat", event=ev.id, round=rnd.number, table=ht.id, seat=seat,
-                       names=[s.name for s in ht.seats], title=ht.title)
+        return {"type": "event_seat", "v": PROTOCOL, "event": ev.id, "round": rnd.number,
+                "table": ht.id, "seat": seat, "names": [s.name for s in ht.seats],
+                "title": ht.title}
 
     def back(self, player: Player) -> None:
         """After a hello (``roster.PlayerEvents.back``, before the lobby's pictures of his
@@ -378,7 +395,7 @@ class Events:
                 if seat is not None:
                     self.outbox.send(player, self.seat_message(ev, rnd, ht, seat))
 
-    def over(self, ht: HostTable, result: Any) -> None:
+    def over(self, ht: HostTable, result: Result) -> None:
         """A round is over at ``ht`` (``TableEvents.over``): an event's table gives its
         places; the next round is seated on the loop's next turn (``tick``)."""
         ev = self.events.get(ht.access.event) if ht.access.event else None
@@ -452,7 +469,8 @@ class Events:
     def changed(self, ev: Event) -> None:
         """Keep ``ev`` and tell its entrants, its organiser and its followers."""
         self.save(ev)
-        self.outbox.send_all(self.audience(ev), message("event", event=self.wire(ev)))
+        told: EventPush = {"type": "event", "v": PROTOCOL, "event": self.wire(ev)}
+        self.outbox.send_all(self.audience(ev), told)
 
     def audience(self, ev: Event) -> Iterable[Player]:
         by_token, by_id = self.players.by_token, self.players.by_id
@@ -471,7 +489,11 @@ class Events:
                 seen.add(pid)
                 yield p
 
-    def brief(self, ev: Event) -> dict[str, Any]:
+    def answer(self, ev: Event) -> EventReply:
+        """The reply to ``event``, ``event_create`` and ``event_join``: the event whole."""
+        return {"type": "event", "v": PROTOCOL, "event": self.wire(ev)}
+
+    def brief(self, ev: Event) -> EventBrief:
         """What the ``events`` list says of an event."""
         s = ev.settings
         info = self.catalog.games.get(s.game)
@@ -482,7 +504,7 @@ class Events:
                 "entrants": sum(1 for e in ev.entrants if e.status == "in"),
                 "organiser": ev.organiser_name}
 
-    def wire(self, ev: Event) -> dict[str, Any]:
+    def wire(self, ev: Event) -> EventWire:
         """The event as the ``event`` message carries it (docs/protocol.md)."""
         s = ev.settings
         names = ev.names()
@@ -491,7 +513,7 @@ class Events:
         left = None
         if ev.status == PLAYING and rnd is not None and rnd.deadline is not None:
             left = round(max(0.0, rnd.deadline - self.clock.wall()), 1)
-        standings = []
+        standings: list[StandingLine] = []
         for line in ev.standings():
             e = by_token[line.entrant]
             standings.append({
@@ -500,7 +522,7 @@ class Events:
                 "played": line.played, "byes": line.byes, "status": e.status,
                 "rating": self.ratings.shown(s.game, e.name),
                 "rounds": [None if p is None else round(p, 4) for p in line.rounds]})
-        results = []
+        results: list[RoundResults] = []
         for r, scored in zip(ev.rounds, ev.results(), strict=True):
             pts = scoring.round_points(scored, s.seats)
             results.append({
