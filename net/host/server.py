@@ -478,7 +478,9 @@ class Server:
                ) -> Outgoing | None:
         """A checked request: its handler's reply (None: nothing more to answer). A hello
         needs no player; anything else does, and a repeated request id is answered from the
-        player's memory, never done twice. ``address``: the sender's, when it is counted."""
+        player's memory, never done twice. ``address``: the sender's, when it is counted;
+        ``raw``: the message as decoded (decode's map of any fields, which a refusal's
+        ``_error_for`` reads as it came)."""
         kind = req["type"]
         cost = COSTS.get(kind)
         if cost is not None:
