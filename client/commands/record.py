@@ -38,6 +38,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardparty.net.player.player_requests import fields_of
     from cardparty.net.player.session import Session, SessionError
 
     if args.action == "export" and not args.id:
@@ -49,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
         with session:
             session.connect()
             if args.action == "list":
-                return listed(session.request("records", most=50), args.json)
-            got = session.request("record", id=args.id)
+                return listed(fields_of(session.request("records", most=50)), args.json)
+            got = fields_of(session.request("record", id=args.id))
     except SessionError as exc:
         return refuse("record", exc.message, 1)
     from cardparty.core.record import GameRecord, RecordError, dumps
