@@ -765,13 +765,14 @@ class Session(PlayerRequests):
             return
         rid = msg.get("rid")
         rid = rid if isinstance(rid, int | str) else None      # a reply's; None: a push
+        refusal = cast(ErrorReply, msg) if kind == "error" else None
         fut = None
-        if kind == "error" and cast(ErrorReply, msg).get("code") == "held" and rid is not None:
+        if refusal is not None and refusal.get("code") == "held" and rid is not None:
             with self._lock:
                 waiting = rid in self._pending
             if waiting:                 # not refused: asked again once the table is back
                 log.debug("request %s about table %s is held: asked again", rid,
-                          cast(ErrorReply, msg).get("table"))
+                          refusal.get("table"))
                 self._held.setdefault(rid, time.monotonic() + HELD_AGAIN)
                 return
         if rid is not None:
@@ -781,8 +782,7 @@ class Session(PlayerRequests):
             if entry is not None:
                 fut = entry[1]
         if fut is not None:
-            if kind == "error":
-                refusal = cast(ErrorReply, msg)
+            if refusal is not None:
                 fut.set_exception(SessionError(refusal.get("code", "error"),
                                                from_wire(refusal.get("msg"))
                                                or refusal.get("message", "")))
