@@ -15,6 +15,13 @@ from concurrent.futures import Future
 from typing import Any, TypeVar, cast
 
 from cardparty.core.contract import Move, MoveMap
+from cardparty.net.wire.event_replies import (
+    EventBrief,
+    EventReply,
+    EventsReply,
+    EventStartReply,
+    EventWire,
+)
 from cardparty.net.wire.play_replies import HostMessage, MoveReply
 from cardparty.net.wire.replies import GameWire, TableSummary, ViewMessage
 
@@ -22,8 +29,8 @@ R = TypeVar("R")
 
 
 def fields_of(reply: HostMessage) -> dict[str, Any]:
-    """A reply whose shape is not declared yet (the lobby's, the events'): its fields as
-    decoded, each read by the method that knows its request."""
+    """A reply whose shape is not declared yet (the lobby's, the economy's): its fields as
+    decoded, each read by the one who knows its request."""
     return cast("dict[str, Any]", reply)
 
 
@@ -145,28 +152,24 @@ class PlayerRequests:
 
     # --- events and ratings (docs/protocol.md, "Events and ratings") ------------------------
 
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[EventBrief]:
         """Every event the host keeps, newest first (an ``events`` entry each)."""
-        listed: list[dict[str, Any]] = fields_of(self.request("events"))["events"]
-        return listed
+        return cast(EventsReply, self.request("events"))["events"]
 
-    def event(self, event: str) -> dict[str, Any]:
+    def event(self, event: str) -> EventWire:
         """The event ``event`` as it is now (its standings and results); from now on its
         changes are pushed as ``event`` too."""
-        found: dict[str, Any] = fields_of(self.request("event", event=event))["event"]
-        return found
+        return cast(EventReply, self.request("event", event=event))["event"]
 
-    def event_create(self, game: str, players: int, **fields: Any) -> dict[str, Any]:
+    def event_create(self, game: str, players: int, **fields: Any) -> EventWire:
         """Create an event (an organiser only): ``fields`` as docs/protocol.md lists them
         (``rounds``, ``format``, ``duplicate``, ``fill``, ...); returns the event."""
-        made: dict[str, Any] = fields_of(self.request("event_create", game=game,
-                                                      players=players, **fields))["event"]
-        return made
+        return cast(EventReply, self.request("event_create", game=game, players=players,
+                                             **fields))["event"]
 
-    def event_join(self, event: str) -> dict[str, Any]:
+    def event_join(self, event: str) -> EventWire:
         """Sign up (or enter late, or come back); returns the event."""
-        joined: dict[str, Any] = fields_of(self.request("event_join", event=event))["event"]
-        return joined
+        return cast(EventReply, self.request("event_join", event=event))["event"]
 
     def event_leave(self, event: str) -> None:
         """Withdraw from ``event`` (before its start: take the sign-up back)."""
@@ -174,8 +177,7 @@ class PlayerRequests:
 
     def event_start(self, event: str) -> int:
         """Start ``event`` (its organiser only); the number of rounds it plays."""
-        rounds: int = fields_of(self.request("event_start", event=event))["rounds"]
-        return rounds
+        return cast(EventStartReply, self.request("event_start", event=event))["rounds"]
 
     def event_deadline(self, event: str, minutes: float) -> None:
         """The round in play ends ``minutes`` from now (0: at once); its organiser only."""
