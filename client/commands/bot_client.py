@@ -30,9 +30,9 @@ from cardparty.net.wire.play_replies import (
     ConnectionPush,
     HostMessage,
     MoveReply,
-    ResultWire,
 )
 from cardparty.net.wire.protocol import ErrorReply, StandbyPush
+from cardparty.net.wire.record_replies import RecordResult
 from cardparty.net.wire.replies import ViewMessage
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class Said(TypedDict, total=False):
     seat: int
     name: str
     places: list[int]
-    result: ResultWire
+    result: RecordResult
 
 
 class Where(TypedDict):

@@ -27,9 +27,9 @@ from cardparty.net.wire.play_replies import (
     ConnectionPush,
     HostMessage,
     MoveReply,
-    ResultWire,
 )
 from cardparty.net.wire.protocol import ErrorReply
+from cardparty.net.wire.record_replies import RecordResult
 from cardparty.net.wire.replies import TableSummary, ViewMessage
 
 
@@ -78,7 +78,7 @@ def play_table(session: Session, table: str, *, level: str = "normal",
                on_message: Callable[[HostMessage], None] | None = None,
                delay: float | Callable[[], float] = 0.0,
                on_move: Callable[[ViewMessage, int, Future[MoveReply]], None] | None
-               = None) -> ResultWire:
+               = None) -> RecordResult:
     """Play our seat at ``table`` until the game is over; return the result map (``places``,
     ``scores``, ...). The session must be connected and seated (or resumed). BotGone if the
     table vanishes or breaks, or ``timeout`` seconds pass. ``on_message`` sees every pushed
@@ -120,11 +120,11 @@ def play_table(session: Session, table: str, *, level: str = "normal",
                 on_move(latest, pick, me.inflight)
 
 
-def _result(me: _Seat) -> ResultWire | None:
+def _result(me: _Seat) -> RecordResult | None:
     """The game's result once the newest view has one."""
     if me.latest is not None and me.latest["view"].get("result"):
         # a view's result is a Result.to_wire map
-        return cast(ResultWire, me.latest["view"].get("result"))
+        return cast(RecordResult, me.latest["view"].get("result"))
     return None
 
 

@@ -9,9 +9,10 @@ to what a real host sends.
 
 Each declares its ``type`` as a literal. A message in words (``msg``, ``reason_msg``) is the
 map ``Msg.to_wire`` makes (docs/protocol.md, "Words in the player's language"), read with
-``core.i18n.from_wire``. The shapes of a table, a game and a view are ``replies.py``'s; the
-``error`` reply's and the host's word about its standby (``ErrorReply``, ``StandbyPush``,
-``PeerAddress``, ``StandbyStatus``) are ``protocol.py``'s.
+``core.i18n.from_wire``. The shapes of a table, a game and a view are ``replies.py``'s, a
+round's result ``record_replies.RecordResult``; the ``error`` reply's and the host's word
+about its standby (``ErrorReply``, ``StandbyPush``, ``PeerAddress``, ``StandbyStatus``) are
+``protocol.py``'s.
 
 Must not know about: sockets, players, tables' rules, terminals.
 """
@@ -208,16 +209,3 @@ class ConnectionPush(TypedDict):
     table: NotRequired[str]
     version: NotRequired[int | None]
     seen: NotRequired[int | None]
-
-
-class ResultWire(TypedDict):
-    """A round's result as a view carries it (``Result.to_wire``): each seat's place, the
-    scores (None when the game keeps none), who deals next, the summary in words and as a
-    message, and the game's word for how it ended."""
-
-    places: list[int]
-    scores: list[int] | None
-    next_dealer: int | None
-    summary: str
-    summary_msg: NotRequired[dict[str, object]]
-    outcome: str

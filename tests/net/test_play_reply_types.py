@@ -30,6 +30,7 @@ from cardparty.net.player.session import Session
 from cardparty.net.thinker import Answer, BudgetMap, Frames, Job, answer, pack_frame
 from cardparty.net.wire import play_replies as shapes
 from cardparty.net.wire.protocol import ErrorReply, PeerAddress, StandbyStatus, encode, message
+from cardparty.net.wire.record_replies import RecordResult
 from tests.net.hostkit import Kit
 from tests.net.test_hostile import Raw
 from tests.net.test_reply_types import held_to
@@ -118,7 +119,7 @@ def test_what_a_host_tells_a_player_who_plays_is_as_declared(host: Host) -> None
         other.start()
         result = play_table(ana, tid, level="easy", timeout=60)
         other.join(60)
-        held_to(dict(result), shapes.ResultWire)
+        held_to(dict(result), RecordResult)
         marks = reviewed(ana)
         assert marks, "no round played at random had a decision the review marks"
         for mark in marks:
