@@ -20,7 +20,9 @@ from typing import Any, Protocol
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver
 from cardparty.core.i18n import _, shown
+from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import Session, SessionError
+from cardparty.net.wire.play_replies import HostMessage
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy", "rewards")
 
@@ -46,7 +48,7 @@ def send(session: Session, deliver: Deliver, action: str, fields: dict[str, Any]
         deliver({"type": "error", "text": exc.message})
         return
 
-    def done(f: Future[dict[str, Any]]) -> None:
+    def done(f: Future[HostMessage]) -> None:
         exc = f.exception()
         if isinstance(exc, SessionError):
             if refused is None or not refused(exc):
@@ -55,7 +57,7 @@ def send(session: Session, deliver: Deliver, action: str, fields: dict[str, Any]
         if exc is not None:
             deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
             return
-        answered(f.result())
+        answered(fields_of(f.result()))
 
     fut.add_done_callback(done)
 

@@ -39,9 +39,11 @@ from cardparty.client.tokens import TokenStore
 from cardparty.core.contract import MoveMap
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
+from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import REFUSALS, Session, SessionError
 from cardparty.net.trust.hostkey import diagnose
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
+from cardparty.net.wire.play_replies import HostMessage, MoveReply, WelcomeReply
 from cardparty.net.wire.replies import GameWire, SeatSummary, TableSummary
 
 LOBBY_POLL = 2.0
@@ -208,7 +210,7 @@ class NetLink:
         fut = (self.session.send_move(table, move) if listed is None
                else self.session.send_move(table, *listed))
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[MoveReply]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError) and exc.code == "stale" and listed is not None:
                 again = self.session.send_move(table, move)
@@ -274,7 +276,7 @@ class NetLink:
 
     # --- requests ---------------------------------------------------------------------------
 
-    def _send(self, kind: str, **fields: Any) -> Future[dict[str, Any]] | None:
+    def _send(self, kind: str, **fields: Any) -> Future[HostMessage] | None:
         try:
             fut = self.session.send(kind, **fields)
         except SessionError as exc:
@@ -283,11 +285,11 @@ class NetLink:
         self._future(fut, lobby=kind not in AT_THE_TABLE)
         return fut
 
-    def _future(self, fut: Future[dict[str, Any]], quiet: set[str] | None = None,
+    def _future(self, fut: Future[HostMessage] | Future[MoveReply], quiet: set[str] | None = None,
                 lobby: bool = True) -> None:
         """Report a refusal in words; after a request that changes the lobby (``lobby``), ask
         for the tables again."""
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage] | Future[MoveReply]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError):
                 if exc.code not in (quiet or set()):
@@ -304,10 +306,10 @@ class NetLink:
         if fut is None:
             return
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage]) -> None:
             if f.exception() is None:
                 # The names as their players spell them, when the host says (docs/protocol.md)
-                said = f.result().get("names")
+                said = fields_of(f.result()).get("names")
                 shown = ([host_text(str(n), name=True) for n in said[:16]]
                          if isinstance(said, list) and said else names)
                 self.deliver({"type": "notice", "table": table,
@@ -329,7 +331,7 @@ class NetLink:
         which = "no strangers" if fields.get("allow") is False else action
         text = _(OWNER_NOTICES[which]).format(table=table, seat=fields.get("seat", 0) + 1)
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage]) -> None:
             if f.exception() is None:       # true while the table takes seats
                 self.deliver({"type": "notice", "text": text,
                               "table": None if action == "close" else table})
@@ -344,11 +346,11 @@ class NetLink:
             self.deliver({"type": "error", "text": exc.message})
             return
 
-        def back(f: Future[dict[str, Any]], refused: SessionError) -> None:
+        def back(f: Future[HostMessage], refused: SessionError) -> None:
             if isinstance(f.exception(), SessionError):       # not ours: say why sit failed
                 self.deliver({"type": "error", "text": refused.message})
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError) and exc.code in ("seated", "not_open"):
                 try:
@@ -371,7 +373,7 @@ class NetLink:
         those names (another round of a friends table)."""
         def work() -> None:
             try:
-                summary = self.session.request(
+                summary = fields_of(self.session.request(
                     "create", game=args["game"], players=int(args["players"]),
                     settings=args.get("settings") or {}, variants=args.get("variants") or [],
                     title=args.get("title") or "", mode=args.get("mode") or "open",
@@ -379,7 +381,7 @@ class NetLink:
                     bot_delay=float(args.get("bot_delay", -1.0)),
                     bot_budget_ms=int(args.get("bot_budget_ms", -1)),
                     standin_level=str(args.get("standin_level") or "normal"),
-                    hints=bool(args.get("hints")), undo=bool(args.get("undo")))["table"]
+                    hints=bool(args.get("hints")), undo=bool(args.get("undo"))))["table"]
                 tid = summary["id"]
                 self.my_tables[tid] = dict(args)
                 try:
@@ -413,10 +415,10 @@ class NetLink:
         if fut is None:
             return
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage]) -> None:
             if f.exception() is not None:
                 return                               # said by _send's own callback
-            got = f.result()
+            got = fields_of(f.result())
             newest = self.session.views.get(table)
             if newest is None or got.get("version") != newest["version"] or not isinstance(
                     got.get("move"), int):
@@ -435,10 +437,11 @@ class NetLink:
         if fut is None:
             return
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage]) -> None:
             if f.exception() is not None:
                 return                               # said by _send's own callback
-            waiting = [host_text(str(n), name=True) for n in f.result().get("waiting") or ()]
+            waiting = [host_text(str(n), name=True)
+                       for n in fields_of(f.result()).get("waiting") or ()]
             if waiting:
                 self.deliver({"type": "notice", "text": _(
                     "you asked to take back your move: waiting for {names} to agree").format(
@@ -530,7 +533,7 @@ class NetLink:
         self.deliver({"type": "connection", "state": "connected",
                       "text": _("reconnected to the host")})
 
-    def _welcomed(self, welcome: dict[str, Any]) -> None:
+    def _welcomed(self, welcome: WelcomeReply) -> None:
         """The first welcome: the token kept, the games and tables asked for, the profile,
         and ``autoplay``'s table."""
         self._keep_token()
@@ -550,9 +553,9 @@ class NetLink:
     def _fetch_games(self) -> None:
         fut = self.session.send("games")
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage]) -> None:
             if f.exception() is None:
-                self.games = list(f.result().get("games") or [])
+                self.games = list(fields_of(f.result()).get("games") or [])
                 self._lobby([t["summary"] for t in self.tables.values()])
 
         fut.add_done_callback(done)
@@ -570,9 +573,9 @@ class NetLink:
         except SessionError:
             return
 
-        def done(f: Future[dict[str, Any]]) -> None:
+        def done(f: Future[HostMessage]) -> None:
             if f.exception() is None:
-                self._lobby(f.result().get("tables") or [])
+                self._lobby(fields_of(f.result()).get("tables") or [])
 
         fut.add_done_callback(done)
         if wait:

@@ -27,7 +27,7 @@ import contextlib
 import os
 import struct
 import sys
-from typing import Any, BinaryIO
+from typing import BinaryIO, Required, TypedDict, cast
 
 import msgpack
 
@@ -39,21 +39,67 @@ MAX_FRAME = 8 * 1024 * 1024
 _LEN = struct.Struct(">I")
 
 
-def pack_frame(obj: dict[str, Any]) -> bytes:
+class BudgetMap(TypedDict):
+    """A ``core.search.Budget`` as a job carries it: every field by its name."""
+
+    iterations: int | None
+    seconds: float | None
+    rollout_moves: int | None
+    exploration: float
+    depth: int
+    trust: float
+    opponents: str
+    method: str
+    confidence: float
+    drop: float
+    warmup: int
+    min_samples: int
+    infer: bool
+    objective: str
+
+
+class Job(TypedDict, total=False):
+    """What a host asks a worker (the module docstring): the job's id, the table's save,
+    the seat, the seed in digits, the budget, what to think (a bot's move when absent) and,
+    for a review, the index of the move the player made."""
+
+    id: Required[int]
+    save: Required[bytes]
+    seat: Required[int]
+    seed: Required[str]
+    budget: Required[BudgetMap]
+    what: str
+    played: int
+
+
+class Answer(TypedDict, total=False):
+    """What a worker answers (the module docstring): the job's id (None for a job too
+    broken to have one) and the move's index, with a hint's or a review's reason and a
+    review's loss; or ``error`` in words."""
+
+    id: Required[int | None]
+    index: int
+    reason: dict[str, object] | None
+    loss: float
+    error: str
+
+
+def pack_frame(obj: Job | Answer) -> bytes:
     """One frame: its length, then the map as msgpack."""
     body = msgpack.packb(obj, use_bin_type=True)
     return _LEN.pack(len(body)) + body
 
 
 class Frames:
-    """Frames from a byte stream read in pieces of any size (``feed``, then iterate)."""
+    """A worker's answers from a byte stream read in pieces of any size (``feed``, then
+    iterate); ValueError for a frame too big, or one that holds no map."""
 
     def __init__(self) -> None:
         self.buffer = bytearray()
 
-    def feed(self, data: bytes) -> list[dict[str, Any]]:
+    def feed(self, data: bytes) -> list[Answer]:
         self.buffer += data
-        out = []
+        out: list[Answer] = []
         while len(self.buffer) >= 4:
             (size,) = _LEN.unpack_from(self.buffer)
             if size > MAX_FRAME:
@@ -62,7 +108,10 @@ class Frames:
                 break
             body = bytes(self.buffer[4:4 + size])
             del self.buffer[:4 + size]
-            out.append(msgpack.unpackb(body, raw=False, strict_map_key=False))
+            got = msgpack.unpackb(body, raw=False, strict_map_key=False)
+            if not isinstance(got, dict):
+                raise ValueError("a thinker frame that holds no map")
+            out.append(cast(Answer, got))      # a map; its fields are read with care
         return out
 
 
@@ -76,7 +125,7 @@ def _read_exactly(stream: BinaryIO, n: int) -> bytes | None:
     return data
 
 
-def answer(job: dict[str, Any]) -> dict[str, Any]:
+def answer(job: Job) -> Answer:
     """The answer to one job (an error in words rather than an exception: the host plays a
     normal bot's move instead and goes on)."""
     from cardparty.core.hint import hint_index

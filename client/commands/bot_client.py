@@ -19,13 +19,24 @@ import json
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, TypedDict, cast
 
 from cardparty.client.commands.refusal import refuse
 from cardparty.core.bots import ACCEPTED_LEVELS, canonical_level
 from cardparty.core.i18n import _
+from cardparty.net.wire.play_replies import (
+    ConnectionPush,
+    HostMessage,
+    MoveReply,
+)
+from cardparty.net.wire.protocol import ErrorReply, StandbyPush
+from cardparty.net.wire.record_replies import RecordResult
 from cardparty.net.wire.replies import ViewMessage
+
+if TYPE_CHECKING:
+    from cardparty.net.player.session import Session
 
 
 def setting(text: str) -> tuple[str, Any]:
@@ -77,6 +88,24 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+class Said(TypedDict, total=False):
+    """What ``--json`` prints, one object a line: the table made or joined, the seat taken and
+    the name that resumes it, and at the end the places and the whole result."""
+
+    table: str
+    seat: int
+    name: str
+    places: list[int]
+    result: RecordResult
+
+
+class Where(TypedDict):
+    """Where a history's line was written from: the host's epoch and address then."""
+
+    epoch: int
+    host: str
+
+
 #: The parts of a view that say where a game stands (not how it is shown, nor the timers):
 #: two views of one table at one version that differ here tell two different games.
 STATE_KEYS = ("hand", "zones", "turn", "phase", "counters", "players", "result")
@@ -98,7 +127,7 @@ class History:
 
     Every line is flushed as written: a bot killed mid-game leaves what it had been told."""
 
-    def __init__(self, stream: IO[str], session: Any) -> None:
+    def __init__(self, stream: IO[str], session: Session) -> None:
         self.stream = stream
         self.session = session
         self.lock = threading.Lock()
@@ -110,32 +139,38 @@ class History:
             self.stream.write(line + "\n")
             self.stream.flush()
 
-    def where(self) -> dict[str, Any]:
+    def where(self) -> Where:
         return {"epoch": self.session.epoch, "host": self.session.address}
 
-    def message(self, msg: dict[str, Any]) -> None:
+    def message(self, msg: HostMessage) -> None:
         """A pushed message, as ``play_table`` reads it."""
         kind = msg.get("type")
         if kind == "view":
-            view = msg.get("view") or {}
-            self.write("view", table=msg.get("table"), version=msg.get("version"),
-                       prev=msg.get("prev"), snapshot=bool(msg.get("snapshot")),
-                       seat=msg.get("seat"),
+            told = cast(ViewMessage, msg)
+            shown = msg.get("view")                     # the game's view, as it came
+            view = shown if isinstance(shown, dict) else {}
+            self.write("view", table=told.get("table"), version=told.get("version"),
+                       prev=told.get("prev"), snapshot=bool(told.get("snapshot")),
+                       seat=told.get("seat"),
                        events=[{k: v for k, v in e.items() if k not in ("text", "msg")}
-                               for e in msg.get("events") or () if isinstance(e, dict)],
+                               for e in told.get("events") or () if isinstance(e, dict)],
                        state={k: view.get(k) for k in STATE_KEYS if k in view},
                        moves=len(view.get("moves") or ()), over=bool(view.get("result")),
                        **self.where())
         elif kind == "connection":
-            self.write("connection", state=msg.get("state"), address=msg.get("address"),
+            said = cast(ConnectionPush, msg)
+            self.write("connection", state=said.get("state"), address=said.get("address"),
                        **self.where())
         elif kind == "standby":
-            self.write("standby", word=msg.get("epoch"), standby=msg.get("standby"),
+            word = cast(StandbyPush, msg)
+            self.write("standby", word=word.get("epoch"), standby=word.get("standby"),
                        **self.where())
         elif kind == "error":
-            self.write("error", code=msg.get("code"), about=msg.get("about"), **self.where())
+            refusal = cast(ErrorReply, msg)
+            self.write("error", code=refusal.get("code"), about=refusal.get("about"),
+                       **self.where())
 
-    def move(self, latest: ViewMessage, pick: int, fut: Future[dict[str, Any]]) -> None:
+    def move(self, latest: ViewMessage, pick: int, fut: Future[MoveReply]) -> None:
         """A move sent (``netbot.play_table``'s ``on_move``), and its answer when it comes."""
         table, on = latest.get("table"), latest.get("version")
         listed = (latest["view"].get("moves") or [])[pick]
@@ -143,7 +178,7 @@ class History:
                    move={"kind": listed.get("kind"), "cards": listed.get("cards"),
                          "choice": listed.get("choice")}, **self.where())
 
-        def answered(done: Future[dict[str, Any]]) -> None:
+        def answered(done: Future[MoveReply]) -> None:
             try:
                 reply = done.result()
             except Exception as exc:
@@ -167,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     except AddressError as exc:
         return refuse("bot-client", exc)
 
-    def say(obj: dict[str, Any], words: str) -> None:
+    def say(obj: Said, words: str) -> None:
         print(json.dumps(obj) if args.json else words, flush=True)
 
     rng = random.Random(args.seed)
@@ -183,15 +218,15 @@ def run(args: argparse.Namespace) -> int:
         return play(args, session, History(stream, session), rng, name, say)
 
 
-def play(args: argparse.Namespace, session: Any, history: History | None, rng: random.Random,
-         name: str, say: Any) -> int:
+def play(args: argparse.Namespace, session: Session, history: History | None,
+         rng: random.Random, name: str, say: Callable[[Said, str], None]) -> int:
     """Connect, take the seat, play it to the end (``run``'s work); the exit status."""
     from cardparty.net.player.netbot import BotGone, play_table
     from cardparty.net.player.session import SessionError
 
     try:
         session.connect(timeout=10.0)
-        welcome = session.welcome or {}
+        welcome = session.welcome
         table = args.table
         if args.create:
             summary = session.create(args.create, args.players, dict(args.setting),
@@ -199,7 +234,7 @@ def play(args: argparse.Namespace, session: Any, history: History | None, rng: r
             table = summary["id"]
             say({"table": table}, f"table {table}")
         seat = None
-        if welcome.get("resumed") and table is not None:
+        if welcome is not None and welcome.get("resumed") and table is not None:
             for t in session.tables():
                 if t["id"] == table:
                     seat = next((s["seat"] for s in t["seats"]

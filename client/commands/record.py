@@ -16,10 +16,11 @@ import datetime
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cardparty.client.commands.refusal import refuse
 from cardparty.core.i18n import _
+from cardparty.net.wire.record_replies import RecordReply, RecordsReply
 
 
 def add_parser(sub: Any) -> None:
@@ -49,8 +50,9 @@ def run(args: argparse.Namespace) -> int:
         with session:
             session.connect()
             if args.action == "list":
-                return listed(session.request("records", most=50), args.json)
-            got = session.request("record", id=args.id)
+                return listed(cast(RecordsReply, session.request("records", most=50)),
+                              args.json)
+            got = cast(RecordReply, session.request("record", id=args.id))
     except SessionError as exc:
         return refuse("record", exc.message, 1)
     from cardparty.core.record import GameRecord, RecordError, dumps
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def listed(reply: dict[str, Any], as_json: bool) -> int:
+def listed(reply: RecordsReply, as_json: bool) -> int:
     rows = reply.get("records", [])
     if as_json:
         print(json.dumps(rows, indent=2, ensure_ascii=False))
@@ -84,8 +86,8 @@ def listed(reply: dict[str, Any], as_json: bool) -> int:
     for r in rows:
         when = datetime.datetime.fromtimestamp(r["ended"]).strftime("%Y-%m-%d %H:%M")
         places = r.get("places") or []
-        mine = places[r["seat"]] if r.get("seat") is not None and r["seat"] < len(places) \
-            else "?"
+        seat = r.get("seat")
+        mine = places[seat] if seat is not None and seat < len(places) else "?"
         print(f"{r['id']:>8}  {when}  {r['game']:<8} "
               + _("round {round}, place {place}, with {names}").format(
                   round=r["round"], place=mine, names=", ".join(r["names"])))

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from typing import Any
 
 from cardparty.core.hint import hint
 from cardparty.core.i18n import Msg, from_wire
@@ -31,7 +30,8 @@ from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.thinkers import FALLBACK, Thought
 from cardparty.net.host.timers import Timers, budget_of
-from cardparty.net.wire.protocol import ProtocolError, error, message
+from cardparty.net.wire.play_replies import HintReply
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError, error
 from cardparty.net.wire.requests import HintRequest
 
 
@@ -51,7 +51,7 @@ class HintFor:
 @dataclass
 class _Waiting:
     player: Player
-    rid: Any
+    rid: int | str | None
     version: int
     ht: HostTable
 
@@ -63,7 +63,7 @@ class Hints:
         self.outbox = outbox
         self.waiting: dict[HintFor, _Waiting] = {}
 
-    def on_hint(self, player: Player, req: HintRequest) -> dict[str, Any] | None:
+    def on_hint(self, player: Player, req: HintRequest) -> HintReply | None:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player)
         if not ht.access.gives_hints:
@@ -126,15 +126,15 @@ class Hints:
         self.outbox.send(wait.player, reply)
 
     @staticmethod
-    def answer(ht: HostTable, seat: int, index: int, reason: dict[str, Any] | None
-               ) -> dict[str, Any]:
+    def answer(ht: HostTable, seat: int, index: int, reason: dict[str, object] | None
+               ) -> HintReply:
         """The ``hint`` message: the move by its id in the seat's list of this version, its
         label, and the reason in English (``reason``) and as a message map (``reason_msg``)."""
         move = ht.game.legal_moves(seat)[index]
         told = from_wire(reason)
-        return message("hint", table=ht.id, version=ht.game.version, move=index,
-                       label=str(named_label(move.label, ht.game.names)
-                                 or " ".join([move.kind, *move.cards])),
-                       reason=None if told is None else str(told),
-                       reason_msg=None if told is None else reason)
+        return {"type": "hint", "v": PROTOCOL, "table": ht.id, "version": ht.game.version,
+                "move": index, "label": str(named_label(move.label, ht.game.names)
+                                            or " ".join([move.kind, *move.cards])),
+                "reason": None if told is None else str(told),
+                "reason_msg": None if told is None else reason}
 

@@ -47,7 +47,8 @@ from cardparty.net.trust.fdbudget import Door
 from cardparty.net.trust.guard import Guard, open_router
 from cardparty.net.trust.keys import KeyPair, host_keys
 from cardparty.net.wire.address import HostAddress
-from cardparty.net.wire.protocol import PeerAddress, encode, message
+from cardparty.net.wire.play_replies import MovedPush
+from cardparty.net.wire.protocol import PROTOCOL, PeerAddress, encode, message
 
 if TYPE_CHECKING:
     import sqlite3
@@ -464,9 +465,9 @@ class Host:
         if cur is None:
             return False
         epoch = self.parts.succession.word.epoch + 1
-        moved = message("moved", address=cur.serves.host, port=cur.serves.port,
-                        key=cur.key.decode(), epoch=epoch,
-                        why="the host's operator handed the party over")
+        moved: MovedPush = {"type": "moved", "v": PROTOCOL, "address": cur.serves.host,
+                            "port": cur.serves.port, "key": cur.key.decode(), "epoch": epoch,
+                            "why": "the host's operator handed the party over"}
         if self.server.hand_over(epoch, moved, self.parts.succession.connected()):
             self.outcome = HandedOver(cur.serves, cur.key)
             return True

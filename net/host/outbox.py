@@ -17,9 +17,10 @@ Must not know about: tables, games, the socket's options.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import cast
 
 from cardparty.net.host.model import Player
+from cardparty.net.wire.play_replies import HostMessage
 from cardparty.net.wire.protocol import HOST_LIMITS, Outgoing, decode, encode
 
 
@@ -57,17 +58,19 @@ class MemoryOutbox(Outbox):
     """Keeps every message sent, by player id, decoded with a client's limits (tests)."""
 
     def __init__(self) -> None:
-        self.sent: dict[str, list[dict[str, Any]]] = {}
+        self.sent: dict[str, list[HostMessage]] = {}
         #: players whose queue is "full": sends to them fail, as on a real socket
         self.full: set[str] = set()
 
     def deliver(self, player: Player, frame: bytes) -> bool:
         if player.id in self.full:
             return False
-        self.sent.setdefault(player.id, []).append(decode(frame, HOST_LIMITS))
+        # decode checked that it is a map with a type: a message, of that type's shape
+        self.sent.setdefault(player.id, []).append(cast(HostMessage, decode(frame,
+                                                                            HOST_LIMITS)))
         return True
 
-    def take(self, player: Player, kind: str | None = None) -> list[dict[str, Any]]:
+    def take(self, player: Player, kind: str | None = None) -> list[HostMessage]:
         """The messages sent to ``player`` since the last take (of ``kind`` only, if given;
         the others are dropped too)."""
         got = self.sent.pop(player.id, [])

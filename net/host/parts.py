@@ -339,11 +339,11 @@ class HostParts:
         """A hello on ``route`` from a connection authenticated as ``user`` (None: no CURVE;
         ``token`` is sent as an old client would, and ignored), asking for ``features``, from
         ``address`` (None: not counted, as the host's own machine)."""
-        fields: dict[str, Any] = {"name": name, "features": list(features)}
+        hello = message("hello", name=name, features=list(features))
         if token is not None:
-            fields["token"] = token
+            hello["token"] = token
         counted = address if self.config.guests.counted(address) else None
-        req = check_request(message("hello", **fields))
+        req = check_request(hello)
         assert req["type"] == "hello"
         player = self.roster.hello(route, req, user, counted)
         self.flush()

@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from cardparty.core.contract import Move, Result
 from cardparty.core.i18n import Msg
@@ -34,7 +33,8 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.timers import Timers
 from cardparty.net.host.views import ViewFailed, Views
 from cardparty.net.names.safetext import safe
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.play_replies import MoveReply, ReorderReply
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
 from cardparty.net.wire.requests import (
     MoveRequest,
     ReorderRequest,
@@ -87,7 +87,7 @@ class Play:
                                                    status=Msg(ht.status)))
         return ht, seat
 
-    def on_move(self, player: Player, req: MoveRequest) -> dict[str, Any]:
+    def on_move(self, player: Player, req: MoveRequest) -> MoveReply:
         ht, seat = self.playing(player, req)
         game = ht.game
         self.back(ht, seat)
@@ -106,10 +106,11 @@ class Play:
             self.fail(ht, exc)
             raise game_failed(exc) from None
         self.changed(ht)
-        return message("ok", about="move", version=game.version)
+        return {"type": "ok", "v": PROTOCOL, "about": "move", "version": game.version}
 
     @staticmethod
-    def wanted(game: Table, seat: int, move: int | dict[str, Any], version: int | None) -> Move:
+    def wanted(game: Table, seat: int, move: int | dict[str, object], version: int | None
+               ) -> Move:
         """The move a request names: its id in the seat's list of this version (the rules
         still judge it when it is played), or a move map."""
         if isinstance(move, int):
@@ -125,7 +126,7 @@ class Play:
         except ValueError as exc:
             raise ProtocolError("bad_field", Msg("move: {problem}", problem=str(exc))) from None
 
-    def on_reorder(self, player: Player, req: ReorderRequest) -> dict[str, Any]:
+    def on_reorder(self, player: Player, req: ReorderRequest) -> ReorderReply:
         ht, seat = self.playing(player, req)
         self.back(ht, seat)
         try:
@@ -136,7 +137,7 @@ class Play:
             self.fail(ht, exc)
             raise game_failed(exc) from None
         self.changed(ht)
-        return message("ok", about="reorder", version=ht.game.version)
+        return {"type": "ok", "v": PROTOCOL, "about": "reorder", "version": ht.game.version}
 
     def back(self, ht: HostTable, seat: int | None) -> None:
         """The player at ``seat`` did something at this table: no bot stands in for him."""
@@ -145,7 +146,8 @@ class Play:
             self.views.push_summary(ht)
             self.schedule(ht)
 
-    def show(self, ht: HostTable, player: Player, seat: int | None, rid: Any = None) -> None:
+    def show(self, ht: HostTable, player: Player, seat: int | None,
+             rid: int | str | None = None) -> None:
         """Send ``player`` a snapshot of ``ht`` as ``seat`` (None: a spectator) sees it; a
         game that fails to show a playing table stops it."""
         try:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
 
+from cardparty.core.contract import Move
 from cardparty.core.i18n import Msg, from_wire
 from cardparty.core.narrate import named_label
 from cardparty.core.record import GameRecord, Replay
@@ -33,7 +33,8 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.records import Records, player_key
 from cardparty.net.host.thinkers import FALLBACK, Thought
 from cardparty.net.host.timers import Timers
-from cardparty.net.wire.protocol import ErrorReply, ProtocolError, error, message
+from cardparty.net.wire.play_replies import ReviewMark, ReviewReply
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError, error
 from cardparty.net.wire.requests import ReviewRequest
 
 
@@ -57,10 +58,14 @@ class _Decision:
 @dataclass
 class _Review:
     player: Player
-    rid: Any
+    rid: int | str | None
     record: GameRecord
     seat: int
     decisions: list[_Decision] = field(default_factory=list)
+
+
+#: The refusal of a review none of whose decisions could be judged.
+FAILED = Msg("the review could not be worked out: ask again")
 
 
 def seed_of(record: str, step: int, seat: int) -> int:
@@ -77,7 +82,7 @@ class Reviews:
         #: player id -> his review under way
         self.waiting: dict[str, _Review] = {}
 
-    def on_review(self, player: Player, req: ReviewRequest) -> dict[str, Any] | ErrorReply | None:
+    def on_review(self, player: Player, req: ReviewRequest) -> ReviewReply | None:
         if player.id in self.waiting:
             raise ProtocolError("reviewing", Msg("your last review is being worked out"))
         record = self.records.find(player, req["id"])
@@ -105,7 +110,10 @@ class Reviews:
                             seed_of(record.id, d.step, seat))
                 d.thought = Thought(got.best, None if got.reason is None
                                     else got.reason.to_wire(), got.loss)
-            return self.answer(review)
+            reply = self.answer(review)
+            if reply is None:
+                raise ProtocolError("internal", FAILED)
+            return reply
         self.waiting[player.id] = review
         self._ask(review)
         return None
@@ -122,6 +130,10 @@ class Reviews:
         if all(d.thought is not None for d in review.decisions):
             del self.waiting[review.player.id]
             reply = self.answer(review)
+            if reply is None:
+                self.outbox.send(review.player, error("internal", FAILED, review.rid,
+                                                      "review"))
+                return
             reply["rid"] = review.rid
             self.outbox.send(review.player, reply)
 
@@ -141,9 +153,10 @@ class Reviews:
             for d in review.decisions:
                 self.timers.thinkers.forget(ReviewFor(player.id, review.record.id, d.step))
 
-    def answer(self, review: _Review) -> dict[str, Any] | ErrorReply:
-        """The ``review`` message: how many decisions were judged, and the marked ones."""
-        marks = []
+    def answer(self, review: _Review) -> ReviewReply | None:
+        """The ``review`` message: how many decisions were judged, and the marked ones;
+        None when none of them could be (``FAILED``)."""
+        marks: list[ReviewMark] = []
         failed = 0
         names = review.record.names
         for d in review.decisions:
@@ -162,11 +175,11 @@ class Reviews:
                           "reason": None if told is None else str(told),
                           "reason_msg": None if told is None else t.reason})
         if failed == len(review.decisions) and failed:
-            return error("internal", Msg("the review could not be worked out: ask again"),
-                         review.rid, "review")
-        return message("review", record=review.record.id, seat=review.seat,
-                       decisions=len(review.decisions) - failed, margin=MARGIN, marks=marks)
+            return None
+        return {"type": "review", "v": PROTOCOL, "record": review.record.id,
+                "seat": review.seat, "decisions": len(review.decisions) - failed,
+                "margin": MARGIN, "marks": marks}
 
 
-def _label(move: Any, names: list[str]) -> str:
+def _label(move: Move, names: list[str]) -> str:
     return str(named_label(move.label, names) or " ".join([move.kind, *move.cards]))

@@ -38,7 +38,6 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from cardparty.core.i18n import Msg
 from cardparty.net.host.clock import Clock
@@ -52,7 +51,8 @@ from cardparty.net.host.succession import Word
 from cardparty.net.names.safetext import safe
 from cardparty.net.store import identity
 from cardparty.net.trust.allowance import for_addresses
-from cardparty.net.wire.protocol import FEATURES, PROTOCOL, ProtocolError, message
+from cardparty.net.wire.play_replies import ByeReply, PongReply, WelcomeReply
+from cardparty.net.wire.protocol import FEATURES, PROTOCOL, ProtocolError
 from cardparty.net.wire.requests import ByeRequest, HelloRequest, PingRequest
 
 log = logging.getLogger("cardparty.host")
@@ -211,12 +211,15 @@ class Roster:
         player.features = FEATURES.intersection(req["features"])
         follow = req.get("follow")
         player.follows = None if follow is None else int(follow["epoch"])
-        self.outbox.send(player, message(
-            "welcome", rid=req["rid"], host=self.config.name, player=player.id,
-            name=player.name, resumed=resumed, heartbeat=self.config.heartbeat,
-            liveness=self.config.liveness, protocol=PROTOCOL, games=self.games,
-            testing=self.config.testing, features=sorted(player.features),
-            **self.word.welcome()))
+        word = self.word                # its ``welcome`` fields, each named
+        welcome: WelcomeReply = {
+            "type": "welcome", "v": PROTOCOL, "rid": req["rid"], "host": self.config.name,
+            "player": player.id, "name": player.name, "resumed": resumed,
+            "heartbeat": self.config.heartbeat, "liveness": self.config.liveness,
+            "protocol": PROTOCOL, "games": self.games, "testing": self.config.testing,
+            "features": sorted(player.features),
+            "epoch": word.epoch, "standby": word.standby, "standby_gen": word.gen}
+        self.outbox.send(player, welcome)
         if again and player.follows is None:
             # (a hello following a lost host claims its tables here: always told, below)
             return player
@@ -256,7 +259,7 @@ class Roster:
         player.last_seen = self.clock.now()
 
     def on_bye(self, player: Player, req: ByeRequest) -> None:
-        reply = message("ok", about="bye", rid=req["rid"])
+        reply: ByeReply = {"type": "ok", "v": PROTOCOL, "about": "bye", "rid": req["rid"]}
         route = player.route
         if route is not None:
             self.outbox.send(player, reply)
@@ -264,8 +267,9 @@ class Roster:
         player.route = None
         self.set_connected(player, False)
 
-    def on_ping(self, player: Player, req: PingRequest) -> dict[str, Any]:
-        pong = message("pong", at=req.get("at"), time=self.clock.wall())
+    def on_ping(self, player: Player, req: PingRequest) -> PongReply:
+        pong: PongReply = {"type": "pong", "v": PROTOCOL, "at": req.get("at"),
+                           "time": self.clock.wall()}
         if self.word.status is not None:
             pong["standby"] = self.word.status()     # the lobby shows it, and its lag
         return pong

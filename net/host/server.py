@@ -46,6 +46,7 @@ from cardparty.net.host.succession import SETTLE
 from cardparty.net.trust.allowance import Allowances, for_addresses
 from cardparty.net.trust.fdbudget import ConnectionCap, Peer, peer_of_descriptor
 from cardparty.net.trust.guard import peer_of
+from cardparty.net.wire.play_replies import MovedPush
 from cardparty.net.wire.protocol import (
     ErrorReply,
     Outgoing,
@@ -220,7 +221,7 @@ class Server:
             self.frames(parts, *(peer_of(body) if body is not None else (None, None)))
             self.frame = None
 
-    def hand_over(self, epoch: int, moved: dict[str, Any], players: list[Player]) -> bool:
+    def hand_over(self, epoch: int, moved: MovedPush, players: list[Player]) -> bool:
         """The host stops with its standby attached (docs/operating.md, "A party's peers"):
         what it did is written and acknowledged, every frame that waited for that goes out,
         the standby is told to serve as ``epoch``, and every connected player is told where
@@ -456,7 +457,7 @@ class Server:
         if player is not None:
             self.roster.heard(player, now)
         req: Request | None = None
-        raw: dict[str, Any] | None = None
+        raw = None            # the decoded map, before it is known to be a request
         try:
             if len(frames) != 2:
                 raise ProtocolError("frames", f"a message must be one frame, not {len(frames) - 1}")
@@ -477,7 +478,9 @@ class Server:
                ) -> Outgoing | None:
         """A checked request: its handler's reply (None: nothing more to answer). A hello
         needs no player; anything else does, and a repeated request id is answered from the
-        player's memory, never done twice. ``address``: the sender's, when it is counted."""
+        player's memory, never done twice. ``address``: the sender's, when it is counted;
+        ``raw``: the message as decoded (decode's map of any fields, which a refusal's
+        ``_error_for`` reads as it came)."""
         kind = req["type"]
         cost = COSTS.get(kind)
         if cost is not None:
@@ -550,7 +553,8 @@ class Server:
 
     @staticmethod
     def _error_for(code: str, text: str, raw: dict[str, Any] | None) -> ErrorReply:
-        """The error reply, with the rid, type and table of the message when it has them."""
+        """The error reply, with the rid, type and table of the message when it has them
+        (``raw``: the message as decoded, whatever it holds; None: it could not be)."""
         if raw is None:
             return error(code, text)
         table = raw.get("table")

@@ -38,11 +38,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from cardparty.core.search import Budget
 from cardparty.core.table import Table
-from cardparty.net.thinker import MAX_FRAME, Frames, pack_frame
+from cardparty.net.thinker import MAX_FRAME, Answer, BudgetMap, Frames, Job, pack_frame
 
 log = logging.getLogger("cardparty.host")
 
@@ -56,6 +56,12 @@ GRACE = 30.0
 #: The most workers a host starts, whatever the machine.
 MOST = 8
 _SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
+
+
+def budget_map(budget: Budget) -> BudgetMap:
+    """``budget`` as a job carries it: every field of the dataclass by its name (a field
+    added to ``Budget`` goes to the workers as it is; ``BudgetMap`` declares them all)."""
+    return cast(BudgetMap, dataclasses.asdict(budget))
 
 
 def default_workers() -> int:
@@ -74,7 +80,7 @@ class Thought:
     thinking failed) and, for a hint, its reason as a ``Msg`` wire map (or None)."""
 
     index: int
-    reason: dict[str, Any] | None = None
+    reason: dict[str, object] | None = None
     #: a review's estimated loss of the move played (``core.review``)
     loss: float | None = None
 
@@ -138,9 +144,9 @@ class _Worker:
                 return
             del self.out[:n]
 
-    def read(self) -> list[dict[str, Any]]:
+    def read(self) -> list[Answer]:
         """The answers that arrived (none: nothing yet); marks the worker dead at EOF."""
-        got: list[dict[str, Any]] = []
+        got: list[Answer] = []
         while not self.dead:
             try:
                 data = os.read(self.rfd, 65536)
@@ -340,10 +346,10 @@ class Thinkers:
                        ask.budget.seconds or 0.0, time.monotonic())
             try:
                 # The seed is any whole number (msgpack's are 64 bits): sent in digits.
-                frame = pack_frame({"id": job.id, "save": ask.table.save(), "seat": ask.seat,
-                                    "seed": str(ask.seed), "what": ask.what,
-                                    "played": ask.played,
-                                    "budget": dataclasses.asdict(ask.budget)})
+                sent: Job = {"id": job.id, "save": ask.table.save(), "seat": ask.seat,
+                             "seed": str(ask.seed), "what": ask.what, "played": ask.played,
+                             "budget": budget_map(ask.budget)}
+                frame = pack_frame(sent)
                 if len(frame) > MAX_FRAME:
                     raise ValueError(f"a save of {len(frame)} bytes")
             except Exception:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from typing import Any
 
 from cardparty.core.i18n import Msg
 from cardparty.core.undo import CannotUndo, TakeBack, table_before, take_back
@@ -29,7 +28,12 @@ from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.names.safetext import safe
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.play_replies import (
+    UndoAnswerReply,
+    UndoDroppedPush,
+    UndoReply,
+)
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
 from cardparty.net.wire.requests import UndoAnswerRequest, UndoRequest
 
 log = logging.getLogger("cardparty.host")
@@ -47,7 +51,7 @@ class Undos:
         #: (the table, its version, the seat) -> how it goes back, or why it may not
         self.judgements: OrderedDict[tuple[str, int, int], TakeBack | Msg] = OrderedDict()
 
-    def on_undo(self, player: Player, req: UndoRequest) -> dict[str, Any]:
+    def on_undo(self, player: Player, req: UndoRequest) -> UndoReply:
         ht, seat = self.play.playing(player, req)
         if not ht.access.takes_back:
             raise ProtocolError("no_undo", Msg("this table takes no move back: practice "
@@ -67,10 +71,10 @@ class Undos:
             self.go_back(ht, back)
         else:
             self.views.push_summary(ht)
-        return message("ok", about="undo", moves=back.moves, waiting=left,
-                       version=ht.game.version)
+        return {"type": "ok", "v": PROTOCOL, "about": "undo", "moves": back.moves,
+                "waiting": left, "version": ht.game.version}
 
-    def on_undo_answer(self, player: Player, req: UndoAnswerRequest) -> dict[str, Any]:
+    def on_undo_answer(self, player: Player, req: UndoAnswerRequest) -> UndoAnswerReply:
         ht, seat = self.play.playing(player, req)
         asked = ht.undo
         if asked is None:
@@ -78,19 +82,24 @@ class Undos:
         name = ht.seats[seat].name
         if not req["agree"]:
             self.drop(ht, Msg("{name} said no", name=name), by=name)
-            return message("ok", about="undo_answer", waiting=[])
+            return self.answered([])
         asked.agreed.add(seat)
         left = waiting(ht, asked)
         if left:
             self.views.push_summary(ht)
-            return message("ok", about="undo_answer", waiting=left)
+            return self.answered(left)
         try:
             back = self.judged(ht, asked.seat)
         except ProtocolError as refused:
             self.drop(ht, refused.message)
             raise
         self.go_back(ht, back)
-        return message("ok", about="undo_answer", waiting=[])
+        return self.answered([])
+
+    @staticmethod
+    def answered(waiting: list[str]) -> UndoAnswerReply:
+        """The ``ok`` to ``undo_answer``: the names still to agree."""
+        return {"type": "ok", "v": PROTOCOL, "about": "undo_answer", "waiting": waiting}
 
     def judged(self, ht: HostTable, seat: int) -> TakeBack:
         """How ``game`` goes back for ``seat`` (ProtocolError ``cannot_undo`` when it may
@@ -140,9 +149,11 @@ class Undos:
         ht.undo = None
         log.info("table %s: %s's request to take back a move is dropped: %s", ht.id,
                  safe(asked.name), why)
-        self.outbox.send_all(self.views.recipients(ht), message(
-            "undo_dropped", table=ht.id, seat=asked.seat, name=asked.name, by=by,
-            reason=str(why), reason_msg=why.to_wire() if isinstance(why, Msg) else None))
+        dropped: UndoDroppedPush = {
+            "type": "undo_dropped", "v": PROTOCOL, "table": ht.id, "seat": asked.seat,
+            "name": asked.name, "by": by, "reason": str(why),
+            "reason_msg": why.to_wire() if isinstance(why, Msg) else None}
+        self.outbox.send_all(self.views.recipients(ht), dropped)
         self.views.push_summary(ht)
 
     def moved(self, ht: HostTable) -> None:

@@ -16,14 +16,21 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 from cardparty.core.bots import canonical_level
 from cardparty.core.contract import Move, View
 from cardparty.core.discovery import load_catalog
 from cardparty.core.table import rules_manager
 from cardparty.net.player.session import Session, SessionError
-from cardparty.net.wire.replies import ViewMessage
+from cardparty.net.wire.play_replies import (
+    ConnectionPush,
+    HostMessage,
+    MoveReply,
+)
+from cardparty.net.wire.protocol import ErrorReply
+from cardparty.net.wire.record_replies import RecordResult
+from cardparty.net.wire.replies import TableSummary, ViewMessage
 
 
 class BotGone(Exception):
@@ -62,16 +69,16 @@ class _Seat:
 
     latest: ViewMessage | None
     moved_on: int | None = None
-    inflight: Future[dict[str, Any]] | None = None
+    inflight: Future[MoveReply] | None = None
     asked: bool = False
 
 
 def play_table(session: Session, table: str, *, level: str = "normal",
                rng: random.Random | None = None, timeout: float | None = None,
-               on_message: Any = None,
+               on_message: Callable[[HostMessage], None] | None = None,
                delay: float | Callable[[], float] = 0.0,
-               on_move: Callable[[ViewMessage, int, Future[dict[str, Any]]], None] | None
-               = None) -> dict[str, Any]:
+               on_move: Callable[[ViewMessage, int, Future[MoveReply]], None] | None
+               = None) -> RecordResult:
     """Play our seat at ``table`` until the game is over; return the result map (``places``,
     ``scores``, ...). The session must be connected and seated (or resumed). BotGone if the
     table vanishes or breaks, or ``timeout`` seconds pass. ``on_message`` sees every pushed
@@ -113,32 +120,40 @@ def play_table(session: Session, table: str, *, level: str = "normal",
                 on_move(latest, pick, me.inflight)
 
 
-def _result(me: _Seat) -> dict[str, Any] | None:
+def _result(me: _Seat) -> RecordResult | None:
     """The game's result once the newest view has one."""
     if me.latest is not None and me.latest["view"].get("result"):
-        return me.latest["view"].get("result")
+        # a view's result is a Result.to_wire map
+        return cast(RecordResult, me.latest["view"].get("result"))
     return None
 
 
-def _pushed(me: _Seat, table: str, msg: dict[str, Any]) -> None:
+def _pushed(me: _Seat, table: str, msg: HostMessage) -> None:
     """A pushed message: a newer view of the table is kept; a broken or vanished table, or a
     host that no longer knows this player, ends the game (BotGone)."""
     kind = msg["type"]
     if kind == "view" and msg.get("table") == table:
+        view = cast(ViewMessage, msg)                   # a view of this table
         latest = me.latest
-        if latest is None or msg["version"] >= latest["version"] or msg.get("snapshot"):
-            me.latest = cast(ViewMessage, msg)          # a view of this table
-        if msg.get("snapshot"):
+        if latest is None or view["version"] >= latest["version"] or view.get("snapshot"):
+            me.latest = view
+        if view.get("snapshot"):
             # The host's whole picture: whatever was answered before, a seat to move in it
             # moves (a host that took over may hold the table before a move it never had).
             me.moved_on = None
-    elif kind == "table" and msg["table"]["id"] == table:
-        if msg["table"]["status"] == "broken":
-            raise BotGone(f"table {table} broke: {msg['table'].get('failure')}")
-    elif kind == "connection" and msg["state"] == "restored" and not msg["resumed"]:
-        raise BotGone("the host no longer knows this player (it restarted without its data)")
-    elif kind == "error" and msg.get("code") == "no_table":
-        raise BotGone(msg["message"])
+    elif kind == "table":
+        summary = cast(TableSummary, msg.get("table"))  # a ``table`` push's summary
+        if summary["id"] == table and summary["status"] == "broken":
+            raise BotGone(f"table {table} broke: {summary.get('failure')}")
+    elif kind == "connection":
+        said = cast(ConnectionPush, msg)
+        if said["state"] == "restored" and not said["resumed"]:
+            raise BotGone("the host no longer knows this player (it restarted without its "
+                          "data)")
+    elif kind == "error":
+        refusal = cast(ErrorReply, msg)
+        if refusal.get("code") == "no_table":
+            raise BotGone(refusal["message"])
 
 
 def _answered(me: _Seat) -> None:

@@ -3,7 +3,8 @@
 Owns: one method per request of docs/protocol.md (games, tables, create, sit, invite, leave,
 bots, ready, start, watch, snapshot, move, reorder, chat; the events and ratings), with their
 defaults and what each
-returns. ``Session`` inherits them; they only build messages and read replies.
+returns. ``Session`` inherits them; they only build messages and read replies: each reads the
+reply of its request (a refusal raised SessionError) as that reply's shape.
 
 Must not know about: sockets, threads, keys, any particular game, terminals.
 """
@@ -11,10 +12,26 @@ Must not know about: sockets, threads, keys, any particular game, terminals.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from cardparty.core.contract import Move, MoveMap
+from cardparty.net.wire.event_replies import (
+    EventBrief,
+    EventReply,
+    EventsReply,
+    EventStartReply,
+    EventWire,
+)
+from cardparty.net.wire.play_replies import HostMessage, MoveReply
 from cardparty.net.wire.replies import GameWire, TableSummary, ViewMessage
+
+R = TypeVar("R")
+
+
+def fields_of(reply: HostMessage) -> dict[str, Any]:
+    """A reply whose shape is not declared yet (the lobby's, the economy's): its fields as
+    decoded, each read by the one who knows its request."""
+    return cast("dict[str, Any]", reply)
 
 
 class PlayerRequests:
@@ -24,20 +41,19 @@ class PlayerRequests:
     views: dict[str, ViewMessage]
     request_timeout: float
 
-    def send(self, type_: str, **fields: Any) -> Future[dict[str, Any]]:
+    def send(self, type_: str, **fields: Any) -> Future[HostMessage]:
         raise NotImplementedError
 
     def request(self, type_: str, timeout: float | None = None, **fields: Any
-                ) -> dict[str, Any]:
+                ) -> HostMessage:
         raise NotImplementedError
 
-    def wait(self, fut: Future[dict[str, Any]], what: str, timeout: float | None = None
-             ) -> dict[str, Any]:
+    def wait(self, fut: Future[R], what: str, timeout: float | None = None) -> R:
         raise NotImplementedError
 
     def games(self) -> list[GameWire]:
         """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
-        games: list[GameWire] = self.request("games")["games"]
+        games: list[GameWire] = fields_of(self.request("games"))["games"]
         return games
 
     def tables(self, most: int = 1000) -> list[TableSummary]:
@@ -46,13 +62,13 @@ class PlayerRequests:
         out: list[TableSummary] = []
         offset: int | None = 0
         while offset is not None and len(out) < most:
-            page = self.request("tables", offset=offset)
+            page = fields_of(self.request("tables", offset=offset))
             out.extend(page["tables"])
             nxt = page.get("next")
             offset = nxt if isinstance(nxt, int) and nxt > offset else None
         return out[:most]
 
-    def create(self, game: str, players: int, settings: dict[str, Any] | None = None,
+    def create(self, game: str, players: int, settings: dict[str, object] | None = None,
                variants: list[str] | tuple[str, ...] = (), *, idle: float | None = -1.0,
                bot_delay: float = -1.0, title: str = "", seed: int | None = None,
                mode: str = "open") -> TableSummary:
@@ -61,15 +77,15 @@ class PlayerRequests:
         seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
         seed (a replayable game; None: a fresh one); ``mode``: ``open`` (anyone sits) or
         ``friends`` (only the creator and the players he invites)."""
-        summary: TableSummary = self.request(
+        summary: TableSummary = fields_of(self.request(
             "create", game=game, players=players, settings=settings or {},
             variants=list(variants), idle=idle, bot_delay=bot_delay, title=title, seed=seed,
-            mode=mode)["table"]
+            mode=mode))["table"]
         return summary
 
     def sit(self, table: str, seat: int | None = None) -> int:
         """Take ``seat`` (None: the first free one) at ``table``; returns the seat."""
-        taken: int = self.request("sit", table=table, seat=seat)["seat"]
+        taken: int = fields_of(self.request("sit", table=table, seat=seat))["seat"]
         return taken
 
     def invite(self, table: str, names: list[str] | tuple[str, ...]) -> None:
@@ -93,16 +109,18 @@ class PlayerRequests:
         """Start now (every seat must be taken; every seated player counts as ready)."""
         self.request("start", table=table)
 
-    def watch(self, table: str) -> dict[str, Any]:
-        """Watch as a spectator; returns the first view message (also pushed to the inbox)."""
+    def watch(self, table: str) -> HostMessage:
+        """Watch as a spectator; returns the first view message (also pushed to the inbox),
+        or for an open table its ``table`` summary."""
         return self.request("watch", table=table)
 
-    def snapshot(self, table: str) -> dict[str, Any]:
-        """A fresh full view message of ``table`` (also pushed to the inbox)."""
+    def snapshot(self, table: str) -> HostMessage:
+        """A fresh full view message of ``table`` (also pushed to the inbox), or for an open
+        table its ``table`` summary."""
         return self.request("snapshot", table=table)
 
     def send_move(self, table: str, move: int | MoveMap | Move,
-                  version: int | None = None) -> Future[dict[str, Any]]:
+                  version: int | None = None) -> Future[MoveReply]:
         """Send a move without waiting: ``move`` is an id from the view's ``moves`` list (then
         ``version`` is required: the view's version), a move map, or a Move. The future holds
         ``ok`` (with the new ``version``) or raises SessionError (``stale``, ``illegal``...)."""
@@ -111,10 +129,12 @@ class PlayerRequests:
         if version is None:
             view = self.views.get(table)
             version = None if view is None else view["version"]
-        return self.send("move", table=table, move=move, version=version)
+        # the reply to a move is its ``ok`` (a refusal raises SessionError)
+        return cast("Future[MoveReply]", self.send("move", table=table, move=move,
+                                                   version=version))
 
     def move(self, table: str, move: int | MoveMap | Move,
-             version: int | None = None) -> dict[str, Any]:
+             version: int | None = None) -> MoveReply:
         """``send_move`` and wait for the reply."""
         return self.wait(self.send_move(table, move, version), "move")
 
@@ -132,28 +152,24 @@ class PlayerRequests:
 
     # --- events and ratings (docs/protocol.md, "Events and ratings") ------------------------
 
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[EventBrief]:
         """Every event the host keeps, newest first (an ``events`` entry each)."""
-        listed: list[dict[str, Any]] = self.request("events")["events"]
-        return listed
+        return cast(EventsReply, self.request("events"))["events"]
 
-    def event(self, event: str) -> dict[str, Any]:
+    def event(self, event: str) -> EventWire:
         """The event ``event`` as it is now (its standings and results); from now on its
         changes are pushed as ``event`` too."""
-        found: dict[str, Any] = self.request("event", event=event)["event"]
-        return found
+        return cast(EventReply, self.request("event", event=event))["event"]
 
-    def event_create(self, game: str, players: int, **fields: Any) -> dict[str, Any]:
+    def event_create(self, game: str, players: int, **fields: Any) -> EventWire:
         """Create an event (an organiser only): ``fields`` as docs/protocol.md lists them
         (``rounds``, ``format``, ``duplicate``, ``fill``, ...); returns the event."""
-        made: dict[str, Any] = self.request("event_create", game=game, players=players,
-                                            **fields)["event"]
-        return made
+        return cast(EventReply, self.request("event_create", game=game, players=players,
+                                             **fields))["event"]
 
-    def event_join(self, event: str) -> dict[str, Any]:
+    def event_join(self, event: str) -> EventWire:
         """Sign up (or enter late, or come back); returns the event."""
-        joined: dict[str, Any] = self.request("event_join", event=event)["event"]
-        return joined
+        return cast(EventReply, self.request("event_join", event=event))["event"]
 
     def event_leave(self, event: str) -> None:
         """Withdraw from ``event`` (before its start: take the sign-up back)."""
@@ -161,15 +177,14 @@ class PlayerRequests:
 
     def event_start(self, event: str) -> int:
         """Start ``event`` (its organiser only); the number of rounds it plays."""
-        rounds: int = self.request("event_start", event=event)["rounds"]
-        return rounds
+        return cast(EventStartReply, self.request("event_start", event=event))["rounds"]
 
     def event_deadline(self, event: str, minutes: float) -> None:
         """The round in play ends ``minutes`` from now (0: at once); its organiser only."""
         self.request("event_deadline", event=event, minutes=minutes)
 
     def ratings(self, game: str | None = None, name: str | None = None,
-                offset: int = 0) -> dict[str, Any]:
+                offset: int = 0) -> HostMessage:
         """A game's ratings (a page from ``offset``), or, without a game, one player's at
         every game (``name``; None: your own): the ``ratings`` reply."""
         return self.request("ratings", game=game, name=name, offset=offset)

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import zmq
 from zmq.utils.monitor import recv_monitor_message
@@ -54,10 +54,21 @@ from cardparty.net.trust.hostkey import Expected, diagnose, expect
 from cardparty.net.trust.keys import KeyFileError, KeyPair, client_keys, public_key
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.wire.address import AddressError, ipv6_endpoint, read_address
+from cardparty.net.wire.play_replies import (
+    ConnectionPush,
+    HostMessage,
+    MovedPush,
+    WelcomeReply,
+)
 from cardparty.net.wire.protocol import (
     HOST_LIMITS,
     MAX_HOST_FRAME,
+    PROTOCOL,
+    ErrorReply,
+    NotHostReply,
+    Outgoing,
     ProtocolError,
+    StandbyPush,
     decode,
     encode,
     message,
@@ -66,6 +77,9 @@ from cardparty.net.wire.replies import ViewMessage
 
 log = logging.getLogger("cardparty.session")
 log.addHandler(logging.NullHandler())
+
+#: A reply's shape, as the request that asked for it knows it (``wait``).
+R = TypeVar("R")
 
 #: SessionError codes of a connection refused for good: trying again cannot help (the host's
 #: key is not the one expected, or the host refused the hello, e.g. ``name_taken``).
@@ -172,7 +186,7 @@ class Session(PlayerRequests):
     """
 
     def __init__(self, address: str, name: str, *, token: str | None = None,
-                 on_message: Callable[[dict[str, Any]], None] | None = None,
+                 on_message: Callable[[HostMessage], None] | None = None,
                  reconnect: bool = True, backoff: tuple[float, float] = (0.05, 2.0),
                  request_timeout: float = 10.0, client: str = "cardparty",
                  keys: KeyPair | None = None, host_key: str | bytes | None = None,
@@ -201,20 +215,22 @@ class Session(PlayerRequests):
         #: what the hello asks for (``protocol.FEATURES``; the welcome says what was granted)
         self.features = features
         #: Pushed messages when no ``on_message`` is given.
-        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.inbox: queue.Queue[HostMessage] = queue.Queue()
         #: The last view message per table id (what the client should show now).
         self.views: dict[str, ViewMessage] = {}
         #: The welcome message of the current connection (host name, player, heartbeat).
-        self.welcome: dict[str, Any] | None = None
+        self.welcome: WelcomeReply | None = None
         self.connected = False
         self.heartbeat = 1.0
         self.liveness = 3
         self._ctx: zmq.Context[Any] = zmq.Context.instance()
         self._lock = threading.Lock()
-        self._pending: dict[Any, tuple[dict[str, Any], Future[dict[str, Any]]]] = {}
+        #: requests unanswered, by rid: the request (sent again after a reconnect) and the
+        #: future its reply resolves
+        self._pending: dict[int | str, tuple[Outgoing, Future[HostMessage]]] = {}
         #: requests answered ``held``, by rid: when to send each again
-        self._held: dict[Any, float] = {}
-        self._outq: queue.Queue[dict[str, Any]] = queue.Queue()
+        self._held: dict[int | str, float] = {}
+        self._outq: queue.Queue[Outgoing] = queue.Queue()
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         self._next_rid = random.getrandbits(40) << 20
@@ -239,7 +255,7 @@ class Session(PlayerRequests):
 
     # --- life ------------------------------------------------------------------------------
 
-    def connect(self, timeout: float = 5.0) -> dict[str, Any]:
+    def connect(self, timeout: float = 5.0) -> WelcomeReply:
         """Say hello and wait for the welcome; start the session's thread. Returns the welcome
         message. SessionError ``unreachable`` when no welcome comes within ``timeout``: the
         session keeps trying in the background (with backoff), so calling ``connect`` again
@@ -333,13 +349,14 @@ class Session(PlayerRequests):
 
     # --- requests --------------------------------------------------------------------------
 
-    def send(self, type_: str, **fields: Any) -> Future[dict[str, Any]]:
+    def send(self, type_: str, **fields: Any) -> Future[HostMessage]:
         """Send a request; the future holds the reply, or SessionError for an error reply.
-        A request id (``rid``) is added unless given."""
+        A request id (``rid``) is added unless given. The reply is the one of ``type_``
+        (docs/protocol.md): the caller, who knows which, reads it as that reply's shape."""
         if self._closed:
             raise SessionError("closed", "the session was closed")
         msg = message(type_, **fields)
-        fut: Future[dict[str, Any]] = Future()
+        fut: Future[HostMessage] = Future()
         if type_ in OF_THE_MOMENT and not self.connected and self.successor is None:
             fut.set_exception(SessionError("gone", Msg(GONE)))
             return fut
@@ -353,12 +370,11 @@ class Session(PlayerRequests):
         return fut
 
     def request(self, type_: str, timeout: float | None = None, **fields: Any
-                ) -> dict[str, Any]:
+                ) -> HostMessage:
         """Send a request and wait for its reply (SessionError for an error reply)."""
         return self.wait(self.send(type_, **fields), type_, timeout)
 
-    def wait(self, fut: Future[dict[str, Any]], what: str, timeout: float | None = None
-             ) -> dict[str, Any]:
+    def wait(self, fut: Future[R], what: str, timeout: float | None = None) -> R:
         """The reply in ``fut`` (SessionError ``timeout`` when none comes in time)."""
         try:
             return fut.result(timeout or self.request_timeout)
@@ -366,7 +382,7 @@ class Session(PlayerRequests):
             raise SessionError("timeout", f"no reply to {what} in time") from None
 
     async def arequest(self, type_: str, timeout: float | None = None, **fields: Any
-                       ) -> dict[str, Any]:
+                       ) -> HostMessage:
         """``request`` for asyncio code (prompt-toolkit's loop): awaits the reply without
         blocking the loop."""
         import asyncio
@@ -377,7 +393,7 @@ class Session(PlayerRequests):
         except TimeoutError:
             raise SessionError("timeout", f"no reply to {type_} in time") from None
 
-    def next_message(self, timeout: float | None = None) -> dict[str, Any] | None:
+    def next_message(self, timeout: float | None = None) -> HostMessage | None:
         """The next pushed message from ``inbox``, or None after ``timeout`` seconds."""
         try:
             return self.inbox.get(timeout=timeout)
@@ -386,7 +402,7 @@ class Session(PlayerRequests):
 
     # --- the session's thread --------------------------------------------------------------
 
-    def _enqueue(self, msg: dict[str, Any]) -> None:
+    def _enqueue(self, msg: Outgoing) -> None:
         self._outq.put(msg)
         self._wake()
 
@@ -394,7 +410,7 @@ class Session(PlayerRequests):
         with contextlib.suppress(OSError):
             self._wake_w.send(b"x")
 
-    def _deliver(self, msg: dict[str, Any]) -> None:
+    def _deliver(self, msg: HostMessage) -> None:
         if self.on_message is not None:
             try:
                 self.on_message(msg)
@@ -402,6 +418,11 @@ class Session(PlayerRequests):
                 log.exception("on_message callback failed")
         else:
             self.inbox.put(msg)
+
+    def _say(self, msg: ConnectionPush | ErrorReply) -> None:
+        """A message of the session's own (what became of its connection, a frame from the
+        host it could not read), delivered as the host's are."""
+        self._deliver(cast(HostMessage, msg))     # its literal ``type`` is a HostMessage's
 
     def _socket(self, to: Successor | None = None) -> zmq.Socket[Any]:
         """A DEALER to the host (or to ``to``, its successor, with the key it was told)."""
@@ -592,7 +613,7 @@ class Session(PlayerRequests):
         self._welcomed.clear()
         if self.successor is None:
             self._drop_of_the_moment()
-        self._deliver(message("connection", state="lost"))
+        self._say(connection("lost"))
         if not self.reconnect:
             return False
         if self.successor is not None:
@@ -633,7 +654,7 @@ class Session(PlayerRequests):
         if closed and self.connected and self.successor is not None:
             self._host_lost(w, now, closed=True)
 
-    def _not_host(self, now: float, msg: dict[str, Any]) -> None:
+    def _not_host(self, now: float, msg: NotHostReply) -> None:
         """The successor says it does not serve (yet): back to the host meanwhile, and the
         successor again in a moment, while the host is followed. At the host's own address,
         a peer that does not serve any more (it handed over, stood down, or came back as a
@@ -658,7 +679,7 @@ class Session(PlayerRequests):
         self._fresh(w, now)
         w.hello_due = now
 
-    def _moved(self, msg: dict[str, Any]) -> None:
+    def _moved(self, msg: MovedPush) -> None:
         """The host hands over (``moved``): its successor is where it says, at once."""
         try:
             where = read_address(f"{msg['address']}:{msg['port']}").endpoint
@@ -675,7 +696,7 @@ class Session(PlayerRequests):
             self._lost_at = now
             self._to_successor(w, now)
 
-    def _word(self, msg: dict[str, Any], epoch: int) -> None:
+    def _word(self, msg: WelcomeReply | StandbyPush, epoch: int) -> None:
         """The host's word about its standby (a ``welcome`` or a ``standby`` push): kept,
         and answered (``standby_ok``), so the host knows this player will not follow a
         standby it dropped."""
@@ -713,69 +734,45 @@ class Session(PlayerRequests):
 
     def _incoming(self, frame: bytes, sock: zmq.Socket[Any]) -> None:
         try:
-            msg = decode(frame, HOST_LIMITS)
+            decoded = decode(frame, HOST_LIMITS)
         except ProtocolError as exc:
-            self._deliver(message("error", code=exc.code, message=f"from the host: {exc.message}",
-                                  rid=None, about=None))
+            unread: ErrorReply = {"type": "error", "v": PROTOCOL, "code": exc.code,
+                                  "message": f"from the host: {exc.message}", "rid": None,
+                                  "about": None}
+            self._say(unread)
             return
+        # decode checked that it is a map with a type: a message, read as its type's shape
+        # once that type is looked at
+        msg = cast(HostMessage, decoded)
         kind = msg["type"]
-        if kind == "error" and msg.get("code") == "not_host":
-            self._not_host(time.monotonic(), msg)
+        if kind == "error" and self._refused(cast(ErrorReply, msg), sock):
             return
         if kind == "moved":
-            self._moved(msg)
+            self._moved(cast(MovedPush, msg))
             return
         if kind == "standby":
-            epoch = msg.get("epoch")
-            self._word(msg, epoch if isinstance(epoch, int) else self.epoch)
+            push = cast(StandbyPush, msg)
+            epoch = push.get("epoch")
+            self._word(push, epoch if isinstance(epoch, int) else self.epoch)
             self._deliver(msg)
             return
-        if kind == "error" and msg.get("about") == "hello" and not self.connected:
-            # The host refused the hello itself (a name owned by another key...): say why.
-            self._refusal = SessionError(str(msg.get("code", "error")),
-                                         from_wire(msg.get("msg"))
-                                         or str(msg.get("message", "")))
-            self._running = False
-            self._welcomed.set()
-            return
         if kind == "welcome":
-            self._welcomed_by(msg, sock)
+            self._welcomed_by(cast(WelcomeReply, msg), sock)
             return
         if kind == "pong":
-            return
-        if kind == "error" and msg.get("code") == "hello_first":
-            # The host forgot us (it restarted): say hello again.
-            if self.connected:
-                self.connected = False
-                self._welcomed.clear()
-                self._drop_of_the_moment()
-                self._deliver(message("connection", state="lost"))
-            with contextlib.suppress(zmq.Again):
-                self._hello(sock)
-            w = self._wire
-            if w is not None and sock is w.sock:
-                # The welcome is awaited from now: without this the loop took the hello for
-                # long unanswered and said hello again on a fresh connection, and the host,
-                # taking the two in either order, answered the live one ``replaced``.
-                w.hello_sent, w.hello_due = time.monotonic(), None
-            return
-        if kind == "error" and msg.get("code") == "replaced":
-            # The same player connected from elsewhere: that connection has the seat now.
-            self.connected = False
-            self.reconnect = False
-            self._running = False
-            self._deliver(message("connection", state="replaced", resumed=False))
             return
         if kind == "view" and not self._view(msg):
             return
         rid = msg.get("rid")
+        rid = rid if isinstance(rid, int | str) else None      # a reply's; None: a push
+        refusal = cast(ErrorReply, msg) if kind == "error" else None
         fut = None
-        if kind == "error" and msg.get("code") == "held" and rid is not None:
+        if refusal is not None and refusal.get("code") == "held" and rid is not None:
             with self._lock:
                 waiting = rid in self._pending
             if waiting:                 # not refused: asked again once the table is back
                 log.debug("request %s about table %s is held: asked again", rid,
-                          msg.get("table"))
+                          refusal.get("table"))
                 self._held.setdefault(rid, time.monotonic() + HELD_AGAIN)
                 return
         if rid is not None:
@@ -785,10 +782,10 @@ class Session(PlayerRequests):
             if entry is not None:
                 fut = entry[1]
         if fut is not None:
-            if kind == "error":
-                fut.set_exception(SessionError(msg.get("code", "error"),
-                                               from_wire(msg.get("msg"))
-                                               or msg.get("message", "")))
+            if refusal is not None:
+                fut.set_exception(SessionError(refusal.get("code", "error"),
+                                               from_wire(refusal.get("msg"))
+                                               or refusal.get("message", "")))
             else:
                 fut.set_result(msg)
             if kind != "view":
@@ -797,29 +794,75 @@ class Session(PlayerRequests):
             return
         self._deliver(msg)
 
-    def _view(self, msg: dict[str, Any]) -> bool:
+    def _refused(self, msg: ErrorReply, sock: zmq.Socket[Any]) -> bool:
+        """An ``error`` about the connection itself, handled here (True): a peer that does
+        not serve, a hello refused, a host that forgot this session, or this player's
+        connection replaced by another; False for any other, which answers its request."""
+        code = msg.get("code")
+        if code == "not_host":
+            self._not_host(time.monotonic(), cast(NotHostReply, msg))
+            return True
+        if msg.get("about") == "hello" and not self.connected:
+            # The host refused the hello itself (a name owned by another key...): say why.
+            self._refusal = SessionError(str(msg.get("code", "error")),
+                                         from_wire(msg.get("msg"))
+                                         or str(msg.get("message", "")))
+            self._running = False
+            self._welcomed.set()
+            return True
+        if code == "hello_first":
+            # The host forgot us (it restarted): say hello again.
+            if self.connected:
+                self.connected = False
+                self._welcomed.clear()
+                self._drop_of_the_moment()
+                self._say(connection("lost"))
+            with contextlib.suppress(zmq.Again):
+                self._hello(sock)
+            w = self._wire
+            if w is not None and sock is w.sock:
+                # The welcome is awaited from now: without this the loop took the hello for
+                # long unanswered and said hello again on a fresh connection, and the host,
+                # taking the two in either order, answered the live one ``replaced``.
+                w.hello_sent, w.hello_due = time.monotonic(), None
+            return True
+        if code == "replaced":
+            # The same player connected from elsewhere: that connection has the seat now.
+            self.connected = False
+            self.reconnect = False
+            self._running = False
+            replaced = connection("replaced")
+            replaced["resumed"] = False
+            self._say(replaced)
+            return True
+        return False
+
+    def _view(self, msg: HostMessage) -> bool:
         """Keep a view (Clone); False for one refused as older than what was seen."""
         table = msg.get("table")
         if not isinstance(table, str):
             return True
+        view = cast(ViewMessage, msg)           # a view of a table
         last = self.views.get(table)
-        if (last is not None and not msg.get("snapshot")
-                and msg.get("prev") != last.get("version")):
+        if (last is not None and not view.get("snapshot")
+                and view.get("prev") != last.get("version")):
             # Clone: a view went missing; ask for the whole picture again.
             self._outq.put(message("snapshot", table=table))
-        if (last is not None and msg.get("snapshot") and self._before is not None
-                and msg.get("version", 0) < last.get("version", 0)):
+        if (last is not None and view.get("snapshot") and self._before is not None
+                and view.get("version", 0) < last.get("version", 0)):
             # A host that took over whose copy of this table is older than what was seen:
             # never taken (docs/protocol.md, "No split brain"): said, and the view kept.
-            self._deliver(message("connection", state="older", table=table,
-                                  version=msg.get("version"), seen=last.get("version")))
+            older: ConnectionPush = {"type": "connection", "v": PROTOCOL, "state": "older",
+                                     "table": table, "version": view.get("version"),
+                                     "seen": last.get("version")}
+            self._say(older)
             return False
-        if last is None or msg.get("version", 0) >= last.get("version", 0) or msg.get(
+        if last is None or view.get("version", 0) >= last.get("version", 0) or view.get(
                 "snapshot"):
-            self.views[table] = cast(ViewMessage, msg)     # a view, by its type
+            self.views[table] = view
         return True
 
-    def _welcomed_by(self, msg: dict[str, Any], sock: zmq.Socket[Any]) -> None:
+    def _welcomed_by(self, msg: WelcomeReply, sock: zmq.Socket[Any]) -> None:
         if self.connected:
             return                        # a second answer to a hello sent twice
         epoch = msg.get("epoch", 0)
@@ -873,9 +916,18 @@ class Session(PlayerRequests):
         if moved:
             where = self.address.removeprefix("tcp://")
             text = Msg(MOVED, address=where)
-            self._deliver(message("connection", state="moved", resumed=bool(msg.get("resumed")),
-                                  address=where, epoch=epoch, text=str(text),
-                                  msg=text.to_wire()))
+            moved_to: ConnectionPush = {
+                "type": "connection", "v": PROTOCOL, "state": "moved",
+                "resumed": bool(msg.get("resumed")), "address": where, "epoch": epoch,
+                "text": str(text), "msg": text.to_wire()}
+            self._say(moved_to)
         elif not first:
-            self._deliver(message("connection", state="restored",
-                                  resumed=bool(msg.get("resumed"))))
+            restored = connection("restored")
+            restored["resumed"] = bool(msg.get("resumed"))
+            self._say(restored)
+
+
+def connection(state: str) -> ConnectionPush:
+    """The session's own ``connection`` message: what became of its connection (the fields
+    each state adds are set by who says it)."""
+    return {"type": "connection", "v": PROTOCOL, "state": state}
