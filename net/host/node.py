@@ -186,7 +186,7 @@ class Host:
                                      lambda: self._healed(copies, memo)))
             self.caller.start()
             if self.parts.standbys is not None:
-                self.parts.standbys.hold_copies(HEAL_HOLD)
+                self.parts.standbys.hold_copies(HEAL_HOLD, "before the old host is heard of")
         self._ctx: zmq.Context[Any] = (zmq.Context(io_threads=IO_THREADS) if takeover is None
                                        else takeover.ctx)
         self._guard: Guard | None = None if takeover is None else takeover.guard

@@ -183,7 +183,7 @@ class Server:
                 parts.succession.froze(now - turned - wait)
                 # Nor does it copy its rows to a waiting peer meanwhile: its standby may be
                 # the party's host now, and this host yields as soon as it calls.
-                self.standbys.hold_copies(SETTLE)
+                self.standbys.hold_copies(SETTLE, "while this host settles after its freeze")
             turned = now
             if events:
                 if durable and any(fd in durable for fd, _ in events):

@@ -229,6 +229,8 @@ class Standbys:
         self.last_dropped: bytes | None = None
         #: until when (this clock) no standby is taken, its peers wait (``hold_copies``)
         self.copies_held_until = 0.0
+        #: why, in the console's words
+        self.copies_held_why = ""
         #: since when no peer is here (None: one is), and whether the console was told
         self._alone_since: float | None = clock.now()
         self._said_alone = False
@@ -328,7 +330,7 @@ class Standbys:
             self.waiting.popitem(last=False)
         if old is None:
             log.info("a peer (%s) waits, to serve at %s (%s)", fingerprint(user),
-                     h.serves.shown, "no copy is made before the old host is heard of"
+                     h.serves.shown, f"no copy is made {self.copies_held_why}"
                      if current is None else f"the standby is {current.serves.shown}")
         self._send(route, wait(join.session, self._word()))
 
@@ -658,12 +660,13 @@ class Standbys:
         cur = self.current
         return cur if cur is not None and cur.state == "attached" else None
 
-    def hold_copies(self, seconds: float) -> None:
+    def hold_copies(self, seconds: float, why: str) -> None:
         """No standby taken for ``seconds``, or until ``release_copies``: a host that took
         over without being sure may yet have its old host's rows handed over and start again
         from the files they make, and a copy sent before that is lost: a second copy for one
         fault. Peers wait meanwhile; the one that waited longest is taken after."""
         self.copies_held_until = self.clock.now() + seconds
+        self.copies_held_why = why
 
     def release_copies(self) -> None:
         """The old host is gone for good: a standby is taken at the next turn."""

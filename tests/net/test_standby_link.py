@@ -595,7 +595,7 @@ def test_a_host_that_may_yet_heal_takes_no_standby_until_the_old_host_is_heard_o
     clock = ManualClock()
     standbys = Standbys(store, None, [keys.fingerprint], None, 3, "test", clock, PeerEvents())
     try:
-        standbys.hold_copies(10.0)
+        standbys.hold_copies(10.0, "before the old host is heard of")
         standbys.frame(b"r", keys.public,
                        encode(hello(HostAddress("127.0.0.1", 7999), 3, 1)))
         standbys.tick()
