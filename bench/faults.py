@@ -75,10 +75,8 @@ STEADY = 3.0
 ATTACH_WITHIN = 5.0
 #: Seconds a finished table is looked for on the serving host (none may serve a moment).
 READ_FOR = 10.0
-#: Times a joiner tries a table it was told does not exist, and the seconds in which a
-#: joiner that exits counts as one that could not sit.
+#: Times a joiner that ended without sitting tries the table again.
 JOIN_TRIES = 10
-JOIN_LOOK = 3.0
 
 
 @dataclass
@@ -323,18 +321,21 @@ class Party:
     def _join(self, who: str, tid: str, creator: subprocess.Popen[str]
               ) -> subprocess.Popen[str]:
         """``who`` sits at ``tid``, as a player would try again: a table made at a host that
-        was being succeeded reaches the host serving now only with the heal, so a joiner
-        told there is no such table tries again (``JOIN_TRIES`` times, a second apart)
-        while its creator waits."""
+        was being succeeded reaches the host serving now only with the heal, and the host
+        the joiner was sent to may be going away, so a joiner that ends without having sat
+        (told there is no such table, or no host answered at the address it was given,
+        however long that took) tries again (``JOIN_TRIES`` times, a second apart) while its
+        creator waits."""
+        history = self.base / f"history-{who}.jsonl"
         for attempt in range(JOIN_TRIES):
+            start = history.stat().st_size if history.exists() else 0
             joiner = self._client(who, ["--table", tid, "--fill-bots"])
             threading.Thread(target=drain, args=(joiner,), daemon=True).start()
-            try:
-                code = joiner.wait(JOIN_LOOK)
-            except subprocess.TimeoutExpired:
-                return joiner                          # seated and playing
-            if code == 0 or attempt == JOIN_TRIES - 1 or creator.poll() is not None:
-                return joiner
+            while (code := joiner.poll()) is None and not sat(history, start, tid):
+                time.sleep(0.2)
+            if code is None or code == 0 or attempt == JOIN_TRIES - 1 or (
+                    creator.poll() is not None):
+                return joiner                          # seated and playing, or done
             with self.lock:
                 self.procs.discard(joiner)
             time.sleep(1.0)
@@ -431,6 +432,24 @@ class Party:
             if peer.stopped:
                 peer.signal(signal.SIGCONT)
             self.down_until[name] = min(self.down_until.get(name, 0.0), now)
+
+
+def sat(history: Path, start: int, tid: str) -> bool:
+    """Whether the client writing ``history`` wrote, past ``start``, that it sat at ``tid``."""
+    try:
+        with open(history, "rb") as f:
+            f.seek(start)
+            tail = f.read()
+    except OSError:
+        return False
+    for line in tail.splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if r.get("kind") == "seated" and r.get("table") == tid:
+            return True
+    return False
 
 
 def drain(proc: subprocess.Popen[str]) -> None:
