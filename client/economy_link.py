@@ -13,15 +13,25 @@ Must not know about: game rules, terminals, the screens.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from cardparty.client.hosttext import host_text
-from cardparty.client.link import Deliver
+from cardparty.client.link import Deliver, NoticeMessage, ProfileMessage
 from cardparty.core.i18n import _, shown
 from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import Session, SessionError
+from cardparty.net.wire.economy_replies import (
+    BuyReply,
+    CancelledPush,
+    LeagueReply,
+    LeagueRow,
+    ProfileReply,
+    ProfileWire,
+    RewardPush,
+    RewardsReply,
+)
 from cardparty.net.wire.play_replies import HostMessage
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy", "rewards")
@@ -36,12 +46,14 @@ class EconomyLink(Protocol):
     def refresh_lobby(self) -> None: ...
 
 
-def send(session: Session, deliver: Deliver, action: str, fields: dict[str, Any],
+def send(session: Session, deliver: Deliver, action: str, fields: Mapping[str, object],
          answered: Callable[[dict[str, Any]], None],
          refused: Callable[[SessionError], bool] | None = None) -> None:
-    """Send ``action`` with ``fields`` on ``session``; its reply goes to ``answered`` (on the
-    session's thread), a refusal or a failure becomes the client's one error line
-    (``deliver``) unless ``refused`` takes it (True: it said what it had to)."""
+    """Send ``action`` with ``fields`` (any request's: handed on as they are) on
+    ``session``; its reply goes to ``answered`` (on the session's thread) as the session
+    decoded it, which reads it as the reply its request has; a refusal or a failure becomes
+    the client's one error line (``deliver``) unless ``refused`` takes it (True: it said
+    what it had to)."""
     try:
         fut = session.send(action, **fields)
     except SessionError as exc:
@@ -63,8 +75,9 @@ def send(session: Session, deliver: Deliver, action: str, fields: dict[str, Any]
 
 
 def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
-    """Send one of ``ACTIONS``; the reply becomes the client's message."""
-    fields: dict[str, Any] = {}
+    """Send one of ``ACTIONS`` (``args``: ``Link.request``'s keywords, as a screen gave
+    them); the reply becomes the client's message."""
+    fields: dict[str, str | int] = {}
     if action == "seek":
         fields = {"game": args["game"], "players": int(args["players"]),
                   "stake": int(args.get("stake") or 0)}
@@ -75,11 +88,11 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
     def refused(exc: SessionError) -> bool:
         if exc.code == "no_economy" and action in ("profile", "league", "rewards"):
             # The league and shop screens say so themselves: no line of error.
-            link.deliver({"type": "profile", "profile": None, "no_economy": True})
+            told(link, {"type": "profile", "profile": None, "no_economy": True})
             return True
         return False
 
-    def answered(reply: dict[str, Any]) -> None:
+    def answered(reply: dict[str, Any]) -> None:     # decoded: the answer to ``action``
         if action == "seek":
             wait = reply.get("fill_in")
             stake = int(reply.get("stake") or 0)
@@ -90,32 +103,48 @@ def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
             if wait is not None:
                 text += " " + (_("(cancelled in {n} s if not full)") if stake
                                else _("(bots in {n} s)")).format(n=f"{wait:.0f}")
-            link.deliver({"type": "notice", "text": text + "; " + _("u: stop waiting"),
-                          "table": reply.get("table")})     # true until the game starts
+            told(link, {"type": "notice", "text": text + "; " + _("u: stop waiting"),
+                        "table": reply.get("table")})     # true until the game starts
             fetch_profile(link)
         elif action == "unseek":
-            link.deliver({"type": "notice", "text": _("you stopped waiting")})
+            told(link, {"type": "notice", "text": _("you stopped waiting")})
             fetch_profile(link)
         elif action == "rewards":
-            link.deliver({**reply, "type": "rewards"})
+            told(link, cast(RewardsReply, reply))
         elif action == "league":
-            link.deliver({**reply, "type": "league",
-                          "standings": [named(r) for r in reply.get("standings") or ()],
-                          "me": named(reply.get("me"))})
+            league = cast(LeagueReply, reply)
+            told(link, {**league, "standings": [named_row(r) for r in league["standings"]],
+                        "me": None if league["me"] is None else named_row(league["me"])})
+        elif action == "buy":
+            bought = cast(BuyReply, reply)
+            told(link, {"type": "profile", "profile": named(bought["profile"]),
+                        "bought": bought["bought"]})
         else:
-            link.deliver({"type": "profile", "profile": named(reply.get("profile")),
-                          "bought": reply.get("bought")})
+            told(link, {"type": "profile",
+                        "profile": named(cast(ProfileReply, reply)["profile"]),
+                        "bought": None})
         link.refresh_lobby()
 
 
     send(link.session, link.deliver, action, fields, answered, refused)
 
 
-def named(row: Any) -> Any:
-    """A profile or a league's row with its name as it may be drawn (``host_text``)."""
-    if isinstance(row, dict) and row.get("name") is not None:
-        return {**row, "name": host_text(row["name"], name=True)}
-    return row
+def told(link: EconomyLink, msg: ProfileMessage | NoticeMessage | LeagueReply | RewardsReply
+         | RewardPush) -> None:
+    """``msg`` delivered: one of the client's messages this module makes."""
+    link.deliver(dict(msg))
+
+
+def named(profile: ProfileWire) -> ProfileWire:
+    """A profile with its name as it may be drawn (``host_text``)."""
+    if profile.get("name") is None:
+        return profile
+    return {**profile, "name": host_text(profile["name"], name=True)}
+
+
+def named_row(row: LeagueRow) -> LeagueRow:
+    """A league's row with its name as it may be drawn (``host_text``)."""
+    return {**row, "name": host_text(row["name"], name=True)}
 
 
 def fetch_profile(link: EconomyLink) -> None:
@@ -123,18 +152,21 @@ def fetch_profile(link: EconomyLink) -> None:
 
 
 def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
-    """A pushed ``reward`` or ``cancelled``: delivered; True when it was one."""
+    """A pushed ``reward`` or ``cancelled`` (``msg``: any push, as the session decoded it):
+    delivered; True when it was one."""
     kind = msg.get("type")
     if kind == "reward":
-        link.deliver({**msg, "type": "reward"})
-        if isinstance(msg.get("profile"), dict):
-            link.deliver({"type": "profile", "profile": named(msg["profile"])})
+        reward = cast(RewardPush, msg)
+        told(link, reward)
+        if reward["profile"] is not None:
+            told(link, {"type": "profile", "profile": named(reward["profile"])})
         return True
     if kind == "cancelled":
-        link.deliver({"type": "notice", "cancelled": msg.get("table"),
-                      "text": _("table {table} was cancelled: {reason}").format(
-            table=msg.get("table"), reason=host_text(shown(msg.get("reason", ""),
-                                                           msg.get("reason_msg")), 300))})
+        cancelled = cast(CancelledPush, msg)
+        told(link, {"type": "notice", "cancelled": cancelled["table"],
+                    "text": _("table {table} was cancelled: {reason}").format(
+                        table=cancelled["table"], reason=host_text(shown(
+                            cancelled["reason"], cancelled["reason_msg"]), 300))})
         fetch_profile(link)
         link.refresh_lobby()
         return True
