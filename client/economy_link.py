@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypedDict, Unpack, cast
 
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver, NoticeMessage, ProfileMessage
@@ -35,6 +35,17 @@ from cardparty.net.wire.economy_replies import (
 from cardparty.net.wire.play_replies import HostMessage
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy", "rewards")
+
+
+class EconomyArgs(TypedDict, total=False):
+    """What a screen gives ``Link.request`` for these actions: ``seek``'s game, player count
+    and stake (0: none), ``league``'s week (None: this week), ``buy``'s item."""
+
+    game: str
+    players: int
+    stake: int
+    week: str | None
+    item: str
 
 
 class EconomyLink(Protocol):
@@ -74,9 +85,8 @@ def send(session: Session, deliver: Deliver, action: str, fields: Mapping[str, o
     fut.add_done_callback(done)
 
 
-def request(link: EconomyLink, action: str, args: dict[str, Any]) -> None:
-    """Send one of ``ACTIONS`` (``args``: ``Link.request``'s keywords, as a screen gave
-    them); the reply becomes the client's message."""
+def request(link: EconomyLink, action: str, **args: Unpack[EconomyArgs]) -> None:
+    """Send one of ``ACTIONS``; the reply becomes the client's message."""
     fields: dict[str, str | int] = {}
     if action == "seek":
         fields = {"game": args["game"], "players": int(args["players"]),
@@ -148,7 +158,7 @@ def named_row(row: LeagueRow) -> LeagueRow:
 
 
 def fetch_profile(link: EconomyLink) -> None:
-    request(link, "profile", {})
+    request(link, "profile")
 
 
 def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
