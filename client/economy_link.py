@@ -123,15 +123,17 @@ def request(link: EconomyLink, action: str, **args: Unpack[EconomyArgs]) -> None
             told(link, cast(RewardsReply, reply))
         elif action == "league":
             league = cast(LeagueReply, reply)
-            told(link, {**league, "standings": [named_row(r) for r in league["standings"]],
-                        "me": None if league["me"] is None else named_row(league["me"])})
+            me = league.get("me")
+            told(link, {**league, "standings": [named_row(r) for r in
+                                                league.get("standings") or ()],
+                        "me": None if me is None else named_row(me)})
         elif action == "buy":
             bought = cast(BuyReply, reply)
-            told(link, {"type": "profile", "profile": named(bought["profile"]),
-                        "bought": bought["bought"]})
+            told(link, {"type": "profile", "profile": named(bought.get("profile")),
+                        "bought": bought.get("bought")})
         else:
             told(link, {"type": "profile",
-                        "profile": named(cast(ProfileReply, reply)["profile"]),
+                        "profile": named(cast(ProfileReply, reply).get("profile")),
                         "bought": None})
         link.refresh_lobby()
 
@@ -145,16 +147,18 @@ def told(link: EconomyLink, msg: ProfileMessage | NoticeMessage | LeagueReply | 
     link.deliver(dict(msg))
 
 
-def named(profile: ProfileWire) -> ProfileWire:
+def named(profile: ProfileWire | None) -> ProfileWire | None:
     """A profile with its name as it may be drawn (``host_text``)."""
-    if profile.get("name") is None:
-        return profile
-    return {**profile, "name": host_text(profile["name"], name=True)}
+    if profile is None:
+        return None
+    name = profile.get("name")
+    return profile if name is None else {**profile, "name": host_text(name, name=True)}
 
 
 def named_row(row: LeagueRow) -> LeagueRow:
     """A league's row with its name as it may be drawn (``host_text``)."""
-    return {**row, "name": host_text(row["name"], name=True)}
+    name = row.get("name")
+    return row if name is None else {**row, "name": host_text(name, name=True)}
 
 
 def fetch_profile(link: EconomyLink) -> None:
@@ -168,15 +172,18 @@ def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
     if kind == "reward":
         reward = cast(RewardPush, msg)
         told(link, reward)
-        if reward["profile"] is not None:
-            told(link, {"type": "profile", "profile": named(reward["profile"])})
+        profile = reward.get("profile")
+        if profile is not None:
+            told(link, {"type": "profile", "profile": named(profile)})
         return True
     if kind == "cancelled":
         cancelled = cast(CancelledPush, msg)
-        told(link, {"type": "notice", "cancelled": cancelled["table"],
+        table = cancelled.get("table")
+        told(link, {"type": "notice", "cancelled": table,
                     "text": _("table {table} was cancelled: {reason}").format(
-                        table=cancelled["table"], reason=host_text(shown(
-                            cancelled["reason"], cancelled["reason_msg"]), 300))})
+                        table=table, reason=host_text(shown(cancelled.get("reason", ""),
+                                                            cancelled.get("reason_msg")),
+                                                      300))})
         fetch_profile(link)
         link.refresh_lobby()
         return True
