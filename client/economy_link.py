@@ -58,13 +58,13 @@ class EconomyLink(Protocol):
 
 
 def send(session: Session, deliver: Deliver, action: str, fields: Mapping[str, object],
-         answered: Callable[[dict[str, Any]], None],
+         answered: Callable[[HostMessage], None],
          refused: Callable[[SessionError], bool] | None = None) -> None:
     """Send ``action`` with ``fields`` (any request's: handed on as they are) on
     ``session``; its reply goes to ``answered`` (on the session's thread) as the session
-    decoded it, which reads it as the reply its request has; a refusal or a failure becomes
-    the client's one error line (``deliver``) unless ``refused`` takes it (True: it said
-    what it had to)."""
+    holds it (a ``HostMessage``), which reads it as the reply its request has (one cast); a
+    refusal or a failure becomes the client's one error line (``deliver``) unless
+    ``refused`` takes it (True: it said what it had to)."""
     try:
         fut = session.send(action, **fields)
     except SessionError as exc:
@@ -80,7 +80,7 @@ def send(session: Session, deliver: Deliver, action: str, fields: Mapping[str, o
         if exc is not None:
             deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
             return
-        answered(fields_of(f.result()))
+        answered(f.result())
 
     fut.add_done_callback(done)
 
@@ -102,19 +102,21 @@ def request(link: EconomyLink, action: str, **args: Unpack[EconomyArgs]) -> None
             return True
         return False
 
-    def answered(reply: dict[str, Any]) -> None:     # decoded: the answer to ``action``
+    def answered(reply: HostMessage) -> None:
+        """The answer to ``action``, read as that request's reply."""
         if action == "seek":
-            wait = reply.get("fill_in")
-            stake = int(reply.get("stake") or 0)
+            seeking = fields_of(reply)      # the lobby's reply: no shape of it here yet
+            wait = seeking.get("fill_in")
+            stake = int(seeking.get("stake") or 0)
             text = _("waiting at table {table} for {n} players").format(
-                table=reply.get("table"), n=reply.get("players"))
+                table=seeking.get("table"), n=seeking.get("players"))
             if stake:
                 text += ", " + _("stake {stake}").format(stake=stake)
             if wait is not None:
                 text += " " + (_("(cancelled in {n} s if not full)") if stake
                                else _("(bots in {n} s)")).format(n=f"{wait:.0f}")
             told(link, {"type": "notice", "text": text + "; " + _("u: stop waiting"),
-                        "table": reply.get("table")})     # true until the game starts
+                        "table": seeking.get("table")})   # true until the game starts
             fetch_profile(link)
         elif action == "unseek":
             told(link, {"type": "notice", "text": _("you stopped waiting")})
