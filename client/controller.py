@@ -25,14 +25,21 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from cardparty.client.command_line import run as run_command
 from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.economy_words import BOUGHT, BOUGHT_ANY, reward_text
 from cardparty.client.keymap import Binding, KeyMap
 from cardparty.client.keys_shared import SHARED
-from cardparty.client.link import Link, LobbyRow, Message
+from cardparty.client.link import (
+    ErrorMessage,
+    Link,
+    LobbyRow,
+    Message,
+    NoticeMessage,
+    ProfileMessage,
+)
 from cardparty.client.lobby_rows import sits_at, summary_of
 from cardparty.client.message_line import MessageLine
 from cardparty.client.names import NAME_REFUSALS
@@ -43,6 +50,7 @@ from cardparty.client.screens.table import TableScreen
 from cardparty.client.table_model import Said, TableModel
 from cardparty.client.theme import pretty_text
 from cardparty.core.i18n import N_, _, translate
+from cardparty.net.wire.economy_replies import ProfileWire, RewardPush
 from cardparty.net.wire.replies import GameWire, TableSummary
 
 Connect = Callable[[str, str], Link]
@@ -134,13 +142,13 @@ class Controller:
 
     def _economy(self) -> None:
         #: The player's profile at this host (None: not known yet, or no economy there).
-        self.profile: dict[str, Any] | None = None
+        self.profile: ProfileWire | None = None
         #: The host said it keeps no coins (no profile, league, shop or entry tables).
         self.no_economy = False
         #: What the host said of each table it cancelled (the waiting room goes with it).
         self.cancelled: dict[Any, str] = {}
         #: The reward of the last finished round, by table.
-        self.rewards: dict[Any, dict[str, Any]] = {}
+        self.rewards: dict[str, RewardPush] = {}
 
     # --- the screens -------------------------------------------------------------------------
 
@@ -390,7 +398,8 @@ class Controller:
             self.games = list(msg["games"])
 
     def _error(self, msg: Message) -> None:
-        text = " ".join(translate(msg.get("text") or N_("error")).split())[:300]
+        error = cast(ErrorMessage, msg)
+        text = " ".join(translate(error.get("text") or N_("error")).split())[:300]
         self.error = pretty_text(text, self.table.hand)
 
     def _chat(self, msg: Message) -> None:
@@ -414,25 +423,32 @@ class Controller:
                    ).format(who=who, where=where), holds=lambda c: still_invited(c, table))
 
     def _notice(self, msg: Message) -> None:
-        text = translate(msg.get("text") or "")
-        if msg.get("cancelled") is not None:
-            self.cancelled[msg["cancelled"]] = text
-        self.say(text, while_open=msg.get("table"))
+        notice = cast(NoticeMessage, msg)
+        text = translate(notice.get("text") or "")
+        cancelled = notice.get("cancelled")
+        if cancelled is not None:
+            self.cancelled[cancelled] = text
+        self.say(text, while_open=notice.get("table"))
 
     def _profile(self, msg: Message) -> None:
-        self.profile = msg.get("profile") if isinstance(msg.get("profile"), dict) else None
-        self.no_economy = self.profile is None and bool(msg.get("no_economy"))
-        if msg.get("bought"):
-            self.notice = _(BOUGHT.get(str(msg["bought"]), BOUGHT_ANY))
+        news = cast(ProfileMessage, msg)
+        profile = news.get("profile")
+        self.profile = profile if isinstance(profile, dict) else None
+        self.no_economy = self.profile is None and bool(news.get("no_economy"))
+        bought = news.get("bought")
+        if bought:
+            self.notice = _(BOUGHT.get(bought, BOUGHT_ANY))
 
     def _reward(self, msg: Message) -> None:
-        self.rewards[msg.get("table")] = msg
-        if msg.get("missed"):
+        reward = cast(RewardPush, msg)
+        table = reward["table"]
+        self.rewards[table] = reward
+        if reward.get("missed"):
             self.notice = _("table {table}, while you were away: {reward}").format(
-                table=msg.get("table"), reward=reward_text(msg))
-        elif self.screen != "table" or msg.get("table") != self.table_id:
-            self.notice = _("table {table}: {reward}").format(table=msg.get("table"),
-                                                              reward=reward_text(msg))
+                table=table, reward=reward_text(reward))
+        elif self.screen != "table" or table != self.table_id:
+            self.notice = _("table {table}: {reward}").format(table=table,
+                                                              reward=reward_text(reward))
 
 
 

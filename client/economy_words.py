@@ -7,10 +7,11 @@ Must not know about: game rules, terminals, the wire.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardparty.client.drawing import Fragments
 from cardparty.core.i18n import N_, _, ngettext, number
+from cardparty.net.wire.economy_replies import ProfileWire, RewardFields, RewardPush
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -21,11 +22,11 @@ BOUGHT = {"gold": N_("gold booster bought: coins x2"),
 BOUGHT_ANY = N_("bought")
 
 
-def coins_text(n: Any) -> str:
+def coins_text(n: int | None) -> str:
     return number(int(n)) if isinstance(n, int) else "?"
 
 
-def left_text(seconds: Any) -> str:
+def left_text(seconds: float | None) -> str:
     """Time left of a booster, in the unit a player reads at a glance."""
     s = float(seconds or 0)
     if s >= 86400:
@@ -35,7 +36,7 @@ def left_text(seconds: Any) -> str:
     return _("{n} min").format(n=max(1, round(s / 60)))
 
 
-def profile_line(p: dict[str, Any] | None, name: str, no_economy: bool = False) -> str:
+def profile_line(p: ProfileWire | None, name: str, no_economy: bool = False) -> str:
     """The lobby's profile line: name, coins, level and the progress to the next, boosters,
     this week's league points; with no profile, the name alone until the host said it keeps
     no coins (``no_economy``): a host that has not answered yet states nothing."""
@@ -54,7 +55,7 @@ def profile_line(p: dict[str, Any] | None, name: str, no_economy: bool = False) 
     return " · ".join(parts)
 
 
-def reward_text(r: dict[str, Any]) -> str:
+def reward_text(r: RewardPush) -> str:
     """What a finished round paid, in one line."""
     mode = r.get("mode")
     if mode == "practice" or r.get("profile") is None:
@@ -81,7 +82,7 @@ def reward_text(r: dict[str, Any]) -> str:
     return text
 
 
-def reward_row(r: dict[str, Any]) -> str:
+def reward_row(r: RewardFields) -> str:
     """One of the player's recent rewards in one line: where, his place, what it paid."""
     paid = _("{coins} coins, {xp} XP, {league}").format(
         coins=coins_text(r.get("coins")), xp=r.get("xp", 0),

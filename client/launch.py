@@ -89,11 +89,13 @@ def run_lines(controller: Controller, link: Link | None, *, ascii_only: bool = F
 def play_against_bots(game: str = "pika", players: int | None = None, bots: str = "basic",
                       name: str = "You", ascii_only: bool = False,
                       mouse: bool = True, bot_delay: float = 0.6,
-                      settings: dict[str, Any] | None = None,
+                      settings: dict[str, object] | None = None,
                       variants: list[str] | None = None, bell: bool = False,
                       line: bool = False, four_colour: bool = False) -> int:
     """``cardparty play``: a host in this process on 127.0.0.1, one table of ``game`` with
-    this player and bots in the other seats, and the client connected to it."""
+    this player and bots in the other seats, and the client connected to it. ``settings``:
+    the table's, as a ``create`` request carries them (``CreateRequest``): each value as the
+    command line read it, checked by the game."""
     problem = name_problem(name)
     if problem:                       # the host's own rule, said before the screen opens
         return refuse("play", "--name: " + problem)
@@ -129,8 +131,8 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
         host.stop()
 
 
-def trial_table(catalog: Catalog, game: str, players: int | None, settings: dict[str, Any],
-                variants: list[str]) -> Table:
+def trial_table(catalog: Catalog, game: str, players: int | None,
+                settings: dict[str, object], variants: list[str]) -> Table:
     """The table ``cardparty play`` asks for, opened as the host opens it on a create (the
     game's bounds on every setting, its set-up with this many players: a dealer's seat that
     the table has not, hands that do not fit in the deck), so that what the host would

@@ -32,6 +32,11 @@ Messages into the client are plain dicts with a ``type``:
   ``{"type": "left"}``: we are back in the lobby; ``{"type": "hint", "table": id, "move": id,
   "label": str, "reason": str}``: what the hard bot would play from our seat, the move by its
   id in the view on screen (an answer for an older view never comes).
+- The economy's (``economy_link``): ``{"type": "profile", "profile": profile|None, ...}``
+  (``ProfileMessage``), and the host's ``league`` and ``rewards`` replies and ``reward`` push
+  as they came, their names made fit to draw (``economy_replies``' shapes).
+
+The kinds a receiver here reads are declared below as TypedDicts.
 
 Must not know about: game rules, terminals, the wire format.
 """
@@ -39,12 +44,55 @@ Must not know about: game rules, terminals, the wire format.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, TypedDict
+from typing import Any, Literal, Protocol, Required, TypedDict
 
 from cardparty.core.contract import MoveMap
+from cardparty.net.wire.economy_replies import ProfileWire
 from cardparty.net.wire.replies import TableSummary
 
+#: A message into the client as ``deliver`` takes it: a map of any kind above, its fields
+#: unknown until a receiver is chosen by its ``type`` (``Controller.receive``); a receiver
+#: reads it as its kind's TypedDict (``ErrorMessage``, ``economy_replies.LeagueReply``...),
+#: cast once where it enters.
 Message = dict[str, Any]
+
+
+class ErrorMessage(TypedDict):
+    """``error``: one line (a refusal, a failure), shown as it is."""
+
+    type: Literal["error"]
+    text: str
+
+
+class NoticeMessage(TypedDict, total=False):
+    """``notice``: one line that is not an error; with ``table``, it holds while that table
+    takes seats; ``cancelled``: the entry table the host cancelled (its waiting room goes)."""
+
+    type: Required[Literal["notice"]]
+    text: Required[str]
+    table: str | None
+    cancelled: str | None
+
+
+class HintMessage(TypedDict):
+    """``hint``: what the hard bot would play from our seat at ``table``: the move by its id
+    in the view on screen, its label and why, made fit to draw."""
+
+    type: Literal["hint"]
+    table: str
+    move: int
+    label: str
+    reason: str
+
+
+class ProfileMessage(TypedDict, total=False):
+    """``profile``: the player's profile at this host, made fit to draw (None: the host keeps
+    no coins, ``no_economy``); after a purchase, ``bought``, the item."""
+
+    type: Required[Literal["profile"]]
+    profile: Required[ProfileWire | None]
+    bought: str | None
+    no_economy: bool
 
 
 class LobbyRow(TypedDict):

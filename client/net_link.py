@@ -265,7 +265,7 @@ class NetLink:
             # owns"): a snapshot is the one that changes nothing else.
             self._send("snapshot", table=table)
         elif action in economy_link.ACTIONS:
-            economy_link.request(self, action, args)
+            economy_link.request(self, action, **args)
         elif action in event_link.ACTIONS:
             event_link.request(self, action, args)
         elif action in records_link.ACTIONS:

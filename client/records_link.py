@@ -29,6 +29,7 @@ from cardparty.client.replay_model import (
 )
 from cardparty.core.contract import View, WireEvent
 from cardparty.core.i18n import shown
+from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import Session
 from cardparty.net.wire.record_replies import (
     RecordEntry,
@@ -60,7 +61,7 @@ def request(link: RecordsLink, action: str, args: dict[str, Any]) -> None:
                                                            before)}))
     elif action == "review":
         send(link.session, link.deliver, action, {"id": str(args["id"])},
-             lambda reply: link.deliver({**review_message(reply)}))
+             lambda reply: link.deliver({**review_message(fields_of(reply))}))
     elif action == "replay_end":
         send(link.session, link.deliver, action, {"table": args["table"]}, ignored)
     else:

@@ -20,6 +20,7 @@ from cardparty.client.drawing import Fragments, counter_text
 from cardparty.client.render_screens import ScreenParts, asciified
 from cardparty.client.theme import Glyphs, card_class, card_name, label_of
 from cardparty.core.i18n import N_, _, ngettext, translate
+from cardparty.net.wire.replies import Timer
 
 __all__ = ["Fragments", "Renderer", "asciified", "counter_text"]
 
@@ -115,7 +116,7 @@ class Renderer(ScreenParts):
         v = tm.view
         out: Fragments = []
         turn = v.get("turn")
-        clocks: dict[Any, list[tuple[dict[str, Any], float]]] = {}
+        clocks: dict[int | None, list[tuple[Timer, float]]] = {}
         for d, left in tm.deadlines():
             clocks.setdefault(d.get("seat"), []).append((d, left))
         for i, p in enumerate(tm.players):

@@ -176,7 +176,8 @@ class ScreenParts:
                     line += " " + _("score {n}").format(n=scores[s])
                 out.append((style, line + "\n"))
         if result.get("summary"):
-            summary = with_names(self.summary_text(result, names), names)
+            summary = with_names(summary_words(from_wire(result.get("summary_msg")),
+                                               str(result["summary"]), names), names)
             out.append(("class:dim", f"\n {summary}\n"))
         for screen in self.c.screens.values():
             standing = screen.over_words()
@@ -243,12 +244,6 @@ class ScreenParts:
                 out.append(("class:me" if s == tm.seat else "", line + "\n"))
         out.append(("class:dim", "\n " + _("any key closes the scoreboard")))
         return out
-
-    @staticmethod
-    def summary_text(result: dict[str, Any], names: list[str]) -> str:
-        """The result's summary in the player's language, the seats it names as names."""
-        return summary_words(from_wire(result.get("summary_msg")), str(result["summary"]),
-                             names)
 
     # --- overlays -----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from cardparty.client.words import in_words
 from cardparty.core.cards import pretty_all, sort_key
 from cardparty.core.contract import MoveMap, View, WireEvent
 from cardparty.core.i18n import _, shown, translate
+from cardparty.net.wire.replies import Timer
 
 #: A move as a view lists it, or as the client sends it.
 MoveDict = MoveMap
@@ -212,16 +213,19 @@ class TableModel:
                 groups.setdefault(m["kind"], []).append(m)
         return list(groups.items())
 
-    def deadlines(self, now: float | None = None) -> list[tuple[dict[str, Any], float]]:
-        """Each running deadline with the seconds left, counted from when the view came."""
+    def deadlines(self, now: float | None = None) -> list[tuple[Timer, float]]:
+        """Each running deadline (its name, the seat it waits for, its length) with the
+        seconds left, counted from when the view came."""
         now = time.monotonic() if now is None else now
-        out = []
+        out: list[tuple[Timer, float]] = []
         for d in self.view.get("deadlines") or ():
             try:
-                left = max(0.0, float(d.get("seconds", 0)) - (now - self.received))
+                seconds = float(d.get("seconds", 0))
             except (TypeError, ValueError):
                 continue
-            out.append((d, left))
+            timer: Timer = {"name": str(d.get("name") or ""), "seat": d.get("seat"),
+                            "seconds": seconds}
+            out.append((timer, max(0.0, seconds - (now - self.received))))
         return out
 
     # --- a new view arrives -------------------------------------------------------------

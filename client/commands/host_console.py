@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardparty.core.i18n import N_, _
+
+if TYPE_CHECKING:
+    from cardparty.core.tourney.event import Event
 
 HELP = {
     "status": N_("the epoch, the standby and how far behind it is, the tables held"),
@@ -119,26 +122,25 @@ def status_line(host: Any) -> str:
         epoch=succession.word.epoch, standby=standby, held=held)
 
 
-def event_map(host: Any, event_id: str | None) -> dict[str, Any] | None:
-    """On the host's loop: the event ``event_id`` (None: the newest) as the wire has it, or
-    None after saying there is none."""
+def event_of(host: Any, event_id: str | None) -> Event | None:
+    """On the host's loop: the event ``event_id`` (None: the newest), or None after saying
+    there is none. Its standings are read from what the wire says of it
+    (``host.parts.events.wire``)."""
     events = host.parts.events
-    found = (events.events.get(event_id) if event_id else
-             next(reversed(events.events.values()), None))
+    found: Event | None = (events.events.get(event_id) if event_id else
+                           next(reversed(events.events.values()), None))
     if found is None:
         say(_("cardparty host: there is no event {event}").format(event=event_id or ""))
-        return None
-    wired: dict[str, Any] = events.wire(found)
-    return wired
+    return found
 
 
 def standings(host: Any, event_id: str | None) -> None:
     """On the host's loop: an event's standings, in columns."""
     from cardparty.core.tourney.export import to_text
 
-    event = event_map(host, event_id)
+    event = event_of(host, event_id)
     if event is not None:
-        for text in to_text(event):
+        for text in to_text(host.parts.events.wire(event)):
             say(text)
 
 
@@ -146,9 +148,10 @@ def export(host: Any, event_id: str, path: str) -> None:
     """On the host's loop: an event's standings written to ``path`` (.csv or .html)."""
     from cardparty.core.tourney.export import to_csv, to_html
 
-    event = event_map(host, event_id)
-    if event is None:
+    found = event_of(host, event_id)
+    if found is None:
         return
+    event = host.parts.events.wire(found)
     if not path.endswith((".csv", ".html", ".htm")):
         say(_("cardparty host: export writes FILE.csv or FILE.html, not {path}").format(
             path=path))

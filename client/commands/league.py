@@ -15,10 +15,27 @@ import argparse
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from cardparty.client.commands.refusal import refuse
 from cardparty.core.i18n import Msg, _, translate
+from cardparty.net.wire.economy_replies import LeagueRow, ProfileWire
+
+if TYPE_CHECKING:
+    from cardparty.core.economy.ledger import Ledger
+
+
+class LeagueReport(TypedDict):
+    """What the command prints (``--json``: as one JSON document): the week shown and this
+    week, its standings, the weeks with standings (``--weeks``), the profiles asked for
+    (``--player``) and, in JSON, the names no profile answers to."""
+
+    week: str
+    current: str
+    standings: list[LeagueRow]
+    weeks: NotRequired[list[str]]
+    profiles: list[ProfileWire]
+    unknown: NotRequired[list[str]]
 
 
 def add_parser(sub: Any) -> None:
@@ -45,7 +62,7 @@ def week(text: str) -> str:
         raise argparse.ArgumentTypeError(translate(exc.args[0])) from None
 
 
-def named(led: Any, name: str) -> list[str]:
+def named(led: Ledger, name: str) -> list[str]:
     """The profiles ``name`` stands for: a host owns names whatever their capitals and
     widths (``net.safetext.name_key``: "petr" is Petr's), so the league finds them so too."""
     from cardparty.net.names.safetext import name_key
@@ -54,7 +71,9 @@ def named(led: Any, name: str) -> list[str]:
     return [u for u in led.usernames() if name_key(u) == wanted]
 
 
-def profile_map(led: Any, name: str) -> dict[str, Any]:
+def profile_map(led: Ledger, name: str) -> ProfileWire:
+    """``name``'s profile, with the keys a host's ``profile`` reply gives it that the
+    ledger alone knows."""
     from cardparty.core.economy import rewards as rw
 
     p = led.profile(name)
@@ -77,17 +96,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         this_week = led.week()
         shown = args.week or this_week
-        out: dict[str, Any] = {"week": shown, "current": this_week,
-                               "standings": [{"rank": i + 1, "name": n, "points": p}
-                                             for i, (n, p) in enumerate(led.standings(shown))]}
-        if args.weeks:
-            out["weeks"] = led.weeks()
-        out["profiles"] = []
+        standings: list[LeagueRow] = [{"rank": i + 1, "name": n, "points": p}
+                                      for i, (n, p) in enumerate(led.standings(shown))]
+        profiles: list[ProfileWire] = []
         for asked in args.player:
             found = named(led, asked)
             if not found:
                 unknown.append(asked)
-            out["profiles"] += [profile_map(led, n) for n in found]
+            profiles += [profile_map(led, n) for n in found]
+        out: LeagueReport = {"week": shown, "current": this_week, "standings": standings,
+                             "profiles": profiles}
+        if args.weeks:
+            out["weeks"] = led.weeks()
         if args.json and unknown:
             out["unknown"] = unknown
     except EconomyError as exc:
@@ -105,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if unknown else 0
 
 
-def print_league(out: dict[str, Any], weeks: bool) -> None:
+def print_league(out: LeagueReport, weeks: bool) -> None:
     """The standings, the weeks and the profiles of ``out`` as lines in the language."""
     title = _("League {week} (this week)") if out["week"] == out["current"] else _(
         "League {week}")
@@ -116,7 +136,7 @@ def print_league(out: dict[str, Any], weeks: bool) -> None:
         print(f"  {row['rank']:>3}. {row['name']:<32} " + _("{points} pts").format(
             points=f"{row['points']:>6}"))
     if weeks:
-        print(_("Weeks: {weeks}").format(weeks=", ".join(out["weeks"]) or _("none")))
+        print(_("Weeks: {weeks}").format(weeks=", ".join(out.get("weeks", [])) or _("none")))
     for p in out["profiles"]:
         boosts = [_("gold {minutes} min").format(minutes=f"{p['gold_left'] / 60:.0f}")
                   if p["gold_left"] else "",

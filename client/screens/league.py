@@ -9,7 +9,7 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardparty.client.command_line import LOBBY_SIDE, command
 from cardparty.client.drawing import Fragments
@@ -18,6 +18,7 @@ from cardparty.client.keymap import Keys
 from cardparty.client.link import Message
 from cardparty.client.screen import Receiver, Screen, back_keys
 from cardparty.core.i18n import N_, _
+from cardparty.net.wire.economy_replies import LeagueReply
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -40,33 +41,35 @@ class LeagueScreen(Screen):
     def __init__(self, c: Controller) -> None:
         super().__init__(c)
         #: The host's standings of the week shown (None: not come yet).
-        self.league: dict[str, Any] | None = None
+        self.league: LeagueReply | None = None
 
     def receivers(self) -> Mapping[str, Receiver]:
         return {"league": self._league}
 
     def _league(self, msg: Message) -> None:
-        self.league = msg
+        self.league = cast(LeagueReply, msg)
 
     def draw(self, r: Renderer) -> Fragments:
         """A week's standings: rank, name, points; the player's own line marked."""
         c = self.c
-        lg = self.league or {}
-        if not lg.get("week"):
+        lg = self.league
+        week = None if lg is None else lg.get("week")
+        if not week:
             title = _("League")
-        elif lg.get("week") == lg.get("current"):
-            title = _("League {week} (this week)").format(week=lg["week"])
+        elif lg is not None and week == lg.get("current"):
+            title = _("League {week} (this week)").format(week=week)
         else:
-            title = _("League {week}").format(week=lg["week"])
+            title = _("League {week}").format(week=week)
         out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n\n"),
                           ("class:heading", f" {title}\n")]
         if c.no_economy:
             out.append(("class:dim", " " + _("this host keeps no coins: no league here") + "\n"))
             return out
-        if not lg:
+        if lg is None:
             out.append(("class:dim", " " + _("asking the host...") + "\n"))
+            return out
         rows = list(lg.get("standings") or [])
-        if lg and not rows:
+        if not rows:
             out.append(("class:dim", " " + _("nobody has points this week yet: open tables "
                                              "count") + "\n"))
         me = c.name.casefold()
@@ -99,14 +102,17 @@ def league_key(c: Controller, key: str) -> None:
 
 def other_weeks(c: Controller) -> bool:
     """The host lists more weeks than the one shown: left and right have somewhere to go."""
-    return len((c.get(LeagueScreen).league or {}).get("weeks") or ()) > 1
+    lg = c.get(LeagueScreen).league
+    return lg is not None and len(lg.get("weeks") or ()) > 1
 
 
 @LEAGUE.add("left", "right", "h", "l", help=N_("an older / a newer week"),
             when=other_weeks, footer=N_("left right: weeks"))
 def other_week(c: Controller, key: str) -> None:
     """an older (left) or a newer (right) week"""
-    lg = c.get(LeagueScreen).league or {}
+    lg = c.get(LeagueScreen).league
+    if lg is None:
+        return
     weeks = list(lg.get("weeks") or [])
     week = lg.get("week")
     if week in weeks:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardparty.client.command_line import LOBBY_SIDE, command
 from cardparty.client.drawing import Fragments
@@ -20,6 +20,7 @@ from cardparty.client.keymap import Keys
 from cardparty.client.link import Message
 from cardparty.client.screen import Receiver, Screen, back_keys
 from cardparty.core.i18n import N_, _, ngettext
+from cardparty.net.wire.economy_replies import RewardsReply
 
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
@@ -40,13 +41,13 @@ class ProfileScreen(Screen):
     def __init__(self, c: Controller) -> None:
         super().__init__(c)
         #: The host's page of this player's recent rewards (None: not come yet).
-        self.recent: dict[str, Any] | None = None
+        self.recent: RewardsReply | None = None
 
     def receivers(self) -> Mapping[str, Receiver]:
         return {"rewards": self._rewards, "reward": self._reward}
 
     def _rewards(self, msg: Message) -> None:
-        self.recent = msg
+        self.recent = cast(RewardsReply, msg)
 
     def _reward(self, msg: Message) -> None:
         if self.c.screen == self.name:
@@ -77,9 +78,10 @@ class ProfileScreen(Screen):
                 out.append(("class:notice", " " + _("{name}: {time} left").format(
                     name=name, time=left_text(left)) + "\n"))
         out.append(("class:heading", "\n " + _("Recent rewards") + "\n"))
-        recent = self.recent or {}
-        rows = [x for x in recent.get("rewards") or () if isinstance(x, dict)]
-        if not recent:
+        recent = self.recent
+        rows = [] if recent is None else [x for x in recent.get("rewards") or ()
+                                          if isinstance(x, dict)]      # a host's, as sent
+        if recent is None:
             out.append(("class:dim", " " + _("asking the host...") + "\n"))
         elif not rows:
             out.append(("class:dim", " " + _("no reward yet: friends, open and entry tables "
@@ -94,7 +96,7 @@ class ProfileScreen(Screen):
             room -= len(lines)
             shown += 1
             out += [("", f" {'  ' if i else ''}{line}\n") for i, line in enumerate(lines)]
-        more = int(recent.get("total") or 0) - shown
+        more = (0 if recent is None else int(recent.get("total") or 0)) - shown
         if rows and more > 0:
             out.append(("class:dim", " " + ngettext("and {n} more", "and {n} more", more).format(
                 n=more) + "\n"))

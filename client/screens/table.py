@@ -12,6 +12,7 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from cardparty.client.at_table import (
@@ -28,7 +29,7 @@ from cardparty.client.command_line import as_key, command, normal
 from cardparty.client.dialog import Choice, CreateForm, TextField
 from cardparty.client.drawing import Fragments, counter_text, plain, text_lines
 from cardparty.client.keymap import Keys
-from cardparty.client.link import Message
+from cardparty.client.link import HintMessage, Message
 from cardparty.client.lobby_rows import game_of, summary_of
 from cardparty.client.screen import Box, Narration, Receiver, Screen
 from cardparty.client.screens.room import RoomScreen
@@ -55,6 +56,18 @@ if TYPE_CHECKING:
 TABLE = Keys("table")
 
 
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """Cards still to send one per move (``go_on``): the table, the kind of move, the cards
+    in play order, and the hand as it was when the last one went (a new hand: it took
+    effect)."""
+
+    table: Any
+    kind: str
+    cards: list[str]
+    hand: list[str]
+
+
 class TableScreen(Screen):
     """See the module docstring."""
 
@@ -71,7 +84,7 @@ class TableScreen(Screen):
         self.left: set[Any] = set()
         #: Cards still to send one by one (``go_on``): table, kind, cards, and the hand when
         #: the last one went.
-        self.queued: dict[str, Any] | None = None
+        self.queued: Queued | None = None
         #: The match's scoreboard is open over the table (key m; the next key closes it).
         self.scoreboard = False
         #: The last thing the bell was rung for (table, kind): each rings once.
@@ -88,7 +101,7 @@ class TableScreen(Screen):
         undo_notice(self.c)
 
     def _hint(self, msg: Message) -> None:
-        show_hint(self.c, msg)
+        show_hint(self.c, cast(HintMessage, msg))
 
     def covered(self) -> bool:
         return self.scoreboard
@@ -320,7 +333,7 @@ def ask_hint(c: Controller, key: str) -> None:
         c.request("hint", table=c.table_id)
 
 
-def show_hint(c: Controller, msg: dict[str, Any]) -> None:
+def show_hint(c: Controller, msg: HintMessage) -> None:
     """The host's hint for the view on screen: its move chosen, its label and reason said
     while that view stays (a hint for another table or an older view is dropped)."""
     if c.screen != "table" or msg.get("table") != c.table_id:
@@ -520,8 +533,8 @@ def outcome(c: Controller, out: Outcome) -> None:
         if out.rest:
             # The game takes one card per move: the others follow, one per new view,
             # and stay selected meanwhile (``go_on``).
-            c.get(TableScreen).queued = {"table": c.table_id, "kind": out.move["kind"],
-                        "cards": list(out.rest), "hand": list(c.table.hand)}
+            c.get(TableScreen).queued = Queued(c.table_id, out.move["kind"], list(out.rest),
+                                               list(c.table.hand))
         send_move(c, out.move, keep=bool(out.rest))
     elif out.options:
         c.dialog = Choice(out.title, [(str(m.get("label") or m["kind"]), m)
@@ -538,22 +551,22 @@ def go_on(c: Controller) -> None:
     if q is None:
         return
     tm = c.table
-    if q["table"] != c.table_id or tm.over:
+    if q.table != c.table_id or tm.over:
         c.get(TableScreen).queued = None
         return
-    tm.select_cards(q["cards"])
-    if tm.hand == q["hand"] or not tm.moves:
+    tm.select_cards(q.cards)
+    if tm.hand == q.hand or not tm.moves:
         return                                  # not yet: the last card is on its way
-    card = q["cards"][0]
-    listed = listed_as(tm.moves, q["kind"], [card])
+    card = q.cards[0]
+    listed = listed_as(tm.moves, q.kind, [card])
     if len(listed) != 1:
         c.get(TableScreen).queued = None
         tm.clear()
         c.notice = _("stopped before {card}: the game does not offer it now").format(
             card=pretty(card))
         return
-    rest = q["cards"][1:]
-    c.get(TableScreen).queued = {**q, "cards": rest, "hand": list(tm.hand)} if rest else None
+    rest = q.cards[1:]
+    c.get(TableScreen).queued = replace(q, cards=rest, hand=list(tm.hand)) if rest else None
     send_move(c, listed[0], keep=bool(rest))
 
 
@@ -576,7 +589,7 @@ def send_move(c: Controller, move: MoveDict, keep: bool = False) -> None:
     if not keep:
         screen.queued = None
     elif screen.queued is not None:
-        c.table.select_cards(screen.queued["cards"])
+        c.table.select_cards(screen.queued.cards)
     c.notice = ""
     c.error = ""
     c.link.send_move(c.table_id, wire_move(move), listed_at(move, c.table.view))

@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Collection, Iterable
-from typing import Any
 
 from cardparty.core.contract import Result
 from cardparty.core.economy import rewards as rw
@@ -35,7 +34,18 @@ from cardparty.net.host.clock import Clock
 from cardparty.net.host.model import HostTable, Player, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.settings import HostSettings
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.economy_replies import (
+    BuyReply,
+    CancelledPush,
+    LeagueReply,
+    LeagueRow,
+    ProfileReply,
+    ProfileWire,
+    RewardFields,
+    RewardPush,
+    RewardsReply,
+)
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
 from cardparty.net.wire.requests import BuyRequest, LeagueRequest, ProfileRequest, RewardsRequest
 
 log = logging.getLogger("cardparty.host")
@@ -54,7 +64,7 @@ REWARDS_PAGE = 20
 MISSED_TOLD = 20
 
 
-def reward_fields(paid: Paid) -> dict[str, Any]:
+def reward_fields(paid: Paid) -> RewardFields:
     """What the wire says of one kept reward (the ``reward`` push and each row of the
     ``rewards`` reply): ``id`` (the payout's key: the same round's reward always has the
     same), the table and round, mode, seat, place, coins, XP, league points, an entry
@@ -127,7 +137,7 @@ class Economy:
 
     # --- requests ----------------------------------------------------------------------------
 
-    def profile_map(self, p: Profile) -> dict[str, Any]:
+    def profile_map(self, p: Profile) -> ProfileWire:
         """A profile as the wire shows it: coins, XP and level with the progress to the
         next, the booster's and VIP pass's time left (seconds; 0: not active)."""
         now = self.clock.wall()
@@ -141,32 +151,37 @@ class Economy:
                 "boosts": {"gold_minutes": rules.booster_minutes, "vip_days": rules.vip_days},
                 "stakes": list(rules.stakes)}
 
-    def on_profile(self, player: Player, req: ProfileRequest) -> dict[str, Any]:
+    def on_profile(self, player: Player, req: ProfileRequest) -> ProfileReply:
         ledger = self._ledger()
         if req["name"] is None or req["name"] == username(player):
-            return message("profile", profile=self.profile_map(self.enter(player)))
-        try:
-            return message("profile", profile=self.profile_map(ledger.profile(req["name"])))
-        except EconomyError as exc:
-            raise refused(exc) from None
+            p = self.enter(player)
+        else:
+            try:
+                p = ledger.profile(req["name"])
+            except EconomyError as exc:
+                raise refused(exc) from None
+        return {"type": "profile", "v": PROTOCOL, "profile": self.profile_map(p)}
 
-    def on_league(self, player: Player, req: LeagueRequest) -> dict[str, Any]:
+    def on_league(self, player: Player, req: LeagueRequest) -> LeagueReply:
         ledger = self._ledger()
         me = username(player)
         this = ledger.week()
         week = req["week"] or this
         rows = ledger.standings(week)
-        listed = [{"rank": i + 1, "name": n, "points": p}
-                  for i, (n, p) in enumerate(rows[:LEAGUE_ROWS])]
-        mine = next(({"rank": i + 1, "name": n, "points": p}
-                     for i, (n, p) in enumerate(rows) if n == me), None)
+        listed: list[LeagueRow] = [{"rank": i + 1, "name": n, "points": p}
+                                   for i, (n, p) in enumerate(rows[:LEAGUE_ROWS])]
+        mine: LeagueRow | None = None
+        for i, (n, p) in enumerate(rows):
+            if n == me:
+                mine = {"rank": i + 1, "name": n, "points": p}
+                break
         weeks = ledger.weeks()[:WEEKS_LISTED]
         if this not in weeks:
             weeks.insert(0, this)
-        return message("league", week=week, current=this, weeks=weeks, standings=listed,
-                       me=mine, players=len(rows))
+        return {"type": "league", "v": PROTOCOL, "week": week, "current": this, "weeks": weeks,
+                "standings": listed, "me": mine, "players": len(rows)}
 
-    def on_buy(self, player: Player, req: BuyRequest) -> dict[str, Any]:
+    def on_buy(self, player: Player, req: BuyRequest) -> BuyReply:
         """MO-8: the gold booster or the VIP pass, paid in coins."""
         ledger = self._ledger()
         self.enter(player)
@@ -175,7 +190,8 @@ class Economy:
         except EconomyError as exc:
             raise refused(exc) from None
         log.info("%s bought %s", username(player), req["item"])
-        return message("profile", profile=self.profile_map(p), bought=req["item"])
+        return {"type": "profile", "v": PROTOCOL, "profile": self.profile_map(p),
+                "bought": req["item"]}
 
     # --- tables ------------------------------------------------------------------------------
 
@@ -235,9 +251,10 @@ class Economy:
         reason = Msg("the table was not full after {seconds} s; your stake of {stake} coins "
                      "is back", seconds=seconds, stake=stakes.stake)
         for player in ht.humans():
-            self.outbox.send(player, message(
-                "cancelled", table=ht.id, refund=stakes.stake, reason=reason,
-                reason_msg=reason.to_wire()))     # each client says it in its language
+            told: CancelledPush = {
+                "type": "cancelled", "v": PROTOCOL, "table": ht.id, "refund": stakes.stake,
+                "reason": reason, "reason_msg": reason.to_wire()}  # each client: its language
+            self.outbox.send(player, told)
         return refunded
 
     def started(self, ht: HostTable) -> None:
@@ -313,12 +330,12 @@ class Economy:
             return None
 
     @staticmethod
-    def reward(paid: Paid, profile: dict[str, Any] | None, missed: bool = False
-               ) -> dict[str, Any]:
+    def reward(paid: Paid, profile: ProfileWire | None, missed: bool = False) -> RewardPush:
         """The ``reward`` push of one kept reward (``profile``: the player's now; None when
         the table paid nothing); ``missed``: told on his return, the round ended while he was
         away."""
-        return message("reward", **reward_fields(paid), profile=profile, missed=missed)
+        return {"type": "reward", "v": PROTOCOL, **reward_fields(paid), "profile": profile,
+                "missed": missed}
 
     def back(self, player: Player) -> None:
         """After a hello (``roster.PlayerEvents.back``): the rewards of rounds that ended
@@ -333,14 +350,14 @@ class Economy:
         for paid in missed:
             self.outbox.send(player, self.reward(paid, profile, missed=True))
 
-    def on_rewards(self, player: Player, req: RewardsRequest) -> dict[str, Any]:
+    def on_rewards(self, player: Player, req: RewardsRequest) -> RewardsReply:
         """A page of the player's own rewards, newest first (``REWARDS_PAGE`` at most)."""
         ledger = self._ledger()
         offset = req["offset"]
         rows, total = ledger.rewards(username(player), offset, REWARDS_PAGE)
         end = offset + len(rows)
-        return message("rewards", rewards=[reward_fields(r) for r in rows], total=total,
-                       next=end if end < total else None)
+        return {"type": "rewards", "v": PROTOCOL, "rewards": [reward_fields(r) for r in rows],
+                "total": total, "next": end if end < total else None}
 
     # --- after a crash -----------------------------------------------------------------------
 

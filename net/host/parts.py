@@ -64,6 +64,7 @@ from cardparty.net.host.tourney import Events
 from cardparty.net.host.undo import Undos
 from cardparty.net.host.views import Views
 from cardparty.net.store import Store
+from cardparty.net.wire.economy_replies import ProfileReply
 from cardparty.net.wire.protocol import Outgoing, check_request, message
 from cardparty.net.wire.requests import ProfileRequest, Request
 
@@ -308,7 +309,7 @@ class HostParts:
         if isinstance(tid, str) and tid in self.tables.held:
             self.tables.find(tid)
 
-    def on_profile(self, player: Player, req: ProfileRequest) -> dict[str, Any]:
+    def on_profile(self, player: Player, req: ProfileRequest) -> ProfileReply:
         """The economy's profile, with the player's ratings at every game (TO-26)."""
         reply = self.economy.on_profile(player, req)
         profile = reply.get("profile")

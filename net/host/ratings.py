@@ -14,15 +14,14 @@ Must not know about: sockets, the protocol's codec, how a rating is computed
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog
 from cardparty.core.i18n import Msg
 from cardparty.core.tourney.ratings import Rating, rate
 from cardparty.net.host.model import HostTable, Player
 from cardparty.net.host.persistence import Persistence
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.economy_replies import RatingLine, RatingsReply
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
 from cardparty.net.wire.requests import RatingsRequest
 
 #: Lines one ``ratings`` reply holds at most (a page; ``offset`` asks for the next).
@@ -89,20 +88,20 @@ class Ratings:
             self._order[game] = order
         return order
 
-    def on_ratings(self, player: Player, req: RatingsRequest) -> dict[str, Any]:
+    def on_ratings(self, player: Player, req: RatingsRequest) -> RatingsReply:
         """A game's ratings, best first, a page of ``RATINGS_PAGE`` from ``offset`` (with
         ``me``, the asker's line); or, without a game, one player's (``name``; the asker's
         own when null) at every game he was rated at."""
         game = req["game"]
         if game is None:
             name = req["name"] or player.name
-            rows = []
+            rows: list[RatingLine] = []
             for g in sorted(self.by_game):
                 r = self.by_game[g].get(name)
                 if r is not None:
                     rows.append(self.line(g, name, r))
-            return message("ratings", game=None, name=name, ratings=rows, total=len(rows),
-                           next=None, me=None)
+            return {"type": "ratings", "v": PROTOCOL, "game": None, "name": name,
+                    "ratings": rows, "total": len(rows), "next": None, "me": None}
         if game not in self.catalog.games:
             raise ProtocolError("no_game", Msg("no game {game} is installed here (installed: "
                                                "{games})", game=repr(game),
@@ -111,19 +110,23 @@ class Ratings:
         offset = req["offset"]
         page = order[offset:offset + RATINGS_PAGE]
         table = self.by_game.get(game, {})
-        rows = [{**self.line(game, n, table[n]), "rank": offset + i + 1}
-                for i, n in enumerate(page)]
+        rows = [self.line(game, n, table[n], rank=offset + i + 1) for i, n in enumerate(page)]
         mine = table.get(player.name)
-        me = None if mine is None else {**self.line(game, player.name, mine),
-                                        "rank": order.index(player.name) + 1}
+        me = None if mine is None else self.line(game, player.name, mine,
+                                                 rank=order.index(player.name) + 1)
         end = offset + len(page)
-        return message("ratings", game=game, name=None, ratings=rows, total=len(order),
-                       next=end if end < len(order) else None, me=me)
+        return {"type": "ratings", "v": PROTOCOL, "game": game, "name": None, "ratings": rows,
+                "total": len(order), "next": end if end < len(order) else None, "me": me}
 
     @staticmethod
-    def line(game: str, name: str, r: Rating) -> dict[str, Any]:
-        return {"game": game, "name": name, "rating": r.shown, "mu": round(r.mu, 3),
-                "sigma": round(r.sigma, 3), "rounds": r.rounds}
+    def line(game: str, name: str, r: Rating, rank: int | None = None) -> RatingLine:
+        """``name``'s rating at ``game`` as the wire says it; ``rank``: his place in the
+        game's list (a line of one player's ratings has none)."""
+        out: RatingLine = {"game": game, "name": name, "rating": r.shown,
+                           "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "rounds": r.rounds}
+        if rank is not None:
+            out["rank"] = rank
+        return out
 
     def profile(self, name: str) -> dict[str, float]:
         """``name``'s shown rating at every game he was rated at (the profile's
