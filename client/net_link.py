@@ -45,6 +45,7 @@ from cardparty.net.player.session import REFUSALS, Session, SessionError
 from cardparty.net.trust.hostkey import diagnose
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
 from cardparty.net.wire.play_replies import HintReply, HostMessage, UndoReply, WelcomeReply
+from cardparty.net.wire.protocol import ErrorReply
 from cardparty.net.wire.replies import (
     ChatPush,
     CreateReply,
@@ -662,9 +663,11 @@ class NetLink:
                           "game": invited.get("game")})
             self._poll_tables()               # the lobby lists the table without waiting
         elif kind == "error":
-            if msg.get("code") != "stale":
+            refusal = cast(ErrorReply, msg)
+            if refusal.get("code") != "stale":
                 self.deliver({"type": "error", "text": host_text(
-                    from_wire(msg.get("msg")) or str(msg.get("message") or "error"), 300)})
+                    from_wire(refusal.get("msg")) or str(refusal.get("message") or "error"),
+                    300)})
         elif kind == "connection":
             if msg.get("state") == "lost":
                 self.deliver({"type": "connection", "state": "reconnecting",
