@@ -41,10 +41,18 @@ from cardparty.client.tokens import TokenStore
 from cardparty.core.contract import MoveMap, PlayerRow, View
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
+from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import REFUSALS, Session, SessionError
 from cardparty.net.trust.hostkey import diagnose
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
-from cardparty.net.wire.play_replies import HintReply, HostMessage, UndoReply, WelcomeReply
+from cardparty.net.wire.play_replies import (
+    ConnectionPush,
+    HintReply,
+    HostMessage,
+    UndoDroppedPush,
+    UndoReply,
+    WelcomeReply,
+)
 from cardparty.net.wire.protocol import ErrorReply
 from cardparty.net.wire.replies import (
     ChatPush,
@@ -620,10 +628,9 @@ class NetLink:
         self.tables = {r["id"]: r for r in rows}
         self.deliver({"type": "tables", "tables": rows, "games": self.games})
 
-    def _pushed(self, msg: dict[str, Any]) -> None:
+    def _pushed(self, msg: HostMessage) -> None:
         """A message the host pushed (on the session's thread): translate and pass on. A
-        message this client cannot read becomes one line, never a traceback. ``msg`` is the
-        map the session decoded, of no known shape until its ``type`` is read."""
+        message this client cannot read becomes one line, never a traceback."""
         try:
             self._translate(msg)
         except Exception as exc:
@@ -631,25 +638,29 @@ class NetLink:
                 "unreadable {kind} message from the host ({error})").format(
                 kind=repr(msg.get("type")), error=type(exc).__name__)})
 
-    def _translate(self, msg: dict[str, Any]) -> None:
-        """``msg`` (a decoded map, as ``_pushed`` has it) as the client's message: each kind
-        of this module's is read as its reply's shape once its ``type`` says which."""
+    def _translate(self, msg: HostMessage) -> None:
+        """``msg`` as the client's message: each kind read as its shape once its ``type``
+        says which (the economy's, the events' and the records' links read theirs)."""
         kind = msg.get("type")
-        if (economy_link.pushed(self, msg) or event_link.pushed(self, msg)
-                or records_link.pushed(self, msg)):
+        fields = fields_of(msg)
+        if (economy_link.pushed(self, fields) or event_link.pushed(self, fields)
+                or records_link.pushed(self, fields)):
             return
         if kind == "view":
             self.deliver(view_message(cast(ViewMessage, msg)))
         elif kind == "table":
-            row = lobby_row(cast(TableSummary, msg.get("table") or {}))
+            # The push's summary (a push without one, a host's bug, makes a row of nothing).
+            row = lobby_row(cast(TableSummary, fields.get("table") or {}))
             self.tables[row["id"]] = row
             self.deliver({"type": "tables", "tables": list(self.tables.values()),
                           "games": self.games})
         elif kind == "undo_dropped":
+            dropped = cast(UndoDroppedPush, msg)
             self.deliver({"type": "notice", "text": _(
                 "{name}'s request to take back a move is dropped: {reason}").format(
-                name=host_text(str(msg.get("name") or "?"), name=True),
-                reason=host_text(shown(msg.get("reason"), msg.get("reason_msg")), 200))})
+                name=host_text(str(dropped.get("name") or "?"), name=True),
+                reason=host_text(shown(dropped.get("reason"), dropped.get("reason_msg")),
+                                 200))})
         elif kind == "chat":
             said = cast(ChatPush, msg)
             self.deliver({"type": "chat", "from": host_text(said.get("name", "?"), name=True),
@@ -669,30 +680,34 @@ class NetLink:
                     from_wire(refusal.get("msg")) or str(refusal.get("message") or "error"),
                     300)})
         elif kind == "connection":
-            if msg.get("state") == "lost":
-                self.deliver({"type": "connection", "state": "reconnecting",
-                              "text": _("the host at {address} is gone: reconnecting...")
-                              .format(address=self.address)})
-            elif msg.get("state") == "moved":
-                self.deliver({"type": "connection", "state": "connected",
-                              "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
-            elif msg.get("state") == "older":
-                # A host that took over showed one of our tables older than we saw it: the
-                # session kept what we saw (docs/protocol.md, "What a client does").
-                self.deliver({"type": "connection", "state": "connected", "text": _(
-                    "the new host's copy of table {table} is older than what you saw (move "
-                    "{version}, not {seen}): your view of it is kept").format(
-                    table=host_text(str(msg.get("table", "")), 40),
-                    version=host_text(str(msg.get("version")), 12),
-                    seen=host_text(str(msg.get("seen")), 12))})
-            elif msg.get("state") == "replaced":
-                self.deliver({"type": "connection", "state": "disconnected",
-                              "text": _("you joined this host from another window, which "
-                                        "has your seats now")})
-            else:
-                self._keep_token()                 # a host that forgot us gave a new one
-                self.deliver({"type": "connection", "state": "connected",
-                              "text": _("reconnected to the host")})
+            self._connection(cast(ConnectionPush, msg))
         elif kind == "closed":
             self.deliver({"type": "connection", "state": "disconnected",
                           "text": _("the connection is closed")})
+
+    def _connection(self, msg: ConnectionPush) -> None:
+        """The session's word about its connection, as the client's ``connection``."""
+        if msg.get("state") == "lost":
+            self.deliver({"type": "connection", "state": "reconnecting",
+                          "text": _("the host at {address} is gone: reconnecting...")
+                          .format(address=self.address)})
+        elif msg.get("state") == "moved":
+            self.deliver({"type": "connection", "state": "connected",
+                          "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
+        elif msg.get("state") == "older":
+            # A host that took over showed one of our tables older than we saw it: the
+            # session kept what we saw (docs/protocol.md, "What a client does").
+            self.deliver({"type": "connection", "state": "connected", "text": _(
+                "the new host's copy of table {table} is older than what you saw (move "
+                "{version}, not {seen}): your view of it is kept").format(
+                table=host_text(str(msg.get("table", "")), 40),
+                version=host_text(str(msg.get("version")), 12),
+                seen=host_text(str(msg.get("seen")), 12))})
+        elif msg.get("state") == "replaced":
+            self.deliver({"type": "connection", "state": "disconnected",
+                          "text": _("you joined this host from another window, which "
+                                    "has your seats now")})
+        else:
+            self._keep_token()                 # a host that forgot us gave a new one
+            self.deliver({"type": "connection", "state": "connected",
+                          "text": _("reconnected to the host")})
