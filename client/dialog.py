@@ -11,10 +11,33 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from cardparty.core.i18n import N_, Msg, _
 from cardparty.net.wire.replies import GameWire
+
+
+class TableChoice(TypedDict, total=False):
+    """A table the player asks for: the create form's ``create`` request (its settings,
+    variants, mode, stake, the bots' thinking time and stand-in, hints and undo only where
+    they differ from the host's defaults), the seek form's game, count and stake, or the
+    table ``cardparty play`` sets up by itself (its title, bots' delay and a test's seed,
+    and ``bots``: the level of the bots that fill its other seats)."""
+
+    game: Required[str]
+    players: Required[int]
+    settings: dict[str, object]
+    variants: list[str]
+    mode: str
+    stake: int
+    bot_budget_ms: int
+    standin_level: str
+    hints: bool
+    undo: bool
+    title: str
+    bot_delay: float
+    seed: int | None
+    bots: str
 
 
 @dataclass
@@ -129,7 +152,7 @@ class CreateForm:
     ``games`` are the host's game descriptions (``GameInfo.to_wire()`` plus ``variants``)."""
 
     games: list[GameWire]
-    on_create: Callable[[dict[str, Any]], None]
+    on_create: Callable[[TableChoice], None]
     #: The first is the default: ``open``, as a host takes a table whose creator names none.
     modes: tuple[str, ...] = ("open", "friends", "practice", "entry")
     #: An entry table's stakes (the host's, from the profile; modes.md's by default).
@@ -202,6 +225,10 @@ class CreateForm:
                 if isinstance(row.value, int) and row.value > row.max:
                     row.value = row.max
 
+    def value(self, key: str) -> Any:
+        """The value of the row ``key`` (the last of that key; None: the form has none)."""
+        return next((row.value for row in reversed(self.rows) if row.key == key), None)
+
     def key(self, name: str) -> bool:
         row = self.rows[self.cursor]
         if name in ("up", "s-tab"):
@@ -239,15 +266,18 @@ class CreateForm:
             if row.key == "players":
                 self.fit_seats()
 
-    def request(self) -> dict[str, Any]:
+    def request(self) -> TableChoice:
         """The ``create`` request: only settings that differ from their defaults are sent."""
         g = self.game
-        out: dict[str, Any] = {"game": g["id"], "settings": {}, "variants": []}
+        settings: dict[str, object] = {}
+        variants: list[str] = []
+        out: TableChoice = {"game": g["id"], "players": self.value("players"),
+                            "settings": settings, "variants": variants}
         declared = g.get("settings") or {}
         for row in self.rows:
             if row.key == "players":
-                out["players"] = row.value
-            elif row.key == "mode":
+                continue
+            if row.key == "mode":
                 out["mode"] = row.value
             elif row.key == "stake":
                 out["stake"] = row.value
@@ -262,9 +292,9 @@ class CreateForm:
             elif row.key.startswith("setting:"):
                 name = row.key.split(":", 1)[1]
                 if row.value != declared[name].get("default"):
-                    out["settings"][name] = row.value
+                    settings[name] = row.value
             elif row.key.startswith("variant:") and row.value:
-                out["variants"].append(row.key.split(":", 1)[1])
+                variants.append(row.key.split(":", 1)[1])
         if out.get("mode") != "entry":
             out.pop("stake", None)
         if out.get("mode") != "friends":       # practice gives hints, open and entry never
@@ -290,10 +320,9 @@ class SeekForm(CreateForm):
                      Row("create", N_("[ Seek a table ]"), kind="action")]
         self.cursor = min(self.cursor, len(self.rows) - 1)
 
-    def request(self) -> dict[str, Any]:
-        values = {row.key: row.value for row in self.rows}
-        return {"game": self.game["id"], "players": values["players"],
-                "stake": values["stake"]}
+    def request(self) -> TableChoice:
+        return {"game": self.game["id"], "players": self.value("players"),
+                "stake": self.value("stake")}
 
 
 def invite_prompt(table: Any) -> str:

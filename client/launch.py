@@ -15,6 +15,7 @@ from typing import Any
 from cardparty.client.app import build_app, run_async
 from cardparty.client.commands.refusal import refuse
 from cardparty.client.controller import Controller
+from cardparty.client.dialog import TableChoice
 from cardparty.client.lan_hosts import LanHosts
 from cardparty.client.link import Link
 from cardparty.client.names import name_problem
@@ -117,7 +118,7 @@ def play_against_bots(game: str = "pika", players: int | None = None, bots: str 
     here = _("this machine")
     host = Host("tcp://127.0.0.1:0", here, idle=None, catalog=catalog, testing=chosen)
     address = host.start()
-    autoplay = {"game": game, "players": n, "settings": dict(settings or {}),
+    autoplay: TableChoice = {"game": game, "players": n, "settings": dict(settings or {}),
                 "variants": list(variants or []),
                 "bots": bots, "bot_delay": bot_delay, "title": "practice",
                 "mode": "practice"}     # MO-3: against the machine, no ledger, pays nothing

@@ -28,29 +28,55 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from cardparty.client import economy_link, event_link, records_link
+from cardparty.client.dialog import TableChoice
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver, LobbyRow, Message
 from cardparty.client.names import name_problem
 from cardparty.client.tokens import TokenStore
-from cardparty.core.contract import MoveMap
+from cardparty.core.contract import MoveMap, PlayerRow, View
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
 from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import REFUSALS, Session, SessionError
 from cardparty.net.trust.hostkey import diagnose
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
-from cardparty.net.wire.play_replies import HostMessage, MoveReply, WelcomeReply
-from cardparty.net.wire.replies import GameWire, SeatSummary, TableSummary
+from cardparty.net.wire.play_replies import (
+    ConnectionPush,
+    HintReply,
+    HostMessage,
+    UndoDroppedPush,
+    UndoReply,
+    WelcomeReply,
+)
+from cardparty.net.wire.protocol import ErrorReply
+from cardparty.net.wire.replies import (
+    ChatPush,
+    CreateReply,
+    GamesReply,
+    GameWire,
+    InvitedPush,
+    InviteReply,
+    SeatSummary,
+    TablesReply,
+    TableSummary,
+    ViewMessage,
+)
 
 LOBBY_POLL = 2.0
 #: Requests that change no row of the lobby (the table's own pushes keep its row): asking
 #: for every table after each of them cost a move ten times over at the host.
 AT_THE_TABLE = frozenset({"move", "reorder", "chat", "hint", "snapshot", "undo",
                           "undo_answer"})
+
+#: What a future of the session holds (a ``HostMessage``, a ``MoveReply``), for a callback
+#: that only looks at its refusal. One that reads the reply casts it once to the reply of
+#: its request, where it takes it.
+R = TypeVar("R")
 
 
 def seat_label(seat: SeatSummary) -> str | None:
@@ -127,39 +153,60 @@ def lobby_row(summary: TableSummary) -> LobbyRow:
 FEATURES = ("timers",)
 
 
-def view_message(msg: dict[str, Any]) -> Message:
+class ShownRow(PlayerRow, total=False):
+    """A player's row of a view as the link passes it on: the game's, and whether he is
+    connected and whether a bot stands in for him (the view message's ``players``)."""
+
+    connected: bool
+    standin: bool
+
+
+def view_message(msg: ViewMessage) -> Message:
     """A host ``view`` as the client's view message: its deadlines are the host's timers
     (with the seconds really left), and each player's row says, as data, whether he is
     connected and whether a bot stands in for him (``connected``, ``standin``)."""
-    view = dict(msg.get("view") or {})
+    given = msg.get("view")
+    # A message without its view (a host's bug) still gives the screen one, empty.
+    view: View = given.copy() if given else cast(View, {})
     timers = msg.get("timers")
     if isinstance(timers, list):
         view["deadlines"] = [{"name": t.get("name"), "seat": t.get("seat"),
                               "seconds": t.get("remaining", t.get("seconds", 0))}
                              for t in timers if isinstance(t, dict)]
-    if isinstance(view.get("players"), list):
-        view["players"] = [{**p, "name": host_text(p["name"], name=True)}
-                           if isinstance(p, dict) and p.get("name") is not None else p
-                           for p in view["players"]]
-    presence = msg.get("players")
-    if isinstance(presence, list) and isinstance(view.get("players"), list):
-        players = []
-        for p, a in zip(view["players"], presence + [{}] * len(view["players"]),
-                        strict=False):
-            p = dict(p)
-            if isinstance(a, dict):
-                p["connected"] = a.get("connected") is not False
-                p["standin"] = bool(a.get("standin"))
-            players.append(p)
-        view["players"] = players
+    rows = view.get("players")
+    if isinstance(rows, list):
+        rows = [named_row(p) for p in rows]
+        presence = msg.get("players")
+        if isinstance(presence, list):
+            rows = [with_presence(p, a) for p, a in zip(rows, presence + [{}] * len(rows),
+                                                        strict=False)]
+        view["players"] = rows
     return {"type": "view", "table": msg.get("table"), "view": view,
             "events": list(msg.get("events") or []), "snapshot": bool(msg.get("snapshot"))}
+
+
+def named_row(row: PlayerRow) -> PlayerRow:
+    """A player's row of a view with his name as it may be drawn."""
+    if not isinstance(row, dict) or row.get("name") is None:
+        return row
+    return {**row, "name": host_text(row["name"], name=True)}
+
+
+def with_presence(row: PlayerRow, presence: object) -> PlayerRow:
+    """A player's row of a view with his seat's presence as data (``ShownRow``): a
+    ``Presence`` of the message's ``players``, or nothing (anything else: a host's bug, or
+    a seat the list misses) adds nothing."""
+    if not isinstance(presence, dict):
+        return row.copy()
+    shown: ShownRow = {**row, "connected": presence.get("connected") is not False,
+                       "standin": bool(presence.get("standin"))}
+    return shown
 
 
 class NetLink:
     """See the module docstring. ``address`` as for ``Session`` ("host", "host:port")."""
 
-    def __init__(self, address: str, name: str, *, autoplay: dict[str, Any] | None = None,
+    def __init__(self, address: str, name: str, *, autoplay: TableChoice | None = None,
                  tokens: TokenStore | None = None, session_factory: Any = Session,
                  **session_args: Any) -> None:
         self.address = address
@@ -180,7 +227,7 @@ class NetLink:
         self.games: list[GameWire] = []
         self.closed = threading.Event()
         self.thread: threading.Thread | None = None
-        self.my_tables: dict[str, dict[str, Any]] = {}
+        self.my_tables: dict[str, TableChoice] = {}
 
     # --- Link -------------------------------------------------------------------------------
 
@@ -210,7 +257,7 @@ class NetLink:
         fut = (self.session.send_move(table, move) if listed is None
                else self.session.send_move(table, *listed))
 
-        def done(f: Future[MoveReply]) -> None:
+        def done(f: Future[R]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError) and exc.code == "stale" and listed is not None:
                 again = self.session.send_move(table, move)
@@ -234,7 +281,8 @@ class NetLink:
     def request(self, action: str, **args: Any) -> None:
         table = args.get("table")
         if action == "create":
-            self._create(args)
+            # The screen's keywords are its form's TableChoice (``CreateForm.request``).
+            self._create(cast(TableChoice, args))
         elif action == "sit":
             self._sit(table, args.get("seat"))
         elif action == "watch":
@@ -252,8 +300,12 @@ class NetLink:
             self._fetch_games()
         elif action == "invite":
             self._invite(table, list(args.get("names") or ()))
-        elif action in ("remove", "close", "strangers"):
-            self._owner(action, table, args)
+        elif action == "remove":
+            self._owner(action, table, seat=int(args["seat"]))
+        elif action == "strangers":
+            self._owner(action, table, allow=bool(args["allow"]))
+        elif action == "close":
+            self._owner(action, table)
         elif action == "hint":
             self._hint(table)
         elif action == "undo":
@@ -276,20 +328,29 @@ class NetLink:
 
     # --- requests ---------------------------------------------------------------------------
 
-    def _send(self, kind: str, **fields: Any) -> Future[HostMessage] | None:
+    def _send(self, kind: str, *, answered: Callable[[HostMessage], None] | None = None,
+              **fields: Any) -> None:
+        """Send a ``kind`` request; its refusal is said (``_future``), and its reply, when it
+        is one, goes to ``answered`` (which casts it to the reply of ``kind``)."""
         try:
             fut = self.session.send(kind, **fields)
         except SessionError as exc:
             self.deliver({"type": "error", "text": exc.message})
-            return None
+            return
         self._future(fut, lobby=kind not in AT_THE_TABLE)
-        return fut
+        if answered is not None:
+            then = answered
 
-    def _future(self, fut: Future[HostMessage] | Future[MoveReply], quiet: set[str] | None = None,
+            def done(f: Future[HostMessage]) -> None:
+                if f.exception() is None:
+                    then(f.result())
+            fut.add_done_callback(done)
+
+    def _future(self, fut: Future[R], quiet: set[str] | None = None,
                 lobby: bool = True) -> None:
         """Report a refusal in words; after a request that changes the lobby (``lobby``), ask
         for the tables again."""
-        def done(f: Future[HostMessage] | Future[MoveReply]) -> None:
+        def done(f: Future[R]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError):
                 if exc.code not in (quiet or set()):
@@ -302,40 +363,32 @@ class NetLink:
 
     def _invite(self, table: Any, names: list[str]) -> None:
         """Invite ``names`` to ``table``; the host's ``ok`` becomes a one-line notice."""
-        fut = self._send("invite", table=table, names=names)
-        if fut is None:
-            return
+        def done(reply: HostMessage) -> None:
+            # The names as their players spell them, when the host says (docs/protocol.md)
+            said = cast(InviteReply, reply).get("names")
+            shown = ([host_text(str(n), name=True) for n in said[:16]]
+                     if isinstance(said, list) and said else names)
+            self.deliver({"type": "notice", "table": table,
+                          "text": _("invited {names} to table {table}").format(
+                              names=", ".join(shown), table=table)})
+        self._send("invite", answered=done, table=table, names=names)
 
-        def done(f: Future[HostMessage]) -> None:
-            if f.exception() is None:
-                # The names as their players spell them, when the host says (docs/protocol.md)
-                said = fields_of(f.result()).get("names")
-                shown = ([host_text(str(n), name=True) for n in said[:16]]
-                         if isinstance(said, list) and said else names)
-                self.deliver({"type": "notice", "table": table,
-                              "text": _("invited {names} to table {table}").format(
-                                  names=", ".join(shown), table=table)})
-        fut.add_done_callback(done)
+    def _owner(self, action: str, table: Any, seat: int | None = None,
+               allow: bool | None = None) -> None:
+        """The table owner's ``remove`` (``seat``), ``close`` and ``strangers``
+        (``allow``); the host's answer becomes a one-line notice, its refusal an error."""
+        which = "no strangers" if allow is False else action
+        text = _(OWNER_NOTICES[which]).format(table=table, seat=(seat or 0) + 1)
 
-    def _owner(self, action: str, table: Any, args: dict[str, Any]) -> None:
-        """The table owner's ``remove`` (seat), ``close`` and ``strangers`` (allow); the
-        host's answer becomes a one-line notice, its refusal an error."""
-        fields: dict[str, Any] = {}
-        if action == "remove":
-            fields["seat"] = int(args["seat"])
-        elif action == "strangers":
-            fields["allow"] = bool(args["allow"])
-        fut = self._send(action, table=table, **fields)
-        if fut is None:
-            return
-        which = "no strangers" if fields.get("allow") is False else action
-        text = _(OWNER_NOTICES[which]).format(table=table, seat=fields.get("seat", 0) + 1)
-
-        def done(f: Future[HostMessage]) -> None:
-            if f.exception() is None:       # true while the table takes seats
-                self.deliver({"type": "notice", "text": text,
-                              "table": None if action == "close" else table})
-        fut.add_done_callback(done)
+        def done(reply: HostMessage) -> None:    # true while the table takes seats
+            self.deliver({"type": "notice", "text": text,
+                          "table": None if action == "close" else table})
+        if seat is not None:
+            self._send(action, answered=done, table=table, seat=seat)
+        elif allow is not None:
+            self._send(action, answered=done, table=table, allow=allow)
+        else:
+            self._send(action, answered=done, table=table)
 
     def _sit(self, table: Any, seat: int | None) -> None:
         """Sit; already seated there (back from the lobby to a game going on): the table's
@@ -346,11 +399,11 @@ class NetLink:
             self.deliver({"type": "error", "text": exc.message})
             return
 
-        def back(f: Future[HostMessage], refused: SessionError) -> None:
+        def back(f: Future[R], refused: SessionError) -> None:
             if isinstance(f.exception(), SessionError):       # not ours: say why sit failed
                 self.deliver({"type": "error", "text": refused.message})
 
-        def done(f: Future[HostMessage]) -> None:
+        def done(f: Future[R]) -> None:
             exc = f.exception()
             if isinstance(exc, SessionError) and exc.code in ("seated", "not_open"):
                 try:
@@ -366,14 +419,14 @@ class NetLink:
 
         fut.add_done_callback(done)
 
-    def _create(self, args: dict[str, Any], bots: str | None = None,
+    def _create(self, args: TableChoice, bots: str | None = None,
                 invite: list[str] | None = None) -> None:
         """Create, then sit the creator (a player who creates a table means to play at it);
         with ``bots``, fill the other seats with bots and say ready; with ``invite``, invite
         those names (another round of a friends table)."""
         def work() -> None:
             try:
-                summary = fields_of(self.session.request(
+                summary = cast(CreateReply, self.session.request(
                     "create", game=args["game"], players=int(args["players"]),
                     settings=args.get("settings") or {}, variants=args.get("variants") or [],
                     title=args.get("title") or "", mode=args.get("mode") or "open",
@@ -383,7 +436,7 @@ class NetLink:
                     standin_level=str(args.get("standin_level") or "normal"),
                     hints=bool(args.get("hints")), undo=bool(args.get("undo"))))["table"]
                 tid = summary["id"]
-                self.my_tables[tid] = dict(args)
+                self.my_tables[tid] = args.copy()
                 try:
                     self.session.sit(tid)
                 except SessionError:
@@ -411,14 +464,8 @@ class NetLink:
         """Ask what the hard bot would play from our seat (protocol ``hint``); the answer,
         for the view we still have, becomes the client's ``hint`` message; one for a view
         that has moved on is dropped (the new view is what the player looks at)."""
-        fut = self._send("hint", table=table)
-        if fut is None:
-            return
-
-        def done(f: Future[HostMessage]) -> None:
-            if f.exception() is not None:
-                return                               # said by _send's own callback
-            got = fields_of(f.result())
+        def done(reply: HostMessage) -> None:       # its refusal is said by ``_send``
+            got = cast(HintReply, reply)
             newest = self.session.views.get(table)
             if newest is None or got.get("version") != newest["version"] or not isinstance(
                     got.get("move"), int):
@@ -427,26 +474,20 @@ class NetLink:
                           "label": host_text(str(got.get("label") or ""), 80),
                           "reason": host_text(shown(got.get("reason"), got.get("reason_msg")),
                                               200)})
-        fut.add_done_callback(done)
+        self._send("hint", answered=done, table=table)
 
     def _undo(self, table: Any) -> None:
         """Ask to take back our last move (protocol ``undo``): while the others are still to
         agree, a notice says whom the table waits for; once it went back, the view with the
         ``undo`` event says so."""
-        fut = self._send("undo", table=table)
-        if fut is None:
-            return
-
-        def done(f: Future[HostMessage]) -> None:
-            if f.exception() is not None:
-                return                               # said by _send's own callback
-            waiting = [host_text(str(n), name=True)
-                       for n in fields_of(f.result()).get("waiting") or ()]
+        def done(reply: HostMessage) -> None:       # its refusal is said by ``_send``
+            got = cast(UndoReply, reply)
+            waiting = [host_text(str(n), name=True) for n in got.get("waiting") or ()]
             if waiting:
                 self.deliver({"type": "notice", "text": _(
                     "you asked to take back your move: waiting for {names} to agree").format(
                     names=", ".join(waiting[:16]))})
-        fut.add_done_callback(done)
+        self._send("undo", answered=done, table=table)
 
     def _again(self, table: Any) -> None:
         """Another round: the host deals it at this very table once every seated human has
@@ -555,7 +596,7 @@ class NetLink:
 
         def done(f: Future[HostMessage]) -> None:
             if f.exception() is None:
-                self.games = list(fields_of(f.result()).get("games") or [])
+                self.games = list(cast(GamesReply, f.result()).get("games") or [])
                 self._lobby([t["summary"] for t in self.tables.values()])
 
         fut.add_done_callback(done)
@@ -575,7 +616,7 @@ class NetLink:
 
         def done(f: Future[HostMessage]) -> None:
             if f.exception() is None:
-                self._lobby(fields_of(f.result()).get("tables") or [])
+                self._lobby(cast(TablesReply, f.result()).get("tables") or [])
 
         fut.add_done_callback(done)
         if wait:
@@ -587,7 +628,7 @@ class NetLink:
         self.tables = {r["id"]: r for r in rows}
         self.deliver({"type": "tables", "tables": rows, "games": self.games})
 
-    def _pushed(self, msg: dict[str, Any]) -> None:
+    def _pushed(self, msg: HostMessage) -> None:
         """A message the host pushed (on the session's thread): translate and pass on. A
         message this client cannot read becomes one line, never a traceback."""
         try:
@@ -597,62 +638,76 @@ class NetLink:
                 "unreadable {kind} message from the host ({error})").format(
                 kind=repr(msg.get("type")), error=type(exc).__name__)})
 
-    def _translate(self, msg: dict[str, Any]) -> None:
+    def _translate(self, msg: HostMessage) -> None:
+        """``msg`` as the client's message: each kind read as its shape once its ``type``
+        says which (the economy's, the events' and the records' links read theirs)."""
         kind = msg.get("type")
-        if (economy_link.pushed(self, msg) or event_link.pushed(self, msg)
-                or records_link.pushed(self, msg)):
+        fields = fields_of(msg)
+        if (economy_link.pushed(self, fields) or event_link.pushed(self, fields)
+                or records_link.pushed(self, fields)):
             return
         if kind == "view":
-            self.deliver(view_message(msg))
+            self.deliver(view_message(cast(ViewMessage, msg)))
         elif kind == "table":
-            row = lobby_row(cast(TableSummary, msg.get("table") or {}))
+            # The push's summary (a push without one, a host's bug, makes a row of nothing).
+            row = lobby_row(cast(TableSummary, fields.get("table") or {}))
             self.tables[row["id"]] = row
             self.deliver({"type": "tables", "tables": list(self.tables.values()),
                           "games": self.games})
         elif kind == "undo_dropped":
+            dropped = cast(UndoDroppedPush, msg)
             self.deliver({"type": "notice", "text": _(
                 "{name}'s request to take back a move is dropped: {reason}").format(
-                name=host_text(str(msg.get("name") or "?"), name=True),
-                reason=host_text(shown(msg.get("reason"), msg.get("reason_msg")), 200))})
+                name=host_text(str(dropped.get("name") or "?"), name=True),
+                reason=host_text(shown(dropped.get("reason"), dropped.get("reason_msg")),
+                                 200))})
         elif kind == "chat":
-            self.deliver({"type": "chat", "from": host_text(msg.get("name", "?"), name=True),
-                          "text": host_text(msg.get("text", "")), "table": msg.get("table")})
+            said = cast(ChatPush, msg)
+            self.deliver({"type": "chat", "from": host_text(said.get("name", "?"), name=True),
+                          "text": host_text(said.get("text", "")), "table": said.get("table")})
         elif kind == "invited":
+            invited = cast(InvitedPush, msg)
             self.deliver({"type": "invited",
-                          "from": host_text(msg.get("from") or "someone", name=True),
-                          "table": msg.get("table"),
-                          "title": host_text(msg.get("title") or "", 64),
-                          "game": msg.get("game")})
+                          "from": host_text(invited.get("from") or "someone", name=True),
+                          "table": invited.get("table"),
+                          "title": host_text(invited.get("title") or "", 64),
+                          "game": invited.get("game")})
             self._poll_tables()               # the lobby lists the table without waiting
         elif kind == "error":
-            if msg.get("code") != "stale":
+            refusal = cast(ErrorReply, msg)
+            if refusal.get("code") != "stale":
                 self.deliver({"type": "error", "text": host_text(
-                    from_wire(msg.get("msg")) or str(msg.get("message") or "error"), 300)})
+                    from_wire(refusal.get("msg")) or str(refusal.get("message") or "error"),
+                    300)})
         elif kind == "connection":
-            if msg.get("state") == "lost":
-                self.deliver({"type": "connection", "state": "reconnecting",
-                              "text": _("the host at {address} is gone: reconnecting...")
-                              .format(address=self.address)})
-            elif msg.get("state") == "moved":
-                self.deliver({"type": "connection", "state": "connected",
-                              "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
-            elif msg.get("state") == "older":
-                # A host that took over showed one of our tables older than we saw it: the
-                # session kept what we saw (docs/protocol.md, "What a client does").
-                self.deliver({"type": "connection", "state": "connected", "text": _(
-                    "the new host's copy of table {table} is older than what you saw (move "
-                    "{version}, not {seen}): your view of it is kept").format(
-                    table=host_text(str(msg.get("table", "")), 40),
-                    version=host_text(str(msg.get("version")), 12),
-                    seen=host_text(str(msg.get("seen")), 12))})
-            elif msg.get("state") == "replaced":
-                self.deliver({"type": "connection", "state": "disconnected",
-                              "text": _("you joined this host from another window, which "
-                                        "has your seats now")})
-            else:
-                self._keep_token()                 # a host that forgot us gave a new one
-                self.deliver({"type": "connection", "state": "connected",
-                              "text": _("reconnected to the host")})
+            self._connection(cast(ConnectionPush, msg))
         elif kind == "closed":
             self.deliver({"type": "connection", "state": "disconnected",
                           "text": _("the connection is closed")})
+
+    def _connection(self, msg: ConnectionPush) -> None:
+        """The session's word about its connection, as the client's ``connection``."""
+        if msg.get("state") == "lost":
+            self.deliver({"type": "connection", "state": "reconnecting",
+                          "text": _("the host at {address} is gone: reconnecting...")
+                          .format(address=self.address)})
+        elif msg.get("state") == "moved":
+            self.deliver({"type": "connection", "state": "connected",
+                          "text": from_wire(msg.get("msg")) or str(msg.get("text", ""))})
+        elif msg.get("state") == "older":
+            # A host that took over showed one of our tables older than we saw it: the
+            # session kept what we saw (docs/protocol.md, "What a client does").
+            self.deliver({"type": "connection", "state": "connected", "text": _(
+                "the new host's copy of table {table} is older than what you saw (move "
+                "{version}, not {seen}): your view of it is kept").format(
+                table=host_text(str(msg.get("table", "")), 40),
+                version=host_text(str(msg.get("version")), 12),
+                seen=host_text(str(msg.get("seen")), 12))})
+        elif msg.get("state") == "replaced":
+            self.deliver({"type": "connection", "state": "disconnected",
+                          "text": _("you joined this host from another window, which "
+                                    "has your seats now")})
+        else:
+            self._keep_token()                 # a host that forgot us gave a new one
+            self.deliver({"type": "connection", "state": "connected",
+                          "text": _("reconnected to the host")})

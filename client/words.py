@@ -117,14 +117,14 @@ def version_notice(plugins: Any) -> str | None:
 
 
 def table_plugins(summary: TableSummary | None, view: View, games: list[GameWire]
-                  ) -> dict[str, Any]:
+                  ) -> dict[str, str]:
     """The versions the host says a table runs: its summary's ``plugins``, else the host's
     games list for the view's game and variants."""
     found = summary.get("plugins") if summary is not None else None
     if isinstance(found, dict):
         return dict(found)
     game = next((g for g in games if g.get("id") == view.get("game")), None)
-    out: dict[str, Any] = {}
+    out: dict[str, str] = {}
     if game is None:
         return out
     if game.get("plugin"):

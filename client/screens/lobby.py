@@ -15,7 +15,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cardparty.client.command_line import as_key, command
-from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField, invite_prompt
+from cardparty.client.dialog import (
+    Choice,
+    CreateForm,
+    SeekForm,
+    TableChoice,
+    TextField,
+    invite_prompt,
+)
 from cardparty.client.drawing import Fragments, text_lines
 from cardparty.client.keymap import Action, Keys
 from cardparty.client.link import LobbyRow, Message
@@ -103,7 +110,7 @@ def request_chosen(c: Controller, action: str) -> None:
         c.request(action, table=t.get("id"))
 
 
-def short_of_coins(c: Controller, req: dict[str, Any]) -> str | None:
+def short_of_coins(c: Controller, req: TableChoice) -> str | None:
     """Why an entry table of ``req``'s stake cannot seat its creator, as the host would say
     it (None: it can, or the profile is not known here: the host judges)."""
     coins = (c.profile or {}).get("coins")
@@ -115,7 +122,7 @@ def short_of_coins(c: Controller, req: dict[str, Any]) -> str | None:
 
 
 def open_create_form(c: Controller) -> None:
-    def create(req: dict[str, Any]) -> None:
+    def create(req: TableChoice) -> None:
         problem = short_of_coins(c, req)
         if problem:                           # no table made for nobody to sit at
             c.error = problem

@@ -14,7 +14,6 @@ how a pending invitation is told again after a hello (``Lobby.back``), the store
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from cardparty.core.i18n import N_, Msg
 from cardparty.net.host.lobby import Lobby
@@ -22,7 +21,8 @@ from cardparty.net.host.model import MAX_INVITED, MAX_PENDING_INVITATIONS, Playe
 from cardparty.net.host.owners import Owners
 from cardparty.net.names.safetext import safe
 from cardparty.net.trust.allowance import for_addresses
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
+from cardparty.net.wire.replies import InviteReply
 from cardparty.net.wire.requests import InviteRequest
 
 log = logging.getLogger("cardparty.host")
@@ -40,7 +40,7 @@ class Invitations:
         self.per_address = lobby.config.guests.invitations
         self.by_address = for_addresses(self.per_address)
 
-    def on_invite(self, player: Player, req: InviteRequest) -> dict[str, Any]:
+    def on_invite(self, player: Player, req: InviteRequest) -> InviteReply:
         """MO-4: a player seated at a friends table (or its creator) invites others by
         username. The names are kept with the table; every connected player of that name is
         told now, and again on his next hello while the invitation is pending."""
@@ -94,7 +94,7 @@ class Invitations:
         log.info("%s invites %s to table %s", safe(player.name),
                  safe(", ".join(sorted(wanted))), ht.id)
         self.lobby.changed(ht)
-        return message("ok", about="invite", names=spelt)
+        return {"type": "ok", "v": PROTOCOL, "about": "invite", "names": spelt}
 
     def pending(self, player: Player) -> int:
         """Invitations made by any name of ``player``'s key to open tables, their names not

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any
+from typing import Any, cast
 
 from cardparty.core.bots import canonical_level
 from cardparty.core.discovery import Catalog
@@ -46,7 +46,17 @@ from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
 from cardparty.net.names.safetext import safe
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
+from cardparty.net.wire.replies import (
+    ChatPush,
+    CreateReply,
+    GamesReply,
+    GameWire,
+    OkReply,
+    SitReply,
+    TablePush,
+    TablesReply,
+)
 from cardparty.net.wire.requests import (
     BotsRequest,
     ChatRequest,
@@ -84,7 +94,7 @@ class Lobby:
         #: whether clients may choose a deal's seed or deck (``--testing``)
         self.config = config
         self._seq = itertools.count(1)
-        self._games: list[dict[str, Any]] | None = None
+        self._games: list[GameWire] | None = None
         #: invited name (casefolded) -> ids of the tables that invited it: a hello looks at
         #: the tables that invited his name, not at every table (a storm of hellos must not
         #: cost the host a pass over its tables each). Ids of tables gone are dropped lazily.
@@ -174,27 +184,31 @@ class Lobby:
 
     # --- listing and creating ----------------------------------------------------------------
 
-    def on_games(self, player: Player, req: GamesRequest) -> dict[str, Any]:
+    def on_games(self, player: Player, req: GamesRequest) -> GamesReply:
         if self._games is None:
-            # ``plugin``: which package and version of each game and variant this host runs
+            # ``plugin``: which package and version of each game and variant this host runs.
+            # ``GameInfo.to_wire`` says no more than a map: its keys are GameWire's (the
+            # reply's test holds them to it).
             versions = self.catalog.versions
-            self._games = [{**info.to_wire(), "plugin": versions.get(info.id, ""),
-                            "variants": [{**v.to_wire(), "plugin": versions.get(v.id, "")}
-                                         for v in self.catalog.variants_of(info.id)]}
-                           for info in sorted(self.catalog.games.values(), key=lambda g: g.id)]
-        return message("games", games=self._games)
+            self._games = [cast(GameWire, {
+                **info.to_wire(), "plugin": versions.get(info.id, ""),
+                "variants": [{**v.to_wire(), "plugin": versions.get(v.id, "")}
+                             for v in self.catalog.variants_of(info.id)]})
+                for info in sorted(self.catalog.games.values(), key=lambda g: g.id)]
+        return {"type": "games", "v": PROTOCOL, "games": self._games}
 
-    def on_tables(self, player: Player, req: TablesRequest) -> dict[str, Any]:
+    def on_tables(self, player: Player, req: TablesRequest) -> TablesReply:
         """One page of summaries (``TABLES_PAGE`` at most, from ``offset``): a reply stays
         small however many tables there are; ``next`` is the offset of the next page."""
         offset = req["offset"]
         tables = self.tables.all
         page = list(itertools.islice(tables.values(), offset, offset + TABLES_PAGE))
         end = offset + len(page)
-        return message("tables", tables=[self.views.summary(ht) for ht in page],
-                       total=len(tables), next=end if end < len(tables) else None)
+        return {"type": "tables", "v": PROTOCOL,
+                "tables": [self.views.summary(ht) for ht in page], "total": len(tables),
+                "next": end if end < len(tables) else None}
 
-    def on_create(self, player: Player, req: CreateRequest) -> dict[str, Any]:
+    def on_create(self, player: Player, req: CreateRequest) -> CreateReply:
         quota = self.may_create(player, req)
         table = self.new_game(req)
         idle = self.config.idle if req["idle"] == -1.0 else req["idle"]
@@ -303,7 +317,7 @@ class Lobby:
 
     # --- seats -------------------------------------------------------------------------------
 
-    def on_sit(self, player: Player, req: SitRequest) -> dict[str, Any]:
+    def on_sit(self, player: Player, req: SitRequest) -> SitReply:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is not None:
             raise ProtocolError("seated", Msg("you already sit at seat {seat}",
@@ -317,7 +331,7 @@ class Lobby:
         player.tables.add(ht.id)
         player.settled = True
         self.changed(ht)
-        return message("seated", table=ht.id, seat=seat)
+        return {"type": "seated", "v": PROTOCOL, "table": ht.id, "seat": seat}
 
     @staticmethod
     def taking_seats(ht: HostTable) -> None:
@@ -357,7 +371,7 @@ class Lobby:
                                                   who=ht.seats[seat].name))
         return seat
 
-    def on_leave(self, player: Player, req: LeaveRequest) -> dict[str, Any]:
+    def on_leave(self, player: Player, req: LeaveRequest) -> OkReply:
         ht = self.tables.find(req["table"])
         seat = ht.present(player, N_("you are neither seated nor watching here"))
         if seat is None:
@@ -368,7 +382,7 @@ class Lobby:
             # told (a crowd leaving costs one push each, not a square).
             self.persistence.save_table(ht)
             self.outbox.send_all(ht.humans(), self.views.summary_message(ht))
-            return message("ok", about="leave")
+            return {"type": "ok", "v": PROTOCOL, "about": "leave"}
         if ht.status == "open" and ht.access.event:
             raise ProtocolError("event_state", Msg(
                 "this seat is yours in a round of an event: to give it up, withdraw from the "
@@ -387,9 +401,9 @@ class Lobby:
         player.tables.discard(ht.id)
         self.views.forget(ht, player)
         self.changed(ht)
-        return message("ok", about="leave")
+        return {"type": "ok", "v": PROTOCOL, "about": "leave"}
 
-    def on_bots(self, player: Player, req: BotsRequest) -> dict[str, Any]:
+    def on_bots(self, player: Player, req: BotsRequest) -> OkReply:
         ht = self.tables.find(req["table"])
         access = ht.access
         if access.mode == "friends":
@@ -409,17 +423,17 @@ class Lobby:
         for i in empty[:count]:
             ht.seats[i] = HostSeat("bot", None, f"Bot {i + 1}", True, level=req["level"])
         self.changed(ht)
-        return message("ok", about="bots")
+        return {"type": "ok", "v": PROTOCOL, "about": "bots"}
 
-    def on_ready(self, player: Player, req: ReadyRequest) -> dict[str, Any]:
+    def on_ready(self, player: Player, req: ReadyRequest) -> OkReply:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player)
         self.taking_seats(ht)
         ht.seats[seat].ready = req["ready"]
         self.changed(ht)
-        return message("ok", about="ready")
+        return {"type": "ok", "v": PROTOCOL, "about": "ready"}
 
-    def on_start(self, player: Player, req: StartRequest) -> dict[str, Any]:
+    def on_start(self, player: Player, req: StartRequest) -> OkReply:
         ht = self.tables.find(req["table"])
         ht.seated(player, N_("only a seated player may start the game"))
         self.taking_seats(ht)
@@ -431,11 +445,11 @@ class Lobby:
         for s in ht.seats:
             s.ready = True
         self.play.start(ht)
-        return message("ok", about="start")
+        return {"type": "ok", "v": PROTOCOL, "about": "start"}
 
     # --- watching and talking ----------------------------------------------------------------
 
-    def on_watch(self, player: Player, req: WatchRequest) -> dict[str, Any] | None:
+    def on_watch(self, player: Player, req: WatchRequest) -> TablePush | None:
         ht = self.tables.find(req["table"])
         if ht.seat_of(player) is None and player.id not in ht.spectators:
             self.may_watch(player)
@@ -469,7 +483,7 @@ class Lobby:
                         "your address watches {n} tables, as many as one machine may: stop "
                         "watching one first", n=most))
 
-    def on_snapshot(self, player: Player, req: SnapshotRequest) -> dict[str, Any] | None:
+    def on_snapshot(self, player: Player, req: SnapshotRequest) -> TablePush | None:
         ht = self.tables.find(req["table"])
         if ht.status == "open":            # an open table's summary is for anyone
             return self.views.summary_message(ht)
@@ -478,7 +492,7 @@ class Lobby:
         self.play.show(ht, player, seat, rid=req["rid"])
         return None
 
-    def on_chat(self, player: Player, req: ChatRequest) -> dict[str, Any]:
+    def on_chat(self, player: Player, req: ChatRequest) -> OkReply:
         """A line at a table (``lobby_chat`` takes those with no table first)."""
         table = req["table"]
         if table is None:
@@ -486,10 +500,11 @@ class Lobby:
         ht = self.tables.find(table)
         seat = ht.present(player, N_("sit or watch to talk at this table"))
         self.play.back(ht, seat)
-        self.outbox.send_all(self.views.recipients(ht), message(
-            "chat", table=ht.id, seat=seat, player=player.id, name=player.name,
-            text=req["text"], time=self.clock.wall()))
-        return message("ok", about="chat")
+        said: ChatPush = {"type": "chat", "v": PROTOCOL, "table": ht.id, "seat": seat,
+                          "player": player.id, "name": player.name, "text": req["text"],
+                          "time": self.clock.wall()}
+        self.outbox.send_all(self.views.recipients(ht), said)
+        return {"type": "ok", "v": PROTOCOL, "about": "chat"}
 
     # --- the table's life before and after its games -----------------------------------------
 

@@ -25,7 +25,8 @@ from cardparty.net.host.model import Player, Players, Tables
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.names.safetext import LOBBY_CHAT_MAX
 from cardparty.net.trust.allowance import Allowances, for_addresses
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
+from cardparty.net.wire.replies import ChatPush, OkReply
 from cardparty.net.wire.requests import ChatRequest
 
 #: Lines one key may say to the lobby at once, then one every ``EVERY`` seconds.
@@ -34,7 +35,7 @@ EVERY = 2.0
 #: Keys whose allowance is remembered at most (the least recently heard go first).
 MAX_SPEAKERS = 4096
 
-Handler = Callable[[Player, ChatRequest], dict[str, Any] | None]
+Handler = Callable[[Player, ChatRequest], OkReply]
 
 
 class LobbyChat:
@@ -53,7 +54,7 @@ class LobbyChat:
         self.per_address = per_address
         self.by_address = for_addresses(per_address)
 
-    def on_chat(self, player: Player, req: ChatRequest) -> dict[str, Any] | None:
+    def on_chat(self, player: Player, req: ChatRequest) -> OkReply:
         if req["table"] is not None:
             return self.table_chat(player, req)
         text = req["text"]
@@ -72,10 +73,11 @@ class LobbyChat:
                                                 "{rate} a second from one machine: wait a "
                                                 "moment", n=format(burst, "g"),
                                                 rate=format(rate, "g")))
-        self.outbox.send_all(self.listeners(player), message(
-            "chat", table=None, seat=None, player=player.id, name=player.name, text=text,
-            time=self.clock.wall()))
-        return message("ok", about="chat")
+        said: ChatPush = {"type": "chat", "v": PROTOCOL, "table": None, "seat": None,
+                          "player": player.id, "name": player.name, "text": text,
+                          "time": self.clock.wall()}
+        self.outbox.send_all(self.listeners(player), said)
+        return {"type": "ok", "v": PROTOCOL, "about": "chat"}
 
     def listeners(self, speaker: Player) -> list[Player]:
         """Everybody in the lobby (see the module docstring), the speaker first."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
 
 from cardparty.core.contract import Result
 from cardparty.core.discovery import Catalog
@@ -28,7 +27,8 @@ from cardparty.net.host.model import MAX_ROUNDS, HostTable, Player, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.play import Play
 from cardparty.net.host.views import Views
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
+from cardparty.net.wire.replies import AgainReply
 from cardparty.net.wire.requests import AgainRequest
 
 log = logging.getLogger("cardparty.host")
@@ -71,7 +71,7 @@ class Match:
         self.play = play
         self.persistence = persistence
 
-    def on_again(self, player: Player, req: AgainRequest) -> dict[str, Any]:
+    def on_again(self, player: Player, req: AgainRequest) -> AgainReply:
         ht = self.tables.find(req["table"])
         seat = ht.seated(player, N_("only a seated player may ask for another round"))
         if ht.status == "broken":
@@ -93,7 +93,8 @@ class Match:
             self.views.push_summary(ht)
         else:
             self.next_round(ht)
-        return message("ok", about="again", round=ht.match.round, waiting=waiting)
+        return {"type": "ok", "v": PROTOCOL, "about": "again", "round": ht.match.round,
+                "waiting": waiting}
 
     def next_round(self, ht: HostTable) -> None:
         """Deal the next round at ``ht``: seats whose player left get a bot."""
@@ -102,8 +103,7 @@ class Match:
         settings = dict(old.settings)
         if "deck" in settings:
             settings["deck"] = None             # a stacked deck is for one deal
-        last = match.rounds[-1] if match.rounds else {}
-        dealer = last.get("next_dealer")
+        dealer = match.rounds[-1]["next_dealer"] if match.rounds else None
         if dealer is not None and "dealer" in old.info.settings:
             settings["dealer"] = dealer
         match.round += 1

@@ -20,13 +20,17 @@ import random
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardparty.core.i18n import N_, Msg
 from cardparty.core.search import DEFAULT_BUDGET
 from cardparty.core.table import Table
 from cardparty.net.host.schedule import Schedule
+from cardparty.net.wire import replies
 from cardparty.net.wire.protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from cardparty.net.host.persistence import TableRecord
 
 #: Replies a host remembers per player, to answer a repeated request id without acting twice.
 REPLY_MEMORY = 256
@@ -233,7 +237,7 @@ class MatchRecord:
     ``scores``, ``next_dealer``), the newest last, and the totals over every round."""
 
     round: int = 1
-    rounds: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[replies.RoundWire] = field(default_factory=list)
     wins: list[int] = field(default_factory=list)
     scores: list[int] | None = None
     #: what the seeds of the next rounds are drawn from (``match_seed``): never told, so a
@@ -301,7 +305,7 @@ def waiting(ht: HostTable, asked: UndoAsked) -> list[str]:
             if s.human is not None and i not in asked.agreed]
 
 
-def asked_wire(ht: HostTable) -> dict[str, Any] | None:
+def asked_wire(ht: HostTable) -> replies.UndoAsked | None:
     """A table summary's ``undo_asked``: the request waiting at ``ht``, or None."""
     asked = ht.undo
     if asked is None:
@@ -316,7 +320,7 @@ class Kept:
     again only when changed; what the store holds: the game, its version and its journal's
     length when last written, and the version of the whole save in the table's row."""
 
-    meta_packed: tuple[dict[str, Any], bytes] | None = None
+    meta_packed: tuple[TableRecord, bytes] | None = None
     game: Table | None = None
     version: int = 0
     journal: int = 0

@@ -13,14 +13,14 @@ themselves stay in the lobby (``Lobby.changed`` tells and keeps a table after a 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from cardparty.core.i18n import N_, Msg
 from cardparty.net.host.economy import Economy
 from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostSeat, HostTable, Player
 from cardparty.net.names.safetext import safe
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
+from cardparty.net.wire.replies import CloseReply, OkReply, TablePush
 from cardparty.net.wire.requests import CloseRequest, RemoveRequest, StrangersRequest
 
 log = logging.getLogger("cardparty.host")
@@ -51,7 +51,7 @@ class Owner:
                                                    "event seats it"))
         return ht
 
-    def on_remove(self, player: Player, req: RemoveRequest) -> dict[str, Any]:
+    def on_remove(self, player: Player, req: RemoveRequest) -> OkReply:
         """The owner frees a seat (a player or a bot) before the start; the player removed
         is told with the table's summary, and every human's readiness is reset."""
         ht = self._owned(player, req, "remove")
@@ -69,9 +69,9 @@ class Owner:
             self.outbox.send(gone, self.views.summary_message(ht))
         log.info("%s removed seat %d of table %s", safe(player.name), seat, ht.id)
         self.lobby.changed(ht)
-        return message("ok", about="remove")
+        return {"type": "ok", "v": PROTOCOL, "about": "remove"}
 
-    def on_close(self, player: Player, req: CloseRequest) -> dict[str, Any]:
+    def on_close(self, player: Player, req: CloseRequest) -> CloseReply:
         """The owner closes his table before the start: it goes, and its people get its
         summary with ``status: "closed"`` (the last they hear of it)."""
         ht = self._owned(player, req, "close")
@@ -80,15 +80,15 @@ class Owner:
         self.lobby.drop(ht)
         summary = self.views.summary(ht)
         summary["status"] = "closed"
-        self.outbox.send_all([p for p in people if p is not player],
-                             message("table", table=summary))
+        closed: TablePush = {"type": "table", "v": PROTOCOL, "table": summary}
+        self.outbox.send_all([p for p in people if p is not player], closed)
         log.info("%s closed table %s", safe(player.name), ht.id)
-        return message("table", table=summary)
+        return {"type": "table", "v": PROTOCOL, "table": summary}
 
-    def on_strangers(self, player: Player, req: StrangersRequest) -> dict[str, Any]:
+    def on_strangers(self, player: Player, req: StrangersRequest) -> OkReply:
         """Whether strangers may sit (the owner and those invited always may); those
         already seated stay."""
         ht = self._owned(player, req, "strangers")
         ht.access.strangers = req["allow"]
         self.lobby.changed(ht)
-        return message("ok", about="strangers")
+        return {"type": "ok", "v": PROTOCOL, "about": "strangers"}

@@ -26,7 +26,7 @@ Must not know about: sockets, the protocol, how requests are handled, when frame
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypedDict
 
 import msgpack
 
@@ -48,12 +48,58 @@ from cardparty.net.host.model import (
     TableTiming,
 )
 from cardparty.net.store import Store
+from cardparty.net.wire.replies import RoundWire
 
 log = logging.getLogger("cardparty.host")
 
 #: Moves a table's tail may hold before its whole row is written again (and the tail
 #: dropped): what a restart replays at most per table.
 MAX_TAIL = 64
+
+
+class SeatRecord(TypedDict):
+    """One seat of a table's record: its kind, the token of the player sitting there (None:
+    nobody, or a bot), the name shown, ready, a bot's level, a stand-in playing."""
+
+    kind: str
+    token: str | None
+    name: str
+    ready: bool
+    level: str
+    standin: bool
+
+
+class TableRecord(TypedDict):
+    """A table's record as ``_meta`` makes it (its row adds when the table last changed and
+    the round's times, ``_write``): what a restart needs beside the game's own save. A row
+    written by an older host may lack the keys added since (``_rebuild`` reads it)."""
+
+    title: str
+    idle: float | None
+    bot_delay: float
+    #: the hard bots' budget (ms) and the idle stand-in's level
+    bots: tuple[int, str]
+    status: str
+    failure: str
+    mode: str
+    strangers: bool
+    hints: bool
+    undo: bool
+    #: the creator's token and name
+    creator: tuple[str, str]
+    #: (name invited, who invited him)
+    invited: list[tuple[str, str]]
+    seats: list[SeatRecord]
+    #: the spectators' tokens
+    spectators: list[str]
+    round: int
+    rounds: list[RoundWire]
+    wins: list[int]
+    scores: list[int] | None
+    secret: int
+    #: the stake, the table's key in the ledger, made by seeking, bots filled, the owners
+    economy: tuple[int, str, bool, bool, list[str | None]]
+    event: str
 
 
 class Persistence:
@@ -80,8 +126,8 @@ class Persistence:
         self._moves: list[tuple[str, int, bytes]] | None = None
         #: ids of the tables set aside at start (damaged rows)
         self.aside: list[str] = []
-        #: events changed since the last flush: id -> (seq, the record to keep)
-        self.pending_events: dict[str, tuple[int, dict[str, Any]]] = {}
+        #: events changed since the last flush: id -> (seq, the record packed)
+        self.pending_events: dict[str, tuple[int, bytes]] = {}
         #: ratings changed since the last flush: (game, username) -> (mu, sigma, rounds, when)
         self.pending_ratings: dict[tuple[str, str], tuple[float, float, int, float]] = {}
 
@@ -117,8 +163,8 @@ class Persistence:
             # An event's record and the ratings go in the same transaction as the tables whose
             # end changed them (TO-27, TO-28): a standby never has the one without the other.
             events, self.pending_events = self.pending_events, {}
-            for eid, (eseq, record) in events.items():
-                store.put_event(eid, eseq, self._packer.pack(record))
+            for eid, (eseq, packed) in events.items():
+                store.put_event(eid, eseq, packed)
             rated, self.pending_ratings = self.pending_ratings, {}
             if rated:
                 store.put_ratings([(game, name, *values) for (game, name), values
@@ -177,15 +223,15 @@ class Persistence:
         kept.game, kept.version, kept.journal = game, game.version, len(game.journal)
         kept.base = game.version
 
-    def _meta(self, ht: HostTable) -> dict[str, Any]:
+    def _meta(self, ht: HostTable) -> TableRecord:
         by_id = self.directory.by_id
         timing, access, match, stakes = ht.timing, ht.access, ht.match, ht.stakes
         return {"title": ht.title, "idle": timing.idle, "bot_delay": timing.bot_delay,
-                "bots": [timing.bot_budget_ms, timing.standin_level],
+                "bots": (timing.bot_budget_ms, timing.standin_level),
                 "status": ht.status, "failure": ht.failure, "mode": access.mode,
                 "strangers": access.strangers, "hints": access.hints, "undo": access.undo,
-                "creator": [access.creator_token, access.creator_name],
-                "invited": [[name, by] for name, by in access.invited.items()],
+                "creator": (access.creator_token, access.creator_name),
+                "invited": list(access.invited.items()),
                 "seats": [{"kind": s.kind, "token": None if s.player is None else s.player.token,
                            "name": s.name, "ready": s.ready, "level": s.level,
                            "standin": s.standin}
@@ -193,13 +239,15 @@ class Persistence:
                 "spectators": [by_id[pid].token for pid in ht.spectators if pid in by_id],
                 "round": match.round, "rounds": list(match.rounds), "wins": list(match.wins),
                 "scores": match.scores, "secret": match.secret,
-                "economy": [stakes.stake, stakes.key, stakes.seeking, stakes.bots_filled,
-                            list(stakes.owners)], "event": access.event}
+                "economy": (stakes.stake, stakes.key, stakes.seeking, stakes.bots_filled,
+                            list(stakes.owners)), "event": access.event}
 
     def save_event(self, event_id: str, seq: int, record: dict[str, Any]) -> None:
-        """Write an event's record at the next ``flush`` (with the tables written then)."""
+        """Write an event's record at the next ``flush`` (with the tables written then),
+        packed now: the record (``Event.to_store``, core's map of an event) is the store's
+        from here on."""
         if self.store is not None:
-            self.pending_events[event_id] = (seq, record)
+            self.pending_events[event_id] = (seq, self._packer.pack(record))
 
     def save_rating(self, game: str, username: str, mu: float, sigma: float, rounds: int
                     ) -> None:
@@ -215,7 +263,8 @@ class Persistence:
 
     def events(self) -> list[dict[str, Any]]:
         """Every kept event's record, oldest first (one that cannot be read is named in the
-        log and left out: the others go on)."""
+        log and left out: the others go on). Each is a map as the store decoded it, of no
+        known shape until ``Event.from_store`` reads it."""
         if self.store is None:
             return []
         out = []

@@ -16,7 +16,7 @@ Must not know about: sockets, how a seat is taken or a table opened (``Lobby``),
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal
 
 from cardparty.core.economy import rewards as rw
 from cardparty.core.i18n import Msg
@@ -26,7 +26,8 @@ from cardparty.net.host.lobby import Lobby
 from cardparty.net.host.model import HostSeat, HostTable, Player, Tables
 from cardparty.net.host.persistence import Persistence
 from cardparty.net.host.views import Views
-from cardparty.net.wire.protocol import ProtocolError, message
+from cardparty.net.wire.protocol import PROTOCOL, ProtocolError
+from cardparty.net.wire.replies import SeekReply, UnseekReply
 from cardparty.net.wire.requests import SeekRequest, UnseekRequest
 
 log = logging.getLogger("cardparty.host")
@@ -51,7 +52,7 @@ class Seeks:
                 return ht
         return None
 
-    def on_seek(self, player: Player, req: SeekRequest) -> dict[str, Any]:
+    def on_seek(self, player: Player, req: SeekRequest) -> SeekReply:
         waiting = self.waiting_for(player)
         if waiting is not None:
             raise ProtocolError("seated", Msg("you already wait for {game} for {n} at {table}: "
@@ -85,17 +86,18 @@ class Seeks:
             raise
         log.info("%s seeks %s for %d%s: table %s", player.name, game, players,
                  f" (stake {stake})" if stake else "", found.id)
-        return message("seeking", table=found.id, seat=seated["seat"], game=game,
-                       players=players, stake=stake, fill_in=self.views.fill_in(found))
+        return {"type": "seeking", "v": PROTOCOL, "table": found.id, "seat": seated["seat"],
+                "game": game, "players": players, "stake": stake,
+                "fill_in": self.views.fill_in(found)}
 
-    def on_unseek(self, player: Player, req: UnseekRequest) -> dict[str, Any]:
+    def on_unseek(self, player: Player, req: UnseekRequest) -> UnseekReply:
         ht = self.waiting_for(player)
         if ht is None:
             raise ProtocolError("not_seated", Msg("you are not waiting for a game"))
         self.lobby.on_leave(player, {"type": "leave", "rid": None, "table": ht.id})
         if not any(s.kind == "human" for s in ht.seats):
             self.lobby.drop(ht)
-        return message("ok", about="unseek", table=ht.id)
+        return {"type": "ok", "v": PROTOCOL, "about": "unseek", "table": ht.id}
 
     # --- the fill timeout --------------------------------------------------------------------
 

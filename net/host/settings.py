@@ -48,6 +48,8 @@ def load(path: str | Path, fill_timeout: float | None = None) -> HostSettings:
 
 def from_map(data: dict[str, Any], fill_timeout: float | None = None,
              where: str = "settings") -> HostSettings:
+    """The settings ``data`` says (a TOML document as ``tomllib`` decodes it: any values,
+    each checked here before it is used)."""
     known = {f.name for f in fields(Rules)}
     economy = data.get("economy", {})
     extra = set(data) - {"fill_timeout", "economy", "organisers"}
@@ -65,6 +67,7 @@ def from_map(data: dict[str, Any], fill_timeout: float | None = None,
     timeout = data.get("fill_timeout", FILL_TIMEOUT) if fill_timeout is None else fill_timeout
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout < 0:
         raise SettingsError(f"{where}: fill_timeout must be a number of seconds from 0 up")
+    # The [economy] table's values as the file gives them: ``Rules`` checks each one.
     given: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
                              for k, v in economy.items()}
     try:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict, cast
 
+from cardparty.core.contract import WireEvent
 from cardparty.core.i18n import Msg
 from cardparty.core.narrate import describe
 from cardparty.core.table import redact_event
@@ -31,7 +32,8 @@ from cardparty.net.host.config import HostConfig
 from cardparty.net.host.model import HostTable, Player, Players, asked_wire
 from cardparty.net.host.outbox import Outbox
 from cardparty.net.host.timers import Timers
-from cardparty.net.wire.protocol import PROTOCOL, array_of, map_frame, message, pack, pairs_of
+from cardparty.net.wire.protocol import PROTOCOL, array_of, map_frame, pack, pairs_of
+from cardparty.net.wire.replies import InvitedPush, Presence, TablePush, TableSummary
 
 log = logging.getLogger("cardparty.host")
 
@@ -39,6 +41,14 @@ log = logging.getLogger("cardparty.host")
 SNAPSHOT_EVENTS = 20
 #: Narrated events a table keeps in words before it starts again.
 MAX_TEXTS = 512
+
+
+class Shared(TypedDict):
+    """The parts of a view message every recipient of one version shares (``Views.shared``):
+    the host's timers (``Timers.shown``) and each seat's presence."""
+
+    timers: list[dict[str, object]]
+    players: list[Presence]
 
 
 class ViewFailed(Exception):
@@ -98,7 +108,7 @@ class Views:
 
     # --- the summary -------------------------------------------------------------------------
 
-    def summary(self, ht: HostTable) -> dict[str, Any]:
+    def summary(self, ht: HostTable) -> TableSummary:
         game = ht.game
         result = None
         if ht.status in ("over", "playing"):
@@ -149,20 +159,20 @@ class Views:
             return None
         return max(0.0, fill_at - self.clock.now())
 
-    def summary_message(self, ht: HostTable) -> dict[str, Any]:
-        return message("table", table=self.summary(ht))
+    def summary_message(self, ht: HostTable) -> TablePush:
+        return {"type": "table", "v": PROTOCOL, "table": self.summary(ht)}
 
     def push_summary(self, ht: HostTable) -> None:
         self.outbox.send_all(self.recipients(ht), self.summary_message(ht))
 
-    def invitation(self, ht: HostTable, sender: str) -> dict[str, Any]:
+    def invitation(self, ht: HostTable, sender: str) -> InvitedPush:
         """The ``invited`` push: which table, its game and title, and who invites."""
-        return message("invited", table=ht.id, game=ht.game.game, title=ht.title,
-                       **{"from": sender})
+        return {"type": "invited", "v": PROTOCOL, "table": ht.id, "game": ht.game.game,
+                "title": ht.title, "from": sender}
 
     # --- views -------------------------------------------------------------------------------
 
-    def shared(self, ht: HostTable) -> dict[str, Any]:
+    def shared(self, ht: HostTable) -> Shared:
         """The parts of a view message that are the same for every recipient."""
         try:
             timers = self.timers.shown(ht, self.clock.now())
@@ -292,14 +302,15 @@ class Views:
             key = (i, hidden)
             packed = told.get(key)
             if packed is None:
-                seen: dict[str, Any] = dict(redact_event(e, seat) if hidden else e)
+                seen = (redact_event(e, seat) if hidden else e).copy()
                 try:
                     text = describe(seen, table.names, table.hook)
                 except Exception:
                     text = describe(seen, table.names)
                 if len(told) > MAX_TEXTS:
                     told.clear()
-                shown = {**seen, "text": str(text)}
+                # The game's event (with whatever keys a game adds) and its words.
+                shown = cast(WireEvent, {**seen, "text": str(text)})
                 if isinstance(text, Msg):     # each client says it in its own language
                     shown["msg"] = text.to_wire()
                 packed = told[key] = pack(shown)

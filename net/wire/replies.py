@@ -1,14 +1,16 @@
-"""What a host says of a table and of its games, as the ``table``, ``tables`` and ``games``
-replies and pushes carry it (docs/protocol.md, "Replies and pushed messages"): the shapes the
-player's side and the client read, so mypy sees every field they read.
-``tests/net/test_reply_types.py`` holds them to what a real host sends.
+"""What a host says in the lobby and of its tables and games (docs/protocol.md, "Replies and
+pushed messages"): the ``table``, ``tables`` and ``games`` replies and pushes, the answers to
+the requests about seats, invitations, seeking and another round, and the ``chat`` and
+``invited`` pushes. The host's handlers build them, the player's side and the client read
+them, so mypy sees every field either side touches. ``tests/net/test_reply_types.py`` and
+``tests/net/test_lobby_reply_types.py`` hold them to what a real host sends.
 
 Must not know about: sockets, players, tables' rules, terminals.
 """
 
 from __future__ import annotations
 
-from typing import Required, TypedDict
+from typing import Literal, Required, TypedDict
 
 from cardparty.core.contract import View, WireEvent
 
@@ -38,6 +40,24 @@ class UndoAsked(TypedDict, total=False):
     moves: int
     version: int
     waiting: list[str]
+
+
+class RoundWire(TypedDict):
+    """One finished round of a table's match (the summary's ``rounds``, oldest first): its
+    number, each seat's place and score (None: the game keeps none), and who deals next."""
+
+    round: int
+    places: list[int]
+    scores: list[int] | None
+    next_dealer: int | None
+
+
+class Totals(TypedDict):
+    """A match's totals (the summary's ``totals``): per seat the rounds won and, when the
+    game keeps a score, the scores summed over every round (else None)."""
+
+    wins: list[int]
+    scores: list[int] | None
 
 
 class TableSummary(TypedDict, total=False):
@@ -75,10 +95,10 @@ class TableSummary(TypedDict, total=False):
     summary_msg: dict[str, object]
     testing: bool
     round: int
-    rounds: list[dict[str, object]]
+    rounds: list[RoundWire]
     again: bool
     event: str | None
-    totals: dict[str, object] | None
+    totals: Totals | None
     seats: list[SeatSummary]
 
 
@@ -151,3 +171,124 @@ class ViewMessage(TypedDict, total=False):
     events: list[WireEvent]
     timers: list[Timer]
     players: list[Presence]
+
+
+# --- the lobby's replies and pushes ----------------------------------------------------------
+
+class Answered(TypedDict, total=False):
+    """What every reply carries besides its own fields: the request's id (``rid``), which the
+    host adds to a copy of the handler's reply (``Server.answer``), absent when the request
+    had none."""
+
+    rid: int | str | None
+
+
+class OkReply(Answered):
+    """``ok``: the request (``about``) was done; the answer to ``leave``, ``bots``,
+    ``ready``, ``start``, ``chat``, ``remove`` and ``strangers``."""
+
+    type: Literal["ok"]
+    v: int
+    about: str
+
+
+class AgainReply(OkReply):
+    """The ``ok`` to ``again``: the round now (the one just finished while others have not
+    asked yet; the new one once the last has) and the names of the seated humans still to
+    ask."""
+
+    round: int
+    waiting: list[str]
+
+
+class InviteReply(OkReply):
+    """The ``ok`` to ``invite``: the names invited, each as its player spells it."""
+
+    names: list[str]
+
+
+class UnseekReply(OkReply):
+    """The ``ok`` to ``unseek``: the table left."""
+
+    table: str
+
+
+class TablePush(Answered):
+    """``table``: one table's summary, pushed to its people whenever it changes, and the
+    answer to ``create``, ``close`` (``status: "closed"``) and to ``watch`` and
+    ``snapshot`` of an open table."""
+
+    type: Literal["table"]
+    v: int
+    table: TableSummary
+
+
+#: The answer to ``create``: the new table's summary.
+CreateReply = TablePush
+#: The answer to ``close``: the summary with ``status: "closed"``.
+CloseReply = TablePush
+
+
+class GamesReply(Answered):
+    """``games``: every game the host runs, with its variants."""
+
+    type: Literal["games"]
+    v: int
+    games: list[GameWire]
+
+
+class TablesReply(Answered):
+    """``tables``: a page of summaries from the request's ``offset``, how many tables the
+    host has, and the offset of the next page (None after the last)."""
+
+    type: Literal["tables"]
+    v: int
+    tables: list[TableSummary]
+    total: int
+    next: int | None
+
+
+class SitReply(Answered):
+    """``seated``: the seat taken at the table (the answer to ``sit``)."""
+
+    type: Literal["seated"]
+    v: int
+    table: str
+    seat: int
+
+
+class SeekReply(Answered):
+    """``seeking``: where the seeker waits, seated, for which game, player count and stake,
+    and the seconds until bots fill the table or an entry table is cancelled (None: this seek
+    filled it and its game started)."""
+
+    type: Literal["seeking"]
+    v: int
+    table: str
+    seat: int
+    game: str
+    players: int
+    stake: int
+    fill_in: float | None
+
+
+class ChatPush(TypedDict):
+    """``chat``: a line said at a table (to its seated players and spectators) or, with
+    ``table`` and ``seat`` None, to the lobby; who said it (his player id and name) and the
+    host's wall clock when he did."""
+
+    type: Literal["chat"]
+    v: int
+    table: str | None
+    seat: int | None
+    player: str
+    name: str
+    text: str
+    time: float
+
+
+#: ``invited``: a friends table invites its receiver (which table, its game and title, and
+#: the name of who invited; ``from`` is a keyword, hence the functional form).
+InvitedPush = TypedDict("InvitedPush", {
+    "type": Literal["invited"], "v": int, "table": str, "game": str, "title": str,
+    "from": str})
