@@ -332,7 +332,10 @@ class Host:
                 self.parts.close()
                 self.gate.close()
             else:
-                sock.close()
+                # A host that handed over told its players and peers where the party went
+                # just now: a loaded machine's I/O thread gets a second to send those last
+                # frames (the socket's own linger is 0.2 s).
+                sock.close(linger=1000 if isinstance(self.outcome, HandedOver) else None)
                 self._release()
 
     def call(self, work: Callable[[], None]) -> None:
