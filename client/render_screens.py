@@ -1,6 +1,7 @@
-"""The screens and overlays other than the table's regions: the end of a round, the
-dialogs and the create form, the help, the start screen and the lobby; and what every drawing
-shares (``asciified``). A mixin of ``render.Renderer``.
+"""What the renderer draws besides the table's regions and the screens' own drawings: the
+end of a round, the dialogs and the create form, the help; the parts the lobby and the room
+draw with (a table's row, its seats, the newest chat lines); and what every drawing shares
+(``asciified``). A mixin of ``render.Renderer``.
 
 Must not know about: game rules, the wire.
 """
@@ -16,7 +17,7 @@ from prompt_toolkit.utils import get_cwidth
 from cardparty.client.at_table import plays_again
 from cardparty.client.dialog import Choice, CreateForm, SeekForm, TextField
 from cardparty.client.drawing import Fragments, cells
-from cardparty.client.economy_words import profile_line, reward_text
+from cardparty.client.economy_words import reward_text
 from cardparty.client.lobby_rows import game_of, invites_me, seats_of
 from cardparty.client.scoreboard import grid, match_of
 from cardparty.client.theme import Glyphs, pretty_text, to_ascii
@@ -27,9 +28,6 @@ from cardparty.core.narrate import with_names
 if TYPE_CHECKING:
     from cardparty.client.controller import Controller
     from cardparty.client.link import LobbyRow
-    from cardparty.client.screens.lobby import LobbyScreen
-    from cardparty.client.screens.room import RoomScreen
-    from cardparty.client.screens.start import StartForm
     from cardparty.client.table_model import Said
     from cardparty.net.wire.replies import GameWire, TableSummary
 
@@ -351,77 +349,6 @@ class ScreenParts:
 
     # --- the other screens ----------------------------------------------------------------------
 
-    @asciified
-    def start(self, f: StartForm) -> Fragments:
-        out: Fragments = [("class:heading", _("Join a cardparty host")), ("", "\n\n")]
-        labels = (_("Your name"), _("Host address"))
-        width = max(14, *(len(x) for x in labels))
-        for row, (label, value) in enumerate(((labels[0], f.name), (labels[1], f.address))):
-            active = row == f.row
-            out.append(("class:turn" if active else "", f" {label:<{width}}"))
-            out.append(("class:cursor" if active else "", f" {value} "))
-            if row == 1 and not value:
-                out.append(("class:dim", " " + (_("type it, or choose a host found below")
-                            if f.hosts else _("type it, e.g. 192.168.1.20"))))
-            out.append(("", "\n"))
-        out.append(("", "\n"))
-        out.append(("class:heading", _("Hosts on this network")))
-        out.append(("", "\n"))
-        if f.hosts:
-            # Each host's words whole, broken between words where the terminal is narrow,
-            # the addresses in a column beside the first line.
-            widest = max(len(address) for _label, address in f.hosts)
-            column = max(10, min(max(len(label) for label, _a in f.hosts),
-                                 self.width() - 6 - widest))
-            for i, (label, address) in enumerate(f.hosts, 2):
-                style = "class:dialog.cursor" if f.row == i else ""
-                lines = textwrap.wrap(label, column, break_on_hyphens=False) or [""]
-                out.append((style, f"   {cells(lines[0], column)} {address} "))
-                out.append(("", "\n"))
-                for line in lines[1:]:
-                    out.append((style, f"     {line} "))
-                    out.append(("", "\n"))
-            out.append(("class:dim", "   " + _("up/down to one, Enter to join it") + "\n"))
-            if f.search:                       # hosts that could be taken for one another
-                out.append(("class:error", "   " + f.search + "\n"))
-        else:
-            out.append(("class:dim", "   " + _("{search}: type the host's address, e.g. "
-                                                "192.168.1.20 or 192.168.1.20:7770").format(
-                search=translate(f.search) if f.search else _("none listed")) + "\n"))
-        return out
-
-    @asciified
-    def lobby(self, lobby: LobbyScreen) -> Fragments:
-        c = self.c
-        if c.link is not None and not c.welcomed and not c.tables:
-            # Nothing is known of a host that never answered: no coins, no tables, no keys
-            # of its lobby are stated (the banner says what is being tried).
-            return [("class:me", f" {c.name or '?'}\n\n"),
-                    *self.wrapped("class:dim", _("waiting for the host at {host} to answer: "
-                                                 "nothing to show yet").format(
-                        host=c.host or "?")), ("", "\n")]
-        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n"),
-                          ("class:dim", " " + _("o: open play · L: league · $: shop") + "\n\n"),
-                          ("class:heading", table_heading(seats_width(self.width()))),
-                          ("", "\n")]
-        if not c.tables:
-            out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
-        for i, t in enumerate(c.tables):
-            style = "class:dialog.cursor" if i == lobby.cursor else ""
-            status = None
-            if invites_me(c, t):                  # a friends table waiting for this player
-                status = _("invited")
-                style = style or "class:notice"
-            out.append((style, self.table_row(t, status) + "\n"))
-        out.append(("", "\n"))
-        out.append(("class:heading", " " + _("Lobby chat")))
-        out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
-        # As many of the newest lines as the screen has rows left (the title, the banner and
-        # the bottom line around the lobby), each wrapped between words.
-        used = "".join(f[1] for f in out).count("\n") + 2 + (1 if c.banner else 0)
-        return out + [("class:chat", f"{line}\n")
-                      for line in self.newest_lines(c.lobby_chat, self.height() - used)]
-
     def newest_lines(self, said: Any, rows: int) -> list[str]:
         """The newest of ``said`` that fit in ``rows`` screen lines, oldest first, each
         wrapped to the screen's width."""
@@ -434,18 +361,6 @@ class ScreenParts:
                 break
             out[:0] = wrapped
         return out
-
-    @asciified
-    def room(self, room: RoomScreen) -> Fragments:
-        """The waiting room: the table's lobby row, its seats one per line with who is ready,
-        its settings and variants, and its chat."""
-        t = room.row()
-        if t is None:
-            return [("class:dim", " " + _("waiting for the host to list the table..."))]
-        summary = t["summary"]
-        seats, waiting = self.room_seats(seats_of(t))
-        top = [*self.room_row(t), *seats, *self.room_rules(t, summary), *self.room_start(waiting)]
-        return [*top, *self.room_chat(room.said, self.lines_in(top))]
 
     def lines_in(self, fragments: Fragments) -> int:
         """How many screen lines ``fragments`` take at the screen's width."""

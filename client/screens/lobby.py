@@ -24,9 +24,11 @@ from cardparty.client.dialog import (
     invite_prompt,
 )
 from cardparty.client.drawing import Fragments, text_lines
+from cardparty.client.economy_words import profile_line
 from cardparty.client.keymap import Action, Keys
 from cardparty.client.link import LobbyRow, Message
-from cardparty.client.lobby_rows import invite_target, may_add_bot, sits_at
+from cardparty.client.lobby_rows import invite_target, invites_me, may_add_bot, sits_at
+from cardparty.client.render_screens import seats_width, table_heading
 from cardparty.client.screen import Narration, Receiver, Screen
 from cardparty.client.screens.room import (
     RoomScreen,
@@ -76,7 +78,37 @@ class LobbyScreen(Screen):
             name=self.c.name or "?", host=self.c.host or "?")
 
     def draw(self, r: Renderer) -> Fragments:
-        return r.lobby(self)
+        """The player's line, the tables (the cursor's, and a friends table waiting for him,
+        marked), then as much of the lobby's chat as the screen has lines for."""
+        c = self.c
+        if c.link is not None and not c.welcomed and not c.tables:
+            # Nothing is known of a host that never answered: no coins, no tables, no keys
+            # of its lobby are stated (the banner says what is being tried).
+            return r.asciify([("class:me", f" {c.name or '?'}\n\n"),
+                              *r.wrapped("class:dim", _(
+                                  "waiting for the host at {host} to answer: nothing to show "
+                                  "yet").format(host=c.host or "?")), ("", "\n")])
+        out: Fragments = [("class:me", f" {profile_line(c.profile, c.name, c.no_economy)}\n"),
+                          ("class:dim", " " + _("o: open play · L: league · $: shop") + "\n\n"),
+                          ("class:heading", table_heading(seats_width(r.width()))),
+                          ("", "\n")]
+        if not c.tables:
+            out.append(("class:dim", " " + _("no tables yet: press c to create one") + "\n"))
+        for i, t in enumerate(c.tables):
+            style = "class:dialog.cursor" if i == self.cursor else ""
+            status = None
+            if invites_me(c, t):                  # a friends table waiting for this player
+                status = _("invited")
+                style = style or "class:notice"
+            out.append((style, r.table_row(t, status) + "\n"))
+        out.append(("", "\n"))
+        out.append(("class:heading", " " + _("Lobby chat")))
+        out.append(("class:dim", " " + _("(t: talk to everyone in the lobby)") + "\n"))
+        # As many of the newest lines as the screen has rows left (the title, the banner and
+        # the bottom line around the lobby), each wrapped between words.
+        used = "".join(f[1] for f in out).count("\n") + 2 + (1 if c.banner else 0)
+        return r.asciify(out + [("class:chat", f"{line}\n")
+                                for line in r.newest_lines(c.lobby_chat, r.height() - used)])
 
     def table_meant(self) -> Any:
         t = selected_table(self.c)

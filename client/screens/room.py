@@ -141,7 +141,15 @@ class RoomScreen(Screen):
             name=self.c.name or "?")
 
     def draw(self, r: Renderer) -> Fragments:
-        return r.room(self)
+        """The waiting room: the table's lobby row, its seats one per line with who is ready,
+        its settings and variants, and its chat."""
+        t = self.row()
+        if t is None:
+            return r.asciify([("class:dim", " " + _("waiting for the host to list the "
+                                                     "table..."))])
+        seats, waiting = r.room_seats(seats_of(t))
+        top = [*r.room_row(t), *seats, *r.room_rules(t, t["summary"]), *r.room_start(waiting)]
+        return r.asciify([*top, *r.room_chat(self.said, r.lines_in(top))])
 
     def prompt(self) -> str:
         return _("waiting room {table}: ").format(table=self.table)

@@ -10,12 +10,13 @@ Must not know about: game rules, terminals, the wire.
 from __future__ import annotations
 
 import contextlib
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cardparty.client.dialog import type_key
-from cardparty.client.drawing import Fragments
+from cardparty.client.drawing import Fragments, cells
 from cardparty.client.keymap import TYPED, Keys
 from cardparty.client.link import Message
 from cardparty.client.names import name_problem
@@ -84,7 +85,43 @@ class StartScreen(Screen):
         return "cardparty"
 
     def draw(self, r: Renderer) -> Fragments:
-        return r.start(self.form)
+        """The two fields, then the hosts found on the network, each one's words whole,
+        broken between words where the terminal is narrow, its address beside them."""
+        f = self.form
+        out: Fragments = [("class:heading", _("Join a cardparty host")), ("", "\n\n")]
+        labels = (_("Your name"), _("Host address"))
+        width = max(14, *(len(x) for x in labels))
+        for row, (label, value) in enumerate(((labels[0], f.name), (labels[1], f.address))):
+            active = row == f.row
+            out.append(("class:turn" if active else "", f" {label:<{width}}"))
+            out.append(("class:cursor" if active else "", f" {value} "))
+            if row == 1 and not value:
+                out.append(("class:dim", " " + (_("type it, or choose a host found below")
+                            if f.hosts else _("type it, e.g. 192.168.1.20"))))
+            out.append(("", "\n"))
+        out.append(("", "\n"))
+        out.append(("class:heading", _("Hosts on this network")))
+        out.append(("", "\n"))
+        if f.hosts:
+            widest = max(len(address) for _label, address in f.hosts)
+            column = max(10, min(max(len(label) for label, _a in f.hosts),
+                                 r.width() - 6 - widest))
+            for i, (label, address) in enumerate(f.hosts, 2):
+                style = "class:dialog.cursor" if f.row == i else ""
+                lines = textwrap.wrap(label, column, break_on_hyphens=False) or [""]
+                out.append((style, f"   {cells(lines[0], column)} {address} "))
+                out.append(("", "\n"))
+                for line in lines[1:]:
+                    out.append((style, f"     {line} "))
+                    out.append(("", "\n"))
+            out.append(("class:dim", "   " + _("up/down to one, Enter to join it") + "\n"))
+            if f.search:                       # hosts that could be taken for one another
+                out.append(("class:error", "   " + f.search + "\n"))
+        else:
+            out.append(("class:dim", "   " + _("{search}: type the host's address, e.g. "
+                                                "192.168.1.20 or 192.168.1.20:7770").format(
+                search=translate(f.search) if f.search else _("none listed")) + "\n"))
+        return r.asciify(out)
 
     def narration(self, n: Narrator) -> Narration:
         return StartNarration(self, n)
