@@ -37,7 +37,7 @@ from cardparty.net.wire.requests import HintRequest
 
 def seed_of(ht: HostTable, seat: int) -> int:
     """The search's seed for a hint: the table, its version and the seat (nothing hidden)."""
-    return zlib.crc32(f"{ht.id}:{ht.game.version}:{seat}".encode())
+    return zlib.crc32(f"{ht.id}:{ht.engine.version}:{seat}".encode())
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,8 @@ class Hints:
         if ht.status != "playing":
             raise ProtocolError("not_playing", Msg("the table is {status}",
                                                    status=Msg(ht.status)))
-        game = ht.game
-        if not game.legal_moves(seat):
+        engine = ht.engine
+        if not engine.legal_moves(seat):
             raise ProtocolError("no_move", Msg("you have no move to make now: a hint is for "
                                                "your turn"))
         owner = HintFor(ht.id, seat)
@@ -82,11 +82,11 @@ class Hints:
             raise ProtocolError("hinting", Msg("your hint is being worked out"))
         thinkers = self.timers.thinkers
         if thinkers is None:                  # no workers: on the loop, as its hard bots
-            move, reason = hint(game, seat, budget_of(ht.timing.bot_budget_ms),
+            move, reason = hint(engine, seat, budget_of(ht.timing.bot_budget_ms),
                                 seed_of(ht, seat))
-            index = next(i for i, m in enumerate(game.legal_moves(seat)) if m is move)
+            index = next(i for i, m in enumerate(engine.legal_moves(seat)) if m is move)
             return self.answer(ht, seat, index, None if reason is None else reason.to_wire())
-        self.waiting[owner] = _Waiting(player, req["rid"], game.version, ht)
+        self.waiting[owner] = _Waiting(player, req["rid"], engine.version, ht)
         self._asked(owner)
         return None
 
@@ -101,22 +101,22 @@ class Hints:
     def _asked(self, owner: HintFor) -> None:
         """Ask the thinkers (again); answer the player once they have the hint."""
         wait = self.waiting[owner]
-        ht, game = wait.ht, wait.ht.game
+        ht, engine = wait.ht, wait.ht.engine
         thinkers = self.timers.thinkers
         assert thinkers is not None
-        if ht.status != "playing" or game.version != wait.version:
+        if ht.status != "playing" or engine.version != wait.version:
             del self.waiting[owner]
             self.outbox.send(wait.player, error(
                 "stale", Msg("the table moved on before the hint was ready: ask again"),
                 wait.rid, "hint", ht.id))
             return
-        got: Thought | None = thinkers.ask_hint(owner, game, owner.seat,
+        got: Thought | None = thinkers.ask_hint(owner, engine, owner.seat,
                                                 seed_of(ht, owner.seat),
                                                 budget_of(ht.timing.bot_budget_ms))
         if got is None:
             return
         del self.waiting[owner]
-        if got.index == FALLBACK or not 0 <= got.index < len(game.legal_moves(owner.seat)):
+        if got.index == FALLBACK or not 0 <= got.index < len(engine.legal_moves(owner.seat)):
             self.outbox.send(wait.player, error(
                 "internal", Msg("the hint could not be worked out: ask again"), wait.rid,
                 "hint", ht.id))
@@ -130,10 +130,10 @@ class Hints:
                ) -> HintReply:
         """The ``hint`` message: the move by its id in the seat's list of this version, its
         label, and the reason in English (``reason``) and as a message map (``reason_msg``)."""
-        move = ht.game.legal_moves(seat)[index]
+        move = ht.engine.legal_moves(seat)[index]
         told = from_wire(reason)
-        return {"type": "hint", "v": PROTOCOL, "table": ht.id, "version": ht.game.version,
-                "move": index, "label": str(named_label(move.label, ht.game.names)
+        return {"type": "hint", "v": PROTOCOL, "table": ht.id, "version": ht.engine.version,
+                "move": index, "label": str(named_label(move.label, ht.engine.names)
                                             or " ".join([move.kind, *move.cards])),
                 "reason": None if told is None else str(told),
                 "reason_msg": None if told is None else reason}

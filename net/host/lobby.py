@@ -236,7 +236,7 @@ class Lobby:
         event's rounds: net/host/tourney.py), kept at the next flush."""
         seq = next(self._seq)
         ht = HostTable(id=f"t{seq}", seq=seq, title=title or f"{table.info.name} #{seq}",
-                       game=table, seats=[HostSeat() for _ in range(table.players)],
+                       engine=table, seats=[HostSeat() for _ in range(table.players)],
                        timing=timing, changed_at=self.clock.now(), access=access,
                        stakes=stakes or Stakes())
         self.economy.opened(ht)

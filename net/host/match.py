@@ -98,7 +98,7 @@ class Match:
 
     def next_round(self, ht: HostTable) -> None:
         """Deal the next round at ``ht``: seats whose player left get a bot."""
-        old = ht.game
+        old = ht.engine
         match = ht.match
         settings = dict(old.settings)
         if "deck" in settings:
@@ -108,19 +108,19 @@ class Match:
             settings["dealer"] = dealer
         match.round += 1
         try:
-            game = Table(old.game, old.players, settings, old.variant_ids,
+            engine = Table(old.game, old.players, settings, old.variant_ids,
                          seed=next_seed(match.secret, match.round), names=list(old.names),
                          catalog=self.catalog)
         except Exception as exc:         # a plugin failing to deal stops this table only
             self.play.fail(ht, exc)
             return
-        game.version = old.version + 1
+        engine.version = old.version + 1
         for s in ht.seats:
             if s.kind == "human" and s.player is None:
                 s.kind, s.name, s.level = "bot", f"{s.name} (bot)", "normal"
             s.ready = True
             s.standin = False
-        ht.game = game                          # its referee is made for it (``timers``)
+        ht.engine = engine                      # its referee is made for it (``timers``)
         self.views.restart(ht)                  # everybody gets the new round as a snapshot
         log.info("table %s: round %d", ht.id, match.round)
         self.play.start(ht)

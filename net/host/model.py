@@ -317,11 +317,11 @@ def asked_wire(ht: HostTable) -> replies.UndoAsked | None:
 @dataclass
 class Kept:
     """The store's caches (``persistence``): the table's record and its packed bytes, packed
-    again only when changed; what the store holds: the game, its version and its journal's
+    again only when changed; what the store holds: the engine, its version and its journal's
     length when last written, and the version of the whole save in the table's row."""
 
     meta_packed: tuple[TableRecord, bytes] | None = None
-    game: Table | None = None
+    engine: Table | None = None
     version: int = 0
     journal: int = 0
     base: int = 0
@@ -329,13 +329,13 @@ class Kept:
 
 @dataclass(eq=False)
 class HostTable:
-    """A table as the host keeps it: its game (the round in play), seats, watchers, status,
-    and one record per part's concern (see the module docstring)."""
+    """A table as the host keeps it: its engine (core's ``Table``, the round in play), seats,
+    watchers, status, and one record per part's concern (see the module docstring)."""
 
     id: str
     seq: int
     title: str
-    game: Table
+    engine: Table
     seats: list[HostSeat]
     timing: TableTiming
     status: str = "open"

@@ -188,30 +188,30 @@ class Persistence:
         ``MAX_TAIL`` moves, writes the whole row again and drops the tail."""
         assert self.store is not None
         meta = self._meta(ht)
-        game = ht.game
+        engine = ht.engine
         kept = ht.kept
         clock = self.clock
         # A finished table's time is its end's (``keep_over`` counts from it), whatever
         # changed at it since (a player leaving it).
         at = ht.ended_at if ht.ended_at is not None else ht.changed_at
         changed = round(clock.wall() - (clock.now() - at), 3)
-        if (kept.game is game and ht.status == "playing"
+        if (kept.engine is engine and ht.status == "playing"
                 and kept.meta_packed is not None and kept.meta_packed[0] == meta):
-            fresh = len(game.journal) - kept.journal
-            if 0 <= fresh == game.version - kept.version and (
-                    game.version - kept.base <= MAX_TAIL):
+            fresh = len(engine.journal) - kept.journal
+            if 0 <= fresh == engine.version - kept.version and (
+                    engine.version - kept.base <= MAX_TAIL):
                 if fresh:
                     pack = self._packer.pack
                     rows = [(ht.id, kept.version + i + 1,
                              pack([s, m.kind, list(m.cards), m.choice, changed]))
-                            for i, (s, m) in enumerate(game.journal[kept.journal:])]
+                            for i, (s, m) in enumerate(engine.journal[kept.journal:])]
                     if self._moves is not None:
                         self._moves.extend(rows)
                     else:
                         self.store.add_moves(rows)
-                    kept.version, kept.journal = game.version, len(game.journal)
+                    kept.version, kept.journal = engine.version, len(engine.journal)
                 return
-        save = game.save()
+        save = engine.save()
         # The record rarely changes during a game (the tail's test above compares it); the
         # row also says when the table last changed, packed with it here only.
         log_ = ht.round_log
@@ -220,8 +220,8 @@ class Persistence:
                                                      "times": log_.times}))
         self.store.put_table(ht.id, ht.seq, kept.meta_packed[1], save)
         self.store.drop_moves(ht.id)
-        kept.game, kept.version, kept.journal = game, game.version, len(game.journal)
-        kept.base = game.version
+        kept.engine, kept.version, kept.journal = engine, engine.version, len(engine.journal)
+        kept.base = engine.version
 
     def _meta(self, ht: HostTable) -> TableRecord:
         by_id = self.directory.by_id
@@ -407,7 +407,7 @@ class Persistence:
             stakes.stake, stakes.key, stakes.seeking, stakes.bots_filled, owners = (
                 meta["economy"])
             stakes.owners = list(owners)
-        ht = HostTable(id=tid, seq=tseq, title=meta["title"], game=game, seats=seats,
+        ht = HostTable(id=tid, seq=tseq, title=meta["title"], engine=game, seats=seats,
                        timing=timing, status=meta["status"], changed_at=now,
                        failure=meta["failure"], access=access, match=match, stakes=stakes)
         started = meta.get("started", 0.0)

@@ -89,15 +89,15 @@ class Play:
 
     def on_move(self, player: Player, req: MoveRequest) -> MoveReply:
         ht, seat = self.playing(player, req)
-        game = ht.game
+        engine = ht.engine
         self.back(ht, seat)
         version = req["version"]
-        if version is not None and version != game.version:
+        if version is not None and version != engine.version:
             raise ProtocolError("stale", Msg("the table has moved on (version {now}); your move "
-                                             "was made on version {then}", now=game.version,
+                                             "was made on version {then}", now=engine.version,
                                              then=version))
         try:
-            game.play(seat, self.wanted(game, seat, req["move"], version))
+            engine.play(seat, self.wanted(engine, seat, req["move"], version))
         except IllegalMove as exc:
             raise ProtocolError("illegal", exc.message) from None
         except ProtocolError:
@@ -106,17 +106,17 @@ class Play:
             self.fail(ht, exc)
             raise game_failed(exc) from None
         self.changed(ht)
-        return {"type": "ok", "v": PROTOCOL, "about": "move", "version": game.version}
+        return {"type": "ok", "v": PROTOCOL, "about": "move", "version": engine.version}
 
     @staticmethod
-    def wanted(game: Table, seat: int, move: int | dict[str, object], version: int | None
+    def wanted(engine: Table, seat: int, move: int | dict[str, object], version: int | None
                ) -> Move:
         """The move a request names: its id in the seat's list of this version (the rules
         still judge it when it is played), or a move map."""
         if isinstance(move, int):
             if version is None:
                 raise ProtocolError("bad_field", Msg("move: a move id needs the view's version"))
-            moves = game.legal_moves(seat)
+            moves = engine.legal_moves(seat)
             if move >= len(moves):
                 raise ProtocolError("no_move", Msg("there is no move {move} in your list "
                                                    "({n} moves)", move=move, n=len(moves)))
@@ -130,14 +130,14 @@ class Play:
         ht, seat = self.playing(player, req)
         self.back(ht, seat)
         try:
-            ht.game.reorder(seat, req["order"])
+            ht.engine.reorder(seat, req["order"])
         except IllegalMove as exc:
             raise ProtocolError("illegal", exc.message) from None
         except Exception as exc:
             self.fail(ht, exc)
             raise game_failed(exc) from None
         self.changed(ht)
-        return {"type": "ok", "v": PROTOCOL, "about": "reorder", "version": ht.game.version}
+        return {"type": "ok", "v": PROTOCOL, "about": "reorder", "version": ht.engine.version}
 
     def back(self, ht: HostTable, seat: int | None) -> None:
         """The player at ``seat`` did something at this table: no bot stands in for him."""
@@ -160,7 +160,7 @@ class Play:
     def start(self, ht: HostTable) -> None:
         log.info("table %s starts: %s", ht.id, safe(", ".join(s.name for s in ht.seats)))
         self.tables.playing(ht)
-        ht.game.names = [s.name for s in ht.seats]
+        ht.engine.names = [s.name for s in ht.seats]
         ht.round_log = RoundLog(started=self.clock.wall())
         ht.shared = None
         for started in self.events.started:
@@ -172,13 +172,13 @@ class Play:
     def changed(self, ht: HostTable, snapshot: bool = False, timed: bool = False) -> None:
         """After every change of a playing table: keep it, tell everybody, reset timers
         (``timed``: the referee made the change and has reset them)."""
-        game = ht.game
+        engine = ht.engine
         for moved in self.events.moved:
             moved(ht)
         ht.changed_at = self.clock.now()
-        ht.round_log.note(len(game.journal) + len(game.reorders), self.clock.wall())
+        ht.round_log.note(len(engine.journal) + len(engine.reorders), self.clock.wall())
         try:
-            result = game.result()
+            result = engine.result()
         except Exception as exc:
             self.fail(ht, exc)
             return
@@ -189,7 +189,7 @@ class Play:
                 over(ht, result)
         self.persistence.save_table(ht)
         for look in self.events.changed:
-            look(ht.id, game)
+            look(ht.id, engine)
         if ht.status == "over":
             self.timers.clear(ht)
         elif not timed:

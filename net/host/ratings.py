@@ -69,7 +69,7 @@ class Ratings:
         if len({name for name, _ in seated}) < 2 or len(seated) != len(
                 {name for name, _ in seated}):
             return
-        game = ht.game.game
+        game = ht.engine.game
         table = self.by_game.setdefault(game, {})
         before = [table.get(name, Rating()) for name, _ in seated]
         after = rate(before, [place for _, place in seated])

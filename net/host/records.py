@@ -183,7 +183,7 @@ class Records:
     def over(self, ht: HostTable, result: Result) -> None:
         """A round ended (``TableEvents.over``, after it was paid): its record is kept, in
         the same transaction as the table's row that says it is over."""
-        game = ht.game
+        engine = ht.engine
         # What was paid and who sat, as ``GameRecord.from_table`` takes them (core's plain
         # maps); the record's wire says them as ``RecordPaid`` and ``RecordSeat``.
         kept = (self.ledger.paid_in(f"{ht.stakes.key}/r{ht.match.round}")
@@ -198,7 +198,7 @@ class Records:
         wall = self.clock.wall()
         try:
             record = GameRecord.from_table(
-                game, id=rid, seats=seats, times=ht.round_log.times,
+                engine, id=rid, seats=seats, times=ht.round_log.times,
                 started=ht.round_log.started, ended=wall, paid=paid, table_id=ht.id,
                 title=ht.title, mode=ht.access.mode, round=ht.match.round)
             data = pack_record(record)
@@ -206,7 +206,7 @@ class Records:
             log.exception("table %s: the round's record could not be made", ht.id)
             return
         humans = sorted({player_key(s.name) for s in ht.seats if s.kind == "human"})
-        self.shelf.put(rid, wall, ht.id, game.game, humans, data)
+        self.shelf.put(rid, wall, ht.id, engine.game, humans, data)
         self.last[ht.id] = rid
         self.prune()
 
@@ -284,9 +284,9 @@ class Records:
         own = ht.seat_of(player)
         if own is None and player.id not in ht.spectators:
             raise ProtocolError("not_seated", Msg("sit or watch first"))
-        game = ht.game
-        record = GameRecord.from_table(game, table_id=ht.id)
-        replay = self.replay_of(("live", ht.id, game.version, id(game)), record)
+        engine = ht.engine
+        record = GameRecord.from_table(engine, table_id=ht.id)
+        replay = self.replay_of(("live", ht.id, engine.version, id(engine)), record)
         return replay, own
 
     def on_replay(self, player: Player, req: ReplayRequest) -> ReplayReply:

@@ -57,13 +57,13 @@ class Seeks:
         if waiting is not None:
             raise ProtocolError("seated", Msg("you already wait for {game} for {n} at {table}: "
                                               "cancel that first",
-                                              game=str(waiting.game.info.name),
+                                              game=str(waiting.engine.info.name),
                                               n=len(waiting.seats), table=waiting.id))
         game, players, stake = req["game"], req["players"], req["stake"]
         mode: Literal["entry", "open"] = "entry" if stake else "open"   # rw.ENTRY, rw.OPEN
         self.economy.check_create(mode, stake, player)
         found = next((ht for ht in sorted(self.tables.all.values(), key=lambda t: t.seq)
-                      if ht.stakes.seeking and ht.status == "open" and ht.game.game == game
+                      if ht.stakes.seeking and ht.status == "open" and ht.engine.game == game
                       and len(ht.seats) == players and ht.stakes.stake == stake
                       and any(s.kind == "empty" for s in ht.seats)), None)
         fresh = found is None

@@ -122,9 +122,9 @@ class Timers:
     def referee(self, ht: HostTable) -> Referee:
         """The table's referee, made for its current game (a new round has a new one)."""
         ref = self.referees.get(ht)
-        if ref is None or ref.table is not ht.game:
+        if ref is None or ref.table is not ht.engine:
             ref = self.referees[ht] = Referee(
-                ht.game, ht.seats, idle=ht.timing.idle, bot_delay=ht.timing.bot_delay,
+                ht.engine, ht.seats, idle=ht.timing.idle, bot_delay=ht.timing.bot_delay,
                 bots=lambda seat: self._bot_for(ht, seat))
         return ref
 

@@ -72,7 +72,7 @@ class Undos:
         else:
             self.views.push_summary(ht)
         return {"type": "ok", "v": PROTOCOL, "about": "undo", "moves": back.moves,
-                "waiting": left, "version": ht.game.version}
+                "waiting": left, "version": ht.engine.version}
 
     def on_undo_answer(self, player: Player, req: UndoAnswerRequest) -> UndoAnswerReply:
         ht, seat = self.play.playing(player, req)
@@ -105,12 +105,12 @@ class Undos:
         """How ``game`` goes back for ``seat`` (ProtocolError ``cannot_undo`` when it may
         not). Judging replays the round (milliseconds): the answer for one version and seat
         is remembered, so asking again and again costs the host nothing more."""
-        game = ht.game
-        key = (ht.id, game.version, seat)
+        engine = ht.engine
+        key = (ht.id, engine.version, seat)
         found = self.judgements.get(key)
         if found is None:
             try:
-                found = take_back(game, seat)
+                found = take_back(engine, seat)
             except CannotUndo as exc:
                 found = exc.reason
             self.judgements[key] = found
@@ -125,19 +125,19 @@ class Undos:
         as a view with the ``undo`` event."""
         asked = ht.undo
         ht.undo = None
-        old = ht.game
+        old = ht.engine
         try:
-            game = table_before(old, back)
+            engine = table_before(old, back)
         except Exception as exc:            # a plugin failing to replay stops this table only
             self.play.fail(ht, exc)
             return
         agreed = sorted(ht.seats[i].name for i in (asked.agreed if asked else ()))
         log.info("table %s: %s takes back %d move(s), to version %d; agreed: %s", ht.id,
-                 safe(ht.seats[back.seat].name), back.moves, game.version,
+                 safe(ht.seats[back.seat].name), back.moves, engine.version,
                  safe(", ".join(agreed)))
-        ht.game = game
+        ht.engine = engine
         ht.round_log.times[back.steps:] = []
-        self.views.went_back(ht, len(game.events) - 1)
+        self.views.went_back(ht, len(engine.events) - 1)
         self.views.push_summary(ht)
         self.play.changed(ht)
 
@@ -160,5 +160,5 @@ class Undos:
         """The game at ``ht`` changed (``TableEvents.moved``): a request asked on another
         version is dropped (the moves it would take back are others now)."""
         asked = ht.undo
-        if asked is not None and asked.version != ht.game.version:
+        if asked is not None and asked.version != ht.engine.version:
             self.drop(ht, Msg("the table moved on"))

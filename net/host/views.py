@@ -109,16 +109,16 @@ class Views:
     # --- the summary -------------------------------------------------------------------------
 
     def summary(self, ht: HostTable) -> TableSummary:
-        game = ht.game
+        engine = ht.engine
         result = None
         if ht.status in ("over", "playing"):
             with contextlib.suppress(Exception):
-                r = game.result()
+                r = engine.result()
                 result = None if r is None else r.to_wire()
         timing, access, match, stakes = ht.timing, ht.access, ht.match, ht.stakes
         rating = self.rating
         return {
-            "id": ht.id, "title": ht.title, "game": game.game, "game_name": game.info.name,
+            "id": ht.id, "title": ht.title, "game": engine.game, "game_name": engine.info.name,
             "mode": access.mode, "creator": access.creator_name or None,
             "invited": list(access.invited),
             # Whether a stranger may sit: never at a friends or a practice table, whatever
@@ -130,12 +130,12 @@ class Views:
             "undo": access.takes_back, "undo_asked": asked_wire(ht),
             "stake": stakes.stake, "seeking": stakes.seeking, "bots_filled": stakes.bots_filled,
             "fill_in": self.fill_in(ht),
-            "players": game.players, "settings": game.settings,
-            "variants": list(game.variant_ids), "plugins": game.plugin_versions(),
+            "players": engine.players, "settings": engine.settings,
+            "variants": list(engine.variant_ids), "plugins": engine.plugin_versions(),
             "status": ht.status, "idle": timing.idle,
             "bot_delay": timing.bot_delay, "bot_budget_ms": timing.bot_budget_ms,
             "standin_level": timing.standin_level,
-            "version": game.version, "spectators": len(ht.spectators),
+            "version": engine.version, "spectators": len(ht.spectators),
             "failure": ht.failure or None, "result": result, "testing": self.testing,
             "round": match.round, "rounds": match.rounds,
             # Whether an ``again`` deals another round once over (an entry table plays one).
@@ -148,7 +148,7 @@ class Views:
                        "ready": s.ready, "standin": s.standin,
                        "level": s.level if s.kind == "bot" else None,
                        "connected": s.connected,
-                       "rating": rating(game.game, s.name) if s.kind == "human" else None}
+                       "rating": rating(engine.game, s.name) if s.kind == "human" else None}
                       for i, s in enumerate(ht.seats)],
         }
 
@@ -167,7 +167,7 @@ class Views:
 
     def invitation(self, ht: HostTable, sender: str) -> InvitedPush:
         """The ``invited`` push: which table, its game and title, and who invites."""
-        return {"type": "invited", "v": PROTOCOL, "table": ht.id, "game": ht.game.game,
+        return {"type": "invited", "v": PROTOCOL, "table": ht.id, "game": ht.engine.game,
                 "title": ht.title, "from": sender}
 
     # --- views -------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ class Views:
         """What every recipient's view frame of this version shares, packed once: the
         message's type, protocol, table and version, the timers and the seats' presence."""
         return pairs_of({"type": "view", "v": PROTOCOL, "table": ht.id,
-                         "version": ht.game.version, **self.shared(ht)})
+                         "version": ht.engine.version, **self.shared(ht)})
 
     def push_views(self, ht: HostTable, snapshot: bool = False) -> None:
         """Every recipient's view of the table as it is now (after a change); ViewFailed
@@ -224,8 +224,8 @@ class Views:
         ViewFailed when it failed to show a playing one."""
         if player.route is None:
             return True
-        table = ht.game
-        count = len(table.events)
+        engine = ht.engine
+        count = len(engine.events)
         streams = ht.shown.streams
         stream = streams.get(player.id)
         if stream is None or stream[1] > count:
@@ -259,14 +259,14 @@ class Views:
         frame = map_frame(8 + len(mine) // 2, shared or self.shared_parts(ht), *mine,
                           _VIEW, view, _EVENTS, events)
         if self.outbox.send_frame(player, frame):
-            stream[0] = table.version
+            stream[0] = engine.version
             stream[1] = count
         return True
 
     @staticmethod
     def packed_view(ht: HostTable, seat: int | None, lean: bool) -> bytes:
         """The game's view of ``seat`` packed (``lean``: without its ``deadlines``)."""
-        view = ht.game.view(seat)
+        view = ht.engine.view(seat)
         if lean:
             del view["deadlines"]
         return pack(view)
@@ -278,7 +278,7 @@ class Views:
         (each owner sees his own cards; everybody else sees the same counts)."""
         owners = memo.get(start)
         if owners is None:
-            events = ht.game.events
+            events = ht.engine.events
             owners = memo[start] = frozenset(
                 e.get("seat") for e in events[start:] if e.get("private"))
         key = (start, seat if seat in owners else _OTHERS)
@@ -292,10 +292,10 @@ class Views:
         event is redacted, told and packed once per way of seeing it (whole, or another
         seat's private event shown as a count, never the owner's words to the others) and
         the same bytes are sent to every seat that sees it that way."""
-        table = ht.game
+        engine = ht.engine
         told = ht.shown.texts
         out = []
-        events = table.events
+        events = engine.events
         for i in range(start, len(events)):
             e = events[i]
             hidden = bool(e.get("private")) and e.get("seat") != seat
@@ -304,9 +304,9 @@ class Views:
             if packed is None:
                 seen = (redact_event(e, seat) if hidden else e).copy()
                 try:
-                    text = describe(seen, table.names, table.hook)
+                    text = describe(seen, engine.names, engine.hook)
                 except Exception:
-                    text = describe(seen, table.names)
+                    text = describe(seen, engine.names)
                 if len(told) > MAX_TEXTS:
                     told.clear()
                 # The game's event (with whatever keys a game adds) and its words.

@@ -86,11 +86,11 @@ class Kit:
         the round is over."""
         ht = self.table(tid)
         n = 0
-        while ht.status == "playing" and len(ht.game.journal) < moves:
-            legal = ht.game.legal_moves(0)
+        while ht.status == "playing" and len(ht.engine.journal) < moves:
+            legal = ht.engine.legal_moves(0)
             if legal:
                 self.ask(player, "move", table=tid, move=n % len(legal),
-                         version=ht.game.version)
+                         version=ht.engine.version)
                 n += 1
             else:
                 self.tick(0.001)
@@ -104,13 +104,13 @@ class Kit:
         for _ in range(most):
             if ht.status != "playing":
                 return
-            mine = [s for s in ht.game.to_move() if s in humans
+            mine = [s for s in ht.engine.to_move() if s in humans
                     and ht.seats[s].player is humans[s]]
             if mine:
                 seat = mine[0]
-                moves = ht.game.legal_moves(seat)
+                moves = ht.engine.legal_moves(seat)
                 self.ask(humans[seat], "move", table=tid, move=rng.randrange(len(moves)),
-                         version=ht.game.version)
+                         version=ht.engine.version)
             else:
                 self.tick(0.001)
         raise AssertionError(f"table {tid} did not finish in {most} steps")

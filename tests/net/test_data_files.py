@@ -97,7 +97,7 @@ def test_one_unreadable_move_cuts_the_table_back_to_its_last_good_move(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """One undecodable move of the tail set the whole table aside."""
     kit, tid = playing(tmp_path, 12)
-    journal = list(kit.table(tid).game.journal)
+    journal = list(kit.table(tid).engine.journal)
     kit.parts.close()
     with sqlite3.connect(tmp_path / "host.sqlite3") as con:
         versions = [v for (v,) in con.execute(
@@ -110,7 +110,7 @@ def test_one_unreadable_move_cuts_the_table_back_to_its_last_good_move(
     with caplog.at_level(logging.ERROR, "cardparty.host"):
         kit = Kit(data=tmp_path)
     assert tid in kit.parts.tables.all, "the table was set aside"
-    table = kit.table(tid).game
+    table = kit.table(tid).engine
     assert table.version == bad - 1
     assert list(table.journal) == journal[:len(table.journal)]
     assert any(tid in r.getMessage() and f"move {bad}" in r.getMessage()
@@ -136,7 +136,7 @@ def test_a_move_that_is_not_a_move_cuts_the_table_back_too(tmp_path: Path) -> No
                     (msgpack.packb({"not": "a move"}), tid, first))
     con.close()
     kit = Kit(data=tmp_path)
-    assert kit.table(tid).game.version == first - 1
+    assert kit.table(tid).engine.version == first - 1
     kit.parts.close()
 
 

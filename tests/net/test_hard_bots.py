@@ -145,18 +145,18 @@ def test_an_idle_player_is_stood_in_for_at_the_tables_level_off_the_loop() -> No
             kit.ask(p, "sit", table=tid)
             kit.ask(p, "ready", table=tid)
         ht = kit.table(tid)
-        assert ht.game.to_move() == (0,)
+        assert ht.engine.to_move() == (0,)
         kit.tick(5.0)                              # Eva idles: a hard stand-in covers her
         assert ht.seats[0].standin
         kit.tick(0.0)                              # and thinks: nothing moved yet
-        assert ht.game.version == 0
+        assert ht.engine.version == 0
         thinkers = kit.parts.timers.thinkers
         assert thinkers is not None and thinkers.asked == 1
         for _ in range(600):
             kit.tick(0.0)                          # the loop's turns, the clock standing
-            if ht.game.version:
+            if ht.engine.version:
                 break
             time.sleep(0.05)
-        assert ht.game.version == 1 and ht.game.journal[0][0] == 0
+        assert ht.engine.version == 1 and ht.engine.journal[0][0] == 0
     finally:
         kit.parts.close()

@@ -37,7 +37,7 @@ def playing(k: Kit, mode: str, player: Player, **fields: Any) -> str:
     k.ask(player, "start", table=tid)
     ht = k.table(tid)
     for _ in range(1000):
-        if ht.game.legal_moves(0):
+        if ht.engine.legal_moves(0):
             return tid
         k.tick(0.01)
     raise AssertionError("seat 0 never had a move")
@@ -49,12 +49,12 @@ def test_a_practice_table_gives_its_player_the_hard_bots_move() -> None:
     tid = playing(k, "practice", eva)
     ht = k.table(tid)
     got = k.ask(eva, "hint", table=tid)
-    assert got is not None and got["type"] == "hint" and got["version"] == ht.game.version
-    moves = ht.game.legal_moves(0)
+    assert got is not None and got["type"] == "hint" and got["version"] == ht.engine.version
+    moves = ht.engine.legal_moves(0)
     assert 0 <= got["move"] < len(moves)
     assert got["label"] == str(moves[got["move"]].label or moves[got["move"]].kind)
     assert got["reason"] and got["reason_msg"]["id"]
-    assert ht.game.version == got["version"], "a hint changed the table"
+    assert ht.engine.version == got["version"], "a hint changed the table"
     summary = k.ask(eva, "tables")["tables"][0]
     assert summary["hints"] is True
 
@@ -94,8 +94,8 @@ def test_a_spectator_and_a_seat_without_a_move_get_no_hint() -> None:
     k.ask(petr, "watch", table=tid)
     k.refused("not_seated", petr, "hint", table=tid)
     ht = k.table(tid)
-    k.ask(eva, "move", table=tid, move=0, version=ht.game.version)
-    assert not ht.game.legal_moves(0), "the deal no longer gives the bot the next turn"
+    k.ask(eva, "move", table=tid, move=0, version=ht.engine.version)
+    assert not ht.engine.legal_moves(0), "the deal no longer gives the bot the next turn"
     k.refused("no_move", eva, "hint", table=tid)
 
 
@@ -197,8 +197,8 @@ def test_a_hint_off_the_loop_answers_its_rid_once_and_a_moved_table_makes_it_sta
     assert k.ask(eva, "hint", table=tid, rid=41) is None
     k.refused("hinting", eva, "hint", table=tid)
     got = answered(k, eva)
-    assert (got["type"], got["rid"], got["version"]) == ("hint", 41, ht.game.version)
+    assert (got["type"], got["rid"], got["version"]) == ("hint", 41, ht.engine.version)
     assert k.ask(eva, "hint", table=tid, rid=42) is None
-    k.ask(eva, "move", table=tid, move=0, version=ht.game.version)
+    k.ask(eva, "move", table=tid, move=0, version=ht.engine.version)
     got = answered(k, eva)
     assert (got["type"], got["code"], got["rid"], got["about"]) == ("error", "stale", 42, "hint")

@@ -28,9 +28,9 @@ def test_pk4_again_deals_the_next_round_at_the_same_table_and_the_loser_deals() 
     tid, (eva, petr) = seated(kit, "pikac", 2, 3, seed=5)
     ht = kit.table(tid)
     kit.play_out(tid, {0: eva, 1: petr})
-    result = ht.game.result()
+    result = ht.engine.result()
     assert ht.status == "over" and result is not None and result.next_dealer is not None
-    last_version = ht.game.version
+    last_version = ht.engine.version
     assert [s.ready for s in ht.seats] == [False, False, True], "bots are always ready"
     for p in (eva, petr):
         kit.out.take(p)
@@ -42,9 +42,9 @@ def test_pk4_again_deals_the_next_round_at_the_same_table_and_the_loser_deals() 
 
     kit.ask(petr, "again", table=tid)
     assert ht.status == "playing" and kit.parts.tables.all[tid] is ht
-    assert ht.match.round == 2 and ht.game.settings["dealer"] == result.next_dealer
-    assert ht.game.to_move() == (result.next_dealer,), "PK-5: the new dealer deals first"
-    assert ht.game.version == last_version + 1
+    assert ht.match.round == 2 and ht.engine.settings["dealer"] == result.next_dealer
+    assert ht.engine.to_move() == (result.next_dealer,), "PK-5: the new dealer deals first"
+    assert ht.engine.version == last_version + 1
     assert [s.kind for s in ht.seats] == ["human", "human", "bot"]
     for p in (eva, petr):
         got = kit.out.take(p)
@@ -66,11 +66,11 @@ def test_kh4_the_loser_of_a_kakhead_game_deals_the_next() -> None:
     tid, (eva,) = seated(kit, "kakhead", 1, 3, seed=11)
     ht = kit.table(tid)
     kit.play_out(tid, {0: eva})
-    result = ht.game.result()
+    result = ht.engine.result()
     assert result is not None and result.next_dealer is not None
     kit.ask(eva, "again", table=tid)        # the only human: the round starts at once
     assert ht.status == "playing" and ht.match.round == 2
-    assert ht.game.settings["dealer"] == result.next_dealer
+    assert ht.engine.settings["dealer"] == result.next_dealer
 
 
 def test_totals_add_up_over_rounds_and_a_seat_whose_player_left_goes_to_a_bot() -> None:
@@ -80,7 +80,7 @@ def test_totals_add_up_over_rounds_and_a_seat_whose_player_left_goes_to_a_bot() 
     places = []
     for _ in range(3):
         kit.play_out(tid, {0: eva, 1: petr})
-        places.append(list(ht.game.result().places))
+        places.append(list(ht.engine.result().places))
         kit.ask(eva, "again", table=tid)
         kit.ask(petr, "again", table=tid)
     summary = kit.ask(eva, "tables")["tables"][0]

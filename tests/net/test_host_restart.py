@@ -27,13 +27,13 @@ def reference_journal() -> list[Any]:
     kit.ask(eva, "ready", table=tid)
     ht = kit.table(tid)
     while ht.status == "playing":
-        moves = ht.game.legal_moves(0)
+        moves = ht.engine.legal_moves(0)
         if moves:
-            kit.ask(eva, "move", table=tid, move=ht.game.version % len(moves),
-                    version=ht.game.version)
+            kit.ask(eva, "move", table=tid, move=ht.engine.version % len(moves),
+                    version=ht.engine.version)
         else:
             kit.tick(0.001)
-    return list(ht.game.journal)
+    return list(ht.engine.journal)
 
 
 def play(session: Session, tid: str, stop_after: int | None = None) -> str:
@@ -76,14 +76,14 @@ def test_host_bots_draw_the_same_stream_before_and_after_a_restart_from_the_data
         eva.add_bots(tid, None, "random")
         eva.ready(tid)
         assert play(eva, tid, stop_after=4) == "stopped"
-        before = len(host.tables[tid].game.journal)
+        before = len(host.tables[tid].engine.journal)
         host.stop()
         host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
-        assert len(host.tables[tid].game.journal) == before
+        assert len(host.tables[tid].engine.journal) == before
         host.start()
         wait_for(eva, lambda m: m["type"] == "connection" and m["state"] == "restored")
         assert play(eva, tid) == "over"
-        journal = list(host.tables[tid].game.journal)
+        journal = list(host.tables[tid].engine.journal)
         assert before < len(journal), "bots moved after the restart"
         assert journal == expected
     finally:
@@ -169,9 +169,9 @@ def test_a_long_game_restarted_from_its_row_and_its_tail_of_moves_is_the_same_ga
         copy.mkdir()
         backup(tmp_path / "live", copy)
         again = Kit(data=copy).table(tid)
-        assert again.game.version == ht.game.version
-        assert again.game.journal == ht.game.journal
-        assert again.game.view(0) == ht.game.view(0)
+        assert again.engine.version == ht.engine.version
+        assert again.engine.journal == ht.engine.journal
+        assert again.engine.view(0) == ht.engine.view(0)
 
 
 def test_a_host_without_curve_and_with_a_store_welcomes_a_player(tmp_path: Path) -> None:

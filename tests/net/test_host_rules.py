@@ -66,11 +66,11 @@ def test_a_bot_waits_its_bot_delay_on_the_host_clock_then_moves() -> None:
     kit.ask(eva, "bots", table=tid)
     kit.ask(eva, "ready", table=tid)
     ht = kit.table(tid)
-    assert ht.game.to_move() == (1,)
+    assert ht.engine.to_move() == (1,)
     kit.tick(1.999)
-    assert ht.game.version == 0
+    assert ht.engine.version == 0
     kit.tick(0.002)
-    assert ht.game.version == 1 and ht.game.journal[0][0] == 1
+    assert ht.engine.version == 1 and ht.engine.journal[0][0] == 1
 
 
 def test_an_idle_human_gets_a_stand_in_after_idle_seconds_until_he_is_back() -> None:
@@ -84,13 +84,13 @@ def test_an_idle_human_gets_a_stand_in_after_idle_seconds_until_he_is_back() -> 
     shown = kit.out.take(petr, "view")[-1]["timers"]
     assert shown == [{"name": "idle", "seat": 0, "seconds": 5.0, "remaining": 5.0}]
     kit.tick(4.99, alive=(eva, petr))
-    assert not ht.seats[0].standin and ht.game.version == 0
+    assert not ht.seats[0].standin and ht.engine.version == 0
     kit.tick(0.02, alive=(eva, petr))
     assert ht.seats[0].standin
     summary = [m for m in kit.out.take(petr, "table")][-1]["table"]
     assert summary["seats"][0]["standin"] and summary["seats"][0]["connected"]
     kit.tick(0.0)                                   # the stand-in plays Eva's turn at once
-    assert ht.game.journal[0][0] == 0
+    assert ht.engine.journal[0][0] == 0
     kit.ask(eva, "snapshot", table=tid)             # she is back
     assert not ht.seats[0].standin
 
@@ -107,7 +107,7 @@ def test_a_player_leaving_mid_game_is_replaced_by_a_bot_that_plays_his_seat() ->
     assert ht.seats[0].kind == "bot" and ht.seats[0].name == "Eva (bot)"
     kit.out.take(eva)
     kit.tick(0.0)
-    assert ht.game.journal and ht.game.journal[0][0] == 0
+    assert ht.engine.journal and ht.engine.journal[0][0] == 0
     assert kit.out.take(eva) == [], "who left is sent nothing more"
 
 
@@ -161,7 +161,7 @@ def test_host_bots_draw_from_the_tables_seed_and_version_not_from_when_they_star
     kit = Kit()
     eva = kit.player("Eva")
     tid = kit.open_table("pika", eva, 3, seed=42)
-    table = kit.table(tid).game
+    table = kit.table(tid).engine
     a = [bot_rng(table).random() for _ in range(2)]
     assert a[0] == a[1], "the same version: the same stream"
     table.version += 1

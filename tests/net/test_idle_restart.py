@@ -47,9 +47,9 @@ def two_humans(kit: Kit) -> str:
     ht = kit.table(tid)
     for p in (eva, petr):
         seat = ht.seat_of(p)
-        kit.ask(p, "move", table=tid, move=len(ht.game.legal_moves(seat)) - 1,
-                version=ht.game.version)
-    assert ht.game.to_move() == (0,) and ht.game.version == 2
+        kit.ask(p, "move", table=tid, move=len(ht.engine.legal_moves(seat)) - 1,
+                version=ht.engine.version)
+    assert ht.engine.to_move() == (0,) and ht.engine.version == 2
     return tid
 
 
@@ -61,14 +61,14 @@ def test_an_idle_players_stand_in_comes_when_his_time_is_up_not_an_idle_time_lat
     assert idle_left(kit, tid) == 20.0
     kit = restart(kit, tmp_path, down=2.0)           # the host is down for 2 s
     ht = kit.table(tid)
-    assert ht.game.version == 2 and not ht.seats[0].standin
+    assert ht.engine.version == 2 and not ht.seats[0].standin
     assert idle_left(kit, tid) == 18.0               # was 60.0: the whole idle time again
     kit.tick(17.9)
-    assert not ht.seats[0].standin and ht.game.version == 2
+    assert not ht.seats[0].standin and ht.engine.version == 2
     kit.tick(0.2)                                    # 60 s since her turn began
     assert ht.seats[0].standin
     kit.tick(0.0)                                    # the stand-in plays at once
-    assert ht.game.version == 3 and ht.game.journal[-1][0] == 0
+    assert ht.engine.version == 3 and ht.engine.journal[-1][0] == 0
 
 
 def test_a_player_idle_longer_than_the_idle_time_across_the_restart_is_stood_in_at_once(
@@ -106,14 +106,14 @@ def test_a_stand_in_playing_before_the_restart_goes_on_playing_after_it(
     assert ht.seats[0].standin
     for _ in range(3):
         kit.tick(0.0)
-    assert ht.game.version >= 3 and ht.status == "playing"
-    before = ht.game.version
+    assert ht.engine.version >= 3 and ht.status == "playing"
+    before = ht.engine.version
     kit = restart(kit, tmp_path, down=1.0)
     ht = kit.table(tid)
-    assert ht.game.version == before and ht.seats[0].standin
+    assert ht.engine.version == before and ht.seats[0].standin
     for _ in range(6):                               # no idle time is waited for again
         kit.tick(0.001)
-    played = [seat for seat, _ in ht.game.journal[before:]]
+    played = [seat for seat, _ in ht.engine.journal[before:]]
     assert 0 in played or ht.status == "over", played
 
 
@@ -162,7 +162,7 @@ def test_a_game_deadline_starts_afresh_after_a_restart(tmp_path: Path) -> None:
     kit = restart(kit, tmp_path, down=5.0)
     kit.tick(0.001)
     ht = kit.table(tid)
-    assert ht.game.version == 1, "no penalty was drawn"
+    assert ht.engine.version == 1, "no penalty was drawn"
     shown = kit.parts.timers.shown(ht, kit.clock.now())
     assert {"name": "pika", "seat": 0, "seconds": 3.0, "remaining": 2.999} in shown
     assert next(t["remaining"] for t in shown if t["name"] == "idle") == IDLE - 7.001

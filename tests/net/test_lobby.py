@@ -78,7 +78,7 @@ def test_a_repeated_request_id_is_answered_again_and_not_played_twice(connect: A
     first = eva.request("move", table=tid, move=0, version=view["version"], rid="same")
     again = eva.request("move", table=tid, move=0, version=view["version"], rid="same")
     assert first == again and first["version"] == view["version"] + 1
-    assert sum(1 for s, _ in host.tables[tid].game.journal if s == 0) == 1
+    assert sum(1 for s, _ in host.tables[tid].engine.journal if s == 0) == 1
 
 
 def test_stale_and_unknown_moves_are_refused_with_the_reason(connect: Any) -> None:

@@ -62,7 +62,7 @@ def test_mo4_friends_pay_only_the_winner_at_half_rate() -> None:
         k.ask(p, "sit", table=tid)
         k.ask(p, "ready", table=tid)
     k.play_out(tid, {0: eva, 1: petr})
-    places = k.table(tid).game.result().places
+    places = k.table(tid).engine.result().places
     for seat, p in enumerate((eva, petr)):
         (got,) = rewards(k, p)
         won = places[seat] == 1
@@ -86,7 +86,7 @@ def test_mo5_seekers_for_the_same_game_and_count_are_seated_together_in_order() 
     assert ht.status == "playing", "full of seekers: it starts at once"
     assert not ht.stakes.bots_filled and ht.stakes.owners == ["eva", "petr"]
     k.play_out(ht.id, {0: eva, 1: petr})
-    places = ht.game.result().places
+    places = ht.engine.result().places
     for seat, p in enumerate((eva, petr)):
         (got,) = rewards(k, p)
         assert got["league"] == (10 if places[seat] == 1 else 6)
@@ -107,7 +107,7 @@ def test_mo5_after_the_fill_timeout_bots_take_the_empty_seats_and_league_is_halv
     assert ht.stakes.bots_filled
     k.play_out(tid, {0: eva})
     (got,) = rewards(k, eva)
-    places = list(ht.game.result().places)
+    places = list(ht.engine.result().places)
     assert got["halved"] and got["league"] == rw.by_place(rw.BASE_LEAGUE, places)[0] // 2
     assert ledger(k).standings() == ([("eva", got["league"])] if got["league"] else [])
 
@@ -133,7 +133,7 @@ def test_mo5_a_lobby_open_table_with_bots_halves_the_league_points() -> None:
     k.ask(eva, "start", table=tid)
     k.play_out(tid, {0: eva})
     (got,) = rewards(k, eva)
-    place = k.table(tid).game.result().places[0]
+    place = k.table(tid).engine.result().places[0]
     assert got["halved"] and got["league"] == (5 if place == 1 else 3)
     assert got["coins"] == (100 if place == 1 else 60)
 
@@ -149,7 +149,7 @@ def test_mo6_an_entry_table_takes_the_stake_and_pays_the_pot_to_the_winner() -> 
     for p in (eva, petr):
         k.ask(p, "ready", table=tid)
     k.play_out(tid, {0: eva, 1: petr})
-    places = k.table(tid).game.result().places
+    places = k.table(tid).engine.result().places
     for seat, p in enumerate((eva, petr)):
         (got,) = rewards(k, p)
         assert got["pot"] == 500 and got["coins"] == (500 if places[seat] == 1 else 0)

@@ -43,7 +43,7 @@ def test_a_move_made_while_the_host_is_gone_is_refused_and_never_played_later(
         # A request after the welcome is answered after any request sent again at it:
         # once it is, a move kept for the host that came back would have been played.
         eva.request("tables")
-        assert host.tables[tid].game.version == version, "the move was played later"
+        assert host.tables[tid].engine.version == version, "the move was played later"
     finally:
         eva.abort()
         host.stop()
@@ -70,7 +70,7 @@ def test_a_move_unanswered_when_the_host_was_lost_is_not_sent_again(tmp_path: Pa
         host.start()
         wait_for(eva, lambda m: m["type"] == "connection" and m["state"] == "restored")
         eva.request("tables")
-        assert host.tables[tid].game.version == version, "the move was played later"
+        assert host.tables[tid].engine.version == version, "the move was played later"
     finally:
         eva.abort()
         host.stop()

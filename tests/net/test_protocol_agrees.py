@@ -116,7 +116,7 @@ def test_deadlines_are_sent_as_the_doc_says_and_system_is_never_a_seat_shown() -
         kit.ask(p, "sit", table=tid)
         kit.ask(p, "ready", table=tid)
     kit.ask(eva, "move", table=tid, move={"kind": "play", "cards": ["R1"]},
-            version=kit.table(tid).game.version)
+            version=kit.table(tid).engine.version)
     kit.tick(1.0, alive=(eva, petr))
     views = kit.out.take(petr, "view")
     deadlines = [d for v in views for d in v["view"]["deadlines"]]

@@ -139,8 +139,8 @@ def test_the_next_rounds_seed_is_not_drawn_from_the_last_rounds():
     k.ask(eva, "again", table=tid)
     ht = k.table(tid)
     assert ht.match.round == 2
-    assert ht.game.seed != next_seed(told["seed"], 2)
-    assert ht.game.seed == next_seed(ht.match.secret, 2)
+    assert ht.engine.seed != next_seed(told["seed"], 2)
+    assert ht.engine.seed == next_seed(ht.match.secret, 2)
 
 
 def test_a_review_judges_only_the_asking_players_own_decisions():

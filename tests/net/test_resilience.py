@@ -134,11 +134,11 @@ def test_a_finished_move_survives_the_host_being_stopped_and_restarted_from_its_
         petr.ready(tid)
         view = wait_for(eva, lambda m: m["type"] == "view")
         done = eva.move(tid, len(view["view"]["moves"]) - 1, view["version"])
-        journal = list(host.tables[tid].game.journal)
+        journal = list(host.tables[tid].engine.journal)
         host.stop()
         host = Host(address, heartbeat=0.1, idle=None, data=tmp_path, testing=True)
-        assert host.tables[tid].game.version == done["version"]
-        assert host.tables[tid].game.journal == journal
+        assert host.tables[tid].engine.version == done["version"]
+        assert host.tables[tid].engine.journal == journal
         host.start()
         for s in (eva, petr):
             wait_for(s, lambda m: m["type"] == "connection" and m["state"] == "restored",

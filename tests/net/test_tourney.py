@@ -244,7 +244,7 @@ def test_to26_ratings_move_with_rounds_of_two_humans_and_show_in_profile_and_lob
     k.ask(ana, "ready", table=tid)
     k.ask(bob, "ready", table=tid)
     k.play_out(tid, {0: ana, 1: bob})
-    places = k.table(tid).game.result().places                # type: ignore[union-attr]
+    places = k.table(tid).engine.result().places                # type: ignore[union-attr]
     winner, loser = (ana, bob) if places[0] == 1 else (bob, ana)
     ratings = k.parts.ratings
     assert ratings.of("pika", winner.name).mu > 25 > ratings.of("pika", loser.name).mu  # type: ignore[union-attr]

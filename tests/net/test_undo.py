@@ -38,7 +38,7 @@ def friends(k: Kit, ana: Player, eva: Player, **fields: Any) -> str:
 
 def play(k: Kit, who: Player, tid: str, card: str) -> None:
     k.ask(who, "move", table=tid, move={"kind": "play", "cards": [card]},
-          version=k.table(tid).game.version)
+          version=k.table(tid).engine.version)
 
 
 def last_view(k: Kit, who: Player, tid: str) -> dict[str, Any]:
@@ -56,11 +56,11 @@ def test_at_a_practice_table_the_player_alone_takes_back_his_card_and_the_log_sa
     tid = practice(k, eva)
     ht = k.table(tid)
     play(k, eva, tid, "R1")
-    version = ht.game.version
+    version = ht.engine.version
     with caplog.at_level(logging.INFO, logger="cardparty.host"):
         got = k.ask(eva, "undo", table=tid)
     assert got is not None and got["waiting"] == [] and got["moves"] == 1
-    assert ht.game.journal == [] and ht.game.version == got["version"] == version + 1
+    assert ht.engine.journal == [] and ht.engine.version == got["version"] == version + 1
     view = last_view(k, eva, tid)
     assert view["view"]["hand"] == ["R1", "R2", "Y9"] and not view["snapshot"]
     assert [e["type"] for e in view["events"]] == ["undo"]
@@ -70,7 +70,7 @@ def test_at_a_practice_table_the_player_alone_takes_back_his_card_and_the_log_sa
     k.parts.close()
     k2 = Kit(data=tmp_path)                       # what the store kept is the table now
     eva2 = k2.player("Eva", token="e" * 32)
-    assert [m.cards for _, m in k2.table(tid).game.journal] == [("R2",)]
+    assert [m.cards for _, m in k2.table(tid).engine.journal] == [("R2",)]
     assert k2.ask(eva2, "tables")["tables"][0]["undo"] is True
 
 
@@ -80,12 +80,12 @@ def test_a_card_another_player_laid_since_bars_it() -> None:
     tid = practice(k, eva)
     ht = k.table(tid)
     play(k, eva, tid, "R1")
-    while len(ht.game.journal) < 2:               # the bot lays R3
+    while len(ht.engine.journal) < 2:               # the bot lays R3
         k.tick(0.5)
-    journal = list(ht.game.journal)
+    journal = list(ht.engine.journal)
     said = k.refused("cannot_undo", eva, "undo", table=tid)
     assert "past the move of" in said and "R3" not in said
-    assert ht.game.journal == journal and ht.undo is None
+    assert ht.engine.journal == journal and ht.undo is None
 
 
 def test_at_a_friends_table_every_seated_human_agrees_first() -> None:
@@ -95,12 +95,12 @@ def test_at_a_friends_table_every_seated_human_agrees_first() -> None:
     ht = k.table(tid)
     play(k, ana, tid, "R1")
     got = k.ask(ana, "undo", table=tid)
-    assert got["waiting"] == ["Eva"] and len(ht.game.journal) == 1
+    assert got["waiting"] == ["Eva"] and len(ht.engine.journal) == 1
     asked = pushed(k, eva, "table")[-1]["table"]["undo_asked"]
     assert asked["name"] == "Ana" and asked["waiting"] == ["Eva"] and asked["moves"] == 1
     k.refused("undoing", eva, "undo", table=tid)
     assert k.ask(eva, "undo_answer", table=tid, agree=True)["waiting"] == []
-    assert ht.game.journal == [] and ht.undo is None
+    assert ht.engine.journal == [] and ht.undo is None
     assert pushed(k, eva, "table")[-1]["table"]["undo_asked"] is None
     assert [e["type"] for e in last_view(k, eva, tid)["events"]] == ["undo"]
 
@@ -113,7 +113,7 @@ def test_one_no_or_a_move_meanwhile_drops_the_request_and_everybody_is_told() ->
     play(k, ana, tid, "R1")
     k.ask(ana, "undo", table=tid)
     k.ask(eva, "undo_answer", table=tid, agree=False)
-    assert len(ht.game.journal) == 1 and ht.undo is None
+    assert len(ht.engine.journal) == 1 and ht.undo is None
     for who in (ana, eva):
         dropped = pushed(k, who, "undo_dropped")[-1]
         assert dropped["by"] == "Eva" and dropped["reason"] == "Eva said no"
@@ -121,7 +121,7 @@ def test_one_no_or_a_move_meanwhile_drops_the_request_and_everybody_is_told() ->
     k.ask(ana, "undo", table=tid)
     play(k, eva, tid, "R3")                       # Eva plays instead of answering
     assert pushed(k, ana, "undo_dropped")[-1]["reason"] == "the table moved on"
-    assert len(ht.game.journal) == 2 and ht.undo is None
+    assert len(ht.engine.journal) == 2 and ht.undo is None
 
 
 def test_never_at_open_tables_nor_friends_tables_that_did_not_allow_it() -> None:
@@ -142,9 +142,9 @@ def test_a_finished_round_is_never_taken_back() -> None:
     eva = k.player("Eva")
     tid = practice(k, eva)
     k.play_out(tid, {0: eva})
-    version = k.table(tid).game.version
+    version = k.table(tid).engine.version
     k.refused("not_playing", eva, "undo", table=tid)
-    assert k.table(tid).game.version == version
+    assert k.table(tid).engine.version == version
 
 
 def test_the_record_of_a_round_that_went_back_replays_the_views_sent_of_its_moves() -> None:
@@ -153,11 +153,11 @@ def test_the_record_of_a_round_that_went_back_replays_the_views_sent_of_its_move
     tid = practice(k, eva)
     ht = k.table(tid)
     play(k, eva, tid, "R1")
-    while len(ht.game.journal) < 2:               # the bot lays R3
+    while len(ht.engine.journal) < 2:               # the bot lays R3
         k.tick(0.5)
     play(k, eva, tid, "R2")
     k.ask(eva, "undo", table=tid)                 # back to the third step, a version on
-    assert len(ht.game.journal) == 2
+    assert len(ht.engine.journal) == 2
     k.play_out(tid, {0: eva})
     sent = {m["version"]: m["view"] for m in k.out.sent[eva.id]
             if m["type"] == "view" and m["table"] == tid}
@@ -186,7 +186,7 @@ def test_asking_again_on_the_same_version_is_answered_without_judging_again(
     tid = practice(k, eva)
     ht = k.table(tid)
     play(k, eva, tid, "R1")
-    while len(ht.game.journal) < 2:               # the bot lays R3: nothing goes back now
+    while len(ht.engine.journal) < 2:               # the bot lays R3: nothing goes back now
         k.tick(0.5)
     for _ in range(5):
         k.refused("cannot_undo", eva, "undo", table=tid)

@@ -20,7 +20,7 @@ def warned_table(kit: Kit, eva_features: tuple[str, ...]) -> tuple[str, list]:
         kit.ask(p, "sit", table=tid)
         kit.ask(p, "ready", table=tid)
     kit.ask(eva, "move", table=tid, move={"kind": "play", "cards": ["R1"]},
-            version=kit.table(tid).game.version)
+            version=kit.table(tid).engine.version)
     return tid, [eva, petr]
 
 
@@ -54,6 +54,6 @@ def test_spectators_get_the_view_each_one_asked_for() -> None:
         kit.ask(p, "watch", table=tid)
     kit.tick(0.1, alive=(eva, petr, ana, jan))
     kit.ask(petr, "chat", table=tid, text="hi")         # nothing moves: views as they were
-    kit.ask(eva, "move", table=tid, move={"kind": "call"}, version=kit.table(tid).game.version)
+    kit.ask(eva, "move", table=tid, move={"kind": "call"}, version=kit.table(tid).engine.version)
     assert "deadlines" not in kit.out.take(ana, "view")[-1]["view"]
     assert "deadlines" in kit.out.take(jan, "view")[-1]["view"]
