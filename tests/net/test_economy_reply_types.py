@@ -20,7 +20,7 @@ from cardparty.net.player.netbot import play_table
 from cardparty.net.player.session import Session
 from cardparty.net.wire import economy_replies as er
 from tests.net.conftest import wait_for
-from tests.net.test_reply_types import held_to
+from tests.net.shapes import held_to
 
 #: An entry table not full this long after it opened is cancelled (the test waits for it).
 FILL = 0.5

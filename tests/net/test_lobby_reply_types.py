@@ -10,61 +10,17 @@ from __future__ import annotations
 
 import random
 import time
-import types
-import typing
-from typing import Any, NotRequired, Required, get_args, get_origin, get_type_hints
+from typing import Any
 
 import pytest
 
 from cardparty.net.player.session import Session, SessionError
 from cardparty.net.wire import replies
-from tests.net.test_request_types import conforms
+from tests.net.shapes import held_to, problems
 
 #: The shape of each pushed message of the lobby, by type.
 PUSHES: dict[str, type] = {"table": replies.TablePush, "chat": replies.ChatPush,
                            "invited": replies.InvitedPush}
-
-
-def required(shape: Any) -> set[str]:
-    """The keys ``shape`` requires (``__required_keys__`` misses a ``Required`` written in
-    a module of postponed annotations, as replies.py is)."""
-    marked = get_type_hints(shape, include_extras=True)
-    return ({k for k in shape.__required_keys__ if get_origin(marked[k]) is not NotRequired}
-            | {k for k, t in marked.items() if get_origin(t) is Required})
-
-
-def problems(value: Any, shape: Any, where: str = "") -> list[str]:
-    """What keeps ``value`` from being of the type ``shape``, nested TypedDicts whole: a key
-    not declared, a required key missing, a value of another type."""
-    if typing.is_typeddict(shape):
-        if not isinstance(value, dict):
-            return [f"{where or shape.__name__}: {value!r} is no map"]
-        hints = get_type_hints(shape)
-        out = [f"{where}.{k}: not declared in {shape.__name__}" for k in value if k not in hints]
-        out += [f"{where}.{k}: missing" for k in sorted(required(shape) - set(value))]
-        for k, v in value.items():
-            if k in hints:
-                out += problems(v, hints[k], f"{where}.{k}")
-        return out
-    origin = get_origin(shape)
-    if origin in (typing.Union, types.UnionType):
-        found = [problems(value, option, where) for option in get_args(shape)]
-        return [] if any(not f for f in found) else min(found, key=len)
-    if origin is list and isinstance(value, list):
-        (item,) = get_args(shape)
-        return [p for i, x in enumerate(value) for p in problems(x, item, f"{where}[{i}]")]
-    if origin is dict and isinstance(value, dict):
-        key, item = get_args(shape)
-        return [p for k, x in value.items()
-                for p in [*problems(k, key, where), *problems(x, item, f"{where}[{k!r}]")]]
-    return [] if conforms(value, shape) else [f"{where}: {value!r} is no {shape}"]
-
-
-def held(value: Any, shape: Any) -> Any:
-    """``value``, after checking it is of the type ``shape`` (a failure names every problem)."""
-    found = problems(value, shape)
-    assert not found, found
-    return value
 
 
 def play_to_the_end(s: Session, tid: str, seed: int = 1, most: float = 120.0) -> None:
@@ -99,7 +55,7 @@ class Pushes:
     def read(self, msg: dict[str, Any]) -> dict[str, Any]:
         shape = PUSHES.get(msg["type"])
         if shape is not None:
-            held(msg, shape)
+            held_to(msg, shape)
             self.seen.add(msg["type"])
         return msg
 
@@ -123,66 +79,66 @@ def test_the_lobbys_replies_and_pushes_are_as_declared(connect: Any) -> None:
     eva, petr, lea = connect("Eva"), connect("Petr"), connect("Lea")
     pushes = Pushes()
     wait_for = pushes.wait
-    games = held(eva.request("games"), replies.GamesReply)["games"]
+    games = held_to(eva.request("games"), replies.GamesReply)["games"]
     assert {g["id"] for g in games} >= {"pika"} and all(g["variants"] is not None
                                                          for g in games)
 
     # A friends table: its creator sits, invites, the invited sits and is removed.
-    tid = held(eva.request("create", game="pika", players=3, mode="friends"),
+    tid = held_to(eva.request("create", game="pika", players=3, mode="friends"),
                replies.CreateReply)["table"]["id"]
-    assert held(eva.request("sit", table=tid), replies.SitReply)["seat"] == 0
-    invite = held(eva.request("invite", table=tid, names=["petr"]), replies.InviteReply)
+    assert held_to(eva.request("sit", table=tid), replies.SitReply)["seat"] == 0
+    invite = held_to(eva.request("invite", table=tid, names=["petr"]), replies.InviteReply)
     assert invite["names"] == ["Petr"]
-    held(wait_for(petr, lambda m: m["type"] == "invited"), replies.InvitedPush)
-    held(petr.request("sit", table=tid), replies.SitReply)
-    opened = held(lea.request("watch", table=tid), replies.TablePush)["table"]
+    held_to(wait_for(petr, lambda m: m["type"] == "invited"), replies.InvitedPush)
+    held_to(petr.request("sit", table=tid), replies.SitReply)
+    opened = held_to(lea.request("watch", table=tid), replies.TablePush)["table"]
     assert opened["status"] == "open" and [s["kind"] for s in opened["seats"]] == [
         "human", "human", "empty"]
-    held(lea.request("snapshot", table=tid), replies.TablePush)
-    held(eva.request("chat", table=tid, text="hello, table"), replies.OkReply)
-    said = held(wait_for(lea, lambda m: m["type"] == "chat"), replies.ChatPush)
+    held_to(lea.request("snapshot", table=tid), replies.TablePush)
+    held_to(eva.request("chat", table=tid, text="hello, table"), replies.OkReply)
+    said = held_to(wait_for(lea, lambda m: m["type"] == "chat"), replies.ChatPush)
     assert said["table"] == tid and said["seat"] == 0
-    held(lea.request("chat", text="hello, lobby"), replies.OkReply)
-    said = held(wait_for(eva, lambda m: m["type"] == "chat" and m["table"] is None),
+    held_to(lea.request("chat", text="hello, lobby"), replies.OkReply)
+    said = held_to(wait_for(eva, lambda m: m["type"] == "chat" and m["table"] is None),
                 replies.ChatPush)
     assert said["seat"] is None and said["name"] == "Lea"
-    held(eva.request("strangers", table=tid, allow=False), replies.OkReply)
-    held(eva.request("bots", table=tid, count=1, level="easy"), replies.OkReply)
-    held(eva.request("remove", table=tid, seat=2), replies.OkReply)
-    held(eva.request("remove", table=tid, seat=1), replies.OkReply)
+    held_to(eva.request("strangers", table=tid, allow=False), replies.OkReply)
+    held_to(eva.request("bots", table=tid, count=1, level="easy"), replies.OkReply)
+    held_to(eva.request("remove", table=tid, seat=2), replies.OkReply)
+    held_to(eva.request("remove", table=tid, seat=1), replies.OkReply)
     gone = wait_for(petr, lambda m: m["type"] == "table"
                     and m["table"]["seats"][1]["kind"] == "empty")
     assert petr.welcome is not None
     assert petr.welcome["player"] not in [s["player"] for s in gone["table"]["seats"]]
-    closed = held(eva.request("close", table=tid), replies.CloseReply)["table"]
+    closed = held_to(eva.request("close", table=tid), replies.CloseReply)["table"]
     assert closed["status"] == "closed"
-    told = held(wait_for(lea, lambda m: m["type"] == "table"
+    told = held_to(wait_for(lea, lambda m: m["type"] == "table"
                          and m["table"]["status"] == "closed"), replies.TablePush)
     assert told["table"]["id"] == tid
 
     # Open play: a seek seats Petr at a table of its own; he takes it back.
-    seeking = held(petr.request("seek", game="pika", players=2), replies.SeekReply)
+    seeking = held_to(petr.request("seek", game="pika", players=2), replies.SeekReply)
     assert seeking["fill_in"] is not None and seeking["seat"] == 0
-    assert held(petr.request("unseek"), replies.UnseekReply)["table"] == seeking["table"]
+    assert held_to(petr.request("unseek"), replies.UnseekReply)["table"] == seeking["table"]
 
     # An open table with a bot: ready taken back, started, watched, played, asked again.
-    tid = held(eva.request("create", game="pika", players=2, seed=7, bot_delay=0),
+    tid = held_to(eva.request("create", game="pika", players=2, seed=7, bot_delay=0),
                replies.CreateReply)["table"]["id"]
-    held(eva.request("sit", table=tid), replies.SitReply)
-    held(lea.request("watch", table=tid), replies.TablePush)
-    held(lea.request("leave", table=tid), replies.OkReply)
-    held(eva.request("bots", table=tid), replies.OkReply)
-    held(eva.request("ready", table=tid, ready=False), replies.OkReply)
-    lobby = held(lea.request("tables"), replies.TablesReply)
+    held_to(eva.request("sit", table=tid), replies.SitReply)
+    held_to(lea.request("watch", table=tid), replies.TablePush)
+    held_to(lea.request("leave", table=tid), replies.OkReply)
+    held_to(eva.request("bots", table=tid), replies.OkReply)
+    held_to(eva.request("ready", table=tid, ready=False), replies.OkReply)
+    lobby = held_to(lea.request("tables"), replies.TablesReply)
     assert tid in [t["id"] for t in lobby["tables"]] and lobby["next"] is None
-    held(eva.request("start", table=tid), replies.OkReply)
+    held_to(eva.request("start", table=tid), replies.OkReply)
     play_to_the_end(eva, tid)
-    over = held(wait_for(eva, lambda m: m["type"] == "table" and m["table"]["status"] == "over"),
+    over = held_to(wait_for(eva, lambda m: m["type"] == "table" and m["table"]["status"] == "over"),
                 replies.TablePush)["table"]
     assert over["round"] == 1 and over["totals"] is not None and len(over["rounds"]) == 1
-    again = held(eva.request("again", table=tid), replies.AgainReply)
+    again = held_to(eva.request("again", table=tid), replies.AgainReply)
     assert again["round"] == 2 and again["waiting"] == []
-    held(wait_for(eva, lambda m: m["type"] == "table" and m["table"]["round"] == 2),
+    held_to(wait_for(eva, lambda m: m["type"] == "table" and m["table"]["round"] == 2),
          replies.TablePush)
 
     pushes.drain(eva, petr, lea)
@@ -203,4 +159,4 @@ def test_a_shape_the_host_does_not_keep_to_is_found() -> None:
                     replies.TablePush)
     assert problems({**push, "type": "tables"}, replies.TablePush)
     with pytest.raises(AssertionError):
-        held({"type": "ok", "v": 1, "about": "again", "round": 2}, replies.AgainReply)
+        held_to({"type": "ok", "v": 1, "about": "again", "round": 2}, replies.AgainReply)

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import threading
 import time
-import types
-import typing
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal, NotRequired, Required, get_args, get_origin, get_type_hints
+from typing import Any
 
 import pytest
 import zmq
@@ -38,6 +36,7 @@ from cardparty.net.trust.keys import KeyPair
 from cardparty.net.wire import protocol
 from cardparty.net.wire.address import HostAddress
 from cardparty.net.wire.protocol import HOST_LIMITS, decode, encode, message
+from tests.net.shapes import held_to
 
 #: Each message a host sends a peer, by its type, and the shape it is held to.
 FROM_HOST: dict[str, type] = {
@@ -47,62 +46,6 @@ FROM_HOST: dict[str, type] = {
     "standby_wait": messages.StandbyWaitPush, "takeover": messages.TakeoverPush,
     "standby_dropped": messages.StandbyDroppedPush, "error": protocol.ErrorReply,
 }
-
-
-def fits(value: Any, shape: Any) -> bool:
-    """``value`` (decoded from msgpack, or as a reader gives it) is of the type ``shape``: as
-    ``test_request_types.conforms``, and a tuple is an array on the wire."""
-    origin = get_origin(shape)
-    if shape is Any or shape is object:
-        return True
-    if typing.is_typeddict(shape):
-        return isinstance(value, dict) and not problems(value, shape)
-    if shape is type(None):
-        return value is None
-    if origin in (typing.Union, types.UnionType):
-        return any(fits(value, arg) for arg in get_args(shape))
-    if origin is Literal:
-        return value in get_args(shape)
-    if origin is tuple:
-        args = get_args(shape)
-        return (isinstance(value, list | tuple) and len(value) == len(args)
-                and all(fits(v, a) for v, a in zip(value, args, strict=True)))
-    if origin is list:
-        (item,) = get_args(shape)
-        return isinstance(value, list) and all(fits(x, item) for x in value)
-    if origin is dict:
-        key, item = get_args(shape)
-        return isinstance(value, dict) and all(
-            fits(k, key) and fits(v, item) for k, v in value.items())
-    if shape is float:
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if shape is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, shape)
-
-
-def required(shape: Any) -> set[str]:
-    """The keys ``shape`` requires (read from the declarations themselves: with postponed
-    annotations Python 3.11's ``__required_keys__`` takes a ``NotRequired`` key for one)."""
-    hints = get_type_hints(shape, include_extras=True)
-    return {k for k, hint in hints.items()
-            if get_origin(hint) is Required
-            or (k in shape.__required_keys__ and get_origin(hint) is not NotRequired)}
-
-
-def problems(value: dict[str, Any], shape: Any) -> list[str]:
-    hints = get_type_hints(shape)
-    out = [f"{shape.__name__} lacks {k!r}" for k in sorted(set(value) - set(hints))]
-    out += [f"{shape.__name__}: {k!r} is missing" for k in sorted(required(shape) - set(value))]
-    out += [f"{shape.__name__}.{k}: {v!r} is no {hints[k]}" for k, v in value.items()
-            if k in hints and not fits(v, hints[k])]
-    return out
-
-
-def held_to(value: Any, shape: Any) -> None:
-    assert isinstance(value, dict), value
-    found = problems(value, shape)
-    assert not found, found
 
 
 def at(host: Host) -> HostAddress:

@@ -32,8 +32,8 @@ from cardparty.net.wire import play_replies as shapes
 from cardparty.net.wire.protocol import ErrorReply, PeerAddress, StandbyStatus, encode, message
 from cardparty.net.wire.record_replies import RecordResult
 from tests.net.hostkit import Kit
+from tests.net.shapes import held_to
 from tests.net.test_hostile import Raw
-from tests.net.test_reply_types import held_to
 
 #: Pika for two, seat 0 first: Ana R1 R2 Y9, Eva R3 G2 G7, R5 turned, then B4 B6.
 DECK = {"dealer": 1, "hand_size": 3, "deck": ["R1", "R2", "Y9", "R3", "G2", "G7", "R5",

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from types import UnionType
-from typing import Any, NotRequired, Required, Union, get_args, get_origin, get_type_hints
+from typing import Any, get_type_hints
 
 import pytest
 
-from cardparty.core.contract import View, WireEvent
+from cardparty.core.contract import View
 from cardparty.net.host import Host
 from cardparty.net.player.session import Session, SessionError
 from cardparty.net.wire import event_replies as ev
 from cardparty.net.wire import record_replies as rr
-from tests.net.test_reply_types import held_to
-from tests.net.test_request_types import conforms
+from tests.net.shapes import held_to
 
 #: A quick round: Pika at a table of two with small hands.
 QUICK: dict[str, Any] = {"game": "pika", "players": 2, "settings": {"hand_size": 3}}
@@ -36,57 +34,13 @@ def host() -> Iterator[Host]:
         h.stop()
 
 
-def missing(value: Any, shape: Any, where: str = "") -> list[str]:
-    """The keys ``shape`` requires that ``value`` lacks, at any depth (a TypedDict's key is
-    required when marked ``Required``, or unmarked in a total one)."""
-    origin = get_origin(shape)
-    if origin in (Required, NotRequired):
-        (shape,) = get_args(shape)
-        origin = get_origin(shape)
-    if isinstance(shape, type) and hasattr(shape, "__total__") and isinstance(value, dict):
-        hints = get_type_hints(shape, include_extras=True)
-        out = [f"{where}.{k}" for k, h in hints.items() if k not in value and (
-            get_origin(h) is Required or (get_origin(h) is not NotRequired
-                                          and shape.__total__))]
-        for k, item in value.items():
-            if k in hints:
-                out += missing(item, hints[k], f"{where}.{k}")
-        return out
-    if origin is list and isinstance(value, list):
-        (item,) = get_args(shape)
-        return [m for i, x in enumerate(value) for m in missing(x, item, f"{where}[{i}]")]
-    if origin is dict and isinstance(value, dict):
-        item = get_args(shape)[1]
-        return [m for k, x in value.items() for m in missing(x, item, f"{where}[{k!r}]")]
-    if origin in (Union, UnionType):       # the shortest of the shapes it may be
-        args = [a for a in get_args(shape) if conforms(value, a)]
-        return min((missing(value, a, where) for a in args), key=len, default=[])
-    return []
-
-
-def game_keyed(value: Any, shape: type) -> None:
-    """``value`` is of ``shape`` where a game may add keys of its own (a view, an event:
-    docs/protocol.md): the keys declared are of their type, none required is missing."""
-    declared = get_type_hints(shape)
-    assert isinstance(value, dict)
-    for key in set(value) & set(declared):
-        assert conforms(value[key], declared[key]), (shape.__name__, key, value[key])
-    assert not missing(value, shape), (shape.__name__, missing(value, shape))
-
-
 def held(value: dict[str, Any], shape: type) -> None:
-    """``value`` is of ``shape``: declared keys only, each of its type, none missing; a
-    replay's view and events as ``game_keyed``."""
+    """``value`` is of ``shape`` (``shapes.held_to``); a replay's view has every key a view
+    declares but its deadlines, and each of its events its words."""
+    held_to(value, shape)
     if shape in (rr.ReplayReply, rr.ReplaySharedPush):
-        game_keyed(value["view"], View)
         assert set(get_type_hints(View)) - {"deadlines"} <= set(value["view"])
-        for event in value["events"]:
-            game_keyed(event, WireEvent)
-            assert "text" in event
-        held_to({k: v for k, v in value.items() if k not in ("view", "events")}, shape)
-    else:
-        held_to(value, shape)
-    assert not missing(value, shape), (shape.__name__, missing(value, shape))
+        assert all("text" in event for event in value["events"])
 
 
 class Heard:

@@ -5,44 +5,13 @@ request (``protocol.REQUESTS``): the module is what ``typegen`` writes from it, 
 
 from __future__ import annotations
 
-import types
-import typing
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import Any, Literal, get_type_hints
 
 import pytest
 
 from cardparty.net.wire import requests, typegen
 from cardparty.net.wire.protocol import REQUESTS, check_request, message
-
-
-def conforms(value: Any, shape: Any) -> bool:
-    """``value`` is of the type ``shape`` (the few forms requests.py writes)."""
-    origin = get_origin(shape)
-    if shape is Any or shape is object:
-        return True
-    if typing.is_typeddict(shape):
-        hints = get_type_hints(shape)
-        return isinstance(value, dict) and all(
-            k in hints and conforms(v, hints[k]) for k, v in value.items())
-    if shape is type(None):
-        return value is None
-    if origin in (typing.Union, types.UnionType):
-        return any(conforms(value, arg) for arg in get_args(shape))
-    if origin is Literal:
-        return value in get_args(shape)
-    if origin is list:
-        (item,) = get_args(shape)
-        return isinstance(value, list) and all(conforms(x, item) for x in value)
-    if origin is dict:
-        key, item = get_args(shape)
-        return isinstance(value, dict) and all(
-            conforms(k, key) and conforms(v, item) for k, v in value.items())
-    if shape is float:             # an int is a float to a type checker (PEP 484)
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if shape is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    return isinstance(value, shape)
-
+from tests.net.shapes import conforms
 
 #: A value each required field takes, by request and field.
 REQUIRED: dict[str, dict[str, Any]] = {
