@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
-from typing import Any, Protocol, TypedDict, Unpack, cast
+from typing import Protocol, TypedDict, Unpack, cast
 
 from cardparty.client.hosttext import host_text
 from cardparty.client.link import Deliver, NoticeMessage, ProfileMessage
 from cardparty.core.i18n import _, shown
-from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import Session, SessionError
 from cardparty.net.wire.economy_replies import (
     BuyReply,
@@ -33,6 +32,7 @@ from cardparty.net.wire.economy_replies import (
     RewardsReply,
 )
 from cardparty.net.wire.play_replies import HostMessage
+from cardparty.net.wire.replies import SeekReply
 
 ACTIONS = ("seek", "unseek", "profile", "league", "buy", "rewards")
 
@@ -64,7 +64,8 @@ def send(session: Session, deliver: Deliver, action: str, fields: Mapping[str, o
     ``session``; its reply goes to ``answered`` (on the session's thread) as the session
     holds it (a ``HostMessage``), which reads it as the reply its request has (one cast); a
     refusal or a failure becomes the client's one error line (``deliver``) unless
-    ``refused`` takes it (True: it said what it had to)."""
+    ``refused`` takes it (True: it said what it had to); so does a reply ``answered`` cannot
+    read (not of its shape)."""
     try:
         fut = session.send(action, **fields)
     except SessionError as exc:
@@ -80,7 +81,12 @@ def send(session: Session, deliver: Deliver, action: str, fields: Mapping[str, o
         if exc is not None:
             deliver({"type": "error", "text": f"{type(exc).__name__}: {exc}"})
             return
-        answered(f.result())
+        try:
+            answered(f.result())
+        except Exception as exc:        # a reply not of its shape (a host's bug): one line
+            deliver({"type": "error", "text": _(
+                "unreadable {kind} message from the host ({error})").format(
+                kind=repr(action), error=type(exc).__name__)})
 
     fut.add_done_callback(done)
 
@@ -105,7 +111,7 @@ def request(link: EconomyLink, action: str, **args: Unpack[EconomyArgs]) -> None
     def answered(reply: HostMessage) -> None:
         """The answer to ``action``, read as that request's reply."""
         if action == "seek":
-            seeking = fields_of(reply)      # the lobby's reply: no shape of it here yet
+            seeking = cast(SeekReply, reply)
             wait = seeking.get("fill_in")
             stake = int(seeking.get("stake") or 0)
             text = _("waiting at table {table} for {n} players").format(
@@ -167,7 +173,7 @@ def fetch_profile(link: EconomyLink) -> None:
     request(link, "profile")
 
 
-def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
+def pushed(link: EconomyLink, msg: HostMessage) -> bool:
     """A pushed ``reward`` or ``cancelled`` (``msg``: any push, as the session decoded it):
     delivered; True when it was one."""
     kind = msg.get("type")

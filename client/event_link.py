@@ -28,6 +28,7 @@ from cardparty.net.wire.event_replies import (
     EventStartReply,
     EventWire,
 )
+from cardparty.net.wire.play_replies import HostMessage
 
 ACTIONS = ("events", "event", "event_join", "event_leave", "event_start")
 
@@ -114,7 +115,7 @@ def drawable(event: EventWire) -> EventWire:
     return out
 
 
-def pushed(link: EconomyLink, msg: dict[str, Any]) -> bool:
+def pushed(link: EconomyLink, msg: HostMessage) -> bool:
     """A pushed ``event`` or ``event_seat``: delivered; True when it was one. (``msg``: any
     message the host pushed, its type not known yet; read as its type's shape once it is
     known.)"""

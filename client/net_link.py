@@ -41,7 +41,6 @@ from cardparty.client.tokens import TokenStore
 from cardparty.core.contract import MoveMap, PlayerRow, View
 from cardparty.core.i18n import N_, _, from_wire, shown
 from cardparty.net.names.safetext import CHAT_MAX, LOBBY_CHAT_MAX
-from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import REFUSALS, Session, SessionError
 from cardparty.net.trust.hostkey import diagnose
 from cardparty.net.trust.known_hosts import HostKeyError, KnownHosts
@@ -62,6 +61,7 @@ from cardparty.net.wire.replies import (
     InvitedPush,
     InviteReply,
     SeatSummary,
+    TablePush,
     TablesReply,
     TableSummary,
     ViewMessage,
@@ -642,15 +642,14 @@ class NetLink:
         """``msg`` as the client's message: each kind read as its shape once its ``type``
         says which (the economy's, the events' and the records' links read theirs)."""
         kind = msg.get("type")
-        fields = fields_of(msg)
-        if (economy_link.pushed(self, fields) or event_link.pushed(self, fields)
-                or records_link.pushed(self, fields)):
+        if (economy_link.pushed(self, msg) or event_link.pushed(self, msg)
+                or records_link.pushed(self, msg)):
             return
         if kind == "view":
             self.deliver(view_message(cast(ViewMessage, msg)))
         elif kind == "table":
-            # The push's summary (a push without one, a host's bug, makes a row of nothing).
-            row = lobby_row(cast(TableSummary, fields.get("table") or {}))
+            # The push's summary (a push without one, a host's bug, is an unreadable message).
+            row = lobby_row(cast(TablePush, msg)["table"])
             self.tables[row["id"]] = row
             self.deliver({"type": "tables", "tables": list(self.tables.values()),
                           "games": self.games})

@@ -29,8 +29,8 @@ from cardparty.client.replay_model import (
 )
 from cardparty.core.contract import View, WireEvent
 from cardparty.core.i18n import shown
-from cardparty.net.player.player_requests import fields_of
 from cardparty.net.player.session import Session
+from cardparty.net.wire.play_replies import HostMessage, ReviewReply
 from cardparty.net.wire.record_replies import (
     RecordEntry,
     RecordsReply,
@@ -61,7 +61,7 @@ def request(link: RecordsLink, action: str, args: dict[str, Any]) -> None:
                                                            before)}))
     elif action == "review":
         send(link.session, link.deliver, action, {"id": str(args["id"])},
-             lambda reply: link.deliver({**review_message(fields_of(reply))}))
+             lambda reply: link.deliver({**review_message(cast(ReviewReply, reply))}))
     elif action == "replay_end":
         send(link.session, link.deliver, action, {"table": args["table"]}, ignored)
     else:
@@ -117,24 +117,21 @@ def step_message(msg: ReplayReply | ReplaySharedPush) -> ReplayShown:
     return out
 
 
-def review_message(msg: dict[str, Any]) -> ReviewShown:
+def review_message(msg: ReviewReply) -> ReviewShown:
     """A host's ``review`` as the client's: each mark's labels and reason as they may be
     drawn, the reason in the player's language. (``msg`` is the reply to ``review``, whose
-    shape the review's part of the wire declares.)"""
-    marks: list[MarkShown] = []
-    for m in msg.get("marks") or ():
-        if not isinstance(m, dict):
-            continue
-        marks.append({"step": int(m.get("step") or 0), "loss": float(m.get("loss") or 0.0),
-                      "played": host_text(str(m.get("played") or ""), 80),
-                      "better": host_text(str(m.get("better") or ""), 80),
-                      "reason": host_text(shown(m.get("reason"), m.get("reason_msg")), 300)})
-    return {"type": "review", "record": msg.get("record"), "seat": msg.get("seat"),
-            "decisions": int(msg.get("decisions") or 0),
-            "margin": float(msg.get("margin") or 0.0), "marks": marks}
+    shape the review's part of the wire declares; one that is not makes the one error line
+    of ``economy_link.send``.)"""
+    marks: list[MarkShown] = [
+        {"step": int(m["step"]), "loss": float(m["loss"]),
+         "played": host_text(str(m["played"]), 80), "better": host_text(str(m["better"]), 80),
+         "reason": host_text(shown(m["reason"], m["reason_msg"]), 300)}
+        for m in msg["marks"]]
+    return {"type": "review", "record": msg["record"], "seat": msg["seat"],
+            "decisions": int(msg["decisions"]), "margin": float(msg["margin"]), "marks": marks}
 
 
-def pushed(link: RecordsLink, msg: dict[str, Any]) -> bool:
+def pushed(link: RecordsLink, msg: HostMessage) -> bool:
     """A pushed ``replay_shared`` or ``replay_ended``: delivered; True when it was one.
     (``msg``: any message the host pushed, its type not known yet; read as its type's
     shape once it is known.)"""

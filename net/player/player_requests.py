@@ -23,15 +23,17 @@ from cardparty.net.wire.event_replies import (
     EventWire,
 )
 from cardparty.net.wire.play_replies import HostMessage, MoveReply
-from cardparty.net.wire.replies import GameWire, TableSummary, ViewMessage
+from cardparty.net.wire.replies import (
+    CreateReply,
+    GamesReply,
+    GameWire,
+    SitReply,
+    TablesReply,
+    TableSummary,
+    ViewMessage,
+)
 
 R = TypeVar("R")
-
-
-def fields_of(reply: HostMessage) -> dict[str, Any]:
-    """A reply whose shape is not declared yet (the lobby's, the economy's): its fields as
-    decoded, each read by the one who knows its request."""
-    return cast("dict[str, Any]", reply)
 
 
 class PlayerRequests:
@@ -53,8 +55,7 @@ class PlayerRequests:
 
     def games(self) -> list[GameWire]:
         """The host's games: each GameInfo.to_wire() plus ``variants`` (VariantInfo maps)."""
-        games: list[GameWire] = fields_of(self.request("games"))["games"]
-        return games
+        return cast(GamesReply, self.request("games"))["games"]
 
     def tables(self, most: int = 1000) -> list[TableSummary]:
         """The host's tables (at most ``most``), each a table summary (docs/protocol.md,
@@ -62,7 +63,7 @@ class PlayerRequests:
         out: list[TableSummary] = []
         offset: int | None = 0
         while offset is not None and len(out) < most:
-            page = fields_of(self.request("tables", offset=offset))
+            page = cast(TablesReply, self.request("tables", offset=offset))
             out.extend(page["tables"])
             nxt = page.get("next")
             offset = nxt if isinstance(nxt, int) and nxt > offset else None
@@ -77,16 +78,14 @@ class PlayerRequests:
         seconds a bot waits before it moves (-1: the host's default); ``seed``: the deal's
         seed (a replayable game; None: a fresh one); ``mode``: ``open`` (anyone sits) or
         ``friends`` (only the creator and the players he invites)."""
-        summary: TableSummary = fields_of(self.request(
+        return cast(CreateReply, self.request(
             "create", game=game, players=players, settings=settings or {},
             variants=list(variants), idle=idle, bot_delay=bot_delay, title=title, seed=seed,
             mode=mode))["table"]
-        return summary
 
     def sit(self, table: str, seat: int | None = None) -> int:
         """Take ``seat`` (None: the first free one) at ``table``; returns the seat."""
-        taken: int = fields_of(self.request("sit", table=table, seat=seat))["seat"]
-        return taken
+        return cast(SitReply, self.request("sit", table=table, seat=seat))["seat"]
 
     def invite(self, table: str, names: list[str] | tuple[str, ...]) -> None:
         """Invite players by username to a friends table: each connected one is told

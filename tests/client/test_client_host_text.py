@@ -76,6 +76,9 @@ class CarelessHost(threading.Thread):
             return message("pong", rid=rid, at=req.get("at"), time=0.0)
         if kind in ("profile", "league"):
             return message("error", rid=rid, code="no_economy", message="no coins here")
+        if kind == "review":                # its marks are no marks (ReviewReply's shape)
+            return message("review", rid=rid, record="r1", seat=0, decisions=1, margin=0.1,
+                           marks=["junk"])
         return message("ok", rid=rid)
 
     def run(self) -> None:
@@ -156,3 +159,24 @@ def test_one_function_draws_a_hosts_text() -> None:
     assert host_text("deal\nPetr 3\u202e", lines=True) == "deal\nPetr 3\\u202e"
     assert host_text(None) == "" and host_text(7) == "7"
     assert len(host_text("x" * 5000)) <= 500
+
+
+def test_a_reply_or_a_push_not_of_its_shape_is_one_line_and_the_client_goes_on(
+        careless: CarelessHost) -> None:
+    """The client reads a host's message as its declared shape; one that is not (a review
+    whose marks are no maps, a ``table`` push without its summary) is one error line naming
+    it, and the client reads the next message as before."""
+    eva, pump = player(careless.address, "Petr")
+    pump.until(lambda: eva.connection == "connected" and bool(eva.tables))
+    assert eva.link is not None
+    eva.link.request("review", id="r1")
+    pump.until(lambda: "review" in eva.error)
+    assert eva.error.startswith("unreadable 'review' message from the host"), eva.error
+    eva.error = ""
+    careless.push(message("table"))
+    careless.push(message("chat", name="Petr", text="still here"))
+    pump.until(lambda: bool(eva.lobby_chat))
+    assert eva.error.startswith("unreadable 'table' message from the host"), eva.error
+    assert eva.lobby_chat[-1].endswith("<Petr> still here")
+    assert eva.failures == []
+    eva.exit()
