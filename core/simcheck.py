@@ -45,7 +45,7 @@ from __future__ import annotations
 import random
 import typing
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from typing import Any
 
 import msgpack
@@ -195,14 +195,21 @@ class InvariantChecker:
 
     def card_strings(self, obj: Any, skip: tuple[str, ...] = ()) -> Counter[str]:
         """Every string equal to one of the deck's card codes anywhere in ``obj`` (a view or
-        an event: maps, lists, nested), keys ``skip`` left out at the top level.
+        an event: maps, lists, nested), keys ``skip`` left out at the top level."""
+        return Counter(self.card_list(obj, skip))
+
+    def card_list(self, obj: Any, skip: tuple[str, ...] = (),
+                  seen: Container[str] = ()) -> list[str]:
+        """The card codes of ``card_strings`` as a list, those in ``seen`` left out: a view
+        asks only which cards its seat may not see, and a Counter per seat and move cost
+        as much as the walk.
 
         Runs after every move for every seat, so it dispatches on the exact type (views are
         msgpack-ready: str, dict, list, tuple, numbers) instead of ``isinstance`` chains."""
         codes = self.codes
         found: list[str] = []
         if not codes:
-            return Counter()
+            return found
         keep = found.append
         # An explicit stack, not a recursive walk: a view of eight seats is some eighty
         # nested values, and a call per value was most of the checker's time.
@@ -215,13 +222,13 @@ class InvariantChecker:
             item = pop()
             kind = type(item)
             if kind is str:
-                if item in codes:
+                if item in codes and item not in seen:
                     keep(item)
             elif kind is dict:
                 push(item.values())
             elif kind is list or kind is tuple:
                 push(item)
-        return Counter(found)
+        return found
 
     @staticmethod
     def census(table: Table) -> tuple[Counter[str], Counter[str], dict[int, Counter[str]]]:
@@ -270,8 +277,7 @@ class InvariantChecker:
             who = "a spectator" if seat is None else f"seat {seat}"
             if any(k > public[c] + mine[c] for c, k in shown.items()):
                 self.shown_too_often(table, n, who, shown, public, mine)
-            anywhere = self.card_strings(view, skip=("moves", "events"))
-            unseen = [c for c in anywhere if public[c] + mine[c] == 0]
+            unseen = set(self.card_list(view, ("moves", "events"), public.keys() | mine.keys()))
             if unseen:
                 self.fail(table, n, f"the view of {who} shows cards it may not see: "
                                     f"{sorted(unseen)} (outside its card zones)")
