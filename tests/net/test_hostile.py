@@ -77,8 +77,9 @@ def game_elsewhere(connect: Any, visibility: Any, host: Any) -> Iterator[Any]:
     done = threading.Event()          # the test's body ran: the game may end as fast as it can
 
     def pace() -> float:
-        """Slow while the test's body runs (its game must outlast any burst), then quick."""
-        return 0.0 if done.is_set() else 0.1
+        """Slow while the test's body runs (its game must outlast any burst: at 0.1 s a
+        move, a loaded machine once finished it inside a long one), then quick."""
+        return 0.0 if done.is_set() else 0.3
 
     def bot(i: int) -> None:
         try:
