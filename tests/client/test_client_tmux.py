@@ -145,6 +145,11 @@ def join(t: Tmux, name: str, port: int) -> None:
         "\n")[1])
 
 
+#: How long a key's effect may take to show before the turn is read again: a redraw took 0.1 s
+#: at worst with both cores busy, and a wait for a turn that passed meanwhile holds the round.
+KEYED = 5.0
+
+
 # A row inside the form's box: whatever of the lobby shows left of the box is not the label.
 ROW = re.compile(r"│\s(\S[^│<]*?)\s+< (.*?) >")
 
@@ -178,7 +183,7 @@ def set_row(t: Tmux, who: str, label: str, value: str, at: int) -> int:
         numeric = shown.replace(".", "").isdigit() and value.replace(".", "").isdigit()
         t.keys(who, "Left" if numeric and float(shown) > float(value) else "Right")
         t.wait(who, lambda s, i=index, old=shown: len(form_rows(s)) > i and
-               form_rows(s)[i][1] != old, timeout=5)
+               form_rows(s)[i][1] != old, timeout=KEYED)
     raise AssertionError(f"the form's {label} never showed {value}:\n" + t.screen(who))
 
 
@@ -222,28 +227,35 @@ def play_turn(t: Tmux, who: str, rng: random.Random) -> bool:
         return False
     if "YOUR MOVE" not in screen.splitlines()[0]:
         return False
-    t.keys(who, "Tab")
-    try:
-        screen = t.wait(who, lambda s: "Tab: next" in s or "YOUR MOVE" not in s, timeout=3)
-    except AssertionError:
-        return False
-    m = re.search(r"move 1 of (\d+)", screen)
-    if m is None:
-        return False
-    n = int(m.group(1))
+    # A move Tab chose stays chosen while the hand does not change (a turn passed without
+    # playing it): then the keys start from it. Else Tab chooses the first; a screen read
+    # before Tab shows would be the old one, so the wait is for a choice that was not there.
+    shown = re.search(r"move (\d+) of (\d+)", screen)
+    if shown is None:
+        t.keys(who, "Tab")
+        try:
+            screen = t.wait(who, lambda s: "Tab: next" in s or "YOUR MOVE" not in s,
+                            timeout=KEYED)
+        except AssertionError:
+            return False
+        shown = re.search(r"move (\d+) of (\d+)", screen)
+        if shown is None:
+            return False
+    at, n = int(shown.group(1)) - 1, int(shown.group(2))
     if n > 1 and rng.random() < 0.25:                    # the last listed move (ready, take)
-        t.keys(who, "BTab")
-        t.wait(who, lambda s: f"move {n} of {n}" in s or "YOUR MOVE" not in s, timeout=3)
+        if at != n - 1:
+            t.keys(who, *(["BTab"] if at == 0 else ["Tab"] * (n - 1 - at)))
+        t.wait(who, lambda s: f"move {n} of {n}" in s or "YOUR MOVE" not in s, timeout=KEYED)
         t.keys(who, "Enter")
         time.sleep(0.05)
         return False
     k = rng.randrange(n)
-    if k:
-        t.keys(who, *["Tab"] * k)
+    if (k - at) % n:
+        t.keys(who, *["Tab"] * ((k - at) % n))
     if n > 1:
         for _ in range(min(n, 5)):
             try:
-                screen = t.wait(who, lambda s, k=k: f"move {k + 1} of {n}" in s, timeout=2)
+                screen = t.wait(who, lambda s, k=k: f"move {k + 1} of {n}" in s, timeout=KEYED)
             except AssertionError:
                 return False
             if hand_selected(screen):
