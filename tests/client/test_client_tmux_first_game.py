@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from pathlib import Path
 
+from cardparty.client.tokens import TokenStore
 from tests.client.test_client_tmux import (  # noqa: F401  (tmux is a fixture)
     CARDPARTY,
     TMUX_MARKS,
@@ -78,6 +80,12 @@ def test_the_first_evenings_screens(tmux: Tmux, tmp_path: Path) -> None:  # noqa
 
     # The start screen offers the name the host last welcomed.
     join(tmux, "Eva", port)
+    # Welcomed: the name is on disk before the lobby fills (a loaded machine may show the
+    # lobby a moment before the welcome).
+    remembered = Path(tmux.state) / TokenStore.LAST_NAME
+    deadline = time.monotonic() + 20
+    while not remembered.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
     respawn(tmux, "Eva", f"{CARDPARTY} join --no-discovery")
     start = tmux.wait("Eva", "Join a cardparty host")
     assert re.search(r"Your name\s+Eva\b", start), start

@@ -533,7 +533,11 @@ def test_a_new_players_evening_and_a_whole_game_in_the_line_mode(tmux: Tmux,  # 
         stood_in_seen()
         prompt = lines[-1] if lines else ""
         if prompt.startswith(say(ana, "your move: ").strip()):
-            turn = max(i for i, x in enumerate(lines) if x == say(ana, "Your move."))
+            turns = [i for i, x in enumerate(lines) if x == say(ana, "Your move.")]
+            if not turns:              # the prompt is drawn, the lines above still coming
+                time.sleep(0.05)
+                continue
+            turn = turns[-1]
             listed = [x for x in lines[turn:] if x.startswith(moves_head)]
             count = len(re.findall(r"(?:^|; |: )\d+\. ", listed[0])) if listed else 1
             at = line(str(rng.randint(1, max(1, count))))
