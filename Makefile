@@ -41,8 +41,12 @@ $(STAMP): $(PLAYING)
 play: $(PLAYING)
 	@$(BIN)/cardparty play
 
+# The suite starts some hundreds of Python processes (hosts, clients, bots, benches): where the
+# environment says not to write bytecode (PYTHONDONTWRITEBYTECODE), each would compile the
+# project's modules afresh, half a second of CPU apiece, and each worker rewrite every test
+# module: the suite's run writes it (in __pycache__, ignored by git).
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 4 --dist loadgroup
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n 4 --dist loadgroup
 
 # ruff, then the type checker over core, net, client and plugins (pyproject's [tool.mypy]),
 # through a tree of links named as the folders are imported (cardparty.core, ...), and over
