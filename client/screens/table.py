@@ -250,9 +250,11 @@ class TableScreen(Screen):
         return TableNarration(self, n)
 
     def prompt(self) -> str:
+        """``your move:`` only when a move typed would be played: not while the host is gone,
+        nor while a bot plays the seat (the line above says to type back)."""
         c = self.c
         tm = c.table
-        if tm.moves and not tm.over and not host_gone(c):
+        if tm.moves and not tm.over and not host_gone(c) and not stood_in(c):
             return _("your move: ")
         return _("table {table}: ").format(table=c.table_id)
 

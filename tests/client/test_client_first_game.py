@@ -139,9 +139,12 @@ def test_a_player_stood_in_for_while_here_reads_how_to_take_the_seat_back(
     pump = Pump(c)
     try:
         link.start(c.deliver)
-        pump.until(lambda: c.screen == "table" and stood_in(c), timeout=30)
+        pump.until(lambda: c.screen == "table" and stood_in(c) and bool(c.table.moves),
+                   timeout=30)
         said = text_of(Renderer(c, glyphs(False)).actions())
         assert "A bot plays for you" in said and "Enter: take your seat back" in said, said
+        # The line mode's prompt does not ask for her move either: the bot makes it.
+        assert c.current.prompt() == f"table {c.table_id}: ", c.current.prompt()
         c.key("enter")
         pump.until(lambda: not stood_in(c) and not c.table.over, timeout=10)
         assert not host.tables[c.table_id].seats[0].standin
