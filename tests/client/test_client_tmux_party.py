@@ -525,12 +525,20 @@ def test_a_new_players_evening_and_a_whole_game_in_the_line_mode(tmux: Tmux,  # 
     end = time.monotonic() + 120
     over = say(ana, "Type one of these:")
     moves_head = say(ana, "Moves: {moves}").split("{")[0]
+    # Her turn timed out to a bot (a loaded machine): she types back, as the line says.
+    stood = say(ana, "A bot plays for you: your turn timed out. Type back to take your seat "
+                     "back.")
+    backs = 0
     while True:
         lines = all_lines(tmux, ana)
         if any(over in x for x in lines):
             break
         assert time.monotonic() < end, "\n".join(lines[-30:])
         stood_in_seen()
+        if sum(stood in x for x in lines) > backs:
+            backs += 1
+            line("back")
+            continue
         prompt = lines[-1] if lines else ""
         if prompt.startswith(say(ana, "your move: ").strip()):
             turns = [i for i, x in enumerate(lines) if x == say(ana, "Your move.")]
