@@ -139,9 +139,12 @@ def test_the_first_evenings_screens(tmux: Tmux, tmp_path: Path) -> None:  # noqa
 
     # The keys' help: every row's words start in one column.
     tmux.keys("Eva", "?")
-    helped = tmux.wait("Eva", "move along your hand").splitlines()
+    rows = ("move the card at the cursor", "quit at once", "chat")
+    # All of it drawn: a screen read between two of the terminal's writes holds only its top.
+    helped = tmux.wait("Eva", lambda s: all(w in s for w in ("move along your hand", *rows))
+                       ).splitlines()
     column = next(x.index("move along your hand") for x in helped if "move along" in x)
-    for words in ("move the card at the cursor", "quit at once", "chat"):
+    for words in rows:
         assert next(x.index(words) for x in helped if words in x) == column, helped
     tmux.keys("Eva", "Escape")
 
