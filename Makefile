@@ -41,10 +41,10 @@ $(STAMP): $(PLAYING)
 play: $(PLAYING)
 	@$(BIN)/cardparty play
 
-# The suite starts some hundreds of Python processes (hosts, clients, bots, benches): where the
-# environment says not to write bytecode (PYTHONDONTWRITEBYTECODE), each would compile the
-# project's modules afresh, half a second of CPU apiece, and each worker rewrite every test
-# module: the suite's run writes it (in __pycache__, ignored by git).
+# The suite starts some hundreds of Python processes (hosts, clients, bots, benches). Where the
+# environment says not to write bytecode (PYTHONDONTWRITEBYTECODE), each of them would compile
+# the project afresh (half a second of CPU apiece) and each worker would rewrite every test
+# module, so the suite's run writes bytecode anyway (in __pycache__, which git ignores).
 test: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n 4 --dist loadgroup
 

@@ -80,8 +80,8 @@ def test_the_first_evenings_screens(tmux: Tmux, tmp_path: Path) -> None:  # noqa
 
     # The start screen offers the name the host last welcomed.
     join(tmux, "Eva", port)
-    # Welcomed: the name is on disk before the lobby fills (a loaded machine may show the
-    # lobby a moment before the welcome).
+    # The name the host welcomed is on disk before the client starts again (a full run once
+    # found none offered; the cause was not pinned down, and the check below still says so).
     remembered = Path(tmux.state) / TokenStore.LAST_NAME
     deadline = time.monotonic() + 20
     while not remembered.exists() and time.monotonic() < deadline:

@@ -542,7 +542,7 @@ def test_a_new_players_evening_and_a_whole_game_in_the_line_mode(tmux: Tmux,  # 
         prompt = lines[-1] if lines else ""
         if prompt.startswith(say(ana, "your move: ").strip()):
             turns = [i for i, x in enumerate(lines) if x == say(ana, "Your move.")]
-            if not turns:              # the prompt is drawn, the lines above still coming
+            if not turns:              # no "Your move." above the prompt yet: read again
                 time.sleep(0.05)
                 continue
             turn = turns[-1]
