@@ -256,7 +256,10 @@ def test_a_table_of_the_lobby_is_chosen_by_its_id(host: Host) -> None:
     link.start(c.deliver)
     p = LinePlayer(c, pump, at_table=False)
     try:
-        pump.until(lambda: c.welcomed and bool(c.games), timeout=20)
+        # Connected, not only welcomed: the link says "connected" (with this testing host's
+        # notice) after the welcome, and a notice arriving then replaced the pick's.
+        pump.until(lambda: c.welcomed and bool(c.games) and c.connection == "connected",
+                   timeout=20)
         link.request("create", game="pika", players=2)
         link.request("create", game="kakhead", players=2)
         pump.until(lambda: len(c.tables) == 2 and all(t["seats"][0] == "Eva"
